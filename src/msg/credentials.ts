@@ -1,0 +1,367 @@
+/**
+ * The credentials file: `{refreshToken, accessToken, expiresAt}` (expiresAt in epoch ms),
+ * mode 0600, written atomically, and every access under an advisory `Deno.FsFile#lock`.
+ *
+ * Lock file: the lock is taken on a sibling file `<credentials path>.lock` (for example
+ * `credentials.json.lock`), not on the credentials file itself, because writes replace the
+ * credentials file by rename (a lock on the old inode would not protect the new one).
+ * Readers take a shared lock, refreshers an exclusive one.
+ *
+ * Refresh protocol (DESIGN.md): take the exclusive lock; re-read the file; if another process
+ * already rotated the token, adopt it; else check the file is writable (before any OAuth
+ * call, so the single-use refresh token is not consumed), refresh, write atomically
+ * (temp file in the same directory, 0600, rename), release. On `invalid_grant` re-read once
+ * and adopt a changed token before reporting failure. Never write after a failed refresh.
+ *
+ * @module
+ */
+
+import type { TokenResponse } from "./oauth.ts";
+import { OAuthError } from "./oauth.ts";
+
+/** Contents of the credentials file. */
+export interface Credentials {
+  refreshToken: string;
+  accessToken: string;
+  /** Expiry of the access token, epoch milliseconds. */
+  expiresAt: number;
+}
+
+/** Why credentials could not be used; `path` names the file. */
+export class CredentialsError extends Error {
+  readonly path: string;
+  readonly code:
+    | "missing"
+    | "unreadable"
+    | "insecure"
+    | "invalid"
+    | "not_writable"
+    | "refresh_failed";
+  constructor(
+    code: CredentialsError["code"],
+    path: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "CredentialsError";
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** Options of {@link CredentialStore.ensureFresh}. */
+export interface EnsureFreshOptions {
+  /** Refresh when the access token expires within this many milliseconds. */
+  marginMs: number;
+  /** Clock, epoch ms (injectable for tests). */
+  now?: () => number;
+  /** Performs the OAuth refresh (normally `refreshAccessToken(cfg, fetch, rt)`). */
+  refresh: (refreshToken: string) => Promise<TokenResponse>;
+  /** Refresh even when the token is not near expiry (unless another process just rotated it). */
+  force?: boolean;
+}
+
+/** Result of {@link CredentialStore.ensureFresh}. */
+export interface EnsureFreshResult {
+  credentials: Credentials;
+  /** True only when this call performed an OAuth refresh and wrote the file. */
+  refreshed: boolean;
+}
+
+function dirname(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  if (i < 0) return ".";
+  if (i === 0) return path[0];
+  return path.slice(0, i);
+}
+
+function basename(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return path.slice(i + 1);
+}
+
+/** Validates parsed JSON as {@link Credentials}; `expiresAt` may be epoch ms or an ISO string. */
+export function parseCredentials(text: string, path: string): Credentials {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CredentialsError("invalid", path, `credentials file ${path} is not valid JSON`, {
+      cause: e,
+    });
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new CredentialsError("invalid", path, `credentials file ${path} must hold a JSON object`);
+  }
+  const o = raw as Record<string, unknown>;
+  for (const field of ["refreshToken", "accessToken"] as const) {
+    if (typeof o[field] !== "string" || o[field] === "") {
+      throw new CredentialsError(
+        "invalid",
+        path,
+        `credentials file ${path}: field "${field}" must be a non-empty string (run "msgcli login")`,
+      );
+    }
+  }
+  let expiresAt: number;
+  if (typeof o.expiresAt === "number" && Number.isFinite(o.expiresAt)) {
+    expiresAt = o.expiresAt;
+  } else if (typeof o.expiresAt === "string" && !Number.isNaN(Date.parse(o.expiresAt))) {
+    expiresAt = Date.parse(o.expiresAt);
+  } else {
+    throw new CredentialsError(
+      "invalid",
+      path,
+      `credentials file ${path}: field "expiresAt" must be a timestamp (epoch ms)`,
+    );
+  }
+  return {
+    refreshToken: o.refreshToken as string,
+    accessToken: o.accessToken as string,
+    expiresAt,
+  };
+}
+
+/** Reads and writes one credentials file under the advisory lock. */
+export class CredentialStore {
+  /** Path of the credentials file. */
+  readonly path: string;
+  /** Path of the sibling lock file. */
+  readonly lockPath: string;
+
+  constructor(path: string) {
+    this.path = path;
+    this.lockPath = `${path}.lock`;
+  }
+
+  /** Opens (creating when possible) the lock file and takes the lock. */
+  async #lock(exclusive: boolean): Promise<Deno.FsFile> {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(this.lockPath, { read: true, write: true, create: true, mode: 0o600 });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound && exclusive) {
+        // Directory missing: create it (0700) for a first write.
+        await Deno.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+        file = await Deno.open(this.lockPath, {
+          read: true,
+          write: true,
+          create: true,
+          mode: 0o600,
+        });
+      } else if (e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotFound) {
+        // Read-only directory or missing lock file that cannot be created: an existing lock
+        // file can still be locked read-only (flock does not need write access).
+        try {
+          file = await Deno.open(this.lockPath, { read: true });
+        } catch {
+          throw new CredentialsError(
+            e instanceof Deno.errors.NotFound ? "missing" : "unreadable",
+            this.path,
+            `cannot open lock file ${this.lockPath}: ${(e as Error).message}`,
+            { cause: e },
+          );
+        }
+      } else {
+        throw e;
+      }
+    }
+    try {
+      await file.lock(exclusive);
+    } catch (e) {
+      file.close();
+      throw e;
+    }
+    return file;
+  }
+
+  async #withLock<T>(exclusive: boolean, fn: () => Promise<T>): Promise<T> {
+    const lock = await this.#lock(exclusive);
+    try {
+      return await fn();
+    } finally {
+      try {
+        await lock.unlock();
+      } finally {
+        lock.close();
+      }
+    }
+  }
+
+  /** Reads without taking the lock; callers hold it. */
+  async #readUnlocked(): Promise<Credentials> {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(this.path, { read: true });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        throw new CredentialsError(
+          "missing",
+          this.path,
+          `no credentials at ${this.path}; run "msgcli login" first`,
+          { cause: e },
+        );
+      }
+      throw new CredentialsError(
+        "unreadable",
+        this.path,
+        `cannot read credentials file ${this.path}: ${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+    try {
+      const info = await file.stat();
+      if (info.mode !== null && (info.mode & 0o077) !== 0) {
+        throw new CredentialsError(
+          "insecure",
+          this.path,
+          `credentials file ${this.path} is accessible by group or others (mode ${
+            (info.mode & 0o777).toString(8).padStart(4, "0")
+          }); refusing to use it. Fix with: chmod 600 ${this.path}`,
+        );
+      }
+      const bytes = new Uint8Array(info.size);
+      let off = 0;
+      while (off < bytes.length) {
+        const n = await file.read(bytes.subarray(off));
+        if (n === null) break;
+        off += n;
+      }
+      return parseCredentials(new TextDecoder().decode(bytes.subarray(0, off)), this.path);
+    } finally {
+      file.close();
+    }
+  }
+
+  /** Writes atomically: temp file in the same directory (0600), fsync, rename. */
+  async #writeUnlocked(c: Credentials): Promise<void> {
+    const dir = dirname(this.path);
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${dir}/.${basename(this.path)}.${crypto.randomUUID()}.tmp`;
+    const data = new TextEncoder().encode(
+      JSON.stringify(
+        { refreshToken: c.refreshToken, accessToken: c.accessToken, expiresAt: c.expiresAt },
+        null,
+        2,
+      ) + "\n",
+    );
+    try {
+      const f = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
+      try {
+        let off = 0;
+        while (off < data.length) off += await f.write(data.subarray(off));
+        await f.sync();
+      } finally {
+        f.close();
+      }
+      if (Deno.build.os !== "windows") await Deno.chmod(tmp, 0o600);
+      await Deno.rename(tmp, this.path);
+    } catch (e) {
+      await Deno.remove(tmp).catch(() => {});
+      throw e;
+    }
+  }
+
+  /** Reads the credentials under a shared lock. Refuses a file accessible by group/others. */
+  read(): Promise<Credentials> {
+    return this.#withLock(false, () => this.#readUnlocked());
+  }
+
+  /** Writes the credentials atomically (mode 0600) under the exclusive lock. */
+  write(c: Credentials): Promise<void> {
+    return this.#withLock(true, () => this.#writeUnlocked(c));
+  }
+
+  /**
+   * Whether a refresh may write the file: the file must exist with its owner-write bit set
+   * (a user who made it read-only, e.g. `chmod 400`, is respected even when running as root),
+   * it must open for writing, and the directory must accept a new file (atomic rename).
+   */
+  async isWritable(): Promise<boolean> {
+    try {
+      const info = await Deno.stat(this.path);
+      if (info.mode !== null && (info.mode & 0o200) === 0) return false;
+      const f = await Deno.open(this.path, { write: true });
+      f.close();
+      const probe = `${dirname(this.path)}/.${basename(this.path)}.${crypto.randomUUID()}.probe`;
+      const p = await Deno.open(probe, { write: true, createNew: true, mode: 0o600 });
+      p.close();
+      await Deno.remove(probe);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Returns credentials whose access token is valid for more than `marginMs`, refreshing
+   * under the exclusive lock when needed (see the module doc for the protocol).
+   * Throws {@link CredentialsError} (`not_writable` before any OAuth call) or the refresh's
+   * error (an `OAuthError`) wrapped in a `refresh_failed` CredentialsError.
+   */
+  async ensureFresh(opts: EnsureFreshOptions): Promise<EnsureFreshResult> {
+    const now = opts.now ?? Date.now;
+    const first = await this.read();
+    if (!opts.force && first.expiresAt - now() > opts.marginMs) {
+      return { credentials: first, refreshed: false };
+    }
+    return await this.#withLock(true, async () => {
+      const current = await this.#readUnlocked();
+      const rotatedByOther = current.refreshToken !== first.refreshToken ||
+        current.accessToken !== first.accessToken;
+      if (rotatedByOther && current.expiresAt - now() > opts.marginMs) {
+        return { credentials: current, refreshed: false };
+      }
+      if (!opts.force && current.expiresAt - now() > opts.marginMs) {
+        return { credentials: current, refreshed: false };
+      }
+      if (!(await this.isWritable())) {
+        throw new CredentialsError(
+          "not_writable",
+          this.path,
+          `credentials file ${this.path} is not writable; refusing to refresh the token ` +
+            `(the single-use refresh token would be lost). Make it writable (chmod 600) ` +
+            `or let "msgcli serve" own it.`,
+        );
+      }
+      let token: TokenResponse;
+      try {
+        token = await opts.refresh(current.refreshToken);
+      } catch (e) {
+        if (e instanceof OAuthError && e.code === "invalid_grant") {
+          // Another process (outside this lock, e.g. an older client) may have rotated it.
+          let again: Credentials | undefined;
+          try {
+            again = await this.#readUnlocked();
+          } catch {
+            again = undefined;
+          }
+          if (again && again.refreshToken !== current.refreshToken) {
+            return { credentials: again, refreshed: false };
+          }
+          throw new CredentialsError(
+            "refresh_failed",
+            this.path,
+            `token refresh was rejected (invalid_grant): the refresh token is no longer valid; ` +
+              `run "msgcli login"`,
+            { cause: e },
+          );
+        }
+        throw new CredentialsError(
+          "refresh_failed",
+          this.path,
+          `token refresh failed: ${(e as Error).message}`,
+          { cause: e },
+        );
+      }
+      const next: Credentials = {
+        accessToken: token.accessToken,
+        refreshToken: token.refreshToken ?? current.refreshToken,
+        expiresAt: now() + token.expiresIn * 1000,
+      };
+      await this.#writeUnlocked(next);
+      return { credentials: next, refreshed: true };
+    });
+  }
+}
