@@ -1,0 +1,199 @@
+/**
+ * The Admin API: a Hono app over a {@link MemoryService}, plus `/healthz` and the static
+ * web UI. Every error answers `{error}`; `/api` routes need the key when one is set;
+ * loopback servers check the `Host` header against DNS rebinding.
+ * @module
+ */
+import { Hono } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { timingSafeEqual } from "node:crypto";
+import { isLoopbackHost } from "../config.ts";
+import { badRequest, describeError, MemoryError } from "../memory/errors.ts";
+import type { MemoryService } from "../memory/types.ts";
+import { staticHandler } from "./static.ts";
+
+/** Largest request body on ordinary routes (1 MiB). */
+export const BODY_LIMIT = 1024 * 1024;
+/** Largest import body (64 MiB: 10000 memories of up to 20000 characters fit with room). */
+export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+
+/** Options of {@link createAdminApp}. */
+export interface AdminOptions {
+  /** The service behind the API. */
+  service: MemoryService;
+  /** When set, every /api route requires it (Bearer or x-api-key). */
+  apiKey?: string;
+  /** Check the Host header against loopback names (set for loopback binds). */
+  loopbackOnly?: boolean;
+  /** Error log sink (stderr by default). Never receives keys. */
+  log?: (line: string) => void;
+  /** Serve the web UI from static/ (default true). */
+  ui?: boolean;
+}
+
+/** Content-Security-Policy of every response: own scripts and styles only, no inline code. */
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; " +
+  "form-action 'self'; frame-ancestors 'none'";
+
+function keyMatches(given: string, key: string): boolean {
+  const a = new TextEncoder().encode(given);
+  const b = new TextEncoder().encode(key);
+  // Compare equal-length buffers in constant time; the length check leaks only the length.
+  const same = a.length === b.length && timingSafeEqual(a, b);
+  return same;
+}
+
+function presentedKey(c: Context): string | undefined {
+  const auth = c.req.header("authorization");
+  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim();
+  return c.req.header("x-api-key") ?? undefined;
+}
+
+async function jsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") throw badRequest("body", "is required (JSON)");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("body", "is not valid JSON");
+  }
+}
+
+function queryObject(c: Context): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) throw badRequest(k, "must be given once");
+    out[k] = values[0];
+  }
+  return out;
+}
+
+const errorLimit = (c: Context) =>
+  c.json({ error: "request body is too large" }, 413) as unknown as Response;
+
+/** Build the Admin API app. */
+export function createAdminApp(opts: AdminOptions): Hono {
+  const { service } = opts;
+  const log = opts.log ?? ((l: string) => console.error(l));
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    if (err instanceof MemoryError) return c.json({ error: err.message }, err.status);
+    log(`admin: internal error on ${c.req.method} ${c.req.path}: ${describeError(err)}`);
+    return c.json({ error: "internal server error" }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+
+  app.use("*", async (c, next) => {
+    if (opts.loopbackOnly) {
+      const host = (c.req.header("host") ?? "localhost").replace(/:\d+$/, "");
+      if (!isLoopbackHost(host)) {
+        return c.json({ error: `host ${host} is not allowed (loopback only)` }, 403);
+      }
+    }
+    await next();
+    c.header("Content-Security-Policy", CSP);
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("X-Frame-Options", "DENY");
+  });
+
+  app.get("/healthz", async (c) => {
+    const h = await service.health();
+    return c.json(h, h.status === "error" ? 503 : 200);
+  });
+
+  const api = new Hono();
+  if (opts.apiKey) {
+    const key = opts.apiKey;
+    api.use("*", async (c, next) => {
+      const given = presentedKey(c);
+      if (given === undefined || !keyMatches(given, key)) {
+        c.header("WWW-Authenticate", 'Bearer realm="mneme"');
+        return c.json({
+          error: given === undefined
+            ? "missing API key: send Authorization: Bearer <key> or x-api-key"
+            : "invalid API key",
+        }, 401);
+      }
+      await next();
+    });
+  }
+  const limit: MiddlewareHandler = bodyLimit({ maxSize: BODY_LIMIT, onError: errorLimit });
+
+  api.get("/stats", async (c) => c.json(await service.stats()));
+  api.get("/memories", async (c) => c.json(await service.list(queryObject(c))));
+  api.post("/memories", limit, async (c) => {
+    return c.json(await service.create((await jsonBody(c)) as never), 201);
+  });
+  api.delete("/memories", async (c) => c.json(await service.deleteMany(queryObject(c))));
+  api.post("/memories/search", limit, async (c) => {
+    return c.json(await service.search((await jsonBody(c)) as never));
+  });
+  api.post("/memories/export", async (c) => {
+    const records = await service.export();
+    c.header("Content-Disposition", 'attachment; filename="memories.json"');
+    return c.json(records);
+  });
+  api.post(
+    "/memories/import",
+    bodyLimit({ maxSize: IMPORT_BODY_LIMIT, onError: errorLimit }),
+    async (c) => c.json(await service.import((await jsonBody(c)) as never)),
+  );
+  api.post("/maintenance/reembed", limit, async (c) => {
+    const text = await c.req.text();
+    let body: Record<string, unknown> = {};
+    if (text.trim()) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw badRequest("body", "is not valid JSON");
+      }
+      if (body === null || typeof body !== "object" || Array.isArray(body)) {
+        throw badRequest("body", "must be a JSON object");
+      }
+      for (const k of Object.keys(body)) {
+        if (k !== "batch_size") throw badRequest(k, "unknown field; allowed: batch_size");
+      }
+    }
+    const batch = body.batch_size;
+    if (batch !== undefined && (typeof batch !== "number" || !Number.isInteger(batch))) {
+      throw badRequest("batch_size", "must be an integer between 1 and 5000");
+    }
+    return c.json(await service.reembed({ batchSize: batch as number | undefined }));
+  });
+
+  // Known paths with another method: 405 with Allow.
+  const methods: [string, string][] = [
+    ["/stats", "GET"],
+    ["/memories", "GET, POST, DELETE"],
+    ["/memories/search", "POST"],
+    ["/memories/export", "POST"],
+    ["/memories/import", "POST"],
+    ["/maintenance/reembed", "POST"],
+  ];
+  const notAllowed = (path: string, allow: string) =>
+    api.all(path, (c) => {
+      c.header("Allow", allow);
+      return c.json({ error: `method ${c.req.method} not allowed on /api${path}` }, 405);
+    });
+  for (const [path, allow] of methods) notAllowed(path, allow);
+  api.get("/memories/:id", async (c) => c.json(await service.get(c.req.param("id"))));
+  api.put("/memories/:id", limit, async (c) => {
+    return c.json(await service.update(c.req.param("id"), (await jsonBody(c)) as never));
+  });
+  api.delete("/memories/:id", async (c) => c.json(await service.delete(c.req.param("id"))));
+  notAllowed("/memories/:id", "GET, PUT, DELETE");
+  api.all("*", (c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/api", api);
+  app.all("/healthz", (c) => {
+    c.header("Allow", "GET");
+    return c.json({ error: `method ${c.req.method} not allowed on /healthz` }, 405);
+  });
+
+  if (opts.ui !== false) app.get("*", staticHandler());
+  return app;
+}

@@ -1,0 +1,123 @@
+/**
+ * Configuration of the memory service from environment variables, validated once, with
+ * errors that name the variable. Every variable and default is listed in the README.
+ * @module
+ */
+import { join } from "node:path";
+
+/** Embedding providers. `auto` picks Ollama when it answers with the model, else builtin. */
+export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
+
+/** The memory service configuration. */
+export interface MemoryConfig {
+  /** Server Postgres URL; unset means the embedded database in `dataDir/db`. */
+  databaseUrl?: string;
+  /** Data directory (database files, models, pid and log files). */
+  dataDir: string;
+  /** Admin API port, default 4200. */
+  adminPort: number;
+  /** Admin API host, default 127.0.0.1. */
+  adminHost: string;
+  /** Key required on /api routes when set. */
+  adminApiKey?: string;
+  /** Where clients (MCP in API mode, memcli) reach the Admin API. */
+  memoryApiUrl: string;
+  /** Embedding provider, default auto. */
+  embeddingProvider: ProviderName;
+  /** Model override for ollama/openai. */
+  embeddingModel?: string;
+  /** Builtin embedder dimension, default 768. */
+  embeddingDim: number;
+  /** Ollama base URL, default http://127.0.0.1:11434. */
+  ollamaUrl: string;
+  /** OpenAI-compatible base URL including /v1, default https://api.openai.com/v1. */
+  openaiBaseUrl: string;
+  /** OpenAI-compatible API key. */
+  openaiApiKey?: string;
+}
+
+/** A configuration error naming the variable. */
+export class ConfigError extends Error {
+  /** Create the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = (name: string) => string | undefined;
+
+const denoEnv: Env = (name) => Deno.env.get(name);
+
+/** The OS-standard per-user data directory for Mneme. */
+export function defaultDataDir(env: Env = denoEnv, os: string = Deno.build.os): string {
+  const home = env("HOME") ?? env("USERPROFILE") ?? ".";
+  if (os === "darwin") return join(home, "Library", "Application Support", "mneme");
+  if (os === "windows") {
+    return join(env("LOCALAPPDATA") ?? join(home, "AppData", "Local"), "mneme");
+  }
+  const xdg = env("XDG_DATA_HOME");
+  return join(xdg && xdg.startsWith("/") ? xdg : join(home, ".local", "share"), "mneme");
+}
+
+function intVar(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env(name)?.trim();
+  if (!raw) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name}="${raw}" must be an integer between ${min} and ${max}`);
+  }
+  return Number(raw);
+}
+
+function urlVar(env: Env, name: string, def: string, schemes: string[]): string {
+  const raw = env(name)?.trim() || def;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!schemes.includes(u.protocol)) {
+    throw new ConfigError(`${name} must use ${schemes.join(" or ")}`);
+  }
+  return raw.replace(/\/+$/, "");
+}
+
+/** Read and validate the configuration. */
+export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
+  const provider = (env("EMBEDDING_PROVIDER")?.trim() || "auto").toLowerCase();
+  if (!["auto", "builtin", "ollama", "openai"].includes(provider)) {
+    throw new ConfigError(
+      `EMBEDDING_PROVIDER="${provider}" must be one of auto, builtin, ollama, openai`,
+    );
+  }
+  const databaseUrl = env("DATABASE_URL")?.trim() || undefined;
+  if (databaseUrl !== undefined) urlVar(env, "DATABASE_URL", "", ["postgres:", "postgresql:"]);
+  const port = intVar(env, "ADMIN_PORT", 4200, 0, 65535);
+  const host = env("ADMIN_HOST")?.trim() || "127.0.0.1";
+  const dataDir = env("DATA_DIR")?.trim() || defaultDataDir(env);
+  return {
+    databaseUrl,
+    dataDir,
+    adminPort: port,
+    adminHost: host,
+    adminApiKey: env("ADMIN_API_KEY") || undefined,
+    memoryApiUrl: urlVar(env, "MEMORY_API_URL", "http://127.0.0.1:4200", ["http:", "https:"]),
+    embeddingProvider: provider as ProviderName,
+    embeddingModel: env("EMBEDDING_MODEL")?.trim() || undefined,
+    embeddingDim: intVar(env, "EMBEDDING_DIM", 768, 8, 2000),
+    ollamaUrl: urlVar(env, "OLLAMA_URL", "http://127.0.0.1:11434", ["http:", "https:"]),
+    openaiBaseUrl: urlVar(env, "OPENAI_BASE_URL", "https://api.openai.com/v1", [
+      "http:",
+      "https:",
+    ]),
+    openaiApiKey: env("OPENAI_API_KEY") || undefined,
+  };
+}
+
+/** True for loopback host names and addresses. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    h.endsWith(".localhost");
+}

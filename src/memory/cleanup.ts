@@ -1,0 +1,54 @@
+/**
+ * The TTL cleanup: deletes expired memories once an hour. Guarded by a transaction-scoped
+ * advisory lock so that one process of many (several MCP servers on one Postgres) runs it.
+ * It runs in the background and never blocks a request or tool call.
+ * @module
+ */
+import type { Store } from "../store/store.ts";
+import { describeError } from "./errors.ts";
+
+/** The cleanup interval: one hour. */
+export const CLEANUP_INTERVAL_MS = 3_600_000;
+
+/** Run one cleanup; returns the number deleted, or null when another process holds the lock. */
+export function cleanupExpired(store: Store, now: Date = new Date()): Promise<number | null> {
+  return store.deleteExpired(now);
+}
+
+/** Options of {@link scheduleCleanup}. */
+export interface CleanupOptions {
+  /** Interval, default one hour. */
+  intervalMs?: number;
+  /** Clock. */
+  now?: () => Date;
+  /** Log line sink (stderr by default). */
+  log?: (line: string) => void;
+  /** Run once right away (default true). */
+  runNow?: boolean;
+}
+
+/** Schedule the cleanup; returns a function that stops it. */
+export function scheduleCleanup(store: Store, opts: CleanupOptions = {}): () => void {
+  const log = opts.log ?? ((l: string) => console.error(l));
+  const now = opts.now ?? (() => new Date());
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const n = await cleanupExpired(store, now());
+      if (n) log(`ttl cleanup: deleted ${n} expired memories`);
+    } catch (err) {
+      log(`ttl cleanup failed: ${describeError(err)}`);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(tick, opts.intervalMs ?? CLEANUP_INTERVAL_MS);
+  Deno.unrefTimer(timer);
+  const first = opts.runNow === false ? undefined : setTimeout(tick, 0);
+  return () => {
+    clearInterval(timer);
+    if (first !== undefined) clearTimeout(first);
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Open the memory service from configuration: connect (embedded PGlite in DATA_DIR/db or
+ * server Postgres from DATABASE_URL), enable pgvector, migrate under an advisory lock,
+ * probe the embedder, check the dimension against the column and the recorded embedder.
+ * @module
+ */
+import { join } from "node:path";
+import type { MemoryConfig } from "../config.ts";
+import { selectEmbedder } from "../embed/select.ts";
+import type { Db } from "../store/db.ts";
+import { ensureEmbeddingColumn, migrate, recordedEmbedder } from "../store/migrate.ts";
+import { openPglite } from "../store/pglite.ts";
+import { openPostgres } from "../store/postgres.ts";
+import { Store } from "../store/store.ts";
+import { describeError } from "./errors.ts";
+import { SqlMemoryService } from "./service.ts";
+
+/** Startup failure with a message meant for the user. */
+export class StartupError extends Error {
+  /** Create the error. */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StartupError";
+  }
+}
+
+/** Options of {@link openMemoryService}. */
+export interface OpenOptions {
+  /** Refuse to start when the stored vectors come from another embedder (MCP server). */
+  strict?: boolean;
+  /** Clock for the service. */
+  now?: () => Date;
+  /** Pool size for server Postgres. */
+  maxConnections?: number;
+}
+
+/** Take the owner lock of an embedded database directory; fails fast when it is taken. */
+async function lockDataDir(dir: string): Promise<Deno.FsFile> {
+  await Deno.mkdir(dir, { recursive: true });
+  const path = join(dir, "mneme.lock");
+  const file = await Deno.open(path, { read: true, write: true, create: true });
+  const got = await Promise.race([
+    file.lock(true).then(() => true),
+    new Promise<false>((r) => setTimeout(() => r(false), 500)),
+  ]);
+  if (!got) {
+    let owner = "";
+    try {
+      owner = (await Deno.readTextFile(path)).trim();
+    } catch { /* unreadable: no owner shown */ }
+    throw new StartupError(
+      `the embedded database in ${dir} is in use by another process${
+        owner ? ` (pid ${owner})` : ""
+      }; the embedded database has one owner: stop it, or reach it through the Admin API (MEMORY_API_URL)`,
+    );
+  }
+  await file.truncate(0);
+  await file.write(new TextEncoder().encode(`${Deno.pid}\n`));
+  return file;
+}
+
+/** Open a database from configuration. */
+export async function openDatabase(
+  cfg: MemoryConfig,
+  opts: OpenOptions = {},
+): Promise<{ db: Db; release: () => void }> {
+  if (cfg.databaseUrl) {
+    try {
+      const db = await openPostgres(cfg.databaseUrl, { max: opts.maxConnections });
+      return { db, release: () => {} };
+    } catch (err) {
+      const u = new URL(cfg.databaseUrl);
+      throw new StartupError(
+        `cannot connect to the database at ${u.hostname}:${u.port || 5432} (DATABASE_URL): ${
+          describeError(err)
+        }`,
+        { cause: err },
+      );
+    }
+  }
+  const dir = join(cfg.dataDir, "db");
+  const lock = await lockDataDir(dir);
+  try {
+    const db = await openPglite(dir);
+    return { db, release: () => lock.close() };
+  } catch (err) {
+    lock.close();
+    throw new StartupError(`cannot open the embedded database in ${dir}: ${describeError(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** Prepare schema and embedder on an open database and build the service. */
+export async function createServiceOnDb(
+  db: Db,
+  cfg: MemoryConfig,
+  opts: OpenOptions = {},
+): Promise<SqlMemoryService> {
+  try {
+    await migrate(db);
+  } catch (err) {
+    throw new StartupError(`database migration failed: ${describeError(err)}`, { cause: err });
+  }
+  const recorded = await recordedEmbedder(db);
+  let embedder;
+  try {
+    embedder = await selectEmbedder(cfg, recorded);
+  } catch (err) {
+    throw new StartupError(`embedding provider failed: ${describeError(err)}`, { cause: err });
+  }
+  let stored;
+  try {
+    stored = await ensureEmbeddingColumn(db, embedder.info);
+  } catch (err) {
+    throw new StartupError(`embedding column check failed: ${describeError(err)}`, { cause: err });
+  }
+  const service = new SqlMemoryService({ store: new Store(db), embedder, stored, now: opts.now });
+  if (opts.strict && service.maintenanceReason) {
+    throw new StartupError(service.maintenanceReason);
+  }
+  return service;
+}
+
+/** Open the service end to end. On failure nothing stays open. */
+export async function openMemoryService(
+  cfg: MemoryConfig,
+  opts: OpenOptions = {},
+): Promise<SqlMemoryService> {
+  const { db, release } = await openDatabase(cfg, opts);
+  try {
+    const service = await createServiceOnDb(db, cfg, opts);
+    const close = service.close.bind(service);
+    service.close = async () => {
+      await close();
+      release();
+    };
+    return service;
+  } catch (err) {
+    await db.close().catch(() => {});
+    release();
+    throw err;
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * The memory service over a {@link Store} and an {@link Embedder}: validation, defaults,
+ * contradiction warnings, supersession, hierarchical search with scoring, TTL, import and
+ * export, and re-embedding. The clock is injected so that tests control time.
+ * @module
+ */
+import type { Embedder } from "../embed/embedder.ts";
+import { sameEmbedder } from "../store/migrate.ts";
+import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
+import { VERSION } from "../version.ts";
+import { badRequest, describeError, MemoryError, notFound } from "./errors.ts";
+import type {
+  CreateInput,
+  CreateResult,
+  DeleteFilter,
+  EmbedderInfo,
+  ExportRecord,
+  Health,
+  ImportItem,
+  ListFilter,
+  Memory,
+  MemoryService,
+  ReembedProgress,
+  Scope,
+  SearchInput,
+  SearchResult,
+  Stats,
+} from "./types.ts";
+import {
+  BULK_DELETE_MAX,
+  EXPORT_MAX,
+  validateCreate,
+  validateDeleteFilter,
+  validateId,
+  validateImport,
+  validateList,
+  validateSearch,
+  validateUpdate,
+} from "./validate.ts";
+
+/** Similarity above which an existing memory is reported as a possible contradiction. */
+export const CONTRADICTION_THRESHOLD = 0.75;
+/** Nearest memories checked for contradictions. */
+export const CONTRADICTION_CANDIDATES = 5;
+/** Nearest memories fetched for recall (plus as many full-text matches). */
+export const RECALL_CANDIDATES = 15;
+/** Weight a superseded memory drops to. */
+export const SUPERSEDED_WEIGHT = 0.1;
+/** Scope weights of the score. */
+export const SCOPE_WEIGHT: Record<Scope, number> = { project: 1.0, global: 0.8 };
+/** Temporal decay rate per day since the last update. */
+export const DECAY_PER_DAY = 0.005;
+
+const DAY_MS = 86_400_000;
+
+/** exp(-0.005 × days since updated_at); never above 1 for future timestamps. */
+export function temporalDecay(updatedAt: string, now: Date): number {
+  const days = Math.max(0, (now.getTime() - Date.parse(updatedAt)) / DAY_MS);
+  return Math.exp(-DECAY_PER_DAY * days);
+}
+
+/** similarity × scope_weight × weight × temporal_decay. */
+export function scoreMemory(memory: Memory, similarity: number, now: Date): number {
+  return similarity * SCOPE_WEIGHT[memory.scope] * memory.weight *
+    temporalDecay(memory.updated_at, now);
+}
+
+/** Dependencies of {@link SqlMemoryService}. */
+export interface ServiceDeps {
+  /** Storage. */
+  store: Store;
+  /** The configured embedder (already probed). */
+  embedder: Embedder;
+  /** The embedder that made the stored vectors. */
+  stored: EmbedderInfo;
+  /** Clock; defaults to the system clock. */
+  now?: () => Date;
+}
+
+/** Hierarchy used by contradiction checks: global sees global; a project sees global and itself. */
+function hierarchyOf(scope: Scope, project: string | null): ScopeFilter {
+  return scope === "project" && project !== null
+    ? { kind: "hierarchy", project }
+    : { kind: "global" };
+}
+
+/** The memory service on a database. */
+export class SqlMemoryService implements MemoryService {
+  readonly #store: Store;
+  readonly #embedder: Embedder;
+  #stored: EmbedderInfo;
+  readonly #now: () => Date;
+  #embedderHealth: { at: number; ok: boolean; error?: string } | null = null;
+
+  /** Wire the service. */
+  constructor(deps: ServiceDeps) {
+    this.#store = deps.store;
+    this.#embedder = deps.embedder;
+    this.#stored = deps.stored;
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  /** The store (for the TTL cleanup and maintenance). */
+  get store(): Store {
+    return this.#store;
+  }
+
+  /** The configured embedder. */
+  get embedderInfo(): EmbedderInfo {
+    return this.#embedder.info;
+  }
+
+  /** Why the service is in maintenance (stored vectors from another embedder), or null. */
+  get maintenanceReason(): string | null {
+    if (sameEmbedder(this.#stored, this.#embedder.info)) return null;
+    const s = this.#stored;
+    const c = this.#embedder.info;
+    return `stored vectors were made by ${s.provider}/${s.model} (${s.dimension} dimensions) but ` +
+      `the configured embedder is ${c.provider}/${c.model} (${c.dimension} dimensions); ` +
+      `run \`memcli reembed\` to re-embed all memories, or configure the recorded embedder again`;
+  }
+
+  #assertVectorsUsable(): void {
+    const reason = this.maintenanceReason;
+    if (reason) throw new MemoryError(409, `maintenance: ${reason}`);
+  }
+
+  async #embed(texts: string[]): Promise<number[][]> {
+    try {
+      return await this.#embedder.embed(texts);
+    } catch (err) {
+      throw new MemoryError(503, `embedding failed: ${describeError(err)}`, { cause: err });
+    }
+  }
+
+  async create(input: CreateInput): Promise<CreateResult> {
+    const v = validateCreate(input);
+    this.#assertVectorsUsable();
+    const [embedding] = await this.#embed([v.content]);
+    const now = this.#now();
+    const near = await this.#store.nearest(
+      embedding,
+      hierarchyOf(v.scope, v.project),
+      CONTRADICTION_CANDIDATES,
+      now,
+      v.supersedes ?? undefined,
+    );
+    const contradictions = near
+      .filter((n) => n.similarity > CONTRADICTION_THRESHOLD)
+      .map((n) => ({ memory: n.memory, similarity: n.similarity }));
+    const row: NewRow = {
+      id: crypto.randomUUID(),
+      content: v.content,
+      scope: v.scope,
+      project: v.project,
+      type: v.type,
+      tags: v.tags,
+      weight: v.weight,
+      supersedes: v.supersedes,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: v.ttlMs === null ? null : new Date(now.getTime() + v.ttlMs),
+      embedding,
+    };
+    const memory = await this.#store.transaction(async (tx) => {
+      if (v.supersedes !== null) {
+        if (!await tx.lock(v.supersedes)) {
+          throw badRequest("supersedes", `memory ${v.supersedes} does not exist`);
+        }
+      }
+      const [m] = await tx.insert([row]);
+      if (v.supersedes !== null) await tx.setWeight(v.supersedes, SUPERSEDED_WEIGHT);
+      return m;
+    });
+    return contradictions.length ? { memory, contradictions } : { memory };
+  }
+
+  async get(id: string): Promise<Memory> {
+    const key = validateId(id);
+    const m = await this.#store.get(key);
+    if (!m || (m.expires_at !== null && Date.parse(m.expires_at) <= this.#now().getTime())) {
+      throw notFound(key);
+    }
+    return m;
+  }
+
+  list(filter: ListFilter = {}): Promise<Memory[]> {
+    const f = validateList(filter);
+    return this.#store.list(f, f.limit, this.#now());
+  }
+
+  async update(id: string, input: { content: string }): Promise<Memory> {
+    const key = validateId(id);
+    const content = validateUpdate(input);
+    this.#assertVectorsUsable();
+    await this.get(key);
+    const [embedding] = await this.#embed([content]);
+    const m = await this.#store.updateContent(key, content, embedding, this.#now());
+    if (!m) throw notFound(key);
+    return m;
+  }
+
+  async delete(id: string): Promise<{ ok: true }> {
+    const key = validateId(id);
+    if (!await this.#store.delete(key)) throw notFound(key);
+    return { ok: true };
+  }
+
+  async deleteMany(filter: DeleteFilter = {}): Promise<{ deleted: number }> {
+    const f = validateDeleteFilter(filter);
+    return { deleted: await this.#store.deleteMany(f, BULK_DELETE_MAX) };
+  }
+
+  async search(input: SearchInput): Promise<SearchResult[]> {
+    const q = validateSearch(input);
+    this.#assertVectorsUsable();
+    const scope: ScopeFilter = q.scope === "global"
+      ? { kind: "global" }
+      : q.scope === "project"
+      ? { kind: "project", project: q.project! }
+      : q.project !== undefined
+      ? { kind: "hierarchy", project: q.project }
+      : { kind: "all" };
+    const [embedding] = await this.#embed([q.query]);
+    const now = this.#now();
+    const candidates = await this.#store.candidates(
+      embedding,
+      q.query,
+      scope,
+      RECALL_CANDIDATES,
+      now,
+    );
+    return candidates
+      .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.similarity, now) }))
+      .sort((a, b) => b.score - a.score || b.memory.updated_at.localeCompare(a.memory.updated_at))
+      .slice(0, q.limit);
+  }
+
+  async stats(): Promise<Stats> {
+    const rows = await this.#store.stats(this.#now());
+    const stats: Stats = { total: 0, by_scope: {}, by_project: {}, by_type: {} };
+    for (const r of rows) {
+      stats.total += r.count;
+      stats.by_scope[r.scope] = (stats.by_scope[r.scope] ?? 0) + r.count;
+      stats.by_type[r.type] = (stats.by_type[r.type] ?? 0) + r.count;
+      if (r.project !== null) {
+        stats.by_project[r.project] = (stats.by_project[r.project] ?? 0) + r.count;
+      }
+    }
+    return stats;
+  }
+
+  async export(): Promise<ExportRecord[]> {
+    const rows = await this.#store.exportAll(EXPORT_MAX, this.#now());
+    return rows.map((m) => ({
+      id: m.id,
+      content: m.content,
+      scope: m.scope,
+      ...(m.project !== null ? { project: m.project } : {}),
+      type: m.type,
+      tags: m.tags,
+      weight: m.weight,
+      created_at: m.created_at,
+      updated_at: m.updated_at,
+    }));
+  }
+
+  async import(items: ImportItem[]): Promise<{ imported: number }> {
+    const valid = validateImport(items);
+    this.#assertVectorsUsable();
+    if (!valid.length) return { imported: 0 };
+    const vectors = await this.#embed(valid.map((v) => v.content));
+    const now = this.#now();
+    const rows: NewRow[] = valid.map((v, i) => ({
+      id: crypto.randomUUID(),
+      content: v.content,
+      scope: v.scope,
+      project: v.project,
+      type: v.type,
+      tags: v.tags,
+      weight: v.weight,
+      supersedes: null,
+      createdAt: v.createdAt ?? now,
+      updatedAt: v.updatedAt ?? now,
+      expiresAt: null,
+      embedding: vectors[i],
+    }));
+    await this.#store.transaction((tx) => tx.insert(rows));
+    if (rows.length >= 100) await this.#store.analyze();
+    return { imported: rows.length };
+  }
+
+  async health(): Promise<Health> {
+    let database: Health["database"] = { kind: this.#store.kind, ok: true };
+    try {
+      await this.#store.db.query("select 1");
+    } catch (err) {
+      database = { kind: this.#store.kind, ok: false, error: describeError(err) };
+    }
+    const cached = this.#embedderHealth;
+    if (!cached || Date.now() - cached.at > 10_000) {
+      try {
+        await this.#embedder.embed(["health check"]);
+        this.#embedderHealth = { at: Date.now(), ok: true };
+      } catch (err) {
+        this.#embedderHealth = { at: Date.now(), ok: false, error: describeError(err) };
+      }
+    }
+    const e = this.#embedderHealth!;
+    const reason = this.maintenanceReason;
+    return {
+      status: !database.ok || !e.ok ? "error" : reason ? "maintenance" : "ok",
+      version: VERSION,
+      database,
+      embedder: { ...this.#embedder.info, ok: e.ok, ...(e.error ? { error: e.error } : {}) },
+      stored_embedder: this.#stored,
+      ...(reason ? { maintenance: { reason } } : {}),
+    };
+  }
+
+  async reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
+    const batch = options.batchSize ?? 200;
+    if (!Number.isInteger(batch) || batch < 1 || batch > 5000) {
+      throw badRequest("batch_size", "must be an integer between 1 and 5000");
+    }
+    const target = this.#embedder.info;
+    const running = await this.#store.reembedTarget();
+    if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);
+    const pending = await this.#store.reembedPending(batch);
+    if (pending.rows.length) {
+      const vectors = await this.#embed(pending.rows.map((r) => r.content));
+      await this.#store.reembedStore(
+        pending.rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })),
+      );
+    }
+    const done = pending.done + pending.rows.length;
+    if (done < pending.total) {
+      return { done, total: pending.total, finished: false, embedder: target };
+    }
+    // Rows created while the run went on have no new vector yet: finish only when none remain.
+    const rest = await this.#store.reembedPending(1);
+    if (rest.rows.length) {
+      return { done: rest.done, total: rest.total, finished: false, embedder: target };
+    }
+    await this.#store.finishReembed(target);
+    this.#stored = { ...target };
+    return { done, total: pending.total, finished: true, embedder: target };
+  }
+
+  close(): Promise<void> {
+    return this.#store.db.close();
+  }
+}

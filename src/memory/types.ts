@@ -1,0 +1,254 @@
+/**
+ * Public types of the memory service: what the Admin API, the MCP server and the
+ * in-process service accept and return.
+ * @module
+ */
+
+/** Where a memory applies: everywhere, or in one project. */
+export type Scope = "global" | "project";
+
+/** The kind of a memory. `fact` is the default. */
+export type MemoryType = "fact" | "rule" | "decision" | "feedback" | "context" | "bootstrap";
+
+/** All scopes, in display order. */
+export const SCOPES: readonly Scope[] = ["global", "project"];
+
+/** All memory types, in display order. */
+export const MEMORY_TYPES: readonly MemoryType[] = [
+  "fact",
+  "rule",
+  "decision",
+  "feedback",
+  "context",
+  "bootstrap",
+];
+
+/** A stored memory as the API returns it. The embedding is never returned. */
+export interface Memory {
+  /** UUID assigned by the service. */
+  id: string;
+  /** The text of the memory. */
+  content: string;
+  /** `global` or `project`. */
+  scope: Scope;
+  /** The project name for `project` scope; `null` for global memories. */
+  project: string | null;
+  /** The kind of memory. */
+  type: MemoryType;
+  /** Free-form labels. */
+  tags: string[];
+  /** Importance 0.1..1.0; superseded memories drop to 0.1. */
+  weight: number;
+  /** ISO 8601 UTC creation time. */
+  created_at: string;
+  /** ISO 8601 UTC time of the last content change. */
+  updated_at: string;
+  /** ISO 8601 UTC expiry derived from `ttl`, or `null` when the memory does not expire. */
+  expires_at: string | null;
+  /** Id of the memory this one replaced, or `null`. */
+  supersedes: string | null;
+  /** Id of a memory that replaced this one, or `null` while it is current. */
+  superseded_by: string | null;
+}
+
+/** Input of `create` (POST /api/memories). */
+export interface CreateInput {
+  /** Required, non-empty text. */
+  content: string;
+  /** Default `global`, or `project` when only `project` is given. */
+  scope?: Scope;
+  /** Required with scope `project`. */
+  project?: string;
+  /** Default `fact`. */
+  type?: MemoryType;
+  /** Optional labels. */
+  tags?: string[];
+  /** 0.1..1.0, default 1.0. */
+  weight?: number;
+  /** Lifetime such as `30m`, `24h`, `7d`, `2w` or `1d12h`; empty means none. */
+  ttl?: string;
+  /** Id of the memory this one replaces; empty string means none. */
+  supersedes?: string;
+}
+
+/** An existing memory that looks like it says the same thing differently. */
+export interface Contradiction {
+  /** The existing memory. */
+  memory: Memory;
+  /** Cosine similarity to the new content (greater than 0.75). */
+  similarity: number;
+}
+
+/** Result of `create`. `contradictions` is present only when there is at least one. */
+export interface CreateResult {
+  /** The stored memory. */
+  memory: Memory;
+  /** Existing memories with similarity above 0.75 in the same scope hierarchy. */
+  contradictions?: Contradiction[];
+}
+
+/** Filters of `list` (GET /api/memories). */
+export interface ListFilter {
+  /** Only this scope. */
+  scope?: Scope;
+  /** Only this project. */
+  project?: string;
+  /** Only this type. */
+  type?: MemoryType;
+  /** 1..1000, default 50. */
+  limit?: number;
+}
+
+/** Filters of bulk delete (DELETE /api/memories). */
+export interface DeleteFilter {
+  /** Only this scope. */
+  scope?: Scope;
+  /** Only this project. */
+  project?: string;
+  /** Only this type. */
+  type?: MemoryType;
+}
+
+/** Input of `search` (POST /api/memories/search). */
+export interface SearchInput {
+  /** Required, non-empty query text. */
+  query: string;
+  /** Restrict to one scope. */
+  scope?: Scope;
+  /** With a project the search is hierarchical: global plus that project's memories. */
+  project?: string;
+  /** 1..100, default 5. */
+  limit?: number;
+}
+
+/** One search hit. */
+export interface SearchResult {
+  /** The memory. */
+  memory: Memory;
+  /** similarity × scope_weight × weight × temporal_decay. */
+  score: number;
+}
+
+/** Totals of current (unexpired) memories. */
+export interface Stats {
+  /** Number of current memories. */
+  total: number;
+  /** Count per scope. */
+  by_scope: Record<string, number>;
+  /** Count per project (project-scoped memories only). */
+  by_project: Record<string, number>;
+  /** Count per type. */
+  by_type: Record<string, number>;
+}
+
+/** One memory in an export file. Embeddings are never exported. */
+export interface ExportRecord {
+  /** Original id (a new one is assigned on import). */
+  id: string;
+  /** Text. */
+  content: string;
+  /** Scope. */
+  scope: Scope;
+  /** Project, present only when set. */
+  project?: string;
+  /** Type. */
+  type: MemoryType;
+  /** Tags. */
+  tags: string[];
+  /** Weight. */
+  weight: number;
+  /** Creation time. */
+  created_at: string;
+  /** Last update time. */
+  updated_at: string;
+}
+
+/** One item of an import. Export records are accepted as they are. */
+export interface ImportItem {
+  /** Required text. */
+  content: string;
+  /** Scope, default `global` (or `project` when only project is given). */
+  scope?: Scope;
+  /** Project. */
+  project?: string;
+  /** Type, default `fact`. */
+  type?: MemoryType;
+  /** Tags. */
+  tags?: string[];
+  /** Weight, default 1.0. */
+  weight?: number;
+  /** Ignored: imports always get new ids. */
+  id?: string;
+  /** Kept when valid, so that temporal decay survives a move. */
+  created_at?: string;
+  /** Kept when valid, so that temporal decay survives a move. */
+  updated_at?: string;
+}
+
+/** Which embedder made (or makes) the stored vectors. */
+export interface EmbedderInfo {
+  /** `builtin`, `ollama` or `openai`. */
+  provider: string;
+  /** Model name. */
+  model: string;
+  /** Vector dimension. */
+  dimension: number;
+}
+
+/** Health of the service (GET /healthz). */
+export interface Health {
+  /** `ok`, `maintenance` (embedder mismatch, see `maintenance`) or `error`. */
+  status: "ok" | "maintenance" | "error";
+  /** Project version. */
+  version: string;
+  /** Database kind and reachability. */
+  database: { kind: "pglite" | "postgres"; ok: boolean; error?: string };
+  /** The configured embedder and whether it answered. */
+  embedder: EmbedderInfo & { ok: boolean; error?: string };
+  /** The embedder that made the stored vectors. */
+  stored_embedder: EmbedderInfo | null;
+  /** Present when the stored vectors need `memcli reembed`. */
+  maintenance?: { reason: string };
+}
+
+/** Progress of a re-embedding run. */
+export interface ReembedProgress {
+  /** Memories re-embedded so far in this run. */
+  done: number;
+  /** Memories in the run. */
+  total: number;
+  /** True when the run completed and the new embedder is recorded. */
+  finished: boolean;
+  /** The embedder the vectors are being (or were) made with. */
+  embedder: EmbedderInfo;
+}
+
+/** The one interface behind the Admin API, the MCP server and the HTTP client. */
+export interface MemoryService {
+  /** Validate, embed, check contradictions, insert, supersede. */
+  create(input: CreateInput): Promise<CreateResult>;
+  /** One memory by id (404 when absent). */
+  get(id: string): Promise<Memory>;
+  /** Current memories, newest update first. */
+  list(filter?: ListFilter): Promise<Memory[]>;
+  /** Replace the content (re-embedded). */
+  update(id: string, input: { content: string }): Promise<Memory>;
+  /** Delete one memory (404 when absent). */
+  delete(id: string): Promise<{ ok: true }>;
+  /** Delete up to 1000 memories matching the filter. */
+  deleteMany(filter?: DeleteFilter): Promise<{ deleted: number }>;
+  /** Semantic and full-text search with the project hierarchy. */
+  search(input: SearchInput): Promise<SearchResult[]>;
+  /** Totals. */
+  stats(): Promise<Stats>;
+  /** Up to 10000 current memories, without embeddings. */
+  export(): Promise<ExportRecord[]>;
+  /** Validate all, re-embed, insert in one transaction. */
+  import(items: ImportItem[]): Promise<{ imported: number }>;
+  /** Database and embedder state. */
+  health(): Promise<Health>;
+  /** Re-embed one batch with the configured embedder; call until `finished`. */
+  reembed(options?: { batchSize?: number }): Promise<ReembedProgress>;
+  /** Release connections. */
+  close(): Promise<void>;
+}

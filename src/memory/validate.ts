@@ -1,0 +1,334 @@
+/**
+ * Validation of every input of the memory service. Each error is a 400 that names the
+ * field, so that the Admin API, the MCP tools and the CLIs report the same text.
+ * @module
+ */
+import { badRequest } from "./errors.ts";
+import { parseTtl } from "./ttl.ts";
+import { MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
+
+/** Longest accepted content, in characters. */
+export const MAX_CONTENT = 20_000;
+/** Longest project name. */
+export const MAX_PROJECT = 200;
+/** Most tags on one memory. */
+export const MAX_TAGS = 50;
+/** Longest tag. */
+export const MAX_TAG = 100;
+/** Largest list limit. */
+export const MAX_LIST_LIMIT = 1000;
+/** Largest search limit. */
+export const MAX_SEARCH_LIMIT = 100;
+/** Longest search query. */
+export const MAX_QUERY = 10_000;
+/** Bulk delete removes at most this many memories per call. */
+export const BULK_DELETE_MAX = 1000;
+/** Export returns at most this many memories; import accepts at most this many items. */
+export const EXPORT_MAX = 10_000;
+/** Default list limit. */
+export const DEFAULT_LIST_LIMIT = 50;
+/** Default search limit. */
+export const DEFAULT_SEARCH_LIMIT = 5;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A create input after validation and defaults. */
+export interface NewMemory {
+  content: string;
+  scope: Scope;
+  project: string | null;
+  type: MemoryType;
+  tags: string[];
+  weight: number;
+  ttlMs: number | null;
+  supersedes: string | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+type Obj = Record<string, unknown>;
+
+function asObject(x: unknown, field: string): Obj {
+  if (x === null || typeof x !== "object" || Array.isArray(x)) {
+    throw badRequest(field, "must be a JSON object");
+  }
+  return x as Obj;
+}
+
+function rejectUnknown(obj: Obj, allowed: readonly string[], prefix: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) {
+      throw badRequest(
+        `${prefix}${key}`,
+        `unknown field; allowed fields are ${allowed.join(", ")}`,
+      );
+    }
+  }
+}
+
+/** Check a UUID and return it lower-cased. */
+export function validateId(x: unknown, field = "id"): string {
+  if (typeof x !== "string" || !UUID_RE.test(x)) throw badRequest(field, "must be a UUID");
+  return x.toLowerCase();
+}
+
+function present(x: unknown): boolean {
+  return x !== undefined && x !== null;
+}
+
+function validateContent(x: unknown, field: string): string {
+  if (typeof x !== "string") throw badRequest(field, "is required and must be a string");
+  const content = x.trim();
+  if (content === "") throw badRequest(field, "must not be empty");
+  if (content.length > MAX_CONTENT) {
+    throw badRequest(field, `is longer than ${MAX_CONTENT} characters`);
+  }
+  return content;
+}
+
+function validateScope(x: unknown, field: string): Scope | undefined {
+  if (!present(x) || x === "") return undefined;
+  if (typeof x !== "string" || !SCOPES.includes(x as Scope)) {
+    throw badRequest(field, `must be one of ${SCOPES.join(", ")}`);
+  }
+  return x as Scope;
+}
+
+function validateType(x: unknown, field: string): MemoryType | undefined {
+  if (!present(x) || x === "") return undefined;
+  if (typeof x !== "string" || !MEMORY_TYPES.includes(x as MemoryType)) {
+    throw badRequest(field, `must be one of ${MEMORY_TYPES.join(", ")}`);
+  }
+  return x as MemoryType;
+}
+
+function validateProject(x: unknown, field: string): string | undefined {
+  if (!present(x)) return undefined;
+  if (typeof x !== "string") throw badRequest(field, "must be a string");
+  const project = x.trim();
+  if (project === "") return undefined;
+  if (project.length > MAX_PROJECT) {
+    throw badRequest(field, `is longer than ${MAX_PROJECT} characters`);
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(project)) {
+    throw badRequest(field, "must not contain control characters");
+  }
+  return project;
+}
+
+function validateTags(x: unknown, field: string): string[] {
+  if (!present(x)) return [];
+  if (!Array.isArray(x)) throw badRequest(field, "must be an array of strings");
+  if (x.length > MAX_TAGS) throw badRequest(field, `has more than ${MAX_TAGS} tags`);
+  const tags: string[] = [];
+  x.forEach((t, i) => {
+    if (typeof t !== "string") throw badRequest(`${field}[${i}]`, "must be a string");
+    const tag = t.trim();
+    if (tag === "") throw badRequest(`${field}[${i}]`, "must not be empty");
+    if (tag.length > MAX_TAG) {
+      throw badRequest(`${field}[${i}]`, `is longer than ${MAX_TAG} characters`);
+    }
+    if (!tags.includes(tag)) tags.push(tag);
+  });
+  return tags;
+}
+
+function validateWeight(x: unknown, field: string): number {
+  if (!present(x)) return 1.0;
+  if (typeof x !== "number" || !Number.isFinite(x)) throw badRequest(field, "must be a number");
+  if (x < 0.1 || x > 1.0) throw badRequest(field, "must be between 0.1 and 1.0");
+  return x;
+}
+
+function validateTtl(x: unknown, field: string): number | null {
+  if (!present(x) || x === "") return null;
+  if (typeof x !== "string") throw badRequest(field, "must be a duration string such as 24h or 7d");
+  const ms = parseTtl(x);
+  if (typeof ms === "string") throw badRequest(field, ms);
+  return ms;
+}
+
+function validateTimestamp(x: unknown, field: string): Date | undefined {
+  if (!present(x)) return undefined;
+  const d = typeof x === "string" ? new Date(x) : undefined;
+  if (!d || Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(x as string)) {
+    throw badRequest(field, "must be an ISO 8601 timestamp");
+  }
+  return d;
+}
+
+/** Resolve scope and project together: project scope needs a project, global takes none. */
+function resolveScope(
+  scopeIn: Scope | undefined,
+  project: string | undefined,
+  prefix: string,
+): { scope: Scope; project: string | null } {
+  const scope = scopeIn ?? (project !== undefined ? "project" : "global");
+  if (scope === "project" && project === undefined) {
+    throw badRequest(`${prefix}project`, "is required when scope is project");
+  }
+  if (scope === "global" && project !== undefined) {
+    throw badRequest(
+      `${prefix}project`,
+      'must be empty when scope is global (use scope "project" for project memories)',
+    );
+  }
+  return { scope, project: project ?? null };
+}
+
+const CREATE_FIELDS = [
+  "content",
+  "scope",
+  "project",
+  "type",
+  "tags",
+  "weight",
+  "ttl",
+  "supersedes",
+] as const;
+
+/** Validate a create input and apply defaults. */
+export function validateCreate(x: unknown): NewMemory {
+  const obj = asObject(x, "body");
+  rejectUnknown(obj, CREATE_FIELDS, "");
+  const content = validateContent(obj.content, "content");
+  const project = validateProject(obj.project, "project");
+  const { scope, project: proj } = resolveScope(validateScope(obj.scope, "scope"), project, "");
+  const supersedes = !present(obj.supersedes) || obj.supersedes === ""
+    ? null
+    : validateId(obj.supersedes, "supersedes");
+  return {
+    content,
+    scope,
+    project: proj,
+    type: validateType(obj.type, "type") ?? "fact",
+    tags: validateTags(obj.tags, "tags"),
+    weight: validateWeight(obj.weight, "weight"),
+    ttlMs: validateTtl(obj.ttl, "ttl"),
+    supersedes,
+  };
+}
+
+const IMPORT_FIELDS = [
+  "content",
+  "scope",
+  "project",
+  "type",
+  "tags",
+  "weight",
+  "id",
+  "created_at",
+  "updated_at",
+] as const;
+
+/** Validate a whole import before anything is written; errors name the item index. */
+export function validateImport(x: unknown): NewMemory[] {
+  if (!Array.isArray(x)) throw badRequest("body", "must be a JSON array of memories");
+  if (x.length > EXPORT_MAX) {
+    throw badRequest("body", `has ${x.length} items; at most ${EXPORT_MAX} per import`);
+  }
+  return x.map((item, i) => {
+    const p = `[${i}].`;
+    const obj = asObject(item, `[${i}]`);
+    rejectUnknown(obj, IMPORT_FIELDS, p);
+    const project = validateProject(obj.project, `${p}project`);
+    const { scope, project: proj } = resolveScope(
+      validateScope(obj.scope, `${p}scope`),
+      project,
+      p,
+    );
+    const createdAt = validateTimestamp(obj.created_at, `${p}created_at`);
+    const updatedAt = validateTimestamp(obj.updated_at, `${p}updated_at`) ?? createdAt;
+    return {
+      content: validateContent(obj.content, `${p}content`),
+      scope,
+      project: proj,
+      type: validateType(obj.type, `${p}type`) ?? "fact",
+      tags: validateTags(obj.tags, `${p}tags`),
+      weight: validateWeight(obj.weight, `${p}weight`),
+      ttlMs: null,
+      supersedes: null,
+      createdAt,
+      updatedAt,
+    };
+  });
+}
+
+/** Validate an update body: only `content` may change. */
+export function validateUpdate(x: unknown): string {
+  const obj = asObject(x, "body");
+  rejectUnknown(obj, ["content"], "");
+  return validateContent(obj.content, "content");
+}
+
+function validateLimit(x: unknown, def: number, max: number): number {
+  if (!present(x) || x === "") return def;
+  const n = typeof x === "string" && /^-?\d+$/.test(x.trim()) ? Number(x) : x;
+  if (typeof n !== "number" || !Number.isInteger(n)) {
+    throw badRequest("limit", "must be an integer");
+  }
+  if (n < 1 || n > max) throw badRequest("limit", `must be between 1 and ${max}`);
+  return n;
+}
+
+/** Validated list filter. */
+export interface Filter {
+  scope?: Scope;
+  project?: string;
+  type?: MemoryType;
+}
+
+function validateFilterFields(obj: Obj): Filter {
+  return {
+    scope: validateScope(obj.scope, "scope"),
+    project: validateProject(obj.project, "project"),
+    type: validateType(obj.type, "type"),
+  };
+}
+
+/** Validate list filters (values may be query-string text). */
+export function validateList(x: unknown): Filter & { limit: number } {
+  const obj = asObject(x ?? {}, "query");
+  rejectUnknown(obj, ["scope", "project", "type", "limit"], "");
+  return {
+    ...validateFilterFields(obj),
+    limit: validateLimit(obj.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT),
+  };
+}
+
+/** Validate bulk delete filters. */
+export function validateDeleteFilter(x: unknown): Filter {
+  const obj = asObject(x ?? {}, "query");
+  rejectUnknown(obj, ["scope", "project", "type"], "");
+  return validateFilterFields(obj);
+}
+
+/** Validated search input. */
+export interface SearchQuery {
+  query: string;
+  scope?: Scope;
+  project?: string;
+  limit: number;
+}
+
+/** Validate a search body. */
+export function validateSearch(x: unknown): SearchQuery {
+  const obj = asObject(x, "body");
+  rejectUnknown(obj, ["query", "scope", "project", "limit"], "");
+  if (typeof obj.query !== "string") throw badRequest("query", "is required and must be a string");
+  const query = obj.query.trim();
+  if (query === "") throw badRequest("query", "must not be empty");
+  if (query.length > MAX_QUERY) throw badRequest("query", `is longer than ${MAX_QUERY} characters`);
+  const scope = validateScope(obj.scope, "scope");
+  const project = validateProject(obj.project, "project");
+  if (scope === "project" && project === undefined) {
+    throw badRequest("project", "is required when scope is project");
+  }
+  return {
+    query,
+    scope,
+    project,
+    limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT),
+  };
+}

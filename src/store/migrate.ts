@@ -1,0 +1,131 @@
+/**
+ * Schema setup at startup: enable pgvector, apply the numbered migrations in order inside
+ * one transaction under an advisory lock (so several processes starting at once do not
+ * race), then give the embedding column its dimension on a fresh database.
+ * @module
+ */
+import init from "../../migrations/0001_init.sql" with { type: "text" };
+import type { EmbedderInfo } from "../memory/types.ts";
+import type { Db } from "./db.ts";
+
+/** Numbered migrations, in order. Add new files here. */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  { version: 1, name: "0001_init", sql: init },
+];
+
+/** Advisory lock key for migrations ("mneme" + 1). */
+export const MIGRATION_LOCK = 0x6d6e656d_01;
+/** Advisory lock key for the TTL cleanup. */
+export const CLEANUP_LOCK = 0x6d6e656d_02;
+
+/** pgvector's HNSW index accepts `vector` columns up to this dimension. */
+export const MAX_INDEXED_DIM = 2000;
+
+/** Apply pending migrations; returns the versions applied now. */
+export async function migrate(db: Db): Promise<number[]> {
+  return await db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.exec("create extension if not exists vector");
+    await tx.exec(
+      `create table if not exists mneme_migrations (
+         version int primary key, name text not null, applied_at timestamptz not null default now())`,
+    );
+    const done = new Set(
+      (await tx.query<{ version: number }>("select version from mneme_migrations")).map((r) =>
+        r.version
+      ),
+    );
+    const applied: number[] = [];
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      await tx.exec(m.sql);
+      await tx.query("insert into mneme_migrations (version, name) values ($1, $2)", [
+        m.version,
+        m.name,
+      ]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}
+
+/** The dimension of the `embedding` column, or null when it has none yet. */
+export async function columnDimension(db: Db, column = "embedding"): Promise<number | null> {
+  const rows = await db.query<{ typmod: number }>(
+    `select atttypmod as typmod from pg_attribute
+      where attrelid = 'memories'::regclass and attname = $1 and not attisdropped`,
+    [column],
+  );
+  const t = rows[0]?.typmod;
+  return t === undefined || t < 0 ? null : t;
+}
+
+/** The embedder recorded in the meta row, or null on a fresh database. */
+export async function recordedEmbedder(db: Db): Promise<EmbedderInfo | null> {
+  const [row] = await db.query<
+    { provider: string | null; model: string | null; dimension: number | null }
+  >(
+    `select embedder_provider as provider, embedder_model as model,
+            embedder_dimension as dimension from mneme_meta where id = 1`,
+  );
+  if (!row?.provider || !row.model || !row.dimension) return null;
+  return { provider: row.provider, model: row.model, dimension: row.dimension };
+}
+
+function checkDim(dim: number): number {
+  if (!Number.isInteger(dim) || dim < 1 || dim > MAX_INDEXED_DIM) {
+    throw new Error(
+      `embedding dimension ${dim} is not supported: the HNSW index takes 1..${MAX_INDEXED_DIM} dimensions`,
+    );
+  }
+  return dim;
+}
+
+/** Give `column` the type vector(dim) and its HNSW cosine index (empty column or new one). */
+export async function setVectorColumn(
+  tx: Db,
+  column: "embedding" | "embedding_next",
+  dim: number,
+): Promise<void> {
+  const d = checkDim(dim);
+  const index = `memories_${column}_hnsw`;
+  await tx.exec(`drop index if exists ${index}`);
+  await tx.exec(`alter table memories alter column ${column} type vector(${d})`);
+  await tx.exec(
+    `create index ${index} on memories using hnsw (${column} vector_cosine_ops)`,
+  );
+}
+
+/**
+ * On a fresh database (no embedder recorded), set the column dimension, build the index
+ * and record the embedder. Returns the embedder that made the stored vectors.
+ */
+export async function ensureEmbeddingColumn(db: Db, embedder: EmbedderInfo): Promise<EmbedderInfo> {
+  return await db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    const recorded = await recordedEmbedder(tx);
+    if (recorded) {
+      const dim = await columnDimension(tx);
+      if (dim !== recorded.dimension) {
+        throw new Error(
+          `the embedding column has ${
+            dim ?? "no"
+          } dimensions but ${recorded.dimension} are recorded; the schema was changed by hand`,
+        );
+      }
+      return recorded;
+    }
+    await setVectorColumn(tx, "embedding", embedder.dimension);
+    await tx.query(
+      `update mneme_meta set embedder_provider = $1, embedder_model = $2, embedder_dimension = $3
+        where id = 1`,
+      [embedder.provider, embedder.model, embedder.dimension],
+    );
+    return embedder;
+  });
+}
+
+/** True when two embedders would make different vectors. */
+export function sameEmbedder(a: EmbedderInfo, b: EmbedderInfo): boolean {
+  return a.provider === b.provider && a.model === b.model && a.dimension === b.dimension;
+}

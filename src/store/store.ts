@@ -1,0 +1,445 @@
+/**
+ * The `Store` port: every query the memory service needs, written once over the {@link Db}
+ * seam so that the embedded (PGlite) and server (postgres.js) adapters share it.
+ * No user value is ever spliced into SQL text; all go through bind parameters.
+ * @module
+ */
+import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
+import type { Db } from "./db.ts";
+import { CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
+
+/** Which memories a query may see. */
+export type ScopeFilter =
+  | { kind: "all" }
+  | { kind: "global" }
+  | { kind: "project"; project: string }
+  | { kind: "hierarchy"; project: string };
+
+/** Exact-match filters of list and bulk delete. */
+export interface FieldFilter {
+  scope?: Scope;
+  project?: string;
+  type?: MemoryType;
+}
+
+/** A row to insert, already validated, with its embedding. */
+export interface NewRow {
+  id: string;
+  content: string;
+  scope: Scope;
+  project: string | null;
+  type: MemoryType;
+  tags: string[];
+  weight: number;
+  supersedes: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date | null;
+  embedding: number[];
+}
+
+/** A memory with its cosine similarity to a query vector. */
+export interface Scored {
+  memory: Memory;
+  similarity: number;
+}
+
+interface Row {
+  id: string;
+  content: string;
+  scope: Scope;
+  project: string | null;
+  type: MemoryType;
+  tags: string[] | null;
+  weight: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  expires_at: Date | string | null;
+  supersedes: string | null;
+  superseded_by: string | null;
+  similarity?: number;
+}
+
+const COLUMNS = `m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight,
+  m.created_at, m.updated_at, m.expires_at, m.supersedes,
+  (select s.id from memories s where s.supersedes = m.id order by s.created_at desc limit 1)
+    as superseded_by`;
+
+const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
+
+function toMemory(r: Row): Memory {
+  return {
+    id: r.id,
+    content: r.content,
+    scope: r.scope,
+    project: r.project,
+    type: r.type,
+    tags: r.tags ?? [],
+    weight: Number(r.weight),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    expires_at: r.expires_at === null ? null : iso(r.expires_at),
+    supersedes: r.supersedes,
+    superseded_by: r.superseded_by,
+  };
+}
+
+/** pgvector's text form of a vector. */
+export function vectorLiteral(v: number[]): string {
+  return `[${v.join(",")}]`;
+}
+
+/** Collects bind parameters and returns their `$n` placeholders. */
+class Params {
+  readonly values: unknown[] = [];
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+function scopeClause(f: ScopeFilter, p: Params): string {
+  switch (f.kind) {
+    case "all":
+      return "true";
+    case "global":
+      return "m.scope = 'global'";
+    case "project":
+      return `(m.scope = 'project' and m.project = ${p.add(f.project)})`;
+    case "hierarchy":
+      return `(m.scope = 'global' or (m.scope = 'project' and m.project = ${p.add(f.project)}))`;
+  }
+}
+
+function fieldClause(f: FieldFilter, p: Params): string {
+  const parts = ["true"];
+  if (f.scope) parts.push(`m.scope = ${p.add(f.scope)}`);
+  if (f.project !== undefined) parts.push(`m.project = ${p.add(f.project)}`);
+  if (f.type) parts.push(`m.type = ${p.add(f.type)}`);
+  return parts.join(" and ");
+}
+
+function liveClause(now: Date, p: Params): string {
+  return `(m.expires_at is null or m.expires_at > ${p.add(now)})`;
+}
+
+const NOT_SUPERSEDED = "not exists (select 1 from memories s where s.supersedes = m.id)";
+
+/** Totals as rows of (scope, project, type, count). */
+export interface StatsRow {
+  scope: Scope;
+  project: string | null;
+  type: MemoryType;
+  count: number;
+}
+
+/** The store: all memory queries over one {@link Db}. */
+export class Store {
+  /** The driver underneath. */
+  readonly db: Db;
+
+  /** Wrap a driver. */
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** `pglite` or `postgres`. */
+  get kind(): "pglite" | "postgres" {
+    return this.db.kind;
+  }
+
+  /** Run `fn` with a store bound to one transaction. */
+  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new Store(tx)));
+  }
+
+  /** Insert rows (in batches of 200 per statement); returns the stored memories in order. */
+  async insert(rows: NewRow[]): Promise<Memory[]> {
+    const out: Memory[] = [];
+    for (let i = 0; i < rows.length; i += 200) {
+      const batch = rows.slice(i, i + 200);
+      const payload = JSON.stringify(batch.map((r) => ({
+        id: r.id,
+        content: r.content,
+        scope: r.scope,
+        project: r.project,
+        type: r.type,
+        tags: r.tags,
+        weight: r.weight,
+        supersedes: r.supersedes,
+        created_at: r.createdAt.toISOString(),
+        updated_at: r.updatedAt.toISOString(),
+        expires_at: r.expiresAt?.toISOString() ?? null,
+        embedding: vectorLiteral(r.embedding),
+      })));
+      const inserted = await this.db.query<Row>(
+        `insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
+                                    created_at, updated_at, expires_at, embedding)
+         select x.id, x.content, x.scope, x.project, x.type,
+                array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
+                x.created_at, x.updated_at, x.expires_at, x.embedding::vector
+           from jsonb_to_recordset($1::jsonb) as x(
+                id uuid, content text, scope text, project text, type text, tags jsonb,
+                weight double precision, supersedes uuid, created_at timestamptz,
+                updated_at timestamptz, expires_at timestamptz, embedding text)
+         returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
+                   m.updated_at, m.expires_at, m.supersedes, null::uuid as superseded_by`,
+        [payload],
+      );
+      const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
+      for (const r of batch) out.push(byId.get(r.id)!);
+    }
+    return out;
+  }
+
+  /** One memory by id, expired or not; null when absent. */
+  async get(id: string): Promise<Memory | null> {
+    const rows = await this.db.query<Row>(`select ${COLUMNS} from memories m where m.id = $1`, [
+      id,
+    ]);
+    return rows[0] ? toMemory(rows[0]) : null;
+  }
+
+  /** Lock a memory row for the rest of the transaction; false when absent. */
+  async lock(id: string): Promise<boolean> {
+    const rows = await this.db.query(`select 1 from memories where id = $1 for update`, [id]);
+    return rows.length > 0;
+  }
+
+  /** Current memories matching the filter, newest update first. */
+  async list(filter: FieldFilter, limit: number, now: Date): Promise<Memory[]> {
+    const p = new Params();
+    const where = `${fieldClause(filter, p)} and ${liveClause(now, p)}`;
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from memories m where ${where}
+        order by m.updated_at desc, m.id limit ${p.add(limit)}`,
+      p.values,
+    );
+    return rows.map(toMemory);
+  }
+
+  /** Replace content and embedding; null when absent. */
+  async updateContent(
+    id: string,
+    content: string,
+    embedding: number[],
+    now: Date,
+  ): Promise<Memory | null> {
+    const rows = await this.db.query<{ id: string }>(
+      `update memories set content = $2, embedding = $3::vector, updated_at = $4
+        where id = $1 returning id`,
+      [id, content, vectorLiteral(embedding), now],
+    );
+    return rows.length ? await this.get(id) : null;
+  }
+
+  /** Set a memory's weight (supersession). */
+  async setWeight(id: string, weight: number): Promise<void> {
+    await this.db.query(`update memories set weight = $2 where id = $1`, [id, weight]);
+  }
+
+  /** Delete one; false when absent. */
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.db.query(`delete from memories where id = $1 returning id`, [id]);
+    return rows.length > 0;
+  }
+
+  /** Delete up to `max` memories matching the filter (oldest first); returns the count. */
+  async deleteMany(filter: FieldFilter, max: number): Promise<number> {
+    const p = new Params();
+    const where = fieldClause(filter, p);
+    const rows = await this.db.query<{ n: number }>(
+      `with d as (
+         delete from memories where id in (
+           select m.id from memories m where ${where}
+            order by m.created_at, m.id limit ${p.add(max)})
+         returning 1)
+       select count(*)::int as n from d`,
+      p.values,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** The `k` nearest current, not superseded memories by cosine distance. */
+  async nearest(
+    vector: number[],
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+    excludeId?: string,
+  ): Promise<Scored[]> {
+    const p = new Params();
+    const v = p.add(vectorLiteral(vector));
+    const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
+         from memories m
+        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED} ${exclude}
+        order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
+      p.values,
+    );
+    return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
+  }
+
+  /**
+   * Search candidates: the `k` nearest by cosine distance plus the `k` best full-text
+   * matches (any query word), each with its exact cosine similarity. Expired and
+   * superseded memories are left out.
+   */
+  async candidates(
+    vector: number[],
+    query: string,
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+  ): Promise<Scored[]> {
+    const p = new Params();
+    const v = p.add(vectorLiteral(vector));
+    const where = `${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
+    const q = p.add(query);
+    const lim = p.add(k);
+    const rows = await this.db.query<Row>(
+      `with vec as (
+         select m.id from memories m where ${where}
+          order by m.embedding <=> ${v}::vector limit ${lim}
+       ), tq as (
+         select nullif(replace(plainto_tsquery('english', ${q})::text, ' & ', ' | '), '')::tsquery
+           as q
+       ), fts as (
+         select m.id from memories m, tq
+          where tq.q is not null and ${where} and m.content_tsv @@ tq.q
+          order by ts_rank(m.content_tsv, tq.q) desc, m.updated_at desc limit ${lim}
+       ), ids as (select id from vec union select id from fts)
+       select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
+         from memories m join ids on ids.id = m.id`,
+      p.values,
+    );
+    return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
+  }
+
+  /** Counts of current memories by scope, project and type. */
+  async stats(now: Date): Promise<StatsRow[]> {
+    const p = new Params();
+    return (await this.db.query<StatsRow>(
+      `select m.scope, m.project, m.type, count(*)::int as count from memories m
+        where ${liveClause(now, p)} group by m.scope, m.project, m.type`,
+      p.values,
+    )).map((r) => ({ ...r, count: Number(r.count) }));
+  }
+
+  /** Up to `max` current memories, oldest first (a stable order for files). */
+  async exportAll(max: number, now: Date): Promise<Memory[]> {
+    const p = new Params();
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from memories m where ${liveClause(now, p)}
+        order by m.created_at, m.id limit ${p.add(max)}`,
+      p.values,
+    );
+    return rows.map(toMemory);
+  }
+
+  /** Number of current memories. */
+  async countLive(now: Date): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from memories m where m.expires_at is null or m.expires_at > $1`,
+      [now],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Delete expired memories, once across processes: the transaction-scoped
+   * `pg_try_advisory_xact_lock` lets only one process of many do it at a time.
+   * Returns the number deleted, or null when another process holds the lock.
+   */
+  async deleteExpired(now: Date): Promise<number | null> {
+    return await this.db.transaction(async (tx) => {
+      const [got] = await tx.query<{ ok: boolean }>(
+        "select pg_try_advisory_xact_lock($1) as ok",
+        [CLEANUP_LOCK],
+      );
+      if (!got?.ok) return null;
+      const rows = await tx.query<{ n: number }>(
+        `with d as (delete from memories where expires_at is not null and expires_at <= $1
+                    returning 1) select count(*)::int as n from d`,
+        [now],
+      );
+      return Number(rows[0]?.n ?? 0);
+    });
+  }
+
+  /** The re-embedding run in progress (embedder recorded in the meta row), or null. */
+  async reembedTarget(): Promise<EmbedderInfo | null> {
+    const [row] = await this.db.query<
+      { provider: string | null; model: string | null; dimension: number | null }
+    >(
+      `select reembed_provider as provider, reembed_model as model,
+              reembed_dimension as dimension from mneme_meta where id = 1`,
+    );
+    if (!row?.provider || !row.model || !row.dimension) return null;
+    return { provider: row.provider, model: row.model, dimension: row.dimension };
+  }
+
+  /** Start a re-embedding run: a fresh `embedding_next vector(dim)` column with its index. */
+  async beginReembed(target: EmbedderInfo): Promise<void> {
+    await this.transaction(async (s) => {
+      await s.db.exec("alter table memories drop column if exists embedding_next");
+      await s.db.exec("alter table memories add column embedding_next vector");
+      await setVectorColumn(s.db, "embedding_next", target.dimension);
+      await s.db.query(
+        `update mneme_meta set reembed_provider = $1, reembed_model = $2, reembed_dimension = $3
+          where id = 1`,
+        [target.provider, target.model, target.dimension],
+      );
+    });
+  }
+
+  /** Memories not yet re-embedded in this run (up to `limit`), and the run's size. */
+  async reembedPending(limit: number): Promise<{
+    rows: { id: string; content: string }[];
+    done: number;
+    total: number;
+  }> {
+    const rows = await this.db.query<{ id: string; content: string }>(
+      `select id, content from memories where embedding_next is null order by id limit $1`,
+      [limit],
+    );
+    const [c] = await this.db.query<{ done: number; total: number }>(
+      `select count(embedding_next)::int as done, count(*)::int as total from memories`,
+    );
+    return { rows, done: Number(c?.done ?? 0), total: Number(c?.total ?? 0) };
+  }
+
+  /** Store new vectors of a run. */
+  async reembedStore(items: { id: string; embedding: number[] }[]): Promise<void> {
+    if (!items.length) return;
+    await this.db.query(
+      `update memories m set embedding_next = x.e::vector
+         from jsonb_to_recordset($1::jsonb) as x(id uuid, e text) where m.id = x.id`,
+      [JSON.stringify(items.map((i) => ({ id: i.id, e: vectorLiteral(i.embedding) })))],
+    );
+  }
+
+  /** Swap the new column in, rename its index and record the new embedder. */
+  async finishReembed(target: EmbedderInfo): Promise<void> {
+    await this.transaction(async (s) => {
+      await s.db.exec("alter table memories drop column embedding");
+      await s.db.exec("alter table memories rename column embedding_next to embedding");
+      await s.db.exec(
+        "alter index memories_embedding_next_hnsw rename to memories_embedding_hnsw",
+      );
+      await s.db.query(
+        `update mneme_meta set embedder_provider = $1, embedder_model = $2,
+                embedder_dimension = $3, reembed_provider = null, reembed_model = null,
+                reembed_dimension = null where id = 1`,
+        [target.provider, target.model, target.dimension],
+      );
+    });
+    await this.analyze();
+  }
+
+  /** Refresh planner statistics (after bulk loads, so searches keep using the index). */
+  async analyze(): Promise<void> {
+    await this.db.exec("analyze memories");
+  }
+}
