@@ -178,7 +178,7 @@ export class Store {
          select x.id, x.content, x.scope, x.project, x.type,
                 array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
                 x.created_at, x.updated_at, x.expires_at, x.embedding::vector
-           from jsonb_to_recordset($1::jsonb) as x(
+           from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text)
@@ -415,7 +415,7 @@ export class Store {
     if (!items.length) return;
     await this.db.query(
       `update memories m set embedding_next = x.e::vector
-         from jsonb_to_recordset($1::jsonb) as x(id uuid, e text) where m.id = x.id`,
+         from jsonb_to_recordset($1::text::jsonb) as x(id uuid, e text) where m.id = x.id`,
       [JSON.stringify(items.map((i) => ({ id: i.id, e: vectorLiteral(i.embedding) })))],
     );
   }

@@ -1,0 +1,163 @@
+/**
+ * Shared test helpers: temporary directories, free ports, in-process services on PGlite
+ * (in memory) and on the Postgres adapter over the wire (PGlite behind pglite-socket), and
+ * the real admin daemon as a subprocess. Everything started here stops by itself.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { loadMemoryConfig, type MemoryConfig } from "../src/config.ts";
+import { createServiceOnDb, type OpenOptions } from "../src/memory/open.ts";
+import type { SqlMemoryService } from "../src/memory/service.ts";
+import type { Db } from "../src/store/db.ts";
+import { openPglite } from "../src/store/pglite.ts";
+import { openPostgres } from "../src/store/postgres.ts";
+
+/** Repository root. */
+export const ROOT = new URL("../", import.meta.url).pathname;
+
+/** A temporary directory removed by `cleanup()`. */
+export async function tempDir(
+  prefix = "mneme-test-",
+): Promise<{ path: string; cleanup(): Promise<void> }> {
+  const path = await Deno.makeTempDir({ prefix });
+  return { path, cleanup: () => Deno.remove(path, { recursive: true }).catch(() => {}) };
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** A config for tests: builtin embedder, given overrides. */
+export function testConfig(over: Partial<MemoryConfig> = {}): MemoryConfig {
+  const base = loadMemoryConfig((name) =>
+    ({ EMBEDDING_PROVIDER: "builtin", DATA_DIR: "/nonexistent" } as Record<string, string>)[name]
+  );
+  return { ...base, ...over };
+}
+
+/** A service on in-memory PGlite. */
+export async function pgliteService(
+  over: Partial<MemoryConfig> = {},
+  opts: OpenOptions = {},
+): Promise<{ service: SqlMemoryService; db: Db; close(): Promise<void> }> {
+  const db = await openPglite();
+  const service = await createServiceOnDb(db, testConfig(over), opts);
+  return { service, db, close: () => service.close() };
+}
+
+/** PGlite served over the Postgres wire protocol on a loopback port. */
+export async function pgliteServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const pg = await PGlite.create({ extensions: { vector } });
+  const server = new PGLiteSocketServer({ db: pg, port: 0, host: "127.0.0.1" });
+  await server.start();
+  const port = Number(server.getServerConn().split(":").pop());
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    async close() {
+      await server.stop();
+      await pg.close();
+    },
+  };
+}
+
+/** A service on the Postgres adapter (postgres.js, one connection) over the wire to PGlite. */
+export async function postgresService(
+  over: Partial<MemoryConfig> = {},
+  opts: OpenOptions = {},
+): Promise<{ service: SqlMemoryService; db: Db; url: string; close(): Promise<void> }> {
+  const server = await pgliteServer();
+  const db = await openPostgres(server.url, { max: 1 });
+  const service = await createServiceOnDb(
+    db,
+    testConfig({ databaseUrl: server.url, ...over }),
+    opts,
+  );
+  return {
+    service,
+    db,
+    url: server.url,
+    async close() {
+      await service.close();
+      await server.close();
+    },
+  };
+}
+
+/** A running admin daemon subprocess. */
+export interface AdminProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  child: Deno.ChildProcess;
+  /** Everything the daemon wrote to stderr so far. */
+  stderr(): string;
+  /** SIGTERM and wait (removes the data dir unless `keepData`). */
+  stop(): Promise<void>;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Start `src/bin/admin.ts` as a subprocess on a free port with a temporary DATA_DIR
+ * (or the given one) and wait until /healthz answers 200.
+ */
+export async function startAdminProcess(
+  opts: { env?: Record<string, string>; dataDir?: string; keepData?: boolean; port?: number } = {},
+): Promise<AdminProcess> {
+  const ownDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await tempDir("mneme-admin-")).path;
+  const port = opts.port ?? freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}src/bin/admin.ts`],
+    env: {
+      DATA_DIR: dataDir,
+      ADMIN_PORT: String(port),
+      ADMIN_HOST: "127.0.0.1",
+      EMBEDDING_PROVIDER: "builtin",
+      ...opts.env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  const pump = async (s: ReadableStream<Uint8Array>, sink: (t: string) => void) => {
+    for await (const chunk of s) sink(decoder.decode(chunk));
+  };
+  const done = Promise.all([
+    pump(child.stdout, () => {}),
+    pump(child.stderr, (t) => (err += t)),
+  ]).catch(() => {});
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await done;
+    if (ownDir && !opts.keepData) await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  };
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  child.status.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) {
+      await done;
+      throw new Error(`admin daemon exited during startup: ${err}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`);
+      await res.body?.cancel();
+      if (res.status === 200) {
+        return { url, port, dataDir, child, stderr: () => err, stop };
+      }
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`admin daemon did not become healthy: ${err}`);
+}
