@@ -150,14 +150,21 @@ export class CredentialStore {
           create: true,
           mode: 0o600,
         });
-      } else if (e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotFound) {
+      } else if (e instanceof Deno.errors.NotFound) {
+        throw new CredentialsError(
+          "missing",
+          this.path,
+          `no credentials at ${this.path}; run "msgcli login" first`,
+          { cause: e },
+        );
+      } else if (e instanceof Deno.errors.PermissionDenied) {
         // Read-only directory or missing lock file that cannot be created: an existing lock
         // file can still be locked read-only (flock does not need write access).
         try {
           file = await Deno.open(this.lockPath, { read: true });
         } catch {
           throw new CredentialsError(
-            e instanceof Deno.errors.NotFound ? "missing" : "unreadable",
+            "unreadable",
             this.path,
             `cannot open lock file ${this.lockPath}: ${(e as Error).message}`,
             { cause: e },

@@ -49,6 +49,13 @@ export interface FakeAnthropicOptions {
   replyText?: string;
   /** Delay between SSE events in ms (default 0). */
   streamDelayMs?: number;
+  /**
+   * Awaited before each SSE event is sent, with the event's exact text (added for the serve
+   * tests: pace a stream, record the bytes sent).
+   */
+  onStreamEvent?: (event: string, index: number) => Promise<void> | void;
+  /** Called when the client of an SSE response cancels it (disconnect). */
+  onStreamCancel?: () => void;
   /** Send an `error` event after the first text delta. */
   streamError?: boolean;
   /** Errors answered (FIFO) before normal answers on /v1/messages and count_tokens. */
@@ -396,11 +403,15 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     const delay = opts.streamDelayMs ?? 0;
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
-        for (const e of events) {
+        for (const [i, e] of events.entries()) {
+          if (opts.onStreamEvent) await opts.onStreamEvent(e, i);
           controller.enqueue(enc.encode(e));
           if (delay > 0) await new Promise((r) => setTimeout(r, delay));
         }
         controller.close();
+      },
+      cancel() {
+        opts.onStreamCancel?.();
       },
     });
     return new Response(body, { headers });
