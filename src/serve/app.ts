@@ -1,0 +1,331 @@
+/**
+ * The daemon's HTTP handler: a plain `fetch`-style function (no framework: four routes and a
+ * byte-for-byte streaming pass-through, where every microsecond of added latency counts).
+ * Tests call `app.fetch(new Request(...))` without a port, and through `Deno.serve`.
+ *
+ * Routes: `POST /v1/messages`, `POST /v1/messages/count_tokens`, `GET /healthz`, `GET /usage`.
+ *
+ * @module
+ */
+
+import { prepareMessagesRequest, validateMessageRequest } from "../msg/prepare.ts";
+import { parseUnifiedRateLimits, type UsageWindows } from "../msg/ratelimit.ts";
+import { isAuthorized, UNAUTHORIZED_MESSAGE } from "./auth.ts";
+import { apiError } from "./errors.ts";
+import { isLoopbackHost } from "./flags.ts";
+import { healthResponse, UsageCache } from "./health.ts";
+import { errorText, type KeepaliveSnapshot, NoCredentialsError } from "./keepalive.ts";
+
+/** Largest accepted request body (the Messages API's own limit is 32 MB). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** What the handler needs from the token keepalive. */
+export interface TokenProvider {
+  /** A live access token (refreshing lazily); throws `NoCredentialsError` without credentials. */
+  accessToken(): Promise<string>;
+  /** After an upstream 401: the new token if another process rotated it, else null. */
+  tokenChangedSince(used: string): Promise<string | null>;
+  snapshot(): KeepaliveSnapshot;
+}
+
+/** Dependencies of {@link createServeApp}. */
+export interface ServeAppDeps {
+  /** Messages API base URL without trailing slash. */
+  apiBaseUrl: string;
+  /** The one reused upstream client's fetch. */
+  upstreamFetch: typeof fetch;
+  tokens: TokenProvider;
+  /** Daemon key; undefined means none required. */
+  authKey?: string;
+  /**
+   * When true (loopback listener), the `Host` header must name a loopback host, so that a
+   * web page cannot reach the daemon through DNS rebinding.
+   */
+  loopbackOnly: boolean;
+  /** Epoch ms the daemon started. */
+  startedAt: number;
+  now?: () => number;
+  /** `metadata.user_id` for requests that carry none. */
+  userId?: string;
+  maxBodyBytes?: number;
+  log?: (msg: string) => void;
+}
+
+/** The handler plus in-flight bookkeeping for graceful drain. */
+export interface ServeApp {
+  fetch(req: Request): Promise<Response>;
+  /** Proxied requests whose response has not finished (streams included). */
+  readonly inflight: number;
+  /** Aborts every in-flight upstream request (after the drain deadline). */
+  abortAll(reason?: string): void;
+  /** The `/usage` cache. */
+  readonly usage: UsageCache<UsageWindows>;
+}
+
+/** Hop-by-hop headers never copied from the upstream response. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+class HttpError extends Error {
+  constructor(readonly response: Response) {
+    super("http error");
+  }
+}
+
+function hostOf(hostHeader: string): string {
+  const h = hostHeader.trim();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const i = h.lastIndexOf(":");
+  return i >= 0 ? h.slice(0, i) : h;
+}
+
+async function readBody(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = req.headers.get("content-length");
+  const tooLarge = () =>
+    new HttpError(
+      apiError(413, "request_too_large", `request body exceeds ${limit} bytes`),
+    );
+  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (req.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store" },
+  });
+}
+
+/** Creates the daemon's handler. */
+export function createServeApp(deps: ServeAppDeps): ServeApp {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? (() => {});
+  const limit = deps.maxBodyBytes ?? MAX_BODY_BYTES;
+  const usage = new UsageCache<UsageWindows>();
+  const controllers = new Set<AbortController>();
+
+  async function proxy(req: Request, kind: "messages" | "count_tokens"): Promise<Response> {
+    const bytes = await readBody(req, limit);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (err) {
+      return apiError(400, "invalid_request_error", `body: invalid JSON: ${errorText(err)}`);
+    }
+    let request;
+    try {
+      request = validateMessageRequest(parsed, { kind });
+    } catch (err) {
+      return apiError(400, "invalid_request_error", errorText(err));
+    }
+    let token: string;
+    try {
+      token = await deps.tokens.accessToken();
+    } catch (err) {
+      if (err instanceof NoCredentialsError) {
+        return apiError(503, "api_error", `msgcli serve: ${err.message}`);
+      }
+      throw err;
+    }
+    const clientBetas = (req.headers.get("anthropic-beta") ?? "").split(",")
+      .map((b) => b.trim()).filter((b) => b !== "");
+    const build = (accessToken: string) => {
+      const prepared = prepareMessagesRequest(request, {
+        accessToken,
+        betas: clientBetas,
+        ...(deps.userId !== undefined ? { userId: deps.userId } : {}),
+      });
+      // count_tokens takes no metadata (the API rejects extra inputs).
+      if (kind === "count_tokens") delete prepared.body.metadata;
+      prepared.headers.set("accept-encoding", "identity");
+      prepared.headers.set("accept", request.stream ? "text/event-stream" : "application/json");
+      return { headers: prepared.headers, body: JSON.stringify(prepared.body) };
+    };
+    const url = `${deps.apiBaseUrl}/v1/messages${kind === "count_tokens" ? "/count_tokens" : ""}`;
+
+    const ac = new AbortController();
+    const onClientAbort = () => ac.abort(new Error("client disconnected"));
+    req.signal.addEventListener("abort", onClientAbort, { once: true });
+    controllers.add(ac);
+    let handedOff = false;
+    const finish = () => {
+      controllers.delete(ac);
+      req.signal.removeEventListener("abort", onClientAbort);
+    };
+    try {
+      const send = (accessToken: string) => {
+        const { headers, body } = build(accessToken);
+        return deps.upstreamFetch(url, { method: "POST", headers, body, signal: ac.signal });
+      };
+      let upstream: Response;
+      try {
+        upstream = await send(token);
+        if (upstream.status === 401) {
+          const rotated = await deps.tokens.tokenChangedSince(token);
+          if (rotated !== null) {
+            await upstream.body?.cancel().catch(() => {});
+            upstream = await send(rotated);
+          }
+        }
+      } catch (err) {
+        if (ac.signal.aborted) {
+          return apiError(499, "api_error", "client closed the request");
+        }
+        log(`upstream ${kind} failed: ${errorText(err)}`);
+        return apiError(502, "api_error", `upstream request failed: ${errorText(err)}`);
+      }
+      const windows = parseUnifiedRateLimits(upstream.headers);
+      if (windows !== null) usage.put(windows, now());
+
+      const headers = new Headers();
+      upstream.headers.forEach((value, key) => {
+        if (!HOP_BY_HOP.has(key)) headers.append(key, value);
+      });
+      const encoding = upstream.headers.get("content-encoding");
+      if (encoding !== null && encoding.toLowerCase() !== "identity") {
+        // fetch decoded the body already: the length and encoding no longer apply.
+        headers.delete("content-encoding");
+        headers.delete("content-length");
+      }
+      if (upstream.body === null) {
+        return new Response(null, {
+          status: upstream.status,
+          statusText: upstream.statusText,
+          headers,
+        });
+      }
+      const reader = upstream.body.getReader();
+      let closed = false;
+      const close = () => {
+        if (!closed) {
+          closed = true;
+          finish();
+        }
+      };
+      // highWaterMark 0: one upstream read per client pull, each chunk enqueued (and so
+      // written and flushed by the server) as soon as it arrives; nothing is buffered ahead.
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const { done, value } = await reader.read();
+            if (done) {
+              controller.close();
+              close();
+            } else {
+              controller.enqueue(value);
+            }
+          } catch (err) {
+            close();
+            controller.error(err);
+          }
+        },
+        cancel(reason) {
+          // The client went away: cancel the upstream request too.
+          ac.abort(reason ?? new Error("client disconnected"));
+          reader.cancel(reason).catch(() => {});
+          close();
+        },
+      }, { highWaterMark: 0 });
+      handedOff = true;
+      return new Response(body, {
+        status: upstream.status,
+        statusText: upstream.statusText,
+        headers,
+      });
+    } finally {
+      if (!handedOff) finish();
+    }
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    if (deps.loopbackOnly) {
+      const host = req.headers.get("host");
+      if (host !== null && !isLoopbackHost(hostOf(host))) {
+        return apiError(403, "permission_error", "Host header must name a loopback address");
+      }
+    }
+    const path = url.pathname;
+    if (path === "/healthz") {
+      if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
+      const h = healthResponse(deps.tokens.snapshot(), deps.startedAt, now());
+      return json(h.status, h.body);
+    }
+    if (!isAuthorized(req.headers, deps.authKey)) {
+      return apiError(401, "authentication_error", UNAUTHORIZED_MESSAGE, {
+        "www-authenticate": 'Bearer realm="msgcli serve"',
+      });
+    }
+    if (path === "/usage") {
+      if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
+      const cached = usage.get();
+      if (cached === null) {
+        return apiError(
+          404,
+          "not_found_error",
+          "no usage seen yet: the cache fills from the rate-limit headers of the first proxied request",
+        );
+      }
+      return json(200, { seen_at: new Date(cached.seenAt).toISOString(), ...cached.windows });
+    }
+    if (path === "/v1/messages" || path === "/v1/messages/count_tokens") {
+      if (req.method !== "POST") return methodNotAllowed("POST");
+      return await proxy(req, path === "/v1/messages" ? "messages" : "count_tokens");
+    }
+    return apiError(404, "not_found_error", `no route for ${req.method} ${path}`);
+  }
+
+  return {
+    async fetch(req: Request): Promise<Response> {
+      try {
+        return await handle(req);
+      } catch (err) {
+        if (err instanceof HttpError) return err.response;
+        log(`internal error: ${errorText(err)}`);
+        return apiError(500, "api_error", `msgcli serve internal error: ${errorText(err)}`);
+      }
+    },
+    get inflight() {
+      return controllers.size;
+    },
+    abortAll(reason = "daemon shutting down") {
+      for (const ac of controllers) ac.abort(new Error(reason));
+    },
+    usage,
+  };
+}
+
+function methodNotAllowed(allow: string): Response {
+  return apiError(405, "invalid_request_error", `method not allowed (use ${allow})`, {
+    allow,
+  });
+}

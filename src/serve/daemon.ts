@@ -1,0 +1,210 @@
+/**
+ * Wiring of the daemon: configuration, the shared credentials store, the one upstream client,
+ * the keepalive, the handler and `Deno.serve`, plus graceful drain. {@link startDaemon} is
+ * used in-process by tests; {@link runDaemon} adds signal handling for the entrypoint.
+ *
+ * @module
+ */
+
+import { type EnvGetter, loadMsgConfig, type MsgConfig, resolveProxy } from "../msg/config.ts";
+import { type Credentials, CredentialsError, CredentialStore } from "../msg/credentials.ts";
+import { createUpstreamFetch } from "../msg/http.ts";
+import { refreshAccessToken } from "../msg/oauth.ts";
+import { createServeApp, type ServeApp } from "./app.ts";
+import { isLoopbackHost, type ListenAddress, type ServeFlags } from "./flags.ts";
+import { type Clock, type CredentialsPort, Keepalive, type Timers } from "./keepalive.ts";
+
+/** Graceful shutdown: in-flight requests (streams included) get this long to finish. */
+export const DRAIN_MS = 10_000;
+
+/** Options of {@link startDaemon}. */
+export interface DaemonOptions {
+  flags: ServeFlags;
+  /** Environment (default `Deno.env.get`). */
+  env?: EnvGetter;
+  /** Already-resolved configuration (default: loaded from `env`). */
+  config?: MsgConfig;
+  /** Log sink, one line per call (default stderr with a timestamp). */
+  log?: (msg: string) => void;
+  clock?: Clock;
+  timers?: Timers;
+  /** Keepalive interval and backoff overrides (tests). */
+  tickMs?: number;
+  backoffMs?: readonly number[];
+  drainMs?: number;
+  dialTimeoutMs?: number;
+}
+
+/** A running daemon. */
+export interface DaemonHandle {
+  /** `http://host:port` the daemon listens on (the real port when 0 was asked). */
+  url: string;
+  addr: ListenAddress;
+  config: MsgConfig;
+  app: ServeApp;
+  keepalive: Keepalive<Credentials>;
+  /** Stops accepting, drains up to `drainMs`, aborts what is left, stops the keepalive. */
+  shutdown(): Promise<void>;
+  /** Resolves once the daemon has fully stopped. */
+  finished: Promise<void>;
+}
+
+function defaultLog(msg: string): void {
+  console.error(`${new Date().toISOString()} msgcli serve: ${msg}`);
+}
+
+function delay(ms: number): { promise: Promise<void>; cancel(): void } {
+  let id: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<void>((resolve) => {
+    id = setTimeout(resolve, ms);
+  });
+  return { promise, cancel: () => clearTimeout(id) };
+}
+
+/** Starts the daemon and resolves once it listens. */
+export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
+  const env = opts.env ?? ((name: string) => Deno.env.get(name));
+  const log = opts.log ?? defaultLog;
+  const flags = opts.flags;
+  const config = opts.config ?? loadMsgConfig(env);
+  const proxy = resolveProxy(flags.proxyFlag, env);
+  if (proxy !== undefined) config.proxy = proxy;
+  else delete config.proxy;
+  const debug = flags.debug || config.debug;
+  const clock = opts.clock ?? { now: () => Date.now() };
+
+  const upstream = createUpstreamFetch({
+    ...(config.proxy !== undefined ? { proxy: config.proxy } : {}),
+    ...(opts.dialTimeoutMs !== undefined ? { dialTimeoutMs: opts.dialTimeoutMs } : {}),
+    debug,
+    log,
+  });
+  const store = new CredentialStore(config.credentialsPath);
+  const port: CredentialsPort<Credentials> = {
+    async read() {
+      try {
+        return await store.read();
+      } catch (err) {
+        if (err instanceof CredentialsError && err.code === "missing") return null;
+        throw err;
+      }
+    },
+    ensureFresh: ({ marginMs, force }) =>
+      store.ensureFresh({
+        marginMs,
+        now: () => clock.now(),
+        refresh: (rt) => refreshAccessToken(config, upstream.fetch, rt),
+        ...(force !== undefined ? { force } : {}),
+      }),
+  };
+  const keepalive = new Keepalive<Credentials>({
+    source: port,
+    marginMs: flags.refreshMarginMs,
+    clock,
+    log,
+    ...(opts.timers !== undefined ? { timers: opts.timers } : {}),
+    ...(opts.tickMs !== undefined ? { tickMs: opts.tickMs } : {}),
+    ...(opts.backoffMs !== undefined ? { backoffMs: opts.backoffMs } : {}),
+  });
+  const startedAt = clock.now();
+  const app = createServeApp({
+    apiBaseUrl: config.apiBaseUrl,
+    upstreamFetch: upstream.fetch,
+    tokens: keepalive,
+    loopbackOnly: isLoopbackHost(flags.listen.hostname),
+    startedAt,
+    now: () => clock.now(),
+    log,
+    ...(flags.authKey !== undefined ? { authKey: flags.authKey } : {}),
+  });
+
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: flags.listen.hostname,
+      port: flags.listen.port,
+      onListen: () => {},
+      onError: (err) => {
+        log(`internal error: ${err instanceof Error ? err.message : String(err)}`);
+        return new Response(
+          JSON.stringify({
+            type: "error",
+            error: { type: "api_error", message: "internal error" },
+          }),
+          { status: 500, headers: { "content-type": "application/json" } },
+        );
+      },
+    }, debug ? logged(app, log) : app.fetch);
+  } catch (err) {
+    upstream.close();
+    throw err;
+  }
+  const addr: ListenAddress = { hostname: server.addr.hostname, port: server.addr.port };
+  const hostForUrl = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+  const url = `http://${hostForUrl}:${addr.port}`;
+  await keepalive.start();
+  log(
+    `listening on ${url}; upstream ${config.apiBaseUrl}${
+      config.proxy !== undefined ? " via proxy" : ""
+    }; ${flags.authKey !== undefined ? "auth key required" : "no auth key (loopback only)"}`,
+  );
+
+  let resolveFinished!: () => void;
+  const finished = new Promise<void>((r) => (resolveFinished = r));
+  let shuttingDown: Promise<void> | null = null;
+  const drainMs = opts.drainMs ?? DRAIN_MS;
+
+  function shutdown(): Promise<void> {
+    if (shuttingDown) return shuttingDown;
+    shuttingDown = (async () => {
+      log(`shutting down: draining ${app.inflight} in-flight request(s) for up to ${drainMs} ms`);
+      const done = server.shutdown();
+      const timer = delay(drainMs);
+      const drained = await Promise.race([done.then(() => true), timer.promise.then(() => false)]);
+      timer.cancel();
+      if (!drained) {
+        log(`drain deadline reached; aborting ${app.inflight} request(s)`);
+        app.abortAll();
+        const grace = delay(1000);
+        await Promise.race([done, grace.promise]);
+        grace.cancel();
+      }
+      await keepalive.stop();
+      upstream.close();
+      log("stopped");
+      resolveFinished();
+    })();
+    return shuttingDown;
+  }
+
+  return { url, addr, config, app, keepalive, shutdown, finished };
+}
+
+function logged(app: ServeApp, log: (msg: string) => void): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const t0 = performance.now();
+    const res = await app.fetch(req);
+    log(
+      `${req.method} ${new URL(req.url).pathname} -> ${res.status} (${
+        (performance.now() - t0).toFixed(1)
+      } ms to headers)`,
+    );
+    return res;
+  };
+}
+
+/**
+ * Runs the daemon until SIGINT or SIGTERM, then drains (up to 10 s) and resolves with 0.
+ * Further signals during the drain are ignored (the drain is bounded anyway).
+ */
+export async function runDaemon(opts: DaemonOptions): Promise<number> {
+  const handle = await startDaemon(opts);
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM"];
+  const onSignal = () => void handle.shutdown();
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
+  await handle.finished;
+  for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  return 0;
+}

@@ -1,0 +1,157 @@
+/**
+ * `msgcli serve` flags: `--listen ADDR` (default `127.0.0.1:8787`), `--auth-key KEY` (else
+ * `MSGCLI_SERVE_KEY`), `--refresh-margin DURATION` (default `10m`), and the global
+ * `--proxy URL`, `--debug`, `--help`. Unknown flags are errors (strict parsing), reported
+ * before any network activity.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { parseDuration } from "./duration.ts";
+
+/** Default listen address. */
+export const DEFAULT_LISTEN = "127.0.0.1:8787";
+/** Default refresh margin (10 minutes). */
+export const DEFAULT_REFRESH_MARGIN_MS = 10 * 60_000;
+
+/** A usage error: printed with a usage hint, exit code 1. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** A parsed listen address. `hostname` has no brackets for IPv6. */
+export interface ListenAddress {
+  hostname: string;
+  port: number;
+}
+
+/** Parsed `serve` options. */
+export interface ServeFlags {
+  listen: ListenAddress;
+  /** The daemon key (flag, else `MSGCLI_SERVE_KEY`); undefined means no key. */
+  authKey?: string;
+  refreshMarginMs: number;
+  /** `--proxy` as given (validated later together with the proxy env variables). */
+  proxyFlag?: string;
+  debug: boolean;
+  help: boolean;
+  /**
+   * Debug-only: print the daemon's permission state as JSON (probing `url` as an
+   * outside host) and exit. Used by the test that proves the lock.
+   */
+  permissionProbe?: string;
+}
+
+/** Usage text of `msgcli serve`. */
+export const SERVE_USAGE = `Usage: msgcli serve [flags]
+
+Runs the local proxy daemon for the Messages API: POST /v1/messages,
+POST /v1/messages/count_tokens, GET /healthz, GET /usage. It keeps the OAuth token fresh.
+
+Flags:
+  --listen ADDR              listen address (default ${DEFAULT_LISTEN}); a non-loopback
+                             address requires an auth key
+  --auth-key KEY             key required on every endpoint but /healthz
+                             (default: env MSGCLI_SERVE_KEY)
+  --refresh-margin DURATION  refresh the token when it expires within this (default 10m)
+  --proxy URL                route API and OAuth traffic through a proxy
+                             (http, https, socks5, socks5h; default: HTTPS_PROXY, ALL_PROXY)
+  --debug                    verbose logging to stderr (also MSGCLI_DEBUG=1)
+  -h, --help                 show this help
+`;
+
+/** Parses `host:port`, `[v6]:port` or `:port` (all interfaces). */
+export function parseListen(raw: string): ListenAddress {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(raw.trim());
+  if (!m) {
+    throw new UsageError(
+      `--listen: expected HOST:PORT or [IPv6]:PORT, got ${JSON.stringify(raw)}`,
+    );
+  }
+  const port = Number(m[3]);
+  if (port > 65535) throw new UsageError(`--listen: port out of range: ${port}`);
+  const hostname = m[1] ?? (m[2] === "" ? "0.0.0.0" : m[2]);
+  return { hostname, port };
+}
+
+/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  if (/^127(?:\.\d{1,3}){3}$/.test(h)) return true;
+  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  if (/^::ffff:127(?:\.\d{1,3}){3}$/.test(h)) return true;
+  return false;
+}
+
+/** Formats a listen address back into `host:port` (brackets for IPv6). */
+export function formatListen(addr: ListenAddress): string {
+  return addr.hostname.includes(":")
+    ? `[${addr.hostname}]:${addr.port}`
+    : `${addr.hostname}:${addr.port}`;
+}
+
+/**
+ * Parses the `serve` arguments (without the `serve` word). `env` supplies
+ * `MSGCLI_SERVE_KEY` and `MSGCLI_DEBUG`. Throws {@link UsageError}; refuses a non-loopback
+ * listen address without a key.
+ */
+export function parseServeFlags(
+  args: string[],
+  env: (name: string) => string | undefined,
+): ServeFlags {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        listen: { type: "string" },
+        "auth-key": { type: "string" },
+        "refresh-margin": { type: "string" },
+        proxy: { type: "string" },
+        debug: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        "permission-probe": { type: "string" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const v = parsed.values;
+  const listen = parseListen(v.listen ?? DEFAULT_LISTEN);
+  let refreshMarginMs = DEFAULT_REFRESH_MARGIN_MS;
+  if (v["refresh-margin"] !== undefined) {
+    try {
+      refreshMarginMs = parseDuration(v["refresh-margin"]);
+    } catch (err) {
+      throw new UsageError(`--refresh-margin: ${(err as Error).message}`);
+    }
+  }
+  const keyRaw = v["auth-key"] ?? env("MSGCLI_SERVE_KEY");
+  const authKey = keyRaw === undefined || keyRaw.trim() === "" ? undefined : keyRaw.trim();
+  const help = v.help ?? false;
+  if (!help && authKey === undefined && !isLoopbackHost(listen.hostname)) {
+    throw new UsageError(
+      `refusing to listen on non-loopback address ${
+        formatListen(listen)
+      } without an auth key: set --auth-key or MSGCLI_SERVE_KEY, or listen on 127.0.0.1`,
+    );
+  }
+  const debugEnv = env("MSGCLI_DEBUG");
+  const flags: ServeFlags = {
+    listen,
+    refreshMarginMs,
+    debug: (v.debug ?? false) || (debugEnv !== undefined && /^(1|true|yes|on)$/i.test(debugEnv)),
+    help,
+  };
+  if (authKey !== undefined) flags.authKey = authKey;
+  if (v.proxy !== undefined) flags.proxyFlag = v.proxy;
+  if (v["permission-probe"] !== undefined) flags.permissionProbe = v["permission-probe"];
+  return flags;
+}

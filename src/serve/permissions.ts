@@ -1,0 +1,197 @@
+/**
+ * The daemon's permission lock. The exact Deno permission set of a daemon follows from its
+ * flags and environment:
+ *
+ * - net: the listen address, the API base host:port, the OAuth token host:port, and the
+ *   proxy host:port when one is set (nothing else: not even the authorize page);
+ * - read: the credentials file and its lock file (`<path>.lock`);
+ * - write: the credentials file's directory (the atomic write creates a temp file there and
+ *   renames it over the file; the writability probe does the same);
+ * - env: the variables the daemon reads ({@link SERVE_ENV_VARS});
+ * - nothing else: no run, ffi, sys, import, or other hosts and paths.
+ *
+ * `runServe` computes that set; when the process holds broader permissions (e.g. `msgcli`'s
+ * task or `-A`) and may run the Deno executable, it re-executes the daemon with exactly
+ * those flags (`--no-prompt`), forwarding signals and the exit code. A process started with
+ * narrow flags (the `serve` task spells the defaults) is checked against the set instead.
+ *
+ * @module
+ */
+
+import type { MsgConfig } from "../msg/config.ts";
+import { formatListen, type ListenAddress } from "./flags.ts";
+
+/** Every environment variable the daemon reads. */
+export const SERVE_ENV_VARS: readonly string[] = [
+  "HOME",
+  "USERPROFILE",
+  "MSGCLI_API_BASE_URL",
+  "MSGCLI_OAUTH_AUTHORIZE_URL",
+  "MSGCLI_OAUTH_TOKEN_URL",
+  "MSGCLI_OAUTH_CLIENT_ID",
+  "MSGCLI_CREDENTIALS_PATH",
+  "MSGCLI_DEBUG",
+  "MSGCLI_SERVE_KEY",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+];
+
+/** The exact permission set of one daemon. */
+export interface PermissionPlan {
+  net: string[];
+  read: string[];
+  write: string[];
+  env: string[];
+}
+
+function defaultPort(protocol: string): number {
+  switch (protocol) {
+    case "https:":
+      return 443;
+    case "socks5:":
+    case "socks5h:":
+      return 1080;
+    default:
+      return 80;
+  }
+}
+
+/** `host:port` of a URL with its scheme's default port filled in (brackets kept for IPv6). */
+export function hostPort(raw: string): string {
+  const u = new URL(raw);
+  return `${u.hostname}:${u.port !== "" ? u.port : defaultPort(u.protocol)}`;
+}
+
+function dirname(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  if (i < 0) return ".";
+  if (i === 0) return path[0];
+  return path.slice(0, i);
+}
+
+/** Computes the permission set for a listen address and a resolved configuration. */
+export function planPermissions(listen: ListenAddress, cfg: MsgConfig): PermissionPlan {
+  const net: string[] = [];
+  const add = (entry: string) => {
+    if (!net.includes(entry)) net.push(entry);
+  };
+  add(formatListen(listen));
+  add(hostPort(cfg.apiBaseUrl));
+  add(hostPort(cfg.tokenUrl));
+  if (cfg.proxy !== undefined) add(hostPort(cfg.proxy));
+  return {
+    net,
+    read: [cfg.credentialsPath, `${cfg.credentialsPath}.lock`],
+    write: [dirname(cfg.credentialsPath)],
+    env: [...SERVE_ENV_VARS],
+  };
+}
+
+/** The `deno run` flags granting exactly `plan`. */
+export function permissionFlags(plan: PermissionPlan): string[] {
+  return [
+    `--allow-net=${plan.net.join(",")}`,
+    `--allow-read=${plan.read.join(",")}`,
+    `--allow-write=${plan.write.join(",")}`,
+    `--allow-env=${plan.env.join(",")}`,
+  ];
+}
+
+/** Names of the unscoped permissions this process holds (empty when locked down). */
+export function broadPermissions(): string[] {
+  const names = ["net", "read", "write", "env", "run", "ffi", "sys", "import"] as const;
+  const out: string[] = [];
+  for (const name of names) {
+    try {
+      if (Deno.permissions.querySync({ name } as Deno.PermissionDescriptor).state === "granted") {
+        out.push(name);
+      }
+    } catch {
+      // unknown permission name on this Deno: ignore
+    }
+  }
+  return out;
+}
+
+/** The entries of `plan` this process does not hold, as `kind:value` strings. */
+export function missingPermissions(plan: PermissionPlan): string[] {
+  const missing: string[] = [];
+  const check = (d: Deno.PermissionDescriptor, label: string) => {
+    if (Deno.permissions.querySync(d).state !== "granted") missing.push(label);
+  };
+  for (const host of plan.net) check({ name: "net", host }, `net:${host}`);
+  for (const path of plan.read) check({ name: "read", path }, `read:${path}`);
+  for (const path of plan.write) check({ name: "write", path }, `write:${path}`);
+  for (const variable of plan.env) check({ name: "env", variable }, `env:${variable}`);
+  return missing;
+}
+
+/** Whether this process may spawn the Deno executable (to re-exec itself locked). */
+export function canRelaunch(): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "run", command: Deno.execPath() }).state ===
+      "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** Outcome of one probe in {@link probePermissions}. */
+export type ProbeOutcome = "denied" | "allowed" | `error: ${string}`;
+
+async function attempt(fn: () => Promise<unknown> | unknown): Promise<ProbeOutcome> {
+  try {
+    await fn();
+    return "allowed";
+  } catch (err) {
+    if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
+      return "denied";
+    }
+    return `error: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
+  }
+}
+
+/**
+ * Debug-only (`--permission-probe URL`): what this process may do. Queries the planned
+ * permissions and tries things outside them for real: fetching `outsideUrl`, reading
+ * `/etc/hosts`, writing next to the credentials directory, reading `PATH`, running a
+ * program, and reading the hostname.
+ */
+export async function probePermissions(
+  plan: PermissionPlan,
+  outsideUrl: string,
+): Promise<Record<string, unknown>> {
+  const granted: Record<string, string> = {};
+  for (const host of plan.net) {
+    granted[`net:${host}`] = Deno.permissions.querySync({ name: "net", host }).state;
+  }
+  for (const path of plan.read) {
+    granted[`read:${path}`] = Deno.permissions.querySync({ name: "read", path }).state;
+  }
+  for (const path of plan.write) {
+    granted[`write:${path}`] = Deno.permissions.querySync({ name: "write", path }).state;
+  }
+  const outsideWrite = `${
+    dirname(plan.write[0] ?? "/tmp")
+  }/msgcli-serve-probe-${crypto.randomUUID()}`;
+  const attempts: Record<string, ProbeOutcome> = {
+    [`fetch ${outsideUrl}`]: await attempt(async () => {
+      const r = await fetch(outsideUrl);
+      await r.body?.cancel();
+    }),
+    "read /etc/hosts": await attempt(() => Deno.readTextFile("/etc/hosts")),
+    [`write ${outsideWrite}`]: await attempt(async () => {
+      await Deno.writeTextFile(outsideWrite, "x");
+      await Deno.remove(outsideWrite);
+    }),
+    "env PATH": await attempt(() => Deno.env.get("PATH")),
+    "run true": await attempt(() => new Deno.Command("true").output()),
+    "sys hostname": await attempt(() => Deno.hostname()),
+    "listen 127.0.0.3:0": await attempt(() =>
+      Deno.listen({ hostname: "127.0.0.3", port: 0 }).close()
+    ),
+  };
+  return { broad: broadPermissions(), granted, attempts };
+}

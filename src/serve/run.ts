@@ -1,0 +1,169 @@
+/**
+ * `msgcli serve` entry: {@link runServe} parses the flags, applies the permission lock
+ * (re-executing itself with exactly the daemon's permissions when it holds broader ones), and
+ * runs the daemon until SIGINT/SIGTERM. `src/bin/serve.ts` and `msgcli serve` both call it.
+ *
+ * @module
+ */
+
+import { ConfigError, type EnvGetter, loadMsgConfig, resolveProxy } from "../msg/config.ts";
+import { runDaemon } from "./daemon.ts";
+import { parseServeFlags, SERVE_USAGE, UsageError } from "./flags.ts";
+import { errorText } from "./keepalive.ts";
+import {
+  broadPermissions,
+  canRelaunch,
+  missingPermissions,
+  permissionFlags,
+  planPermissions,
+  probePermissions,
+} from "./permissions.ts";
+
+/** Options of {@link runServe} (all optional; tests and `msgcli` use the defaults). */
+export interface RunServeOptions {
+  /** Environment getter (default `Deno.env.get`, unreadable variables read as unset). */
+  env?: EnvGetter;
+  /** Module to re-execute for the locked daemon (default `src/bin/serve.ts`). */
+  entry?: string;
+}
+
+function safeEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined; // not granted: treated as unset
+  }
+}
+
+function entryPath(): string {
+  const url = new URL("../bin/serve.ts", import.meta.url);
+  return url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Runs `msgcli serve` with `args` (the words after `serve`). Resolves with the exit code:
+ * 0 after a graceful shutdown or `--help`, 1 for usage, configuration or permission errors.
+ */
+export async function runServe(args: string[], opts: RunServeOptions = {}): Promise<number> {
+  const env = opts.env ?? safeEnv;
+  let flags;
+  let plan;
+  let config;
+  try {
+    flags = parseServeFlags(args, env);
+    if (flags.help) {
+      console.log(SERVE_USAGE);
+      return 0;
+    }
+    config = loadMsgConfig(env);
+    const proxy = resolveProxy(flags.proxyFlag, env);
+    if (proxy !== undefined) config.proxy = proxy;
+    else delete config.proxy;
+    plan = planPermissions(flags.listen, config);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      console.error(`msgcli serve: ${err.message}`);
+      console.error("Run 'msgcli serve --help' for usage.");
+      return 1;
+    }
+    throw err;
+  }
+
+  const broad = broadPermissions();
+  if (broad.length > 0) {
+    if (canRelaunch()) return await relaunchLocked(permissionFlags(plan), args, opts.entry);
+    console.error(
+      `msgcli serve: warning: running without the permission lock (holds unscoped ${
+        broad.join(", ")
+      } and may not run ${Deno.execPath()}); start it with: ${lockedCommand(plan, args)}`,
+    );
+  } else {
+    const missing = missingPermissions(plan);
+    if (missing.length > 0) {
+      console.error(
+        `msgcli serve: this configuration needs permissions the process was not given (${
+          missing.join(", ")
+        }).\nStart it with exactly: ${lockedCommand(plan, args)}`,
+      );
+      return 1;
+    }
+  }
+
+  if (flags.permissionProbe !== undefined) {
+    console.log(JSON.stringify(await probePermissions(plan, flags.permissionProbe)));
+    return 0;
+  }
+  try {
+    return await runDaemon({ flags, env, config });
+  } catch (err) {
+    console.error(`msgcli serve: ${errorText(err)}`);
+    return 1;
+  }
+}
+
+function lockedCommand(plan: ReturnType<typeof planPermissions>, args: string[]): string {
+  return [
+    "deno",
+    "run",
+    "--no-prompt",
+    "--unstable-no-legacy-abort",
+    ...permissionFlags(plan),
+    entryPath(),
+    ...args,
+  ]
+    .map(shellQuote).join(" ");
+}
+
+/** Re-executes the daemon with exactly `permFlags`, forwarding signals and the exit code. */
+async function relaunchLocked(
+  permFlags: string[],
+  args: string[],
+  entry = entryPath(),
+): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--no-config",
+      "--unstable-no-legacy-abort",
+      ...permFlags,
+      entry,
+      ...args,
+    ],
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM"];
+  const forward = signals.map((sig) => {
+    const fn = () => {
+      try {
+        child.kill(sig);
+      } catch {
+        // already gone
+      }
+    };
+    Deno.addSignalListener(sig, fn);
+    return { sig, fn };
+  });
+  try {
+    const status = await child.status;
+    if (status.signal !== null) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
+    return status.code;
+  } finally {
+    for (const { sig, fn } of forward) Deno.removeSignalListener(sig, fn);
+  }
+}
+
+const SIGNAL_NUMBERS: Partial<Record<Deno.Signal, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGKILL: 9,
+  SIGTERM: 15,
+};
