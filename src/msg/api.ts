@@ -93,18 +93,37 @@ export function replyText(res: MessageResponse): string {
     .map((b) => b.text).join("");
 }
 
-async function apiErrorFrom(res: Response): Promise<ApiError> {
-  const text = await res.text().catch(() => "");
-  let type = "api_error";
-  let message = text.trim() || res.statusText || "no message";
+/**
+ * Reads a non-2xx response into an {@link ApiError}. A body that is not in the API's error
+ * shape (e.g. from a proxy) keeps its status and says so.
+ */
+async function apiErrorFrom(res: Response, viaProxy: boolean): Promise<ApiError> {
+  let text = "";
+  try {
+    text = await res.text();
+  } catch {
+    // body unreadable (e.g. a proxy closed the connection)
+  }
+  const rid = res.headers.get("request-id") ?? undefined;
   try {
     const j = JSON.parse(text) as { error?: { type?: unknown; message?: unknown } };
-    if (j.error && typeof j.error.type === "string") type = j.error.type;
-    if (j.error && typeof j.error.message === "string") message = j.error.message;
+    if (j.error && typeof j.error.type === "string") {
+      const message = typeof j.error.message === "string" ? j.error.message : "no message";
+      return new ApiError(res.status, j.error.type, message, rid);
+    }
   } catch {
-    // keep the raw text
+    // not JSON
   }
-  return new ApiError(res.status, type, message, res.headers.get("request-id") ?? undefined);
+  const snippet = text.trim().slice(0, 200);
+  const origin = viaProxy
+    ? "the answer is not an API error body; it may come from the proxy (check the proxy URL and its credentials)"
+    : "the answer is not an API error body";
+  return new ApiError(
+    res.status,
+    res.status === 407 ? "proxy_authentication_required" : "http_error",
+    `${res.statusText || "HTTP error"}${snippet ? `: ${snippet}` : ""} (${origin})`,
+    rid,
+  );
 }
 
 /** The Messages API client. */
@@ -187,17 +206,17 @@ export class MessagesClient {
         return res;
       }
       if (res) this.lastRateLimits = parseUnifiedRateLimits(res.headers) ?? this.lastRateLimits;
-      if (res && res.status === 401 && !forcedRefresh) {
-        await res.body?.cancel();
+      const err = res ? await apiErrorFrom(res, this.#o.config.proxy !== undefined) : null;
+      if (err && err.status === 401 && err.type === "authentication_error" && !forcedRefresh) {
         forcedRefresh = true;
-        this.#o.log?.("401 from the API; forcing a token refresh");
+        this.#o.log?.("401 authentication_error from the API; forcing a token refresh");
         token = await this.#token(true);
         attempt--;
         continue;
       }
       const delay = this.retryDelay(attempt, res);
       if (delay === null) {
-        if (res) throw await apiErrorFrom(res);
+        if (err) throw err;
         throw new ApiError(
           0,
           "connection_error",
@@ -206,7 +225,6 @@ export class MessagesClient {
           { cause: netErr },
         );
       }
-      if (res) await res.body?.cancel();
       this.#o.log?.(
         `retrying ${path} in ${Math.round(delay)} ms (${
           res ? `status ${res.status}` : "connection error"

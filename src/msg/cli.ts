@@ -474,6 +474,7 @@ async function runLogin(p: ParsedCommand, io: CliIO): Promise<number> {
     let redirectUri: string;
     let finish: ((ok: boolean, message: string) => void) | undefined;
     let server: Deno.HttpServer | undefined;
+    let server6: Deno.HttpServer | undefined;
     if (p.manual) {
       redirectUri = DEFAULTS.manualRedirectUrl;
       const url = authorizeUrl(cfg, { redirectUri, codeChallenge: pkce.challenge, state });
@@ -501,50 +502,63 @@ async function runLogin(p: ParsedCommand, io: CliIO): Promise<number> {
       const done = new Promise<{ ok: boolean; message: string }>((res) => {
         finish = (ok, message) => res({ ok, message });
       });
-      server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-        async (req) => {
-          const u = new URL(req.url);
-          if (u.pathname !== "/callback") return new Response("not found", { status: 404 });
-          const err = u.searchParams.get("error");
-          if (err) {
-            rejectCode(
-              new OAuthError(
-                err,
-                0,
-                `login: the authorization server answered ${err}${
-                  u.searchParams.get("error_description")
-                    ? `: ${u.searchParams.get("error_description")}`
-                    : ""
-                }`,
-              ),
-            );
-            return page(false, "Sign-in failed. You can close this tab.");
-          }
-          const c = u.searchParams.get("code");
-          const s = u.searchParams.get("state");
-          if (!c || s !== state) {
-            rejectCode(
-              new OAuthError(
-                "state_mismatch",
-                0,
-                "login: the callback carried no code or a wrong state; start again",
-              ),
-            );
-            return page(false, "Sign-in failed (state mismatch). You can close this tab.");
-          }
-          resolveCode({ code: c, state: s });
-          const r = await done;
-          return page(r.ok, r.message);
-        },
-      );
-      redirectUri = `http://localhost:${(server.addr as Deno.NetAddr).port}/callback`;
+      const handler = async (req: Request): Promise<Response> => {
+        const u = new URL(req.url);
+        if (u.pathname !== "/callback") return new Response("not found", { status: 404 });
+        const err = u.searchParams.get("error");
+        if (err) {
+          rejectCode(
+            new OAuthError(
+              err,
+              0,
+              `login: the authorization server answered ${err}${
+                u.searchParams.get("error_description")
+                  ? `: ${u.searchParams.get("error_description")}`
+                  : ""
+              }`,
+            ),
+          );
+          return page(false, "Sign-in failed. You can close this tab.");
+        }
+        const c = u.searchParams.get("code");
+        const s = u.searchParams.get("state");
+        if (!c || s !== state) {
+          rejectCode(
+            new OAuthError(
+              "state_mismatch",
+              0,
+              "login: the callback carried no code or a wrong state; start again",
+            ),
+          );
+          return page(false, "Sign-in failed (state mismatch). You can close this tab.");
+        }
+        resolveCode({ code: c, state: s });
+        const r = await done;
+        return page(r.ok, r.message);
+      };
+      // "localhost" in the redirect may resolve to 127.0.0.1 or ::1: listen on both
+      // (the IPv6 one only when the host has IPv6 loopback).
+      server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+      const port = (server.addr as Deno.NetAddr).port;
+      try {
+        server6 = Deno.serve({ hostname: "::1", port, onListen: () => {} }, handler);
+      } catch {
+        server6 = undefined;
+      }
+      redirectUri = `http://localhost:${port}/callback`;
       const url = authorizeUrl(cfg, { redirectUri, codeChallenge: pkce.challenge, state });
       await io.stderr(
         `Open this URL in your browser to sign in (waiting for the callback on ${redirectUri}):\n\n${url}\n\n`,
       );
       await io.openBrowser(url);
-      code = (await codePromise).code;
+      try {
+        code = (await codePromise).code;
+      } catch (e) {
+        // Let the browser get its error page before exiting.
+        await server.shutdown();
+        await server6?.shutdown();
+        throw e;
+      }
     }
     try {
       const tokens = await exchangeCode(cfg, upstream.fetch, {
@@ -563,9 +577,8 @@ async function runLogin(p: ParsedCommand, io: CliIO): Promise<number> {
       finish?.(false, "Sign-in failed; see the terminal. You can close this tab.");
       throw e;
     } finally {
-      if (server) {
-        await server.shutdown();
-      }
+      await server?.shutdown();
+      await server6?.shutdown();
     }
     await io.stderr(`Logged in. Credentials written to ${cfg.credentialsPath}\n`);
     return 0;
