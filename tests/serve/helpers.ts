@@ -89,7 +89,7 @@ export async function startRig(opts: {
 }
 
 export const MESSAGE = {
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   max_tokens: 64,
   messages: [{ role: "user", content: "hello there" }],
 };

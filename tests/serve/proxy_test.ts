@@ -106,7 +106,7 @@ Deno.test("proxy: upstream errors pass through verbatim", async () => {
 Deno.test("proxy: count_tokens passes through", async () => {
   const rig = await startRig();
   try {
-    const body = { model: "claude-sonnet-4-5", messages: MESSAGE.messages, system: "x" };
+    const body = { model: "claude-sonnet-4-6", messages: MESSAGE.messages, system: "x" };
     const res = await post(`${rig.url}/v1/messages/count_tokens`, body);
     assert.equal(res.status, 200);
     const json = await res.json();
