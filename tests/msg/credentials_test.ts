@@ -1,0 +1,164 @@
+/** The credentials store and its lock protocol, in-process with an injected clock. */
+
+import assert from "node:assert/strict";
+import { CredentialsError, CredentialStore } from "../../src/msg/credentials.ts";
+import { OAuthError, type TokenResponse } from "../../src/msg/oauth.ts";
+import { tempDir } from "./helpers.ts";
+
+const NOW = 1_800_000_000_000;
+const now = () => NOW;
+
+async function setup(expiresAt = NOW + 3600_000) {
+  const tmp = await tempDir();
+  const path = `${tmp.dir}/sub/credentials.json`;
+  const store = new CredentialStore(path);
+  await store.write({ accessToken: "a0", refreshToken: "r0", expiresAt });
+  return {
+    store,
+    path,
+    dir: tmp.dir,
+    [Symbol.asyncDispose]: () => tmp.cleanup(),
+  };
+}
+
+function counter(answer: (rt: string, n: number) => TokenResponse | Promise<TokenResponse>) {
+  const calls: string[] = [];
+  return {
+    calls,
+    refresh: async (rt: string) => {
+      calls.push(rt);
+      return await answer(rt, calls.length);
+    },
+  };
+}
+
+Deno.test("write is atomic with mode 0600 in a 0700 directory; read round-trips", async () => {
+  await using s = await setup();
+  assert.equal((await Deno.stat(s.path)).mode! & 0o777, 0o600);
+  assert.equal((await Deno.stat(`${s.dir}/sub`)).mode! & 0o777, 0o700);
+  assert.deepEqual(await s.store.read(), {
+    accessToken: "a0",
+    refreshToken: "r0",
+    expiresAt: NOW + 3600_000,
+  });
+  const names: string[] = [];
+  for await (const e of Deno.readDir(`${s.dir}/sub`)) names.push(e.name);
+  assert.deepEqual(names.sort(), ["credentials.json", "credentials.json.lock"]);
+});
+
+Deno.test("read refuses group/other access and names bad fields", async () => {
+  await using s = await setup();
+  await Deno.chmod(s.path, 0o640);
+  await assert.rejects(() => s.store.read(), (e: unknown) => {
+    assert.ok(e instanceof CredentialsError);
+    assert.equal(e.code, "insecure");
+    assert.match(e.message, /chmod 600/);
+    return true;
+  });
+  await Deno.chmod(s.path, 0o600);
+  await Deno.writeTextFile(
+    s.path,
+    JSON.stringify({ accessToken: "a", refreshToken: 5, expiresAt: 1 }),
+  );
+  await assert.rejects(() => s.store.read(), /field "refreshToken"/);
+  await Deno.writeTextFile(s.path, "{");
+  await assert.rejects(() => s.store.read(), /not valid JSON/);
+});
+
+Deno.test("ensureFresh: a fresh token is returned without refreshing", async () => {
+  await using s = await setup();
+  const c = counter(() => ({ accessToken: "x", expiresIn: 1 }));
+  const r = await s.store.ensureFresh({ marginMs: 60_000, now, refresh: c.refresh });
+  assert.equal(r.refreshed, false);
+  assert.equal(r.credentials.accessToken, "a0");
+  assert.equal(c.calls.length, 0);
+});
+
+Deno.test("ensureFresh: refreshes near expiry, writes rotation; keeps the old refresh token when omitted", async () => {
+  await using s = await setup(NOW + 30_000);
+  const c = counter(() => ({ accessToken: "a1", refreshToken: "r1", expiresIn: 3600 }));
+  const r = await s.store.ensureFresh({ marginMs: 60_000, now, refresh: c.refresh });
+  assert.equal(r.refreshed, true);
+  assert.deepEqual(c.calls, ["r0"]);
+  assert.deepEqual(await s.store.read(), {
+    accessToken: "a1",
+    refreshToken: "r1",
+    expiresAt: NOW + 3600_000,
+  });
+  const c2 = counter(() => ({ accessToken: "a2", expiresIn: 60 }));
+  await s.store.ensureFresh({ marginMs: 60_000, now, refresh: c2.refresh, force: true });
+  assert.deepEqual(await s.store.read(), {
+    accessToken: "a2",
+    refreshToken: "r1",
+    expiresAt: NOW + 60_000,
+  });
+  assert.equal((await Deno.stat(s.path)).mode! & 0o777, 0o600);
+});
+
+Deno.test("ensureFresh: twenty concurrent stores (separate locks) share one refresh", async () => {
+  await using s = await setup(NOW + 1000);
+  let n = 0;
+  const refresh = async (rt: string): Promise<TokenResponse> => {
+    n++;
+    await new Promise((r) => setTimeout(r, 50));
+    return { accessToken: `new-for-${rt}`, refreshToken: "r1", expiresIn: 3600 };
+  };
+  const results = await Promise.all(
+    Array.from(
+      { length: 20 },
+      () => new CredentialStore(s.path).ensureFresh({ marginMs: 60_000, now, refresh }),
+    ),
+  );
+  assert.equal(n, 1);
+  assert.equal(results.filter((r) => r.refreshed).length, 1);
+  for (const r of results) assert.equal(r.credentials.accessToken, "new-for-r0");
+});
+
+Deno.test("ensureFresh: a non-writable file refuses before calling refresh", async () => {
+  await using s = await setup(NOW + 1000);
+  await Deno.chmod(s.path, 0o400);
+  const c = counter(() => ({ accessToken: "x", expiresIn: 1 }));
+  await assert.rejects(
+    () => s.store.ensureFresh({ marginMs: 60_000, now, refresh: c.refresh }),
+    (e: unknown) => {
+      assert.ok(e instanceof CredentialsError);
+      assert.equal(e.code, "not_writable");
+      return true;
+    },
+  );
+  assert.equal(c.calls.length, 0);
+  assert.equal(await s.store.isWritable(), false);
+  await Deno.chmod(s.path, 0o600);
+  assert.equal(await s.store.isWritable(), true);
+});
+
+Deno.test("ensureFresh: invalid_grant adopts a token rotated meanwhile, else fails without writing", async () => {
+  await using s = await setup(NOW + 1000);
+  // Another (lock-ignoring) writer rotates the file while our refresh is in flight.
+  const rotated = { accessToken: "a9", refreshToken: "r9", expiresAt: NOW + 3600_000 };
+  const r = await s.store.ensureFresh({
+    marginMs: 60_000,
+    now,
+    refresh: async () => {
+      await Deno.writeTextFile(s.path, JSON.stringify(rotated));
+      throw new OAuthError("invalid_grant", 400, "used");
+    },
+  });
+  assert.equal(r.refreshed, false);
+  assert.deepEqual(r.credentials, rotated);
+
+  await Deno.writeTextFile(s.path, JSON.stringify({ ...rotated, expiresAt: NOW + 1000 }));
+  const before = await Deno.readTextFile(s.path);
+  for (const err of [new OAuthError("invalid_grant", 400, "used"), new TypeError("network down")]) {
+    await assert.rejects(
+      () => s.store.ensureFresh({ marginMs: 60_000, now, refresh: () => Promise.reject(err) }),
+      (e: unknown) => {
+        assert.ok(e instanceof CredentialsError);
+        assert.equal(e.code, "refresh_failed");
+        assert.equal(e.cause, err);
+        return true;
+      },
+    );
+    assert.equal(await Deno.readTextFile(s.path), before);
+  }
+});
