@@ -33,8 +33,17 @@ async function readChunk(): Promise<boolean> {
   return true;
 }
 
+/** Reads a variable; one outside the granted `--allow-env` list reads as unset. */
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
 const io: CliIO = {
-  env: (name) => Deno.env.get(name),
+  env,
   stdout: (text) => writeAll(Deno.stdout, text),
   stderr: (text) => writeAll(Deno.stderr, text),
   readStdin: async () => {
@@ -51,7 +60,7 @@ const io: CliIO = {
     pending = i < 0 ? "" : pending.slice(i + 1);
     return line.replace(/\r$/, "");
   },
-  openBrowser: (url) => openBrowser(url, (name) => Deno.env.get(name)),
+  openBrowser: (url) => openBrowser(url, env),
   runServe: async (args) => {
     const { runServe } = await import("../serve/run.ts");
     return await runServe(args);
