@@ -102,6 +102,9 @@ Uses your own Claude subscription; the provider's terms apply.
 
 const HINT = 'Run "msgcli --help" for usage.';
 
+/** How long `login` waits for the browser callback. */
+export const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
 const COMMANDS = ["login", "query", "stream", "usage", "version", "help", "serve"] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -250,6 +253,9 @@ export function parseCommandLine(args: string[]): ParsedCommand {
 
   // query / stream
   const prompt = rest.join(" ");
+  if (positionals.length === 0 && command === "query") {
+    throw new UsageError("no command or prompt given");
+  }
   if (prompt.trim() === "") {
     throw new UsageError(`${command}: missing prompt (msgcli ${command} "<prompt>")`);
   }
@@ -551,9 +557,28 @@ async function runLogin(p: ParsedCommand, io: CliIO): Promise<number> {
         `Open this URL in your browser to sign in (waiting for the callback on ${redirectUri}):\n\n${url}\n\n`,
       );
       await io.openBrowser(url);
+      const timeoutMs = LOGIN_TIMEOUT_MS;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new OAuthError(
+                "timeout",
+                0,
+                `login: no browser callback within ${
+                  timeoutMs / 60_000
+                } minutes; run "msgcli login" again (or "msgcli login --manual")`,
+              ),
+            ),
+          timeoutMs,
+        );
+      });
       try {
-        code = (await codePromise).code;
+        code = (await Promise.race([codePromise, timeout])).code;
+        clearTimeout(timer);
       } catch (e) {
+        clearTimeout(timer);
         // Let the browser get its error page before exiting.
         await server.shutdown();
         await server6?.shutdown();
