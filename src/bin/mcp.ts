@@ -1,0 +1,52 @@
+/**
+ * Entry point of the MCP stdio server (`deno task mcp`). Stdout carries JSON-RPC only;
+ * every log line goes to stderr. Exits 1 at once with a message when no backend is
+ * reachable, 0 when the client closes stdin or on SIGINT/SIGTERM.
+ * @module
+ */
+import process from "node:process";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { loadMemoryConfig } from "../config.ts";
+import { type Backend, openBackend } from "../mcp/backend.ts";
+import { createMcpServer } from "../mcp/server.ts";
+import { describeError } from "../memory/errors.ts";
+import { VERSION } from "../version.ts";
+
+// Anything a library prints with console.log would corrupt the JSON-RPC stream.
+console.log = console.info = console.debug = console.error;
+const log = (line: string) => console.error(line);
+
+let backend: Backend;
+try {
+  backend = await openBackend(loadMemoryConfig(), { log });
+} catch (err) {
+  log(`mneme mcp: ${describeError(err)}`);
+  Deno.exit(1);
+}
+
+const server = createMcpServer(backend.service, { log });
+let closing = false;
+const shutdown = async (why: string) => {
+  if (closing) return;
+  closing = true;
+  log(`mneme mcp: shutting down (${why})`);
+  const timer = setTimeout(() => Deno.exit(0), 3000);
+  try {
+    await server.close();
+    await backend.close();
+  } catch (err) {
+    log(`mneme mcp: error while closing: ${describeError(err)}`);
+  }
+  clearTimeout(timer);
+  Deno.exit(0);
+};
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  try {
+    Deno.addSignalListener(sig, () => void shutdown(sig));
+  } catch { /* SIGTERM cannot be listened to on Windows */ }
+}
+process.stdin.on("end", () => void shutdown("stdin closed"));
+process.stdin.on("close", () => void shutdown("stdin closed"));
+
+await server.connect(new StdioServerTransport());
+log(`mneme mcp ${VERSION} ready on stdio; backend: ${backend.description}`);
