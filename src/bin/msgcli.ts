@@ -45,7 +45,13 @@ function env(name: string): string | undefined {
 const io: CliIO = {
   env,
   stdout: (text) => writeAll(Deno.stdout, text),
-  stderr: (text) => writeAll(Deno.stderr, text),
+  // Synchronous, so that debug lines and errors keep their order and survive Deno.exit.
+  stderr: (text) => {
+    const bytes = enc.encode(text);
+    let off = 0;
+    while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
+    return Promise.resolve();
+  },
   readStdin: async () => {
     while (await readChunk()) { /* read all */ }
     const all = pending;

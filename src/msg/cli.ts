@@ -632,15 +632,18 @@ async function runGeneration(p: ParsedCommand, io: CliIO): Promise<number> {
     });
     if (p.command === "stream") {
       let endsWithNewline = true;
-      for await (const ev of client.stream(req)) {
-        if (ev.type !== "content_block_delta") continue;
-        const delta = ev.data.delta as { type?: unknown; text?: unknown } | undefined;
-        if (delta?.type === "text_delta" && typeof delta.text === "string") {
-          await io.stdout(delta.text);
-          if (delta.text !== "") endsWithNewline = delta.text.endsWith("\n");
+      try {
+        for await (const ev of client.stream(req)) {
+          if (ev.type !== "content_block_delta") continue;
+          const delta = ev.data.delta as { type?: unknown; text?: unknown } | undefined;
+          if (delta?.type === "text_delta" && typeof delta.text === "string") {
+            await io.stdout(delta.text);
+            if (delta.text !== "") endsWithNewline = delta.text.endsWith("\n");
+          }
         }
+      } finally {
+        if (!endsWithNewline) await io.stdout("\n");
       }
-      if (!endsWithNewline) await io.stdout("\n");
     } else {
       const res = await client.create(req);
       const text = replyText(res);

@@ -429,3 +429,14 @@ Deno.test("debug dump of failing calls redacts every token", async () => {
   assert.ok(!r.stderr.includes("secret-unknown"), "refresh token leaked");
   assert.ok(!r.stderr.includes(s.creds!.accessToken), "access token leaked");
 });
+
+Deno.test("serve is handed to the daemon's own flag parser (help, unknown flags)", async () => {
+  await using s = await setup();
+  let r = await runMsgcli(["serve", "--help"], { env: s.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Usage: msgcli serve/);
+  r = await runMsgcli(["--debug", "serve", "--bogus"], { env: s.env });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /--bogus/);
+  assert.equal(s.fake.requests.length, 0);
+});
