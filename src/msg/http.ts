@@ -221,6 +221,10 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
     await dialCheck(url);
     const started = performance.now();
     const res = await fetch(input, { ...init, client } as RequestInit);
+    if (opts.debug && res.ok) {
+      const elapsed = Math.round(performance.now() - started);
+      log(`[msgcli debug] ${method} ${redactUrl(url.href)} -> ${res.status} (${elapsed} ms)`);
+    }
     if (opts.debug && !res.ok) {
       const elapsed = Math.round(performance.now() - started);
       let resBody = "";
