@@ -1,0 +1,116 @@
+/**
+ * Flag parsing for `memcli`: `node:util` `parseArgs` in strict mode per command, with
+ * errors that name the flag. A {@link UsageError} makes `memcli` print the message and a
+ * usage hint on stderr and exit 1 before any network call.
+ * @module
+ */
+import { parseArgs } from "node:util";
+
+/** A command-line mistake (unknown flag, missing argument, bad value). */
+export class UsageError extends Error {
+  /** Create the error; `command` selects the usage hint (empty for the top level). */
+  constructor(message: string, readonly command: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Flags of one command (parseArgs option descriptors). */
+export type FlagSpec = Record<
+  string,
+  { type: "string" | "boolean"; short?: string; multiple?: boolean }
+>;
+
+/** Parsed flags and positionals. */
+export interface Parsed {
+  /** Flag values by long name. */
+  values: Record<string, string | boolean | string[] | undefined>;
+  /** Positional arguments. */
+  positionals: string[];
+  /** True when `--help`/`-h` was given. */
+  help: boolean;
+}
+
+function explain(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  const msg = err instanceof Error ? err.message : String(err);
+  const quoted = msg.match(/'([^']+)'/)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted) return `unknown flag ${quoted}`;
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" && quoted) {
+    return `unexpected argument '${quoted}'`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && quoted) {
+    const flag = quoted.split(" ")[0].replace(/,$/, "");
+    const long = quoted.match(/--[\w-]+/)?.[0] ?? flag;
+    if (/does not take an argument/.test(msg)) return `${long} does not take a value`;
+    if (/ambiguous/.test(msg)) {
+      return `${long} needs a value (got a flag-like value; use ${long}=VALUE)`;
+    }
+    return `${long} needs a value`;
+  }
+  return msg;
+}
+
+/** Parse `args` strictly; `maxPositionals` of `Infinity` allows any number. */
+export function parseFlags(
+  command: string,
+  args: string[],
+  flags: FlagSpec,
+  maxPositionals = 0,
+): Parsed {
+  let res;
+  try {
+    res = parseArgs({
+      args,
+      options: { ...flags, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: maxPositionals > 0,
+    });
+  } catch (err) {
+    throw new UsageError(explain(err), command);
+  }
+  const help = res.values.help === true;
+  if (!help && res.positionals.length > maxPositionals) {
+    throw new UsageError(`unexpected argument '${res.positionals[maxPositionals]}'`, command);
+  }
+  return { values: res.values as Parsed["values"], positionals: res.positionals, help };
+}
+
+/** An optional integer flag within bounds, or a {@link UsageError} naming it. */
+export function intFlag(
+  command: string,
+  flag: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!/^\d+$/.test(s) || Number(s) < min || Number(s) > max) {
+    throw new UsageError(`--${flag}: must be an integer between ${min} and ${max}`, command);
+  }
+  return Number(s);
+}
+
+/** An optional flag restricted to a set of values, or a {@link UsageError} naming it. */
+export function choiceFlag<T extends string>(
+  command: string,
+  flag: string,
+  value: unknown,
+  choices: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim().toLowerCase();
+  if (!(choices as readonly string[]).includes(s)) {
+    throw new UsageError(`--${flag}: must be one of ${choices.join(", ")}`, command);
+  }
+  return s as T;
+}
+
+/** An optional non-empty string flag. */
+export function stringFlag(command: string, flag: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!s) throw new UsageError(`--${flag}: must not be empty`, command);
+  return s;
+}

@@ -1,0 +1,189 @@
+/**
+ * `memcli status [--json]`: the daemon (pid, uptime, URL), health of the database and the
+ * embedder, memory counts, data directory and its size. Exit 0 when running and healthy,
+ * 2 when running but degraded (maintenance or error), 1 when down.
+ * @module
+ */
+import { join } from "node:path";
+import { describeError, MemoryError } from "../../memory/errors.ts";
+import type { Health, Stats } from "../../memory/types.ts";
+import { parseFlags } from "../args.ts";
+import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";
+import { checkDaemon } from "../daemon.ts";
+import type { Io } from "../io.ts";
+import { COMMAND_USAGE } from "../usage.ts";
+
+/** Total size in bytes of the files under `dir` (0 when absent). */
+export async function dirSize(dir: string): Promise<number> {
+  let total = 0;
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      const p = join(dir, e.name);
+      if (e.isDirectory) total += await dirSize(p);
+      else if (e.isFile) total += (await Deno.lstat(p).catch(() => ({ size: 0 }))).size;
+    }
+  } catch { /* absent or unreadable */ }
+  return total;
+}
+
+/** `1.2 MiB`-style sizes. */
+export function formatBytes(n: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** `1d 2h 3m 4s`-style durations. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const parts: string[] = [];
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60), r = s % 60;
+  if (d) parts.push(`${d}d`);
+  if (h) parts.push(`${h}h`);
+  if (m) parts.push(`${m}m`);
+  parts.push(`${r}s`);
+  return parts.join(" ");
+}
+
+/** The JSON shape of `memcli status --json`. */
+export interface StatusReport {
+  /** True when the Admin API answers /healthz. */
+  running: boolean;
+  /** `ok`, `maintenance`, `error` (API up) or `down`. */
+  status: "ok" | "maintenance" | "error" | "down";
+  /** Daemon started by `memcli setup` for this DATA_DIR: `running`, `stale` (pid gone) or `none`. */
+  daemon: "running" | "stale" | "none";
+  /** Pid of the daemon from run/admin.pid, when any. */
+  pid: number | null;
+  /** Seconds since setup started the daemon, when it runs. */
+  uptime_seconds: number | null;
+  /** When setup started the daemon. */
+  started_at: string | null;
+  /** Admin API URL and where it came from. */
+  url: string;
+  /** `env` (MEMORY_API_URL), `setup` (run/admin.json) or `default`. */
+  url_source: string;
+  /** /healthz answer, when reachable. */
+  health: Health | null;
+  /** /api/stats answer, when reachable. */
+  stats: Stats | null;
+  /** Why something is missing. */
+  problems: string[];
+  /** DATA_DIR. */
+  data_dir: string;
+  /** Bytes under DATA_DIR. */
+  data_dir_bytes: number;
+  /** The daemon log file. */
+  log_file: string;
+}
+
+/** Run `memcli status`. */
+export async function status(args: string[], io: Io): Promise<number> {
+  const p = parseFlags("status", args, { json: { type: "boolean" } });
+  if (p.help) {
+    io.out(COMMAND_USAGE.status);
+    return 0;
+  }
+  const cfg = configOf(io);
+  const layout = layoutOf(cfg.dataDir);
+  const { url, source } = await apiUrlOf(io, cfg);
+  const check = await checkDaemon(layout);
+  const client = clientOf(cfg, url, 5000);
+  const problems: string[] = [];
+  let health: Health | null = null;
+  let stats: Stats | null = null;
+  try {
+    health = await client.health();
+  } catch (err) {
+    problems.push(`Admin API: ${err instanceof MemoryError ? err.message : describeError(err)}`);
+  }
+  if (health) {
+    try {
+      stats = await client.stats();
+    } catch (err) {
+      problems.push(`stats: ${err instanceof MemoryError ? err.message : describeError(err)}`);
+    }
+  }
+  if (check.kind === "stale") {
+    problems.push(
+      `stale pid file: daemon pid ${check.pid} is gone (crashed or killed); see ${layout.logFile}` +
+        " and run 'memcli setup' to start it again",
+    );
+  }
+  const started = check.kind !== "none" ? check.state?.started_at ?? null : null;
+  const report: StatusReport = {
+    running: health !== null,
+    status: health ? health.status : "down",
+    daemon: check.kind,
+    pid: check.kind === "none" ? null : check.pid,
+    uptime_seconds: check.kind === "running" && started
+      ? Math.round((Date.now() - Date.parse(started)) / 1000)
+      : null,
+    started_at: started,
+    url,
+    url_source: source,
+    health,
+    stats,
+    problems,
+    data_dir: layout.dataDir,
+    data_dir_bytes: await dirSize(layout.dataDir),
+    log_file: layout.logFile,
+  };
+  const code = !report.running ? 1 : report.status === "ok" ? 0 : 2;
+  if (p.values.json) {
+    io.out(JSON.stringify(report, null, 2) + "\n");
+    return code;
+  }
+  const out: string[] = [];
+  const state = report.running
+    ? (report.status === "ok" ? "running" : `running (${report.status})`)
+    : "not running";
+  out.push(`Mneme admin: ${state}`);
+  if (check.kind === "running") {
+    const up = report.uptime_seconds !== null
+      ? `, uptime ${formatDuration(report.uptime_seconds)}`
+      : "";
+    out.push(`  Daemon:    pid ${check.pid}${up}`);
+  } else if (check.kind === "stale") {
+    out.push(`  Daemon:    not running (stale pid file, pid ${check.pid})`);
+  } else {
+    out.push(
+      `  Daemon:    ${report.running ? "not started by memcli for this DATA_DIR" : "not started"}`,
+    );
+  }
+  out.push(`  URL:       ${url}${source === "env" ? " (MEMORY_API_URL)" : ""}`);
+  if (health) {
+    const db = health.database;
+    const e = health.embedder;
+    out.push(`  Version:   ${health.version}`);
+    out.push(`  Database:  ${db.kind} ${db.ok ? "ok" : `error: ${db.error ?? "unreachable"}`}`);
+    out.push(
+      `  Embedder:  ${e.provider}/${e.model} (${e.dimension} dimensions) ${
+        e.ok ? "ok" : `error: ${e.error ?? "not answering"}`
+      }`,
+    );
+    if (health.maintenance) {
+      out.push(`  Maintenance: ${health.maintenance.reason}; run 'memcli reembed'`);
+    }
+  }
+  if (stats) {
+    const scopes = Object.entries(stats.by_scope).map(([k, v]) => `${k} ${v}`).join(", ");
+    const types = Object.entries(stats.by_type).map(([k, v]) => `${k} ${v}`).join(", ");
+    out.push(`  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`);
+    if (types) out.push(`  By type:   ${types}`);
+    const projects = Object.keys(stats.by_project).length;
+    if (projects) out.push(`  Projects:  ${projects}`);
+  }
+  out.push(`  Data dir:  ${layout.dataDir} (${formatBytes(report.data_dir_bytes)})`);
+  out.push(`  Log:       ${layout.logFile}`);
+  for (const pr of problems) out.push(`  Problem:   ${pr}`);
+  if (!report.running && check.kind !== "stale") out.push("Start it with 'memcli setup'.");
+  io.out(out.join("\n") + "\n");
+  return code;
+}

@@ -1,0 +1,73 @@
+/**
+ * The process surface of `memcli` (environment, output streams, stdin, terminal checks,
+ * working directory) behind one interface, so that commands run in-process in tests.
+ * @module
+ */
+
+/** What a command may touch of its process. */
+export interface Io {
+  /** Read an environment variable. */
+  env(name: string): string | undefined;
+  /** Write text to stdout as it is. */
+  out(text: string): void;
+  /** Write text to stderr as it is. */
+  err(text: string): void;
+  /** Read one line from stdin (without the line end); `null` at end of input. */
+  readLine(): Promise<string | null>;
+  /** Read all of stdin as text. */
+  readAll(): Promise<string>;
+  /** True when stdin is a terminal (interactive confirmation is possible). */
+  stdinIsTerminal(): boolean;
+  /** True when stderr is a terminal (progress lines may overwrite themselves). */
+  stderrIsTerminal(): boolean;
+  /** The current working directory. */
+  cwd(): string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function writeAll(w: { writeSync(p: Uint8Array): number }, text: string): void {
+  let buf = encoder.encode(text);
+  while (buf.length > 0) buf = buf.subarray(w.writeSync(buf));
+}
+
+/** The real process. */
+export function processIo(): Io {
+  let pending = "";
+  let eof = false;
+  const reader = () => Deno.stdin.readable.getReader();
+  let r: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    env: (name) => Deno.env.get(name),
+    out: (text) => writeAll(Deno.stdout, text),
+    err: (text) => writeAll(Deno.stderr, text),
+    async readLine() {
+      r ??= reader();
+      while (!pending.includes("\n") && !eof) {
+        const { value, done } = await r.read();
+        if (done) eof = true;
+        else pending += decoder.decode(value, { stream: true });
+      }
+      if (pending === "" && eof) return null;
+      const nl = pending.indexOf("\n");
+      const line = nl < 0 ? pending : pending.slice(0, nl);
+      pending = nl < 0 ? "" : pending.slice(nl + 1);
+      return line.replace(/\r$/, "");
+    },
+    async readAll() {
+      r ??= reader();
+      while (!eof) {
+        const { value, done } = await r.read();
+        if (done) eof = true;
+        else pending += decoder.decode(value, { stream: true });
+      }
+      const all = pending;
+      pending = "";
+      return all;
+    },
+    stdinIsTerminal: () => Deno.stdin.isTerminal(),
+    stderrIsTerminal: () => Deno.stderr.isTerminal(),
+    cwd: () => Deno.cwd(),
+  };
+}

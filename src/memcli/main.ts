@@ -1,0 +1,88 @@
+/**
+ * `memcli`: dispatch, help and error reporting. Command modules are loaded on demand so
+ * that a quick command (bootstrap, version, help) loads only what it needs.
+ * @module
+ */
+import { ConfigError } from "../config.ts";
+import { describeError, MemoryError } from "../memory/errors.ts";
+import { VERSION } from "../version.ts";
+import { UsageError } from "./args.ts";
+import { type Io, processIo } from "./io.ts";
+import { COMMAND_USAGE, USAGE } from "./usage.ts";
+
+/** A command: parse its flags, do the work, return the exit code. */
+export type Command = (args: string[], io: Io) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  setup: async () => (await import("./commands/setup.ts")).setup,
+  status: async () => (await import("./commands/status.ts")).status,
+  uninstall: async () => (await import("./commands/uninstall.ts")).uninstall,
+  bootstrap: async () => (await import("./commands/bootstrap.ts")).bootstrap,
+  export: async () => (await import("./commands/data.ts")).exportCmd,
+  import: async () => (await import("./commands/data.ts")).importCmd,
+  search: async () => (await import("./commands/data.ts")).search,
+  add: async () => (await import("./commands/data.ts")).add,
+  reembed: async () => (await import("./commands/data.ts")).reembed,
+  version: () => Promise.resolve(version),
+};
+
+// deno-lint-ignore require-await
+async function version(args: string[], io: Io): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.out(COMMAND_USAGE.version);
+    return 0;
+  }
+  if (args.length) throw new UsageError(`unexpected argument '${args[0]}'`, "version");
+  io.out(`memcli v${VERSION}\n`);
+  return 0;
+}
+
+/** Run `memcli` with `args`; returns the exit code. */
+export async function main(args: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = args;
+  try {
+    if (name === undefined) {
+      io.err(USAGE);
+      return 1;
+    }
+    if (name === "--help" || name === "-h") {
+      io.out(USAGE);
+      return 0;
+    }
+    if (name === "--version" || name === "-V") return await version([], io);
+    if (name === "help") {
+      if (rest.length === 0) {
+        io.out(USAGE);
+        return 0;
+      }
+      const text = COMMAND_USAGE[rest[0]];
+      if (!text || rest.length > 1) {
+        throw new UsageError(`unknown command '${rest.join(" ")}'`, "");
+      }
+      io.out(text);
+      return 0;
+    }
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!load) {
+      throw new UsageError(
+        name.startsWith("-") ? `unknown flag ${name}` : `unknown command '${name}'`,
+        "",
+      );
+    }
+    const cmd = await load();
+    return await cmd(rest, io);
+  } catch (err) {
+    const where = name && Object.hasOwn(COMMANDS, name) ? `memcli ${name}` : "memcli";
+    if (err instanceof UsageError) {
+      const hint = err.command ? `memcli ${err.command} --help` : "memcli --help";
+      io.err(`${where}: ${err.message}\nRun '${hint}' for usage.\n`);
+      return 1;
+    }
+    if (err instanceof MemoryError || err instanceof ConfigError) {
+      io.err(`${where}: ${err.message}\n`);
+      return 1;
+    }
+    io.err(`${where}: ${describeError(err)}\n`);
+    return 1;
+  }
+}

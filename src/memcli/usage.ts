@@ -1,0 +1,148 @@
+/**
+ * Usage texts of `memcli` and its commands (kept apart so that `--help` loads nothing else).
+ * @module
+ */
+
+/** Top-level usage. */
+export const USAGE =
+  `memcli: host CLI of the Mneme memory service (talks to the Admin API over HTTP)
+
+Usage: memcli <command> [flags]
+
+Stack:
+  setup        start the admin daemon in the background (first-time setup)
+  status       show whether the daemon runs, its health, counts and data size
+  uninstall    stop the daemon, keep the data (--purge deletes DATA_DIR after confirmation)
+
+Agents:
+  bootstrap    print the session-start Markdown (bootstrap memories) for a project
+
+Memories:
+  add          store a memory
+  search       semantic search
+  export       write all memories as JSON
+  import       load memories from a JSON file (re-embedded with the current provider)
+  reembed      re-embed every memory with the configured embedder (resumable)
+
+Other:
+  version      print the version
+  help [cmd]   show help (also: memcli <command> --help)
+
+Environment: MEMORY_API_URL (Admin API, default: the daemon setup started, else
+http://127.0.0.1:4200), ADMIN_API_KEY, DATA_DIR, ADMIN_PORT, ADMIN_HOST, DATABASE_URL,
+EMBEDDING_PROVIDER. Exit codes: 0 ok, 1 error, 2 status: running but degraded.
+`;
+
+/** Usage of each command. */
+export const COMMAND_USAGE: Record<string, string> = {
+  setup: `Usage: memcli setup [--port N] [--database-url URL] [--embedding-provider P] [--timeout S]
+
+Creates DATA_DIR (db/, models/, run/, logs/), starts the admin daemon in the background
+(pid in run/admin.pid, log in logs/admin.log), waits until /healthz answers and prints the
+URL, the data directory, the embedder and the MCP client configuration. When the daemon is
+already running it says so and changes nothing.
+
+Flags:
+  --port N                   Admin API port (default: ADMIN_PORT, else 4200)
+  --database-url URL         server Postgres with pgvector (default: DATABASE_URL, else the
+                             embedded database in DATA_DIR/db)
+  --embedding-provider P     auto | builtin | ollama | openai (default: EMBEDDING_PROVIDER, else auto)
+  --timeout S                seconds to wait for the daemon to become healthy (default 120)
+  -h, --help                 show this help
+`,
+  status: `Usage: memcli status [--json]
+
+Reports whether the admin daemon runs (pid, uptime, URL), the health of the database and
+the embedder, memory counts, and the data directory with its size.
+Exit code: 0 running and healthy, 2 running but degraded (maintenance or error), 1 down.
+
+Flags:
+  --json       machine-readable output
+  -h, --help   show this help
+`,
+  uninstall: `Usage: memcli uninstall [--purge] [--timeout S]
+
+Stops the admin daemon gracefully (SIGTERM; SIGKILL after the timeout) and keeps all data.
+
+Flags:
+  --purge      then delete DATA_DIR, only after you type its full path at the prompt
+               (any other answer, or no terminal, deletes nothing and exits 1)
+  --timeout S  seconds to wait after SIGTERM before SIGKILL (default 10)
+  -h, --help   show this help
+`,
+  bootstrap: `Usage: memcli bootstrap [--project NAME]
+
+Prints the session-start Markdown: a System section, the bootstrap memories grouped as
+Bootstrap, Rules, Feedback, Facts, Decisions and Context, and a Bootstrap Stats block.
+The project is --project, else the git repository root's directory name, else the current
+directory's name. When the service is down it prints a note on stderr and an empty
+bootstrap, and exits 0.
+
+Flags:
+  --project NAME   project whose bootstrap memories are added to the global ones
+  -h, --help       show this help
+`,
+  version: `Usage: memcli version
+
+Prints "memcli v<version>" (no network call).
+`,
+  export: `Usage: memcli export [FILE]
+
+Writes all current memories (up to 10000) as a JSON array to FILE, or to stdout when FILE is
+absent or "-". The file can be loaded with "memcli import" into any Mneme instance.
+
+Flags:
+  -h, --help   show this help
+`,
+  import: `Usage: memcli import FILE [--batch N] [--skip N]
+
+Loads a JSON array of memories (an export file, or items with content, scope, project,
+type, tags, weight) from FILE ("-" for stdin). Every item is re-embedded with the current
+provider and gets a new id. Items are sent in batches; each batch is all-or-nothing.
+
+Flags:
+  --batch N    items per request, 1..10000 (default 500; 10000 makes a file of up to
+               10000 items a single all-or-nothing import)
+  --skip N     skip the first N items (resume after a failed batch)
+  -h, --help   show this help
+`,
+  search: `Usage: memcli search QUERY... [--project NAME] [--scope S] [--limit N] [--json]
+
+Semantic search. With --project the search is hierarchical: global memories plus that
+project's.
+
+Flags:
+  --project NAME   search global + this project's memories
+  --scope S        global | project
+  --limit N        1..100 (default 5)
+  --json           print the raw results
+  -h, --help       show this help
+`,
+  add: `Usage: memcli add CONTENT... [--type T] [--scope S] [--project NAME] [--tags a,b] [--ttl D]
+                  [--weight W] [--supersedes ID] [--json]
+
+Stores a memory ("-" as CONTENT reads it from stdin) and reports possible contradictions.
+
+Flags:
+  --type T          fact (default) | rule | decision | feedback | context | bootstrap
+  --scope S         global (default) | project (implied by --project)
+  --project NAME    project of a project-scoped memory
+  --tags a,b        comma-separated tags (may be repeated)
+  --ttl D           lifetime: 30m, 24h, 7d, 2w, 1d12h ...
+  --weight W        importance 0.1..1.0 (default 1.0)
+  --supersedes ID   id of the memory this one replaces
+  --json            print the raw create response
+  -h, --help        show this help
+`,
+  reembed: `Usage: memcli reembed [--batch-size N]
+
+Re-embeds every memory with the embedder the daemon is configured with, batch by batch,
+with progress, then records the new embedder and leaves maintenance mode. Interrupted runs
+resume where they stopped when run again.
+
+Flags:
+  --batch-size N   memories per request, 1..5000 (default 200)
+  -h, --help       show this help
+`,
+};
+COMMAND_USAGE.help = "Usage: memcli help [COMMAND]\n";
