@@ -7,7 +7,7 @@
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { loadMemoryConfig } from "../config.ts";
-import { type Backend, openBackend } from "../mcp/backend.ts";
+import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { describeError } from "../memory/errors.ts";
 import { VERSION } from "../version.ts";
@@ -20,7 +20,7 @@ let backend: Backend;
 try {
   backend = await openBackend(loadMemoryConfig(), { log });
 } catch (err) {
-  log(`mneme mcp: ${describeError(err)}`);
+  log(`mneme mcp: ${err instanceof BackendError ? err.message : describeError(err)}`);
   Deno.exit(1);
 }
 

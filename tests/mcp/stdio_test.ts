@@ -1,0 +1,285 @@
+/**
+ * The real entrypoint `src/bin/mcp.ts` end to end: the SDK Client with
+ * StdioClientTransport spawns it in both modes (direct Postgres over the wire to PGlite
+ * behind pglite-socket, and the Admin API of a running admin daemon on the embedded
+ * database), two MCP processes plus the daemon share one database, and servers without a
+ * reachable backend exit non-zero at once with a message saying what to set.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { TOOL_NAMES } from "../../src/mcp/server.ts";
+import { MemoryClient } from "../../src/memory/client.ts";
+import type { Memory, SearchResult } from "../../src/memory/types.ts";
+import { freePort, pgliteServer, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
+
+const ENTRY = `${ROOT}src/bin/mcp.ts`;
+
+/** Variables the child needs beyond the SDK's default safe set. */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1", EMBEDDING_PROVIDER: "builtin" };
+  for (const k of ["DENO_DIR", "XDG_CACHE_HOME"]) {
+    const v = Deno.env.get(k);
+    if (v) env[k] = v;
+  }
+  return env;
+}
+
+interface McpProcess {
+  client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  stderr(): string;
+  /** Transport errors (e.g. a non-JSON line on stdout). */
+  errors: Error[];
+  close(): Promise<void>;
+}
+
+async function spawnMcp(env: Record<string, string>): Promise<McpProcess> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", ENTRY],
+    env: { ...baseEnv(), ...env },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (c: Uint8Array) => (err += new TextDecoder().decode(c)));
+  const errors: Error[] = [];
+  const client = new Client({ name: "stdio-test", version: "0.0.0" });
+  client.onerror = (e: Error) => errors.push(e);
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    await transport.close().catch(() => {});
+    throw new Error(`mcp server did not start: ${e}\n${err}`);
+  }
+  return {
+    client,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
+    stderr: () => err,
+    errors,
+    close: () => client.close(),
+  };
+}
+
+function text(r: CallToolResult): string {
+  return r.content.map((c: CallToolResult["content"][number]) => c.type === "text" ? c.text : "")
+    .join("\n");
+}
+
+function structured<T>(r: CallToolResult): T {
+  assert.notEqual(r.isError, true, text(r));
+  return r.structuredContent as T;
+}
+
+/** The flow both modes must pass: tools, resources, remember, recall, supersede, forget. */
+async function basicFlow(mcp: McpProcess, project: string) {
+  const { tools } = await mcp.client.listTools();
+  assert.deepEqual(tools.map((t: Tool) => t.name).sort(), [...TOOL_NAMES].sort());
+  assert.equal(tools.length, 7);
+  const { resources } = await mcp.client.listResources();
+  assert.ok(resources.some((r: Resource) => r.uri === "mneme://bootstrap"));
+  const { resourceTemplates } = await mcp.client.listResourceTemplates();
+  assert.equal(resourceTemplates[0]?.uriTemplate, "mneme://bootstrap/{project}");
+
+  const a = structured<{ memory: Memory }>(
+    await mcp.call("remember", {
+      content: `The ${project} service deploys with deno task deploy on Fridays`,
+      project,
+      type: "decision",
+    }),
+  ).memory;
+  const hits = structured<{ results: SearchResult[] }>(
+    await mcp.call("recall", { query: "how does it deploy", project }),
+  ).results;
+  assert.equal(hits[0]?.memory.id, a.id);
+
+  const b = structured<{ memory: Memory; contradictions: { id: string }[] }>(
+    await mcp.call("remember", {
+      content: `The ${project} service deploys with deno task deploy on Mondays`,
+      project,
+      type: "decision",
+      supersedes: a.id,
+    }),
+  );
+  assert.equal(b.memory.supersedes, a.id);
+  const after = structured<{ results: SearchResult[] }>(
+    await mcp.call("recall", { query: "how does it deploy", project }),
+  ).results.map((r) => r.memory.id);
+  assert.ok(after.includes(b.memory.id));
+  assert.ok(!after.includes(a.id), "superseded memory is hidden from recall");
+
+  const bad = await mcp.call("remember", { content: "x", weight: 2 });
+  assert.equal(bad.isError, true);
+  assert.equal(text(bad), "weight: must be between 0.1 and 1.0");
+
+  await mcp.call("remember", { content: `Say hello in ${project}`, project, type: "bootstrap" });
+  const boot = await mcp.client.readResource({ uri: `mneme://bootstrap/${project}` });
+  assert.match(boot.contents[0].text as string, new RegExp(`Say hello in ${project}`));
+
+  assert.deepEqual(structured(await mcp.call("forget", { id: b.memory.id })), {
+    ok: true,
+    id: b.memory.id,
+  });
+  const gone = await mcp.call("forget", { id: b.memory.id });
+  assert.equal(gone.isError, true);
+  assert.match(text(gone), /not found/);
+  assert.deepEqual(mcp.errors, [], "stdout carried only JSON-RPC");
+}
+
+Deno.test("mcp stdio: direct mode on Postgres (pglite-socket)", async () => {
+  const pg = await pgliteServer();
+  const dataDir = `${(await tempDir()).path}/never-created`;
+  let mcp: McpProcess | undefined;
+  try {
+    mcp = await spawnMcp({ DATABASE_URL: pg.url, DATA_DIR: dataDir });
+    await basicFlow(mcp, "direct");
+    assert.match(mcp.stderr(), /backend: direct Postgres at 127\.0\.0\.1:\d+/);
+    assert.match(mcp.stderr(), /hourly TTL cleanup on/);
+    await assert.rejects(Deno.stat(dataDir), Deno.errors.NotFound, "no embedded database");
+  } finally {
+    await mcp?.close();
+    await pg.close();
+  }
+});
+
+Deno.test("mcp stdio: API mode, two MCP servers and the daemon share one database", async () => {
+  const key = "test-key-" + crypto.randomUUID();
+  const admin = await startAdminProcess({ env: { ADMIN_API_KEY: key } });
+  const env = { MEMORY_API_URL: admin.url, ADMIN_API_KEY: key };
+  let one: McpProcess | undefined;
+  let two: McpProcess | undefined;
+  try {
+    [one, two] = await Promise.all([spawnMcp(env), spawnMcp(env)]);
+    await basicFlow(one, "api");
+    assert.match(one.stderr(), /backend: Admin API at http:\/\/127\.0\.0\.1:\d+ \(with API key\)/);
+    assert.doesNotMatch(one.stderr() + admin.stderr(), new RegExp(key), "key is never logged");
+
+    // A write through one MCP server is recalled by the other and seen by the daemon.
+    const m = structured<{ memory: Memory }>(
+      await one.call("remember", { content: "Shared: the staging host is stage.internal" }),
+    ).memory;
+    const seen = structured<{ results: SearchResult[] }>(
+      await two.call("recall", { query: "staging host" }),
+    ).results;
+    assert.equal(seen[0]?.memory.id, m.id);
+    const http = new MemoryClient({ baseUrl: admin.url, apiKey: key });
+    assert.equal((await http.get(m.id)).content, m.content);
+
+    // A write through the daemon's API is recalled by both MCP servers.
+    const viaApi = await http.create({ content: "Shared: the CI runs on two cores" });
+    for (const mcp of [one, two]) {
+      const r = structured<{ results: SearchResult[] }>(
+        await mcp.call("recall", { query: "CI cores" }),
+      ).results;
+      assert.equal(r[0]?.memory.id, viaApi.memory.id);
+    }
+    // The second server updates, the first one lists the new text.
+    await two.call("update", { id: m.id, content: "Shared: the staging host is stage2" });
+    const listed = structured<{ memories: Memory[] }>(await one.call("list", {})).memories;
+    assert.equal(listed.find((x) => x.id === m.id)?.content, "Shared: the staging host is stage2");
+    assert.deepEqual([...one.errors, ...two.errors], []);
+
+    // Without the key the server refuses to start, naming ADMIN_API_KEY.
+    const noKey = await runToExit({ MEMORY_API_URL: admin.url });
+    assert.equal(noKey.code, 1);
+    assert.match(noKey.stderr, /ADMIN_API_KEY/);
+    assert.equal(noKey.stdout, "");
+  } finally {
+    await one?.close();
+    await two?.close();
+    await admin.stop();
+  }
+});
+
+async function runToExit(
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY],
+    env: { ...baseEnv(), ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const d = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: d.decode(out.stdout),
+    stderr: d.decode(out.stderr),
+    ms: performance.now() - started,
+  };
+}
+
+Deno.test("mcp stdio: without a reachable backend the server exits at once", async (t) => {
+  const home = { HOME: Deno.env.get("HOME") ?? "/tmp", PATH: Deno.env.get("PATH") ?? "" };
+
+  await t.step("nothing listens at MEMORY_API_URL", async () => {
+    const r = await runToExit({ ...home, MEMORY_API_URL: `http://127.0.0.1:${freePort()}` });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /cannot reach the Admin API at http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(r.stderr, /DATABASE_URL/);
+    assert.match(r.stderr, /MEMORY_API_URL/);
+    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
+  });
+
+  await t.step("a listener that never answers does not hang the agent", async () => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    const accepting = (async () => {
+      try {
+        for await (const c of listener) held.push(c);
+      } catch { /* closed */ }
+    })();
+    try {
+      const port = (listener.addr as Deno.NetAddr).port;
+      const r = await runToExit({ ...home, MEMORY_API_URL: `http://127.0.0.1:${port}` });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /no answer within 1500 ms/);
+      assert.match(r.stderr, /DATABASE_URL/);
+      assert.ok(r.ms < 6000, `took ${r.ms} ms`);
+    } finally {
+      listener.close();
+      for (const c of held) c.close();
+      await accepting;
+    }
+  });
+
+  await t.step("something else answers at MEMORY_API_URL", async () => {
+    const ac = new AbortController();
+    const srv = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} },
+      () => new Response("hello", { status: 404 }),
+    );
+    try {
+      const r = await runToExit({ ...home, MEMORY_API_URL: `http://127.0.0.1:${srv.addr.port}` });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /does not point at a Mneme Admin API/);
+    } finally {
+      ac.abort();
+      await srv.finished;
+    }
+  });
+
+  await t.step("DATABASE_URL points at a closed port", async () => {
+    const r = await runToExit({
+      ...home,
+      DATABASE_URL: `postgres://u:secret-pw@127.0.0.1:${freePort()}/db`,
+    });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /cannot connect to the database at 127\.0\.0\.1:\d+ \(DATABASE_URL\)/);
+    assert.doesNotMatch(r.stderr, /secret-pw/, "the password is never printed");
+    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
+  });
+
+  await t.step("an invalid variable is named", async () => {
+    const r = await runToExit({ ...home, MEMORY_API_URL: "ftp://x" });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /MEMORY_API_URL must use http: or https:/);
+  });
+});
