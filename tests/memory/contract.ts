@@ -1,0 +1,613 @@
+/**
+ * The one contract suite of `MemoryService`. `memoryContract(factory)` registers a test
+ * whose steps cover every rule of the service; it runs against PGlite in-process, the
+ * Postgres adapter over the wire and the HTTP path (see fixtures.ts). One backend instance
+ * is shared by the steps; each step starts from an empty table and the clock at T0.
+ */
+import assert from "node:assert/strict";
+import { cleanupExpired } from "../../src/memory/cleanup.ts";
+import { MemoryError } from "../../src/memory/errors.ts";
+import type { ImportItem, Memory, MemoryService } from "../../src/memory/types.ts";
+import { VERSION } from "../../src/version.ts";
+import { axis, type Backend, type BackendFactory, Clock, cosTo0, DIM } from "./fixtures.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Assert that `p` rejects with a MemoryError of `status` whose message starts with `prefix`. */
+export async function rejectsWith(
+  p: Promise<unknown>,
+  status: number,
+  prefix = "",
+): Promise<MemoryError> {
+  let caught: unknown;
+  try {
+    await p;
+  } catch (err) {
+    caught = err;
+  }
+  assert.ok(caught instanceof MemoryError, `expected a MemoryError ${status}, got ${caught}`);
+  assert.equal(caught.status, status, `status of "${caught.message}"`);
+  assert.ok(
+    caught.message.startsWith(prefix),
+    `message "${caught.message}" should start with "${prefix}"`,
+  );
+  return caught;
+}
+
+function ids(xs: { id: string }[] | { memory: Memory }[]): string[] {
+  return xs.map((x) => ("memory" in x ? x.memory.id : x.id)).sort();
+}
+
+function iso(ms: number): string {
+  return new Date(Clock.T0.getTime() + ms).toISOString();
+}
+
+/** Import `n` memories in chunks of at most 5000. */
+async function importMany(s: MemoryService, n: number, make: (i: number) => ImportItem) {
+  for (let i = 0; i < n; i += 5000) {
+    const items = Array.from({ length: Math.min(5000, n - i) }, (_, k) => make(i + k));
+    assert.deepEqual(await s.import(items), { imported: items.length });
+  }
+}
+
+type Step = (b: Backend) => Promise<void>;
+
+const steps: Record<string, Step> = {
+  async "create applies defaults and returns the memory"(b) {
+    const s = b.service;
+    const r = await s.create({ content: "  Deploys run on Fridays  " });
+    assert.equal(r.contradictions, undefined);
+    assert.ok(!("contradictions" in r), "contradictions absent when there are none");
+    const m = r.memory;
+    assert.match(m.id, UUID_RE);
+    assert.deepEqual({ ...m, id: "" }, {
+      id: "",
+      content: "Deploys run on Fridays",
+      scope: "global",
+      project: null,
+      type: "fact",
+      tags: [],
+      weight: 1,
+      created_at: Clock.T0.toISOString(),
+      updated_at: Clock.T0.toISOString(),
+      expires_at: null,
+      supersedes: null,
+      superseded_by: null,
+    });
+    assert.deepEqual(await s.get(m.id), m);
+    assert.deepEqual(await s.get(m.id.toUpperCase()), m, "ids are case-insensitive");
+    const t = await s.create({
+      content: "tagged",
+      tags: [" a ", "a", "b"],
+      type: "rule",
+      weight: 0.5,
+      supersedes: "",
+      ttl: "",
+    });
+    assert.deepEqual(t.memory.tags, ["a", "b"]);
+    assert.equal(t.memory.type, "rule");
+    assert.equal(t.memory.weight, 0.5);
+    assert.equal(t.memory.supersedes, null);
+    assert.equal(t.memory.expires_at, null);
+    assert.equal(await b.rawCount(), 2);
+  },
+
+  async "project implies project scope; scope and project must agree"(b) {
+    const s = b.service;
+    const a = (await s.create({ content: "implied", project: "alpha" })).memory;
+    assert.equal(a.scope, "project");
+    assert.equal(a.project, "alpha");
+    const e = (await s.create({ content: "explicit", scope: "project", project: "alpha" })).memory;
+    assert.equal(e.scope, "project");
+    const g = (await s.create({ content: "blank project", project: "  " })).memory;
+    assert.equal(g.scope, "global");
+    assert.equal(g.project, null);
+    await rejectsWith(
+      s.create({ content: "x", scope: "global", project: "alpha" }),
+      400,
+      "project:",
+    );
+    await rejectsWith(s.create({ content: "x", scope: "project" }), 400, "project:");
+    assert.equal(await b.rawCount(), 3);
+  },
+
+  async "search is hierarchical with a project; scope filters"(b) {
+    const s = b.service;
+    b.embedder.set("g", axis(0)).set("a", axis(0)).set("bb", axis(0)).set("q", axis(0));
+    const g = (await s.create({ content: "g" })).memory;
+    const a = (await s.create({ content: "a", project: "alpha" })).memory;
+    const bb = (await s.create({ content: "bb", project: "beta" })).memory;
+    assert.deepEqual(ids(await s.search({ query: "q", project: "alpha" })), ids([g, a]));
+    assert.deepEqual(ids(await s.search({ query: "q", project: "beta" })), ids([g, bb]));
+    assert.deepEqual(ids(await s.search({ query: "q", scope: "global" })), ids([g]));
+    assert.deepEqual(
+      ids(await s.search({ query: "q", scope: "project", project: "alpha" })),
+      ids([a]),
+    );
+    assert.deepEqual(ids(await s.search({ query: "q" })), ids([g, a, bb]));
+    assert.deepEqual(ids(await s.search({ query: "q", project: "nobody" })), ids([g]));
+  },
+
+  async "contradictions: similarity > 0.75 reported, exactly 0.75 not"(b) {
+    const s = b.service;
+    const pad = (v: number[]) => [...v, ...new Array(DIM - v.length).fill(0)];
+    // [3,2,1,1,1] has norm 4 exactly, so its cosine to axis 0 is exactly 0.75.
+    b.embedder.set("existing", axis(0))
+      .set("at threshold", pad([3, 2, 1, 1, 1]))
+      .set("just above", pad([3.002, 2, 1, 1, 1]));
+    const e = (await s.create({ content: "existing" })).memory;
+    const at = await s.create({ content: "at threshold" });
+    assert.equal(at.contradictions, undefined, "0.75 is not above the threshold");
+    await s.delete(at.memory.id);
+    const above = await s.create({ content: "just above" });
+    assert.equal(above.contradictions?.length, 1);
+    assert.deepEqual(above.contradictions![0].memory, e);
+    const sim = above.contradictions![0].similarity;
+    assert.ok(sim > 0.75 && sim < 0.7505, `similarity ${sim}`);
+  },
+
+  async "contradictions: only the nearest 5 are checked"(b) {
+    const s = b.service;
+    const sims = [0.8, 0.82, 0.84, 0.86, 0.88, 0.9];
+    const made: Memory[] = [];
+    for (const [i, c] of sims.entries()) {
+      b.embedder.set(`near ${i}`, cosTo0(c, 1 + (i % 5)));
+      made.push((await s.create({ content: `near ${i}` })).memory);
+    }
+    b.embedder.set("probe", axis(0));
+    const r = await s.create({ content: "probe" });
+    const got = r.contradictions ?? [];
+    assert.equal(got.length, 5);
+    assert.deepEqual(got.map((c) => c.memory.id), made.slice(1).reverse().map((m) => m.id));
+    for (const [k, c] of got.entries()) {
+      assert.ok(Math.abs(c.similarity - sims[5 - k]) < 1e-5, `similarity ${c.similarity}`);
+    }
+  },
+
+  async "contradictions: checked within the scope hierarchy"(b) {
+    const s = b.service;
+    b.embedder.set("other", cosTo0(0.99)).set("global", cosTo0(0.9, 2)).set(
+      "alpha",
+      cosTo0(0.95, 3),
+    ).set("new alpha", axis(0)).set("new global", axis(0)).set("new beta", axis(0));
+    await s.create({ content: "other", project: "other" });
+    const g = (await s.create({ content: "global" })).memory;
+    const a = (await s.create({ content: "alpha", project: "alpha" })).memory;
+    const na = await s.create({ content: "new alpha", project: "alpha" });
+    assert.deepEqual(na.contradictions?.map((c) => c.memory.id), [a.id, g.id]);
+    const ng = await s.create({ content: "new global" });
+    assert.deepEqual(ng.contradictions?.map((c) => c.memory.id), [g.id], "global sees global");
+  },
+
+  async "supersession: weight 0.1, hidden from search and contradictions, still listed"(b) {
+    const s = b.service;
+    b.embedder.set("old", axis(0)).set("new", axis(0)).set("third", axis(0)).set("q", axis(0));
+    const old = (await s.create({ content: "old", weight: 0.9 })).memory;
+    const nw = await s.create({ content: "new", supersedes: old.id });
+    assert.equal(nw.contradictions, undefined, "the superseded target is not a contradiction");
+    assert.equal(nw.memory.supersedes, old.id);
+    assert.equal(nw.memory.superseded_by, null);
+    const o = await s.get(old.id);
+    assert.equal(o.weight, 0.1);
+    assert.equal(o.superseded_by, nw.memory.id);
+    assert.equal(o.content, "old");
+    const listed = await s.list();
+    assert.deepEqual(ids(listed), ids([old, nw.memory]));
+    assert.equal(listed.find((m) => m.id === old.id)?.superseded_by, nw.memory.id);
+    assert.deepEqual(ids(await s.search({ query: "q", limit: 10 })), [nw.memory.id]);
+    assert.deepEqual(ids(await s.search({ query: "old", limit: 10 })), [nw.memory.id]);
+    const third = await s.create({ content: "third" });
+    assert.deepEqual(third.contradictions?.map((c) => c.memory.id), [nw.memory.id]);
+    // A target that does not exist: 400, nothing written, and no target touched.
+    const before = await b.rawCount();
+    await rejectsWith(
+      s.create({ content: "orphan", supersedes: crypto.randomUUID() }),
+      400,
+      "supersedes:",
+    );
+    await rejectsWith(
+      s.create({ content: "orphan", supersedes: "not-a-uuid" }),
+      400,
+      "supersedes:",
+    );
+    assert.equal(await b.rawCount(), before);
+    assert.equal((await s.get(third.memory.id)).weight, 1);
+  },
+
+  async "TTL: expired memories are hidden everywhere and removed by the cleanup"(b) {
+    const s = b.service;
+    b.embedder.set("short", axis(0)).set("long", axis(0)).set("q", axis(0)).set("later", axis(0));
+    const x = (await s.create({ content: "short", ttl: "1h" })).memory;
+    const y = (await s.create({ content: "long" })).memory;
+    assert.equal(x.expires_at, iso(HOUR));
+    b.clock.at(HOUR - 60_000);
+    assert.equal((await s.get(x.id)).id, x.id);
+    assert.deepEqual(ids(await s.list()), ids([x, y]));
+    assert.deepEqual(ids(await s.search({ query: "q" })), ids([x, y]));
+    assert.equal((await s.stats()).total, 2);
+    assert.equal((await s.export()).length, 2);
+    b.clock.at(HOUR);
+    await rejectsWith(s.get(x.id), 404);
+    await rejectsWith(s.update(x.id, { content: "revived" }), 404);
+    assert.deepEqual(ids(await s.list()), [y.id]);
+    assert.deepEqual(ids(await s.search({ query: "q" })), [y.id]);
+    assert.deepEqual(await s.stats(), {
+      total: 1,
+      by_scope: { global: 1 },
+      by_project: {},
+      by_type: { fact: 1 },
+    });
+    assert.deepEqual((await s.export()).map((r) => r.id), [y.id]);
+    const later = await s.create({ content: "later" });
+    assert.deepEqual(later.contradictions?.map((c) => c.memory.id), [y.id], "expired not checked");
+    assert.equal(await b.rawCount(), 3, "expired rows stay until the cleanup");
+    assert.equal(await cleanupExpired(b.inner.store, new Date(Clock.T0)), 0);
+    assert.equal(await cleanupExpired(b.inner.store, b.clock.now()), 1);
+    assert.equal(await b.rawCount(), 2);
+  },
+
+  async "TTL grammar: units, combinations, limits and bad values"(b) {
+    const s = b.service;
+    const good: [string, number][] = [
+      ["30m", 30 * 60_000],
+      ["24h", DAY],
+      ["7d", 7 * DAY],
+      ["2w", 14 * DAY],
+      ["1d12h", 36 * HOUR],
+      [" 2D ", 2 * DAY],
+      ["3650d", 3650 * DAY],
+    ];
+    for (const [ttl, ms] of good) {
+      const m = (await s.create({ content: `ttl ${ttl}`, ttl })).memory;
+      assert.equal(m.expires_at, iso(ms), ttl);
+    }
+    const before = await b.rawCount();
+    for (const ttl of ["0h", "h", "10", "1y", "-1d", "1.5h", "3651d", "1d 2h", " ", "0d0h"]) {
+      await rejectsWith(s.create({ content: `bad ${ttl}`, ttl }), 400, "ttl:");
+    }
+    await rejectsWith(s.create({ content: "bad", ttl: 5 as never }), 400, "ttl:");
+    assert.equal(await b.rawCount(), before);
+  },
+
+  async "search score = similarity × scope weight × weight × decay, sorted"(b) {
+    const s = b.service;
+    b.embedder.set("project close", cosTo0(0.9, 1)).set("global close", cosTo0(0.9, 2))
+      .set("light", axis(0)).set("old", axis(0)).set("q", axis(0));
+    b.clock.at(-100 * DAY);
+    const old = (await s.create({ content: "old", project: "alpha" })).memory;
+    b.clock.at(0);
+    const p = (await s.create({ content: "project close", project: "alpha" })).memory;
+    const g = (await s.create({ content: "global close" })).memory;
+    const w = (await s.create({ content: "light", project: "alpha", weight: 0.5 })).memory;
+    const res = await s.search({ query: "q", project: "alpha", limit: 10 });
+    const expected = [
+      [p.id, 0.9],
+      [g.id, 0.9 * 0.8],
+      [old.id, Math.exp(-0.5)],
+      [w.id, 0.5],
+    ] as const;
+    assert.deepEqual(res.map((r) => r.memory.id), expected.map((e) => e[0]));
+    for (const [i, [, score]] of expected.entries()) {
+      assert.ok(Math.abs(res[i].score - score) < 1e-5, `score ${res[i].score} vs ${score}`);
+    }
+    // Default limit 5 and limit bounds.
+    for (let i = 0; i < 4; i++) {
+      b.embedder.set(`more ${i}`, cosTo0(0.5, 1 + i));
+      await s.create({ content: `more ${i}` });
+    }
+    assert.equal((await s.search({ query: "q" })).length, 5);
+    assert.equal((await s.search({ query: "q", limit: 100 })).length, 8);
+    assert.equal((await s.search({ query: "q", limit: 1 }))[0].memory.id, p.id);
+  },
+
+  async "search: an exact rare word is found by full text when the vector misses it"(b) {
+    const s = b.service;
+    for (let i = 0; i < 16; i++) {
+      b.embedder.set(`filler note ${i}`, cosTo0(0.6, 1 + (i % 7)));
+      await s.create({ content: `filler note ${i}` });
+    }
+    b.embedder.set("the zygomorphic petals", cosTo0(0.2, 3))
+      .set("zygomorphic", axis(0))
+      .set("zygomorphic petals", axis(0))
+      .set("floral shapes", axis(0));
+    const rare = (await s.create({ content: "the zygomorphic petals" })).memory;
+    const found = await s.search({ query: "zygomorphic", limit: 20 });
+    assert.ok(found.some((r) => r.memory.id === rare.id), "full-text candidate found");
+    const hit = found.find((r) => r.memory.id === rare.id)!;
+    assert.ok(Math.abs(hit.score - 0.2 * 0.8) < 1e-5, "scored by its exact cosine similarity");
+    const both = await s.search({ query: "zygomorphic petals", limit: 20 });
+    assert.ok(both.some((r) => r.memory.id === rare.id), "several words, all present");
+    const miss = await s.search({ query: "floral shapes", limit: 20 });
+    assert.equal(miss.length, 15, "15 vector candidates");
+    assert.ok(!miss.some((r) => r.memory.id === rare.id), "not among the 15 nearest");
+  },
+
+  async "list: updated_at desc, filters, default limit 50, limit bounds"(b) {
+    const s = b.service;
+    const types = ["fact", "rule", "decision"] as const;
+    await s.import(Array.from({ length: 60 }, (_, i) => ({
+      content: `listed ${i}`,
+      ...(i % 3 === 0 ? {} : { project: i % 3 === 1 ? "alpha" : "beta" }),
+      type: types[i % 3],
+      created_at: iso(i * 1000),
+    })));
+    const all = await s.list();
+    assert.equal(all.length, 50);
+    assert.equal(all[0].content, "listed 59");
+    assert.deepEqual(
+      all.map((m) => m.content),
+      Array.from({ length: 50 }, (_, i) => `listed ${59 - i}`),
+    );
+    assert.equal((await s.list({ limit: 1000 })).length, 60);
+    assert.equal((await s.list({ limit: 3 })).length, 3);
+    assert.equal((await s.list({ limit: "7" as never })).length, 7);
+    const alpha = await s.list({ project: "alpha", limit: 100 });
+    assert.equal(alpha.length, 20);
+    assert.ok(alpha.every((m) => m.project === "alpha"));
+    assert.equal((await s.list({ scope: "global", limit: 100 })).length, 20);
+    assert.equal((await s.list({ scope: "project", limit: 100 })).length, 40);
+    assert.equal((await s.list({ type: "rule", limit: 100 })).length, 20);
+    assert.equal(
+      (await s.list({ scope: "project", project: "beta", type: "decision" })).length,
+      20,
+    );
+    assert.equal((await s.list({ type: "rule", project: "beta" })).length, 0);
+    for (const limit of [0, 1001, -1, 2.5, "abc"]) {
+      await rejectsWith(s.list({ limit: limit as number }), 400, "limit:");
+    }
+    await rejectsWith(s.list({ scope: "team" as never }), 400, "scope:");
+    await rejectsWith(s.list({ type: "note" as never }), 400, "type:");
+    await rejectsWith(s.list({ colour: "red" } as never), 400, "colour:");
+  },
+
+  async "update re-embeds the content and changes updated_at"(b) {
+    const s = b.service;
+    b.embedder.set("old text", axis(0)).set("new text", axis(1)).set("q new", axis(1));
+    const m = (await s.create({ content: "old text", tags: ["t"] })).memory;
+    assert.equal((await s.search({ query: "q new" }))[0].score, 0);
+    b.clock.at(HOUR);
+    const u = await s.update(m.id, { content: " new text " });
+    assert.equal(u.content, "new text");
+    assert.equal(u.created_at, Clock.T0.toISOString());
+    assert.equal(u.updated_at, iso(HOUR));
+    assert.deepEqual({ ...u, content: m.content, updated_at: m.updated_at }, m);
+    assert.deepEqual(await s.get(m.id), u);
+    assert.ok(b.embedder.seen.includes("new text"), "the new content was embedded");
+    const [hit] = await s.search({ query: "q new" });
+    assert.equal(hit.memory.id, m.id);
+    assert.ok(Math.abs(hit.score - 0.8) < 1e-5, `re-embedded: score ${hit.score}`);
+    await rejectsWith(s.update(m.id, { content: "  " }), 400, "content:");
+    await rejectsWith(s.update(m.id, { content: "x", weight: 1 } as never), 400, "weight:");
+    await rejectsWith(s.update(m.id, {} as never), 400, "content:");
+    await rejectsWith(s.update(crypto.randomUUID(), { content: "x" }), 404);
+    await rejectsWith(s.update("123", { content: "x" }), 400, "id:");
+    assert.equal((await s.get(m.id)).content, "new text");
+  },
+
+  async "delete one: ok, then 404; bad id 400"(b) {
+    const s = b.service;
+    const m = (await s.create({ content: "to delete" })).memory;
+    const keep = (await s.create({ content: "to keep" })).memory;
+    assert.deepEqual(await s.delete(m.id), { ok: true });
+    await rejectsWith(s.get(m.id), 404);
+    await rejectsWith(s.delete(m.id), 404);
+    await rejectsWith(s.delete("nope"), 400, "id:");
+    await rejectsWith(s.get("12345678-1234-1234-1234-12345678901"), 400, "id:");
+    assert.deepEqual(ids(await s.list()), [keep.id]);
+  },
+
+  async "bulk delete: filters, and at most 1000 per call"(b) {
+    const s = b.service;
+    await s.create({ content: "g1" });
+    await s.create({ content: "p1", project: "alpha", type: "rule" });
+    await s.create({ content: "p2", project: "alpha" });
+    await s.create({ content: "b1", project: "beta" });
+    await rejectsWith(s.deleteMany({ scope: "team" as never }), 400, "scope:");
+    await rejectsWith(s.deleteMany({ limit: 5 } as never), 400, "limit:");
+    assert.equal(await b.rawCount(), 4);
+    assert.deepEqual(await s.deleteMany({ project: "alpha", type: "fact" }), { deleted: 1 });
+    assert.deepEqual(await s.deleteMany({ scope: "project" }), { deleted: 2 });
+    assert.deepEqual((await s.list()).map((m) => m.content), ["g1"]);
+    assert.deepEqual(await s.deleteMany(), { deleted: 1 });
+    await importMany(s, 1001, (i) => ({ content: `bulk ${i}` }));
+    assert.deepEqual(await s.deleteMany({}), { deleted: 1000 });
+    assert.equal(await b.rawCount(), 1);
+    assert.deepEqual(await s.deleteMany({}), { deleted: 1 });
+    assert.deepEqual(await s.deleteMany({}), { deleted: 0 });
+  },
+
+  async "export/import round trip: new ids, fields kept, no embeddings or links"(b) {
+    const s = b.service;
+    b.embedder.set("a fact", axis(0)).set("its successor", axis(0));
+    const a = (await s.create({ content: "a fact", tags: ["x", "y"] })).memory;
+    b.clock.at(HOUR);
+    await s.create({ content: "its successor", supersedes: a.id });
+    await s.create({ content: "a rule", project: "alpha", type: "rule", weight: 0.4 });
+    await s.create({ content: "short lived", ttl: "1h" });
+    b.clock.at(2 * HOUR);
+    const exported = await s.export();
+    assert.equal(exported.length, 3, "expired memories are not exported");
+    const keys = ["id", "content", "scope", "type", "tags", "weight", "created_at", "updated_at"];
+    for (const r of exported) {
+      assert.deepEqual(Object.keys(r).sort(), [...keys, ...(r.project ? ["project"] : [])].sort());
+    }
+    const before = await s.list();
+    await s.deleteMany();
+    assert.deepEqual(await s.import(exported), { imported: 3 });
+    const after = await s.list();
+    const strip = (m: Memory) => ({ ...m, id: "", supersedes: null, superseded_by: null });
+    const byContent = (a: Memory, b: Memory) => a.content.localeCompare(b.content);
+    assert.deepEqual(
+      after.sort(byContent).map(strip),
+      before.filter((m) => m.expires_at === null).sort(byContent).map(strip),
+    );
+    for (const m of after) {
+      assert.ok(!exported.some((r) => r.id === m.id), "new ids");
+      assert.equal(m.supersedes, null);
+      assert.equal(m.superseded_by, null);
+    }
+    assert.deepEqual(await s.import([]), { imported: 0 });
+  },
+
+  async "export returns at most 10000 memories"(b) {
+    const s = b.service;
+    const started = performance.now();
+    await importMany(s, 10_001, (i) => ({ content: `row ${i}` }));
+    const exported = await s.export();
+    assert.equal(exported.length, 10_000);
+    assert.equal((await s.stats()).total, 10_001);
+    await rejectsWith(
+      s.import(Array.from({ length: 10_001 }, (_, i) => ({ content: `too many ${i}` }))),
+      400,
+      "body:",
+    );
+    assert.equal(await b.rawCount(), 10_001);
+    const ms = performance.now() - started;
+    assert.ok(ms < 30_000, `10001 imports and an export took ${ms} ms`);
+  },
+
+  async "import refuses the whole batch on one bad item, naming item and field"(b) {
+    const s = b.service;
+    await s.create({ content: "already there" });
+    const ok = { content: "fine" };
+    const cases: [unknown, string][] = [
+      [[ok, ok, { content: "x", type: "nope" }], "[2].type:"],
+      [[ok, { content: "" }], "[1].content:"],
+      [[{ content: "x", weight: 2 }], "[0].weight:"],
+      [[ok, { content: "x", foo: 1 }], "[1].foo:"],
+      [[{ content: "x", scope: "project" }], "[0].project:"],
+      [[{ content: "x", scope: "global", project: "p" }], "[0].project:"],
+      [[ok, "text"], "[1]:"],
+      [[{ content: "x", created_at: "yesterday" }], "[0].created_at:"],
+      [[{ content: "x", tags: "a,b" }], "[0].tags:"],
+      [[{ content: "x", ttl: "1d" }], "[0].ttl:"],
+      [[{ content: 5 }], "[0].content:"],
+      [{ content: "not an array" }, "body:"],
+    ];
+    for (const [items, prefix] of cases) {
+      await rejectsWith(s.import(items as ImportItem[]), 400, prefix);
+    }
+    assert.equal(await b.rawCount(), 1);
+  },
+
+  async "every bad create input is a 400 naming the field, and nothing is written"(b) {
+    const s = b.service;
+    const target = (await s.create({ content: "target", weight: 0.7 })).memory;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ content: "x", weight: 0.09 }, "weight:"],
+      [{ content: "x", weight: 1.01 }, "weight:"],
+      [{ content: "x", weight: 0 }, "weight:"],
+      [{ content: "x", weight: "1" }, "weight:"],
+      [{ content: "x", scope: "team" }, "scope:"],
+      [{ content: "x", scope: 1 }, "scope:"],
+      [{ content: "x", type: "note" }, "type:"],
+      [{ content: "x", type: ["fact"] }, "type:"],
+      [{ content: "x", scope: "project" }, "project:"],
+      [{ content: "x", scope: "project", project: "  " }, "project:"],
+      [{ content: "x", scope: "global", project: "p" }, "project:"],
+      [{ content: "x", project: 5 }, "project:"],
+      [{ content: "x", project: "p".repeat(201) }, "project:"],
+      [{ content: "x", project: "a\nb" }, "project:"],
+      [{ content: "" }, "content:"],
+      [{ content: "   " }, "content:"],
+      [{}, "content:"],
+      [{ content: 42 }, "content:"],
+      [{ content: "x".repeat(20_001) }, "content:"],
+      [{ content: "x", supersedes: "123" }, "supersedes:"],
+      [{ content: "x", supersedes: 5 }, "supersedes:"],
+      [{ content: "x", supersedes: crypto.randomUUID() }, "supersedes:"],
+      [{ content: "x", ttl: "forever" }, "ttl:"],
+      [{ content: "x", ttl: 3600 }, "ttl:"],
+      [{ content: "x", tags: "a" }, "tags:"],
+      [{ content: "x", tags: [1] }, "tags[0]:"],
+      [{ content: "x", tags: ["ok", ""] }, "tags[1]:"],
+      [{ content: "x", tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }, "tags:"],
+      [{ content: "x", tags: ["t".repeat(101)] }, "tags[0]:"],
+      [{ content: "x", colour: "red" }, "colour:"],
+      [{ content: "x", id: crypto.randomUUID() }, "id:"],
+    ];
+    if (!b.http) {
+      // JSON cannot carry these; in-process they must still be refused.
+      cases.push([{ content: "x", weight: NaN }, "weight:"]);
+      cases.push([{ content: "x", weight: Infinity }, "weight:"]);
+    }
+    for (const [input, prefix] of cases) {
+      await rejectsWith(s.create(input as never), 400, prefix);
+    }
+    await rejectsWith(s.create([] as never), 400, "body:");
+    await rejectsWith(s.create("text" as never), 400, "body:");
+    assert.equal(await b.rawCount(), 1, "nothing was written");
+    assert.deepEqual(await s.get(target.id), target, "the supersedes target is untouched");
+  },
+
+  async "every bad search input is a 400 naming the field"(b) {
+    const s = b.service;
+    await s.create({ content: "something" });
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, "query:"],
+      [{ query: "" }, "query:"],
+      [{ query: "  " }, "query:"],
+      [{ query: 7 }, "query:"],
+      [{ query: "x", limit: 0 }, "limit:"],
+      [{ query: "x", limit: 101 }, "limit:"],
+      [{ query: "x", limit: 1.5 }, "limit:"],
+      [{ query: "x", scope: "team" }, "scope:"],
+      [{ query: "x", scope: "project" }, "project:"],
+      [{ query: "x", project: 3 }, "project:"],
+      [{ query: "x", type: "fact" }, "type:"],
+    ];
+    for (const [input, prefix] of cases) {
+      await rejectsWith(s.search(input as never), 400, prefix);
+    }
+  },
+
+  async "stats count current memories by scope, project and type"(b) {
+    const s = b.service;
+    assert.deepEqual(await s.stats(), { total: 0, by_scope: {}, by_project: {}, by_type: {} });
+    await s.create({ content: "one" });
+    await s.create({ content: "two", type: "rule" });
+    await s.create({ content: "three", project: "alpha", type: "rule" });
+    await s.create({ content: "four", project: "beta", type: "bootstrap" });
+    await s.create({ content: "five", project: "beta" });
+    assert.deepEqual(await s.stats(), {
+      total: 5,
+      by_scope: { global: 2, project: 3 },
+      by_project: { alpha: 1, beta: 2 },
+      by_type: { fact: 2, rule: 2, bootstrap: 1 },
+    });
+  },
+
+  async "health reports database, embedder and version"(b) {
+    const h = await b.service.health();
+    assert.equal(h.status, "ok");
+    assert.equal(h.version, VERSION);
+    assert.deepEqual(h.database, { kind: b.name === "postgres" ? "postgres" : "pglite", ok: true });
+    assert.deepEqual(h.embedder, { ...b.embedder.info, ok: true });
+    assert.deepEqual(h.stored_embedder, b.embedder.info);
+    assert.equal(h.maintenance, undefined);
+  },
+};
+
+/** Register the contract suite for one backend. */
+export function memoryContract(name: string, factory: BackendFactory): void {
+  Deno.test({
+    name: `MemoryService contract: ${name}`,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn(t) {
+      const b = await factory();
+      try {
+        for (const [title, step] of Object.entries(steps)) {
+          await t.step(title, async () => {
+            await b.reset();
+            await step(b);
+          });
+        }
+      } finally {
+        await b.close();
+      }
+    },
+  });
+}
