@@ -184,7 +184,7 @@ export class SqlMemoryService implements MemoryService {
     return m;
   }
 
-  list(filter: ListFilter = {}): Promise<Memory[]> {
+  async list(filter: ListFilter = {}): Promise<Memory[]> {
     const f = validateList(filter);
     return this.#store.list(f, f.limit, this.#now());
   }
