@@ -1,0 +1,227 @@
+/** memcli without a daemon: help, usage errors before any network call, version, down service. */
+import assert from "node:assert/strict";
+import { ADMIN_PERMISSIONS } from "../../src/memcli/daemon.ts";
+import { detectProject, gitRoot } from "../../src/memcli/commands/bootstrap.ts";
+import { COMMAND_USAGE } from "../../src/memcli/usage.ts";
+import { VERSION } from "../../src/version.ts";
+import { freePort, tempDir } from "../helpers.ts";
+import { memcli, memcliProcess, startPermissions } from "./_util.ts";
+
+/** A TCP listener that counts connections: proves a command made no network call. */
+function connectionCounter(): { url: string; count(): number; close(): void } {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let n = 0;
+  (async () => {
+    for await (const c of l) {
+      n++;
+      c.close();
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${(l.addr as Deno.NetAddr).port}`,
+    count: () => n,
+    close: () => l.close(),
+  };
+}
+
+Deno.test("help: --help, -h, help and per-command help exit 0", async () => {
+  for (const args of [["--help"], ["-h"], ["help"]]) {
+    const r = await memcli(args);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^memcli: host CLI/);
+    for (const cmd of ["setup", "status", "uninstall", "bootstrap", "version", "export"]) {
+      assert.match(r.out, new RegExp(`\\n  ${cmd} `));
+    }
+  }
+  for (const cmd of Object.keys(COMMAND_USAGE)) {
+    if (cmd === "help") continue;
+    for (const args of [[cmd, "--help"], [cmd, "-h"], ["help", cmd]]) {
+      const r = await memcli(args);
+      assert.equal(r.code, 0, args.join(" "));
+      assert.equal(r.out, COMMAND_USAGE[cmd]);
+      assert.equal(r.err, "");
+    }
+  }
+  const none = await memcli([]);
+  assert.equal(none.code, 1);
+  assert.match(none.err, /^memcli: host CLI/);
+});
+
+Deno.test("unknown command or flag: stderr, usage hint, exit 1, no network call", async () => {
+  const api = connectionCounter();
+  const dir = await tempDir();
+  try {
+    const env = { MEMORY_API_URL: api.url, DATA_DIR: dir.path };
+    const cases: [string[], RegExp][] = [
+      [["frobnicate"], /^memcli: unknown command 'frobnicate'\nRun 'memcli --help' for usage\.\n$/],
+      [["--verbose"], /^memcli: unknown flag --verbose\n/],
+      [["help", "nope"], /unknown command 'nope'/],
+      [["status", "--jsn"], /^memcli status: unknown flag --jsn\nRun 'memcli status --help'/],
+      [["bootstrap", "--projects", "x"], /^memcli bootstrap: unknown flag --projects\n/],
+      [["bootstrap", "--project"], /^memcli bootstrap: --project needs a value\n/],
+      [["bootstrap", "extra"], /^memcli bootstrap: unexpected argument 'extra'\n/],
+      [["search", "q", "--limit", "0"], /^memcli search: --limit: must be an integer between 1/],
+      [["search", "--limit", "3"], /^memcli search: QUERY is required\n/],
+      [["search", "q", "--scope", "team"], /--scope: must be one of global, project/],
+      [["add", "x", "--type", "note"], /^memcli add: --type: must be one of fact, rule/],
+      [["add", "x", "--weight", "2"], /^memcli add: --weight: must be a number between 0\.1/],
+      [["add"], /^memcli add: CONTENT is required\n/],
+      [["add", "x", "--color", "red"], /^memcli add: unknown flag --color\n/],
+      [["import"], /^memcli import: FILE is required\n/],
+      [["import", "a", "b"], /^memcli import: unexpected argument 'b'\n/],
+      [["import", "a", "--batch", "0"], /--batch: must be an integer between 1 and 10000/],
+      [["export", "a", "b"], /^memcli export: unexpected argument 'b'\n/],
+      [["reembed", "--batch-size", "x"], /--batch-size: must be an integer between 1 and 5000/],
+      [
+        ["setup", "--port", "70000"],
+        /^memcli setup: --port: must be an integer between 1 and 65535/,
+      ],
+      [["setup", "--embedding-provider", "magic"], /--embedding-provider: must be one of auto/],
+      [["setup", "--database-url", "mysql://x"], /--database-url: must be a postgres:\/\//],
+      [["setup", "--bogus"], /^memcli setup: unknown flag --bogus\n/],
+      [["uninstall", "--purge=yes"], /^memcli uninstall: --purge does not take a value\n/],
+      [["uninstall", "--force"], /^memcli uninstall: unknown flag --force\n/],
+      [["version", "--short"], /^memcli version: unexpected argument '--short'/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await memcli(args, { env });
+      assert.equal(r.code, 1, args.join(" "));
+      assert.match(r.err, re, args.join(" "));
+      assert.match(r.err, /Run 'memcli( \w+)? --help' for usage\.\n$/, args.join(" "));
+      assert.equal(r.out, "", args.join(" "));
+    }
+    assert.equal(api.count(), 0, "no command reached the network");
+    // Nothing was created either.
+    assert.deepEqual([...Deno.readDirSync(dir.path)], []);
+  } finally {
+    api.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("version: the one constant, as a real process with the task's permissions", async () => {
+  const r = await memcliProcess(["version"], { env: { MEMORY_API_URL: "http://127.0.0.1:9" } });
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, `memcli v${VERSION}\n`);
+  assert.match(VERSION, /^\d+\.\d+\.\d+$/);
+  assert.equal((await memcli(["--version"])).out, `memcli v${VERSION}\n`);
+  const bad = await memcliProcess(["nope"]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /unknown command 'nope'/);
+});
+
+Deno.test("the daemon gets the start task's permissions", async () => {
+  assert.deepEqual([...ADMIN_PERMISSIONS], await startPermissions());
+});
+
+Deno.test("service down: bootstrap exits 0 with a note and an empty bootstrap; others exit 1", async () => {
+  const dir = await tempDir();
+  try {
+    const env = { MEMORY_API_URL: `http://127.0.0.1:${freePort()}`, DATA_DIR: dir.path };
+    const b = await memcliProcess(["bootstrap", "--project", "demo"], { env });
+    assert.equal(b.code, 0);
+    assert.match(
+      b.err,
+      /^memcli bootstrap: no memory service at http:\/\/127\.0\.0\.1:\d+ .*empty bootstrap\n$/,
+    );
+    assert.match(b.out, /^# Memory Bootstrap\n\n## System\n/);
+    assert.match(b.out, /- Project: demo \(source: flag\)/);
+    assert.match(b.out, /- Memories: 0 \(global 0, project 0\)/);
+    assert.ok(!/## (Bootstrap|Rules|Feedback|Facts|Decisions|Context)\n/.test(b.out));
+
+    const s = await memcli(["status"], { env });
+    assert.equal(s.code, 1);
+    assert.match(s.out, /^Mneme admin: not running\n/);
+    assert.match(s.out, /Problem: {3}Admin API: cannot reach the Admin API/);
+    const j = await memcli(["status", "--json"], { env });
+    assert.equal(j.code, 1);
+    const report = JSON.parse(j.out);
+    assert.equal(report.running, false);
+    assert.equal(report.status, "down");
+    assert.equal(report.daemon, "none");
+    assert.equal(report.data_dir, dir.path);
+
+    for (const args of [["search", "x"], ["add", "x"], ["export"], ["reembed"]]) {
+      const r = await memcli(args, { env });
+      assert.equal(r.code, 1, args.join(" "));
+      assert.match(r.err, /cannot reach the Admin API/);
+    }
+    // A broken environment does not break a session start either.
+    const broken = await memcli(["bootstrap"], {
+      env: { ...env, EMBEDDING_PROVIDER: "magic" },
+      cwd: dir.path,
+    });
+    assert.equal(broken.code, 0);
+    assert.match(broken.err, /EMBEDDING_PROVIDER="magic"/);
+    assert.match(broken.out, /## Bootstrap Stats/);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("import: file problems are reported before any request", async () => {
+  const api = { MEMORY_API_URL: `http://127.0.0.1:${freePort()}` };
+  const dir = await tempDir();
+  try {
+    const missing = await memcli(["import", `${dir.path}/none.json`], { env: api });
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /none\.json: no such file/);
+    await Deno.writeTextFile(`${dir.path}/bad.json`, "{not json");
+    const bad = await memcli(["import", `${dir.path}/bad.json`], { env: api });
+    assert.match(bad.err, /bad\.json: not valid JSON/);
+    await Deno.writeTextFile(`${dir.path}/obj.json`, '{"content":"x"}');
+    const obj = await memcli(["import", `${dir.path}/obj.json`], { env: api });
+    assert.match(obj.err, /obj\.json: expected a JSON array of memories/);
+    await Deno.writeTextFile(`${dir.path}/empty.json`, "[]");
+    const empty = await memcli(["import", `${dir.path}/empty.json`], { env: api });
+    assert.equal(empty.code, 0);
+    assert.match(empty.out, /Nothing to import/);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("project detection: flag, git root (also from a subfolder and a worktree file), cwd", async () => {
+  const dir = await tempDir();
+  try {
+    const repo = `${dir.path}/my-repo`;
+    await Deno.mkdir(`${repo}/src/deep`, { recursive: true });
+    const git = await new Deno.Command("git", { args: ["init", "-q", repo] }).output();
+    assert.ok(git.success);
+    assert.equal(await gitRoot(`${repo}/src/deep`), repo);
+    assert.deepEqual(await detectProject(`${repo}/src/deep`, undefined), {
+      project: "my-repo",
+      source: "git",
+    });
+    assert.deepEqual(await detectProject(`${repo}/src`, "override"), {
+      project: "override",
+      source: "flag",
+    });
+    // A worktree or submodule has a .git file instead of a folder.
+    const wt = `${dir.path}/wt-checkout`;
+    await Deno.mkdir(`${wt}/lib`, { recursive: true });
+    await Deno.writeTextFile(`${wt}/.git`, `gitdir: ${repo}/.git/worktrees/x\n`);
+    assert.deepEqual(await detectProject(`${wt}/lib`, undefined), {
+      project: "wt-checkout",
+      source: "git",
+    });
+    const plain = `${dir.path}/plain-folder`;
+    await Deno.mkdir(plain);
+    // The temp dir is outside any repository (checked, so the test cannot pass by accident).
+    if ((await gitRoot(plain)) === null) {
+      assert.deepEqual(await detectProject(plain, undefined), {
+        project: "plain-folder",
+        source: "cwd",
+      });
+    }
+    // Through the real command too (service down: still prints the stats).
+    const r = await memcliProcess(["bootstrap"], {
+      cwd: `${repo}/src/deep`,
+      env: { MEMORY_API_URL: `http://127.0.0.1:${freePort()}`, DATA_DIR: dir.path },
+    });
+    assert.equal(r.code, 0);
+    assert.match(r.out, /- Project: my-repo \(source: git\)/);
+  } finally {
+    await dir.cleanup();
+  }
+});
