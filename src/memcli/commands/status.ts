@@ -173,7 +173,9 @@ export async function status(args: string[], io: Io): Promise<number> {
     }
   }
   if (stats) {
-    const scopes = Object.entries(stats.by_scope).map(([k, v]) => `${k} ${v}`).join(", ");
+    const scopes = Object.entries(stats.by_scope)
+      .sort(([a], [b]) => (a === "global" ? -1 : b === "global" ? 1 : a.localeCompare(b)))
+      .map(([k, v]) => `${k} ${v}`).join(", ");
     const types = Object.entries(stats.by_type).map(([k, v]) => `${k} ${v}`).join(", ");
     out.push(`  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`);
     if (types) out.push(`  By type:   ${types}`);
