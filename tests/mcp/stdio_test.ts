@@ -12,9 +12,22 @@ import type { CallToolResult, Resource, Tool } from "@modelcontextprotocol/sdk/t
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
 import type { Memory, SearchResult } from "../../src/memory/types.ts";
-import { freePort, pgliteServer, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
+import { createServiceOnDb } from "../../src/memory/open.ts";
+import { openPostgres } from "../../src/store/postgres.ts";
+import {
+  freePort,
+  pgliteServer,
+  ROOT,
+  startAdminProcess,
+  tempDir,
+  testConfig,
+} from "../helpers.ts";
 
 const ENTRY = `${ROOT}src/bin/mcp.ts`;
+
+/** Exactly the permissions of `deno task mcp`, so that a missing one fails here. */
+const PERMS = (JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.mcp as string)
+  .split(/\s+/).filter((a) => a.startsWith("--allow-") || a === "--no-prompt");
 
 /** Variables the child needs beyond the SDK's default safe set. */
 function baseEnv(): Record<string, string> {
@@ -38,7 +51,7 @@ interface McpProcess {
 async function spawnMcp(env: Record<string, string>): Promise<McpProcess> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", ENTRY],
+    args: ["run", ...PERMS, ENTRY],
     env: { ...baseEnv(), ...env },
     stderr: "pipe",
   });
@@ -133,10 +146,31 @@ Deno.test("mcp stdio: direct mode on Postgres (pglite-socket)", async () => {
   const dataDir = `${(await tempDir()).path}/never-created`;
   let mcp: McpProcess | undefined;
   try {
+    // A memory that expired an hour ago, written before the server starts: the TTL cleanup
+    // the server schedules (first run at startup) deletes it.
+    const db = await openPostgres(pg.url, { max: 1 });
+    const past = new Date(Date.now() - 2 * 3_600_000);
+    const old = await createServiceOnDb(db, testConfig({ databaseUrl: pg.url }), {
+      now: () => past,
+    });
+    const expired = await old.create({ content: "expired note", ttl: "1h" });
+    await old.close();
+
     mcp = await spawnMcp({ DATABASE_URL: pg.url, DATA_DIR: dataDir });
     await basicFlow(mcp, "direct");
     assert.match(mcp.stderr(), /backend: direct Postgres at 127\.0\.0\.1:\d+/);
     assert.match(mcp.stderr(), /hourly TTL cleanup on/);
+    assert.match(mcp.stderr(), /ttl cleanup: deleted 1 expired memories/);
+    await mcp.close();
+    const after = await openPostgres(pg.url, { max: 1 });
+    try {
+      const rows = await after.query("select id from memories where id = $1", [
+        expired.memory.id,
+      ]);
+      assert.equal(rows.length, 0, "the expired row is gone from the table");
+    } finally {
+      await after.close();
+    }
     await assert.rejects(Deno.stat(dataDir), Deno.errors.NotFound, "no embedded database");
   } finally {
     await mcp?.close();
@@ -198,7 +232,7 @@ async function runToExit(
 ): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY],
+    args: ["run", ...PERMS, ENTRY],
     env: { ...baseEnv(), ...env },
     clearEnv: true,
     stdin: "null",
