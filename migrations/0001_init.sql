@@ -10,6 +10,8 @@ create table if not exists memories (
   tags text[] not null default '{}',
   weight double precision not null default 1.0 check (weight >= 0.1 and weight <= 1.0),
   supersedes uuid references memories (id) on delete set null,
+  -- Set on the replaced memory; cleared by the foreign key when the newer one is deleted.
+  superseded_by uuid references memories (id) on delete set null,
   created_at timestamptz not null,
   updated_at timestamptz not null,
   expires_at timestamptz,
@@ -23,6 +25,8 @@ create index if not exists memories_updated_at on memories (updated_at desc);
 create index if not exists memories_scope_project on memories (scope, project);
 create index if not exists memories_expires_at on memories (expires_at) where expires_at is not null;
 create index if not exists memories_supersedes on memories (supersedes) where supersedes is not null;
+create index if not exists memories_superseded_by on memories (superseded_by)
+  where superseded_by is not null;
 
 -- One row: the embedder that made the stored vectors, and a re-embedding run in progress.
 create table if not exists mneme_meta (

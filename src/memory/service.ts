@@ -169,7 +169,7 @@ export class SqlMemoryService implements MemoryService {
         }
       }
       const [m] = await tx.insert([row]);
-      if (v.supersedes !== null) await tx.setWeight(v.supersedes, SUPERSEDED_WEIGHT);
+      if (v.supersedes !== null) await tx.supersede(v.supersedes, m.id, SUPERSEDED_WEIGHT);
       return m;
     });
     return contradictions.length ? { memory, contradictions } : { memory };
@@ -186,7 +186,7 @@ export class SqlMemoryService implements MemoryService {
 
   async list(filter: ListFilter = {}): Promise<Memory[]> {
     const f = validateList(filter);
-    return this.#store.list(f, f.limit, this.#now());
+    return await this.#store.list(f, f.limit, this.#now());
   }
 
   async update(id: string, input: { content: string }): Promise<Memory> {
@@ -285,7 +285,7 @@ export class SqlMemoryService implements MemoryService {
       expiresAt: null,
       embedding: vectors[i],
     }));
-    await this.#store.transaction((tx) => tx.insert(rows));
+    await this.#store.transaction((tx) => tx.insertBulk(rows));
     if (rows.length >= 100) await this.#store.analyze();
     return { imported: rows.length };
   }

@@ -81,6 +81,26 @@ function checkDim(dim: number): number {
   return dim;
 }
 
+/**
+ * HNSW parameters. m = 12 and ef_construction = 40 (pgvector's defaults are 16 and 64)
+ * cut the cost of inserting into a live index by about 2.4× on PGlite (6.7 ms → 2.8 ms a
+ * row at 1k rows, 768 dimensions) while recall stays high at the sizes a memory store has;
+ * searches use a larger ef_search (see the adapters) to keep recall up.
+ */
+export const HNSW_WITH = "with (m = 12, ef_construction = 40)";
+
+/** (Re)build the HNSW cosine index of `column`. */
+export async function buildVectorIndex(
+  tx: Db,
+  column: "embedding" | "embedding_next",
+): Promise<void> {
+  const index = `memories_${column}_hnsw`;
+  await tx.exec(`drop index if exists ${index}`);
+  await tx.exec(
+    `create index ${index} on memories using hnsw (${column} vector_cosine_ops) ${HNSW_WITH}`,
+  );
+}
+
 /** Give `column` the type vector(dim) and its HNSW cosine index (empty column or new one). */
 export async function setVectorColumn(
   tx: Db,
@@ -88,12 +108,9 @@ export async function setVectorColumn(
   dim: number,
 ): Promise<void> {
   const d = checkDim(dim);
-  const index = `memories_${column}_hnsw`;
-  await tx.exec(`drop index if exists ${index}`);
+  await tx.exec(`drop index if exists memories_${column}_hnsw`);
   await tx.exec(`alter table memories alter column ${column} type vector(${d})`);
-  await tx.exec(
-    `create index ${index} on memories using hnsw (${column} vector_cosine_ops)`,
-  );
+  await buildVectorIndex(tx, column);
 }
 
 /**

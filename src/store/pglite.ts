@@ -33,7 +33,7 @@ export async function openPglite(dataDir?: string): Promise<Db & { pglite: PGlit
   if (dataDir) await Deno.mkdir(dataDir, { recursive: true });
   const pg = await PGlite.create({ dataDir, extensions: { vector } });
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
-  await pg.exec("set hnsw.iterative_scan = relaxed_order");
+  await pg.exec("set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = 60");
   return Object.assign(wrap(pg, pg, false), { pglite: pg });
 }
 

@@ -40,7 +40,13 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     max: opts.max ?? 10,
     connect_timeout: opts.connectTimeout ?? 10,
     onnotice: () => {},
-    connection: { application_name: "mneme" },
+    // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index;
+    // a larger ef_search keeps recall up with the index parameters of migrate.ts.
+    connection: {
+      application_name: "mneme",
+      "hnsw.iterative_scan": "relaxed_order",
+      "hnsw.ef_search": "60",
+    },
   });
   const db = wrap(sql, sql, false);
   try {

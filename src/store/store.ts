@@ -6,7 +6,7 @@
  */
 import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
 import type { Db } from "./db.ts";
-import { CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
+import { buildVectorIndex, CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
 
 /** Which memories a query may see. */
 export type ScopeFilter =
@@ -61,9 +61,7 @@ interface Row {
 }
 
 const COLUMNS = `m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight,
-  m.created_at, m.updated_at, m.expires_at, m.supersedes,
-  (select s.id from memories s where s.supersedes = m.id order by s.created_at desc limit 1)
-    as superseded_by`;
+  m.created_at, m.updated_at, m.expires_at, m.supersedes, m.superseded_by`;
 
 const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -86,7 +84,8 @@ function toMemory(r: Row): Memory {
 
 /** pgvector's text form of a vector. */
 export function vectorLiteral(v: number[]): string {
-  return `[${v.join(",")}]`;
+  // Six decimals keep cosine similarities exact to about 1e-6 and halve the text size.
+  return `[${v.map((x) => Math.round(x * 1e6) / 1e6).join(",")}]`;
 }
 
 /** Collects bind parameters and returns their `$n` placeholders. */
@@ -98,16 +97,23 @@ class Params {
   }
 }
 
+/**
+ * Scope condition of nearest-neighbour queries. It is written with `<>` and `coalesce` on
+ * purpose: those forms cannot use the btree on (scope, project), so the planner cannot
+ * pick a bitmap scan plus an exact sort of every matching row (measured: 35–65 ms at 10k
+ * rows) and uses the HNSW index with iterative scanning and the filter instead.
+ * The table constraint makes `project` non-null exactly for project-scoped rows.
+ */
 function scopeClause(f: ScopeFilter, p: Params): string {
   switch (f.kind) {
     case "all":
       return "true";
     case "global":
-      return "m.scope = 'global'";
+      return "m.scope <> 'project'";
     case "project":
-      return `(m.scope = 'project' and m.project = ${p.add(f.project)})`;
+      return `(m.scope <> 'global' and coalesce(m.project, '') = ${p.add(f.project)})`;
     case "hierarchy":
-      return `(m.scope = 'global' or (m.scope = 'project' and m.project = ${p.add(f.project)}))`;
+      return `(m.scope <> 'project' or coalesce(m.project, '') = ${p.add(f.project)})`;
   }
 }
 
@@ -123,7 +129,11 @@ function liveClause(now: Date, p: Params): string {
   return `(m.expires_at is null or m.expires_at > ${p.add(now)})`;
 }
 
-const NOT_SUPERSEDED = "not exists (select 1 from memories s where s.supersedes = m.id)";
+/** Full-text matches ranked per search, at most. */
+export const FTS_SCAN_LIMIT = 200;
+
+// A plain column filter (not an anti-join), so nearest-neighbour queries stay on the index.
+const NOT_SUPERSEDED = "m.superseded_by is null";
 
 /** Totals as rows of (scope, project, type, count). */
 export interface StatsRow {
@@ -141,6 +151,20 @@ export class Store {
   /** Wrap a driver. */
   constructor(db: Db) {
     this.db = db;
+  }
+
+  /**
+   * Run a nearest-neighbour query with sequential scans disabled for its transaction. The
+   * planner prices a 768-dimension distance like any operator, so with a scope filter it
+   * prefers scanning and sorting every matching row (measured 30–55 ms at 10k rows on
+   * PGlite) over the HNSW index with iterative scanning (3–6 ms). `set local` keeps the
+   * setting inside this one transaction.
+   */
+  #indexed<T>(text: string, params: unknown[]): Promise<T[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.exec("set local enable_seqscan = off");
+      return await tx.query<T>(text, params);
+    });
   }
 
   /** `pglite` or `postgres`. */
@@ -183,12 +207,27 @@ export class Store {
                 weight double precision, supersedes uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text)
          returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
-                   m.updated_at, m.expires_at, m.supersedes, null::uuid as superseded_by`,
+                   m.updated_at, m.expires_at, m.supersedes, m.superseded_by`,
         [payload],
       );
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
     }
+    return out;
+  }
+
+  /**
+   * Insert many rows in the current transaction. A live HNSW index costs milliseconds per
+   * inserted row, while a rebuild costs a fraction of that per row of the whole table: when
+   * the batch is large relative to the table, drop the index, insert, and rebuild it.
+   */
+  async insertBulk(rows: NewRow[]): Promise<Memory[]> {
+    const [c] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
+    const existing = Number(c?.n ?? 0);
+    if (rows.length < 200 || rows.length * 4 < existing) return await this.insert(rows);
+    await this.db.exec("drop index if exists memories_embedding_hnsw");
+    const out = await this.insert(rows);
+    await buildVectorIndex(this.db, "embedding");
     return out;
   }
 
@@ -233,9 +272,13 @@ export class Store {
     return rows.length ? await this.get(id) : null;
   }
 
-  /** Set a memory's weight (supersession). */
-  async setWeight(id: string, weight: number): Promise<void> {
-    await this.db.query(`update memories set weight = $2 where id = $1`, [id, weight]);
+  /** Mark `id` as replaced by `by`, with the superseded weight. */
+  async supersede(id: string, by: string, weight: number): Promise<void> {
+    await this.db.query(`update memories set weight = $3, superseded_by = $2 where id = $1`, [
+      id,
+      by,
+      weight,
+    ]);
   }
 
   /** Delete one; false when absent. */
@@ -271,7 +314,7 @@ export class Store {
     const p = new Params();
     const v = p.add(vectorLiteral(vector));
     const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
-    const rows = await this.db.query<Row>(
+    const rows = await this.#indexed<Row>(
       `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
          from memories m
         where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED} ${exclude}
@@ -283,8 +326,10 @@ export class Store {
 
   /**
    * Search candidates: the `k` nearest by cosine distance plus the `k` best full-text
-   * matches (any query word), each with its exact cosine similarity. Expired and
-   * superseded memories are left out.
+   * matches (all query words, web-search syntax), each with its exact cosine similarity.
+   * Expired and superseded memories are left out. Full-text ranking looks at no more than
+   * {@link FTS_SCAN_LIMIT} matches: it is there for rare exact words that the embedding
+   * misses; common words match everywhere and the vector side covers them.
    */
   async candidates(
     vector: number[],
@@ -298,17 +343,19 @@ export class Store {
     const where = `${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
     const q = p.add(query);
     const lim = p.add(k);
-    const rows = await this.db.query<Row>(
+    const rows = await this.#indexed<Row>(
       `with vec as (
          select m.id from memories m where ${where}
           order by m.embedding <=> ${v}::vector limit ${lim}
-       ), tq as (
-         select nullif(replace(plainto_tsquery('english', ${q})::text, ' & ', ' | '), '')::tsquery
-           as q
+       ), matched as (
+         select m.id, m.content_tsv from memories m
+          where ${where} and m.content_tsv @@ websearch_to_tsquery('english', ${q})
+          limit ${p.add(FTS_SCAN_LIMIT)}
+       ), tq as materialized (
+         select websearch_to_tsquery('english', ${q}) as q
        ), fts as (
-         select m.id from memories m, tq
-          where tq.q is not null and ${where} and m.content_tsv @@ tq.q
-          order by ts_rank(m.content_tsv, tq.q) desc, m.updated_at desc limit ${lim}
+         select matched.id from matched, tq
+          order by ts_rank(matched.content_tsv, tq.q) desc limit ${lim}
        ), ids as (select id from vec union select id from fts)
        select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
          from memories m join ids on ids.id = m.id`,

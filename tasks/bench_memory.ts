@@ -1,0 +1,229 @@
+/**
+ * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
+ *   [--database-url URL]`
+ *
+ * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
+ * (started in-process on a loopback port): import throughput, create latency, search
+ * latency, and peak RSS, at 1k and 10k memories (100k with `--full`: it takes minutes).
+ *
+ * Backends: `pglite` is the embedded database in a temporary DATA_DIR; `postgres` is the
+ * Postgres adapter (postgres.js) over the wire, against `--database-url` (a server with
+ * pgvector; the database is emptied first) or, by default, PGlite behind pglite-socket.
+ * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { parseArgs } from "node:util";
+import { startAdminServer } from "../src/admin/server.ts";
+import { loadMemoryConfig } from "../src/config.ts";
+import { MemoryClient } from "../src/memory/client.ts";
+import type { ImportItem } from "../src/memory/types.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string" },
+    full: { type: "boolean", default: false },
+    backends: { type: "string", default: "pglite,postgres" },
+    "database-url": { type: "string" },
+    creates: { type: "string", default: "200" },
+    searches: { type: "string", default: "500" },
+  },
+  strict: true,
+});
+
+const sizes = (values.sizes ?? (values.full ? "1000,10000,100000" : "1000,10000"))
+  .split(",").map(Number);
+const backends = values.backends!.split(",");
+const CREATES = Number(values.creates);
+const SEARCHES = Number(values.searches);
+
+// A deterministic pseudo-random generator so runs are comparable.
+let seed = 42;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
+
+const SUBJECTS = [
+  "the api",
+  "the database",
+  "the build",
+  "the test suite",
+  "the deploy script",
+  "the cache",
+  "the auth flow",
+  "the web ui",
+  "the cli",
+  "the scheduler",
+  "the logger",
+  "the importer",
+];
+const VERBS = ["uses", "needs", "prefers", "avoids", "requires", "depends on", "runs with"];
+const OBJECTS = [
+  "postgres 16",
+  "port 8080",
+  "tabs for indentation",
+  "deno task test",
+  "a retry with backoff",
+  "utc timestamps",
+  "strict typescript",
+  "the builtin embedder",
+  "a 30 second timeout",
+  "json logs",
+  "feature flags",
+  "semantic versioning",
+  "an advisory lock",
+  "hnsw indexes",
+  "zod schemas",
+];
+const TYPES = ["fact", "rule", "decision", "feedback", "context"] as const;
+const PROJECTS = Array.from({ length: 20 }, (_, i) => `project-${i}`);
+
+function sentence(i: number): string {
+  return `${pick(SUBJECTS)} ${pick(VERBS)} ${pick(OBJECTS)} and ${pick(VERBS)} ${
+    pick(OBJECTS)
+  } (note ${i})`;
+}
+
+function item(i: number): ImportItem {
+  const project = rand() < 0.6 ? pick(PROJECTS) : undefined;
+  return {
+    content: sentence(i),
+    ...(project ? { scope: "project" as const, project } : {}),
+    type: pick([...TYPES]),
+    tags: [pick(["infra", "style", "testing", "ops"])],
+  };
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+}, 50);
+
+interface Row {
+  backend: string;
+  size: number;
+  import_per_s: number;
+  create_p50_ms: number;
+  create_p95_ms: number;
+  search_p50_ms: number;
+  search_p95_ms: number;
+  search_p99_ms: number;
+  peak_rss_mb: number;
+}
+
+async function openBackend(
+  backend: string,
+): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  if (backend === "pglite") {
+    const dir = await Deno.makeTempDir({ prefix: "mneme-bench-" });
+    return {
+      env: { DATA_DIR: dir },
+      close: () => Deno.remove(dir, { recursive: true }),
+    };
+  }
+  if (values["database-url"]) {
+    return { env: { DATABASE_URL: values["database-url"] }, close: () => Promise.resolve() };
+  }
+  const pg = await PGlite.create({ extensions: { vector } });
+  const server = new PGLiteSocketServer({ db: pg, port: 0, host: "127.0.0.1" });
+  await server.start();
+  const port = server.getServerConn().split(":").pop();
+  return {
+    env: { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` },
+    async close() {
+      await server.stop();
+      await pg.close();
+    },
+  };
+}
+
+async function bench(backend: string, size: number): Promise<Row> {
+  const be = await openBackend(backend);
+  const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
+  const cfg = loadMemoryConfig((n) => env[n as keyof typeof env] ?? Deno.env.get(n));
+  // The pglite-socket server serves one connection at a time: one pooled connection.
+  const server = await startAdminServer(cfg, { maxConnections: 1, log: () => {} });
+  const client = new MemoryClient({ baseUrl: server.url });
+  try {
+    if (backend === "postgres" && values["database-url"]) {
+      await server.service.store.db.exec("truncate memories");
+    }
+    peakRss = Deno.memoryUsage().rss;
+    // Import throughput: the whole size in chunks of 5000 (one transaction each).
+    const t0 = performance.now();
+    for (let i = 0; i < size; i += 5000) {
+      const chunk = Array.from({ length: Math.min(5000, size - i) }, (_, j) => item(i + j));
+      await client.import(chunk);
+    }
+    const importPerS = size / ((performance.now() - t0) / 1000);
+    // Search latency: hierarchical and global queries.
+    const search: number[] = [];
+    for (let i = 0; i < SEARCHES; i++) {
+      const q = `${pick(SUBJECTS)} ${pick(OBJECTS)}`;
+      const t = performance.now();
+      await client.search(i % 2 ? { query: q, project: pick(PROJECTS), limit: 5 } : { query: q });
+      search.push(performance.now() - t);
+    }
+    // Create latency (embedding, contradiction check, insert with a live HNSW index).
+    const create: number[] = [];
+    for (let i = 0; i < CREATES; i++) {
+      const t = performance.now();
+      await client.create(item(size + i) as never);
+      create.push(performance.now() - t);
+    }
+    return {
+      backend,
+      size,
+      import_per_s: Math.round(importPerS),
+      create_p50_ms: +pct(create, 50).toFixed(2),
+      create_p95_ms: +pct(create, 95).toFixed(2),
+      search_p50_ms: +pct(search, 50).toFixed(2),
+      search_p95_ms: +pct(search, 95).toFixed(2),
+      search_p99_ms: +pct(search, 99).toFixed(2),
+      peak_rss_mb: Math.round(peakRss / 1048576),
+    };
+  } finally {
+    await server.close();
+    await be.close();
+  }
+}
+
+const rows: Row[] = [];
+for (const backend of backends) {
+  for (const size of sizes) {
+    console.error(`bench: ${backend} at ${size} memories…`);
+    rows.push(await bench(backend, size));
+  }
+}
+clearInterval(sampler);
+
+const cols = Object.keys(rows[0]) as (keyof Row)[];
+console.log(`| ${cols.join(" | ")} |`);
+console.log(`|${cols.map(() => "---").join("|")}|`);
+for (const r of rows) console.log(`| ${cols.map((c) => r[c]).join(" | ")} |`);
+
+const out = {
+  date: new Date().toISOString(),
+  deno: Deno.version.deno,
+  embedder: "builtin hash-v1, 768 dimensions",
+  postgres: values["database-url"] ? "server" : "PGlite behind pglite-socket",
+  creates: CREATES,
+  searches: SEARCHES,
+  rows,
+};
+await Deno.mkdir(new URL("../bench/results/", import.meta.url), { recursive: true });
+const file = new URL(
+  `../bench/results/memory-${out.date.replace(/[:.]/g, "-")}.json`,
+  import.meta.url,
+);
+await Deno.writeTextFile(file, JSON.stringify(out, null, 2) + "\n");
+console.error(`wrote ${file.pathname}`);
