@@ -138,13 +138,14 @@ export async function setup(args: string[], io: Io): Promise<number> {
     }
     await child.status.catch(() => {});
     await clearPidFiles(layout);
-    const tail = await logTail(layout, logOffset);
-    const reason = tail.split("\n").reverse().find((l) => l.startsWith("mneme admin: ")) ??
-      tail.split("\n").at(-1) ?? "";
+    // The daemon's own last "mneme admin: <reason>" line says why; other lines give context.
+    const tail = (await logTail(layout, logOffset)).split("\n").filter((l) => l.trim());
+    const reason = tail.findLast((l) => l.startsWith("mneme admin: ")) ?? tail.at(-1) ?? "";
+    const context = tail.filter((l) => l !== reason);
     io.err(
       `memcli setup: the admin daemon ${how}` +
         (reason ? `: ${reason.replace(/^mneme admin: /, "")}` : "") + "\n" +
-        (tail ? `Last log lines:\n${tail.replace(/^/gm, "  ")}\n` : "") +
+        (context.length ? `Log:\n${context.map((l) => `  ${l}`).join("\n")}\n` : "") +
         `Full log: ${layout.logFile}\n`,
     );
     return 1;
