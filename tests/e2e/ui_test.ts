@@ -31,6 +31,7 @@ interface BrowserGlobals {
 }
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
 const TIMEOUT = 15_000;
+const KEY = "e2e-secret-key";
 
 async function requireChromium(): Promise<void> {
   try {
@@ -151,9 +152,25 @@ Deno.test({
     await requireChromium();
     const shots = await Deno.makeTempDir({ prefix: "mneme-e2e-shots-" });
     console.error(`e2e: screenshots in ${shots}`);
-    const admin = await startAdminProcess();
+    // The second daemon (API key + maintenance) gets ready in the background: a first run
+    // stores a memory with 384-dimension vectors, then the daemon restarts with the default
+    // 768 dimensions and ADMIN_API_KEY, so that it runs in maintenance behind a key.
+    const securedDir = await Deno.makeTempDir({ prefix: "mneme-e2e-secured-" });
+    const securedReady = (async () => {
+      const prep = await startAdminProcess({ dataDir: securedDir, env: { EMBEDDING_DIM: "384" } });
+      try {
+        const r = await apiCall(prep.url, "POST", "/api/memories", { content: "Secured memory." });
+        assert.equal(r.status, 201);
+      } finally {
+        await prep.stop();
+      }
+      return await startAdminProcess({ dataDir: securedDir, env: { ADMIN_API_KEY: KEY } });
+    })();
+    securedReady.catch(() => {}); // awaited (and its error reported) in the last step
+    let admin: Awaited<ReturnType<typeof startAdminProcess>> | undefined;
     let browser: Browser | undefined;
     try {
+      admin = await startAdminProcess();
       const base = admin.url;
       const seeded: Mem[] = [];
       for (const s of SEED) {
@@ -207,7 +224,8 @@ Deno.test({
         const types = page.locator("section.chart", { hasText: "By type" });
         assert.match(await types.innerText(), /fact\s+4/);
         assert.equal(await page.locator("nav a[aria-current=page]").textContent(), "Overview");
-        // Keyboard: the first Tab reaches the skip link, which moves focus to main.
+        await shot("overview");
+        // Keyboard: the first Tab reaches the skip link.
         await page.keyboard.press("Tab");
         assert.equal(
           await page.evaluate(() =>
@@ -215,7 +233,6 @@ Deno.test({
           ),
           "Skip to content",
         );
-        await shot("overview");
         watch.check();
       });
 
@@ -490,15 +507,8 @@ Deno.test({
       await context.close();
 
       await t.step("with ADMIN_API_KEY: asks once, keeps it in session storage", async () => {
-        const secured = await startAdminProcess({ env: { ADMIN_API_KEY: "e2e-secret-key" } });
+        const secured = await securedReady;
         try {
-          await apiCall(
-            secured.url,
-            "POST",
-            "/api/memories",
-            { content: "Secured memory." },
-            "e2e-secret-key",
-          );
           const ctx = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
           ctx.setDefaultTimeout(TIMEOUT);
           const p = await ctx.newPage();
@@ -513,24 +523,36 @@ Deno.test({
             await dialog.getByRole("button", { name: "Continue" }).click();
             // A wrong key: asked again, with the API's message.
             await p.locator("#key-dialog", { hasText: "invalid API key" }).waitFor();
-            await p.locator("#key-dialog").getByLabel("API key").fill("e2e-secret-key");
+            await p.locator("#key-dialog").getByLabel("API key").fill(KEY);
             await p.locator("#key-dialog").getByRole("button", { name: "Continue" }).click();
             await p.locator("#total-count", { hasText: "1" }).waitFor();
           });
+          // Maintenance: the overview says so and names the command; writes answer 409.
+          assert.equal(await p.locator("#health-status").textContent(), "maintenance");
+          assert.match(await p.locator("section.health .notice").innerText(), /memcli reembed/);
+          await p.screenshot({ path: `${shots}/maintenance.png` });
           assert.equal(
             await p.evaluate(() =>
               (globalThis as unknown as BrowserGlobals).sessionStorage.getItem("mneme.apiKey")
             ),
-            "e2e-secret-key",
+            KEY,
           );
           // Other screens and a reload use the stored key without asking.
           await p.goto(`${secured.url}/#/browse`);
           await p.locator("table.memories tbody tr").first().waitFor();
           assert.equal(await p.locator("#key-dialog").count(), 0);
+          await w.allowing([409], async () => {
+            await p.goto(`${secured.url}/#/search?q=secured`);
+            await p.locator(".action-error", { hasText: "409" }).waitFor();
+            assert.match(
+              await p.locator(".action-error").innerText(),
+              /maintenance: .*memcli reembed/,
+            );
+          });
           // Forget the key: the next request asks again; cancelling shows the error.
           await p.getByRole("button", { name: "Forget API key" }).click();
           await w.allowing([401], async () => {
-            await p.goto(`${secured.url}/#/search?q=secured`);
+            await p.goto(`${secured.url}/#/browse?scope=global`);
             await p.locator("#key-dialog").getByRole("button", { name: "Cancel" }).click();
             await p.locator(".action-error", { hasText: "no API key entered" }).first().waitFor();
           });
@@ -551,7 +573,9 @@ Deno.test({
       }
     } finally {
       await browser?.close().catch(() => {});
-      await admin.stop();
+      await admin?.stop();
+      await securedReady.then((s) => s.stop(), () => {});
+      await Deno.remove(securedDir, { recursive: true }).catch(() => {});
     }
   },
 });

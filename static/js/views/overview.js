@@ -117,7 +117,7 @@ export async function overview(root) {
     error,
   );
   const [stats, health] = await Promise.allSettled([api.stats(), api.health()]);
-  const grid = h("div", { class: "grid" });
+  const grid = h("div", { class: "grid overview" });
   if (stats.status === "fulfilled") {
     const s = stats.value;
     grid.append(
