@@ -28,6 +28,7 @@ interface BrowserGlobals {
     documentElement: { scrollWidth: number; clientWidth: number };
   };
   sessionStorage: { getItem(key: string): string | null };
+  getComputedStyle(el: unknown): { outlineStyle: string };
 }
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
 const TIMEOUT = 15_000;
@@ -70,8 +71,11 @@ class ErrorWatch {
     }
   }
 
+  /** Fail on the errors collected since the last check (each step reports its own). */
   check(): void {
-    assert.deepEqual(this.errors, [], `browser errors:\n${this.errors.join("\n")}`);
+    const errors = this.errors;
+    this.errors = [];
+    assert.deepEqual(errors, [], `browser errors:\n${errors.join("\n")}`);
   }
 }
 
@@ -233,6 +237,14 @@ Deno.test({
           ),
           "Skip to content",
         );
+        // Focus is visible.
+        assert.notEqual(
+          await page.evaluate(() => {
+            const g = globalThis as unknown as BrowserGlobals;
+            return g.getComputedStyle(g.document.activeElement!).outlineStyle;
+          }),
+          "none",
+        );
         watch.check();
       });
 
@@ -315,6 +327,9 @@ Deno.test({
         await go("#/browse?scope=global");
         await page.locator(`tr[data-id="${old.id}"].superseded`).waitFor();
         await shot("browse");
+        await page.emulateMedia({ colorScheme: "dark" });
+        await shot("browse-dark");
+        await page.emulateMedia({ colorScheme: "light" });
         await go("#/browse?scope=project&project=alpha&type=decision");
         // Linkable: loading the URL again restores the filters.
         await page.reload();
