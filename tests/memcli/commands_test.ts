@@ -185,6 +185,20 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         const contents = (await client.list({ project: "imp2" })).map((m) => m.content).sort();
         assert.deepEqual(contents, ["b0", "b1", "b2", "b3", "b4"]);
 
+        // One large batch: a progress line before and after.
+        const many = Array.from(
+          { length: 120 },
+          (_, i) => ({ content: `bulk ${i}`, project: "bulk" }),
+        );
+        await Deno.writeTextFile(file, JSON.stringify(many));
+        const bulk = await memcli(["import", file], { env });
+        assert.equal(bulk.code, 0, bulk.err);
+        assert.equal(
+          bulk.err,
+          `Importing ${file}: 0/120 memories\nImporting ${file}: 120/120 memories\n`,
+        );
+        assert.equal((await client.stats()).by_project.bulk, 120);
+
         // One call for a small file: no progress lines; stdin works; export files import as is.
         const exp = JSON.parse((await memcli(["export"], { env })).out) as ExportRecord[];
         const one = exp.filter((x) => x.project === "imp").slice(0, 2);

@@ -257,8 +257,10 @@ export async function importCmd(args: string[], io: Io): Promise<number> {
   const client = await connect(io);
   const bar = progress(io);
   let imported = 0;
+  // Progress for anything that takes a while: several batches, or one large one.
+  const showProgress = chunks.length > 1 || items.length >= 100;
   for (const chunk of chunks) {
-    if (chunks.length > 1) {
+    if (showProgress) {
       bar.update(`Importing ${file}: ${imported}/${items.length} memories`);
     }
     try {
@@ -275,7 +277,7 @@ export async function importCmd(args: string[], io: Io): Promise<number> {
       throw new MemoryError(err.status, `${file}: ${msg}${note}`);
     }
   }
-  if (chunks.length > 1) bar.update(`Importing ${file}: ${imported}/${items.length} memories`);
+  if (showProgress) bar.update(`Importing ${file}: ${imported}/${items.length} memories`);
   bar.done();
   io.out(`Imported ${imported} memories from ${file}.\n`);
   return 0;
