@@ -83,6 +83,13 @@ Deno.test("uninstall: a daemon ignoring SIGTERM is killed after --timeout", asyn
   try {
     await Deno.mkdir(`${dataDir}/run`, { recursive: true });
     await Deno.writeTextFile(`${dataDir}/run/admin.pid`, `${child.pid}\n`);
+    // While its process lives but nothing answers, status says so and exits 1.
+    const s = await memcliProcess(["status"], {
+      env: { DATA_DIR: dataDir, MEMORY_API_URL: `http://127.0.0.1:${closedPort()}` },
+    });
+    assert.equal(s.code, 1);
+    assert.match(s.out, /^Mneme admin: not responding \(the daemon process is alive/);
+    assert.match(s.out, new RegExp(`Daemon: {4}pid ${child.pid}\\n`));
     const t0 = Date.now();
     const r = await memcliProcess(["uninstall", "--timeout", "1"], { env: { DATA_DIR: dataDir } });
     assert.equal(r.code, 0, r.err);

@@ -143,6 +143,8 @@ export async function status(args: string[], io: Io): Promise<number> {
   const out: string[] = [];
   const state = report.running
     ? (report.status === "ok" ? "running" : `running (${report.status})`)
+    : check.kind === "running"
+    ? "not responding (the daemon process is alive: starting, or hung; see the log)"
     : "not running";
   out.push(`Mneme admin: ${state}`);
   if (check.kind === "running") {
