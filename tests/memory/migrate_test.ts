@@ -1,0 +1,111 @@
+/**
+ * Migrations: applied once, idempotent, the schema they leave (pgvector, HNSW cosine index,
+ * full-text GIN index, meta row), and concurrent runs on the server adapter do not race.
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import assert from "node:assert/strict";
+import type { Db } from "../../src/store/db.ts";
+import {
+  columnDimension,
+  ensureEmbeddingColumn,
+  migrate,
+  MIGRATIONS,
+  recordedEmbedder,
+} from "../../src/store/migrate.ts";
+import { openPglite } from "../../src/store/pglite.ts";
+import { openPostgres } from "../../src/store/postgres.ts";
+
+const EMBEDDER = { provider: "builtin", model: "hash-v1", dimension: 64 };
+
+async function schemaChecks(db: Db): Promise<void> {
+  const ext = await db.query<{ extname: string }>(
+    "select extname from pg_extension where extname = 'vector'",
+  );
+  assert.equal(ext.length, 1, "pgvector enabled");
+  const rows = await db.query<{ version: number; name: string }>(
+    "select version, name from mneme_migrations order by version",
+  );
+  assert.deepEqual(
+    rows.map((r) => ({ version: Number(r.version), name: r.name })),
+    MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+  );
+  const idx = await db.query<{ indexname: string; indexdef: string }>(
+    "select indexname, indexdef from pg_indexes where tablename = 'memories'",
+  );
+  const def = (name: string) => idx.find((i) => i.indexname === name)?.indexdef ?? "";
+  assert.match(def("memories_embedding_hnsw"), /USING hnsw \(embedding vector_cosine_ops\)/);
+  assert.match(def("memories_content_tsv"), /USING gin \(content_tsv\)/);
+  assert.equal(await columnDimension(db), EMBEDDER.dimension);
+  assert.deepEqual(await recordedEmbedder(db), EMBEDDER);
+  const meta = await db.query("select * from mneme_meta");
+  assert.equal(meta.length, 1, "one meta row");
+}
+
+Deno.test("migrations apply once and are idempotent (PGlite)", async () => {
+  const db = await openPglite();
+  try {
+    assert.deepEqual(await migrate(db), MIGRATIONS.map((m) => m.version));
+    assert.equal(await recordedEmbedder(db), null, "no embedder recorded before the first probe");
+    assert.equal(await columnDimension(db), null);
+    assert.deepEqual(await ensureEmbeddingColumn(db, EMBEDDER), EMBEDDER);
+    assert.deepEqual(await migrate(db), []);
+    assert.deepEqual(await migrate(db), []);
+    // A later start with another embedder keeps what is recorded (the service decides).
+    assert.deepEqual(
+      await ensureEmbeddingColumn(db, { ...EMBEDDER, dimension: 128 }),
+      EMBEDDER,
+    );
+    await schemaChecks(db);
+    // A column changed by hand is reported, not silently used.
+    await db.exec("drop index memories_embedding_hnsw");
+    await db.exec("alter table memories alter column embedding type vector(16)");
+    await assert.rejects(ensureEmbeddingColumn(db, EMBEDDER), /16 dimensions but 64 are recorded/);
+  } finally {
+    await db.close();
+  }
+});
+
+Deno.test({
+  name: "two concurrent migrate() calls on the server adapter do not race",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const pg = await PGlite.create({ extensions: { vector } });
+    const server = new PGLiteSocketServer({
+      db: pg,
+      port: 0,
+      host: "127.0.0.1",
+      maxConnections: 4,
+    });
+    await server.start();
+    const port = Number(server.getServerConn().split(":").pop());
+    const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    const a = await openPostgres(url, { max: 1 });
+    const b = await openPostgres(url, { max: 1 });
+    try {
+      const results = await Promise.all([migrate(a), migrate(b), migrate(a), migrate(b)]);
+      assert.deepEqual(
+        results.flat().sort(),
+        MIGRATIONS.map((m) => m.version),
+        "each migration applied exactly once",
+      );
+      const recorded = await Promise.all([
+        ensureEmbeddingColumn(a, EMBEDDER),
+        ensureEmbeddingColumn(b, { ...EMBEDDER, dimension: 32 }),
+      ]);
+      assert.deepEqual(recorded[0], recorded[1], "both see the one embedder recorded first");
+      const winner = recorded[0];
+      assert.deepEqual(await recordedEmbedder(b), winner);
+      assert.equal(await columnDimension(a), winner.dimension);
+      const n = await a.query<{ n: number }>("select count(*)::int as n from mneme_migrations");
+      assert.equal(Number(n[0].n), MIGRATIONS.length);
+    } finally {
+      await a.close();
+      await b.close();
+      await server.stop();
+      await pg.close();
+    }
+  },
+});
