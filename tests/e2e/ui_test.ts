@@ -252,6 +252,10 @@ Deno.test({
       let replacement: Mem | undefined;
       const old = seeded[0];
       await t.step("create with every field, then supersede a contradiction", async () => {
+        // A second near-duplicate: two contradictions, of which only one can be superseded.
+        const other = (await apiCall<{ memory: Mem }>(base, "POST", "/api/memories", {
+          content: "Always use spaces for indentation in Go files.",
+        })).body.memory;
         await go("#/create");
         await page.getByLabel("Content").fill("Use spaces for indentation in Go files.");
         await page.getByLabel("Scope").selectOption("global");
@@ -297,6 +301,18 @@ Deno.test({
         assert.equal((await apiCall(base, "GET", `/api/memories/${savedId}`)).status, 404);
         // The duplicate first copy is not offered as a contradiction.
         assert.equal(await result.locator(`li.contra[data-id="${savedId}"]`).count(), 0);
+        // The other contradiction is still listed; a memory replaces only one, so its
+        // supersede button is disabled and the screen says why; "Delete it" removes it.
+        const second = result.locator(`li.contra[data-id="${other.id}"]`);
+        assert.equal(
+          await second.getByRole("button", { name: /Supersede memory/ }).isDisabled(),
+          true,
+        );
+        assert.match(await result.innerText(), /can replace only one other/);
+        await second.getByRole("button", { name: /Delete memory/ }).click();
+        await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+        await second.waitFor({ state: "detached" });
+        assert.equal((await apiCall(base, "GET", `/api/memories/${other.id}`)).status, 404);
         watch.check();
       });
 
@@ -484,6 +500,11 @@ Deno.test({
 
           await page.getByLabel("Time to live").fill("");
           await page.getByLabel("Project").fill("alpha");
+          assert.equal(
+            await page.getByLabel("Scope").inputValue(),
+            "project",
+            "project implies scope",
+          );
           await page.getByLabel("Scope").selectOption("global");
           await page.getByRole("button", { name: "Save memory" }).click();
           await page.locator(

@@ -95,6 +95,13 @@ export function create(root, params) {
     project.closest(".field")?.classList.toggle("inactive", !needed);
   };
   scope.addEventListener("change", syncProject);
+  // Typing a project means project scope (as the API assumes when only a project is given).
+  project.addEventListener("input", () => {
+    if (project.value.trim() !== "" && scope.value === "global") {
+      scope.value = "project";
+      syncProject();
+    }
+  });
 
   const submit = /** @type {HTMLButtonElement} */ (h("button", {
     type: "submit",
