@@ -290,6 +290,7 @@ export function create(root, params) {
         : h("p", { class: "muted", text: "No contradictions found." }),
     );
     result.hidden = false;
+    result.scrollIntoView({ block: "nearest" });
   }
 
   /**
