@@ -93,10 +93,12 @@ export class MemoryClient implements MemoryService {
     }
     if (!res.ok) {
       const msg = (json as { error?: unknown } | undefined)?.error;
-      throw new MemoryError(
+      const err = new MemoryError(
         res.status as ErrorStatus,
         typeof msg === "string" ? msg : `Admin API answered ${res.status}`,
       );
+      err.body = json;
+      throw err;
     }
     return json as T;
   }
@@ -136,12 +138,9 @@ export class MemoryClient implements MemoryService {
     try {
       return await this.request<Health>("GET", "/healthz", undefined, undefined, 5_000);
     } catch (err) {
-      if (err instanceof MemoryError && err.status === 503) {
-        const res = await this.#fetch(this.#base + "/healthz").catch(() => null);
-        if (res) {
-          const body = await res.json().catch(() => null);
-          if (body && typeof body === "object" && "status" in body) return body as Health;
-        }
+      const body = err instanceof MemoryError ? err.body : undefined;
+      if (body && typeof body === "object" && "status" in body && "database" in body) {
+        return body as Health;
       }
       throw err;
     }

@@ -13,6 +13,8 @@ export class MemoryError extends Error {
   readonly status: ErrorStatus;
   /** The input field at fault, when there is one. */
   readonly field?: string;
+  /** The decoded response body, when the error came from the Admin API. */
+  body?: unknown;
 
   /** Create an error; `message` is shown to users as it is. */
   constructor(status: ErrorStatus, message: string, options?: { field?: string; cause?: unknown }) {
