@@ -150,7 +150,7 @@ Deno.test("openai: key refused, model missing, service down, wrong dimension", a
 });
 
 Deno.test("through the service: batched import, startup and runtime provider failures", async () => {
-  const fake = startFakeOllama({ "tiny-embed": 128 });
+  const fake = startFakeOllama({ "tiny-embed": 768 });
   const cfg = testConfig({
     embeddingProvider: "ollama",
     embeddingModel: "tiny-embed",
@@ -162,7 +162,7 @@ Deno.test("through the service: batched import, startup and runtime provider fai
     assert.deepEqual(service.embedderInfo, {
       provider: "ollama",
       model: "tiny-embed",
-      dimension: 128,
+      dimension: 768,
     });
     const before = fake.embedBatches().length;
     assert.deepEqual(
@@ -175,12 +175,12 @@ Deno.test("through the service: batched import, startup and runtime provider fai
     assert.ok(Math.abs(hit.score - 0.8) < 1e-5, "the same text gives the same vector");
 
     // The model now answers with another dimension: a 503 naming the cause, nothing written.
-    fake.models.set("tiny-embed", 64);
+    fake.models.set("tiny-embed", 1024);
     for (const p of [service.create({ content: "new" }), service.search({ query: "x" })]) {
       await assert.rejects(p, (err: unknown) => {
         assert.ok(err instanceof MemoryError);
         assert.equal(err.status, 503);
-        assert.match(err.message, /^embedding failed: .*64-dimension/);
+        assert.match(err.message, /^embedding failed: .*1024-dimension/);
         return true;
       });
     }
