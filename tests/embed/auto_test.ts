@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { selectEmbedder } from "../../src/embed/select.ts";
 import { createServiceOnDb, StartupError } from "../../src/memory/open.ts";
+import { columnDimension, recordedEmbedder } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { freePort, testConfig } from "../helpers.ts";
@@ -70,6 +71,36 @@ Deno.test("auto on a database with stored vectors keeps the recorded embedder", 
   } finally {
     await first.close();
     await second.close();
+    await fake.close();
+  }
+});
+
+Deno.test("auto on a database without memories chooses again (nothing to re-embed)", async () => {
+  const fake = startFakeOllama({ "nomic-embed-text": 384 });
+  const downUrl = `http://127.0.0.1:${freePort()}`;
+  const db = await openPglite();
+  try {
+    // First start while Ollama was down: builtin recorded, but nothing stored yet.
+    const first = await createServiceOnDb(db, auto(downUrl));
+    assert.equal(first.embedderInfo.provider, "builtin");
+    assert.equal(await columnDimension(db), 768);
+    // Ollama is up at the next start: the empty database switches to it.
+    const second = await createServiceOnDb(db, auto(fake.url));
+    assert.deepEqual(second.embedderInfo, {
+      provider: "ollama",
+      model: "nomic-embed-text",
+      dimension: 384,
+    });
+    assert.equal(second.maintenanceReason, null);
+    assert.deepEqual(await recordedEmbedder(db), second.embedderInfo);
+    assert.equal(await columnDimension(db), 384);
+    await second.create({ content: "stored with ollama" });
+    assert.equal((await second.search({ query: "stored with ollama" })).length, 1);
+    // An explicit provider never switches by itself: it reports the mismatch.
+    const explicit = await createServiceOnDb(db, testConfig({ embeddingProvider: "builtin" }));
+    assert.match(explicit.maintenanceReason ?? "", /memcli reembed/);
+  } finally {
+    await db.close();
     await fake.close();
   }
 });
