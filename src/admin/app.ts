@@ -46,6 +46,17 @@ function keyMatches(given: string, key: string): boolean {
   return same;
 }
 
+/** True when `origin` (an Origin header) names the host:port the request was sent to. */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    const u = new URL(origin);
+    return (u.protocol === "http:" || u.protocol === "https:") &&
+      u.host === (host ?? "").toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 function presentedKey(c: Context): string | undefined {
   const auth = c.req.header("authorization");
   if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim();
@@ -92,6 +103,12 @@ export function createAdminApp(opts: AdminOptions): Hono {
       const host = (c.req.header("host") ?? "localhost").replace(/:\d+$/, "");
       if (!isLoopbackHost(host)) {
         return c.json({ error: `host ${host} is not allowed (loopback only)` }, 403);
+      }
+      // Cross-site requests: any web page can send a simple POST (text/plain body, no
+      // preflight) to a loopback server without a key; browsers mark it with Origin.
+      const origin = c.req.header("origin");
+      if (origin !== undefined && !sameOrigin(origin, c.req.header("host"))) {
+        return c.json({ error: `cross-origin request from ${origin} refused` }, 403);
       }
     }
     await next();
