@@ -434,6 +434,30 @@ Deno.test({
           const a = await call(local, "GET", "/api/stats", { headers: { host } });
           assert.equal(a.status, 200, host);
         }
+        // Cross-site requests: a page elsewhere can POST a text/plain body without a
+        // preflight; the browser marks it with Origin, and it must not write anything.
+        const before = await count();
+        for (const origin of ["https://evil.example", "null", "http://127.0.0.1:9999"]) {
+          const a = await call(local, "POST", "/api/memories", {
+            raw: JSON.stringify({ content: "planted by a web page" }),
+            headers: { host: "127.0.0.1:4200", origin, "content-type": "text/plain" },
+          });
+          isError(a, 403, "cross-origin");
+        }
+        assert.equal(await count(), before, "nothing written by cross-site requests");
+        const sameOrigin: Record<string, string>[] = [
+          { host: "127.0.0.1:4200", origin: "http://127.0.0.1:4200" },
+          { host: "localhost:4200", origin: "http://LOCALHOST:4200" },
+          { host: "localhost:4200" },
+        ];
+        for (const headers of sameOrigin) {
+          const a = await call(local, "POST", "/api/memories", {
+            body: { content: `same origin ${headers.host}` },
+            headers,
+          });
+          assert.equal(a.status, 201, JSON.stringify(headers));
+        }
+        await reset();
         const open = createAdminApp({ service, loopbackOnly: false, log: () => {} });
         assert.equal(
           (await call(open, "GET", "/api/stats", { headers: { host: "mneme.example" } })).status,
