@@ -10,7 +10,10 @@ import { MESSAGE, post, readCredentials, writeCredentials } from "./helpers.ts";
 
 const SERVE = new URL("../../src/bin/serve.ts", import.meta.url).pathname;
 
-async function listeningUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
+async function listeningUrl(
+  stderr: ReadableStream<Uint8Array>,
+  sink: string[],
+): Promise<string> {
   const reader = stderr.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   const timer = setTimeout(() => reader.cancel(), 20_000);
@@ -18,12 +21,17 @@ async function listeningUrl(stderr: ReadableStream<Uint8Array>): Promise<string>
     const { done, value } = await reader.read();
     if (done) throw new Error(`daemon exited before listening: ${buf}`);
     buf += value;
+    sink.push(value);
     const m = /listening on (http:\/\/[^;]+);/.exec(buf);
     if (m) {
       clearTimeout(timer);
       // Keep draining stderr so the child never blocks on a full pipe.
       (async () => {
-        while (!(await reader.read()).done) { /* discard */ }
+        while (true) {
+          const r = await reader.read();
+          if (r.done) break;
+          sink.push(r.value);
+        }
       })().catch(() => {});
       return m[1];
     }
@@ -44,19 +52,29 @@ Deno.test("two daemons and msgcli query share one credentials file: one rotation
     stdout: "null",
     stderr: "piped",
   }).spawn();
+  const logs: string[] = [];
+  let diag = () => logs.join("");
   try {
     const query = runMsgcli(["query", "hi there"], { env });
     const [urlA, urlB] = await Promise.all([
-      listeningUrl(daemonA.stderr),
-      listeningUrl(daemonB.stderr),
+      listeningUrl(daemonA.stderr, logs),
+      listeningUrl(daemonB.stderr, logs),
     ]);
     const q = await query;
-    assert.equal(q.code, 0, q.stderr);
+    diag = () =>
+      `\n--- msgcli stderr:\n${q.stderr}\n--- daemons:\n${logs.join("")}\n--- upstream:\n${
+        fake.requests.map((r) => `${r.method} ${r.path} ${r.body.slice(0, 120)}`).join("\n")
+      }`;
+    assert.equal(q.code, 0, diag());
     assert.match(q.stdout, /echo: hi there/);
 
-    assert.equal(fake.refreshCount, 1, "exactly one rotation");
-    assert.equal(fake.failedRefreshCount, 0, "nobody replayed a used refresh token");
-    assert.equal(fake.requestsTo("/v1/oauth/token").length, 1, "one call to the token endpoint");
+    assert.equal(fake.refreshCount, 1, `exactly one rotation${diag()}`);
+    assert.equal(fake.failedRefreshCount, 0, `nobody replayed a used refresh token${diag()}`);
+    assert.equal(
+      fake.requestsTo("/v1/oauth/token").length,
+      1,
+      `one call to the token endpoint${diag()}`,
+    );
     const file = await readCredentials(credsPath);
     assert.equal(
       file.refreshToken,
@@ -71,7 +89,7 @@ Deno.test("two daemons and msgcli query share one credentials file: one rotation
       const h = await (await fetch(`${url}/healthz`)).json();
       assert.equal(h.token_alive, true);
       if (h.last_refresh_ok === true) refreshedBy++;
-      assert.notEqual(h.last_refresh_ok, false, "no daemon saw a failed refresh");
+      assert.notEqual(h.last_refresh_ok, false, `no daemon saw a failed refresh${diag()}`);
       const r = await post(`${url}/v1/messages`, MESSAGE);
       assert.equal(r.status, 200);
       await r.body?.cancel();
@@ -88,7 +106,7 @@ Deno.test("two daemons and msgcli query share one credentials file: one rotation
     const [sa, sb] = await Promise.all([daemonA.status, daemonB.status]);
     await daemonA.stdout.cancel().catch(() => {});
     await fake.close();
-    assert.equal(sa.code, 0);
-    assert.equal(sb.code, 0);
+    assert.equal(sa.code, 0, diag());
+    assert.equal(sb.code, 0, diag());
   }
 });
