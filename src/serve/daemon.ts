@@ -11,7 +11,7 @@ import { type Credentials, CredentialsError, CredentialStore } from "../msg/cred
 import { createUpstreamFetch } from "../msg/http.ts";
 import { refreshAccessToken } from "../msg/oauth.ts";
 import { createServeApp, type ServeApp } from "./app.ts";
-import { isLoopbackHost, type ListenAddress, type ServeFlags } from "./flags.ts";
+import { formatListen, isLoopbackHost, type ListenAddress, type ServeFlags } from "./flags.ts";
 import { type Clock, type CredentialsPort, Keepalive, type Timers } from "./keepalive.ts";
 
 /** Graceful shutdown: in-flight requests (streams included) get this long to finish. */
@@ -137,7 +137,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     }, debug ? logged(app, log) : app.fetch);
   } catch (err) {
     upstream.close();
-    throw err;
+    throw new Error(`cannot listen on ${formatListen(flags.listen)}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const addr: ListenAddress = { hostname: server.addr.hostname, port: server.addr.port };
   const hostForUrl = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;

@@ -133,6 +133,7 @@ export class Keepalive<C extends TokenLike> {
   #nextTickAt: number | null = null;
   #running: Promise<void> | null = null;
   #stopped = true;
+  #readError: string | null = null;
 
   constructor(opts: KeepaliveOptions<C>) {
     this.#source = opts.source;
@@ -196,7 +197,11 @@ export class Keepalive<C extends TokenLike> {
    */
   async accessToken(): Promise<string> {
     if (this.#creds === null) await this.reload();
-    if (this.#creds === null) throw new NoCredentialsError();
+    if (this.#creds === null) {
+      throw this.#readError !== null
+        ? new NoCredentialsError(`cannot use the credentials: ${this.#readError}`)
+        : new NoCredentialsError();
+    }
     const now = this.#clock.now();
     const backingOff = this.#failures > 0 && this.#nextTickAt !== null && this.#nextTickAt > now;
     if (this.#creds.expiresAt - now <= this.#livenessMs && !backingOff) {
@@ -211,8 +216,10 @@ export class Keepalive<C extends TokenLike> {
     try {
       const c = await this.#source.read();
       if (c !== null) this.#creds = c;
+      this.#readError = null;
     } catch (err) {
-      this.#log(`keepalive: reading credentials failed: ${errorText(err)}`);
+      this.#readError = errorText(err);
+      this.#log(`keepalive: reading credentials failed: ${this.#readError}`);
     }
     return this.#creds;
   }

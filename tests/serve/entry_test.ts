@@ -180,6 +180,11 @@ Deno.test("startup refusals: non-loopback without key, unknown flag, bad proxy",
     [["--bogus"], {}, /Unknown option '--bogus'[\s\S]*msgcli serve --help/],
     [["--proxy", "ftp://x"], {}, /--proxy: unsupported proxy scheme "ftp"/],
   ];
+  const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const busyPort = (busy.addr as Deno.NetAddr).port;
+  cases.push([["--listen", `127.0.0.1:${busyPort}`], {
+    MSGCLI_CREDENTIALS_PATH: "/nonexistent/c.json",
+  }, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${busyPort}: .*in use`, "i")]);
   for (const [args, env, re] of cases) {
     const t0 = performance.now();
     const out = await spawnServe(["-A"], args, env).output();
@@ -188,6 +193,7 @@ Deno.test("startup refusals: non-loopback without key, unknown flag, bad proxy",
     assert.match(stderr, re);
     assert.ok(performance.now() - t0 < 10_000);
   }
+  busy.close();
 });
 
 Deno.test("SIGTERM: the locked daemon drains a stream in flight, then exits 0", async () => {

@@ -207,3 +207,32 @@ Deno.test("no credentials file: the daemon runs, requests get 503, healthz 200",
     await rig.close();
   }
 });
+
+Deno.test("a credentials file readable by others is refused with the reason in the 503", async () => {
+  const rig = await startRig({ daemon: { timers: recordingTimers() } });
+  try {
+    await Deno.chmod(rig.credsPath, 0o644);
+    const { startDaemon } = await import("../../src/serve/daemon.ts");
+    const { parseServeFlags } = await import("../../src/serve/flags.ts");
+    const env = { ...rig.fake.env, MSGCLI_CREDENTIALS_PATH: rig.credsPath } as Record<
+      string,
+      string
+    >;
+    const d = await startDaemon({
+      flags: parseServeFlags(["--listen", "127.0.0.1:0"], (n) => env[n]),
+      env: (n) => env[n],
+      log: () => {},
+      timers: recordingTimers(),
+    });
+    try {
+      const r = await post(`${d.url}/v1/messages`, MESSAGE);
+      assert.equal(r.status, 503);
+      assert.match((await r.json()).error.message, /accessible by group or others.*chmod 600/);
+      assert.equal(rig.fake.requestsTo("/v1/").length, 0);
+    } finally {
+      await d.shutdown();
+    }
+  } finally {
+    await rig.close();
+  }
+});
