@@ -119,7 +119,7 @@ export function errorText(err: unknown): string {
 /** The keepalive state machine. */
 export class Keepalive<C extends TokenLike> {
   readonly #source: CredentialsPort<C>;
-  readonly #marginMs: number;
+  #marginMs: number;
   readonly #clock: Clock;
   readonly #timers: Timers;
   readonly #tickMs: number;
@@ -259,6 +259,16 @@ export class Keepalive<C extends TokenLike> {
       this.#creds = r.credentials;
       if (r.refreshed) {
         this.#last = { at: this.#clock.now(), ok: true, error: null };
+        const lifetime = r.credentials.expiresAt - this.#clock.now();
+        if (lifetime > 0 && lifetime <= this.#marginMs) {
+          // A margin as long as the token's lifetime would rotate the token on every tick.
+          this.#marginMs = Math.floor(lifetime / 2);
+          this.#log(
+            `keepalive: the refresh margin is not shorter than the token lifetime (${
+              Math.round(lifetime / 60_000)
+            } min); using ${Math.round(this.#marginMs / 60_000)} min`,
+          );
+        }
         this.#log(
           `keepalive: token refreshed; expires ${new Date(r.credentials.expiresAt).toISOString()}`,
         );

@@ -224,3 +224,18 @@ Deno.test("keepalive: a stopped keepalive schedules nothing", async () => {
   assert.equal(s.timers.pending.size, 0);
   assert.equal(s.ka.snapshot().nextTickAt, null);
 });
+
+Deno.test("keepalive: a margin longer than the token lifetime does not rotate on every tick", async () => {
+  const s = setup(
+    { accessToken: "a", refreshToken: "r", expiresAt: Date.parse("2026-03-01T12:30:00Z") },
+    2 * 3600_000, // 2 h margin, 1 h tokens
+  );
+  await s.ka.start();
+  assert.equal(s.calls.ensureFresh, 1);
+  for (let i = 0; i < 10; i++) await s.fire(); // ten minutes later
+  assert.equal(s.calls.ensureFresh, 1, "no refresh while more than half the lifetime is left");
+  assert.ok(s.logs.some((l) => /refresh margin is not shorter than the token lifetime/.test(l)));
+  for (let i = 0; i < 25; i++) await s.fire(); // 35 min after the refresh: under half left
+  assert.equal(s.calls.ensureFresh, 2);
+  await s.ka.stop();
+});
