@@ -12,7 +12,13 @@ import { createUpstreamFetch } from "../msg/http.ts";
 import { refreshAccessToken } from "../msg/oauth.ts";
 import { createServeApp, type ServeApp } from "./app.ts";
 import { formatListen, isLoopbackHost, type ListenAddress, type ServeFlags } from "./flags.ts";
-import { type Clock, type CredentialsPort, Keepalive, type Timers } from "./keepalive.ts";
+import {
+  type Clock,
+  type CredentialsPort,
+  errorText,
+  Keepalive,
+  type Timers,
+} from "./keepalive.ts";
 
 /** Graceful shutdown: in-flight requests (streams included) get this long to finish. */
 export const DRAIN_MS = 10_000;
@@ -200,7 +206,26 @@ function logged(app: ServeApp, log: (msg: string) => void): (req: Request) => Pr
  * Further signals during the drain are ignored (the drain is bounded anyway).
  */
 export async function runDaemon(opts: DaemonOptions): Promise<number> {
-  const handle = await startDaemon(opts);
+  const log = opts.log ?? defaultLog;
+  // The daemon must never die: a stray rejection or error is logged, not fatal.
+  const onRejection = (e: PromiseRejectionEvent) => {
+    e.preventDefault();
+    log(`unhandled rejection (ignored): ${errorText(e.reason)}`);
+  };
+  const onError = (e: ErrorEvent) => {
+    e.preventDefault();
+    log(`uncaught error (ignored): ${errorText(e.error ?? e.message)}`);
+  };
+  globalThis.addEventListener("unhandledrejection", onRejection);
+  globalThis.addEventListener("error", onError);
+  let handle: DaemonHandle;
+  try {
+    handle = await startDaemon({ ...opts, log });
+  } catch (err) {
+    globalThis.removeEventListener("unhandledrejection", onRejection);
+    globalThis.removeEventListener("error", onError);
+    throw err;
+  }
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]
     : ["SIGINT", "SIGTERM"];
@@ -208,5 +233,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
   for (const s of signals) Deno.addSignalListener(s, onSignal);
   await handle.finished;
   for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  globalThis.removeEventListener("unhandledrejection", onRejection);
+  globalThis.removeEventListener("error", onError);
   return 0;
 }

@@ -134,6 +134,7 @@ export class Keepalive<C extends TokenLike> {
   #running: Promise<void> | null = null;
   #stopped = true;
   #readError: string | null = null;
+  #warnedMissing = false;
 
   constructor(opts: KeepaliveOptions<C>) {
     this.#source = opts.source;
@@ -239,7 +240,10 @@ export class Keepalive<C extends TokenLike> {
       const creds = await this.reload();
       const now = this.#clock.now();
       if (creds === null) {
-        this.#log("keepalive: no credentials file yet; run `msgcli login`");
+        if (!this.#warnedMissing) {
+          this.#warnedMissing = true;
+          this.#log("keepalive: no credentials file yet; run `msgcli login`");
+        }
       } else if (creds.expiresAt - now <= this.#marginMs) {
         delay = await this.#attempt(now);
       } else {

@@ -261,3 +261,36 @@ Deno.test("/usage: 404 until a proxied call fills it, never calls upstream", asy
     await rig.close();
   }
 });
+
+Deno.test("proxy: no compression even when the client accepts gzip and br", async () => {
+  const rig = await startRig();
+  try {
+    const u = new URL(rig.url);
+    for (const stream of [false, true]) {
+      const conn = await Deno.connect({ hostname: u.hostname, port: Number(u.port) });
+      const body = JSON.stringify({ ...MESSAGE, stream });
+      await conn.write(
+        new TextEncoder().encode(
+          `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip, br\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+            `Connection: close\r\n\r\n${body}`,
+        ),
+      );
+      let out = "";
+      const buf = new Uint8Array(65536);
+      while (true) {
+        const n = await conn.read(buf);
+        if (n === null) break;
+        out += new TextDecoder().decode(buf.subarray(0, n));
+      }
+      conn.close();
+      const head = out.split("\r\n\r\n")[0].toLowerCase();
+      assert.match(head, /^http\/1\.1 200 ok/);
+      assert.doesNotMatch(head, /content-encoding/);
+      assert.match(out, stream ? /event: message_stop/ : /"echo: hello there"/);
+      if (!stream) assert.match(head, /content-length: \d+/);
+    }
+  } finally {
+    await rig.close();
+  }
+});
