@@ -99,6 +99,8 @@ export interface UpstreamFetchOptions {
   debug?: boolean;
   /** Where debug lines go; default stderr. */
   log?: (s: string) => void;
+  /** TCP dial used for the dial check (tests inject a slow one); default `Deno.connect`. */
+  connect?: (o: { hostname: string; port: number }) => Promise<{ close(): void }>;
 }
 
 /** A fetch bound to one reused client; call `close()` when done. */
@@ -190,7 +192,10 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
             dialTimeoutMs,
           );
         });
-        const connecting = Deno.connect({ hostname: hop.hostname, port: hop.port });
+        const connecting = (opts.connect ?? Deno.connect)({
+          hostname: hop.hostname,
+          port: hop.port,
+        });
         try {
           const conn = await Promise.race([connecting, timeout]);
           conn.close();

@@ -300,3 +300,30 @@ Deno.test("cli parsing: commands, scopes, later system flag wins", () => {
   assert.throws(() => parseCommandLine(["q", "--max-tokens", "-1"]), UsageError);
   assert.throws(() => parseCommandLine(["login", "x"]), /unexpected argument/);
 });
+
+Deno.test("upstream fetch: the dial check times out, names the hop, and is retried later", async () => {
+  const { createUpstreamFetch, DialError } = await import("../../src/msg/http.ts");
+  let dials = 0;
+  const never = () => {
+    dials++;
+    return new Promise<{ close(): void }>(() => {});
+  };
+  const up = createUpstreamFetch({
+    proxy: "http://u:p@127.0.0.1:3128",
+    dialTimeoutMs: 20,
+    connect: never,
+  });
+  try {
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(() => up.fetch("https://api.example.test/v1/messages"), (e: unknown) => {
+        assert.ok(e instanceof DialError);
+        assert.equal(e.host, "127.0.0.1:3128");
+        assert.match(e.message, /timed out after 20 ms/);
+        return true;
+      });
+    }
+    assert.equal(dials, 2);
+  } finally {
+    up.close();
+  }
+});
