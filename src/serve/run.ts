@@ -118,33 +118,34 @@ function lockedCommand(plan: ReturnType<typeof planPermissions>, args: string[])
     .map(shellQuote).join(" ");
 }
 
-/** Re-executes the daemon with exactly `permFlags`, forwarding signals and the exit code. */
+/** A child that ran at least this long before dying is restarted (a crash, not a startup error). */
+export const RESTART_AFTER_MS = 5_000;
+/** Delays between restarts of a crashing daemon: 1 s, 5 s, then 30 s. */
+export const RESTART_BACKOFF_MS: readonly number[] = [1_000, 5_000, 30_000];
+
+/**
+ * Re-executes the daemon with exactly `permFlags`, forwarding SIGINT/SIGTERM and passing on
+ * the exit code. A daemon that dies on its own after running for a while (a crash, an OOM
+ * kill) is started again with a backoff, so the proxy stays up; a startup failure or an exit
+ * after a forwarded signal ends the launcher with the child's code.
+ */
 async function relaunchLocked(
   permFlags: string[],
   args: string[],
   entry = entryPath(),
 ): Promise<number> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--no-config",
-      "--unstable-no-legacy-abort",
-      ...permFlags,
-      entry,
-      ...args,
-    ],
-    stdin: "null",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).spawn();
   const signals: Deno.Signal[] = Deno.build.os === "windows"
     ? ["SIGINT", "SIGBREAK"]
     : ["SIGINT", "SIGTERM"];
+  let child: Deno.ChildProcess | null = null;
+  let stopping = false;
+  let wake: (() => void) | null = null;
   const forward = signals.map((sig) => {
     const fn = () => {
+      stopping = true;
+      wake?.();
       try {
-        child.kill(sig);
+        child?.kill(sig);
       } catch {
         // already gone
       }
@@ -153,9 +154,47 @@ async function relaunchLocked(
     return { sig, fn };
   });
   try {
-    const status = await child.status;
-    if (status.signal !== null) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
-    return status.code;
+    let restarts = 0;
+    while (true) {
+      const started = Date.now();
+      child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--no-prompt",
+          "--no-config",
+          "--unstable-no-legacy-abort",
+          ...permFlags,
+          entry,
+          ...args,
+        ],
+        stdin: "null",
+        stdout: "inherit",
+        stderr: "inherit",
+      }).spawn();
+      const status = await child.status;
+      const code = status.signal !== null
+        ? 128 + (SIGNAL_NUMBERS[status.signal] ?? 0)
+        : status.code;
+      const ran = Date.now() - started;
+      if (stopping || code === 0 || ran < RESTART_AFTER_MS) return code;
+      if (ran > 10 * 60_000) restarts = 0;
+      const delay = RESTART_BACKOFF_MS[Math.min(restarts, RESTART_BACKOFF_MS.length - 1)];
+      restarts++;
+      console.error(
+        `${new Date().toISOString()} msgcli serve: daemon exited with ${
+          status.signal ?? `code ${status.code}`
+        } after ${Math.round(ran / 1000)}s; restarting in ${delay / 1000}s`,
+      );
+      await new Promise<void>((resolve) => {
+        const id = setTimeout(resolve, delay);
+        wake = () => {
+          clearTimeout(id);
+          resolve();
+        };
+      });
+      wake = null;
+      if (stopping) return 0;
+    }
   } finally {
     for (const { sig, fn } of forward) Deno.removeSignalListener(sig, fn);
   }

@@ -238,3 +238,69 @@ Deno.test("SIGTERM: the locked daemon drains a stream in flight, then exits 0", 
     await fake.close();
   }
 });
+
+function childPids(ppid: number): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === ppid) out.push(Number(e.name));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+Deno.test({
+  name: "a daemon that crashes after running a while is restarted by the launcher",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const fake = startFakeAnthropic();
+    const t = fake.issueTokens(3600);
+    const credsPath = await writeCredentials({ ...t, expiresAt: Date.now() + 3600_000 });
+    const child = spawnServe(["-A"], ["--listen", "127.0.0.1:0"], {
+      ...fake.env,
+      MSGCLI_CREDENTIALS_PATH: credsPath,
+    });
+    const started = Date.now();
+    try {
+      const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+      let log = "";
+      const next = async (re: RegExp) => {
+        const deadline = Date.now() + 20_000;
+        while (!re.test(log)) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${re}: ${log}`);
+          const r = await reader.read();
+          if (r.done) throw new Error(`stderr ended: ${log}`);
+          log += r.value;
+        }
+      };
+      await next(/listening on http/);
+      // Past the restart threshold, kill the locked daemon as an OOM killer would.
+      await new Promise((r) => setTimeout(r, Math.max(0, 5_300 - (Date.now() - started))));
+      const kids = childPids(child.pid);
+      assert.equal(kids.length, 1, `one locked daemon under the launcher: ${kids}`);
+      Deno.kill(kids[0], "SIGKILL");
+      await next(/daemon exited with SIGKILL after \d+s; restarting in 1s/);
+      log = log.slice(log.indexOf("restarting in"));
+      await next(/listening on (http:\/\/[^;]+);/);
+      const url = /listening on (http:\/\/[^;]+);/.exec(log)![1];
+      const h = await fetch(`${url}/healthz`);
+      assert.equal(h.status, 200);
+      await h.body?.cancel();
+      child.kill("SIGTERM");
+      const status = await child.status;
+      assert.equal(status.code, 0);
+      await reader.cancel();
+    } finally {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* exited */ }
+      await child.stdout.cancel().catch(() => {});
+      await fake.close();
+    }
+  },
+});
