@@ -4,9 +4,9 @@
  *
  * - net: the listen address, the API base host:port, the OAuth token host:port, and the
  *   proxy host:port when one is set (nothing else: not even the authorize page);
- * - read: the credentials file and its lock file (`<path>.lock`);
- * - write: the credentials file's directory (the atomic write creates a temp file there and
- *   renames it over the file; the writability probe does the same);
+ * - read and write: the credentials file's directory, which holds the file, its lock file
+ *   (`<path>.lock`) and the temp files of the atomic write and the writability probe (a
+ *   rename needs read and write access to the temp file, whose name is random);
  * - env: the variables the daemon reads ({@link SERVE_ENV_VARS});
  * - nothing else: no run, ffi, sys, import, or other hosts and paths.
  *
@@ -83,7 +83,7 @@ export function planPermissions(listen: ListenAddress, cfg: MsgConfig): Permissi
   if (cfg.proxy !== undefined) add(hostPort(cfg.proxy));
   return {
     net,
-    read: [cfg.credentialsPath, `${cfg.credentialsPath}.lock`],
+    read: [dirname(cfg.credentialsPath)],
     write: [dirname(cfg.credentialsPath)],
     env: [...SERVE_ENV_VARS],
   };

@@ -98,8 +98,7 @@ Deno.test("permission lock: the re-executed daemon holds exactly its permissions
     assert.deepEqual(probe.granted, {
       "net:127.0.0.1:0": "granted",
       [`net:127.0.0.1:${port}`]: "granted",
-      [`read:${credsPath}`]: "granted",
-      [`read:${credsPath}.lock`]: "granted",
+      [`read:${credsPath.replace(/\/credentials\.json$/, "")}`]: "granted",
       [`write:${credsPath.replace(/\/credentials\.json$/, "")}`]: "granted",
     });
     for (const [what, outcome] of Object.entries(probe.attempts)) {
@@ -147,7 +146,7 @@ Deno.test("narrow permissions that miss the configuration: exit 1 with the exact
   );
   assert.match(
     stderr,
-    /Start it with exactly: deno run --no-prompt --unstable-no-legacy-abort --allow-net=127\.0\.0\.1:9,api\.anthropic\.com:443,platform\.claude\.com:443 --allow-read=\/nonexistent\/msgcli\/credentials\.json,\/nonexistent\/msgcli\/credentials\.json\.lock --allow-write=\/nonexistent\/msgcli --allow-env=HOME,/,
+    /Start it with exactly: deno run --no-prompt --unstable-no-legacy-abort --allow-net=127\.0\.0\.1:9,api\.anthropic\.com:443,platform\.claude\.com:443 --allow-read=\/nonexistent\/msgcli --allow-write=\/nonexistent\/msgcli --allow-env=HOME,/,
   );
 });
 
@@ -303,4 +302,34 @@ Deno.test({
       await fake.close();
     }
   },
+});
+
+Deno.test("the locked daemon can refresh and rotate the credentials file", async () => {
+  const fake = startFakeAnthropic();
+  const t = fake.issueTokens(300);
+  const credsPath = await writeCredentials({ ...t, expiresAt: Date.now() + 300_000 });
+  const child = spawnServe(["-A"], ["--listen", "127.0.0.1:0"], {
+    ...fake.env,
+    MSGCLI_CREDENTIALS_PATH: credsPath,
+  });
+  try {
+    const { match, rest } = await waitForLine(child.stderr, /listening on (http:\/\/[^;]+);/);
+    const h = await (await fetch(`${match[1]}/healthz`)).json();
+    assert.equal(h.last_refresh_ok, true, JSON.stringify(h));
+    assert.equal(fake.refreshCount, 1);
+    const file = JSON.parse(await Deno.readTextFile(credsPath));
+    assert.equal(file.refreshToken, fake.latest!.refreshToken);
+    assert.equal((await Deno.stat(credsPath)).mode! & 0o777, 0o600);
+    child.kill("SIGTERM");
+    assert.equal((await child.status).code, 0, await rest);
+    const leftovers = [...Deno.readDirSync(credsPath.replace(/\/credentials\.json$/, ""))]
+      .map((e) => e.name).sort();
+    assert.deepEqual(leftovers, ["credentials.json", "credentials.json.lock"]);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited */ }
+    await child.stdout.cancel().catch(() => {});
+    await fake.close();
+  }
 });
