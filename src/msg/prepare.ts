@@ -17,7 +17,7 @@
 import { VERSION } from "../version.ts";
 
 /** Default model of the CLI. */
-export const DEFAULT_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_MODEL = "claude-sonnet-4-6";
 /** Default `max_tokens` of the CLI. */
 export const DEFAULT_MAX_TOKENS = 4096;
 /** `anthropic-version` header value. */
