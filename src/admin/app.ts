@@ -99,6 +99,13 @@ export function createAdminApp(opts: AdminOptions): Hono {
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
 
   app.use("*", async (c, next) => {
+    await next();
+    c.header("Content-Security-Policy", CSP);
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("X-Frame-Options", "DENY");
+  });
+  app.use("*", async (c, next) => {
     if (opts.loopbackOnly) {
       const host = (c.req.header("host") ?? "localhost").replace(/:\d+$/, "");
       if (!isLoopbackHost(host)) {
@@ -112,10 +119,6 @@ export function createAdminApp(opts: AdminOptions): Hono {
       }
     }
     await next();
-    c.header("Content-Security-Policy", CSP);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("X-Frame-Options", "DENY");
   });
 
   app.get("/healthz", async (c) => {

@@ -164,7 +164,7 @@ export class SqlMemoryService implements MemoryService {
     };
     const memory = await this.#store.transaction(async (tx) => {
       if (v.supersedes !== null) {
-        if (!await tx.lock(v.supersedes)) {
+        if (!await tx.lockLive(v.supersedes, now)) {
           throw badRequest("supersedes", `memory ${v.supersedes} does not exist`);
         }
       }

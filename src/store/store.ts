@@ -239,9 +239,13 @@ export class Store {
     return rows[0] ? toMemory(rows[0]) : null;
   }
 
-  /** Lock a memory row for the rest of the transaction; false when absent. */
-  async lock(id: string): Promise<boolean> {
-    const rows = await this.db.query(`select 1 from memories where id = $1 for update`, [id]);
+  /** Lock a current (unexpired) memory row for the rest of the transaction; false when absent. */
+  async lockLive(id: string, now: Date): Promise<boolean> {
+    const rows = await this.db.query(
+      `select 1 from memories m where m.id = $1 and (m.expires_at is null or m.expires_at > $2)
+          for update`,
+      [id, now],
+    );
     return rows.length > 0;
   }
 

@@ -420,6 +420,7 @@ Deno.test({
         ) {
           const a = await call(local, "GET", "/api/stats", { headers: { host } });
           isError(a, 403, "not allowed");
+          assert.ok(a.headers.get("content-security-policy"), "refusals carry the CSP too");
           isError(await call(local, "GET", "/", { headers: { host } }), 403);
         }
         for (

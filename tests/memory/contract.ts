@@ -242,6 +242,8 @@ const steps: Record<string, Step> = {
     assert.deepEqual((await s.export()).map((r) => r.id), [y.id]);
     const later = await s.create({ content: "later" });
     assert.deepEqual(later.contradictions?.map((c) => c.memory.id), [y.id], "expired not checked");
+    await rejectsWith(s.create({ content: "later", supersedes: x.id }), 400, "supersedes:");
+    assert.equal((await b.inner.store.get(x.id))?.superseded_by, null, "expired target untouched");
     assert.equal(await b.rawCount(), 3, "expired rows stay until the cleanup");
     assert.equal(await cleanupExpired(b.inner.store, new Date(Clock.T0)), 0);
     assert.equal(await cleanupExpired(b.inner.store, b.clock.now()), 1);
