@@ -203,7 +203,7 @@ const env: Record<string, string> = {
   MSGCLI_CREDENTIALS_PATH: credsPath,
   HOME: Deno.env.get("HOME") ?? dir,
 };
-const listenPort = await (async () => {
+const listenPort = (() => {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const p = (l.addr as Deno.NetAddr).port;
   l.close();

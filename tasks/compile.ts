@@ -7,31 +7,17 @@
  * Deno's release downloads; it cannot run on machines that reach only the npm registry.
  */
 import { parseArgs } from "node:util";
-import { entrypoints } from "./entrypoints.ts";
+import { forEachProgram, ROOT } from "./entrypoints.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { target: { type: "string" } } });
-const root = new URL("../", import.meta.url).pathname;
-for (const p of entrypoints()) {
-  const args = [
-    "compile",
-    "--config",
-    `${root}deno.json`,
-    "--output",
-    `${root}dist/${p.name}`,
-    ...(values.target ? ["--target", values.target] : []),
-    ...(p.name === "mneme-admin" ? ["--include", `${root}static`] : []),
-    ...p.flags,
-    `${root}${p.entry}`,
-  ];
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args,
-    stdout: "inherit",
-    stderr: "inherit",
-  })
-    .output();
-  if (code !== 0) {
-    console.error(`compile: ${p.name} failed`);
-    Deno.exit(code);
-  }
-  console.log(`compiled dist/${p.name}`);
-}
+await forEachProgram("compile", (p) => [
+  "compile",
+  "--config",
+  `${ROOT}deno.json`,
+  "--output",
+  `${ROOT}dist/${p.name}`,
+  ...(values.target ? ["--target", values.target] : []),
+  ...(p.name === "mneme-admin" ? ["--include", `${ROOT}static`] : []),
+  ...p.flags,
+  `${ROOT}${p.entry}`,
+], (p) => `compiled dist/${p.name}`);

@@ -35,3 +35,26 @@ export function entrypoints(): Entrypoint[] {
     return { name, entry, flags };
   });
 }
+
+/** Repository root (with a trailing slash). */
+export const ROOT = new URL("../", import.meta.url).pathname;
+
+/** Run `deno <args(program)>` for every program; stops at the first failure. */
+export async function forEachProgram(
+  verb: string,
+  argsFor: (p: Entrypoint) => string[],
+  done: (p: Entrypoint) => string,
+): Promise<void> {
+  for (const p of entrypoints()) {
+    const { code } = await new Deno.Command(Deno.execPath(), {
+      args: argsFor(p),
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (code !== 0) {
+      console.error(`${verb}: ${p.name} failed`);
+      Deno.exit(code);
+    }
+    console.log(done(p));
+  }
+}

@@ -49,6 +49,25 @@ function errorText(json: unknown, text: string): string {
   return text.slice(0, 200) || "(empty body)";
 }
 
+/** Batching and dimension probing shared by the HTTP providers; `call` embeds one batch. */
+abstract class BatchedEmbedder implements Embedder {
+  abstract readonly info: EmbedderInfo;
+  protected abstract readonly batchSize: number;
+  protected abstract call(input: string[]): Promise<number[][]>;
+
+  async embed(texts: string[]): Promise<number[][]> {
+    const out: number[][] = [];
+    for (const batch of chunks(texts, this.batchSize)) out.push(...await this.call(batch));
+    return out;
+  }
+
+  async probe(): Promise<EmbedderInfo> {
+    const [v] = await this.call(["dimension probe"]);
+    (this.info as { dimension: number }).dimension = v.length;
+    return this.info;
+  }
+}
+
 /** Options of the Ollama embedder. */
 export interface OllamaOptions {
   /** Base URL, default `http://127.0.0.1:11434`. */
@@ -60,19 +79,20 @@ export interface OllamaOptions {
 }
 
 /** Ollama's `/api/embed`. */
-export class OllamaEmbedder implements Embedder {
+export class OllamaEmbedder extends BatchedEmbedder {
   readonly info: EmbedderInfo;
   readonly #url: string;
-  readonly #batch: number;
+  protected readonly batchSize: number;
 
   /** Create; call `probe()` to learn the dimension. */
   constructor(opts: OllamaOptions = {}) {
+    super();
     this.#url = (opts.url ?? "http://127.0.0.1:11434").replace(/\/+$/, "");
-    this.#batch = opts.batchSize ?? 64;
+    this.batchSize = opts.batchSize ?? 64;
     this.info = { provider: "ollama", model: opts.model ?? "nomic-embed-text", dimension: 0 };
   }
 
-  async #call(input: string[]): Promise<number[][]> {
+  protected async call(input: string[]): Promise<number[][]> {
     const who = "Ollama";
     const { status, json, text } = await postJson(
       `${this.#url}/api/embed`,
@@ -94,18 +114,6 @@ export class OllamaEmbedder implements Embedder {
     const embeddings = (json as { embeddings?: unknown } | undefined)?.embeddings;
     return checkVectors(embeddings, input.length, this.info.dimension || undefined, who);
   }
-
-  async embed(texts: string[]): Promise<number[][]> {
-    const out: number[][] = [];
-    for (const batch of chunks(texts, this.#batch)) out.push(...await this.#call(batch));
-    return out;
-  }
-
-  async probe(): Promise<EmbedderInfo> {
-    const [v] = await this.#call(["dimension probe"]);
-    (this.info as { dimension: number }).dimension = v.length;
-    return this.info;
-  }
 }
 
 /** Options of the OpenAI-compatible embedder. */
@@ -121,17 +129,18 @@ export interface OpenAIOptions {
 }
 
 /** OpenAI-compatible `/embeddings`. */
-export class OpenAIEmbedder implements Embedder {
+export class OpenAIEmbedder extends BatchedEmbedder {
   readonly info: EmbedderInfo;
   readonly #base: string;
   readonly #key?: string;
-  readonly #batch: number;
+  protected readonly batchSize: number;
 
   /** Create; call `probe()` to learn the dimension. */
   constructor(opts: OpenAIOptions = {}) {
+    super();
     this.#base = (opts.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
     this.#key = opts.apiKey;
-    this.#batch = opts.batchSize ?? 128;
+    this.batchSize = opts.batchSize ?? 128;
     this.info = {
       provider: "openai",
       model: opts.model ?? "text-embedding-3-small",
@@ -139,7 +148,7 @@ export class OpenAIEmbedder implements Embedder {
     };
   }
 
-  async #call(input: string[]): Promise<number[][]> {
+  protected async call(input: string[]): Promise<number[][]> {
     const who = "The embeddings provider";
     const { status, json, text } = await postJson(
       `${this.#base}/embeddings`,
@@ -176,17 +185,5 @@ export class OpenAIEmbedder implements Embedder {
       this.info.dimension || undefined,
       who,
     );
-  }
-
-  async embed(texts: string[]): Promise<number[][]> {
-    const out: number[][] = [];
-    for (const batch of chunks(texts, this.#batch)) out.push(...await this.#call(batch));
-    return out;
-  }
-
-  async probe(): Promise<EmbedderInfo> {
-    const [v] = await this.#call(["dimension probe"]);
-    (this.info as { dimension: number }).dimension = v.length;
-    return this.info;
   }
 }

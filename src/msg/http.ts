@@ -119,7 +119,8 @@ export class DialError extends Error {
   }
 }
 
-function defaultPort(protocol: string): number {
+/** The port a URL scheme uses when none is given (proxies and API hosts). */
+export function defaultPort(protocol: string): number {
   switch (protocol) {
     case "https:":
       return 443;

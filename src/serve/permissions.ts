@@ -20,6 +20,7 @@
 
 import type { MsgConfig } from "../msg/config.ts";
 import { formatListen, type ListenAddress } from "./flags.ts";
+import { defaultPort } from "../msg/http.ts";
 
 /** Every environment variable the daemon reads. */
 export const SERVE_ENV_VARS: readonly string[] = [
@@ -44,18 +45,6 @@ export interface PermissionPlan {
   read: string[];
   write: string[];
   env: string[];
-}
-
-function defaultPort(protocol: string): number {
-  switch (protocol) {
-    case "https:":
-      return 443;
-    case "socks5:":
-    case "socks5h:":
-      return 1080;
-    default:
-      return 80;
-  }
 }
 
 /** `host:port` of a URL with its scheme's default port filled in (brackets kept for IPv6). */
