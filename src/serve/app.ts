@@ -234,6 +234,23 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
       // highWaterMark 0: one upstream read per client pull, each chunk enqueued (and so
       // written and flushed by the server) as soon as it arrives; nothing is buffered ahead.
       const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          // An abort (drain deadline, client gone) errors the client-facing body at once, so
+          // the server can close the connection whether or not a pull is pending right now;
+          // relying on the aborted upstream read to surface through `pull` alone can leave the
+          // response open, and then the daemon's shutdown waits on it.
+          const cut = () => {
+            try {
+              controller.error(ac.signal.reason);
+            } catch {
+              // already closed or errored
+            }
+            reader.cancel(ac.signal.reason).catch(() => {});
+            close();
+          };
+          if (ac.signal.aborted) cut();
+          else ac.signal.addEventListener("abort", cut, { once: true });
+        },
         async pull(controller) {
           try {
             const { done, value } = await reader.read();

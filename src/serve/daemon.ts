@@ -173,9 +173,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       if (!drained) {
         log(`drain deadline reached; aborting ${app.inflight} request(s)`);
         app.abortAll();
+        // Aborting ends every proxied response body, so the connections close; the wait is
+        // bounded all the same (`server.shutdown()` cannot be forced once started).
         const grace = delay(1000);
-        await Promise.race([done, grace.promise]);
+        const closed = await Promise.race([done.then(() => true), grace.promise.then(() => false)]);
         grace.cancel();
+        if (!closed) log("connections still open after the drain deadline; stopping anyway");
       }
       await keepalive.stop();
       upstream.close();
