@@ -126,6 +126,24 @@ async function apiErrorFrom(res: Response, viaProxy: boolean): Promise<ApiError>
   );
 }
 
+/**
+ * When the limiting subscription window of a 429 resets (epoch ms), or null when the headers
+ * do not say: the overall reset unless the overall status says the request was allowed, and
+ * the resets of windows whose status is `rejected`; the latest of these.
+ */
+function limitedWindowReset(limits: UsageWindows | null): number | null {
+  if (limits === null) return null;
+  const resets: number[] = [];
+  if (limits.reset !== null && (limits.status === null || limits.status === "rejected")) {
+    resets.push(Date.parse(limits.reset));
+  }
+  for (const w of Object.values(limits.windows)) {
+    if (w.status === "rejected" && w.reset !== null) resets.push(Date.parse(w.reset));
+  }
+  const ok = resets.filter((t) => Number.isFinite(t));
+  return ok.length > 0 ? Math.max(...ok) : null;
+}
+
 /** The Messages API client. */
 export class MessagesClient {
   readonly #o: MessagesClientOptions;
@@ -163,6 +181,12 @@ export class MessagesClient {
     if (should === "false") return null;
     const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
     if (!retryable && should !== "true") return null;
+    // A 429 from an exhausted subscription window that resets later than we would wait is
+    // reported, even when a short retry-after comes with it.
+    if (res.status === 429) {
+      const reset = limitedWindowReset(parseUnifiedRateLimits(res.headers));
+      if (reset !== null && reset - this.#now() > MAX_RETRY_AFTER_MS) return null;
+    }
     const ra = res.headers.get("retry-after");
     if (ra !== null) {
       let ms = Number(ra) * 1000;
@@ -171,11 +195,6 @@ export class MessagesClient {
         if (ms > MAX_RETRY_AFTER_MS) return null;
         return Math.max(0, ms);
       }
-    }
-    if (res.status === 429) {
-      const limits = parseUnifiedRateLimits(res.headers);
-      const reset = limits?.reset ? Date.parse(limits.reset) : NaN;
-      if (Number.isFinite(reset) && reset - this.#now() > MAX_RETRY_AFTER_MS) return null;
     }
     return backoff;
   }

@@ -125,3 +125,55 @@ Deno.test("usage reads /api/oauth/usage without a paid request", async () => {
   assert.equal(u.windows["7d_opus"].utilization, 0.05);
   assert.equal(s.fake.requestsTo("/v1/messages").length, 0);
 });
+
+Deno.test("a 429 whose window resets in hours is reported even with a short retry-after", async () => {
+  await using s = await setup();
+  const sec = Math.floor(Date.now() / 1000);
+  const inHours = String(sec + 3 * 3600);
+  const rejects = () =>
+    assert.rejects(() => s.client.create(req), (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.equal(e.status, 429);
+      return true;
+    });
+  // Overall status rejected, reset in hours, retry-after 30 s: not retried.
+  s.fake.options.errors = [{
+    status: 429,
+    type: "rate_limit_error",
+    message: "5-hour limit reached",
+    headers: {
+      "retry-after": "30",
+      "anthropic-ratelimit-unified-status": "rejected",
+      "anthropic-ratelimit-unified-reset": inHours,
+    },
+  }];
+  await rejects();
+  // Only the rejected window carries its reset: not retried either.
+  s.fake.options.errors = [{
+    status: 429,
+    type: "rate_limit_error",
+    message: "5-hour limit reached",
+    headers: {
+      "anthropic-ratelimit-unified-5h-status": "rejected",
+      "anthropic-ratelimit-unified-5h-reset": inHours,
+    },
+  }];
+  await rejects();
+  assert.deepEqual(s.sleeps, []);
+  assert.equal(s.fake.requestsTo("/v1/messages").length, 2);
+  // A 429 while the subscription windows allow the request (every response carries their
+  // resets, hours away) is a short-term limit: retried.
+  s.fake.options.errors = [{
+    status: 429,
+    type: "rate_limit_error",
+    message: "slow down",
+    headers: {
+      "anthropic-ratelimit-unified-status": "allowed",
+      "anthropic-ratelimit-unified-reset": inHours,
+      "anthropic-ratelimit-unified-5h-status": "allowed",
+      "anthropic-ratelimit-unified-5h-reset": inHours,
+    },
+  }];
+  await s.client.create(req);
+  assert.deepEqual(s.sleeps, [500]);
+});
