@@ -98,27 +98,52 @@ export function parseManualCode(input: string): { code: string; state: string } 
   return { code: text.slice(0, i), state: text.slice(i + 1) };
 }
 
+/**
+ * Longest wait for a token endpoint answer (headers and body). A refresh runs under the
+ * exclusive credentials lock: without a bound, an endpoint or proxy that never answers would
+ * hold the lock (and the daemon's keepalive) forever instead of failing and retrying.
+ */
+export const TOKEN_REQUEST_TIMEOUT_MS = 60_000;
+
 async function tokenRequest(
   cfg: MsgConfig,
   fetchFn: typeof fetch,
   body: Record<string, string>,
+  timeoutMs = TOKEN_REQUEST_TIMEOUT_MS,
 ): Promise<TokenResponse & { raw: Record<string, unknown> }> {
-  let res: Response;
-  try {
-    res = await fetchFn(cfg.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (e) {
-    throw new OAuthError(
-      "network_error",
-      0,
-      `token endpoint ${cfg.tokenUrl} unreachable: ${(e as Error).message}`,
-      { cause: e },
+  const ac = new AbortController();
+  const timer = setTimeout(() => {
+    ac.abort(
+      new OAuthError(
+        "timeout",
+        0,
+        `token endpoint ${cfg.tokenUrl} did not answer within ${timeoutMs / 1000} s`,
+      ),
     );
+  }, timeoutMs);
+  let res: Response;
+  let text: string;
+  try {
+    try {
+      res = await fetchFn(cfg.tokenUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+        signal: ac.signal,
+      });
+      text = await res.text();
+    } catch (e) {
+      if (ac.signal.aborted) throw ac.signal.reason;
+      throw new OAuthError(
+        "network_error",
+        0,
+        `token endpoint ${cfg.tokenUrl} unreachable: ${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+  } finally {
+    clearTimeout(timer);
   }
-  const text = await res.text();
   let json: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(text);
@@ -198,12 +223,13 @@ export async function refreshAccessToken(
   cfg: MsgConfig,
   fetchFn: typeof fetch,
   refreshToken: string,
+  timeoutMs = TOKEN_REQUEST_TIMEOUT_MS,
 ): Promise<TokenResponse> {
   const t = await tokenRequest(cfg, fetchFn, {
     grant_type: "refresh_token",
     refresh_token: refreshToken,
     client_id: cfg.clientId,
-  });
+  }, timeoutMs);
   const out: TokenResponse = { accessToken: t.accessToken, expiresIn: t.expiresIn };
   if (t.refreshToken !== undefined) out.refreshToken = t.refreshToken;
   return out;

@@ -2,8 +2,10 @@
 
 import assert from "node:assert/strict";
 import { CredentialsError, CredentialStore } from "../../src/msg/credentials.ts";
-import { OAuthError, type TokenResponse } from "../../src/msg/oauth.ts";
-import { tempDir } from "./helpers.ts";
+import { OAuthError, refreshAccessToken, type TokenResponse } from "../../src/msg/oauth.ts";
+import { loadMsgConfig } from "../../src/msg/config.ts";
+import { startFakeAnthropic } from "../fakes/anthropic.ts";
+import { fakeEnv, seedCredentials, tempDir } from "./helpers.ts";
 
 const NOW = 1_800_000_000_000;
 const now = () => NOW;
@@ -160,5 +162,40 @@ Deno.test("ensureFresh: invalid_grant adopts a token rotated meanwhile, else fai
       },
     );
     assert.equal(await Deno.readTextFile(s.path), before);
+  }
+});
+
+Deno.test("ensureFresh: a token endpoint that never answers times out, releases the lock, writes nothing", async () => {
+  const fake = startFakeAnthropic({ refreshDelayMs: 3000 });
+  const tmp = await tempDir();
+  try {
+    const path = `${tmp.dir}/credentials.json`;
+    await seedCredentials(fake, path, { expiresInMs: 1000 });
+    const vars = fakeEnv(fake, path);
+    const cfg = loadMsgConfig((n) => vars[n]);
+    const store = new CredentialStore(path);
+    const before = await Deno.readTextFile(path);
+    const t0 = Date.now();
+    await assert.rejects(
+      () =>
+        store.ensureFresh({
+          marginMs: 60_000,
+          refresh: (rt) => refreshAccessToken(cfg, fetch, rt, 200),
+        }),
+      (e: unknown) => {
+        assert.ok(e instanceof CredentialsError);
+        assert.equal(e.code, "refresh_failed");
+        assert.ok(e.cause instanceof OAuthError);
+        assert.equal(e.cause.code, "timeout");
+        return true;
+      },
+    );
+    assert.ok(Date.now() - t0 < 2500, "the refresh did not wait for the hung endpoint");
+    assert.equal(await Deno.readTextFile(path), before);
+    // The exclusive lock was released: a write goes through at once.
+    await store.write({ accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 1000 });
+  } finally {
+    await fake.close();
+    await tmp.cleanup();
   }
 });
