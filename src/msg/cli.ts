@@ -165,7 +165,9 @@ function serveIndex(args: string[]): number {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--") return -1;
-    if (a === "--proxy") {
+    // The value of a string flag (`--system serve`) is not a command word.
+    const name = a.startsWith("--") && !a.includes("=") ? a.slice(2) : "";
+    if ((OPTIONS as Record<string, { type: string }>)[name]?.type === "string") {
       i++;
       continue;
     }

@@ -175,5 +175,14 @@ export function validateProxyUrl(raw: string, source = "--proxy"): URL {
   if (url.search !== "" || url.hash !== "") {
     throw new ConfigError(source, "proxy URL must not have a query or fragment");
   }
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError(
+      source,
+      "proxy URL user or password has an invalid %-escape (write a literal % as %25)",
+    );
+  }
   return url;
 }

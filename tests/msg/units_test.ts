@@ -73,6 +73,13 @@ Deno.test("config: proxy precedence flag > HTTPS_PROXY > https_proxy > ALL_PROXY
   assert.equal(u.username, "us%40er");
   assert.throws(() => validateProxyUrl("http://h:1/path"), /path/);
   assert.throws(() => validateProxyUrl("socks4://h:1"), /socks4/);
+  // A malformed %-escape in the userinfo is a configuration error that names the source.
+  assert.throws(() => validateProxyUrl("socks5h://u:50%zz@h:1", "ALL_PROXY"), (e: unknown) => {
+    assert.ok(e instanceof ConfigError);
+    assert.equal(e.source, "ALL_PROXY");
+    assert.ok(!(e as Error).message.includes("50%zz"));
+    return true;
+  });
   // The message never repeats a password.
   assert.throws(() => validateProxyUrl("gopher://u:hunter2@h:1"), (e: unknown) => {
     assert.ok(!(e as Error).message.includes("hunter2"));
@@ -297,6 +304,15 @@ Deno.test("cli parsing: commands, scopes, later system flag wins", () => {
     value: "a",
   });
   assert.equal(parseCommandLine(["--", "serve"]).prompt, "serve");
+  // A flag's value "serve" is not the serve command.
+  const sys = parseCommandLine(["--system", "serve", "hi"]);
+  assert.equal(sys.command, "query");
+  assert.deepEqual(sys.gen.system, { kind: "text", value: "serve" });
+  assert.equal(parseCommandLine(["--model", "serve", "stream", "hi"]).command, "stream");
+  assert.deepEqual(parseCommandLine(["--proxy", "http://p:1", "serve"]).serveArgs, [
+    "--proxy",
+    "http://p:1",
+  ]);
   assert.throws(() => parseCommandLine(["q", "--max-tokens", "-1"]), UsageError);
   assert.throws(() => parseCommandLine(["login", "x"]), /unexpected argument/);
 });
