@@ -39,6 +39,8 @@ export interface ServeFlags {
   proxyFlag?: string;
   debug: boolean;
   help: boolean;
+  /** `--version` / `-v` (a global flag of msgcli): print the version and exit. */
+  version: boolean;
   /**
    * Debug-only: print the daemon's permission state as JSON (probing `url` as an
    * outside host) and exit. Used by the test that proves the lock.
@@ -62,6 +64,7 @@ Flags:
                              (http, https, socks5, socks5h; default: HTTPS_PROXY, ALL_PROXY)
   --debug                    verbose logging to stderr (also MSGCLI_DEBUG=1)
   -h, --help                 show this help
+  -v, --version              print the version
 `;
 
 /** Parses `host:port`, `[v6]:port` or `:port` (all interfaces). */
@@ -117,6 +120,7 @@ export function parseServeFlags(
         proxy: { type: "string" },
         debug: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
         "permission-probe": { type: "string" },
       },
     });
@@ -136,7 +140,8 @@ export function parseServeFlags(
   const keyRaw = v["auth-key"] ?? env("MSGCLI_SERVE_KEY");
   const authKey = keyRaw === undefined || keyRaw.trim() === "" ? undefined : keyRaw.trim();
   const help = v.help ?? false;
-  if (!help && authKey === undefined && !isLoopbackHost(listen.hostname)) {
+  const version = v.version ?? false;
+  if (!help && !version && authKey === undefined && !isLoopbackHost(listen.hostname)) {
     throw new UsageError(
       `refusing to listen on non-loopback address ${
         formatListen(listen)
@@ -149,6 +154,7 @@ export function parseServeFlags(
     refreshMarginMs,
     debug: (v.debug ?? false) || (debugEnv !== undefined && /^(1|true|yes|on)$/i.test(debugEnv)),
     help,
+    version,
   };
   if (authKey !== undefined) flags.authKey = authKey;
   if (v.proxy !== undefined) flags.proxyFlag = v.proxy;

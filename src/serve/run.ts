@@ -7,6 +7,8 @@
  */
 
 import { ConfigError, type EnvGetter, loadMsgConfig, resolveProxy } from "../msg/config.ts";
+import { redactUrl } from "../msg/http.ts";
+import { VERSION } from "../version.ts";
 import { runDaemon } from "./daemon.ts";
 import { parseServeFlags, SERVE_USAGE, UsageError } from "./flags.ts";
 import { errorText } from "./keepalive.ts";
@@ -59,6 +61,10 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
       console.log(SERVE_USAGE);
       return 0;
     }
+    if (flags.version) {
+      console.log(`msgcli v${VERSION}`);
+      return 0;
+    }
     config = loadMsgConfig(env);
     const proxy = resolveProxy(flags.proxyFlag, env);
     if (proxy !== undefined) config.proxy = proxy;
@@ -105,6 +111,28 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
   }
 }
 
+/** `args` for printing: the auth key is hidden and proxy credentials redacted. */
+function redactArgs(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const eq = a.indexOf("=");
+    const name = eq >= 0 ? a.slice(0, eq) : a;
+    const redact = name === "--auth-key"
+      ? () => "<key>"
+      : name === "--proxy"
+      ? (v: string) => redactUrl(v)
+      : null;
+    if (redact === null) out.push(a);
+    else if (eq >= 0) out.push(`${name}=${redact(a.slice(eq + 1))}`);
+    else {
+      out.push(a);
+      if (i + 1 < args.length) out.push(redact(args[++i]));
+    }
+  }
+  return out;
+}
+
 function lockedCommand(plan: ReturnType<typeof planPermissions>, args: string[]): string {
   return [
     "deno",
@@ -113,7 +141,7 @@ function lockedCommand(plan: ReturnType<typeof planPermissions>, args: string[])
     "--unstable-no-legacy-abort",
     ...permissionFlags(plan),
     entryPath(),
-    ...args,
+    ...redactArgs(args),
   ]
     .map(shellQuote).join(" ");
 }

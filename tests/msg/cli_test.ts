@@ -106,6 +106,7 @@ Deno.test("invalid values exit 1 naming the flag, before any request", async () 
     [["hi", "--history", "-"], /--history: stdin is not valid JSON/],
     [["hi", "--proxy", "ftp://127.0.0.1:21"], /--proxy: unsupported proxy scheme "ftp"/],
     [["hi", "--proxy", "not a url"], /--proxy: not a valid proxy URL/],
+    [["hi", "--proxy", "http://u:50%off@127.0.0.1:9"], /--proxy: .*invalid %-escape/],
     [["hi"], /HTTPS_PROXY: unsupported proxy scheme/, { HTTPS_PROXY: "gopher://x:1" }],
     [["hi"], /ALL_PROXY: /, { ALL_PROXY: "nonsense" }],
     [["query"], /missing prompt/],
@@ -438,5 +439,11 @@ Deno.test("serve is handed to the daemon's own flag parser (help, unknown flags)
   r = await runMsgcli(["--debug", "serve", "--bogus"], { env: s.env });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /--bogus/);
+  // --version and -v are global: they print the version for serve too.
+  for (const args of [["serve", "--version"], ["-v", "serve"], ["serve", "--listen", ":1", "-v"]]) {
+    r = await runMsgcli(args, { env: s.env });
+    assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+    assert.equal(r.stdout, `msgcli v${VERSION}\n`);
+  }
   assert.equal(s.fake.requests.length, 0);
 });

@@ -150,6 +150,37 @@ Deno.test("narrow permissions that miss the configuration: exit 1 with the exact
   );
 });
 
+Deno.test("the printed start command hides the auth key and the proxy password", async () => {
+  const args = [
+    "--listen",
+    "127.0.0.1:9",
+    "--auth-key",
+    "sekrit-daemon-key",
+    "--proxy=http://alice:pw-s3cret@127.0.0.1:3128",
+  ];
+  const env = { MSGCLI_CREDENTIALS_PATH: "/nonexistent/msgcli/credentials.json" };
+  const narrow = await spawnServe(
+    ["--no-prompt", "--allow-net=127.0.0.1:8787", `--allow-env=${SERVE_ENV_VARS.join(",")}`],
+    args,
+    env,
+  ).output();
+  const broad = await spawnServe(
+    ["--no-prompt", "--allow-env", "--allow-read", "--allow-net=127.0.0.1:9"],
+    [...args, "--permission-probe", "http://127.0.0.1:9/"],
+    env,
+  ).output();
+  for (
+    const [out, re] of [[narrow, /Start it with exactly: /], [broad, /start it with: /]] as const
+  ) {
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.match(stderr, re);
+    assert.match(stderr, /--auth-key '<key>'/);
+    assert.match(stderr, /--proxy=http:\/\/\*\*\*:\*\*\*@127\.0\.0\.1:3128/);
+    assert.ok(!stderr.includes("sekrit-daemon-key"), "auth key printed");
+    assert.ok(!stderr.includes("pw-s3cret"), "proxy password printed");
+  }
+});
+
 Deno.test("unscoped permissions without --allow-run: runs, but warns that it is not locked", async () => {
   const out = await spawnServe(["--no-prompt", "--allow-env", "--allow-net=127.0.0.1:9"], [
     "--listen",

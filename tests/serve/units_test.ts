@@ -60,6 +60,9 @@ Deno.test("parseServeFlags: defaults, env key, margin, proxy, debug", () => {
   assert.equal(e.debug, true);
   assert.equal(parseServeFlags(["--auth-key=flagkey"], env).authKey, "flagkey");
   assert.equal(parseServeFlags(["--auth-key", ""], noEnv).authKey, undefined);
+  assert.equal(d.version, false);
+  assert.equal(parseServeFlags(["--version"], noEnv).version, true);
+  assert.equal(parseServeFlags(["-v", "--listen", "0.0.0.0:1"], noEnv).version, true);
 });
 
 Deno.test("parseServeFlags: unknown flags, positionals and bad values are usage errors", () => {
