@@ -123,6 +123,24 @@ export function parseCredentials(text: string, path: string): Credentials {
   };
 }
 
+/** Bytes the writability probe writes: more than a credentials file ever takes. */
+const PROBE_BYTES = 4096;
+
+/** fsync a directory so that a rename in it survives a power loss (best effort; not on Windows). */
+async function syncDir(dir: string): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  try {
+    const d = await Deno.open(dir, { read: true });
+    try {
+      await d.sync();
+    } finally {
+      d.close();
+    }
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename itself is still atomic.
+  }
+}
+
 /** Reads and writes one credentials file under the advisory lock. */
 export class CredentialStore {
   /** Path of the credentials file. */
@@ -264,6 +282,7 @@ export class CredentialStore {
       }
       if (Deno.build.os !== "windows") await Deno.chmod(tmp, 0o600);
       await Deno.rename(tmp, this.path);
+      await syncDir(dir);
     } catch (e) {
       await Deno.remove(tmp).catch(() => {});
       throw e;
@@ -292,9 +311,16 @@ export class CredentialStore {
       const f = await Deno.open(this.path, { write: true });
       f.close();
       const probe = `${dirname(this.path)}/.${basename(this.path)}.${crypto.randomUUID()}.probe`;
+      // Write and sync as many bytes as a credentials file takes, so that a full disk is
+      // found before the single-use refresh token is spent, not after.
       const p = await Deno.open(probe, { write: true, createNew: true, mode: 0o600 });
-      p.close();
-      await Deno.remove(probe);
+      try {
+        await p.write(new Uint8Array(PROBE_BYTES));
+        await p.sync();
+      } finally {
+        p.close();
+        await Deno.remove(probe).catch(() => {});
+      }
       return true;
     } catch {
       return false;
