@@ -5,7 +5,7 @@
  * @module
  */
 import type { Embedder } from "../embed/embedder.ts";
-import { sameEmbedder } from "../store/migrate.ts";
+import { recordedEmbedder, sameEmbedder } from "../store/migrate.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { badRequest, describeError, MemoryError, notFound } from "./errors.ts";
@@ -120,7 +120,15 @@ export class SqlMemoryService implements MemoryService {
       `run \`memcli reembed\` to re-embed all memories, or configure the recorded embedder again`;
   }
 
-  #assertVectorsUsable(): void {
+  /**
+   * Refuse vector work while the stored vectors come from another embedder. The recorded
+   * embedder is read again each time: another process on the same database (the admin
+   * daemon finishing `memcli reembed` while MCP servers run) may have changed it, and
+   * vectors of this embedder must then not be mixed into the new ones.
+   */
+  async #assertVectorsUsable(): Promise<void> {
+    const recorded = await recordedEmbedder(this.#store.db);
+    if (recorded) this.#stored = recorded;
     const reason = this.maintenanceReason;
     if (reason) throw new MemoryError(409, `maintenance: ${reason}`);
   }
@@ -135,7 +143,7 @@ export class SqlMemoryService implements MemoryService {
 
   async create(input: CreateInput): Promise<CreateResult> {
     const v = validateCreate(input);
-    this.#assertVectorsUsable();
+    await this.#assertVectorsUsable();
     const [embedding] = await this.#embed([v.content]);
     const now = this.#now();
     const near = await this.#store.nearest(
@@ -164,8 +172,14 @@ export class SqlMemoryService implements MemoryService {
     };
     const memory = await this.#store.transaction(async (tx) => {
       if (v.supersedes !== null) {
-        if (!await tx.lockLive(v.supersedes, now)) {
-          throw badRequest("supersedes", `memory ${v.supersedes} does not exist`);
+        const target = await tx.lockLive(v.supersedes, now);
+        if (!target) throw badRequest("supersedes", `memory ${v.supersedes} does not exist`);
+        if (target.supersededBy !== null) {
+          throw badRequest(
+            "supersedes",
+            `memory ${v.supersedes} was already superseded by ${target.supersededBy}; ` +
+              "supersede that one instead",
+          );
         }
       }
       const [m] = await tx.insert([row]);
@@ -192,7 +206,7 @@ export class SqlMemoryService implements MemoryService {
   async update(id: string, input: { content: string }): Promise<Memory> {
     const key = validateId(id);
     const content = validateUpdate(input);
-    this.#assertVectorsUsable();
+    await this.#assertVectorsUsable();
     await this.get(key);
     const [embedding] = await this.#embed([content]);
     const m = await this.#store.updateContent(key, content, embedding, this.#now());
@@ -213,7 +227,7 @@ export class SqlMemoryService implements MemoryService {
 
   async search(input: SearchInput): Promise<SearchResult[]> {
     const q = validateSearch(input);
-    this.#assertVectorsUsable();
+    await this.#assertVectorsUsable();
     const scope: ScopeFilter = q.scope === "global"
       ? { kind: "global" }
       : q.scope === "project"
@@ -267,7 +281,7 @@ export class SqlMemoryService implements MemoryService {
 
   async import(items: ImportItem[]): Promise<{ imported: number }> {
     const valid = validateImport(items);
-    this.#assertVectorsUsable();
+    await this.#assertVectorsUsable();
     if (!valid.length) return { imported: 0 };
     const vectors = await this.#embed(valid.map((v) => v.content));
     const now = this.#now();
@@ -330,7 +344,7 @@ export class SqlMemoryService implements MemoryService {
     if (pending.rows.length) {
       const vectors = await this.#embed(pending.rows.map((r) => r.content));
       await this.#store.reembedStore(
-        pending.rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })),
+        pending.rows.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
       );
     }
     const done = pending.done + pending.rows.length;
@@ -342,7 +356,11 @@ export class SqlMemoryService implements MemoryService {
     if (rest.rows.length) {
       return { done: rest.done, total: rest.total, finished: false, embedder: target };
     }
-    await this.#store.finishReembed(target);
+    if (!await this.#store.finishReembed(target)) {
+      // A memory was written after the check above: the next call embeds it.
+      const left = await this.#store.reembedPending(0);
+      return { done: left.done, total: left.total, finished: false, embedder: target };
+    }
     this.#stored = { ...target };
     return { done, total: pending.total, finished: true, embedder: target };
   }

@@ -262,9 +262,13 @@ export function validateUpdate(x: unknown): string {
   return validateContent(obj.content, "content");
 }
 
-function validateLimit(x: unknown, def: number, max: number): number {
+/**
+ * `text`: the value may be query-string text (list); in JSON bodies (search) it must be a
+ * number. An empty value means the default, as for the other optional fields.
+ */
+function validateLimit(x: unknown, def: number, max: number, text: boolean): number {
   if (!present(x) || x === "") return def;
-  const n = typeof x === "string" && /^-?\d+$/.test(x.trim()) ? Number(x) : x;
+  const n = text && typeof x === "string" && /^-?\d+$/.test(x.trim()) ? Number(x) : x;
   if (typeof n !== "number" || !Number.isInteger(n)) {
     throw badRequest("limit", "must be an integer");
   }
@@ -293,7 +297,7 @@ export function validateList(x: unknown): Filter & { limit: number } {
   rejectUnknown(obj, ["scope", "project", "type", "limit"], "");
   return {
     ...validateFilterFields(obj),
-    limit: validateLimit(obj.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT),
+    limit: validateLimit(obj.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, true),
   };
 }
 
@@ -329,6 +333,6 @@ export function validateSearch(x: unknown): SearchQuery {
     query,
     scope,
     project,
-    limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT),
+    limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, false),
   };
 }

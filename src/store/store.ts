@@ -239,14 +239,18 @@ export class Store {
     return rows[0] ? toMemory(rows[0]) : null;
   }
 
-  /** Lock a current (unexpired) memory row for the rest of the transaction; false when absent. */
-  async lockLive(id: string, now: Date): Promise<boolean> {
-    const rows = await this.db.query(
-      `select 1 from memories m where m.id = $1 and (m.expires_at is null or m.expires_at > $2)
-          for update`,
+  /**
+   * Lock a current (unexpired) memory row for the rest of the transaction and return who
+   * superseded it (null while it is current); null when absent. The row lock makes a
+   * concurrent supersession of the same memory wait and then see this one's link.
+   */
+  async lockLive(id: string, now: Date): Promise<{ supersededBy: string | null } | null> {
+    const rows = await this.db.query<{ superseded_by: string | null }>(
+      `select m.superseded_by from memories m
+        where m.id = $1 and (m.expires_at is null or m.expires_at > $2) for update`,
       [id, now],
     );
-    return rows.length > 0;
+    return rows.length ? { supersededBy: rows[0].superseded_by } : null;
   }
 
   /** Current memories matching the filter, newest update first. */
@@ -268,12 +272,28 @@ export class Store {
     embedding: number[],
     now: Date,
   ): Promise<Memory | null> {
-    const rows = await this.db.query<{ id: string }>(
-      `update memories set content = $2, embedding = $3::vector, updated_at = $4
-        where id = $1 returning id`,
-      [id, content, vectorLiteral(embedding), now],
-    );
+    const rows = await this.transaction(async (s) => {
+      // A re-embedding run in progress holds a vector of the old content in embedding_next:
+      // clear it so that the run embeds the new content. The meta row lock keeps the run
+      // from starting or finishing (adding or dropping that column) in between.
+      const running = await s.#lockReembedRun("share");
+      return await s.db.query<{ id: string }>(
+        `update memories set content = $2, embedding = $3::vector, updated_at = $4
+           ${running ? ", embedding_next = null" : ""}
+          where id = $1 returning id`,
+        [id, content, vectorLiteral(embedding), now],
+      );
+    });
     return rows.length ? await this.get(id) : null;
+  }
+
+  /** Lock the meta row (in a transaction); true when a re-embedding run is in progress. */
+  async #lockReembedRun(mode: "share" | "update"): Promise<boolean> {
+    const [row] = await this.db.query<{ running: boolean }>(
+      `select reembed_provider is not null as running from mneme_meta where id = 1
+          for ${mode === "share" ? "share" : "update"}`,
+    );
+    return Boolean(row?.running);
   }
 
   /** Mark `id` as replaced by `by`, with the superseded weight. */
@@ -434,6 +454,7 @@ export class Store {
   /** Start a re-embedding run: a fresh `embedding_next vector(dim)` column with its index. */
   async beginReembed(target: EmbedderInfo): Promise<void> {
     await this.transaction(async (s) => {
+      await s.#lockReembedRun("update");
       await s.db.exec("alter table memories drop column if exists embedding_next");
       await s.db.exec("alter table memories add column embedding_next vector");
       await setVectorColumn(s.db, "embedding_next", target.dimension);
@@ -461,19 +482,35 @@ export class Store {
     return { rows, done: Number(c?.done ?? 0), total: Number(c?.total ?? 0) };
   }
 
-  /** Store new vectors of a run. */
-  async reembedStore(items: { id: string; embedding: number[] }[]): Promise<void> {
+  /**
+   * Store new vectors of a run, each only while the memory still has the content it was
+   * embedded from (a memory updated meanwhile stays pending).
+   */
+  async reembedStore(items: { id: string; content: string; embedding: number[] }[]): Promise<void> {
     if (!items.length) return;
     await this.db.query(
       `update memories m set embedding_next = x.e::vector
-         from jsonb_to_recordset($1::text::jsonb) as x(id uuid, e text) where m.id = x.id`,
-      [JSON.stringify(items.map((i) => ({ id: i.id, e: vectorLiteral(i.embedding) })))],
+         from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, e text)
+        where m.id = x.id and m.content = x.c`,
+      [JSON.stringify(
+        items.map((i) => ({ id: i.id, c: i.content, e: vectorLiteral(i.embedding) })),
+      )],
     );
   }
 
-  /** Swap the new column in, rename its index and record the new embedder. */
-  async finishReembed(target: EmbedderInfo): Promise<void> {
-    await this.transaction(async (s) => {
+  /**
+   * Swap the new column in, rename its index and record the new embedder, provided that
+   * every memory has its new vector; returns false (changing nothing) when some memory
+   * written since the last check still lacks one. Writes wait while this runs.
+   */
+  async finishReembed(target: EmbedderInfo): Promise<boolean> {
+    const done = await this.transaction(async (s) => {
+      await s.#lockReembedRun("update");
+      await s.db.exec("lock table memories in exclusive mode");
+      const pending = await s.db.query(
+        "select 1 from memories where embedding_next is null limit 1",
+      );
+      if (pending.length) return false;
       await s.db.exec("alter table memories drop column embedding");
       await s.db.exec("alter table memories rename column embedding_next to embedding");
       await s.db.exec(
@@ -485,8 +522,10 @@ export class Store {
                 reembed_dimension = null where id = 1`,
         [target.provider, target.model, target.dimension],
       );
+      return true;
     });
-    await this.analyze();
+    if (done) await this.analyze();
+    return done;
   }
 
   /** Refresh planner statistics (after bulk loads, so searches keep using the index). */

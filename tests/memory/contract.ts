@@ -216,6 +216,104 @@ const steps: Record<string, Step> = {
     assert.equal((await s.get(third.memory.id)).weight, 1);
   },
 
+  async "supersedes must name a memory not yet superseded, also when two creates race"(b) {
+    const s = b.service;
+    const old = (await s.create({ content: "The API port is 8080" })).memory;
+    const first = (await s.create({ content: "The API port is 9090", supersedes: old.id }))
+      .memory;
+    const before = await b.rawCount();
+    const err = await rejectsWith(
+      s.create({ content: "The API port is 7070", supersedes: old.id }),
+      400,
+      "supersedes:",
+    );
+    assert.match(err.message, new RegExp(`superseded by ${first.id}`));
+    assert.equal(await b.rawCount(), before, "nothing written");
+    assert.equal((await s.get(old.id)).superseded_by, first.id, "the first link is kept");
+    // The newest memory of the chain can be superseded in turn.
+    const second = (await s.create({ content: "The API port is 7070", supersedes: first.id }))
+      .memory;
+    assert.equal((await s.get(first.id)).superseded_by, second.id);
+
+    const target = (await s.create({ content: "racing target" })).memory;
+    const results = await Promise.allSettled([
+      s.create({ content: "racer a", supersedes: target.id }),
+      s.create({ content: "racer b", supersedes: target.id }),
+    ]);
+    const won = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.memory] : []));
+    const lost = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    assert.equal(won.length, 1, "exactly one create supersedes the target");
+    assert.ok(lost[0] instanceof MemoryError && lost[0].status === 400, String(lost[0]));
+    assert.equal((await s.get(target.id)).superseded_by, won[0].id);
+    assert.equal((await s.list()).filter((m) => m.content.startsWith("racer")).length, 1);
+  },
+
+  async "re-embedding with the same embedder while memories change keeps vectors current"(b) {
+    const s = b.service;
+    b.embedder.set("alpha", axis(0)).set("beta", axis(1)).set("gamma", axis(2))
+      .set("delta", axis(3)).set("epsilon", axis(4));
+    const ms = [
+      (await s.create({ content: "alpha" })).memory,
+      (await s.create({ content: "gamma" })).memory,
+    ].sort((x, y) => x.id.localeCompare(y.id));
+    // The first batch re-embeds the memory with the smaller id; then both change.
+    assert.equal((await s.reembed({ batchSize: 1 })).finished, false);
+    await s.update(ms[0].id, { content: "beta" });
+    await s.update(ms[1].id, { content: "delta" });
+    // A change while a batch is being embedded.
+    const embed = b.embedder.embed.bind(b.embedder);
+    let hook = true;
+    b.embedder.embed = async (texts: string[]) => {
+      const out = await embed(texts);
+      if (hook && texts.includes("delta")) {
+        hook = false;
+        await b.inner.update(ms[1].id, { content: "epsilon" });
+      }
+      return out;
+    };
+    try {
+      let finished = false;
+      for (let i = 0; i < 10 && !finished; i++) {
+        finished = (await s.reembed({ batchSize: 1 })).finished;
+      }
+      assert.ok(finished, "the run finishes");
+    } finally {
+      b.embedder.embed = embed;
+    }
+    const top = async (q: string) => (await s.search({ query: q, limit: 1 }))[0];
+    const beta = await top("beta");
+    assert.equal(beta.memory.id, ms[0].id);
+    assert.ok(Math.abs(beta.score - 0.8) < 1e-6, `score ${beta.score}: the vector is of "beta"`);
+    const eps = await top("epsilon");
+    assert.equal(eps.memory.id, ms[1].id);
+    assert.ok(Math.abs(eps.score - 0.8) < 1e-6, `score ${eps.score}: the vector is of "epsilon"`);
+  },
+
+  async "another process recorded a new embedder (reembed finished there): writes refused"(b) {
+    const s = b.service;
+    const m = (await s.create({ content: "before the switch" })).memory;
+    const meta = "update mneme_meta set embedder_model = $1 where id = 1";
+    await b.db.query(meta, ["other-model"]);
+    try {
+      for (
+        const call of [
+          () => s.create({ content: "with a stale embedder" }),
+          () => s.search({ query: "before" }),
+          () => s.update(m.id, { content: "changed" }),
+          () => s.import([{ content: "imported" }]),
+        ]
+      ) {
+        const err = await rejectsWith(call(), 409, "maintenance:");
+        assert.match(err.message, /other-model/);
+      }
+      assert.equal(await b.rawCount(), 1, "nothing written");
+      assert.equal((await s.get(m.id)).content, "before the switch");
+    } finally {
+      await b.db.query(meta, [b.embedder.info.model]);
+    }
+    assert.equal((await s.search({ query: "before" }))[0].memory.id, m.id, "usable again");
+  },
+
   async "TTL: expired memories are hidden everywhere and removed by the cleanup"(b) {
     const s = b.service;
     b.embedder.set("short", axis(0)).set("long", axis(0)).set("q", axis(0)).set("later", axis(0));
@@ -555,6 +653,7 @@ const steps: Record<string, Step> = {
       [{ query: "x", limit: 0 }, "limit:"],
       [{ query: "x", limit: 101 }, "limit:"],
       [{ query: "x", limit: 1.5 }, "limit:"],
+      [{ query: "x", limit: "5" }, "limit:"],
       [{ query: "x", scope: "team" }, "scope:"],
       [{ query: "x", scope: "project" }, "project:"],
       [{ query: "x", project: 3 }, "project:"],
