@@ -47,10 +47,14 @@ async function lockDataDir(dir: string): Promise<Deno.FsFile> {
   await Deno.mkdir(dir, { recursive: true });
   const path = join(dir, "mneme.lock");
   const file = await Deno.open(path, { read: true, write: true, create: true });
-  const got = await Promise.race([
-    file.lock(true).then(() => true),
-    new Promise<false>((r) => setTimeout(() => r(false), 500)),
-  ]);
+  // tryLock, not lock() with a timeout: a lock() left waiting would keep the file open and
+  // take the lock as soon as the owner stops, shutting out every later opener.
+  let got = false;
+  try {
+    got = await file.tryLock(true);
+  } finally {
+    if (!got) file.close();
+  }
   if (!got) {
     let owner = "";
     try {

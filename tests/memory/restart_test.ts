@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createAdminApp } from "../../src/admin/app.ts";
 import type { MemoryConfig } from "../../src/config.ts";
 import { MemoryError } from "../../src/memory/errors.ts";
-import { openMemoryService, StartupError } from "../../src/memory/open.ts";
+import { openDatabase, openMemoryService, StartupError } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import type { Memory } from "../../src/memory/types.ts";
 import { columnDimension } from "../../src/store/migrate.ts";
@@ -215,6 +215,33 @@ Deno.test({
       });
     } finally {
       await fake.close();
+      await dir.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "embedded database: a refused second opener leaves no lock behind",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await tempDir("mneme-lock-");
+    const cfg = testConfig({ dataDir: dir.path });
+    try {
+      const owner = await openDatabase(cfg);
+      await assert.rejects(openDatabase(cfg), (err: unknown) => {
+        assert.ok(err instanceof StartupError);
+        assert.match(err.message, /is in use by another process/);
+        return true;
+      });
+      await owner.db.close();
+      owner.release();
+      await new Promise((r) => setTimeout(r, 100));
+      // The refused opener must not have taken the lock once the owner let it go.
+      const next = await openDatabase(cfg);
+      await next.db.close();
+      next.release();
+    } finally {
       await dir.cleanup();
     }
   },
