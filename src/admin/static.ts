@@ -21,9 +21,9 @@ const TYPES: Record<string, string> = {
 
 const ROOT = new URL("../../static/", import.meta.url);
 
-async function load(rel: string): Promise<Uint8Array | null> {
-  const url = new URL(rel, ROOT);
-  if (!url.href.startsWith(ROOT.href)) return null;
+async function load(root: URL, rel: string): Promise<Uint8Array | null> {
+  const url = new URL(rel, root);
+  if (!url.href.startsWith(root.href)) return null;
   try {
     if (url.protocol === "file:") return await Deno.readFile(url);
     const res = await fetch(url);
@@ -33,20 +33,29 @@ async function load(rel: string): Promise<Uint8Array | null> {
   }
 }
 
-/** A Hono handler for GET requests outside /api. */
-export function staticHandler(): (c: Context) => Promise<Response> {
-  const cache = new Map<string, Uint8Array | null>();
+/**
+ * A Hono handler for GET requests outside /api, serving files under `root` (default the
+ * static/ folder). Files found are cached; misses are not, so that requests for arbitrary
+ * paths cannot grow the cache without bound.
+ */
+export function staticHandler(root: URL = ROOT): (c: Context) => Promise<Response> {
+  const cache = new Map<string, Uint8Array>();
   return async (c) => {
-    let path = decodeURIComponent(c.req.path);
+    let path: string;
+    try {
+      path = decodeURIComponent(c.req.path);
+    } catch {
+      return c.json({ error: "not found" }, 404);
+    }
     if (path.endsWith("/")) path += "index.html";
     const rel = path.replace(/^\/+/, "");
     if (rel.split("/").some((s) => s === ".." || s.startsWith(".")) || rel.includes("\\")) {
       return c.json({ error: "not found" }, 404);
     }
-    let body = cache.get(rel);
+    let body: Uint8Array | null | undefined = cache.get(rel);
     if (body === undefined) {
-      body = await load(rel);
-      cache.set(rel, body);
+      body = await load(root, rel);
+      if (body) cache.set(rel, body);
     }
     if (!body) return c.json({ error: `no route GET ${c.req.path}` }, 404);
     const ext = rel.split(".").pop() ?? "";

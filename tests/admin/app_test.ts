@@ -498,3 +498,27 @@ Deno.test({
     }
   },
 });
+
+Deno.test("static UI: misses are not cached; bad percent-encoding is a 404", async () => {
+  const { Hono } = await import("hono");
+  const { staticHandler } = await import("../../src/admin/static.ts");
+  const dir = await Deno.makeTempDir({ prefix: "mneme-static-" });
+  try {
+    const app = new Hono();
+    app.get("*", staticHandler(new URL(`file://${dir}/`)));
+    const missing = await app.request("http://localhost/late.txt");
+    assert.equal(missing.status, 404);
+    await missing.body?.cancel();
+    // A file that appears later is served: a miss is not remembered (the cache of misses
+    // grew with every distinct path asked for).
+    await Deno.writeTextFile(`${dir}/late.txt`, "here");
+    const found = await app.request("http://localhost/late.txt");
+    assert.equal(found.status, 200);
+    assert.equal(await found.text(), "here");
+    const bad = await app.request("http://localhost/%E0%A4%A");
+    assert.equal(bad.status, 404, "malformed percent-encoding is not a 500");
+    await bad.body?.cancel();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
