@@ -62,8 +62,9 @@ export class MemoryClient implements MemoryService {
     timeoutMs?: number,
   ): Promise<T> {
     const url = new URL(this.#base + path);
+    // Empty values are sent as given: list treats them as absent, bulk delete refuses them.
     for (const [k, v] of Object.entries(query ?? {})) {
-      if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
+      if (v !== undefined) url.searchParams.set(k, String(v));
     }
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";

@@ -301,10 +301,18 @@ export function validateList(x: unknown): Filter & { limit: number } {
   };
 }
 
-/** Validate bulk delete filters. */
+/**
+ * Validate bulk delete filters. A filter given with an empty value is refused: treating it
+ * as absent would turn `?project=` (an unset variable) into "delete every memory".
+ */
 export function validateDeleteFilter(x: unknown): Filter {
   const obj = asObject(x ?? {}, "query");
   rejectUnknown(obj, ["scope", "project", "type"], "");
+  for (const key of ["scope", "project", "type"]) {
+    if (typeof obj[key] === "string" && obj[key].trim() === "") {
+      throw badRequest(key, "must not be empty (leave the filter out to match every memory)");
+    }
+  }
   return validateFilterFields(obj);
 }
 

@@ -506,6 +506,11 @@ const steps: Record<string, Step> = {
     await s.create({ content: "b1", project: "beta" });
     await rejectsWith(s.deleteMany({ scope: "team" as never }), 400, "scope:");
     await rejectsWith(s.deleteMany({ limit: 5 } as never), 400, "limit:");
+    // A filter given empty (an unset shell variable, say) must not widen to "everything".
+    await rejectsWith(s.deleteMany({ project: "" }), 400, "project:");
+    await rejectsWith(s.deleteMany({ project: "  " }), 400, "project:");
+    await rejectsWith(s.deleteMany({ scope: "" as never }), 400, "scope:");
+    await rejectsWith(s.deleteMany({ type: "" as never, project: "alpha" }), 400, "type:");
     assert.equal(await b.rawCount(), 4);
     assert.deepEqual(await s.deleteMany({ project: "alpha", type: "fact" }), { deleted: 1 });
     assert.deepEqual(await s.deleteMany({ scope: "project" }), { deleted: 2 });
