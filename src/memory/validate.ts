@@ -76,9 +76,16 @@ function present(x: unknown): boolean {
   return x !== undefined && x !== null;
 }
 
+/** Refuse text Postgres cannot store: NUL characters and lone UTF-16 surrogates. */
+function storable(text: string, field: string): string {
+  if (text.includes("\u0000")) throw badRequest(field, "must not contain NUL characters");
+  if (!text.isWellFormed()) throw badRequest(field, "must be valid Unicode (a lone surrogate)");
+  return text;
+}
+
 function validateContent(x: unknown, field: string): string {
   if (typeof x !== "string") throw badRequest(field, "is required and must be a string");
-  const content = x.trim();
+  const content = storable(x, field).trim();
   if (content === "") throw badRequest(field, "must not be empty");
   if (content.length > MAX_CONTENT) {
     throw badRequest(field, `is longer than ${MAX_CONTENT} characters`);
@@ -105,7 +112,7 @@ function validateType(x: unknown, field: string): MemoryType | undefined {
 function validateProject(x: unknown, field: string): string | undefined {
   if (!present(x)) return undefined;
   if (typeof x !== "string") throw badRequest(field, "must be a string");
-  const project = x.trim();
+  const project = storable(x, field).trim();
   if (project === "") return undefined;
   if (project.length > MAX_PROJECT) {
     throw badRequest(field, `is longer than ${MAX_PROJECT} characters`);
@@ -124,7 +131,7 @@ function validateTags(x: unknown, field: string): string[] {
   const tags: string[] = [];
   x.forEach((t, i) => {
     if (typeof t !== "string") throw badRequest(`${field}[${i}]`, "must be a string");
-    const tag = t.trim();
+    const tag = storable(t, `${field}[${i}]`).trim();
     if (tag === "") throw badRequest(`${field}[${i}]`, "must not be empty");
     if (tag.length > MAX_TAG) {
       throw badRequest(`${field}[${i}]`, `is longer than ${MAX_TAG} characters`);
@@ -329,7 +336,7 @@ export function validateSearch(x: unknown): SearchQuery {
   const obj = asObject(x, "body");
   rejectUnknown(obj, ["query", "scope", "project", "limit"], "");
   if (typeof obj.query !== "string") throw badRequest("query", "is required and must be a string");
-  const query = obj.query.trim();
+  const query = storable(obj.query, "query").trim();
   if (query === "") throw badRequest("query", "must not be empty");
   if (query.length > MAX_QUERY) throw badRequest("query", `is longer than ${MAX_QUERY} characters`);
   const scope = validateScope(obj.scope, "scope");

@@ -481,6 +481,7 @@ const steps: Record<string, Step> = {
     await rejectsWith(s.update(m.id, { content: "  " }), 400, "content:");
     await rejectsWith(s.update(m.id, { content: "x", weight: 1 } as never), 400, "weight:");
     await rejectsWith(s.update(m.id, {} as never), 400, "content:");
+    await rejectsWith(s.update(m.id, { content: "a\u0000b" }), 400, "content:");
     await rejectsWith(s.update(crypto.randomUUID(), { content: "x" }), 404);
     await rejectsWith(s.update("123", { content: "x" }), 400, "id:");
     assert.equal((await s.get(m.id)).content, "new text");
@@ -580,6 +581,7 @@ const steps: Record<string, Step> = {
     const cases: [unknown, string][] = [
       [[ok, ok, { content: "x", type: "nope" }], "[2].type:"],
       [[ok, { content: "" }], "[1].content:"],
+      [[ok, { content: "nul \u0000" }], "[1].content:"],
       [[{ content: "x", weight: 2 }], "[0].weight:"],
       [[ok, { content: "x", foo: 1 }], "[1].foo:"],
       [[{ content: "x", scope: "project" }], "[0].project:"],
@@ -630,6 +632,12 @@ const steps: Record<string, Step> = {
       [{ content: "x", tags: ["ok", ""] }, "tags[1]:"],
       [{ content: "x", tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }, "tags:"],
       [{ content: "x", tags: ["t".repeat(101)] }, "tags[0]:"],
+      // Text Postgres cannot store: a NUL character, a lone UTF-16 surrogate.
+      [{ content: "a\u0000b" }, "content:"],
+      [{ content: "a\ud800b" }, "content:"],
+      [{ content: "x", tags: ["a\u0000"] }, "tags[0]:"],
+      [{ content: "x", tags: ["ok", "\udc00"] }, "tags[1]:"],
+      [{ content: "x", project: "p\ud800" }, "project:"],
       [{ content: "x", colour: "red" }, "colour:"],
       [{ content: "x", id: crypto.randomUUID() }, "id:"],
     ];
@@ -659,6 +667,8 @@ const steps: Record<string, Step> = {
       [{ query: "x", limit: 101 }, "limit:"],
       [{ query: "x", limit: 1.5 }, "limit:"],
       [{ query: "x", limit: "5" }, "limit:"],
+      [{ query: "a\u0000b" }, "query:"],
+      [{ query: "a\ud800" }, "query:"],
       [{ query: "x", scope: "team" }, "scope:"],
       [{ query: "x", scope: "project" }, "project:"],
       [{ query: "x", project: 3 }, "project:"],
