@@ -332,11 +332,21 @@ export class SqlMemoryService implements MemoryService {
     };
   }
 
-  async reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
+  reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
     const batch = options.batchSize ?? 200;
     if (!Number.isInteger(batch) || batch < 1 || batch > 5000) {
-      throw badRequest("batch_size", "must be an integer between 1 and 5000");
+      return Promise.reject(badRequest("batch_size", "must be an integer between 1 and 5000"));
     }
+    // One step at a time: two overlapping calls would both start a run (the second dropping
+    // the first one's column) or one would finish the run under the other.
+    const step = this.#reembedQueue.then(() => this.#reembedStep(batch));
+    this.#reembedQueue = step.catch(() => {});
+    return step;
+  }
+
+  #reembedQueue: Promise<unknown> = Promise.resolve();
+
+  async #reembedStep(batch: number): Promise<ReembedProgress> {
     const target = this.#embedder.info;
     const running = await this.#store.reembedTarget();
     if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);

@@ -289,6 +289,17 @@ const steps: Record<string, Step> = {
     assert.ok(Math.abs(eps.score - 0.8) < 1e-6, `score ${eps.score}: the vector is of "epsilon"`);
   },
 
+  async "two re-embedding calls at once (CLI and web UI, say) do not break each other"(b) {
+    const s = b.service;
+    for (let i = 0; i < 4; i++) await s.create({ content: `memory ${i}` });
+    const both = await Promise.all([s.reembed({ batchSize: 100 }), s.reembed({ batchSize: 100 })]);
+    assert.ok(both.some((p) => p.finished), JSON.stringify(both));
+    const hits = await s.search({ query: "memory 1", limit: 10 });
+    assert.equal(hits.length, 4);
+    assert.equal(hits[0].memory.content, "memory 1");
+    assert.ok(hits.every((h) => h.score > 0), "every memory kept a vector");
+  },
+
   async "another process recorded a new embedder (reembed finished there): writes refused"(b) {
     const s = b.service;
     const m = (await s.create({ content: "before the switch" })).memory;
