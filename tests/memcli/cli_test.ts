@@ -225,3 +225,43 @@ Deno.test("project detection: flag, git root (also from a subfolder and a worktr
     await dir.cleanup();
   }
 });
+
+Deno.test("uninstall --purge refuses while a process owns the embedded database", async () => {
+  const dir = await tempDir("mneme-purge-");
+  const dataDir = `${dir.path}/data`;
+  await Deno.mkdir(`${dataDir}/db`, { recursive: true });
+  // An owner memcli did not start (deno task start, an in-process service): no pid file,
+  // but it holds the database's owner lock.
+  const lock = await Deno.open(`${dataDir}/db/mneme.lock`, {
+    read: true,
+    write: true,
+    create: true,
+  });
+  await lock.lock(true);
+  await lock.write(new TextEncoder().encode("4242\n"));
+  try {
+    const env = { DATA_DIR: dataDir, HOME: dir.path };
+    const r = await memcli(["uninstall", "--purge"], {
+      env,
+      stdin: `${dataDir}\n`,
+      stdinTerminal: true,
+    });
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.err, /in use by a running process \(pid 4242\).*nothing deleted/);
+    assert.ok((await Deno.stat(`${dataDir}/db`)).isDirectory, "nothing deleted");
+  } finally {
+    lock.close();
+  }
+  try {
+    const env = { DATA_DIR: dataDir, HOME: dir.path };
+    const r = await memcli(["uninstall", "--purge"], {
+      env,
+      stdin: `${dataDir}\n`,
+      stdinTerminal: true,
+    });
+    assert.equal(r.code, 0, r.err);
+    await assert.rejects(Deno.stat(dataDir), Deno.errors.NotFound);
+  } finally {
+    await dir.cleanup();
+  }
+});

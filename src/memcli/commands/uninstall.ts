@@ -4,6 +4,7 @@
  * interactive prompt.
  * @module
  */
+import { join } from "node:path";
 import { intFlag, parseFlags } from "../args.ts";
 import { configOf, layoutOf } from "../context.ts";
 import { checkDaemon, clearPidFiles, stopDaemon } from "../daemon.ts";
@@ -63,6 +64,14 @@ async function purge(dataDir: string, io: Io, postgres: boolean): Promise<number
     io.err(`memcli uninstall: refusing to purge ${dataDir} (root or home directory)\n`);
     return 1;
   }
+  const owner = await databaseOwner(dataDir);
+  if (owner !== null) {
+    io.err(
+      `memcli uninstall: the embedded database in ${join(dataDir, "db")} is in use by a ` +
+        `running process (pid ${owner}) that memcli did not start; stop it first; nothing deleted\n`,
+    );
+    return 1;
+  }
   if (!io.stdinIsTerminal()) {
     io.err(
       "memcli uninstall: --purge needs an interactive terminal to confirm; nothing deleted\n",
@@ -84,4 +93,28 @@ async function purge(dataDir: string, io: Io, postgres: boolean): Promise<number
   await Deno.remove(dataDir, { recursive: true });
   io.out(`Deleted ${dataDir}.\n`);
   return 0;
+}
+
+/**
+ * The pid recorded by a process that holds the embedded database's owner lock
+ * (`db/mneme.lock`, see src/memory/open.ts), or null when no process holds it.
+ */
+async function databaseOwner(dataDir: string): Promise<string | null> {
+  const path = join(dataDir, "db", "mneme.lock");
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return null; // never opened, or unreadable: nothing to protect
+  }
+  try {
+    if (await file.tryLock(true)) {
+      await file.unlock();
+      return null;
+    }
+    const pid = (await Deno.readTextFile(path).catch(() => "")).trim();
+    return pid || "unknown";
+  } finally {
+    file.close();
+  }
 }
