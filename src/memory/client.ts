@@ -150,7 +150,7 @@ export class MemoryClient implements MemoryService {
     return this.request(
       "POST",
       "/api/maintenance/reembed",
-      options.batchSize ? { batch_size: options.batchSize } : {},
+      options.batchSize !== undefined ? { batch_size: options.batchSize } : {},
       undefined,
       600_000,
     );

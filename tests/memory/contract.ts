@@ -292,6 +292,9 @@ const steps: Record<string, Step> = {
   async "two re-embedding calls at once (CLI and web UI, say) do not break each other"(b) {
     const s = b.service;
     for (let i = 0; i < 4; i++) await s.create({ content: `memory ${i}` });
+    for (const batchSize of [0, -1, 1.5, 5001]) {
+      await rejectsWith(s.reembed({ batchSize }), 400, "batch_size:");
+    }
     const both = await Promise.all([s.reembed({ batchSize: 100 }), s.reembed({ batchSize: 100 })]);
     assert.ok(both.some((p) => p.finished), JSON.stringify(both));
     const hits = await s.search({ query: "memory 1", limit: 10 });
