@@ -158,7 +158,12 @@ function validateTtl(x: unknown, field: string): number | null {
 
 function validateTimestamp(x: unknown, field: string): Date | undefined {
   if (!present(x)) return undefined;
-  const d = typeof x === "string" ? new Date(x) : undefined;
+  // A date-time without a zone is UTC (the API's timestamps are UTC); JavaScript would
+  // read it in the daemon's local time zone.
+  const zoned = typeof x === "string" && !/(z|[+-]\d{2}(:?\d{2})?)$/i.test(x.trim())
+    ? `${x.trim()}Z`
+    : x;
+  const d = typeof zoned === "string" ? new Date(zoned) : undefined;
   if (!d || Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(x as string)) {
     throw badRequest(field, "must be an ISO 8601 timestamp");
   }
