@@ -29,6 +29,7 @@ import type {
 import {
   BULK_DELETE_MAX,
   EXPORT_MAX,
+  type NewMemory,
   validateCreate,
   validateDeleteFilter,
   validateId,
@@ -63,6 +64,24 @@ export function temporalDecay(updatedAt: string, now: Date): number {
 export function scoreMemory(memory: Memory, similarity: number, now: Date): number {
   return similarity * SCOPE_WEIGHT[memory.scope] * memory.weight *
     temporalDecay(memory.updated_at, now);
+}
+
+/** A validated memory as a row to insert, with a new id; times default to `now`. */
+function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
+  return {
+    id: crypto.randomUUID(),
+    content: v.content,
+    scope: v.scope,
+    project: v.project,
+    type: v.type,
+    tags: v.tags,
+    weight: v.weight,
+    supersedes: v.supersedes,
+    createdAt: v.createdAt ?? now,
+    updatedAt: v.updatedAt ?? now,
+    expiresAt: v.ttlMs === null ? null : new Date(now.getTime() + v.ttlMs),
+    embedding,
+  };
 }
 
 /** Dependencies of {@link SqlMemoryService}. */
@@ -156,20 +175,7 @@ export class SqlMemoryService implements MemoryService {
     const contradictions = near
       .filter((n) => n.similarity > CONTRADICTION_THRESHOLD)
       .map((n) => ({ memory: n.memory, similarity: n.similarity }));
-    const row: NewRow = {
-      id: crypto.randomUUID(),
-      content: v.content,
-      scope: v.scope,
-      project: v.project,
-      type: v.type,
-      tags: v.tags,
-      weight: v.weight,
-      supersedes: v.supersedes,
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: v.ttlMs === null ? null : new Date(now.getTime() + v.ttlMs),
-      embedding,
-    };
+    const row = newRow(v, embedding, now);
     const memory = await this.#store.transaction(async (tx) => {
       if (v.supersedes !== null) {
         const target = await tx.lockLive(v.supersedes, now);
@@ -285,20 +291,7 @@ export class SqlMemoryService implements MemoryService {
     if (!valid.length) return { imported: 0 };
     const vectors = await this.#embed(valid.map((v) => v.content));
     const now = this.#now();
-    const rows: NewRow[] = valid.map((v, i) => ({
-      id: crypto.randomUUID(),
-      content: v.content,
-      scope: v.scope,
-      project: v.project,
-      type: v.type,
-      tags: v.tags,
-      weight: v.weight,
-      supersedes: null,
-      createdAt: v.createdAt ?? now,
-      updatedAt: v.updatedAt ?? now,
-      expiresAt: null,
-      embedding: vectors[i],
-    }));
+    const rows = valid.map((v, i) => newRow(v, vectors[i], now));
     await this.#store.transaction((tx) => tx.insertBulk(rows));
     if (rows.length >= 100) await this.#store.analyze();
     return { imported: rows.length };
