@@ -622,16 +622,21 @@ function page(ok: boolean, message: string): Response {
   });
 }
 
+/** The API client of one command run, on the run's config, upstream client and credentials. */
+function messagesClient(rt: ReturnType<typeof makeRuntime>): MessagesClient {
+  return new MessagesClient({
+    config: rt.cfg,
+    fetch: rt.upstream.fetch,
+    store: new CredentialStore(rt.cfg.credentialsPath),
+    log: rt.debugLog,
+  });
+}
+
 async function runGeneration(p: ParsedCommand, io: CliIO): Promise<number> {
   const req = await buildRequest(p, io);
   const rt = makeRuntime(p, io);
   try {
-    const client = new MessagesClient({
-      config: rt.cfg,
-      fetch: rt.upstream.fetch,
-      store: new CredentialStore(rt.cfg.credentialsPath),
-      log: rt.debugLog,
-    });
+    const client = messagesClient(rt);
     if (p.command === "stream") {
       let endsWithNewline = true;
       try {
@@ -660,12 +665,7 @@ async function runGeneration(p: ParsedCommand, io: CliIO): Promise<number> {
 async function runUsage(p: ParsedCommand, io: CliIO): Promise<number> {
   const rt = makeRuntime(p, io);
   try {
-    const client = new MessagesClient({
-      config: rt.cfg,
-      fetch: rt.upstream.fetch,
-      store: new CredentialStore(rt.cfg.credentialsPath),
-      log: rt.debugLog,
-    });
+    const client = messagesClient(rt);
     const u = await client.usage();
     await io.stdout(p.json ? JSON.stringify(u, null, 2) + "\n" : renderUsage(u));
     return 0;
