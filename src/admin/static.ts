@@ -1,46 +1,61 @@
 /**
- * Serves the web UI from `static/`, located next to this module (so it works from a
- * checkout, an installed copy and a compiled binary with `--include static`).
- * Only files that exist under static/ are served; `/` is `index.html`.
+ * Serves the web UI. The files of `static/` are imported as text modules, so they travel
+ * with the module graph: a checkout, an installed command, a compiled executable and the
+ * JSR package all serve the same UI without reading the file system (the admin daemon
+ * needs no read permission for them, and `deno compile` needs no `--include`).
+ * Only the files listed here are served; `/` is `index.html`. A test checks that the list
+ * matches the `static/` folder.
  * @module
  */
 import type { Context } from "hono";
+import appCss from "../../static/app.css" with { type: "text" };
+import favicon from "../../static/favicon.svg" with { type: "text" };
+import indexHtml from "../../static/index.html" with { type: "text" };
+import apiJs from "../../static/js/api.js" with { type: "text" };
+import appJs from "../../static/js/app.js" with { type: "text" };
+import constantsJs from "../../static/js/constants.js" with { type: "text" };
+import uiJs from "../../static/js/ui.js" with { type: "text" };
+import browseJs from "../../static/js/views/browse.js" with { type: "text" };
+import createJs from "../../static/js/views/create.js" with { type: "text" };
+import memoryJs from "../../static/js/views/memory.js" with { type: "text" };
+import overviewJs from "../../static/js/views/overview.js" with { type: "text" };
+import searchJs from "../../static/js/views/search.js" with { type: "text" };
+import transferJs from "../../static/js/views/transfer.js" with { type: "text" };
+
+/** The UI files by path relative to `static/`. */
+export const UI_FILES: ReadonlyMap<string, string> = new Map([
+  ["app.css", appCss],
+  ["favicon.svg", favicon],
+  ["index.html", indexHtml],
+  ["js/api.js", apiJs],
+  ["js/app.js", appJs],
+  ["js/constants.js", constantsJs],
+  ["js/ui.js", uiJs],
+  ["js/views/browse.js", browseJs],
+  ["js/views/create.js", createJs],
+  ["js/views/memory.js", memoryJs],
+  ["js/views/overview.js", overviewJs],
+  ["js/views/search.js", searchJs],
+  ["js/views/transfer.js", transferJs],
+]);
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   css: "text/css; charset=utf-8",
   js: "text/javascript; charset=utf-8",
-  mjs: "text/javascript; charset=utf-8",
-  json: "application/json",
   svg: "image/svg+xml",
-  png: "image/png",
-  ico: "image/x-icon",
-  webmanifest: "application/manifest+json",
-  txt: "text/plain; charset=utf-8",
 };
 
-const ROOT = new URL("../../static/", import.meta.url);
-
-async function load(root: URL, rel: string): Promise<Uint8Array | null> {
-  const url = new URL(rel, root);
-  if (!url.href.startsWith(root.href)) return null;
-  try {
-    if (url.protocol === "file:") return await Deno.readFile(url);
-    const res = await fetch(url);
-    return res.ok ? new Uint8Array(await res.arrayBuffer()) : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * A Hono handler for GET requests outside /api, serving files under `root` (default the
- * static/ folder). Files found are cached; misses are not, so that requests for arbitrary
- * paths cannot grow the cache without bound.
+ * A Hono handler for GET requests outside /api, serving `files` (default {@link UI_FILES}).
+ * Anything else is a JSON 404.
  */
-export function staticHandler(root: URL = ROOT): (c: Context) => Promise<Response> {
-  const cache = new Map<string, Uint8Array>();
-  return async (c) => {
+export function staticHandler(
+  files: ReadonlyMap<string, string> = UI_FILES,
+): (c: Context) => Response {
+  const enc = new TextEncoder();
+  const bodies = new Map([...files].map(([rel, text]) => [rel, enc.encode(text)]));
+  return (c) => {
     let path: string;
     try {
       path = decodeURIComponent(c.req.path);
@@ -49,14 +64,7 @@ export function staticHandler(root: URL = ROOT): (c: Context) => Promise<Respons
     }
     if (path.endsWith("/")) path += "index.html";
     const rel = path.replace(/^\/+/, "");
-    if (rel.split("/").some((s) => s === ".." || s.startsWith(".")) || rel.includes("\\")) {
-      return c.json({ error: "not found" }, 404);
-    }
-    let body: Uint8Array | null | undefined = cache.get(rel);
-    if (body === undefined) {
-      body = await load(root, rel);
-      if (body) cache.set(rel, body);
-    }
+    const body = bodies.get(rel);
     if (!body) return c.json({ error: `no route GET ${c.req.path}` }, 404);
     const ext = rel.split(".").pop() ?? "";
     return new Response(body as BodyInit, {
