@@ -4,10 +4,26 @@ import { VERSION } from "../src/version.ts";
 import { entrypoints } from "../tasks/entrypoints.ts";
 import { ROOT, tempDir } from "./helpers.ts";
 
-Deno.test("the version constant and deno.json agree", () => {
-  assert.equal(denoJson.version, VERSION);
+Deno.test("the version comes from deno.json and nowhere else", async () => {
+  assert.equal(VERSION, denoJson.version);
   assert.match(VERSION, /^\d+\.\d+\.\d+$/);
+  // No source file spells the version out.
+  const hits: string[] = [];
+  for (const dir of ["src", "tasks", "static"]) {
+    for await (const f of walkFiles(`${ROOT}${dir}`)) {
+      if ((await Deno.readTextFile(f)).includes(`"${VERSION}"`)) hits.push(f);
+    }
+  }
+  assert.deepEqual(hits, []);
 });
+
+async function* walkFiles(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory) yield* walkFiles(p);
+    else yield p;
+  }
+}
 
 Deno.test("install and compile take each program's permissions from its task", () => {
   const eps = entrypoints();
