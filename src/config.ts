@@ -5,10 +5,37 @@
  */
 import { join } from "node:path";
 
-/** Embedding providers. `auto` picks Ollama when it answers with the model, else builtin. */
+/**
+ * Embedding providers (`EMBEDDING_PROVIDER`). `auto` picks Ollama when it answers with the
+ * model, else builtin; `builtin` is a lexical hashing embedder that needs no network;
+ * `ollama` and `openai` (any OpenAI-compatible endpoint) are semantic.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryService, type ProviderName } from "@mneme/mneme";
+ * const embeddingProvider: ProviderName = "builtin";
+ * const dataDir = await Deno.makeTempDir();
+ * const service = await createMemoryService({ dataDir, embeddingProvider });
+ * await service.close();
+ * ```
+ */
 export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
-/** The memory service configuration. */
+/**
+ * The memory service configuration, read from environment variables (named on each
+ * field's line in the README). `createMemoryService` takes any part of it.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryConfig } from "@mneme/mneme";
+ * const config: Partial<MemoryConfig> = {
+ *   databaseUrl: "postgres://mneme:secret@127.0.0.1:5432/mneme", // DATABASE_URL
+ *   embeddingProvider: "ollama", // EMBEDDING_PROVIDER
+ *   embeddingModel: "nomic-embed-text", // EMBEDDING_MODEL
+ *   ollamaUrl: "http://127.0.0.1:11434", // OLLAMA_URL
+ * };
+ * ```
+ */
 export interface MemoryConfig {
   /** Server Postgres URL; unset means the embedded database in `dataDir/db`. */
   databaseUrl?: string;

@@ -4,7 +4,7 @@
  * everything. Errors keep the API's status and message.
  * @module
  */
-import { describeError, type ErrorStatus, MemoryError } from "./errors.ts";
+import { describeError, isErrorStatus, MemoryError } from "./errors.ts";
 import type {
   CreateInput,
   CreateResult,
@@ -21,26 +21,69 @@ import type {
   Stats,
 } from "./types.ts";
 
-/** Options of {@link MemoryClient}. */
+/**
+ * Options of {@link MemoryClient}.
+ *
+ * @example
+ * ```ts
+ * import { MemoryClient, type MemoryClientOptions } from "@mneme/mneme";
+ * const options: MemoryClientOptions = {
+ *   baseUrl: Deno.env.get("MEMORY_API_URL") ?? "http://127.0.0.1:4200",
+ *   apiKey: Deno.env.get("ADMIN_API_KEY"),
+ *   timeoutMs: 10_000,
+ * };
+ * const client = new MemoryClient(options);
+ * ```
+ */
 export interface MemoryClientOptions {
-  /** Admin API base URL, e.g. `http://127.0.0.1:4200`. */
+  /** Admin API base URL, e.g. `http://127.0.0.1:4200` (a trailing slash is ignored). */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer` when set. */
+  /** The daemon's `ADMIN_API_KEY`, sent as `Authorization: Bearer` when set. */
   apiKey?: string;
-  /** Per-request timeout in ms (default 30000). */
+  /** Per-request timeout in ms (default 30000; export and import allow longer). */
   timeoutMs?: number;
-  /** fetch implementation (tests). */
+  /** fetch implementation, e.g. for tests or a custom transport (default: global fetch). */
   fetch?: typeof fetch;
 }
 
-/** A typed client of the Admin API. */
+/** A 400's message starts with the field (`weight: ...`, `tags[2]: ...`, `[3].type: ...`). */
+const FIELD_PREFIX = /^([^\s:]{1,200}): /;
+
+/**
+ * A typed client of the Admin API (`deno task start`, `memcli start`): every endpoint as a
+ * method, with the same {@link MemoryService} interface as the in-process service of
+ * `createMemoryService`. A non-2xx answer throws a {@link MemoryError} with the
+ * API's status and message (and the field of a 400); an API that cannot be reached is a
+ * 503 that says what to start.
+ *
+ * @example
+ * ```ts
+ * import { MemoryClient } from "@mneme/mneme";
+ * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+ * const { memory } = await client.create({
+ *   content: "Run the tests with deno task test",
+ *   project: "mneme",
+ *   type: "rule",
+ * });
+ * const hits = await client.search({ query: "how do I run the tests", project: "mneme" });
+ * console.log(memory.id, hits.map((h) => h.score));
+ * ```
+ */
 export class MemoryClient implements MemoryService {
   readonly #base: string;
   readonly #key?: string;
   readonly #timeout: number;
   readonly #fetch: typeof fetch;
 
-  /** Create a client; no request is made until a method is called. */
+  /**
+   * Create a client; no request is made until a method is called.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200", apiKey: "secret" });
+   * ```
+   */
   constructor(opts: MemoryClientOptions) {
     this.#base = opts.baseUrl.replace(/\/+$/, "");
     this.#key = opts.apiKey;
@@ -48,12 +91,35 @@ export class MemoryClient implements MemoryService {
     this.#fetch = opts.fetch ?? fetch;
   }
 
-  /** The base URL. */
+  /**
+   * The base URL, without a trailing slash.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200/" });
+   * console.log(client.baseUrl); // "http://127.0.0.1:4200"
+   * ```
+   */
   get baseUrl(): string {
     return this.#base;
   }
 
-  /** Make a request and decode the JSON answer; non-2xx becomes a {@link MemoryError}. */
+  /**
+   * Make one request and decode the JSON answer; a non-2xx answer becomes a
+   * {@link MemoryError}. The typed methods are built on it; use it for a route they do
+   * not cover. `query` values that are `undefined` are left out.
+   *
+   * @example
+   * ```ts
+   * import { type Memory, MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const rules = await client.request<Memory[]>("GET", "/api/memories", undefined, {
+   *   type: "rule",
+   *   limit: 10,
+   * });
+   * ```
+   */
   async request<T>(
     method: string,
     path: string,
@@ -94,47 +160,195 @@ export class MemoryClient implements MemoryService {
     }
     if (!res.ok) {
       const msg = (json as { error?: unknown } | undefined)?.error;
-      const err = new MemoryError(
-        res.status as ErrorStatus,
-        typeof msg === "string" ? msg : `Admin API answered ${res.status}`,
-      );
+      const message = typeof msg === "string" ? msg : `Admin API answered ${res.status}`;
+      // A status outside the registered 4xx/5xx codes (a CDN's 520) is a bad gateway.
+      const status = isErrorStatus(res.status) ? res.status : 502;
+      let field: string | undefined;
+      if (typeof msg === "string" && status === 400) field = FIELD_PREFIX.exec(msg)?.[1];
+      if (typeof msg === "string" && status === 404 && /^memory \S+ not found$/.test(msg)) {
+        field = "id";
+      }
+      const err = new MemoryError(status, message, { field });
       err.body = json;
       throw err;
     }
     return json as T;
   }
 
+  /**
+   * Store a memory (POST /api/memories, 201). The result lists existing memories that
+   * look like contradictions (similarity above 0.75), when there are any.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const { memory, contradictions } = await client.create({
+   *   content: "The API listens on port 4200",
+   *   project: "mneme",
+   *   type: "fact",
+   *   tags: ["ports"],
+   *   weight: 0.8,
+   *   ttl: "30d",
+   * });
+   * console.log(memory.id, memory.expires_at, contradictions?.length ?? 0);
+   * ```
+   */
   create(input: CreateInput): Promise<CreateResult> {
     return this.request("POST", "/api/memories", input);
   }
+
+  /**
+   * One memory by id (GET /api/memories/:id); a 404 {@link MemoryError} when it is absent
+   * or expired.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const memory = await client.get("0190f3a2-7c1e-7000-8000-000000000000");
+   * console.log(memory.content, memory.superseded_by);
+   * ```
+   */
   get(id: string): Promise<Memory> {
     return this.request("GET", `/api/memories/${encodeURIComponent(id)}`);
   }
+
+  /**
+   * Current memories, newest update first (GET /api/memories; limit 1..1000, default 50).
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const rules = await client.list({ project: "mneme", type: "rule", limit: 100 });
+   * ```
+   */
   list(filter: ListFilter = {}): Promise<Memory[]> {
     return this.request("GET", "/api/memories", undefined, { ...filter });
   }
+
+  /**
+   * Replace a memory's content (PUT /api/memories/:id); it is embedded again.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const { memory } = await client.create({ content: "The API listens on 4200" });
+   * const updated = await client.update(memory.id, { content: "The API listens on 4300" });
+   * console.log(updated.updated_at);
+   * ```
+   */
   update(id: string, input: { content: string }): Promise<Memory> {
     return this.request("PUT", `/api/memories/${encodeURIComponent(id)}`, input);
   }
+
+  /**
+   * Delete one memory (DELETE /api/memories/:id); a 404 {@link MemoryError} when absent.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const { memory } = await client.create({ content: "temporary note" });
+   * await client.delete(memory.id); // { ok: true }
+   * ```
+   */
   delete(id: string): Promise<{ ok: true }> {
     return this.request("DELETE", `/api/memories/${encodeURIComponent(id)}`);
   }
+
+  /**
+   * Delete up to 1000 memories matching the filter (DELETE /api/memories); no filter
+   * matches every memory, an empty filter value is a 400.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const { deleted } = await client.deleteMany({ project: "old-project" });
+   * ```
+   */
   deleteMany(filter: DeleteFilter = {}): Promise<{ deleted: number }> {
     return this.request("DELETE", "/api/memories", undefined, { ...filter });
   }
+
+  /**
+   * Semantic and full-text search (POST /api/memories/search; limit 1..100, default 5).
+   * With `project` and no `scope` it covers global memories plus that project's.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * for (const { memory, score } of await client.search({ query: "ports", project: "mneme" })) {
+   *   console.log(score.toFixed(3), memory.content);
+   * }
+   * ```
+   */
   search(input: SearchInput): Promise<SearchResult[]> {
     return this.request("POST", "/api/memories/search", input);
   }
+
+  /**
+   * Totals of current memories (GET /api/stats).
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const { total, by_scope, by_project, by_type } = await client.stats();
+   * ```
+   */
   stats(): Promise<Stats> {
     return this.request("GET", "/api/stats");
   }
+
+  /**
+   * Up to 10000 current memories without embeddings (POST /api/memories/export), in the
+   * form {@link MemoryClient.import} accepts.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const records = await client.export();
+   * await Deno.writeTextFile("memories.json", JSON.stringify(records, null, 2));
+   * ```
+   */
   export(): Promise<ExportRecord[]> {
     return this.request("POST", "/api/memories/export", undefined, undefined, 300_000);
   }
+
+  /**
+   * Import up to 10000 memories in one transaction (POST /api/memories/import): all are
+   * validated first (errors name the item, e.g. `[3].type: ...`) and get new ids.
+   *
+   * @example
+   * ```ts
+   * import { type ImportItem, MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const items: ImportItem[] = JSON.parse(await Deno.readTextFile("memories.json"));
+   * const { imported } = await client.import(items);
+   * ```
+   */
   import(items: ImportItem[]): Promise<{ imported: number }> {
     return this.request("POST", "/api/memories/import", items, undefined, 600_000);
   }
-  /** GET /healthz; a 503 body is returned as the health it describes. */
+
+  /**
+   * Database and embedder state (GET /healthz, which needs no key); the body of a 503
+   * answer is returned as the health it describes (`status: "error"`).
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const health = await client.health();
+   * console.log(health.status, health.version, health.embedder.provider, health.database.kind);
+   * ```
+   */
   async health(): Promise<Health> {
     try {
       return await this.request<Health>("GET", "/healthz", undefined, undefined, 5_000);
@@ -146,6 +360,20 @@ export class MemoryClient implements MemoryService {
       throw err;
     }
   }
+
+  /**
+   * Re-embed one batch with the configured embedder (POST /api/maintenance/reembed, body
+   * `{batch_size}`); call until `finished`. Resumable.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * let progress = await client.reembed({ batchSize: 200 });
+   * while (!progress.finished) progress = await client.reembed({ batchSize: 200 });
+   * console.log(`${progress.done}/${progress.total} with ${progress.embedder.model}`);
+   * ```
+   */
   reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
     return this.request(
       "POST",
@@ -155,6 +383,18 @@ export class MemoryClient implements MemoryService {
       600_000,
     );
   }
+
+  /**
+   * Nothing to release (no connection is kept); present for the {@link MemoryService}
+   * interface.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * await client.close();
+   * ```
+   */
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -4,16 +4,48 @@
  * @module
  */
 
-/** Where a memory applies: everywhere, or in one project. */
+/**
+ * Where a memory applies: everywhere, or in one project.
+ *
+ * @example
+ * ```ts
+ * import type { Scope } from "@mneme/mneme";
+ * const scope: Scope = "project";
+ * ```
+ */
 export type Scope = "global" | "project";
 
-/** The kind of a memory. `fact` is the default. */
+/**
+ * The kind of a memory. `fact` is the default.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryType } from "@mneme/mneme";
+ * const type: MemoryType = "decision";
+ * ```
+ */
 export type MemoryType = "fact" | "rule" | "decision" | "feedback" | "context" | "bootstrap";
 
-/** All scopes, in display order. */
+/**
+ * All scopes, in display order.
+ *
+ * @example
+ * ```ts
+ * import { SCOPES } from "@mneme/mneme";
+ * console.log(SCOPES.join(", ")); // global, project
+ * ```
+ */
 export const SCOPES: readonly Scope[] = ["global", "project"];
 
-/** All memory types, in display order. */
+/**
+ * All memory types, in display order.
+ *
+ * @example
+ * ```ts
+ * import { MEMORY_TYPES, type MemoryType } from "@mneme/mneme";
+ * const isType = (x: string): x is MemoryType => (MEMORY_TYPES as readonly string[]).includes(x);
+ * ```
+ */
 export const MEMORY_TYPES: readonly MemoryType[] = [
   "fact",
   "rule",
@@ -23,7 +55,28 @@ export const MEMORY_TYPES: readonly MemoryType[] = [
   "bootstrap",
 ];
 
-/** A stored memory as the API returns it. The embedding is never returned. */
+/**
+ * A stored memory as the API returns it. The embedding is never returned.
+ *
+ * @example
+ * ```ts
+ * import type { Memory } from "@mneme/mneme";
+ * const memory: Memory = {
+ *   id: "0190f3a2-7c1e-7000-8000-000000000000",
+ *   content: "The API listens on port 4200",
+ *   scope: "project",
+ *   project: "mneme",
+ *   type: "fact",
+ *   tags: ["ports"],
+ *   weight: 1,
+ *   created_at: "2025-01-01T00:00:00.000Z",
+ *   updated_at: "2025-01-01T00:00:00.000Z",
+ *   expires_at: null,
+ *   supersedes: null,
+ *   superseded_by: null,
+ * };
+ * ```
+ */
 export interface Memory {
   /** UUID assigned by the service. */
   id: string;
@@ -51,7 +104,22 @@ export interface Memory {
   superseded_by: string | null;
 }
 
-/** Input of `create` (POST /api/memories). */
+/**
+ * Input of `create` (POST /api/memories).
+ *
+ * @example
+ * ```ts
+ * import type { CreateInput } from "@mneme/mneme";
+ * const input: CreateInput = {
+ *   content: "Staging deploys need a green CI run",
+ *   project: "mneme", // scope becomes "project"
+ *   type: "rule",
+ *   tags: ["deploy", "ci"],
+ *   weight: 0.9,
+ *   ttl: "2w",
+ * };
+ * ```
+ */
 export interface CreateInput {
   /** Required, non-empty text. */
   content: string;
@@ -71,7 +139,16 @@ export interface CreateInput {
   supersedes?: string;
 }
 
-/** An existing memory that looks like it says the same thing differently. */
+/**
+ * An existing memory that looks like it says the same thing differently.
+ *
+ * @example
+ * ```ts
+ * import type { Contradiction } from "@mneme/mneme";
+ * const describe = ({ memory, similarity }: Contradiction) =>
+ *   `${similarity.toFixed(2)} similar to ${memory.id}: ${memory.content}`;
+ * ```
+ */
 export interface Contradiction {
   /** The existing memory. */
   memory: Memory;
@@ -79,7 +156,17 @@ export interface Contradiction {
   similarity: number;
 }
 
-/** Result of `create`. `contradictions` is present only when there is at least one. */
+/**
+ * Result of `create`. `contradictions` is present only when there is at least one.
+ *
+ * @example
+ * ```ts
+ * import type { CreateResult } from "@mneme/mneme";
+ * function report({ memory, contradictions = [] }: CreateResult): string {
+ *   return `${memory.id} stored, ${contradictions.length} possible contradictions`;
+ * }
+ * ```
+ */
 export interface CreateResult {
   /** The stored memory. */
   memory: Memory;
@@ -87,7 +174,15 @@ export interface CreateResult {
   contradictions?: Contradiction[];
 }
 
-/** Filters of `list` (GET /api/memories). */
+/**
+ * Filters of `list` (GET /api/memories).
+ *
+ * @example
+ * ```ts
+ * import type { ListFilter } from "@mneme/mneme";
+ * const filter: ListFilter = { scope: "project", project: "mneme", type: "rule", limit: 200 };
+ * ```
+ */
 export interface ListFilter {
   /** Only this scope. */
   scope?: Scope;
@@ -99,7 +194,15 @@ export interface ListFilter {
   limit?: number;
 }
 
-/** Filters of bulk delete (DELETE /api/memories). */
+/**
+ * Filters of bulk delete (DELETE /api/memories).
+ *
+ * @example
+ * ```ts
+ * import type { DeleteFilter } from "@mneme/mneme";
+ * const filter: DeleteFilter = { project: "old-project", type: "context" };
+ * ```
+ */
 export interface DeleteFilter {
   /** Only this scope. */
   scope?: Scope;
@@ -109,7 +212,15 @@ export interface DeleteFilter {
   type?: MemoryType;
 }
 
-/** Input of `search` (POST /api/memories/search). */
+/**
+ * Input of `search` (POST /api/memories/search).
+ *
+ * @example
+ * ```ts
+ * import type { SearchInput } from "@mneme/mneme";
+ * const input: SearchInput = { query: "how are releases tagged", project: "mneme", limit: 10 };
+ * ```
+ */
 export interface SearchInput {
   /** Required, non-empty query text. */
   query: string;
@@ -121,7 +232,16 @@ export interface SearchInput {
   limit?: number;
 }
 
-/** One search hit. */
+/**
+ * One search hit.
+ *
+ * @example
+ * ```ts
+ * import type { SearchResult } from "@mneme/mneme";
+ * const lines = (hits: SearchResult[]) =>
+ *   hits.map(({ memory, score }) => `${score.toFixed(3)} ${memory.content}`);
+ * ```
+ */
 export interface SearchResult {
   /** The memory. */
   memory: Memory;
@@ -129,7 +249,20 @@ export interface SearchResult {
   score: number;
 }
 
-/** Totals of current (unexpired) memories. */
+/**
+ * Totals of current (unexpired) memories.
+ *
+ * @example
+ * ```ts
+ * import type { Stats } from "@mneme/mneme";
+ * const stats: Stats = {
+ *   total: 3,
+ *   by_scope: { global: 1, project: 2 },
+ *   by_project: { mneme: 2 },
+ *   by_type: { fact: 2, rule: 1 },
+ * };
+ * ```
+ */
 export interface Stats {
   /** Number of current memories. */
   total: number;
@@ -141,7 +274,24 @@ export interface Stats {
   by_type: Record<string, number>;
 }
 
-/** One memory in an export file. Embeddings are never exported. */
+/**
+ * One memory in an export file. Embeddings are never exported.
+ *
+ * @example
+ * ```ts
+ * import type { ExportRecord } from "@mneme/mneme";
+ * const record: ExportRecord = {
+ *   id: "0190f3a2-7c1e-7000-8000-000000000000",
+ *   content: "Prefer small pull requests",
+ *   scope: "global",
+ *   type: "feedback",
+ *   tags: [],
+ *   weight: 1,
+ *   created_at: "2025-01-01T00:00:00.000Z",
+ *   updated_at: "2025-01-02T00:00:00.000Z",
+ * };
+ * ```
+ */
 export interface ExportRecord {
   /** Original id (a new one is assigned on import). */
   id: string;
@@ -163,7 +313,18 @@ export interface ExportRecord {
   updated_at: string;
 }
 
-/** One item of an import. Export records are accepted as they are. */
+/**
+ * One item of an import. Export records are accepted as they are.
+ *
+ * @example
+ * ```ts
+ * import type { ImportItem } from "@mneme/mneme";
+ * const items: ImportItem[] = [
+ *   { content: "Use UTC in logs" },
+ *   { content: "The CLI is memcli", project: "mneme", type: "fact", tags: ["cli"] },
+ * ];
+ * ```
+ */
 export interface ImportItem {
   /** Required text. */
   content: string;
@@ -185,7 +346,15 @@ export interface ImportItem {
   updated_at?: string;
 }
 
-/** Which embedder made (or makes) the stored vectors. */
+/**
+ * Which embedder made (or makes) the stored vectors.
+ *
+ * @example
+ * ```ts
+ * import type { EmbedderInfo } from "@mneme/mneme";
+ * const embedder: EmbedderInfo = { provider: "ollama", model: "nomic-embed-text", dimension: 768 };
+ * ```
+ */
 export interface EmbedderInfo {
   /** `builtin`, `ollama` or `openai`. */
   provider: string;
@@ -195,7 +364,19 @@ export interface EmbedderInfo {
   dimension: number;
 }
 
-/** Health of the service (GET /healthz). */
+/**
+ * Health of the service (GET /healthz).
+ *
+ * @example
+ * ```ts
+ * import type { Health } from "@mneme/mneme";
+ * function summary(h: Health): string {
+ *   if (h.maintenance) return `maintenance: ${h.maintenance.reason}`;
+ *   return `${h.status}: ${h.database.kind} ${h.database.ok ? "up" : "down"}, ` +
+ *     `${h.embedder.provider}/${h.embedder.model} ${h.embedder.ok ? "up" : "down"}`;
+ * }
+ * ```
+ */
 export interface Health {
   /** `ok`, `maintenance` (embedder mismatch, see `maintenance`) or `error`. */
   status: "ok" | "maintenance" | "error";
@@ -211,7 +392,16 @@ export interface Health {
   maintenance?: { reason: string };
 }
 
-/** Progress of a re-embedding run. */
+/**
+ * Progress of a re-embedding run.
+ *
+ * @example
+ * ```ts
+ * import type { ReembedProgress } from "@mneme/mneme";
+ * const percent = (p: ReembedProgress): number =>
+ *   p.total === 0 ? 100 : Math.round((p.done / p.total) * 100);
+ * ```
+ */
 export interface ReembedProgress {
   /** Memories re-embedded so far in this run. */
   done: number;
@@ -223,7 +413,23 @@ export interface ReembedProgress {
   embedder: EmbedderInfo;
 }
 
-/** The one interface behind the Admin API, the MCP server and the HTTP client. */
+/**
+ * The one interface behind the Admin API, the MCP server and the HTTP client.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryService, MemoryClient, type MemoryService } from "@mneme/mneme";
+ * async function remember(service: MemoryService, content: string): Promise<string> {
+ *   const { memory } = await service.create({ content, project: "mneme" });
+ *   return memory.id;
+ * }
+ * // The same code runs against a daemon or in-process:
+ * await remember(new MemoryClient({ baseUrl: "http://127.0.0.1:4200" }), "over HTTP");
+ * const local = await createMemoryService({ dataDir: await Deno.makeTempDir() });
+ * await remember(local, "in-process");
+ * await local.close();
+ * ```
+ */
 export interface MemoryService {
   /** Validate, embed, check contradictions, insert, supersede. */
   create(input: CreateInput): Promise<CreateResult>;
