@@ -1,13 +1,46 @@
 /**
- * Entry point of the admin daemon: the Admin API and web UI on ADMIN_HOST:ADMIN_PORT.
+ * Entry point of the admin daemon: the Admin API and web UI on ADMIN_HOST:ADMIN_PORT
+ * (`deno task start`, installed as `mneme-admin`). Configured by environment variables only;
+ * `--help` and `--version` are the only flags.
  * @module
  */
 import { startAdminServer } from "../admin/server.ts";
 import { loadMemoryConfig } from "../config.ts";
 import { describeError } from "../memory/errors.ts";
+import { permissionProblem, planFor } from "../permissions.ts";
+import { VERSION } from "../version.ts";
+
+const USAGE = `mneme-admin v${VERSION}: the Mneme Admin API and web UI.
+
+Usage: mneme-admin [--help | --version]
+
+Configured by environment variables (defaults in parentheses): ADMIN_HOST (127.0.0.1),
+ADMIN_PORT (4200), ADMIN_API_KEY, DATA_DIR (the OS data directory), DATABASE_URL (embedded
+database when unset), EMBEDDING_PROVIDER (auto), EMBEDDING_MODEL, EMBEDDING_DIM (768),
+OLLAMA_URL, OPENAI_BASE_URL, OPENAI_API_KEY. See the README.
+`;
+
+const [arg, ...extra] = Deno.args;
+if (arg === "--help" || arg === "-h") {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+if (arg === "--version" || arg === "-V") {
+  console.log(`mneme-admin v${VERSION}`);
+  Deno.exit(0);
+}
+if (arg !== undefined || extra.length) {
+  console.error(`mneme-admin: unexpected argument '${arg}'\nRun 'mneme-admin --help' for usage.`);
+  Deno.exit(2);
+}
 
 try {
   const cfg = loadMemoryConfig();
+  const problem = permissionProblem("mneme admin", planFor("admin", cfg));
+  if (problem) {
+    console.error(problem);
+    Deno.exit(1);
+  }
   const server = await startAdminServer(cfg);
   const info = server.service.embedderInfo;
   console.log(`mneme admin listening on ${server.url}`);

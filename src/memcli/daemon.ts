@@ -6,24 +6,16 @@
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { Health } from "../memory/types.ts";
+import { permissionFlags, type PermissionPlan } from "../permissions.ts";
 import type { DaemonState, Layout } from "./context.ts";
 
 /**
- * Deno permissions of the daemon: the same as the `start` task in deno.json (a test checks
- * they stay equal).
+ * How an entrypoint of this checkout is run: `deno run --no-prompt <permissions> [--config]
+ * <script>`, with exactly the permissions of `plan` (see src/permissions.ts).
  */
-export const ADMIN_PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-sys=osRelease,homedir",
-] as const;
-
-/** How an entrypoint of this checkout is run: `deno run <permissions> [--config] <script>`. */
-export function entrypointArgs(name: "admin" | "mcp"): string[] {
+export function entrypointArgs(name: "admin" | "mcp", plan: PermissionPlan): string[] {
   const script = new URL(`../bin/${name}.ts`, import.meta.url);
-  const args = ["run", ...ADMIN_PERMISSIONS];
+  const args = ["run", "--no-prompt", ...permissionFlags(plan)];
   if (script.protocol === "file:") {
     // The import map lives in the repository's deno.json; name it so that the daemon
     // resolves its dependencies whatever the working directory is.
@@ -98,11 +90,13 @@ export function portFree(host: string, port: number): boolean {
 
 /**
  * Start the daemon detached (its own session, stdin from /dev/null, stdout and stderr
- * appended to the log file) with `env` added to the inherited environment.
+ * appended to the log file) with `env` added to the inherited environment and exactly the
+ * permissions of `plan`.
  */
 export async function spawnDaemon(
   layout: Layout,
   env: Record<string, string>,
+  plan: PermissionPlan,
 ): Promise<{ child: Deno.ChildProcess; logOffset: number }> {
   let logOffset = 0;
   try {
@@ -115,7 +109,7 @@ export async function spawnDaemon(
       "mneme-admin",
       layout.logFile,
       Deno.execPath(),
-      ...entrypointArgs("admin"),
+      ...entrypointArgs("admin", plan),
     ],
     env,
     cwd: layout.dataDir,

@@ -300,7 +300,10 @@ export class SqlMemoryService implements MemoryService {
   async health(): Promise<Health> {
     let database: Health["database"] = { kind: this.#store.kind, ok: true };
     try {
-      await this.#store.db.query("select 1");
+      const [row] = await this.#store.db.query<{ size: number }>(
+        "select pg_database_size(current_database())::float8 as size",
+      );
+      database = { ...database, size_bytes: Number(row.size) };
     } catch (err) {
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
     }

@@ -382,8 +382,8 @@ export interface Health {
   status: "ok" | "maintenance" | "error";
   /** Project version. */
   version: string;
-  /** Database kind and reachability. */
-  database: { kind: "pglite" | "postgres"; ok: boolean; error?: string };
+  /** Database kind, reachability and size on disk in bytes (when reachable). */
+  database: { kind: "pglite" | "postgres"; ok: boolean; size_bytes?: number; error?: string };
   /** The configured embedder and whether it answered. */
   embedder: EmbedderInfo & { ok: boolean; error?: string };
   /** The embedder that made the stored vectors. */

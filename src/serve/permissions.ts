@@ -20,7 +20,14 @@
 
 import type { MsgConfig } from "../msg/config.ts";
 import { formatListen, type ListenAddress } from "./flags.ts";
-import { defaultPort } from "../msg/http.ts";
+import { type PermissionPlan, urlHostPort } from "../permissions.ts";
+
+export {
+  missingPermissions,
+  narrowPermissions,
+  permissionFlags,
+  type PermissionPlan,
+} from "../permissions.ts";
 
 /** Every environment variable the daemon reads. */
 export const SERVE_ENV_VARS: readonly string[] = [
@@ -39,19 +46,8 @@ export const SERVE_ENV_VARS: readonly string[] = [
   "all_proxy",
 ];
 
-/** The exact permission set of one daemon. */
-export interface PermissionPlan {
-  net: string[];
-  read: string[];
-  write: string[];
-  env: string[];
-}
-
 /** `host:port` of a URL with its scheme's default port filled in (brackets kept for IPv6). */
-export function hostPort(raw: string): string {
-  const u = new URL(raw);
-  return `${u.hostname}:${u.port !== "" ? u.port : defaultPort(u.protocol)}`;
-}
+export const hostPort: (raw: string) => string = urlHostPort;
 
 function dirname(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
@@ -78,16 +74,6 @@ export function planPermissions(listen: ListenAddress, cfg: MsgConfig): Permissi
   };
 }
 
-/** The `deno run` flags granting exactly `plan`. */
-export function permissionFlags(plan: PermissionPlan): string[] {
-  return [
-    `--allow-net=${plan.net.join(",")}`,
-    `--allow-read=${plan.read.join(",")}`,
-    `--allow-write=${plan.write.join(",")}`,
-    `--allow-env=${plan.env.join(",")}`,
-  ];
-}
-
 /** Names of the unscoped permissions this process holds (empty when locked down). */
 export function broadPermissions(): string[] {
   const names = ["net", "read", "write", "env", "run", "ffi", "sys", "import"] as const;
@@ -102,19 +88,6 @@ export function broadPermissions(): string[] {
     }
   }
   return out;
-}
-
-/** The entries of `plan` this process does not hold, as `kind:value` strings. */
-export function missingPermissions(plan: PermissionPlan): string[] {
-  const missing: string[] = [];
-  const check = (d: Deno.PermissionDescriptor, label: string) => {
-    if (Deno.permissions.querySync(d).state !== "granted") missing.push(label);
-  };
-  for (const host of plan.net) check({ name: "net", host }, `net:${host}`);
-  for (const path of plan.read) check({ name: "read", path }, `read:${path}`);
-  for (const path of plan.write) check({ name: "write", path }, `write:${path}`);
-  for (const variable of plan.env) check({ name: "env", variable }, `env:${variable}`);
-  return missing;
 }
 
 /** Whether this process may spawn the Deno executable (to re-exec itself locked). */

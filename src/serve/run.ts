@@ -12,10 +12,12 @@ import { VERSION } from "../version.ts";
 import { runDaemon } from "./daemon.ts";
 import { parseServeFlags, SERVE_USAGE, UsageError } from "./flags.ts";
 import { errorText } from "./keepalive.ts";
+import { msgcliPlan } from "../msg/permissions.ts";
 import {
   broadPermissions,
   canRelaunch,
   missingPermissions,
+  narrowPermissions,
   permissionFlags,
   planPermissions,
   probePermissions,
@@ -97,6 +99,8 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
       );
       return 1;
     }
+    // Started by a scoped msgcli: give up what msgcli holds beyond the daemon's set.
+    narrowPermissions(msgcliPlan(config, plan.read[0]), plan);
   }
 
   if (flags.permissionProbe !== undefined) {

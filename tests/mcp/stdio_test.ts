@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
 import type { Memory, SearchResult } from "../../src/memory/types.ts";
@@ -25,9 +26,14 @@ import {
 
 const ENTRY = `${ROOT}src/bin/mcp.ts`;
 
-/** Exactly the permissions of `deno task mcp`, so that a missing one fails here. */
-const PERMS = (JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.mcp as string)
-  .split(/\s+/).filter((a) => a.startsWith("--allow-") || a === "--no-prompt");
+/**
+ * The permissions of `deno task mcp` plus what `env` configures beyond the defaults (what an
+ * installed mneme-mcp holds there), so that a missing one fails here.
+ */
+function perms(env: Record<string, string>): string[] {
+  const p = entrypoints().find((e) => e.task === "mcp")!;
+  return flagsFor(p, (n) => env[n]);
+}
 
 /** Variables the child needs beyond the SDK's default safe set. */
 function baseEnv(): Record<string, string> {
@@ -51,7 +57,7 @@ interface McpProcess {
 async function spawnMcp(env: Record<string, string>): Promise<McpProcess> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...PERMS, ENTRY],
+    args: ["run", ...perms({ ...baseEnv(), ...env }), ENTRY],
     env: { ...baseEnv(), ...env },
     stderr: "pipe",
   });
@@ -232,7 +238,7 @@ async function runToExit(
 ): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMS, ENTRY],
+    args: ["run", ...perms({ ...baseEnv(), ...env }), ENTRY],
     env: { ...baseEnv(), ...env },
     clearEnv: true,
     stdin: "null",

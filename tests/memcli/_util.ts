@@ -1,6 +1,7 @@
 /** Helpers of the memcli tests: in-process runs with a captured Io, real subprocess runs. */
 import { main } from "../../src/memcli/main.ts";
 import type { Io } from "../../src/memcli/io.ts";
+import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
 import { ROOT } from "../helpers.ts";
 
 /** Result of one memcli run. */
@@ -58,16 +59,13 @@ export async function memcli(args: string[], opts: RunOptions = {}): Promise<Run
   return { code, out: io.stdout(), err: io.stderr() };
 }
 
-/** The permission flags of the `memcli` task in deno.json. */
-export async function memcliPermissions(): Promise<string[]> {
-  const cfg = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  return (cfg.tasks.memcli as string).split(/\s+/).filter((a) => a.startsWith("--allow"));
-}
-
-/** The permission flags of the `start` task in deno.json. */
-export async function startPermissions(): Promise<string[]> {
-  const cfg = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  return (cfg.tasks.start as string).split(/\s+/).filter((a) => a.startsWith("--allow"));
+/**
+ * The permission flags of the `memcli` task in deno.json plus what `env` configures beyond
+ * the defaults (a temporary DATA_DIR): what an installed memcli holds in that environment.
+ */
+export function memcliPermissions(env: Record<string, string>, cwd: string): string[] {
+  const p = entrypoints().find((e) => e.task === "memcli")!;
+  return flagsFor(p, (n) => env[n], cwd);
 }
 
 const decoder = new TextDecoder();
@@ -85,7 +83,12 @@ export function baseEnv(env: Record<string, string> = {}): Record<string, string
 /** Run `src/bin/memcli.ts` as a real process with the task's permissions. */
 export async function memcliProcess(args: string[], opts: RunOptions = {}): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(await memcliPermissions()), `${ROOT}src/bin/memcli.ts`, ...args],
+    args: [
+      "run",
+      ...memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT),
+      `${ROOT}src/bin/memcli.ts`,
+      ...args,
+    ],
     env: baseEnv(opts.env),
     clearEnv: true,
     cwd: opts.cwd ?? ROOT,
@@ -141,7 +144,7 @@ sys.exit(p.returncode)
       JSON.stringify(answer),
       Deno.execPath(),
       "run",
-      ...(await memcliPermissions()),
+      ...memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT),
       `${ROOT}src/bin/memcli.ts`,
       ...args,
     ],

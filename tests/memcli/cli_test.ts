@@ -1,11 +1,10 @@
 /** memcli without a daemon: help, usage errors before any network call, version, down service. */
 import assert from "node:assert/strict";
-import { ADMIN_PERMISSIONS } from "../../src/memcli/daemon.ts";
 import { detectProject, gitRoot } from "../../src/memcli/commands/bootstrap.ts";
 import { COMMAND_USAGE } from "../../src/memcli/usage.ts";
 import { VERSION } from "../../src/version.ts";
 import { freePort, tempDir } from "../helpers.ts";
-import { memcli, memcliProcess, startPermissions } from "./_util.ts";
+import { memcli, memcliProcess } from "./_util.ts";
 
 /** A TCP listener that counts connections: proves a command made no network call. */
 function connectionCounter(): { url: string; count(): number; close(): void } {
@@ -108,10 +107,6 @@ Deno.test("version: the one constant, as a real process with the task's permissi
   const bad = await memcliProcess(["nope"]);
   assert.equal(bad.code, 1);
   assert.match(bad.err, /unknown command 'nope'/);
-});
-
-Deno.test("the daemon gets the start task's permissions", async () => {
-  assert.deepEqual([...ADMIN_PERMISSIONS], await startPermissions());
 });
 
 Deno.test("service down: bootstrap exits 0 with a note and an empty bootstrap; others exit 1", async () => {

@@ -713,7 +713,9 @@ const steps: Record<string, Step> = {
     const h = await b.service.health();
     assert.equal(h.status, "ok");
     assert.equal(h.version, VERSION);
-    assert.deepEqual(h.database, { kind: b.name === "postgres" ? "postgres" : "pglite", ok: true });
+    const { size_bytes, ...db } = h.database;
+    assert.deepEqual(db, { kind: b.name === "postgres" ? "postgres" : "pglite", ok: true });
+    assert.ok(typeof size_bytes === "number" && size_bytes > 1_000_000, `size ${size_bytes}`);
     assert.deepEqual(h.embedder, { ...b.embedder.info, ok: true });
     assert.deepEqual(h.stored_embedder, b.embedder.info);
     assert.equal(h.maintenance, undefined);

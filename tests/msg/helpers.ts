@@ -5,18 +5,19 @@
  * @module
  */
 
+import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
 import type { FakeAnthropic } from "../fakes/anthropic.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const ENTRY = `${ROOT}src/bin/msgcli.ts`;
 
-/** The permission flags of the `msgcli` task in deno.json (so tests prove they suffice). */
-export function taskPermissions(): string[] {
-  const cfg = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)) as {
-    tasks: Record<string, string>;
-  };
-  const task = cfg.tasks.msgcli;
-  return task.split(/\s+/).filter((w) => w.startsWith("--allow-") || w.startsWith("--deny-"));
+/**
+ * The permission flags of the `msgcli` task in deno.json plus what `env` configures beyond
+ * the defaults (fake upstreams, temp credentials): what an installed msgcli holds there.
+ */
+export function taskPermissions(env: Record<string, string> = baseEnv()): string[] {
+  const p = entrypoints().find((e) => e.task === "msgcli")!;
+  return flagsFor(p, (n) => env[n], Deno.cwd());
 }
 
 const PROXY_VARS = [
@@ -56,9 +57,10 @@ export interface RunOptions {
 
 /** Spawns `deno run <task perms> src/bin/msgcli.ts ...args`. */
 export function spawnMsgcli(args: string[], opts: RunOptions = {}): Deno.ChildProcess {
+  const env = { ...baseEnv(), ...(opts.env ?? {}) };
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...taskPermissions(), ENTRY, ...args],
-    env: { ...baseEnv(), ...(opts.env ?? {}) },
+    args: ["run", ...taskPermissions(env), ENTRY, ...args],
+    env,
     clearEnv: true,
     stdin: opts.stdin !== undefined ? "piped" : "null",
     stdout: "piped",

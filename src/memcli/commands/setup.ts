@@ -3,6 +3,8 @@
  * print where everything is and the MCP client configuration.
  * @module
  */
+import { loadMemoryConfig, type MemoryConfig } from "../../config.ts";
+import { planFor } from "../../permissions.ts";
 import { choiceFlag, intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
 import { configOf, type DaemonState, layoutOf } from "../context.ts";
 import {
@@ -28,14 +30,18 @@ export function clientUrl(host: string, port: number): string {
   return `http://${h}:${port}`;
 }
 
-/** The MCP client configuration snippet for a daemon at `url`. */
-export function mcpSnippet(url: string, withKey: boolean): string {
+/**
+ * The MCP client configuration snippet for a daemon at `url`; the server gets exactly the
+ * permissions its configuration `cfg` (with MEMORY_API_URL = `url`) needs.
+ */
+export function mcpSnippet(url: string, withKey: boolean, cfg: MemoryConfig): string {
   const env: Record<string, string> = { MEMORY_API_URL: url };
   if (withKey) env.ADMIN_API_KEY = "<your ADMIN_API_KEY>";
+  const plan = planFor("mcp", { ...cfg, databaseUrl: undefined, memoryApiUrl: url });
   return JSON.stringify(
     {
       mcpServers: {
-        mneme: { command: Deno.execPath(), args: entrypointArgs("mcp"), env },
+        mneme: { command: Deno.execPath(), args: entrypointArgs("mcp", plan), env },
       },
     },
     null,
@@ -115,7 +121,9 @@ export async function setup(args: string[], io: Io): Promise<number> {
   if (provider) env.EMBEDDING_PROVIDER = provider;
   const usesPostgres = Boolean(dbUrl ?? cfg.databaseUrl);
   io.err(`memcli setup: starting the admin daemon on ${url} (log: ${layout.logFile})\n`);
-  const { child, logOffset } = await spawnDaemon(layout, env);
+  const daemonCfg = loadMemoryConfig((n) => env[n] ?? io.env(n));
+  const plan = planFor("admin", { ...daemonCfg, dataDir: layout.dataDir });
+  const { child, logOffset } = await spawnDaemon(layout, env, plan);
   const state: DaemonState = {
     pid: child.pid,
     url,
@@ -175,7 +183,7 @@ export async function setup(args: string[], io: Io): Promise<number> {
     "",
     "MCP client configuration (add it to your agent's MCP settings, e.g. .mcp.json):",
     "",
-    mcpSnippet(url, Boolean(cfg.adminApiKey)),
+    mcpSnippet(url, Boolean(cfg.adminApiKey), cfg),
     "",
     "Session-start hook: 'memcli bootstrap' prints the bootstrap Markdown for the current project.",
     "",

@@ -13,13 +13,14 @@ import { checkDaemon } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
-/** Total size in bytes of the files under `dir` (0 when absent). */
-export async function dirSize(dir: string): Promise<number> {
+/** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
+export async function dirSize(dir: string, skip?: string): Promise<number> {
   let total = 0;
   try {
     for await (const e of Deno.readDir(dir)) {
       const p = join(dir, e.name);
-      if (e.isDirectory) total += await dirSize(p);
+      if (p === skip) continue;
+      if (e.isDirectory) total += await dirSize(p, skip);
       else if (e.isFile) total += (await Deno.lstat(p).catch(() => ({ size: 0 }))).size;
     }
   } catch { /* absent or unreadable */ }
@@ -132,7 +133,10 @@ export async function status(args: string[], io: Io): Promise<number> {
     stats,
     problems,
     data_dir: layout.dataDir,
-    data_dir_bytes: await dirSize(layout.dataDir),
+    // memcli may not read DATA_DIR/db (see src/permissions.ts): the daemon reports the size
+    // of the embedded database it owns.
+    data_dir_bytes: await dirSize(layout.dataDir, layout.db) +
+      (health?.database.kind === "pglite" ? health.database.size_bytes ?? 0 : 0),
     log_file: layout.logFile,
   };
   const code = !report.running ? 1 : report.status === "ok" ? 0 : 2;

@@ -1,0 +1,291 @@
+/**
+ * Deno permission sets of the entrypoints, shared by the entrypoints themselves (a check at
+ * startup), by `memcli setup` (which starts the admin daemon with exactly its set) and by
+ * `deno task install` (which installs each command with its task's flags plus what the
+ * configuration in the environment needs).
+ *
+ * Each task in deno.json spells the set for the default configuration; a test checks that
+ * the task grants everything {@link planFor} computes for it. Configurations beyond the
+ * defaults (a remote DATABASE_URL, another DATA_DIR, an OpenAI-compatible host) need more,
+ * and the entrypoint says exactly what at startup instead of failing half-way.
+ *
+ * @module
+ */
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MemoryConfig } from "./config.ts";
+
+/** A set of Deno permissions, as `deno run` flags take them. */
+export interface PermissionPlan {
+  /** `host` or `host:port` entries for `--allow-net`. */
+  net: string[];
+  /** Paths for `--allow-read`. */
+  read: string[];
+  /** Paths for `--allow-write`. */
+  write: string[];
+  /** Variable names for `--allow-env`. */
+  env: string[];
+  /** Program names for `--allow-run` (none when absent). */
+  run?: string[];
+  /** Paths for `--deny-read`: refused even inside a granted read path. */
+  denyRead?: string[];
+}
+
+/** The loopback names every memory-service program may reach (the default service URLs). */
+export const LOOPBACK: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
+
+/** The memory service's own variables (README, Configuration). */
+export const MEMORY_ENV_VARS: readonly string[] = [
+  "DATABASE_URL",
+  "DATA_DIR",
+  "ADMIN_PORT",
+  "ADMIN_HOST",
+  "ADMIN_API_KEY",
+  "MEMORY_API_URL",
+  "EMBEDDING_PROVIDER",
+  "EMBEDDING_MODEL",
+  "EMBEDDING_DIM",
+  "OLLAMA_URL",
+  "OPENAI_BASE_URL",
+  "OPENAI_API_KEY",
+  "HOME",
+  "USERPROFILE",
+  "LOCALAPPDATA",
+  "XDG_DATA_HOME",
+];
+
+/**
+ * The libpq-style variables postgres.js reads when it connects to DATABASE_URL (values in
+ * the URL win), and the user-name fallbacks it uses when the URL names no user.
+ */
+export const POSTGRES_ENV_VARS: readonly string[] = [
+  "PGHOST",
+  "PGPORT",
+  "PGUSER",
+  "PGUSERNAME",
+  "PGPASSWORD",
+  "PGDATABASE",
+  "PGAPPNAME",
+  "PGSSL",
+  "PGSSLNEGOTIATION",
+  "PGMAX",
+  "PGIDLE_TIMEOUT",
+  "PGCONNECT_TIMEOUT",
+  "PGMAX_LIFETIME",
+  "PGMAX_PIPELINE",
+  "PGBACKOFF",
+  "PGKEEP_ALIVE",
+  "PGPREPARE",
+  "PGDEBUG",
+  "PGFETCH_TYPES",
+  "PGPUBLICATIONS",
+  "PGTARGET_SESSION_ATTRS",
+  "PGTARGETSESSIONATTRS",
+  "USER",
+  "USERNAME",
+  "LOGNAME",
+];
+
+/** Programs `memcli` runs: `sh` starts the detached daemon, `ps` and `kill` watch and stop it. */
+export const MEMCLI_RUN: readonly string[] = ["sh", "ps", "kill"];
+
+const DEFAULT_PORTS: Record<string, string> = {
+  "http:": "80",
+  "https:": "443",
+  "postgres:": "5432",
+  "postgresql:": "5432",
+  "socks5:": "1080",
+  "socks5h:": "1080",
+};
+
+/** `host:port` of a URL with the scheme's default port filled in (brackets kept for IPv6). */
+export function urlHostPort(raw: string): string {
+  const u = new URL(raw);
+  const port = u.port !== "" ? u.port : DEFAULT_PORTS[u.protocol] ?? "";
+  const host = u.hostname === "" ? "localhost" : u.hostname;
+  return port ? `${host}:${port}` : host;
+}
+
+/**
+ * Directories of the npm packages the embedded database reads its files from at run time
+ * (PGlite's WASM and data files, the pgvector extension), or none when they are not on the
+ * file system (a compiled executable serves them from its own image).
+ */
+export function pgliteFiles(): string[] {
+  const out: string[] = [];
+  for (const pkg of ["@electric-sql/pglite", "@electric-sql/pglite-pgvector"]) {
+    let url: string;
+    try {
+      url = import.meta.resolve(pkg);
+    } catch {
+      continue;
+    }
+    if (!url.startsWith("file:")) continue;
+    // .../<pkg>/<version>/dist/index.js -> the package folder.
+    const dir = dirname(fileURLToPath(url));
+    out.push(basename(dir) === "dist" ? dirname(dir) : dir);
+  }
+  return out;
+}
+
+function add(list: string[], entry: string): void {
+  if (!list.includes(entry)) list.push(entry);
+}
+
+function embedderHosts(cfg: MemoryConfig, net: string[]): void {
+  if (cfg.embeddingProvider === "ollama" || cfg.embeddingProvider === "auto") {
+    add(net, urlHostPort(cfg.ollamaUrl));
+  }
+  if (cfg.embeddingProvider === "openai") add(net, urlHostPort(cfg.openaiBaseUrl));
+}
+
+function absolute(path: string, cwd: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** The programs whose permissions follow from the memory-service configuration. */
+export type MemoryProgram = "admin" | "mcp" | "memcli";
+
+/**
+ * The permissions `program` needs for `cfg`:
+ *
+ * - admin: listens on ADMIN_HOST; reaches the database and the embedder; reads and writes
+ *   DATA_DIR; reads PGlite's files; nothing else (no run, sys, ffi).
+ * - mcp: reaches the Admin API (or the database) and the embedder; no file access at all.
+ * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
+ *   but may not read the database files in it; reads and writes the working directory
+ *   (files given to import and export); runs `sh`, `ps` and `kill` for the daemon.
+ *
+ * Every program may also reach the loopback names ({@link LOOPBACK}), where the defaults live.
+ * The programs that connect to Postgres (admin, mcp) read the libpq-style variables too.
+ */
+export function planFor(program: MemoryProgram, cfg: MemoryConfig, cwd = "."): PermissionPlan {
+  const net = [...LOOPBACK];
+  const env = [...MEMORY_ENV_VARS, ...(program === "memcli" ? [] : POSTGRES_ENV_VARS)];
+  const dataDir = absolute(cfg.dataDir, cwd === "." ? Deno.cwd() : cwd);
+  if (program === "memcli") {
+    add(net, urlHostPort(cfg.memoryApiUrl));
+    add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+    return {
+      net,
+      read: [".", dataDir],
+      write: [".", dataDir],
+      env,
+      run: [...MEMCLI_RUN],
+      denyRead: [join(dataDir, "db")],
+    };
+  }
+  if (cfg.databaseUrl) add(net, urlHostPort(cfg.databaseUrl));
+  embedderHosts(cfg, net);
+  if (program === "mcp") {
+    if (!cfg.databaseUrl) add(net, urlHostPort(cfg.memoryApiUrl));
+    return { net, read: [], write: [], env };
+  }
+  add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+  return {
+    net,
+    read: cfg.databaseUrl ? [dataDir] : [dataDir, ...pgliteFiles()],
+    write: [dataDir],
+    env,
+  };
+}
+
+/** The `deno run` flags granting exactly `plan`. */
+export function permissionFlags(plan: PermissionPlan): string[] {
+  const flags: string[] = [];
+  if (plan.net.length) flags.push(`--allow-net=${plan.net.join(",")}`);
+  if (plan.read.length) flags.push(`--allow-read=${plan.read.join(",")}`);
+  if (plan.denyRead?.length) flags.push(`--deny-read=${plan.denyRead.join(",")}`);
+  if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
+  if (plan.env.length) flags.push(`--allow-env=${plan.env.join(",")}`);
+  if (plan.run?.length) flags.push(`--allow-run=${plan.run.join(",")}`);
+  return flags;
+}
+
+/** The entries of `plan` this process does not hold, as `kind:value` strings. */
+export function missingPermissions(plan: PermissionPlan): string[] {
+  const missing: string[] = [];
+  const check = (d: Deno.PermissionDescriptor, label: string) => {
+    if (Deno.permissions.querySync(d).state !== "granted") missing.push(label);
+  };
+  for (const host of plan.net) check({ name: "net", host }, `net:${host}`);
+  for (const path of plan.read) check({ name: "read", path }, `read:${path}`);
+  for (const path of plan.write) check({ name: "write", path }, `write:${path}`);
+  for (const variable of plan.env) check({ name: "env", variable }, `env:${variable}`);
+  for (const command of plan.run ?? []) check({ name: "run", command }, `run:${command}`);
+  return missing;
+}
+
+/**
+ * The startup check of an entrypoint: null when the process holds every permission of
+ * `plan`, else a message naming what is missing and how to grant it.
+ */
+export function permissionProblem(name: string, plan: PermissionPlan): string | null {
+  const missing = missingPermissions(plan);
+  if (missing.length === 0) return null;
+  const kinds: Record<string, string[]> = {};
+  for (const m of missing) {
+    const i = m.indexOf(":");
+    (kinds[m.slice(0, i)] ??= []).push(m.slice(i + 1));
+  }
+  const flags = Object.entries(kinds).map(([k, v]) => `--allow-${k}=${v.join(",")}`).join(" ");
+  return `${name}: this configuration needs permissions the process was not given ` +
+    `(${missing.join(", ")}). Add ${flags} to the deno run command, or run ` +
+    "`deno task install` again with this configuration in the environment: installed " +
+    "commands carry the permissions their configuration needs.";
+}
+
+/**
+ * Whether the grant `have` of a permission kind covers `want`: a host covers all its
+ * ports, a path covers everything below it; names (env, run) match exactly.
+ */
+export function covers(
+  kind: "net" | "read" | "write" | "env" | "run",
+  have: string,
+  want: string,
+): boolean {
+  if (have === want) return true;
+  if (kind === "net") {
+    const host = want.startsWith("[") ? want.slice(0, want.indexOf("]") + 1) : want.split(":")[0];
+    return have === host;
+  }
+  if (kind === "env" || kind === "run") return false;
+  const h = resolve(have);
+  const w = resolve(want);
+  return w === h || w.startsWith(h.endsWith("/") ? h : `${h}/`);
+}
+
+const netCovers = (have: string, want: string) => covers("net", have, want);
+const pathCovers = (have: string, want: string) => covers("read", have, want);
+
+/**
+ * Revoke what `held` grants beyond `keep`, for a process that goes on with fewer
+ * permissions than it started with (`msgcli serve` started by `msgcli`): every program it
+ * may run, and the hosts and paths of `held` that `keep` does not need. An entry that also
+ * grants something `keep` needs stays (Deno cannot revoke part of a grant).
+ */
+export function narrowPermissions(held: PermissionPlan, keep: PermissionPlan): void {
+  const revoke = (d: Deno.PermissionDescriptor) => {
+    try {
+      Deno.permissions.revokeSync(d);
+    } catch { /* not a permission this Deno knows */ }
+  };
+  if (!keep.run?.length) revoke({ name: "run" });
+  for (const host of held.net) {
+    if (!keep.net.some((k) => netCovers(host, k) || netCovers(k, host))) {
+      revoke({ name: "net", host });
+    }
+  }
+  for (
+    const [kind, paths, needed] of [
+      ["read", held.read, keep.read],
+      ["write", held.write, keep.write],
+    ] as const
+  ) {
+    for (const path of paths) {
+      if (!needed.some((k) => pathCovers(path, k) || pathCovers(k, path))) {
+        revoke({ name: kind, path });
+      }
+    }
+  }
+}
