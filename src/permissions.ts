@@ -113,10 +113,15 @@ export function urlHostPort(raw: string): string {
  */
 export function pgliteFiles(): string[] {
   const out: string[] = [];
-  for (const pkg of ["@electric-sql/pglite", "@electric-sql/pglite-pgvector"]) {
+  // Literal specifiers, so that publishing rewrites them to the pinned npm: versions.
+  const resolveOne = [
+    () => import.meta.resolve("@electric-sql/pglite"),
+    () => import.meta.resolve("@electric-sql/pglite-pgvector"),
+  ];
+  for (const resolveUrl of resolveOne) {
     let url: string;
     try {
-      url = import.meta.resolve(pkg);
+      url = resolveUrl();
     } catch {
       continue;
     }

@@ -27,9 +27,9 @@ export function compileArgs(p: Entrypoint, root: string, target?: string): strin
   ];
 }
 
-/** Quote a word for a POSIX shell when it needs it. */
+/** Quote a word for a POSIX shell when it needs it (double quotes: `$HOME` still expands). */
 export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./\[\]-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, "\\$1")}"`;
+  return /^[\w@%+=:,./\[\]-]+$/.test(s) ? s : `"${s.replace(/(["\\`])/g, "\\$1")}"`;
 }
 
 if (import.meta.main) {
