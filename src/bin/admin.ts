@@ -7,6 +7,7 @@
 import { startAdminServer } from "../admin/server.ts";
 import { loadMemoryConfig } from "../config.ts";
 import { describeError } from "../memory/errors.ts";
+import { infoFlagsOnly } from "../info_flags.ts";
 import { permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
 
@@ -20,19 +21,7 @@ database when unset), EMBEDDING_PROVIDER (auto), EMBEDDING_MODEL, EMBEDDING_DIM 
 OLLAMA_URL, OPENAI_BASE_URL, OPENAI_API_KEY. See the README.
 `;
 
-const [arg, ...extra] = Deno.args;
-if (arg === "--help" || arg === "-h") {
-  console.log(USAGE);
-  Deno.exit(0);
-}
-if (arg === "--version" || arg === "-V") {
-  console.log(`mneme-admin v${VERSION}`);
-  Deno.exit(0);
-}
-if (arg !== undefined || extra.length) {
-  console.error(`mneme-admin: unexpected argument '${arg}'\nRun 'mneme-admin --help' for usage.`);
-  Deno.exit(2);
-}
+infoFlagsOnly("mneme-admin", USAGE);
 
 try {
   const cfg = loadMemoryConfig();

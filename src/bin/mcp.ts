@@ -10,28 +10,20 @@ import { loadMemoryConfig } from "../config.ts";
 import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { describeError } from "../memory/errors.ts";
+import { infoFlagsOnly } from "../info_flags.ts";
 import { permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
 
-const [arg, ...extra] = Deno.args;
-if (arg === "--help" || arg === "-h") {
-  console.log(`mneme-mcp v${VERSION}: the Mneme MCP server (JSON-RPC on stdio).
+infoFlagsOnly(
+  "mneme-mcp",
+  `mneme-mcp v${VERSION}: the Mneme MCP server (JSON-RPC on stdio).
 
 Usage: mneme-mcp [--help | --version]
 
 Start it from an MCP client (see the README's MCP snippet). It reaches memories through the
 Admin API at MEMORY_API_URL (http://127.0.0.1:4200), or Postgres directly when DATABASE_URL
-is set; ADMIN_API_KEY and the EMBEDDING_* variables apply as for the admin daemon.`);
-  Deno.exit(0);
-}
-if (arg === "--version" || arg === "-V") {
-  console.log(`mneme-mcp v${VERSION}`);
-  Deno.exit(0);
-}
-if (arg !== undefined || extra.length) {
-  console.error(`mneme-mcp: unexpected argument '${arg}'\nRun 'mneme-mcp --help' for usage.`);
-  Deno.exit(2);
-}
+is set; ADMIN_API_KEY and the EMBEDDING_* variables apply as for the admin daemon.`,
+);
 
 // Anything a library prints with console.log would corrupt the JSON-RPC stream.
 console.log = console.info = console.debug = console.error;
