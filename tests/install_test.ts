@@ -59,8 +59,8 @@ Deno.test("install and compile take each program's permissions from its task", (
 });
 
 Deno.test("the README shows the commands deno task compile runs", async () => {
-  // What `deno task compile --dry-run` prints, with $HOME left for the reader's shell.
-  const printed = entrypoints((n) => (n === "HOME" ? "$HOME" : undefined))
+  // What `deno task compile --dry-run` prints, with the variables left for the reader's shell.
+  const printed = entrypoints((n) => `$${n}`)
     .map((p) => ["deno", ...compileArgs(p, "")].map(shellQuote).join(" "))
     .join("\n");
   const readme = await Deno.readTextFile(`${ROOT}README.md`);
