@@ -233,7 +233,9 @@ export class MessagesClient {
         attempt--;
         continue;
       }
-      const delay = this.retryDelay(attempt, res);
+      // A host outside the permissions is refused the same way every time: not retried.
+      const denied = refusedByPermissions(netErr);
+      const delay = denied ? null : this.retryDelay(attempt, res);
       if (delay === null) {
         if (err) throw err;
         throw new ApiError(
@@ -318,4 +320,14 @@ export class MessagesClient {
     }));
     return parseOAuthUsage(await res.json());
   }
+}
+
+/** Whether `err` or one of its causes is Deno refusing an access outside the permissions. */
+function refusedByPermissions(err: unknown): boolean {
+  for (let cur = err, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    if (cur instanceof Deno.errors.NotCapable || cur instanceof Deno.errors.PermissionDenied) {
+      return true;
+    }
+  }
+  return false;
 }

@@ -73,8 +73,9 @@ export async function runMsgcli(args: string[], opts: RunOptions = {}): Promise<
   const child = spawnMsgcli(args, opts);
   if (opts.stdin !== undefined) {
     const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(opts.stdin));
-    await w.close();
+    // A child that exits before reading its input (a usage error) closes the pipe: fine.
+    await w.write(new TextEncoder().encode(opts.stdin)).catch(() => {});
+    await w.close().catch(() => {});
   }
   const out = await child.output();
   const dec = new TextDecoder();

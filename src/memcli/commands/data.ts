@@ -18,6 +18,11 @@ import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
+/** Why a file is refused by memcli's permissions (README, Install and permissions). */
+const OUTSIDE_SCOPE = "outside memcli's permissions (it reads and writes files in the " +
+  "working directory and DATA_DIR, never DATA_DIR/db); run it from the file's directory " +
+  "or use - for standard input or output";
+
 async function connect(io: Io): Promise<MemoryClient> {
   const cfg = configOf(io);
   const { url } = await apiUrlOf(io, cfg);
@@ -179,6 +184,7 @@ export async function exportCmd(args: string[], io: Io): Promise<number> {
       await Deno.rename(tmp, file);
     } catch (err) {
       await Deno.remove(tmp).catch(() => {});
+      if (err instanceof Deno.errors.NotCapable) throw new Error(`${file}: ${OUTSIDE_SCOPE}`);
       throw new Error(`${file}: cannot write (${(err as Error).message})`);
     }
     io.err(`Exported ${records.length} memories to ${file}.\n`);
@@ -221,6 +227,7 @@ export async function importCmd(args: string[], io: Io): Promise<number> {
     text = file === "-" ? await io.readAll() : await Deno.readTextFile(file);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) throw new Error(`${file}: no such file`);
+    if (err instanceof Deno.errors.NotCapable) throw new Error(`${file}: ${OUTSIDE_SCOPE}`);
     throw new Error(`${file}: cannot read (${(err as Error).message})`);
   }
   let data: unknown;
