@@ -17,11 +17,19 @@ import { COMMAND_USAGE } from "../usage.ts";
 /** Per-request timeout: a hung service must not hold up a session start for long. */
 const BOOTSTRAP_TIMEOUT_MS = 5000;
 
-/** The nearest directory at or above `dir` holding `.git` (a folder, or a file for worktrees). */
+/**
+ * The nearest directory at or above `dir` holding `.git` (a folder, or a file for worktrees).
+ * The walk stops where memcli may not read (its permissions cover the working directory), so
+ * that a session start never waits on a permission prompt.
+ */
 export async function gitRoot(dir: string): Promise<string | null> {
   for (let cur = dir;;) {
+    const marker = join(cur, ".git");
+    if (Deno.permissions.querySync({ name: "read", path: marker }).state !== "granted") {
+      return null;
+    }
     try {
-      await Deno.lstat(join(cur, ".git"));
+      await Deno.lstat(marker);
       return cur;
     } catch { /* keep walking */ }
     const up = dirname(cur);
