@@ -4,7 +4,7 @@ import { detectProject, gitRoot } from "../../src/memcli/commands/bootstrap.ts";
 import { COMMAND_USAGE } from "../../src/memcli/usage.ts";
 import { VERSION } from "../../src/version.ts";
 import { freePort, tempDir } from "../helpers.ts";
-import { memcli, memcliProcess } from "./_util.ts";
+import { memcli, memcliInPty, memcliProcess } from "./_util.ts";
 
 /** A TCP listener that counts connections: proves a command made no network call. */
 function connectionCounter(): { url: string; count(): number; close(): void } {
@@ -256,6 +256,27 @@ Deno.test("uninstall --purge refuses while a process owns the embedded database"
     });
     assert.equal(r.code, 0, r.err);
     await assert.rejects(Deno.stat(dataDir), Deno.errors.NotFound);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("bootstrap on a terminal in a project subdirectory: no permission prompt, the walk stops at memcli's scope", async () => {
+  const dir = await tempDir();
+  try {
+    await Deno.mkdir(`${dir.path}/proj/.git`, { recursive: true });
+    await Deno.mkdir(`${dir.path}/proj/src`);
+    const env = { MEMORY_API_URL: `http://127.0.0.1:${freePort()}`, DATA_DIR: `${dir.path}/data` };
+    // From the root, .git is inside the working directory: the git root names the project.
+    const atRoot = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/proj` });
+    assert.equal(atRoot.code, 0, atRoot.output);
+    assert.match(atRoot.output, /- Project: proj \(source: git\)/);
+    // From a subdirectory the parent's .git is outside memcli's read permission: Deno would
+    // ask on a terminal; memcli does not look, and says where the name came from.
+    const below = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/proj/src` });
+    assert.equal(below.code, 0, below.output);
+    assert.doesNotMatch(below.output, /requests read access|Allow\?/);
+    assert.match(below.output, /- Project: src \(source: cwd\)/);
   } finally {
     await dir.cleanup();
   }
