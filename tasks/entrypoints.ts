@@ -94,20 +94,13 @@ export function planOf(p: Entrypoint, env: Env = safeEnv, cwd = Deno.cwd()): Per
       return planFor("mcp", loadMemoryConfig(env), cwd);
     case "memcli":
       return planFor("memcli", loadMemoryConfig(env), cwd);
-    case "msgcli": {
-      const cfg = loadMsgConfig(env);
-      return msgcliPlan(cfg, dirnameOf(cfg.credentialsPath));
-    }
+    case "msgcli":
+      return msgcliPlan(loadMsgConfig(env));
     case "serve":
       return planPermissions(parseListen("127.0.0.1:8787"), loadMsgConfig(env));
     default:
       throw new Error(`no permission plan for task ${p.task}`);
   }
-}
-
-function dirnameOf(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  return i <= 0 ? (i === 0 ? path[0] : ".") : path.slice(0, i);
 }
 
 const LIST_FLAGS = [

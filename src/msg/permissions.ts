@@ -8,7 +8,7 @@
  */
 import type { PermissionPlan } from "../permissions.ts";
 import type { MsgConfig } from "./config.ts";
-import { hostPort, SERVE_ENV_VARS } from "../serve/permissions.ts";
+import { credentialsDir, hostPort, SERVE_ENV_VARS } from "../serve/permissions.ts";
 
 /** Variables `msgcli` reads beyond the daemon's. */
 export const MSGCLI_ENV_VARS: readonly string[] = [
@@ -22,15 +22,16 @@ export const MSGCLI_ENV_VARS: readonly string[] = [
 export const BROWSER_OPENERS: readonly string[] = ["xdg-open", "open"];
 
 /** The permissions `msgcli` needs for `cfg`. */
-export function msgcliPlan(cfg: MsgConfig, credentialsDir: string): PermissionPlan {
+export function msgcliPlan(cfg: MsgConfig): PermissionPlan {
+  const creds = credentialsDir(cfg);
   const net = ["127.0.0.1", "localhost"];
   for (const u of [cfg.apiBaseUrl, cfg.tokenUrl, cfg.proxy]) {
     if (u !== undefined && !net.includes(hostPort(u))) net.push(hostPort(u));
   }
   return {
     net,
-    read: [".", credentialsDir],
-    write: [credentialsDir],
+    read: [".", creds],
+    write: [creds],
     env: [...MSGCLI_ENV_VARS],
     run: [...BROWSER_OPENERS],
   };

@@ -49,6 +49,11 @@ export const SERVE_ENV_VARS: readonly string[] = [
 /** `host:port` of a URL with its scheme's default port filled in (brackets kept for IPv6). */
 export const hostPort: (raw: string) => string = urlHostPort;
 
+/** The directory of the credentials file: it holds the file, its lock and temp files. */
+export function credentialsDir(cfg: MsgConfig): string {
+  return dirname(cfg.credentialsPath);
+}
+
 function dirname(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   if (i < 0) return ".";
@@ -68,8 +73,8 @@ export function planPermissions(listen: ListenAddress, cfg: MsgConfig): Permissi
   if (cfg.proxy !== undefined) add(hostPort(cfg.proxy));
   return {
     net,
-    read: [dirname(cfg.credentialsPath)],
-    write: [dirname(cfg.credentialsPath)],
+    read: [credentialsDir(cfg)],
+    write: [credentialsDir(cfg)],
     env: [...SERVE_ENV_VARS],
   };
 }

@@ -100,7 +100,7 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
       return 1;
     }
     // Started by a scoped msgcli: give up what msgcli holds beyond the daemon's set.
-    narrowPermissions(msgcliPlan(config, plan.read[0]), plan);
+    narrowPermissions(msgcliPlan(config), plan);
   }
 
   if (flags.permissionProbe !== undefined) {

@@ -80,15 +80,16 @@ export function baseEnv(env: Record<string, string> = {}): Record<string, string
   return { ...keep, ...env };
 }
 
+/** `deno run <permissions> src/bin/memcli.ts <args>` for a run with `opts`. */
+function memcliArgv(args: string[], opts: RunOptions): string[] {
+  const perms = memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT);
+  return ["run", ...perms, `${ROOT}src/bin/memcli.ts`, ...args];
+}
+
 /** Run `src/bin/memcli.ts` as a real process with the task's permissions. */
 export async function memcliProcess(args: string[], opts: RunOptions = {}): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT),
-      `${ROOT}src/bin/memcli.ts`,
-      ...args,
-    ],
+    args: memcliArgv(args, opts),
     env: baseEnv(opts.env),
     clearEnv: true,
     cwd: opts.cwd ?? ROOT,
@@ -143,10 +144,7 @@ sys.exit(p.returncode)
       script,
       JSON.stringify(answer),
       Deno.execPath(),
-      "run",
-      ...memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT),
-      `${ROOT}src/bin/memcli.ts`,
-      ...args,
+      ...memcliArgv(args, opts),
     ],
     env: baseEnv(opts.env),
     clearEnv: true,
