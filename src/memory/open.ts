@@ -177,8 +177,11 @@ export async function openMemoryService(
     const service = await createServiceOnDb(db, cfg, opts);
     const close = service.close.bind(service);
     service.close = async () => {
-      await close();
-      release();
+      try {
+        await close();
+      } finally {
+        release();
+      }
     };
     return service;
   } catch (err) {
