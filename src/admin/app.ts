@@ -73,13 +73,43 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-function queryObject(c: Context): Record<string, string> {
+/**
+ * The query string as an object, read from the raw URL so that nothing is dropped: a segment
+ * with an empty name (`?=x`, `?&&&`, `?=`) or a name given twice is a 400, never skipped.
+ * Skipping it would turn a malformed bulk delete into "no filter", which deletes everything.
+ */
+function queryObject(url: string): Record<string, string> {
+  const q = new URL(url).search.slice(1);
   const out: Record<string, string> = {};
-  for (const [k, values] of Object.entries(c.req.queries())) {
-    if (values.length > 1) throw badRequest(k, "must be given once");
-    out[k] = values[0];
+  if (q === "") return out;
+  for (const segment of q.split("&")) {
+    const eq = segment.indexOf("=");
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent((eq < 0 ? segment : segment.slice(0, eq)).replaceAll("+", " "));
+      value = eq < 0 ? "" : decodeURIComponent(segment.slice(eq + 1).replaceAll("+", " "));
+    } catch {
+      throw badRequest("query", `has a malformed %-escape in "${segment}"`);
+    }
+    if (name.trim() === "") {
+      throw badRequest("query", `has a parameter without a name ("${segment}")`);
+    }
+    if (Object.hasOwn(out, name)) throw badRequest(name, "must be given once");
+    out[name] = value;
   }
   return out;
+}
+
+/** Refuse a body where the route takes none (a DELETE's filters go in the query string). */
+async function noBody(c: Context): Promise<void> {
+  const text = await c.req.text();
+  if (text !== "") {
+    throw badRequest(
+      "body",
+      "must be empty: DELETE takes its filters in the query string (?scope=&project=&type=)",
+    );
+  }
 }
 
 const errorLimit = (c: Context) =>
@@ -145,11 +175,15 @@ export function createAdminApp(opts: AdminOptions): Hono {
   const limit: MiddlewareHandler = bodyLimit({ maxSize: BODY_LIMIT, onError: errorLimit });
 
   api.get("/stats", async (c) => c.json(await service.stats()));
-  api.get("/memories", async (c) => c.json(await service.list(queryObject(c))));
+  api.get("/memories", async (c) => c.json(await service.list(queryObject(c.req.url))));
   api.post("/memories", limit, async (c) => {
     return c.json(await service.create((await jsonBody(c)) as never), 201);
   });
-  api.delete("/memories", async (c) => c.json(await service.deleteMany(queryObject(c))));
+  api.delete("/memories", limit, async (c) => {
+    const filter = queryObject(c.req.url);
+    await noBody(c);
+    return c.json(await service.deleteMany(filter));
+  });
   api.post("/memories/search", limit, async (c) => {
     return c.json(await service.search((await jsonBody(c)) as never));
   });
@@ -205,7 +239,12 @@ export function createAdminApp(opts: AdminOptions): Hono {
   api.put("/memories/:id", limit, async (c) => {
     return c.json(await service.update(c.req.param("id"), (await jsonBody(c)) as never));
   });
-  api.delete("/memories/:id", async (c) => c.json(await service.delete(c.req.param("id"))));
+  api.delete("/memories/:id", limit, async (c) => {
+    const id = c.req.param("id");
+    if (new URL(c.req.url).search !== "") throw badRequest("query", "is not allowed here");
+    await noBody(c);
+    return c.json(await service.delete(id));
+  });
   notAllowed("/memories/:id", "GET, PUT, DELETE");
   api.all("*", (c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);

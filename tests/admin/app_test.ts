@@ -213,6 +213,47 @@ Deno.test({
         assert.equal(await count(), 0);
       });
 
+      await t.step("a malformed bulk delete is a 400 and deletes nothing", async () => {
+        await reset();
+        for (const project of ["web", "api"]) {
+          await call(app, "POST", "/api/memories", { body: { content: `in ${project}`, project } });
+        }
+        for (const q of ["?=x", "?&&&", "?=", "?&", "?project=web&", "?&project=web", "?%20=x"]) {
+          isError(await call(app, "DELETE", `/api/memories${q}`), 400, "query:");
+        }
+        isError(await call(app, "DELETE", "/api/memories?bogus"), 400, "bogus:");
+        isError(
+          await call(app, "DELETE", "/api/memories?project=web&project=api"),
+          400,
+          "project:",
+        );
+        isError(await call(app, "DELETE", "/api/memories?project=%zz"), 400, "query:");
+        // Filters in a JSON body are refused, not ignored (ignoring them deletes everything).
+        isError(
+          await call(app, "DELETE", "/api/memories", { body: { project: "nope" } }),
+          400,
+          "body:",
+        );
+        isError(await call(app, "DELETE", "/api/memories", { raw: "x" }), 400, "body:");
+        isError(
+          await call(app, "DELETE", "/api/memories?project=web", { body: {} }),
+          400,
+          "body:",
+        );
+        // The same raw parsing on list: nothing malformed is silently dropped.
+        isError(await call(app, "GET", "/api/memories?=x"), 400, "query:");
+        assert.equal(await count(), 2);
+        // One memory: a body or a query on DELETE /api/memories/:id is refused too.
+        const [one] = (await call(app, "GET", "/api/memories")).json;
+        isError(await call(app, "DELETE", `/api/memories/${one.id}`, { body: {} }), 400, "body:");
+        isError(await call(app, "DELETE", `/api/memories/${one.id}?project=x`), 400, "query:");
+        assert.equal(await count(), 2);
+        // Encoded names and '+' still work.
+        const ok = await call(app, "DELETE", "/api/memories?%70roject=web");
+        assert.deepEqual(ok.json, { deleted: 1 });
+        assert.equal(await count(), 1);
+      });
+
       await t.step("POST /api/memories/search", async () => {
         await reset();
         await call(app, "POST", "/api/memories", { body: { content: "Use pnpm, never npm" } });
