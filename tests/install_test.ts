@@ -98,7 +98,23 @@ Deno.test("deno task install: the installed commands work from any directory; un
   const port = freePort();
   const PATH = `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH")}`;
   const base: Record<string, string> = { PATH, HOME: Deno.env.get("HOME") ?? elsewhere.path };
-  for (const k of ["DENO_DIR", "XDG_CACHE_HOME"]) {
+  // Deno's cache, and what Deno needs to reach the npm registry (a TLS-inspecting proxy's CA).
+  for (
+    const k of [
+      "DENO_DIR",
+      "XDG_CACHE_HOME",
+      "DENO_CERT",
+      "DENO_TLS_CA_STORE",
+      "NODE_EXTRA_CA_CERTS",
+      "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
+      "HTTPS_PROXY",
+      "https_proxy",
+      "NO_PROXY",
+      "no_proxy",
+      "NPM_CONFIG_REGISTRY",
+    ]
+  ) {
     const v = Deno.env.get(k);
     if (v) base[k] = v;
   }
