@@ -40,7 +40,7 @@ type Json = Record<string, unknown>;
 /** True when `command` runs memcli's bootstrap or recall hook (any path, any options). */
 export function isMnemeCommand(command: unknown): command is string {
   return typeof command === "string" &&
-    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall)\b[^;&|]*\s--hook\b/.test(command);
+    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall)\b[^;&|]*\s--hook(?=\s|$)/.test(command);
 }
 
 /** The event a Mneme command belongs to. */
@@ -213,9 +213,9 @@ export function unifiedDiff(a: string, b: string, from: string, to: string, cont
   let i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && x[i] === y[j]) ops.push({ kind: " ", text: x[i], ai: i++, bi: j++ });
-    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      ops.push({ kind: "+", text: y[j], ai: i, bi: j++ });
-    } else ops.push({ kind: "-", text: x[i], ai: i++, bi: j });
+    else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      ops.push({ kind: "-", text: x[i], ai: i++, bi: j });
+    } else ops.push({ kind: "+", text: y[j], ai: i, bi: j++ });
   }
   const lines = [`--- ${from}`, `+++ ${to}`];
   let k = 0;
