@@ -111,7 +111,8 @@ Flags:
   --project NAME   project to search besides global memories
   --limit N        at most N memories, 1..100 (default 5)
   --max-chars N    the whole block within N characters, 200..100000 (default 4000)
-  --min-score X    leave out results scoring below X (default 0: the service's own floor)
+  --min-score X    leave out results scoring below X, 0..10 (default 0.1; the score is
+                   relevance x scope weight x weight x decay)
   --hook           run as an agent hook (see above)
   --deadline MS    with --hook: hard deadline from process start, 100..60000
                    (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)

@@ -12,9 +12,11 @@
  * What is injected: the search results (global memories plus the project's, as the search
  * API ranks them), leaving out `bootstrap` memories (already in the context since session
  * start), at most `--limit` (default 5) and within `--max-chars` characters (default 4000,
- * header included). The search API drops candidates without real relevance; `--min-score`
- * adds a floor of its own on the returned score (default 0: none). Nothing is printed when
- * nothing is relevant.
+ * header included), and scoring at least `--min-score` (default {@link DEFAULT_MIN_SCORE}).
+ * The floor is a safety net on the returned score (relevance × scope weight × weight ×
+ * decay): the search API returns its top results even when they match nothing (scores near
+ * 0), and automatic recall must inject nothing rather than noise. Nothing is printed when
+ * nothing passes.
  * @module
  */
 import { MemoryError } from "../../memory/errors.ts";
@@ -38,6 +40,8 @@ import { COMMAND_USAGE } from "../usage.ts";
 export const DEFAULT_RECALL_LIMIT = 5;
 /** Default character budget of the injected block. */
 export const DEFAULT_RECALL_MAX_CHARS = 4000;
+/** Default floor on the score of an injected memory. */
+export const DEFAULT_MIN_SCORE = 0.1;
 /** Per-request timeout without `--hook`. */
 const RECALL_TIMEOUT_MS = 10_000;
 /** Prompts shorter than this (after trimming) are not searched. */
@@ -146,7 +150,7 @@ export async function recall(args: string[], io: Io): Promise<number> {
       DEFAULT_RECALL_LIMIT,
     maxChars: intFlag("recall", "max-chars", p.values["max-chars"], 200, 100_000) ??
       DEFAULT_RECALL_MAX_CHARS,
-    minScore: scoreFlag(p.values["min-score"]) ?? 0,
+    minScore: scoreFlag(p.values["min-score"]) ?? DEFAULT_MIN_SCORE,
   };
   const deadlineFlag = intFlag(
     "recall",
