@@ -276,7 +276,7 @@ Deno.test("hooks status: what is installed where, and whether the service answer
     const r = await memcli(["hooks", "status"], { env, cwd: proj });
     assert.match(
       r.out,
-      /user settings .*settings\.json: \n    SessionStart: memcli bootstrap --hook\n    UserPromptSubmit: memcli recall --hook\n/,
+      /user settings .*settings\.json: \n {4}SessionStart: memcli bootstrap --hook\n {4}UserPromptSubmit: memcli recall --hook\n/,
     );
     assert.match(r.out, /project settings .*proj\/\.claude\/settings\.json: no file/);
     assert.doesNotMatch(r.out, /No Mneme hooks installed/);
