@@ -7,40 +7,13 @@
  * fact (with its id) reach the model; an unrelated prompt gets the bootstrap and no memory.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { MemoryClient } from "../../src/memory/client.ts";
-import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
-import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
+import { startAdminProcess, tempDir } from "../helpers.ts";
 import { claudeCodeBin } from "../helpers/claude_code.ts";
+import { installCommand, toolEnv } from "../helpers/install.ts";
 
 const decoder = new TextDecoder();
-
-/** Deno's cache and what Deno and npm need to reach the registry (a TLS proxy's CA). */
-function passThrough(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (
-    const k of [
-      "XDG_CACHE_HOME",
-      "DENO_CERT",
-      "DENO_TLS_CA_STORE",
-      "NODE_EXTRA_CA_CERTS",
-      "SSL_CERT_FILE",
-      "SSL_CERT_DIR",
-      "HTTPS_PROXY",
-      "https_proxy",
-      "NO_PROXY",
-      "no_proxy",
-    ]
-  ) {
-    const v = Deno.env.get(k);
-    if (v) env[k] = v;
-  }
-  // The real cache, also when HOME points elsewhere.
-  env.DENO_DIR = Deno.env.get("DENO_DIR") ||
-    join(Deno.env.get("XDG_CACHE_HOME") || join(Deno.env.get("HOME")!, ".cache"), "deno");
-  return env;
-}
 
 async function run(
   cmd: string,
@@ -91,31 +64,8 @@ Deno.test("Claude Code (real CLI from npm): the bootstrap and recalled memories 
 
     // memcli installed as a user installs it, for this configuration.
     const config = { HOME: home, DATA_DIR: `${dir.path}/data`, MEMORY_API_URL: admin.url };
-    const memcli = entrypoints().find((e) => e.task === "memcli")!;
-    const flags = flagsFor(memcli, (n) => (config as Record<string, string>)[n]);
-    const bin = `${dir.path}/root/bin`;
-    const PATH = `${bin}:${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH")}`;
-    const env = { ...passThrough(), ...config, PATH };
-    const inst = await run(
-      Deno.execPath(),
-      [
-        "install",
-        "--global",
-        "--force",
-        "--quiet",
-        "--config",
-        `${ROOT}deno.json`,
-        "--name",
-        "memcli",
-        "--root",
-        `${dir.path}/root`,
-        ...flags,
-        `${ROOT}src/bin/memcli.ts`,
-      ],
-      ROOT,
-      env,
-    );
-    assert.equal(inst.code, 0, inst.err);
+    const { PATH } = await installCommand("memcli", `${dir.path}/root`, config);
+    const env = { ...toolEnv(), ...config, PATH };
 
     const hooks = await run("memcli", ["hooks", "install", "--recall"], repo, env);
     assert.equal(hooks.code, 0, hooks.err);
