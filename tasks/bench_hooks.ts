@@ -14,7 +14,7 @@
 import { parseArgs } from "node:util";
 import { MemoryClient } from "../src/memory/client.ts";
 import { ROOT, startAdminProcess, tempDir } from "../tests/helpers.ts";
-import { installCommand, toolEnv } from "../tests/helpers/install.ts";
+import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -67,7 +67,7 @@ try {
     DATA_DIR: `${dir.path}/data`,
     MEMORY_API_URL: admin.url,
   };
-  const { bin, PATH } = await installCommand("memcli", `${dir.path}/root`, config);
+  const { bin, PATH } = await installCommands(`${dir.path}/root`, config);
   const env = { ...toolEnv(), ...config, PATH };
   const payload = (o: Record<string, string>) =>
     JSON.stringify({ session_id: "bench", cwd: repo, transcript_path: "/dev/null", ...o });

@@ -40,7 +40,9 @@ type Json = Record<string, unknown>;
 /** True when `command` runs memcli's bootstrap or recall hook (any path, any options). */
 export function isMnemeCommand(command: unknown): command is string {
   return typeof command === "string" &&
-    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall)\b[^;&|]*\s--hook(?=\s|$)/.test(command);
+    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall)\b[^;&|]*\s--hook(?=\s|$)/.test(
+      command,
+    );
 }
 
 /** The event a Mneme command belongs to. */

@@ -15,6 +15,7 @@
  * the exit code is 0 whatever happens.
  * @module
  */
+import { intFlag } from "./args.ts";
 import type { Io } from "./io.ts";
 
 /** Default hard deadline of a hook, ms from process start. */
@@ -140,4 +141,29 @@ export async function withinDeadline<T>(
 export async function readHookPayload(io: Io): Promise<{ payload: HookPayload; problem?: string }> {
   if (io.stdinIsTerminal()) return { payload: {} };
   return parseHookPayload(await io.readAll());
+}
+
+/**
+ * Run a hook's `work` within the deadline (`--deadline`'s raw value, else the variable, else
+ * the default), counted from process start: notes about the deadline variable and the
+ * payload go to stderr as `memcli <command>: …`; `work` gets the payload and a function
+ * giving the ms left (for request timeouts). Errors of `work` are the caller's to report.
+ */
+export async function runHook<T>(
+  io: Io,
+  command: string,
+  deadlineRaw: unknown,
+  startedAt: number,
+  work: (payload: HookPayload, left: () => number) => Promise<T>,
+): Promise<{ deadlineMs: number } & ({ timedOut: false; value: T } | { timedOut: true })> {
+  const flag = intFlag(command, "deadline", deadlineRaw, DEADLINE_MIN_MS, DEADLINE_MAX_MS);
+  const deadline = hookDeadline(io, flag);
+  if (deadline.note) io.err(`memcli ${command}: ${deadline.note}\n`);
+  const left = () => timeLeft(io, deadline.ms, startedAt);
+  const res = await withinDeadline(left(), async () => {
+    const { payload, problem } = await readHookPayload(io);
+    if (problem) io.err(`memcli ${command}: ${problem}\n`);
+    return await work(payload, left);
+  });
+  return { deadlineMs: deadline.ms, ...res };
 }

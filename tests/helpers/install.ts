@@ -1,10 +1,8 @@
 /**
- * Install one of the programs as `deno task install` does (`deno install --global` with its
- * task's permissions plus what the configuration needs), into a temporary root, for tests
- * and benchmarks that need the installed command on PATH.
+ * The installed commands (`deno task install` into a temporary root), for tests and
+ * benchmarks that run them as a user does, and the environment Deno needs for that.
  */
 import { join } from "node:path";
-import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
 import { ROOT } from "../helpers.ts";
 
 /**
@@ -25,6 +23,7 @@ export function toolEnv(): Record<string, string> {
       "https_proxy",
       "NO_PROXY",
       "no_proxy",
+      "NPM_CONFIG_REGISTRY",
     ]
   ) {
     const v = Deno.env.get(k);
@@ -36,32 +35,16 @@ export function toolEnv(): Record<string, string> {
 }
 
 /**
- * Install the program `name` (e.g. `memcli`) for the configuration `config` into `root`;
- * returns the `bin` folder and a PATH with it first (and Deno's folder).
+ * Run `deno task install --root <root>` with the configuration `config` in the environment
+ * (the commands get what it needs); returns the `bin` folder and a PATH with it first (and
+ * Deno's folder).
  */
-export async function installCommand(
-  name: string,
+export async function installCommands(
   root: string,
   config: Record<string, string>,
 ): Promise<{ bin: string; PATH: string }> {
-  const p = entrypoints().find((e) => e.name === name);
-  if (!p) throw new Error(`no program ${name}`);
-  const flags = flagsFor(p, (n) => config[n]);
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "install",
-      "--global",
-      "--force",
-      "--quiet",
-      "--config",
-      `${ROOT}deno.json`,
-      "--name",
-      name,
-      "--root",
-      root,
-      ...flags,
-      `${ROOT}${p.entry}`,
-    ],
+    args: ["run", "-A", `${ROOT}tasks/install.ts`, "--root", root],
     cwd: ROOT,
     env: { ...toolEnv(), ...config, PATH: Deno.env.get("PATH") ?? "" },
     clearEnv: true,
@@ -69,7 +52,7 @@ export async function installCommand(
     stderr: "piped",
   }).output();
   if (!out.success) {
-    throw new Error(`deno install ${name} failed: ${new TextDecoder().decode(out.stderr)}`);
+    throw new Error(`deno task install failed: ${new TextDecoder().decode(out.stderr)}`);
   }
   const bin = join(root, "bin");
   const denoDir = Deno.execPath().replace(/\/[^/]+$/, "");

@@ -11,7 +11,7 @@ import { MemoryClient } from "../../src/memory/client.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { startAdminProcess, tempDir } from "../helpers.ts";
 import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { installCommand, toolEnv } from "../helpers/install.ts";
+import { installCommands, toolEnv } from "../helpers/install.ts";
 
 const decoder = new TextDecoder();
 
@@ -64,7 +64,7 @@ Deno.test("Claude Code (real CLI from npm): the bootstrap and recalled memories 
 
     // memcli installed as a user installs it, for this configuration.
     const config = { HOME: home, DATA_DIR: `${dir.path}/data`, MEMORY_API_URL: admin.url };
-    const { PATH } = await installCommand("memcli", `${dir.path}/root`, config);
+    const { PATH } = await installCommands(`${dir.path}/root`, config);
     const env = { ...toolEnv(), ...config, PATH };
 
     const hooks = await run("memcli", ["hooks", "install", "--recall"], repo, env);

@@ -13,16 +13,9 @@
 import { loadBootstrap, renderBootstrap } from "../../memory/bootstrap.ts";
 import { MemoryError } from "../../memory/errors.ts";
 import type { Memory } from "../../memory/types.ts";
-import { intFlag, parseFlags, stringFlag } from "../args.ts";
+import { parseFlags, stringFlag, UsageError } from "../args.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
-import {
-  DEADLINE_MAX_MS,
-  DEADLINE_MIN_MS,
-  hookDeadline,
-  readHookPayload,
-  timeLeft,
-  withinDeadline,
-} from "../hook.ts";
+import { runHook } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { resolveProject } from "../project.ts";
 import { COMMAND_USAGE } from "../usage.ts";
@@ -74,15 +67,8 @@ export async function bootstrap(args: string[], io: Io): Promise<number> {
     return 0;
   }
   const flag = stringFlag("bootstrap", "project", p.values.project);
-  const deadlineFlag = intFlag(
-    "bootstrap",
-    "deadline",
-    p.values.deadline,
-    DEADLINE_MIN_MS,
-    DEADLINE_MAX_MS,
-  );
   if (!p.values.hook) {
-    if (deadlineFlag !== undefined) {
+    if (p.values.deadline !== undefined) {
       io.err("memcli bootstrap: --deadline applies with --hook only; ignored\n");
     }
     const r = await build(io, io.cwd(), flag, BOOTSTRAP_TIMEOUT_MS);
@@ -95,17 +81,17 @@ export async function bootstrap(args: string[], io: Io): Promise<number> {
     return 0;
   }
 
-  const deadline = hookDeadline(io, deadlineFlag);
-  if (deadline.note) io.err(`memcli bootstrap: ${deadline.note}\n`);
   try {
-    const res = await withinDeadline(timeLeft(io, deadline.ms, startedAt), async () => {
-      const { payload, problem } = await readHookPayload(io);
-      if (problem) io.err(`memcli bootstrap: ${problem}\n`);
-      return await build(io, payload.cwd ?? io.cwd(), flag, timeLeft(io, deadline.ms, startedAt));
-    });
+    const res = await runHook(
+      io,
+      "bootstrap",
+      p.values.deadline,
+      startedAt,
+      (payload, left) => build(io, payload.cwd ?? io.cwd(), flag, left()),
+    );
     if (res.timedOut) {
       io.out(
-        `Mneme memory: the memory service did not answer within ${deadline.ms} ms, so no ` +
+        `Mneme memory: the memory service did not answer within ${res.deadlineMs} ms, so no ` +
           "bootstrap this session (check it with 'memcli status').\n",
       );
     } else if ("text" in res.value) {
@@ -114,6 +100,7 @@ export async function bootstrap(args: string[], io: Io): Promise<number> {
       io.out(`Mneme memory: ${res.value.down}; no bootstrap this session.\n`);
     }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     // Never break a session start, whatever went wrong.
     io.err(`memcli bootstrap: ${err instanceof Error ? err.message : String(err)}\n`);
   }

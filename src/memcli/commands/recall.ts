@@ -24,14 +24,7 @@ import type { SearchResult } from "../../memory/types.ts";
 import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
 import { intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
-import {
-  DEADLINE_MAX_MS,
-  DEADLINE_MIN_MS,
-  hookDeadline,
-  readHookPayload,
-  timeLeft,
-  withinDeadline,
-} from "../hook.ts";
+import { runHook } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { resolveProject } from "../project.ts";
 import { COMMAND_USAGE } from "../usage.ts";
@@ -152,14 +145,6 @@ export async function recall(args: string[], io: Io): Promise<number> {
       DEFAULT_RECALL_MAX_CHARS,
     minScore: scoreFlag(p.values["min-score"]) ?? DEFAULT_MIN_SCORE,
   };
-  const deadlineFlag = intFlag(
-    "recall",
-    "deadline",
-    p.values.deadline,
-    DEADLINE_MIN_MS,
-    DEADLINE_MAX_MS,
-  );
-
   if (!p.values.hook) {
     const query = p.positionals.join(" ").trim();
     if (!query) throw new UsageError("a query is required (or --hook)", "recall");
@@ -172,30 +157,20 @@ export async function recall(args: string[], io: Io): Promise<number> {
     throw new UsageError("with --hook the query comes from stdin; no QUERY argument", "recall");
   }
 
-  const deadline = hookDeadline(io, deadlineFlag);
-  if (deadline.note) io.err(`memcli recall: ${deadline.note}\n`);
   try {
-    const res = await withinDeadline(timeLeft(io, deadline.ms, startedAt), async () => {
-      const { payload, problem } = await readHookPayload(io);
-      if (problem) io.err(`memcli recall: ${problem}\n`);
+    const res = await runHook(io, "recall", p.values.deadline, startedAt, (payload, left) => {
       const prompt = payload.prompt?.trim() ?? "";
       // Nothing to search for: no prompt, a very short one, or a slash command.
-      if (prompt.length < MIN_PROMPT || prompt.startsWith("/")) return "";
-      return await recallText(
-        io,
-        prompt,
-        payload.cwd ?? io.cwd(),
-        flag,
-        f,
-        timeLeft(io, deadline.ms, startedAt),
-      );
+      if (prompt.length < MIN_PROMPT || prompt.startsWith("/")) return Promise.resolve("");
+      return recallText(io, prompt, payload.cwd ?? io.cwd(), flag, f, left());
     });
     if (res.timedOut) {
-      io.err(`memcli recall: the memory service did not answer within ${deadline.ms} ms\n`);
+      io.err(`memcli recall: the memory service did not answer within ${res.deadlineMs} ms\n`);
     } else if (res.value) {
       io.out(res.value);
     }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const msg = err instanceof MemoryError && err.status === 503
       ? "the memory service is not reachable (start it with 'memcli setup')"
       : err instanceof Error
