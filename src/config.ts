@@ -87,6 +87,25 @@ export function defaultDataDir(env: Env = denoEnv, os: string = Deno.build.os): 
   return join(xdg && xdg.startsWith("/") ? xdg : join(home, ".local", "share"), "mneme");
 }
 
+/**
+ * Claude Code's user configuration folder: `CLAUDE_CONFIG_DIR` (Claude Code's own variable),
+ * else `~/.claude`. `memcli hooks` edits `settings.json` in it.
+ */
+export function claudeConfigDir(env: Env = denoEnv): string {
+  const dir = env("CLAUDE_CONFIG_DIR")?.trim();
+  if (dir) return dir;
+  return join(env("HOME") ?? env("USERPROFILE") ?? ".", ".claude");
+}
+
+/**
+ * The files `memcli hooks` touches in a Claude Code settings folder (the user's, or a
+ * project's `.claude`): `settings.json`, and `mneme-backups/` for the timestamped backups and
+ * the temporary file of the atomic write. Nothing else there (credentials live next to them).
+ */
+export function claudeSettingsFiles(dir: string): { settings: string; backups: string } {
+  return { settings: join(dir, "settings.json"), backups: join(dir, "mneme-backups") };
+}
+
 function intVar(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = env(name)?.trim();
   if (!raw) return def;

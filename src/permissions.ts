@@ -13,7 +13,7 @@
  */
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { MemoryConfig } from "./config.ts";
+import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
 
 /** A set of Deno permissions, as `deno run` flags take them. */
 export interface PermissionPlan {
@@ -86,6 +86,12 @@ export const POSTGRES_ENV_VARS: readonly string[] = [
   "LOGNAME",
 ];
 
+/**
+ * Variables only memcli reads: Claude Code's config folder (`memcli hooks`) and the hooks'
+ * deadline.
+ */
+export const MEMCLI_ENV_VARS: readonly string[] = ["CLAUDE_CONFIG_DIR", "MEMCLI_HOOK_DEADLINE_MS"];
+
 /** Programs `memcli` runs: `sh` starts the detached daemon, `ps` and `kill` watch and stop it. */
 export const MEMCLI_RUN: readonly string[] = ["sh", "ps", "kill"];
 
@@ -133,6 +139,14 @@ export function pgliteFiles(): string[] {
   return out;
 }
 
+function safeEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
 function add(list: string[], entry: string): void {
   if (!list.includes(entry)) list.push(entry);
 }
@@ -159,22 +173,35 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  * - mcp: reaches the Admin API (or the database) and the embedder; no file access at all.
  * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
  *   but may not read the database files in it; reads and writes the working directory
- *   (files given to import and export); runs `sh`, `ps` and `kill` for the daemon.
+ *   (files given to import and export); reads and writes Claude Code's user `settings.json`
+ *   and the `mneme-backups` folder next to it (`memcli hooks`), nothing else of that folder;
+ *   runs `sh`, `ps` and `kill` for the daemon.
  *
  * Every program may also reach the loopback names ({@link LOOPBACK}), where the defaults live.
  * The programs that connect to Postgres (admin, mcp) read the libpq-style variables too.
  */
-export function planFor(program: MemoryProgram, cfg: MemoryConfig, cwd = "."): PermissionPlan {
+export function planFor(
+  program: MemoryProgram,
+  cfg: MemoryConfig,
+  cwd = ".",
+  envOf: (name: string) => string | undefined = safeEnv,
+): PermissionPlan {
   const net = [...LOOPBACK];
-  const env = [...MEMORY_ENV_VARS, ...(program === "memcli" ? [] : POSTGRES_ENV_VARS)];
+  const env = [
+    ...MEMORY_ENV_VARS,
+    ...(program === "memcli" ? MEMCLI_ENV_VARS : POSTGRES_ENV_VARS),
+  ];
   const dataDir = absolute(cfg.dataDir, cwd === "." ? Deno.cwd() : cwd);
   if (program === "memcli") {
     add(net, urlHostPort(cfg.memoryApiUrl));
     add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+    const claude = claudeSettingsFiles(
+      absolute(claudeConfigDir(envOf), cwd === "." ? Deno.cwd() : cwd),
+    );
     return {
       net,
-      read: [".", dataDir],
-      write: [".", dataDir],
+      read: [".", dataDir, claude.settings, claude.backups],
+      write: [".", dataDir, claude.settings, claude.backups],
       env,
       run: [...MEMCLI_RUN],
       denyRead: [join(dataDir, "db")],

@@ -7,6 +7,7 @@
 import denoJson from "../deno.json" with { type: "json" };
 import { loadMemoryConfig } from "../src/config.ts";
 import { loadMsgConfig } from "../src/msg/config.ts";
+import { projectWalkPaths } from "../src/memcli/project.ts";
 import { msgcliPlan } from "../src/msg/permissions.ts";
 import { covers, type PermissionPlan, planFor } from "../src/permissions.ts";
 import { parseListen } from "../src/serve/flags.ts";
@@ -85,15 +86,24 @@ export function entrypoints(env: Env = safeEnv): Entrypoint[] {
   });
 }
 
-/** The permission set a program needs for the configuration in `env`. */
-export function planOf(p: Entrypoint, env: Env = safeEnv, cwd = Deno.cwd()): PermissionPlan {
+/**
+ * The permission set a program needs for the configuration in `env`. When `cwd` (where the
+ * program will run) is given, memcli also gets the project walk from there (`.mneme` and
+ * `.git` in that directory and each one above: src/memcli/project.ts); without it (an
+ * installed command runs anywhere) the walk stops at the working directory.
+ */
+export function planOf(p: Entrypoint, env: Env = safeEnv, runIn?: string): PermissionPlan {
+  const cwd = runIn ?? Deno.cwd();
   switch (p.task) {
     case "start":
       return planFor("admin", loadMemoryConfig(env), cwd);
     case "mcp":
       return planFor("mcp", loadMemoryConfig(env), cwd);
-    case "memcli":
-      return planFor("memcli", loadMemoryConfig(env), cwd);
+    case "memcli": {
+      const plan = planFor("memcli", loadMemoryConfig(env), cwd, env);
+      if (runIn !== undefined) plan.read.push(...projectWalkPaths(runIn));
+      return plan;
+    }
     case "msgcli":
       return msgcliPlan(loadMsgConfig(env));
     case "serve":
@@ -163,7 +173,7 @@ export function withPlan(flags: string[], plan: PermissionPlan): string[] {
 }
 
 /** The flags a program is run or installed with: its task's, plus what `env` configures. */
-export function flagsFor(p: Entrypoint, env: Env = safeEnv, cwd = Deno.cwd()): string[] {
+export function flagsFor(p: Entrypoint, env: Env = safeEnv, cwd?: string): string[] {
   let plan: PermissionPlan;
   try {
     plan = planOf(p, env, cwd);

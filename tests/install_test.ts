@@ -6,6 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { compileArgs, shellQuote } from "../tasks/compile.ts";
 import { entrypoints, flagsFor } from "../tasks/entrypoints.ts";
 import { freePort, ROOT, tempDir } from "./helpers.ts";
+import { toolEnv } from "./helpers/install.ts";
 
 Deno.test("the version comes from deno.json and nowhere else", async () => {
   assert.equal(VERSION, denoJson.version);
@@ -97,27 +98,12 @@ Deno.test("deno task install: the installed commands work from any directory; un
   const elsewhere = await tempDir("mneme-install-cwd-");
   const port = freePort();
   const PATH = `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH")}`;
-  const base: Record<string, string> = { PATH, HOME: Deno.env.get("HOME") ?? elsewhere.path };
-  // Deno's cache, and what Deno needs to reach the npm registry (a TLS-inspecting proxy's CA).
-  for (
-    const k of [
-      "DENO_DIR",
-      "XDG_CACHE_HOME",
-      "DENO_CERT",
-      "DENO_TLS_CA_STORE",
-      "NODE_EXTRA_CA_CERTS",
-      "SSL_CERT_FILE",
-      "SSL_CERT_DIR",
-      "HTTPS_PROXY",
-      "https_proxy",
-      "NO_PROXY",
-      "no_proxy",
-      "NPM_CONFIG_REGISTRY",
-    ]
-  ) {
-    const v = Deno.env.get(k);
-    if (v) base[k] = v;
-  }
+  const base: Record<string, string> = {
+    PATH,
+    HOME: Deno.env.get("HOME") ?? elsewhere.path,
+    // Deno's cache, and what Deno needs to reach the npm registry (a TLS-inspecting proxy's CA).
+    ...toolEnv(),
+  };
   // The configuration the user installs with: its DATA_DIR joins the admin's permissions.
   const config = {
     DATA_DIR: data.path,

@@ -1,17 +1,27 @@
 /**
  * Entry point of `memcli`, the host CLI of the memory service (`deno task memcli`).
  * Commands that touch the service or DATA_DIR first check that the process holds the
- * permissions their configuration needs (src/permissions.ts); `bootstrap` never fails a
- * session start, so it reports problems itself.
+ * permissions their configuration needs (src/permissions.ts); `bootstrap` and `recall` run
+ * as agent hooks, which must never fail a session, so they report problems themselves.
  * @module
  */
 import { loadMemoryConfig } from "../config.ts";
 import { main } from "../memcli/main.ts";
 import { permissionProblem, planFor } from "../permissions.ts";
 
-const QUIET = new Set([undefined, "help", "--help", "-h", "version", "--version", "-V"]);
+const QUIET = new Set([
+  undefined,
+  "help",
+  "--help",
+  "-h",
+  "version",
+  "--version",
+  "-V",
+  "bootstrap",
+  "recall",
+]);
 const [command, ...rest] = Deno.args;
-if (!QUIET.has(command) && command !== "bootstrap" && !rest.includes("--help")) {
+if (!QUIET.has(command) && !rest.includes("--help")) {
   let problem: string | null = null;
   try {
     problem = permissionProblem(`memcli ${command}`, planFor("memcli", loadMemoryConfig()));

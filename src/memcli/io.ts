@@ -22,6 +22,8 @@ export interface Io {
   stderrIsTerminal(): boolean;
   /** The current working directory. */
   cwd(): string;
+  /** Ms since the process started (the hooks' deadline counts from there); absent in tests. */
+  uptimeMs?(): number;
 }
 
 const encoder = new TextEncoder();
@@ -69,5 +71,6 @@ export function processIo(): Io {
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
     stderrIsTerminal: () => Deno.stderr.isTerminal(),
     cwd: () => Deno.cwd(),
+    uptimeMs: () => performance.now(),
   };
 }

@@ -18,6 +18,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import("./commands/status.ts")).status,
   uninstall: async () => (await import("./commands/uninstall.ts")).uninstall,
   bootstrap: async () => (await import("./commands/bootstrap.ts")).bootstrap,
+  recall: async () => (await import("./commands/recall.ts")).recall,
+  hooks: async () => (await import("./commands/hooks.ts")).hooks,
   export: async () => (await import("./commands/data.ts")).exportCmd,
   import: async () => (await import("./commands/data.ts")).importCmd,
   search: async () => (await import("./commands/data.ts")).search,

@@ -16,6 +16,8 @@ Stack:
 
 Agents:
   bootstrap    print the session-start Markdown (bootstrap memories) for a project
+  recall       print the memories relevant to a text (or a prompt, as a hook) with their ids
+  hooks        install, remove or show Mneme's Claude Code hooks (install|uninstall|status)
 
 Memories:
   add          store a memory
@@ -70,17 +72,78 @@ Flags:
   --timeout S  seconds to wait after SIGTERM before SIGKILL (default 10)
   -h, --help   show this help
 `,
-  bootstrap: `Usage: memcli bootstrap [--project NAME]
+  bootstrap: `Usage: memcli bootstrap [--project NAME] [--hook [--deadline MS]]
 
 Prints the session-start Markdown: a System section, the bootstrap memories grouped as
 Bootstrap, Rules, Feedback, Facts, Decisions and Context, and a Bootstrap Stats block.
-The project is --project, else the git repository root's directory name, else the current
-directory's name. When the service is down it prints a note on stderr and an empty
-bootstrap, and exits 0.
+The project is --project, else the "project" of a .mneme file (JSON {"project": "name"})
+found walking up from the current directory to the repository root, else the git
+repository root's directory name, else the current directory's name; the Stats block names
+the source. When the service is down it prints a note on stderr and an empty bootstrap,
+and exits 0.
+
+With --hook (an agent's session-start hook): reads the hook's JSON from stdin (cwd,
+session_id, source), resolves the project from its cwd, and finishes within the deadline
+whatever happens, exit code 0; when the service is down or slow it prints a one-line note
+instead of the bootstrap.
 
 Flags:
   --project NAME   project whose bootstrap memories are added to the global ones
+  --hook           run as an agent hook (see above)
+  --deadline MS    with --hook: hard deadline from process start, 100..60000
+                   (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
   -h, --help       show this help
+`,
+  recall:
+    `Usage: memcli recall QUERY... [--project NAME] [--limit N] [--max-chars N] [--min-score X]
+       memcli recall --hook [--deadline MS] [--limit N] [--max-chars N] [--min-score X]
+
+Prints the memories relevant to QUERY for an agent's context: global memories plus the
+project's (detected as for bootstrap), each on one line with type, scope, score and id,
+leaving out bootstrap memories; nothing when nothing is relevant.
+
+With --hook (an agent's prompt hook, e.g. Claude Code's UserPromptSubmit): the query is the
+"prompt" of the hook's JSON on stdin and the project comes from its "cwd"; it finishes
+within the deadline whatever happens, exit code 0, and prints nothing (a note on stderr)
+when the service is down or slow.
+
+Flags:
+  --project NAME   project to search besides global memories
+  --limit N        at most N memories, 1..100 (default 5)
+  --max-chars N    the whole block within N characters, 200..100000 (default 4000)
+  --min-score X    leave out results scoring below X, 0..10 (default 0.1; the score is
+                   relevance x scope weight x weight x decay)
+  --hook           run as an agent hook (see above)
+  --deadline MS    with --hook: hard deadline from process start, 100..60000
+                   (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
+  -h, --help       show this help
+`,
+  hooks: `Usage: memcli hooks install [--recall] [--project-dir DIR] [--dry-run] [--command CMD]
+                           [--deadline MS] [--limit N] [--max-chars N]
+       memcli hooks uninstall [--recall] [--project-dir DIR] [--dry-run]
+       memcli hooks status [--project-dir DIR]
+
+Claude Code hooks that bring memories to the agent by themselves. install adds to Claude
+Code's user settings (CLAUDE_CONFIG_DIR or ~/.claude/settings.json), or with --project-dir
+to DIR/.claude/settings.json:
+  SessionStart      -> memcli bootstrap --hook   (the bootstrap at every session start)
+  UserPromptSubmit  -> memcli recall --hook      (with --recall: relevant memories on each
+                                                  prompt)
+Every other setting and every other hook is kept; the file is first copied to
+mneme-backups/settings.json.<time> next to it, then replaced atomically; a second install
+changes nothing. uninstall removes Mneme's hooks only (with --recall: only the recall hook).
+status shows the Mneme hooks in the user and project settings and whether the memory
+service answers.
+
+Flags:
+  --recall          install: also the recall hook; uninstall: only the recall hook
+  --project-dir DIR edit DIR/.claude/settings.json instead of the user settings
+  --dry-run         print the change as a diff; write nothing
+  --command CMD     how the hooks run memcli (default "memcli", from PATH)
+  --deadline MS     the hooks' deadline, 100..60000 (default 1500)
+  --limit N         recall: at most N memories (default 5)
+  --max-chars N     recall: character budget (default 4000)
+  -h, --help        show this help
 `,
   version: `Usage: memcli version
 

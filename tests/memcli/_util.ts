@@ -21,6 +21,11 @@ export interface RunOptions {
   stdin?: string;
   /** Whether stdin counts as a terminal (in-process only). */
   stdinTerminal?: boolean;
+  /**
+   * Subprocess runs: grant the project walk from `cwd` (`.mneme` and `.git` above it), as the
+   * launcher does (default true); false gives what a command installed elsewhere holds.
+   */
+  walk?: boolean;
 }
 
 /** An Io over strings. */
@@ -63,9 +68,13 @@ export async function memcli(args: string[], opts: RunOptions = {}): Promise<Run
  * The permission flags of the `memcli` task in deno.json plus what `env` configures beyond
  * the defaults (a temporary DATA_DIR): what an installed memcli holds in that environment.
  */
-export function memcliPermissions(env: Record<string, string>, cwd: string): string[] {
+export function memcliPermissions(
+  env: Record<string, string>,
+  cwd: string,
+  walk = true,
+): string[] {
   const p = entrypoints().find((e) => e.task === "memcli")!;
-  return flagsFor(p, (n) => env[n], cwd);
+  return flagsFor(p, (n) => env[n], walk ? cwd : undefined);
 }
 
 const decoder = new TextDecoder();
@@ -82,7 +91,7 @@ export function baseEnv(env: Record<string, string> = {}): Record<string, string
 
 /** `deno run <permissions> src/bin/memcli.ts <args>` for a run with `opts`. */
 function memcliArgv(args: string[], opts: RunOptions): string[] {
-  const perms = memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT);
+  const perms = memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT, opts.walk ?? true);
   return ["run", ...perms, `${ROOT}src/bin/memcli.ts`, ...args];
 }
 

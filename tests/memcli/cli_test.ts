@@ -1,10 +1,9 @@
 /** memcli without a daemon: help, usage errors before any network call, version, down service. */
 import assert from "node:assert/strict";
-import { detectProject, gitRoot } from "../../src/memcli/commands/bootstrap.ts";
 import { COMMAND_USAGE } from "../../src/memcli/usage.ts";
 import { VERSION } from "../../src/version.ts";
 import { freePort, tempDir } from "../helpers.ts";
-import { memcli, memcliInPty, memcliProcess } from "./_util.ts";
+import { memcli, memcliProcess } from "./_util.ts";
 
 /** A TCP listener that counts connections: proves a command made no network call. */
 function connectionCounter(): { url: string; count(): number; close(): void } {
@@ -176,51 +175,6 @@ Deno.test("import: file problems are reported before any request", async () => {
   }
 });
 
-Deno.test("project detection: flag, git root (also from a subfolder and a worktree file), cwd", async () => {
-  const dir = await tempDir();
-  try {
-    const repo = `${dir.path}/my-repo`;
-    await Deno.mkdir(`${repo}/src/deep`, { recursive: true });
-    const git = await new Deno.Command("git", { args: ["init", "-q", repo] }).output();
-    assert.ok(git.success);
-    assert.equal(await gitRoot(`${repo}/src/deep`), repo);
-    assert.deepEqual(await detectProject(`${repo}/src/deep`, undefined), {
-      project: "my-repo",
-      source: "git",
-    });
-    assert.deepEqual(await detectProject(`${repo}/src`, "override"), {
-      project: "override",
-      source: "flag",
-    });
-    // A worktree or submodule has a .git file instead of a folder.
-    const wt = `${dir.path}/wt-checkout`;
-    await Deno.mkdir(`${wt}/lib`, { recursive: true });
-    await Deno.writeTextFile(`${wt}/.git`, `gitdir: ${repo}/.git/worktrees/x\n`);
-    assert.deepEqual(await detectProject(`${wt}/lib`, undefined), {
-      project: "wt-checkout",
-      source: "git",
-    });
-    const plain = `${dir.path}/plain-folder`;
-    await Deno.mkdir(plain);
-    // The temp dir is outside any repository (checked, so the test cannot pass by accident).
-    if ((await gitRoot(plain)) === null) {
-      assert.deepEqual(await detectProject(plain, undefined), {
-        project: "plain-folder",
-        source: "cwd",
-      });
-    }
-    // Through the real command too (service down: still prints the stats).
-    const r = await memcliProcess(["bootstrap"], {
-      cwd: `${repo}/src/deep`,
-      env: { MEMORY_API_URL: `http://127.0.0.1:${freePort()}`, DATA_DIR: dir.path },
-    });
-    assert.equal(r.code, 0);
-    assert.match(r.out, /- Project: my-repo \(source: git\)/);
-  } finally {
-    await dir.cleanup();
-  }
-});
-
 Deno.test("uninstall --purge refuses while a process owns the embedded database", async () => {
   const dir = await tempDir("mneme-purge-");
   const dataDir = `${dir.path}/data`;
@@ -256,27 +210,6 @@ Deno.test("uninstall --purge refuses while a process owns the embedded database"
     });
     assert.equal(r.code, 0, r.err);
     await assert.rejects(Deno.stat(dataDir), Deno.errors.NotFound);
-  } finally {
-    await dir.cleanup();
-  }
-});
-
-Deno.test("bootstrap on a terminal in a project subdirectory: no permission prompt, the walk stops at memcli's scope", async () => {
-  const dir = await tempDir();
-  try {
-    await Deno.mkdir(`${dir.path}/proj/.git`, { recursive: true });
-    await Deno.mkdir(`${dir.path}/proj/src`);
-    const env = { MEMORY_API_URL: `http://127.0.0.1:${freePort()}`, DATA_DIR: `${dir.path}/data` };
-    // From the root, .git is inside the working directory: the git root names the project.
-    const atRoot = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/proj` });
-    assert.equal(atRoot.code, 0, atRoot.output);
-    assert.match(atRoot.output, /- Project: proj \(source: git\)/);
-    // From a subdirectory the parent's .git is outside memcli's read permission: Deno would
-    // ask on a terminal; memcli does not look, and says where the name came from.
-    const below = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/proj/src` });
-    assert.equal(below.code, 0, below.output);
-    assert.doesNotMatch(below.output, /requests read access|Allow\?/);
-    assert.match(below.output, /- Project: src \(source: cwd\)/);
   } finally {
     await dir.cleanup();
   }

@@ -1,82 +1,108 @@
 /**
- * `memcli bootstrap [--project NAME]`: the session-start Markdown. Loads only light
- * modules (config, HTTP client, the shared bootstrap renderer). Any failure after the flags
- * are parsed (service down, bad key, bad environment) gives a note on stderr, an empty
- * bootstrap on stdout and exit 0, so that an agent's session start never breaks.
+ * `memcli bootstrap [--project NAME] [--hook] [--deadline MS]`: the session-start Markdown.
+ * Loads only light modules (config, HTTP client, the shared bootstrap renderer). Any failure
+ * after the flags are parsed (service down, bad key, bad environment) gives a note, an empty
+ * bootstrap (or, with `--hook`, a one-line note instead of it) and exit 0, so that an
+ * agent's session start never breaks.
+ *
+ * With `--hook` (Claude Code's SessionStart hook, or any agent that runs a command at
+ * session start) it reads the hook's JSON payload from stdin, resolves the project from the
+ * payload's `cwd`, and finishes within a hard deadline (src/memcli/hook.ts).
  * @module
  */
-import { basename, dirname, join } from "node:path";
 import { loadBootstrap, renderBootstrap } from "../../memory/bootstrap.ts";
 import { MemoryError } from "../../memory/errors.ts";
 import type { Memory } from "../../memory/types.ts";
-import { parseFlags, stringFlag } from "../args.ts";
+import { parseFlags, stringFlag, UsageError } from "../args.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
+import { runHook } from "../hook.ts";
 import type { Io } from "../io.ts";
+import { resolveProject } from "../project.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
-/** Per-request timeout: a hung service must not hold up a session start for long. */
+/** Per-request timeout without `--hook`: a hung service must not hold a session up for long. */
 const BOOTSTRAP_TIMEOUT_MS = 5000;
 
-/**
- * The nearest directory at or above `dir` holding `.git` (a folder, or a file for worktrees).
- * The walk stops where memcli may not read (its permissions cover the working directory), so
- * that a session start never waits on a permission prompt.
- */
-export async function gitRoot(dir: string): Promise<string | null> {
-  for (let cur = dir;;) {
-    const marker = join(cur, ".git");
-    if (Deno.permissions.querySync({ name: "read", path: marker }).state !== "granted") {
-      return null;
-    }
-    try {
-      await Deno.lstat(marker);
-      return cur;
-    } catch { /* keep walking */ }
-    const up = dirname(cur);
-    if (up === cur) return null;
-    cur = up;
-  }
+/** The project line of the stats block: where the name came from. */
+function sourceLabel(r: { source: string; path?: string }): string {
+  return r.source === ".mneme" ? `.mneme ${r.path}` : r.source;
 }
 
-/** The project: the flag, else the git root's name, else the working directory's name. */
-export async function detectProject(
-  cwd: string,
+/** The bootstrap Markdown for `dir`, or a one-line reason why there is none. */
+async function build(
+  io: Io,
+  dir: string,
   flag: string | undefined,
-): Promise<{ project: string | null; source: "flag" | "git" | "cwd" | "none" }> {
-  if (flag) return { project: flag, source: "flag" };
-  const root = await gitRoot(cwd);
-  if (root && basename(root)) return { project: basename(root), source: "git" };
-  const name = basename(cwd);
-  return name ? { project: name, source: "cwd" } : { project: null, source: "none" };
+  timeoutMs: number,
+): Promise<{ text: string } | { down: string; empty: string }> {
+  const resolved = await resolveProject(dir, flag);
+  for (const w of resolved.warnings) io.err(`memcli bootstrap: ${w}\n`);
+  const render = (memories: Memory[]) =>
+    renderBootstrap(memories, { project: resolved.project, projectSource: sourceLabel(resolved) });
+  let url = "";
+  try {
+    const cfg = configOf(io);
+    url = (await apiUrlOf(io, cfg)).url;
+    return { text: render(await loadBootstrap(clientOf(cfg, url, timeoutMs), resolved.project)) };
+  } catch (err) {
+    const down = err instanceof MemoryError && err.status === 503 && url
+      ? `no memory service at ${url} (start it with 'memcli setup')`
+      : err instanceof Error
+      ? err.message
+      : String(err);
+    return { down, empty: render([]) };
+  }
 }
 
 /** Run `memcli bootstrap`. */
 export async function bootstrap(args: string[], io: Io): Promise<number> {
-  const p = parseFlags("bootstrap", args, { project: { type: "string" } });
+  const startedAt = performance.now();
+  const p = parseFlags("bootstrap", args, {
+    project: { type: "string" },
+    hook: { type: "boolean" },
+    deadline: { type: "string" },
+  });
   if (p.help) {
     io.out(COMMAND_USAGE.bootstrap);
     return 0;
   }
   const flag = stringFlag("bootstrap", "project", p.values.project);
-  const { project, source } = await detectProject(io.cwd(), flag);
-  let memories: Memory[] = [];
+  if (!p.values.hook) {
+    if (p.values.deadline !== undefined) {
+      io.err("memcli bootstrap: --deadline applies with --hook only; ignored\n");
+    }
+    const r = await build(io, io.cwd(), flag, BOOTSTRAP_TIMEOUT_MS);
+    if ("text" in r) {
+      io.out(r.text);
+      return 0;
+    }
+    io.err(`memcli bootstrap: ${r.down}; printing an empty bootstrap\n`);
+    io.out(r.empty);
+    return 0;
+  }
+
   try {
-    const cfg = configOf(io);
-    const { url } = await apiUrlOf(io, cfg);
-    try {
-      memories = await loadBootstrap(clientOf(cfg, url, BOOTSTRAP_TIMEOUT_MS), project);
-    } catch (err) {
-      if (err instanceof MemoryError && err.status === 503) {
-        io.err(
-          `memcli bootstrap: no memory service at ${url} (start it with 'memcli setup'); ` +
-            "printing an empty bootstrap\n",
-        );
-      } else throw err;
+    const res = await runHook(
+      io,
+      "bootstrap",
+      p.values.deadline,
+      startedAt,
+      (payload, left) => build(io, payload.cwd ?? io.cwd(), flag, left()),
+    );
+    if (res.timedOut) {
+      io.out(
+        `Mneme memory: the memory service did not answer within ${res.deadlineMs} ms, so no ` +
+          "bootstrap this session (check it with 'memcli status').\n",
+      );
+    } else if ("text" in res.value) {
+      io.out(res.value.text);
+    } else {
+      io.out(`Mneme memory: ${res.value.down}; no bootstrap this session.\n`);
     }
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    io.err(`memcli bootstrap: ${msg}; printing an empty bootstrap\n`);
+    if (err instanceof UsageError) throw err;
+    // Never break a session start, whatever went wrong.
+    io.err(`memcli bootstrap: ${err instanceof Error ? err.message : String(err)}\n`);
   }
-  io.out(renderBootstrap(memories, { project, projectSource: source }));
   return 0;
 }

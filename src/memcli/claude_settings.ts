@@ -1,0 +1,320 @@
+/**
+ * Mneme's entries in Claude Code's settings (`~/.claude/settings.json`, or a project's
+ * `.claude/settings.json`): pure edits of the parsed JSON, a line diff for `--dry-run`, and
+ * the file handling (timestamped backup, atomic write).
+ *
+ * Claude Code's hooks live under `hooks`: event name → array of matcher groups, each
+ * `{matcher?, hooks: [{type: "command", command, timeout?}]}` (timeout in seconds). Mneme
+ * adds one group per event holding one command hook. A hook is Mneme's when its command
+ * runs memcli's `bootstrap --hook` or `recall --hook` ({@link isMnemeCommand}); nothing else
+ * is ever changed: other settings, other events and foreign hooks keep their values and
+ * order (the file is re-serialised with two-space indentation, so only layout can change).
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { claudeSettingsFiles } from "../config.ts";
+
+/** The events Mneme installs a hook for. */
+export type MnemeEvent = "SessionStart" | "UserPromptSubmit";
+
+/** Each event's memcli subcommand. */
+export const EVENT_COMMAND: Record<MnemeEvent, string> = {
+  SessionStart: "bootstrap --hook",
+  UserPromptSubmit: "recall --hook",
+};
+
+/** Claude Code's own limit on each Mneme hook, in seconds (memcli stops long before). */
+export const HOOK_TIMEOUT_S = 10;
+
+/** A settings file that cannot be edited safely. */
+export class SettingsError extends Error {
+  /** Create the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/** True when `command` runs memcli's bootstrap or recall hook (any path, any options). */
+export function isMnemeCommand(command: unknown): command is string {
+  return typeof command === "string" &&
+    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall)\b[^;&|]*\s--hook(?=\s|$)/.test(
+      command,
+    );
+}
+
+/** The event a Mneme command belongs to. */
+function eventOf(command: string): MnemeEvent {
+  return /\srecall\b/.test(command) ? "UserPromptSubmit" : "SessionStart";
+}
+
+/** Parse a settings file's text: absent or blank is `{}`; anything else must be an object. */
+export function parseSettings(text: string | null, path: string): Json {
+  if (text === null || text.trim() === "") return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new SettingsError(
+      `${path} is not valid JSON (${(err as Error).message}); fix it or move it away, ` +
+        "nothing was changed",
+    );
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) {
+    throw new SettingsError(`${path} does not hold a JSON object; nothing was changed`);
+  }
+  const hooks = (json as Json).hooks;
+  if (hooks !== undefined && (!hooks || typeof hooks !== "object" || Array.isArray(hooks))) {
+    throw new SettingsError(`${path}: "hooks" is not an object; nothing was changed`);
+  }
+  for (const [event, groups] of Object.entries((hooks ?? {}) as Json)) {
+    if (!Array.isArray(groups)) {
+      throw new SettingsError(`${path}: "hooks.${event}" is not an array; nothing was changed`);
+    }
+  }
+  return json as Json;
+}
+
+/** One Mneme hook found in settings. */
+export interface FoundHook {
+  /** The event it is under. */
+  event: string;
+  /** Its command. */
+  command: string;
+}
+
+function groupsOf(settings: Json, event: string): unknown[] | undefined {
+  const hooks = settings.hooks as Json | undefined;
+  const groups = hooks?.[event];
+  return Array.isArray(groups) ? groups : undefined;
+}
+
+function commandHooks(group: unknown): Json[] {
+  const hooks = (group as Json | null)?.hooks;
+  return Array.isArray(hooks) ? hooks.filter((h) => h && typeof h === "object") as Json[] : [];
+}
+
+/** Mneme's hooks in `settings`, in file order. */
+export function findMnemeHooks(settings: Json): FoundHook[] {
+  const out: FoundHook[] = [];
+  for (const [event, groups] of Object.entries((settings.hooks ?? {}) as Json)) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups) {
+      for (const h of commandHooks(g)) {
+        if (isMnemeCommand(h.command)) out.push({ event, command: h.command });
+      }
+    }
+  }
+  return out;
+}
+
+/** The result of an edit: the new settings and one line per change (none: nothing to do). */
+export interface Edit {
+  /** The settings after the edit (a copy; the input is not modified). */
+  settings: Json;
+  /** What changed, for the user. */
+  changes: string[];
+}
+
+/**
+ * Add (or update) Mneme's hook for each event of `commands` (event → full command). An
+ * existing Mneme hook of that event with the same command is left as it is; one with another
+ * command (an older path or other options) gets the new command; otherwise a new group is
+ * appended after the event's other groups.
+ */
+export function addMnemeHooks(settings: Json, commands: Partial<Record<MnemeEvent, string>>): Edit {
+  const out = structuredClone(settings);
+  const changes: string[] = [];
+  for (const [event, command] of Object.entries(commands) as [MnemeEvent, string][]) {
+    const mine = findMnemeHooks(out).filter((h) => h.event === event);
+    if (mine.some((h) => h.command === command)) continue;
+    const hooks = (out.hooks ??= {}) as Json;
+    const groups = (hooks[event] ??= []) as unknown[];
+    let updated = false;
+    for (const g of groups) {
+      for (const h of commandHooks(g)) {
+        if (!updated && isMnemeCommand(h.command) && eventOf(h.command) === event) {
+          changes.push(`${event}: changed '${h.command}' to '${command}'`);
+          h.command = command;
+          updated = true;
+        }
+      }
+    }
+    if (!updated) {
+      groups.push({ hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_S }] });
+      changes.push(`${event}: added '${command}'`);
+    }
+  }
+  return { settings: out, changes };
+}
+
+/**
+ * Remove Mneme's hooks (of `events` only, when given). A group left without hooks is removed,
+ * then an event left without groups, then `hooks` when it became empty; everything else
+ * stays as it was.
+ */
+export function removeMnemeHooks(settings: Json, events?: MnemeEvent[]): Edit {
+  const out = structuredClone(settings);
+  const changes: string[] = [];
+  const hooks = out.hooks as Json | undefined;
+  if (!hooks) return { settings: out, changes };
+  for (const event of Object.keys(hooks)) {
+    const groups = groupsOf(out, event);
+    if (!groups) continue;
+    const keptGroups: unknown[] = [];
+    for (const g of groups) {
+      const list = (g as Json | null)?.hooks;
+      if (!Array.isArray(list)) {
+        keptGroups.push(g);
+        continue;
+      }
+      const kept = list.filter((h) => {
+        const c = (h as Json | null)?.command;
+        const drop = isMnemeCommand(c) && (!events || events.includes(eventOf(c)));
+        if (drop) changes.push(`${event}: removed '${c}'`);
+        return !drop;
+      });
+      if (kept.length === list.length) keptGroups.push(g);
+      else if (kept.length > 0) keptGroups.push({ ...(g as Json), hooks: kept });
+    }
+    if (keptGroups.length === groups.length && keptGroups.every((g, i) => g === groups[i])) {
+      continue;
+    }
+    if (keptGroups.length) hooks[event] = keptGroups;
+    else delete hooks[event];
+  }
+  if (changes.length && Object.keys(hooks).length === 0) delete out.hooks;
+  return { settings: out, changes };
+}
+
+/** Settings as written: two-space indentation and a final newline. */
+export function serialize(settings: Json): string {
+  return JSON.stringify(settings, null, 2) + "\n";
+}
+
+/**
+ * A unified diff of two texts by lines (longest common subsequence), with `context` lines
+ * around each change; empty when they are equal.
+ */
+export function unifiedDiff(a: string, b: string, from: string, to: string, context = 3): string {
+  if (a === b) return "";
+  const x = a === "" ? [] : a.replace(/\n$/, "").split("\n");
+  const y = b === "" ? [] : b.replace(/\n$/, "").split("\n");
+  const n = x.length, m = y.length;
+  // lcs[i][j]: length of the LCS of x[i..] and y[j..].
+  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  type Op = { kind: " " | "-" | "+"; text: string; ai: number; bi: number };
+  const ops: Op[] = [];
+  let i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i] === y[j]) ops.push({ kind: " ", text: x[i], ai: i++, bi: j++ });
+    else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      ops.push({ kind: "-", text: x[i], ai: i++, bi: j });
+    } else ops.push({ kind: "+", text: y[j], ai: i, bi: j++ });
+  }
+  const lines = [`--- ${from}`, `+++ ${to}`];
+  let k = 0;
+  while (k < ops.length) {
+    if (ops[k].kind === " ") {
+      k++;
+      continue;
+    }
+    // A hunk: from `context` lines before this change to `context` after the last change
+    // that is at most 2 * context unchanged lines further.
+    const start = Math.max(0, k - context);
+    let end = k;
+    let quiet = 0;
+    for (let e = k; e < ops.length; e++) {
+      if (ops[e].kind === " ") {
+        if (++quiet > 2 * context) break;
+      } else {
+        quiet = 0;
+        end = e;
+      }
+    }
+    const stop = Math.min(ops.length, end + context + 1);
+    const hunk = ops.slice(start, stop);
+    const aCount = hunk.filter((o) => o.kind !== "+").length;
+    const bCount = hunk.filter((o) => o.kind !== "-").length;
+    const aStart = aCount ? hunk[0].ai + 1 : hunk[0].ai;
+    const bStart = bCount ? hunk[0].bi + 1 : hunk[0].bi;
+    lines.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`);
+    for (const o of hunk) lines.push(`${o.kind}${o.text}`);
+    k = stop;
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The text of `path`, or null when it does not exist. */
+export async function readSettingsText(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+/** `mneme-backups/settings.json.20261123T071500Z` (seconds; a suffix when taken). */
+async function backupPath(path: string, now: Date): Promise<string> {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const base = join(claudeSettingsFiles(dirname(path)).backups, `${basename(path)}.${stamp}`);
+  for (let n = 0;; n++) {
+    const p = n === 0 ? base : `${base}-${n}`;
+    try {
+      await Deno.lstat(p);
+    } catch {
+      return p;
+    }
+  }
+}
+
+/**
+ * Write `text` to `path`: first a copy of the current file in `mneme-backups/` next to it
+ * (owner-only, returned), then the new text through a temporary file in that folder renamed
+ * over it, so that the file is whole at every moment. A new file and the folders are
+ * created owner-only; an existing file keeps its mode.
+ */
+export async function writeSettings(
+  path: string,
+  text: string,
+  now = new Date(),
+): Promise<{ backup: string | null }> {
+  const dir = claudeSettingsFiles(dirname(path)).backups;
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  let mode = 0o600;
+  let backup: string | null = null;
+  try {
+    const st = await Deno.stat(path);
+    mode = (st.mode ?? 0o600) & 0o777;
+    backup = await backupPath(path, now);
+    await Deno.copyFile(path, backup);
+    await Deno.chmod(backup, 0o600); // settings may hold keys (env): owner-only
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  const tmp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  try {
+    const f = await Deno.open(tmp, { write: true, createNew: true, mode });
+    try {
+      let buf = new TextEncoder().encode(text);
+      while (buf.length) buf = buf.subarray(await f.write(buf));
+      await f.sync();
+    } finally {
+      f.close();
+    }
+    await Deno.chmod(tmp, mode);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+  return { backup };
+}

@@ -1,0 +1,182 @@
+/**
+ * `memcli recall [QUERY...] [--project NAME] [--limit N] [--max-chars N] [--min-score X]
+ * [--hook] [--deadline MS]`: the memories relevant to a text, formatted for an agent's
+ * context, with their ids (so that the agent can `update`, `forget` or supersede them).
+ *
+ * With `--hook` (Claude Code's UserPromptSubmit hook) the query is the `prompt` of the hook's
+ * JSON payload on stdin and the project is resolved from its `cwd`; it finishes within the
+ * hooks' hard deadline and exits 0 whatever happens. When the service is down or slow, a
+ * note goes to stderr and nothing to stdout (the bootstrap already told the agent at session
+ * start), so that each prompt does not carry the same warning.
+ *
+ * What is injected: the search results (global memories plus the project's, as the search
+ * API ranks them), leaving out `bootstrap` memories (already in the context since session
+ * start), at most `--limit` (default 5) and within `--max-chars` characters (default 4000,
+ * header included), and scoring at least `--min-score` (default {@link DEFAULT_MIN_SCORE}).
+ * The floor is a safety net on the returned score (relevance × scope weight × weight ×
+ * decay): the search API returns its top results even when they match nothing (scores near
+ * 0), and automatic recall must inject nothing rather than noise. Nothing is printed when
+ * nothing passes.
+ * @module
+ */
+import { MemoryError } from "../../memory/errors.ts";
+import type { SearchResult } from "../../memory/types.ts";
+import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
+import { intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
+import { apiUrlOf, clientOf, configOf } from "../context.ts";
+import { runHook } from "../hook.ts";
+import type { Io } from "../io.ts";
+import { resolveProject } from "../project.ts";
+import { COMMAND_USAGE } from "../usage.ts";
+
+/** Default number of memories injected. */
+export const DEFAULT_RECALL_LIMIT = 5;
+/** Default character budget of the injected block. */
+export const DEFAULT_RECALL_MAX_CHARS = 4000;
+/** Default floor on the score of an injected memory. */
+export const DEFAULT_MIN_SCORE = 0.1;
+/** Per-request timeout without `--hook`. */
+const RECALL_TIMEOUT_MS = 10_000;
+/** Prompts shorter than this (after trimming) are not searched. */
+const MIN_PROMPT = 3;
+
+/** Options of the formatting. */
+export interface RecallFormat {
+  /** The project searched (null: global memories only). */
+  project: string | null;
+  /** At most this many memories. */
+  limit: number;
+  /** The whole block stays within this many characters. */
+  maxChars: number;
+  /** Results scoring below this are left out. */
+  minScore: number;
+}
+
+function header(project: string | null): string {
+  return `## Relevant memories (Mneme${project ? `, project ${project}` : ""})\n\n`;
+}
+const FOOTER = "\nThese come from the user's persistent memory, found for this prompt. Pass an " +
+  "id to `update`, `forget` or `supersedes` when a memory is outdated.\n";
+
+function line(r: SearchResult): string {
+  const m = r.memory;
+  const where = m.scope === "project" ? `project ${m.project}` : "global";
+  const content = m.content.trim().replace(/\s*\r?\n\s*/g, " ");
+  return `- [${m.type}, ${where}, score ${r.score.toFixed(2)}, id ${m.id}] ${content}\n`;
+}
+
+/**
+ * The block injected into the agent's context: the results that pass the filters, each on
+ * one line with its id, in the order given, within the budget (a memory that does not fit
+ * whole is shortened when it is the first, else left out). Empty when none passes.
+ */
+export function formatRecall(results: SearchResult[], f: RecallFormat): string {
+  const kept = results.filter((r) => r.memory.type !== "bootstrap" && r.score >= f.minScore);
+  const head = header(f.project);
+  let body = "";
+  let n = 0;
+  for (const r of kept) {
+    if (n >= f.limit) break;
+    let l = line(r);
+    const room = f.maxChars - head.length - FOOTER.length - body.length;
+    if (l.length > room) {
+      if (n > 0 || room < 80) break;
+      l = l.slice(0, room - 2) + "…\n";
+    }
+    body += l;
+    n++;
+  }
+  return n ? head + body + FOOTER : "";
+}
+
+/** Search and format; the query is cut to the API's maximum length. */
+async function recallText(
+  io: Io,
+  query: string,
+  dir: string,
+  flag: string | undefined,
+  f: Omit<RecallFormat, "project">,
+  timeoutMs: number,
+): Promise<string> {
+  const resolved = await resolveProject(dir, flag);
+  for (const w of resolved.warnings) io.err(`memcli recall: ${w}\n`);
+  const cfg = configOf(io);
+  const { url } = await apiUrlOf(io, cfg);
+  const client = clientOf(cfg, url, timeoutMs);
+  // A few more than the limit, since bootstrap memories and low scores are dropped here.
+  const results = await client.search({
+    query: query.slice(0, MAX_QUERY),
+    ...(resolved.project ? { project: resolved.project } : {}),
+    limit: Math.min(MAX_SEARCH_LIMIT, f.limit * 2 + 5),
+  });
+  return formatRecall(results, { ...f, project: resolved.project });
+}
+
+function scoreFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  const n = Number(s);
+  if (!s || !Number.isFinite(n) || n < 0 || n > 10) {
+    throw new UsageError("--min-score: must be a number between 0 and 10", "recall");
+  }
+  return n;
+}
+
+/** Run `memcli recall`. */
+export async function recall(args: string[], io: Io): Promise<number> {
+  const startedAt = performance.now();
+  const p = parseFlags("recall", args, {
+    project: { type: "string" },
+    limit: { type: "string" },
+    "max-chars": { type: "string" },
+    "min-score": { type: "string" },
+    hook: { type: "boolean" },
+    deadline: { type: "string" },
+  }, Infinity);
+  if (p.help) {
+    io.out(COMMAND_USAGE.recall);
+    return 0;
+  }
+  const flag = stringFlag("recall", "project", p.values.project);
+  const f = {
+    limit: intFlag("recall", "limit", p.values.limit, 1, MAX_SEARCH_LIMIT) ??
+      DEFAULT_RECALL_LIMIT,
+    maxChars: intFlag("recall", "max-chars", p.values["max-chars"], 200, 100_000) ??
+      DEFAULT_RECALL_MAX_CHARS,
+    minScore: scoreFlag(p.values["min-score"]) ?? DEFAULT_MIN_SCORE,
+  };
+  if (!p.values.hook) {
+    const query = p.positionals.join(" ").trim();
+    if (!query) throw new UsageError("a query is required (or --hook)", "recall");
+    const text = await recallText(io, query, io.cwd(), flag, f, RECALL_TIMEOUT_MS);
+    if (text) io.out(text);
+    else io.err("memcli recall: nothing relevant found\n");
+    return 0;
+  }
+  if (p.positionals.length) {
+    throw new UsageError("with --hook the query comes from stdin; no QUERY argument", "recall");
+  }
+
+  try {
+    const res = await runHook(io, "recall", p.values.deadline, startedAt, (payload, left) => {
+      const prompt = payload.prompt?.trim() ?? "";
+      // Nothing to search for: no prompt, a very short one, or a slash command.
+      if (prompt.length < MIN_PROMPT || prompt.startsWith("/")) return Promise.resolve("");
+      return recallText(io, prompt, payload.cwd ?? io.cwd(), flag, f, left());
+    });
+    if (res.timedOut) {
+      io.err(`memcli recall: the memory service did not answer within ${res.deadlineMs} ms\n`);
+    } else if (res.value) {
+      io.out(res.value);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const msg = err instanceof MemoryError && err.status === 503
+      ? "the memory service is not reachable (start it with 'memcli setup')"
+      : err instanceof Error
+      ? err.message
+      : String(err);
+    io.err(`memcli recall: ${msg}; nothing recalled\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,60 @@
+/**
+ * The installed commands (`deno task install` into a temporary root), for tests and
+ * benchmarks that run them as a user does, and the environment Deno needs for that.
+ */
+import { join } from "node:path";
+import { ROOT } from "../helpers.ts";
+
+/**
+ * Deno's cache (also when HOME points elsewhere) and what Deno and npm need to reach the
+ * registry through a TLS-inspecting proxy.
+ */
+export function toolEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (
+    const k of [
+      "XDG_CACHE_HOME",
+      "DENO_CERT",
+      "DENO_TLS_CA_STORE",
+      "NODE_EXTRA_CA_CERTS",
+      "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
+      "HTTPS_PROXY",
+      "https_proxy",
+      "NO_PROXY",
+      "no_proxy",
+      "NPM_CONFIG_REGISTRY",
+    ]
+  ) {
+    const v = Deno.env.get(k);
+    if (v) env[k] = v;
+  }
+  env.DENO_DIR = Deno.env.get("DENO_DIR") ||
+    join(Deno.env.get("XDG_CACHE_HOME") || join(Deno.env.get("HOME") ?? "/tmp", ".cache"), "deno");
+  return env;
+}
+
+/**
+ * Run `deno task install --root <root>` with the configuration `config` in the environment
+ * (the commands get what it needs); returns the `bin` folder and a PATH with it first (and
+ * Deno's folder).
+ */
+export async function installCommands(
+  root: string,
+  config: Record<string, string>,
+): Promise<{ bin: string; PATH: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}tasks/install.ts`, "--root", root],
+    cwd: ROOT,
+    env: { ...toolEnv(), ...config, PATH: Deno.env.get("PATH") ?? "" },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`deno task install failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  const bin = join(root, "bin");
+  const denoDir = Deno.execPath().replace(/\/[^/]+$/, "");
+  return { bin, PATH: `${bin}:${denoDir}:${Deno.env.get("PATH") ?? ""}` };
+}

@@ -1,0 +1,275 @@
+/**
+ * `memcli bootstrap --hook` and `memcli recall --hook` as real processes (issue 16): the
+ * payload's cwd picks the project, recall injects relevant memories with their ids and
+ * nothing for an unrelated prompt, and the hooks fail open: daemon down, a daemon that
+ * accepts connections and never answers, stdin that never closes, a malformed payload: exit
+ * 0 within the deadline, with a one-line note.
+ */
+import assert from "node:assert/strict";
+import { MemoryClient } from "../../src/memory/client.ts";
+import { formatRecall } from "../../src/memcli/commands/recall.ts";
+import { parseHookPayload } from "../../src/memcli/hook.ts";
+import type { Memory } from "../../src/memory/types.ts";
+import { freePort, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
+import { baseEnv, memcliPermissions, memcliProcess } from "./_util.ts";
+
+/** A server that accepts connections and never answers (closed by `close`). */
+function silentServer(): { url: string; connections(): number; close(): void } {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  (async () => {
+    for await (const c of l) held.push(c);
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${(l.addr as Deno.NetAddr).port}`,
+    connections: () => held.length,
+    close() {
+      l.close();
+      for (const c of held) c.close();
+    },
+  };
+}
+
+/** Run memcli with stdin left open (never closed) and measure the wall time. */
+async function runTimed(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  stdin: string | null,
+): Promise<{ code: number; out: string; err: string; ms: number }> {
+  const t0 = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...memcliPermissions(baseEnv(env), cwd), `${ROOT}src/bin/memcli.ts`, ...args],
+    env: baseEnv(env),
+    clearEnv: true,
+    cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  if (stdin !== null) {
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const res = await child.output();
+  const ms = performance.now() - t0;
+  if (stdin === null) await w.close().catch(() => {});
+  const d = new TextDecoder();
+  return { code: res.code, out: d.decode(res.stdout), err: d.decode(res.stderr), ms };
+}
+
+Deno.test("hooks fail open: daemon down, daemon that never answers, stdin never closed", async () => {
+  const dir = await tempDir();
+  const silent = silentServer();
+  try {
+    const cwd = dir.path;
+    const payload = JSON.stringify({ cwd, session_id: "s1", source: "startup", prompt: "deploy" });
+    // Down: a port where nothing listens.
+    const down = { MEMORY_API_URL: `http://127.0.0.1:${freePort()}`, DATA_DIR: `${cwd}/d` };
+    const b = await runTimed(["bootstrap", "--hook"], down, cwd, payload);
+    assert.equal(b.code, 0, b.err);
+    assert.match(
+      b.out,
+      /^Mneme memory: no memory service at http:\/\/127\.0\.0\.1:\d+ \(start it with 'memcli setup'\); no bootstrap this session\.\n$/,
+    );
+    const r = await runTimed(["recall", "--hook"], down, cwd, payload);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, "", "recall injects nothing when the service is down");
+    assert.match(r.err, /memcli recall: the memory service is not reachable/);
+
+    // Slow: connections accepted, no answer ever. The deadline ends the run.
+    const slow = { MEMORY_API_URL: silent.url, DATA_DIR: `${cwd}/d` };
+    for (
+      const [args, env] of [
+        [["bootstrap", "--hook", "--deadline", "700"], slow],
+        [["bootstrap", "--hook"], { ...slow, MEMCLI_HOOK_DEADLINE_MS: "700" }],
+        [["recall", "--hook", "--deadline", "700"], slow],
+      ] as const
+    ) {
+      const before = silent.connections();
+      const s = await runTimed([...args], env, cwd, payload);
+      assert.equal(s.code, 0, s.err);
+      assert.ok(silent.connections() > before, "the hook did ask the service");
+      // Well before Claude Code's own 10 s limit and the client's timeouts (5 s and 10 s).
+      assert.ok(s.ms < 3000, `${args.join(" ")} took ${s.ms} ms`);
+      if (args[0] === "bootstrap") {
+        assert.equal(
+          s.out,
+          "Mneme memory: the memory service did not answer within 700 ms, so no bootstrap " +
+            "this session (check it with 'memcli status').\n",
+        );
+      } else {
+        assert.equal(s.out, "");
+        assert.match(s.err, /did not answer within 700 ms/);
+      }
+    }
+
+    // stdin never closed (a misbehaving agent): the deadline still ends the run.
+    const open = await runTimed(["bootstrap", "--hook", "--deadline", "500"], down, cwd, null);
+    assert.equal(open.code, 0);
+    assert.match(open.out, /did not answer within 500 ms/);
+    assert.ok(open.ms < 3000, `took ${open.ms} ms`);
+
+    // A bad deadline variable is a note, not a failure.
+    const badVar = await runTimed(
+      ["bootstrap", "--hook"],
+      { ...down, MEMCLI_HOOK_DEADLINE_MS: "soon" },
+      cwd,
+      payload,
+    );
+    assert.equal(badVar.code, 0);
+    assert.match(badVar.err, /MEMCLI_HOOK_DEADLINE_MS="soon" must be an integer .*using 1500/);
+  } finally {
+    silent.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("hook payload parsing: empty, malformed, wrong types", () => {
+  assert.deepEqual(parseHookPayload(""), { payload: {} });
+  assert.equal(parseHookPayload("{nope").problem, "the hook input on stdin is not JSON; ignored");
+  assert.match(parseHookPayload("[1]").problem!, /not a JSON object/);
+  const p = parseHookPayload(JSON.stringify({ cwd: "relative/dir", prompt: 7, source: "resume" }));
+  assert.deepEqual(p.payload, { source: "resume" });
+  assert.match(p.problem!, /prompt, cwd is not usable/);
+  assert.deepEqual(
+    parseHookPayload(
+      JSON.stringify({ cwd: "/x", session_id: "s", hook_event_name: "SessionStart" }),
+    )
+      .payload,
+    { cwd: "/x", session_id: "s", hook_event_name: "SessionStart" },
+  );
+});
+
+function mem(over: Partial<Memory>): Memory {
+  return {
+    id: crypto.randomUUID(),
+    content: "c",
+    scope: "global",
+    project: null,
+    type: "fact",
+    tags: [],
+    weight: 1,
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-01T00:00:00Z",
+    expires_at: null,
+    superseded_by: null,
+    ...over,
+  } as Memory;
+}
+
+Deno.test("recall block: limit, character budget, bootstrap memories and low scores left out", () => {
+  const results = [
+    { memory: mem({ content: "first", type: "rule" }), score: 0.9 },
+    { memory: mem({ content: "boot", type: "bootstrap" }), score: 0.8 },
+    { memory: mem({ content: "x".repeat(300), scope: "project", project: "p" }), score: 0.7 },
+    { memory: mem({ content: "third" }), score: 0.6 },
+    { memory: mem({ content: "low" }), score: 0.05 },
+  ];
+  const f = { project: "p", limit: 5, maxChars: 4000, minScore: 0.1 };
+  const all = formatRecall(results, f);
+  assert.match(
+    all,
+    /^## Relevant memories \(Mneme, project p\)\n\n- \[rule, global, score 0\.90, id [0-9a-f-]{36}\] first\n/,
+  );
+  assert.doesNotMatch(all, /boot|low/);
+  assert.match(all, /\[fact, project p, score 0\.70, id /);
+  assert.equal(formatRecall(results, { ...f, limit: 1 }).match(/^- /gm)?.length, 1);
+  // Budget: the long one does not fit after the first, so it and what follows are left out.
+  const small = formatRecall(results, { ...f, maxChars: 400 });
+  assert.ok(small.length <= 400, `${small.length}`);
+  assert.equal(small.match(/^- /gm)?.length, 1);
+  // A first memory longer than the budget is shortened to fit.
+  const cut = formatRecall([results[2]], { ...f, maxChars: 300 });
+  assert.ok(cut.length <= 300 && cut.includes("…"), cut);
+  assert.equal(formatRecall([results[4]], f), "", "nothing relevant: nothing at all");
+});
+
+Deno.test("bootstrap --hook and recall --hook against a real daemon", async () => {
+  const admin = await startAdminProcess();
+  const dir = await tempDir();
+  try {
+    const client = new MemoryClient({ baseUrl: admin.url });
+    const repo = `${dir.path}/billing-svc`;
+    await Deno.mkdir(`${repo}/src`, { recursive: true });
+    const git = await new Deno.Command("git", { args: ["init", "-q", repo] }).output();
+    assert.ok(git.success);
+    await client.create({
+      content: "Always run deno task ok before committing",
+      type: "bootstrap",
+      tags: ["rule"],
+    });
+    await client.create({
+      content: "The billing service stores invoice PDFs in the S3 bucket acme-invoices-prod",
+      scope: "project",
+      project: "billing-svc",
+      type: "fact",
+    });
+    const fact = (await client.list({ project: "billing-svc", scope: "project" }))[0];
+    const env = { MEMORY_API_URL: admin.url, DATA_DIR: `${dir.path}/d` };
+    const payload = (o: Record<string, string>) =>
+      JSON.stringify({ session_id: "s", cwd: `${repo}/src`, ...o });
+
+    // The payload's cwd names the project, not the process's working directory.
+    const b = await memcliProcess(["bootstrap", "--hook"], {
+      env,
+      cwd: dir.path,
+      stdin: payload({ hook_event_name: "SessionStart", source: "startup" }),
+    });
+    assert.equal(b.code, 0, b.err);
+    assert.match(b.out, /^## Rules\n\n- Always run deno task ok before committing$/m);
+    assert.match(b.out, /^- Project: billing-svc \(source: git\)$/m);
+    assert.equal(b.err, "");
+
+    // A malformed payload: a note, and the bootstrap for the working directory.
+    const bad = await memcliProcess(["bootstrap", "--hook"], {
+      env,
+      cwd: repo,
+      stdin: "{not json",
+    });
+    assert.equal(bad.code, 0);
+    assert.match(bad.err, /not JSON; ignored/);
+    assert.match(bad.out, /^- Project: billing-svc \(source: git\)$/m);
+
+    // Recall: a relevant prompt gets the fact, with its id; bootstrap memories are not repeated.
+    const r = await memcliProcess(["recall", "--hook"], {
+      env,
+      cwd: dir.path,
+      stdin: payload({ prompt: "Where are the invoice PDFs of the billing service stored?" }),
+    });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^## Relevant memories \(Mneme, project billing-svc\)/);
+    assert.ok(r.out.includes(`id ${fact.id}] The billing service stores invoice PDFs`), r.out);
+    assert.doesNotMatch(r.out, /deno task ok/);
+    // An unrelated prompt: nothing at all (the service still returns its top matches, all
+    // scoring near 0).
+    const none = await memcliProcess(["recall", "--hook"], {
+      env,
+      cwd: dir.path,
+      stdin: payload({ prompt: "Write a haiku about autumn leaves" }),
+    });
+    assert.equal(none.code, 0, none.err);
+    assert.equal(none.out, "");
+    // Slash commands and empty prompts: nothing, without asking the service.
+    for (const prompt of ["/clear", "", "ok"]) {
+      const s = await memcliProcess(["recall", "--hook"], {
+        env,
+        cwd: dir.path,
+        stdin: payload({ prompt }),
+      });
+      assert.equal(s.code, 0);
+      assert.equal(s.out, "");
+    }
+    // The same command for other agents: a query argument.
+    const q = await memcliProcess(["recall", "invoice", "PDFs", "--project", "billing-svc"], {
+      env,
+      cwd: dir.path,
+    });
+    assert.equal(q.code, 0, q.err);
+    assert.ok(q.out.includes(fact.id));
+  } finally {
+    await admin.stop();
+    await dir.cleanup();
+  }
+});
