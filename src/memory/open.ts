@@ -16,7 +16,7 @@ import {
   sameEmbedder,
   setVectorColumn,
 } from "../store/migrate.ts";
-import { openPglite } from "../store/pglite.ts";
+import { openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
@@ -44,9 +44,9 @@ export interface OpenOptions {
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
 async function lockDataDir(dir: string): Promise<Deno.FsFile> {
-  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, "mneme.lock");
-  const file = await Deno.open(path, { read: true, write: true, create: true });
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
   // tryLock, not lock() with a timeout: a lock() left waiting would keep the file open and
   // take the lock as soon as the owner stops, shutting out every later opener.
   let got = false;
@@ -91,9 +91,15 @@ export async function openDatabase(
     }
   }
   const dir = join(cfg.dataDir, "db");
+  // DATA_DIR is owner-only (0700) before anything is written in it; an install made before
+  // this rule has its modes fixed here, and every file below is made owner-only once the
+  // database is open.
+  await Deno.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
+  if (Deno.build.os !== "windows") await Deno.chmod(cfg.dataDir, 0o700);
   const lock = await lockDataDir(dir);
   try {
     const db = await openPglite(dir);
+    await restrictToOwner(cfg.dataDir);
     return { db, release: () => lock.close() };
   } catch (err) {
     lock.close();
