@@ -340,7 +340,11 @@ export interface ImportItem {
   weight?: number;
   /** Ignored: imports always get new ids. */
   id?: string;
-  /** Kept when valid, so that temporal decay survives a move. */
+  /**
+   * Kept when valid, so that temporal decay survives a move: an ISO 8601 date-time naming a
+   * real calendar date between 1970-01-01 and 9999-12-31 (UTC when it has no zone), kept to
+   * the millisecond.
+   */
   created_at?: string;
   /** Kept when valid, so that temporal decay survives a move. */
   updated_at?: string;
