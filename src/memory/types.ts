@@ -274,6 +274,12 @@ export interface Stats {
   by_type: Record<string, number>;
 }
 
+/** Options of {@link MemoryService.export}. */
+export interface ExportOptions {
+  /** Memories to skip, oldest first (default 0): page through more than 10000. */
+  offset?: number;
+}
+
 /**
  * One memory in an export file. Embeddings are never exported.
  *
@@ -451,8 +457,11 @@ export interface MemoryService {
   search(input: SearchInput): Promise<SearchResult[]>;
   /** Totals. */
   stats(): Promise<Stats>;
-  /** Up to 10000 current memories, without embeddings. */
-  export(): Promise<ExportRecord[]>;
+  /**
+   * Up to 10000 current memories, without embeddings, oldest first; `offset` skips that
+   * many (the next page of a larger store).
+   */
+  export(options?: ExportOptions): Promise<ExportRecord[]>;
   /** Validate all, re-embed, insert in one transaction. */
   import(items: ImportItem[]): Promise<{ imported: number }>;
   /** Database and embedder state. */

@@ -324,6 +324,16 @@ function validateLimit(x: unknown, def: number, max: number, text: boolean): num
   return n;
 }
 
+/** Check an export offset (a non-negative integer; query-string text allowed). */
+export function validateOffset(x: unknown): number {
+  if (!present(x) || x === "") return 0;
+  const n = typeof x === "string" && /^\d+$/.test(x.trim()) ? Number(x) : x;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    throw badRequest("offset", "must be a non-negative integer");
+  }
+  return n;
+}
+
 /** Validated list filter. */
 export interface Filter {
   scope?: Scope;

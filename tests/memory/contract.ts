@@ -661,6 +661,15 @@ const steps: Record<string, Step> = {
     for (const r of again) assert.equal(back.get(r.content), r.created_at);
   },
 
+  async "export pages with offset, oldest first; a bad offset is a 400"(b) {
+    const s = b.service;
+    await s.import([0, 1, 2].map((i) => ({ content: `page ${i}`, created_at: iso(i * 1000) })));
+    assert.deepEqual((await s.export({ offset: 1 })).map((r) => r.content), ["page 1", "page 2"]);
+    assert.deepEqual(await s.export({ offset: 3 }), []);
+    await rejectsWith(s.export({ offset: -1 }), 400, "offset:");
+    await rejectsWith(s.export({ offset: 0.5 }), 400, "offset:");
+  },
+
   async "every bad create input is a 400 naming the field, and nothing is written"(b) {
     const s = b.service;
     const target = (await s.create({ content: "target", weight: 0.7 })).memory;
