@@ -16,7 +16,7 @@ import {
   sameEmbedder,
   setVectorColumn,
 } from "../store/migrate.ts";
-import { openPglite, restrictToOwner } from "../store/pglite.ts";
+import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
@@ -94,9 +94,18 @@ export async function openDatabase(
   // DATA_DIR is owner-only (0700) before anything is written in it; an install made before
   // this rule has its modes fixed here, and every file below is made owner-only once the
   // database is open.
-  await Deno.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
-  if (Deno.build.os !== "windows") await Deno.chmod(cfg.dataDir, 0o700);
-  const lock = await lockDataDir(dir);
+  let lock: Deno.FsFile;
+  try {
+    await Deno.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
+    if (Deno.build.os !== "windows") await Deno.chmod(cfg.dataDir, 0o700);
+    lock = await lockDataDir(dir);
+  } catch (err) {
+    if (!isNoSpace(err)) throw err;
+    throw new StartupError(
+      `cannot open the embedded database in ${dir}: the disk is full; free space and start again`,
+      { cause: err },
+    );
+  }
   try {
     const db = await openPglite(dir);
     await restrictToOwner(cfg.dataDir);
