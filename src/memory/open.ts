@@ -40,6 +40,8 @@ export interface OpenOptions {
   now?: () => Date;
   /** Pool size for server Postgres. */
   maxConnections?: number;
+  /** Embedded database: fsync on (default true; benchmarks compare with false). */
+  durable?: boolean;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
@@ -107,7 +109,7 @@ export async function openDatabase(
     );
   }
   try {
-    const db = await openPglite(dir);
+    const db = await openPglite(dir, { durable: opts.durable });
     await restrictToOwner(cfg.dataDir);
     return { db, release: () => lock.close() };
   } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "../memory/errors.ts";
 import type { Db } from "./db.ts";
@@ -75,6 +76,12 @@ export interface PgliteOptions {
   reserveBytes?: number;
   /** Free bytes on the file system of `dataDir` (tests inject it); default: statfs. */
   freeBytes?: (dir: string) => Promise<number | null>;
+  /**
+   * Durable commits (default true): `fsync` on, so that an acknowledged write survives an
+   * OS crash or a power loss. False runs as PGlite does by default (fsync off: a process
+   * crash loses nothing, an OS crash may lose recent writes or corrupt the database).
+   */
+  durable?: boolean;
 }
 
 /**
@@ -145,6 +152,7 @@ class ResilientPglite {
     readonly dir: string,
     readonly reserve: number,
     readonly freeBytes: (dir: string) => Promise<number | null>,
+    readonly durable: boolean,
   ) {
     this.#pg = pg;
   }
@@ -191,7 +199,7 @@ class ResilientPglite {
     if (Date.now() - this.#lastTry < REOPEN_INTERVAL_MS) throw diskFullError(this.dir, why, true);
     this.#lastTry = Date.now();
     try {
-      const pg = await createPglite(this.dir);
+      const pg = await createPglite(this.dir, this.durable);
       this.#pg = pg;
       this.#full = null;
       return pg;
@@ -232,8 +240,52 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function createPglite(dataDir?: string): Promise<PGlite> {
-  const pg = await PGlite.create({ dataDir, extensions: { vector } });
+/**
+ * PGlite's start parameters with `fsync` on: PGlite starts Postgres with `-F` (fsync off).
+ * WAL flushes use `fsync()`, the one sync call PGlite's file system can pass on (its
+ * `fdatasync()` does nothing); see {@link syncToDisk}.
+ */
+function durableStartParams(): string[] {
+  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
+  if (!Array.isArray(defaults)) throw new Error("PGlite.defaultStartParams is missing");
+  return [...defaults.filter((p) => p !== "-F"), "-c", "wal_sync_method=fsync"];
+}
+
+/**
+ * Make PGlite's `fsync()` reach the disk. Its Node file system (Emscripten NODEFS) has no
+ * fsync operation, so Postgres's fsync calls return at once without syncing anything; this
+ * adds one that calls the real fsync on the file's descriptor.
+ */
+function syncToDisk(pg: PGlite): void {
+  // deno-lint-ignore no-explicit-any
+  const FS = (pg as any).mod?.FS;
+  const ops = FS?.lookupPath?.("/pglite/data", {})?.node?.stream_ops;
+  if (!ops || typeof ops.read !== "function") {
+    throw new Error("cannot reach PGlite's file system to make fsync durable");
+  }
+  if (ops.mnemeFsync) return; // shared by every NODEFS node; patched once
+  ops.mnemeFsync = true;
+  ops.fsync = (stream: { nfd?: number }) => {
+    if (stream.nfd === undefined) return 0;
+    try {
+      fsyncSync(stream.nfd);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      // Directories and special files may refuse fsync; Postgres treats that as done.
+      if (code === "EISDIR" || code === "EINVAL" || code === "EBADF") return 0;
+      throw new FS.ErrnoError(29); // EIO: Postgres reports the failed sync
+    }
+    return 0;
+  };
+}
+
+async function createPglite(dataDir?: string, durable = false): Promise<PGlite> {
+  const pg = await PGlite.create({
+    dataDir,
+    extensions: { vector },
+    ...(durable ? { startParams: durableStartParams() } : {}),
+  });
+  if (durable) syncToDisk(pg);
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
   await pg.exec("set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = 60");
   return pg;
@@ -274,7 +326,7 @@ export async function openPglite(
   await restrictToOwner(dataDir);
   let pg: PGlite;
   try {
-    pg = await createPglite(dataDir);
+    pg = await createPglite(dataDir, opts.durable ?? true);
   } catch (err) {
     // PGlite reports a failed start as "failed to initialize properly" (or an object): say
     // what a full disk looks like.
@@ -297,6 +349,7 @@ export async function openPglite(
     dataDir,
     opts.reserveBytes ?? DISK_RESERVE_BYTES,
     opts.freeBytes ?? statfsFree,
+    opts.durable ?? true,
   );
   const db = resilientDb(h);
   return Object.defineProperty(db, "pglite", {
