@@ -274,7 +274,17 @@ export interface Stats {
   by_type: Record<string, number>;
 }
 
-/** Options of {@link MemoryService.export}. */
+/**
+ * Options of {@link MemoryService.export}: `offset` pages through more than 10000 memories.
+ *
+ * @example
+ * ```ts
+ * import { type ExportOptions, MemoryClient } from "@mneme/mneme";
+ * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+ * const secondPage: ExportOptions = { offset: 10_000 };
+ * const records = await client.export(secondPage);
+ * ```
+ */
 export interface ExportOptions {
   /** Memories to skip, oldest first (default 0): page through more than 10000. */
   offset?: number;
