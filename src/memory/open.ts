@@ -110,7 +110,7 @@ export async function openDatabase(
   }
   try {
     const db = await openPglite(dir, { durable: opts.durable });
-    await restrictToOwner(cfg.dataDir);
+    await restrictToOwner(cfg.dataDir, dir); // DATA_DIR/db: done by openPglite
     return { db, release: () => lock.close() };
   } catch (err) {
     lock.close();

@@ -34,13 +34,13 @@ function wrap(runner: Runner, pg: PGlite, inTx: boolean): Db {
 /**
  * Make `dir` and everything below it owner-only: directories 0700, files without group and
  * other bits (0666 becomes 0600). PGlite writes the files of a new database with mode 0666,
- * and installs made before this pass have them so; symbolic links are left alone. No-op on
- * Windows (no POSIX modes).
+ * and installs made before this pass have them so; symbolic links, and the subtree `skip`
+ * (already done), are left alone. No-op on Windows (no POSIX modes).
  */
-export async function restrictToOwner(dir: string): Promise<void> {
+export async function restrictToOwner(dir: string, skip?: string): Promise<void> {
   if (Deno.build.os === "windows") return;
   const walk = async (path: string, info: Deno.FileInfo): Promise<void> => {
-    if (info.isSymlink) return;
+    if (info.isSymlink || path === skip) return;
     const mode = (info.mode ?? 0) & 0o777;
     const want = info.isDirectory ? 0o700 : mode & 0o700;
     if (mode !== want) await Deno.chmod(path, want);
@@ -323,7 +323,7 @@ export async function openPglite(
     return Object.assign(wrap(pg, pg, false), { pglite: pg });
   }
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await restrictToOwner(dataDir);
+  if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
   let pg: PGlite;
   try {
     pg = await createPglite(dataDir, opts.durable ?? true);
