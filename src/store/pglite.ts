@@ -82,6 +82,11 @@ export interface PgliteOptions {
    * crash loses nothing, an OS crash may lose recent writes or corrupt the database).
    */
   durable?: boolean;
+  /**
+   * Opens the PGlite instance (default: PGlite with pgvector); tests wrap it to inject a
+   * failing write at this seam.
+   */
+  create?: (dataDir: string, durable: boolean) => Promise<PGlite>;
 }
 
 /**
@@ -153,6 +158,7 @@ class ResilientPglite {
     readonly reserve: number,
     readonly freeBytes: (dir: string) => Promise<number | null>,
     readonly durable: boolean,
+    readonly create: (dataDir: string, durable: boolean) => Promise<PGlite>,
   ) {
     this.#pg = pg;
   }
@@ -199,7 +205,7 @@ class ResilientPglite {
     if (Date.now() - this.#lastTry < REOPEN_INTERVAL_MS) throw diskFullError(this.dir, why, true);
     this.#lastTry = Date.now();
     try {
-      const pg = await createPglite(this.dir, this.durable);
+      const pg = await this.create(this.dir, this.durable);
       this.#pg = pg;
       this.#full = null;
       return pg;
@@ -326,7 +332,7 @@ export async function openPglite(
   if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
   let pg: PGlite;
   try {
-    pg = await createPglite(dataDir, opts.durable ?? true);
+    pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
   } catch (err) {
     // PGlite reports a failed start as "failed to initialize properly" (or an object): say
     // what a full disk looks like.
@@ -350,6 +356,7 @@ export async function openPglite(
     opts.reserveBytes ?? DISK_RESERVE_BYTES,
     opts.freeBytes ?? statfsFree,
     opts.durable ?? true,
+    opts.create ?? createPglite,
   );
   const db = resilientDb(h);
   return Object.defineProperty(db, "pglite", {

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { MemoryError } from "../../src/memory/errors.ts";
 import { DISK_RESERVE_BYTES, openPglite } from "../../src/store/pglite.ts";
 import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
@@ -219,6 +220,59 @@ Deno.test("free-space check (no root needed): writes get a 507 below the reserve
     assert.deepEqual(await db.query("select count(*)::int as n from t"), [{ n: 2 }]);
   } finally {
     await db.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("ENOSPC injected at the database seam (no root needed): paused, then reopened", async () => {
+  const dir = await tempDir();
+  const opened: PGlite[] = [];
+  let failNext = false;
+  // The real PGlite, whose query fails once as PGlite reports a WAL write on a full disk.
+  const create = async (dataDir: string) => {
+    const pg = await PGlite.create({ dataDir });
+    opened.push(pg);
+    const query = pg.query.bind(pg);
+    pg.query = ((text: string, params?: unknown[]) => {
+      if (failNext) {
+        failNext = false;
+        return Promise.reject(
+          new Error(
+            'could not write to file "pg_wal/xlogtemp.42": No space left on device',
+          ),
+        );
+      }
+      return query(text, params);
+    }) as typeof pg.query;
+    return pg;
+  };
+  const db = await openPglite(join(dir.path, "db"), { create, reserveBytes: 0 });
+  try {
+    await db.exec("create table t (x text)");
+    await db.query("insert into t values ('kept')");
+    failNext = true;
+    await assert.rejects(db.query("insert into t values ('lost')"), (err: unknown) => {
+      assert.ok(err instanceof MemoryError);
+      assert.equal(err.status, 507);
+      assert.match(err.message, /^the disk is full \(.*No space left on device\): .* is paused/);
+      return true;
+    });
+    // Paused: the dropped instance is never called again (it would spin); answers are 507.
+    const calls = { n: 0 };
+    const dropped = opened[0];
+    const inner = dropped.query.bind(dropped);
+    dropped.query = ((t: string, p?: unknown[]) => (calls.n++, inner(t, p))) as typeof inner;
+    await assert.rejects(db.query("select count(*) from t"), /is paused/);
+    assert.equal(calls.n, 0);
+    // A second later a new instance opens on the same files, with the acknowledged write.
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.deepEqual(await db.query("select x from t"), [{ x: "kept" }]);
+    assert.equal(opened.length, 2);
+    assert.equal(calls.n, 0);
+  } finally {
+    await db.close();
+    // The dropped instance holds files open; close it here (a real one would spin).
+    await opened[0].close().catch(() => {});
     await dir.cleanup();
   }
 });
