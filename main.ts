@@ -60,6 +60,7 @@ export type {
   CreateResult,
   DeleteFilter,
   EmbedderInfo,
+  ExportOptions,
   ExportRecord,
   Health,
   ImportItem,

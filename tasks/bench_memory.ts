@@ -1,6 +1,6 @@
 /**
  * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
- *   [--database-url URL]`
+ *   [--database-url URL] [--fsync on|off|on,off]`
  *
  * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
  * (started in-process on a loopback port): import throughput, create latency, search
@@ -9,6 +9,9 @@
  * Backends: `pglite` is the embedded database in a temporary DATA_DIR; `postgres` is the
  * Postgres adapter (postgres.js) over the wire, against `--database-url` (a server with
  * pgvector; the database is emptied first) or, by default, PGlite behind pglite-socket.
+ * `--fsync` chooses the embedded database's durability (on is the default of the daemon;
+ * `on,off` measures both). While the import runs, `/healthz` is asked every 100 ms: its
+ * latency is the daemon's responsiveness during long jobs.
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  */
 import { PGlite } from "@electric-sql/pglite";
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     "database-url": { type: "string" },
     creates: { type: "string", default: "200" },
     searches: { type: "string", default: "500" },
+    fsync: { type: "string", default: "on" },
   },
   strict: true,
 });
@@ -36,6 +40,10 @@ const { values } = parseArgs({
 const sizes = (values.sizes ?? (values.full ? "1000,10000,100000" : "1000,10000"))
   .split(",").map(Number);
 const backends = values.backends!.split(",");
+const fsyncModes = values.fsync!.split(",").map((m) => {
+  if (m !== "on" && m !== "off") throw new Error(`--fsync: on or off, not ${m}`);
+  return m;
+});
 const CREATES = Number(values.creates);
 const SEARCHES = Number(values.searches);
 
@@ -110,14 +118,52 @@ const sampler = setInterval(() => {
 
 interface Row {
   backend: string;
+  fsync: string;
   size: number;
+  import_s: number;
   import_per_s: number;
+  healthz_during_import_p50_ms: number;
+  healthz_during_import_p95_ms: number;
+  healthz_during_import_max_ms: number;
+  healthz_samples: number;
   create_p50_ms: number;
   create_p95_ms: number;
   search_p50_ms: number;
   search_p95_ms: number;
   search_p99_ms: number;
   peak_rss_mb: number;
+}
+
+const PROBER = `
+let on = true, url = "", out = [];
+self.onmessage = async (e) => {
+  if (e.data.stop) { on = false; return; }
+  url = e.data.url;
+  while (on) {
+    const t = performance.now();
+    const res = await fetch(url);
+    await res.body?.cancel();
+    out.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  self.postMessage(out);
+};`;
+
+/** Ask `url` every 100 ms from a worker until `stop()`, which returns the latencies (ms). */
+function startProber(url: string): { stop(): Promise<number[]> } {
+  const src = URL.createObjectURL(new Blob([PROBER], { type: "application/javascript" }));
+  const worker = new Worker(src, { type: "module" });
+  const done = new Promise<number[]>((resolve) => (worker.onmessage = (e) => resolve(e.data)));
+  worker.postMessage({ url });
+  return {
+    async stop() {
+      worker.postMessage({ stop: true });
+      const out = await done;
+      worker.terminate();
+      URL.revokeObjectURL(src);
+      return out;
+    },
+  };
 }
 
 async function openBackend(
@@ -146,12 +192,16 @@ async function openBackend(
   };
 }
 
-async function bench(backend: string, size: number): Promise<Row> {
+async function bench(backend: string, size: number, fsync: string): Promise<Row> {
   const be = await openBackend(backend);
   const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
   const cfg = loadMemoryConfig((n) => env[n as keyof typeof env] ?? Deno.env.get(n));
   // The pglite-socket server serves one connection at a time: one pooled connection.
-  const server = await startAdminServer(cfg, { maxConnections: 1, log: () => {} });
+  const server = await startAdminServer(cfg, {
+    maxConnections: 1,
+    log: () => {},
+    durable: fsync === "on",
+  });
   const client = new MemoryClient({ baseUrl: server.url });
   try {
     if (backend === "postgres" && values["database-url"]) {
@@ -159,12 +209,17 @@ async function bench(backend: string, size: number): Promise<Row> {
     }
     peakRss = Deno.memoryUsage().rss;
     // Import throughput: the whole size in chunks of 5000 (one transaction each).
+    // /healthz every 100 ms while the import runs, from a worker (its own thread and event
+    // loop, like another process): a blocked daemon shows in these latencies.
+    const prober = startProber(`${server.url}/healthz`);
     const t0 = performance.now();
     for (let i = 0; i < size; i += 5000) {
       const chunk = Array.from({ length: Math.min(5000, size - i) }, (_, j) => item(i + j));
       await client.import(chunk);
     }
-    const importPerS = size / ((performance.now() - t0) / 1000);
+    const importS = (performance.now() - t0) / 1000;
+    const healthz = await prober.stop();
+    const importPerS = size / importS;
     // Search latency: hierarchical and global queries.
     const search: number[] = [];
     for (let i = 0; i < SEARCHES; i++) {
@@ -182,8 +237,14 @@ async function bench(backend: string, size: number): Promise<Row> {
     }
     return {
       backend,
+      fsync: backend === "pglite" ? fsync : "server",
       size,
+      import_s: +importS.toFixed(1),
       import_per_s: Math.round(importPerS),
+      healthz_during_import_p50_ms: +pct(healthz, 50).toFixed(1),
+      healthz_during_import_p95_ms: +pct(healthz, 95).toFixed(1),
+      healthz_during_import_max_ms: +Math.max(...healthz).toFixed(1),
+      healthz_samples: healthz.length,
       create_p50_ms: +pct(create, 50).toFixed(2),
       create_p95_ms: +pct(create, 95).toFixed(2),
       search_p50_ms: +pct(search, 50).toFixed(2),
@@ -199,9 +260,11 @@ async function bench(backend: string, size: number): Promise<Row> {
 
 const rows: Row[] = [];
 for (const backend of backends) {
-  for (const size of sizes) {
-    console.error(`bench: ${backend} at ${size} memories…`);
-    rows.push(await bench(backend, size));
+  for (const fsync of backend === "pglite" ? fsyncModes : ["server"]) {
+    for (const size of sizes) {
+      console.error(`bench: ${backend} (fsync ${fsync}) at ${size} memories…`);
+      rows.push(await bench(backend, size, fsync));
+    }
   }
 }
 clearInterval(sampler);

@@ -11,6 +11,7 @@ import { timingSafeEqual } from "node:crypto";
 import { isLoopbackHost } from "../config.ts";
 import { badRequest, describeError, MemoryError } from "../memory/errors.ts";
 import type { MemoryService } from "../memory/types.ts";
+import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 
 /** Largest request body on ordinary routes (1 MiB). */
@@ -57,14 +58,61 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
   }
 }
 
+/**
+ * True when the request comes from this machine. The address is the `Deno.serve` handler
+ * info passed as the app's env (`app.fetch(req, info)`); without it the caller is unknown,
+ * so not trusted as local.
+ */
+function fromLoopback(c: Context): boolean {
+  const addr = (c.env as { remoteAddr?: Deno.Addr } | undefined)?.remoteAddr;
+  if (!addr || (addr.transport !== "tcp" && addr.transport !== "udp")) return false;
+  const host = addr.hostname.replace(/^::ffff:/i, "");
+  return isLoopbackHost(host);
+}
+
 function presentedKey(c: Context): string | undefined {
   const auth = c.req.header("authorization");
   if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim();
   return c.req.header("x-api-key") ?? undefined;
 }
 
+/** The client hung up before its request body arrived in full. */
+class ClientGone extends Error {
+  constructor(cause: unknown) {
+    super("the client disconnected before its request body arrived in full", { cause });
+    this.name = "ClientGone";
+  }
+}
+
+/** Errors of a connection the client closed (reset, hung up mid-body). */
+function isDisconnect(err: unknown): boolean {
+  return err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
+    err instanceof Deno.errors.ConnectionAborted || err instanceof Deno.errors.BrokenPipe ||
+    err instanceof Deno.errors.UnexpectedEof || err instanceof Deno.errors.Interrupted ||
+    err instanceof Deno.errors.Http;
+}
+
+/**
+ * The request body as text. Invalid UTF-8 is a 400 (never replaced silently by U+FFFD); a
+ * client that hangs up mid-body is a disconnect, not an internal error.
+ */
+async function bodyText(c: Context): Promise<string> {
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await c.req.arrayBuffer();
+  } catch (err) {
+    if (isDisconnect(err)) throw new ClientGone(err);
+    throw err;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest("body", "is not valid UTF-8");
+  }
+}
+
 async function jsonBody(c: Context): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (text.trim() === "") throw badRequest("body", "is required (JSON)");
   try {
     return JSON.parse(text);
@@ -103,7 +151,7 @@ function queryObject(url: string): Record<string, string> {
 
 /** Refuse a body where the route takes none (a DELETE's filters go in the query string). */
 async function noBody(c: Context): Promise<void> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (text !== "") {
     throw badRequest(
       "body",
@@ -115,19 +163,12 @@ async function noBody(c: Context): Promise<void> {
 const errorLimit = (c: Context) =>
   c.json({ error: "request body is too large" }, 413) as unknown as Response;
 
-/** Build the Admin API app. */
-export function createAdminApp(opts: AdminOptions): Hono {
-  const { service } = opts;
-  const log = opts.log ?? ((l: string) => console.error(l));
-  const app = new Hono();
-
-  app.onError((err, c) => {
-    if (err instanceof MemoryError) return c.json({ error: err.message }, err.status);
-    log(`admin: internal error on ${c.req.method} ${c.req.path}: ${describeError(err)}`);
-    return c.json({ error: "internal server error" }, 500);
-  });
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
-
+/**
+ * The checks every answer goes through, the 503 "starting" one included: security headers on
+ * every response, and for loopback servers the Host check (DNS rebinding) and the Origin check
+ * (cross-site requests).
+ */
+function guard(app: Hono, opts: { loopbackOnly?: boolean }): void {
   app.use("*", async (c, next) => {
     await next();
     c.header("Content-Security-Policy", CSP);
@@ -150,10 +191,54 @@ export function createAdminApp(opts: AdminOptions): Hono {
     }
     await next();
   });
+}
+
+/**
+ * The app that answers while the database and the embedder start: 503 `{error: "starting"}`
+ * behind the same security headers and Host and Origin checks as the Admin API.
+ */
+export function createStartingApp(opts: { loopbackOnly?: boolean }): Hono {
+  const app = new Hono();
+  guard(app, opts);
+  app.all("*", (c) => {
+    c.header("Retry-After", "1");
+    return c.json({ error: "starting" }, 503);
+  });
+  return app;
+}
+
+/** Build the Admin API app. */
+export function createAdminApp(opts: AdminOptions): Hono {
+  const { service } = opts;
+  const log = opts.log ?? ((l: string) => console.error(l));
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    if (err instanceof MemoryError) return c.json({ error: err.message }, err.status);
+    if (err instanceof ClientGone || isDisconnect(err)) {
+      // Nobody reads this answer; the log says what happened, not "internal error".
+      log(`admin: client disconnected during ${c.req.method} ${c.req.path}`);
+      return c.json({ error: "client disconnected" }, 400);
+    }
+    log(`admin: internal error on ${c.req.method} ${c.req.path}: ${describeError(err)}`);
+    return c.json({ error: "internal server error" }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+
+  guard(app, opts);
 
   app.get("/healthz", async (c) => {
     const h = await service.health();
-    return c.json(h, h.status === "error" ? 503 : 200);
+    const status = h.status === "error" ? 503 : 200;
+    // Database size, versions and error texts are for this machine and for key holders; a
+    // keyless caller from elsewhere learns the status only.
+    const given = presentedKey(c);
+    const keyed = opts.apiKey !== undefined && given !== undefined &&
+      keyMatches(given, opts.apiKey);
+    if (!keyed && !opts.loopbackOnly && !fromLoopback(c)) {
+      return c.json({ status: h.status }, status);
+    }
+    return c.json(h, status);
   });
 
   const api = new Hono();
@@ -188,7 +273,21 @@ export function createAdminApp(opts: AdminOptions): Hono {
     return c.json(await service.search((await jsonBody(c)) as never));
   });
   api.post("/memories/export", async (c) => {
-    const records = await service.export();
+    const query = queryObject(c.req.url);
+    for (const k of Object.keys(query)) {
+      if (k !== "offset") throw badRequest(k, "unknown parameter; allowed: offset");
+    }
+    const offset = validateOffset(query.offset);
+    const records = await service.export({ offset });
+    // An export stops at EXPORT_MAX memories: say so, and where the next page starts.
+    const total = (await service.stats()).total;
+    const next = offset + records.length;
+    c.header("X-Total-Count", String(Math.max(total, next)));
+    c.header("X-Export-Truncated", next < total ? "true" : "false");
+    if (next < total) {
+      c.header("X-Next-Offset", String(next));
+      c.header("Link", `</api/memories/export?offset=${next}>; rel="next"`);
+    }
     c.header("Content-Disposition", 'attachment; filename="memories.json"');
     return c.json(records);
   });
@@ -198,7 +297,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
   api.post("/maintenance/reembed", limit, async (c) => {
-    const text = await c.req.text();
+    const text = await bodyText(c);
     let body: Record<string, unknown> = {};
     if (text.trim()) {
       try {

@@ -9,7 +9,10 @@ import { scheduleCleanup } from "../memory/cleanup.ts";
 import { describeError } from "../memory/errors.ts";
 import { openMemoryService, type OpenOptions } from "../memory/open.ts";
 import type { SqlMemoryService } from "../memory/service.ts";
-import { createAdminApp } from "./app.ts";
+import { createAdminApp, createStartingApp } from "./app.ts";
+
+/** Shortest accepted ADMIN_API_KEY. */
+export const MIN_API_KEY_LENGTH = 16;
 
 /** A running admin server. */
 export interface AdminServer {
@@ -25,6 +28,12 @@ export interface AdminServer {
 
 /** Refuse configurations that would expose the API without a key. */
 export function checkExposure(cfg: MemoryConfig): void {
+  if (cfg.adminApiKey !== undefined && cfg.adminApiKey.length < MIN_API_KEY_LENGTH) {
+    throw new Error(
+      `ADMIN_API_KEY is ${cfg.adminApiKey.length} characters long; use at least ` +
+        `${MIN_API_KEY_LENGTH} (for example: openssl rand -hex 32)`,
+    );
+  }
   if (!isLoopbackHost(cfg.adminHost) && !cfg.adminApiKey) {
     throw new Error(
       `ADMIN_HOST=${cfg.adminHost} is not a loopback address and ADMIN_API_KEY is not set; ` +
@@ -40,13 +49,20 @@ export async function startAdminServer(
 ): Promise<AdminServer> {
   checkExposure(cfg);
   const log = opts.log ?? ((l: string) => console.error(l));
-  let handler: (req: Request) => Response | Promise<Response> = () =>
-    Response.json({ error: "starting" }, { status: 503 });
+  const loopbackOnly = isLoopbackHost(cfg.adminHost);
+  const starting = createStartingApp({ loopbackOnly });
+  let handler: (
+    req: Request,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  ) => Response | Promise<Response> = (
+    req,
+    info,
+  ) => starting.fetch(req, info);
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve(
       { hostname: cfg.adminHost, port: cfg.adminPort, onListen: () => {} },
-      (req) => handler(req),
+      (req, info) => handler(req, info),
     );
   } catch (err) {
     if (err instanceof Deno.errors.AddrInUse) {
@@ -66,10 +82,10 @@ export async function startAdminServer(
   const app = createAdminApp({
     service,
     apiKey: cfg.adminApiKey,
-    loopbackOnly: isLoopbackHost(cfg.adminHost),
+    loopbackOnly,
     log,
   });
-  handler = (req) => app.fetch(req);
+  handler = (req, info) => app.fetch(req, info);
   const stopCleanup = scheduleCleanup(service.store, { log, now: opts.now });
   const port = server.addr.port;
   const host = cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost;

@@ -126,6 +126,9 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
       health = body as unknown as Health;
       break;
     }
+    // A keyless caller from another machine gets `{status}` only: the key check below says
+    // what is wrong.
+    if (body && typeof body.status === "string" && Object.keys(body).length === 1) break;
     if (res.status === 503 && body?.error === "starting") {
       if (Date.now() - startedWaiting > STARTING_WAIT_MS) {
         throw new BackendError(
@@ -162,7 +165,7 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
     );
   }
 
-  if (health.status !== "ok") {
+  if (health && health.status !== "ok") {
     log(
       `mneme mcp: warning: the Admin API reports status ${health.status}${
         health.maintenance ? ` (${health.maintenance.reason})` : ""
@@ -171,7 +174,7 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
       }; tools will report the errors`,
     );
   }
-  if (health.version !== VERSION) {
+  if (health && health.version !== VERSION) {
     log(`mneme mcp: note: the Admin API runs version ${health.version}, this is ${VERSION}`);
   }
   const service = new MemoryClient({ baseUrl: base, apiKey: cfg.adminApiKey });

@@ -105,7 +105,7 @@ export async function spawnDaemon(
   const child = new Deno.Command("sh", {
     args: [
       "-c",
-      'log=$1; shift; exec "$@" >>"$log" 2>&1 </dev/null',
+      'umask 077; log=$1; shift; exec "$@" >>"$log" 2>&1 </dev/null',
       "mneme-admin",
       layout.logFile,
       Deno.execPath(),

@@ -9,6 +9,7 @@ import type {
   CreateInput,
   CreateResult,
   DeleteFilter,
+  ExportOptions,
   ExportRecord,
   Health,
   ImportItem,
@@ -306,8 +307,9 @@ export class MemoryClient implements MemoryService {
   }
 
   /**
-   * Up to 10000 current memories without embeddings (POST /api/memories/export), in the
-   * form {@link MemoryClient.import} accepts.
+   * Up to 10000 current memories without embeddings (POST /api/memories/export), oldest
+   * first, in the form {@link MemoryClient.import} accepts; `offset` asks for the next page
+   * of a larger store.
    *
    * @example
    * ```ts
@@ -317,8 +319,14 @@ export class MemoryClient implements MemoryService {
    * await Deno.writeTextFile("memories.json", JSON.stringify(records, null, 2));
    * ```
    */
-  export(): Promise<ExportRecord[]> {
-    return this.request("POST", "/api/memories/export", undefined, undefined, 300_000);
+  export(options: ExportOptions = {}): Promise<ExportRecord[]> {
+    return this.request(
+      "POST",
+      "/api/memories/export",
+      undefined,
+      { offset: options.offset },
+      300_000,
+    );
   }
 
   /**

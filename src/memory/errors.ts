@@ -9,7 +9,8 @@
  * input (naming the field), 401 missing or wrong API key, 403 foreign Host or Origin, 404
  * unknown memory or route, 405 wrong method, 409 maintenance (run `memcli reembed`), 413
  * body too large, 500 internal error, 503 database or embedder unavailable (and, from
- * {@link MemoryClient}, an Admin API that cannot be reached).
+ * {@link MemoryClient}, an Admin API that cannot be reached), 507 the disk of the embedded
+ * database is full (reads go on; writes resume once space is freed).
  *
  * @example
  * ```ts
@@ -17,7 +18,7 @@
  * const notFound: ServiceErrorStatus = 404;
  * ```
  */
-export type ServiceErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 500 | 503;
+export type ServiceErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 500 | 503 | 507;
 
 /**
  * Every HTTP client error (4xx) or server error (5xx) status registered with IANA.
@@ -219,13 +220,27 @@ export function notFound(id: string): MemoryError {
   return new MemoryError(404, `memory ${id} not found`, { field: "id" });
 }
 
+/** A thrown non-Error as text: its `message`, else JSON; never "[object Object]". */
+function plain(x: unknown): string {
+  if (typeof x !== "object") return String(x);
+  const message = (x as { message?: unknown }).message;
+  if (typeof message === "string") return message;
+  try {
+    const json = JSON.stringify(x);
+    return json === "{}" ? "" : json;
+  } catch {
+    return "";
+  }
+}
+
 /** Describe any thrown value with its cause chain, for CLIs and logs. */
 export function describeError(err: unknown): string {
   const parts: string[] = [];
   let cur: unknown = err;
   for (let depth = 0; cur !== undefined && cur !== null && depth < 5; depth++) {
-    const msg = cur instanceof Error ? cur.message : String(cur);
-    if (!parts.includes(msg)) parts.push(msg);
+    const msg = cur instanceof Error ? cur.message : plain(cur);
+    // A cause already quoted by the message around it is not repeated.
+    if (msg && !parts.some((p) => p.includes(msg))) parts.push(msg);
     cur = cur instanceof Error ? cur.cause : undefined;
   }
   return parts.join(": ");

@@ -16,7 +16,7 @@ import {
   sameEmbedder,
   setVectorColumn,
 } from "../store/migrate.ts";
-import { openPglite } from "../store/pglite.ts";
+import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
@@ -40,13 +40,15 @@ export interface OpenOptions {
   now?: () => Date;
   /** Pool size for server Postgres. */
   maxConnections?: number;
+  /** Embedded database: fsync on (default true; benchmarks compare with false). */
+  durable?: boolean;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
 async function lockDataDir(dir: string): Promise<Deno.FsFile> {
-  await Deno.mkdir(dir, { recursive: true });
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, "mneme.lock");
-  const file = await Deno.open(path, { read: true, write: true, create: true });
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
   // tryLock, not lock() with a timeout: a lock() left waiting would keep the file open and
   // take the lock as soon as the owner stops, shutting out every later opener.
   let got = false;
@@ -91,9 +93,24 @@ export async function openDatabase(
     }
   }
   const dir = join(cfg.dataDir, "db");
-  const lock = await lockDataDir(dir);
+  // DATA_DIR is owner-only (0700) before anything is written in it; an install made before
+  // this rule has its modes fixed here, and every file below is made owner-only once the
+  // database is open.
+  let lock: Deno.FsFile;
   try {
-    const db = await openPglite(dir);
+    await Deno.mkdir(cfg.dataDir, { recursive: true, mode: 0o700 });
+    if (Deno.build.os !== "windows") await Deno.chmod(cfg.dataDir, 0o700);
+    lock = await lockDataDir(dir);
+  } catch (err) {
+    if (!isNoSpace(err)) throw err;
+    throw new StartupError(
+      `cannot open the embedded database in ${dir}: the disk is full; free space and start again`,
+      { cause: err },
+    );
+  }
+  try {
+    const db = await openPglite(dir, { durable: opts.durable });
+    await restrictToOwner(cfg.dataDir, dir); // DATA_DIR/db: done by openPglite
     return { db, release: () => lock.close() };
   } catch (err) {
     lock.close();

@@ -14,6 +14,7 @@ import type {
   CreateResult,
   DeleteFilter,
   EmbedderInfo,
+  ExportOptions,
   ExportRecord,
   Health,
   ImportItem,
@@ -35,6 +36,7 @@ import {
   validateId,
   validateImport,
   validateList,
+  validateOffset,
   validateSearch,
   validateUpdate,
 } from "./validate.ts";
@@ -270,8 +272,9 @@ export class SqlMemoryService implements MemoryService {
     return stats;
   }
 
-  async export(): Promise<ExportRecord[]> {
-    const rows = await this.#store.exportAll(EXPORT_MAX, this.#now());
+  async export(options: ExportOptions = {}): Promise<ExportRecord[]> {
+    const offset = validateOffset(options.offset);
+    const rows = await this.#store.exportAll(EXPORT_MAX, this.#now(), offset);
     return rows.map((m) => ({
       id: m.id,
       content: m.content,

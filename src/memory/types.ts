@@ -275,6 +275,22 @@ export interface Stats {
 }
 
 /**
+ * Options of {@link MemoryService.export}: `offset` pages through more than 10000 memories.
+ *
+ * @example
+ * ```ts
+ * import { type ExportOptions, MemoryClient } from "@mneme/mneme";
+ * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+ * const secondPage: ExportOptions = { offset: 10_000 };
+ * const records = await client.export(secondPage);
+ * ```
+ */
+export interface ExportOptions {
+  /** Memories to skip, oldest first (default 0): page through more than 10000. */
+  offset?: number;
+}
+
+/**
  * One memory in an export file. Embeddings are never exported.
  *
  * @example
@@ -340,7 +356,11 @@ export interface ImportItem {
   weight?: number;
   /** Ignored: imports always get new ids. */
   id?: string;
-  /** Kept when valid, so that temporal decay survives a move. */
+  /**
+   * Kept when valid, so that temporal decay survives a move: an ISO 8601 date-time naming a
+   * real calendar date between 1970-01-01 and 9999-12-31 (UTC when it has no zone), kept to
+   * the millisecond.
+   */
   created_at?: string;
   /** Kept when valid, so that temporal decay survives a move. */
   updated_at?: string;
@@ -447,8 +467,11 @@ export interface MemoryService {
   search(input: SearchInput): Promise<SearchResult[]>;
   /** Totals. */
   stats(): Promise<Stats>;
-  /** Up to 10000 current memories, without embeddings. */
-  export(): Promise<ExportRecord[]>;
+  /**
+   * Up to 10000 current memories, without embeddings, oldest first; `offset` skips that
+   * many (the next page of a larger store).
+   */
+  export(options?: ExportOptions): Promise<ExportRecord[]>;
   /** Validate all, re-embed, insert in one transaction. */
   import(items: ImportItem[]): Promise<{ imported: number }>;
   /** Database and embedder state. */

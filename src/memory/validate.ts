@@ -156,16 +156,52 @@ function validateTtl(x: unknown, field: string): number | null {
   return ms;
 }
 
+/** Earliest timestamp an import accepts (inclusive). */
+export const MIN_TIMESTAMP = "1970-01-01T00:00:00.000Z";
+/** Latest timestamp an import accepts (inclusive). */
+export const MAX_TIMESTAMP = "9999-12-31T23:59:59.999Z";
+
+const TIMESTAMP_RE =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+function daysIn(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * An ISO 8601 date-time that names a real calendar date and time (no February 30, no hour
+ * 24, no second 60) between {@link MIN_TIMESTAMP} and {@link MAX_TIMESTAMP}. Without a zone
+ * it is UTC. Precision is milliseconds: further digits are dropped, so that the value stored
+ * is exactly the one export returns.
+ */
 function validateTimestamp(x: unknown, field: string): Date | undefined {
   if (!present(x)) return undefined;
-  // A date-time without a zone is UTC (the API's timestamps are UTC); JavaScript would
-  // read it in the daemon's local time zone.
-  const zoned = typeof x === "string" && !/(z|[+-]\d{2}(:?\d{2})?)$/i.test(x.trim())
-    ? `${x.trim()}Z`
-    : x;
-  const d = typeof zoned === "string" ? new Date(zoned) : undefined;
-  if (!d || Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(x as string)) {
-    throw badRequest(field, "must be an ISO 8601 timestamp");
+  const format = "must be an ISO 8601 timestamp such as 2024-05-01T12:00:00Z";
+  if (typeof x !== "string") throw badRequest(field, format);
+  const m = TIMESTAMP_RE.exec(x.trim());
+  if (!m) throw badRequest(field, format);
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0));
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) {
+    throw badRequest(field, `is not a calendar date (${m[1]}-${m[2]}-${m[3]})`);
+  }
+  const zone = m[8] ?? "Z";
+  const zm = /^[+-](\d{2}):?(\d{2})?$/.exec(zone);
+  if (hour > 23 || minute > 59 || second > 59 || (zm && (+zm[1] > 23 || +(zm[2] ?? 0) > 59))) {
+    throw badRequest(field, "is not a valid time of day or zone offset");
+  }
+  // Rebuild with four-digit year, millisecond precision and an explicit zone: JavaScript
+  // reads a date-time without a zone in the daemon's local time zone.
+  const ms = (m[7] ?? "").padEnd(3, "0").slice(0, 3);
+  const offset = zone.toUpperCase() === "Z" ? "Z" : `${zone.slice(0, 3)}:${zm?.[2] ?? "00"}`;
+  const d = new Date(
+    `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? "00"}.${ms}${offset}`,
+  );
+  if (
+    Number.isNaN(d.getTime()) || d.getTime() < Date.parse(MIN_TIMESTAMP) ||
+    d.getTime() > Date.parse(MAX_TIMESTAMP)
+  ) {
+    throw badRequest(field, `must be between ${MIN_TIMESTAMP} and ${MAX_TIMESTAMP}`);
   }
   return d;
 }
@@ -285,6 +321,16 @@ function validateLimit(x: unknown, def: number, max: number, text: boolean): num
     throw badRequest("limit", "must be an integer");
   }
   if (n < 1 || n > max) throw badRequest("limit", `must be between 1 and ${max}`);
+  return n;
+}
+
+/** Check an export offset (a non-negative integer; query-string text allowed). */
+export function validateOffset(x: unknown): number {
+  if (!present(x) || x === "") return 0;
+  const n = typeof x === "string" && /^\d+$/.test(x.trim()) ? Number(x) : x;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    throw badRequest("offset", "must be a non-negative integer");
+  }
   return n;
 }
 

@@ -5,6 +5,9 @@
  */
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { fsyncSync } from "node:fs";
+import { join } from "node:path";
+import { MemoryError } from "../memory/errors.ts";
 import type { Db } from "./db.ts";
 
 type Runner = Pick<PGlite, "query" | "exec"> | Transaction;
@@ -28,13 +31,340 @@ function wrap(runner: Runner, pg: PGlite, inTx: boolean): Db {
   return db;
 }
 
-/** Open (creating when needed) an embedded database; `dataDir` undefined means in memory. */
-export async function openPglite(dataDir?: string): Promise<Db & { pglite: PGlite }> {
-  if (dataDir) await Deno.mkdir(dataDir, { recursive: true });
-  const pg = await PGlite.create({ dataDir, extensions: { vector } });
+/**
+ * Make `dir` and everything below it owner-only: directories 0700, files without group and
+ * other bits (0666 becomes 0600). PGlite writes the files of a new database with mode 0666,
+ * and installs made before this pass have them so; symbolic links, and the subtree `skip`
+ * (already done), are left alone. No-op on Windows (no POSIX modes).
+ */
+export async function restrictToOwner(dir: string, skip?: string): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  const walk = async (path: string, info: Deno.FileInfo): Promise<void> => {
+    if (info.isSymlink || path === skip) return;
+    const mode = (info.mode ?? 0) & 0o777;
+    const want = info.isDirectory ? 0o700 : mode & 0o700;
+    if (mode !== want) await Deno.chmod(path, want);
+    if (!info.isDirectory) return;
+    for await (const e of Deno.readDir(path)) {
+      const child = join(path, e.name);
+      let st: Deno.FileInfo;
+      try {
+        st = await Deno.lstat(child);
+      } catch (err) {
+        if (err instanceof Deno.errors.NotFound) continue; // removed meanwhile
+        throw err;
+      }
+      await walk(child, st);
+    }
+  };
+  await walk(dir, await Deno.lstat(dir));
+}
+
+/** Free space kept in reserve on the database's file system: writes stop below it (64 MiB). */
+export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
+
+/** How often a database closed by a full disk is tried again, at most (ms). */
+const REOPEN_INTERVAL_MS = 1000;
+
+/** Options of {@link openPglite}. */
+export interface PgliteOptions {
+  /**
+   * Free bytes a write needs on the file system of `dataDir` (default
+   * {@link DISK_RESERVE_BYTES}; 0 turns the check off). Checked only when the process may
+   * call statfs (`--allow-sys=statfs`).
+   */
+  reserveBytes?: number;
+  /** Free bytes on the file system of `dataDir` (tests inject it); default: statfs. */
+  freeBytes?: (dir: string) => Promise<number | null>;
+  /**
+   * Durable commits (default true): `fsync` on, so that an acknowledged write survives an
+   * OS crash or a power loss. False runs as PGlite does by default (fsync off: a process
+   * crash loses nothing, an OS crash may lose recent writes or corrupt the database).
+   */
+  durable?: boolean;
+  /**
+   * Opens the PGlite instance (default: PGlite with pgvector); tests wrap it to inject a
+   * failing write at this seam.
+   */
+  create?: (dataDir: string, durable: boolean) => Promise<PGlite>;
+}
+
+/**
+ * The 507 of a full disk. `paused`: PGlite itself ran out of space, so the database answers
+ * nothing until space is freed; otherwise only writes are refused (the free-space check).
+ */
+export function diskFullError(dir: string, detail: string, paused = false): MemoryError {
+  return new MemoryError(
+    507,
+    paused
+      ? `the disk is full (${detail}): the database in ${dir} is paused and resumes by itself ` +
+        "once space is freed"
+      : `the disk is full: the database in ${dir} takes no writes (${detail}); reads go on, ` +
+        "and writes resume by themselves once space is freed",
+  );
+}
+
+/** True for the errors of a file system without space (Postgres and Deno wordings). */
+export function isNoSpace(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  return /no space left on device|ENOSPC|disk quota exceeded|EDQUOT/i.test(text);
+}
+
+/** A statement that writes nothing (reads go on while the disk is full). */
+function isRead(text: string): boolean {
+  const t = text.trimStart().slice(0, 4000);
+  if (/^(select|show|explain)\b/i.test(t)) return !/\bfor\s+(update|share)\b/i.test(t);
+  return /^with\b/i.test(t) && !/\b(insert\s+into|update\s+\S+\s+set|delete\s+from)\b/i.test(t);
+}
+
+let statfsAllowed: boolean | undefined;
+
+/** Free bytes for unprivileged users on the file system of `dir`; null when unknown. */
+async function statfsFree(dir: string): Promise<number | null> {
+  statfsAllowed ??= Deno.permissions.querySync({ name: "sys", kind: "statfs" }).state ===
+    "granted";
+  if (!statfsAllowed) return null;
+  try {
+    const { statfs } = await import("node:fs/promises");
+    const st = await statfs(dir);
+    return Number(st.bavail) * Number(st.bsize);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An embedded database that survives a full disk. PGlite, once a WAL write failed for want of
+ * space, spins at 100 % CPU in its next statement and blocks the process for good; so:
+ *
+ * - every statement goes through one queue, so that PGlite never holds a second one;
+ * - a write first checks the free space (when statfs is allowed) and is refused with a 507
+ *   below the reserve, before PGlite sees it: reads go on;
+ * - when PGlite itself reports ENOSPC, that instance is dropped at once (never called
+ *   again, never closed: closing writes a checkpoint) and every statement answers 507 until
+ *   a fresh instance opens on the same files, tried at most once a second: that happens by
+ *   itself once space is freed, with every acknowledged write there (WAL recovery).
+ */
+class ResilientPglite {
+  #pg: PGlite | null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #full: string | null = null;
+  #lastTry = 0;
+  #closed = false;
+
+  constructor(
+    pg: PGlite,
+    readonly dir: string,
+    readonly reserve: number,
+    readonly freeBytes: (dir: string) => Promise<number | null>,
+    readonly durable: boolean,
+    readonly create: (dataDir: string, durable: boolean) => Promise<PGlite>,
+  ) {
+    this.#pg = pg;
+  }
+
+  /** The open instance (null while a full disk keeps it closed). */
+  get pglite(): PGlite | null {
+    return this.#pg;
+  }
+
+  /** Run `fn` alone on the instance; `write` statements check the free space first. */
+  run<T>(write: boolean, fn: (pg: PGlite) => Promise<T>): Promise<T> {
+    const step = this.#queue.then(() => this.#runNow(write, fn));
+    this.#queue = step.catch(() => {});
+    return step;
+  }
+
+  async #runNow<T>(write: boolean, fn: (pg: PGlite) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new Error("the database is closed");
+    const pg = this.#pg ?? await this.#reopen();
+    if (write && this.reserve > 0) {
+      const free = await this.freeBytes(this.dir);
+      if (free !== null && free < this.reserve) {
+        throw diskFullError(
+          this.dir,
+          `${Math.floor(free / 1048576)} MiB free, ${this.reserve / 1048576} MiB needed`,
+        );
+      }
+    }
+    try {
+      return await fn(pg);
+    } catch (err) {
+      if (isNoSpace(err)) {
+        this.#pg = null; // abandoned: its next statement would spin
+        this.#full = describe(err);
+        this.#lastTry = Date.now();
+        throw diskFullError(this.dir, this.#full, true);
+      }
+      throw err;
+    }
+  }
+
+  async #reopen(): Promise<PGlite> {
+    const why = this.#full ?? "no space left on device";
+    if (Date.now() - this.#lastTry < REOPEN_INTERVAL_MS) throw diskFullError(this.dir, why, true);
+    this.#lastTry = Date.now();
+    try {
+      const pg = await this.create(this.dir, this.durable);
+      this.#pg = pg;
+      this.#full = null;
+      return pg;
+    } catch (err) {
+      throw diskFullError(this.dir, isNoSpace(err) ? describe(err) : why, true);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#queue;
+    this.#closed = true;
+    const pg = this.#pg;
+    this.#pg = null;
+    await pg?.close();
+  }
+}
+
+/** True when a WAL segment's worth of bytes (16 MiB) cannot be written in `dir`. */
+async function noRoomFor(dir: string): Promise<boolean> {
+  const probe = join(dir, `.space-probe-${Deno.pid}`);
+  try {
+    const f = await Deno.open(probe, { write: true, createNew: true, mode: 0o600 });
+    try {
+      const chunk = new Uint8Array(1024 * 1024);
+      for (let i = 0; i < 16; i++) await f.write(chunk);
+    } finally {
+      f.close();
+    }
+    return false;
+  } catch (err) {
+    return isNoSpace(err);
+  } finally {
+    await Deno.remove(probe).catch(() => {});
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * PGlite's start parameters with `fsync` on: PGlite starts Postgres with `-F` (fsync off).
+ * WAL flushes use `fsync()`, the one sync call PGlite's file system can pass on (its
+ * `fdatasync()` does nothing); see {@link syncToDisk}.
+ */
+function durableStartParams(): string[] {
+  const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
+  if (!Array.isArray(defaults)) throw new Error("PGlite.defaultStartParams is missing");
+  return [...defaults.filter((p) => p !== "-F"), "-c", "wal_sync_method=fsync"];
+}
+
+/**
+ * Make PGlite's `fsync()` reach the disk. Its Node file system (Emscripten NODEFS) has no
+ * fsync operation, so Postgres's fsync calls return at once without syncing anything; this
+ * adds one that calls the real fsync on the file's descriptor.
+ */
+function syncToDisk(pg: PGlite): void {
+  // deno-lint-ignore no-explicit-any
+  const FS = (pg as any).mod?.FS;
+  const ops = FS?.lookupPath?.("/pglite/data", {})?.node?.stream_ops;
+  if (!ops || typeof ops.read !== "function") {
+    throw new Error("cannot reach PGlite's file system to make fsync durable");
+  }
+  if (ops.mnemeFsync) return; // shared by every NODEFS node; patched once
+  ops.mnemeFsync = true;
+  ops.fsync = (stream: { nfd?: number }) => {
+    if (stream.nfd === undefined) return 0;
+    try {
+      fsyncSync(stream.nfd);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      // Directories and special files may refuse fsync; Postgres treats that as done.
+      if (code === "EISDIR" || code === "EINVAL" || code === "EBADF") return 0;
+      throw new FS.ErrnoError(29); // EIO: Postgres reports the failed sync
+    }
+    return 0;
+  };
+}
+
+async function createPglite(dataDir?: string, durable = false): Promise<PGlite> {
+  const pg = await PGlite.create({
+    dataDir,
+    extensions: { vector },
+    ...(durable ? { startParams: durableStartParams() } : {}),
+  });
+  if (durable) syncToDisk(pg);
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
   await pg.exec("set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = 60");
-  return Object.assign(wrap(pg, pg, false), { pglite: pg });
+  return pg;
+}
+
+function resilientDb(h: ResilientPglite): Db {
+  return {
+    kind: "pglite",
+    query<T>(text: string, params?: unknown[]) {
+      return h.run(!isRead(text), async (pg) => (await pg.query<T>(text, params)).rows);
+    },
+    exec(text: string) {
+      return h.run(!isRead(text), async (pg) => {
+        await pg.exec(text);
+      });
+    },
+    transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      return h.run(true, (pg) => pg.transaction((tx) => fn(wrap(tx, pg, true))));
+    },
+    close: () => h.close(),
+  };
+}
+
+/**
+ * Open (creating when needed) an embedded database; `dataDir` undefined means in memory.
+ * The directory and its files are owner-only (see {@link restrictToOwner}); on disk, a full
+ * disk makes writes fail with a 507 and never blocks the process (see {@link PgliteOptions}).
+ */
+export async function openPglite(
+  dataDir?: string,
+  opts: PgliteOptions = {},
+): Promise<Db & { readonly pglite: PGlite }> {
+  if (!dataDir) {
+    const pg = await createPglite();
+    return Object.assign(wrap(pg, pg, false), { pglite: pg });
+  }
+  await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
+  let pg: PGlite;
+  try {
+    pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
+  } catch (err) {
+    // PGlite reports a failed start as "failed to initialize properly" (or an object): say
+    // what a full disk looks like.
+    const free = await (opts.freeBytes ?? statfsFree)(dataDir);
+    const reserve = opts.reserveBytes ?? DISK_RESERVE_BYTES;
+    if (isNoSpace(err) || (free !== null && free < reserve) || await noRoomFor(dataDir)) {
+      throw new Error(
+        `the disk is full (${
+          free === null ? "no space left on device" : `${Math.floor(free / 1048576)} MiB free`
+        }); free space on the file system of ${dataDir} and start again`,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
+  // The files of a new database come out of PGlite's image with mode 0666.
+  await restrictToOwner(dataDir);
+  const h = new ResilientPglite(
+    pg,
+    dataDir,
+    opts.reserveBytes ?? DISK_RESERVE_BYTES,
+    opts.freeBytes ?? statfsFree,
+    opts.durable ?? true,
+    opts.create ?? createPglite,
+  );
+  const db = resilientDb(h);
+  return Object.defineProperty(db, "pglite", {
+    get: () => {
+      if (!h.pglite) throw diskFullError(dataDir, "no space left on device", true);
+      return h.pglite;
+    },
+  }) as Db & { readonly pglite: PGlite };
 }
 
 /** Wrap an already open PGlite instance (tests that also serve it over a socket). */

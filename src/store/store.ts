@@ -399,11 +399,11 @@ export class Store {
   }
 
   /** Up to `max` current memories, oldest first (a stable order for files). */
-  async exportAll(max: number, now: Date): Promise<Memory[]> {
+  async exportAll(max: number, now: Date, offset = 0): Promise<Memory[]> {
     const p = new Params();
     const rows = await this.db.query<Row>(
       `select ${COLUMNS} from memories m where ${liveClause(now, p)}
-        order by m.created_at, m.id limit ${p.add(max)}`,
+        order by m.created_at, m.id limit ${p.add(max)} offset ${p.add(offset)}`,
       p.values,
     );
     return rows.map(toMemory);

@@ -11,6 +11,9 @@ import { pgliteService } from "../helpers.ts";
 
 type App = ReturnType<typeof createAdminApp>;
 
+/** What `Deno.serve` passes for a caller on this machine (`/healthz` shows it everything). */
+const LOCAL = { remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 } };
+
 interface Answer {
   status: number;
   headers: Headers;
@@ -33,7 +36,7 @@ async function call(
       ...opts.headers,
     },
     body,
-  });
+  }, LOCAL);
   const text = await res.text();
   let json: unknown = undefined;
   try {

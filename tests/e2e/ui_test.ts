@@ -32,7 +32,7 @@ interface BrowserGlobals {
 }
 const UPDATE = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
 const TIMEOUT = 15_000;
-const KEY = "e2e-secret-key";
+const KEY = "e2e-secret-key-0123";
 
 async function requireChromium(): Promise<void> {
   try {

@@ -42,7 +42,11 @@ Deno.test({
         new MemoryClient({
           baseUrl: "http://localhost",
           apiKey,
-          fetch: (input, init) => Promise.resolve(app.request(input as string, init)),
+          // A caller on this machine, as Deno.serve describes it.
+          fetch: (input, init) =>
+            Promise.resolve(app.request(input as string, init, {
+              remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
+            })),
         });
       assert.equal((await via("the-key").create({ content: "keyed" })).memory.content, "keyed");
       await assert.rejects(via("wrong").stats(), (err: unknown) => {

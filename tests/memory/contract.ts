@@ -613,6 +613,63 @@ const steps: Record<string, Step> = {
     assert.equal(await b.rawCount(), 1);
   },
 
+  async "import timestamps: real calendar dates in range only; export returns what was stored"(b) {
+    const s = b.service;
+    const ok = { content: "fine" };
+    const bad: [string, string][] = [
+      ["0000-01-01T00:00:00Z", "must be between"],
+      ["0001-01-01T00:00:00Z", "must be between"],
+      ["0099-12-31T23:59:59Z", "must be between"],
+      ["1969-12-31T23:59:59.999Z", "must be between"],
+      ["9999-12-31T23:59:59.999-01:00", "must be between"],
+      ["2024-02-30T00:00:00Z", "is not a calendar date"],
+      ["2023-02-29T00:00:00Z", "is not a calendar date"],
+      ["2024-04-31T00:00:00Z", "is not a calendar date"],
+      ["2024-13-01T00:00:00Z", "is not a calendar date"],
+      ["2024-01-01T24:00:00Z", "is not a valid time"],
+      ["2024-01-01T00:00:60Z", "is not a valid time"],
+      ["2024-01-01", "must be an ISO 8601"],
+    ];
+    for (const [value, text] of bad) {
+      const err = await rejectsWith(
+        s.import([ok, ok, { content: "x", created_at: value }]),
+        400,
+        "[2].created_at:",
+      );
+      assert.ok(err.message.includes(text), `${value}: ${err.message}`);
+      await rejectsWith(s.import([{ content: "x", updated_at: value }]), 400, "[0].updated_at:");
+    }
+    assert.equal(await b.rawCount(), 0, "nothing written");
+    const good: [string, string][] = [
+      ["1970-01-01T00:00:00Z", "1970-01-01T00:00:00.000Z"],
+      ["2024-02-29T23:59:59.123456+02:00", "2024-02-29T21:59:59.123Z"],
+      ["2000-01-01T10:00", "2000-01-01T10:00:00.000Z"],
+      ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"],
+    ];
+    await s.import(good.map(([created], i) => ({ content: `dated ${i}`, created_at: created })));
+    const exported = new Map((await s.export()).map((r) => [r.content, r]));
+    good.forEach(([, want], i) => {
+      const r = exported.get(`dated ${i}`);
+      assert.equal(r?.created_at, want);
+      assert.equal(r?.updated_at, want);
+    });
+    // What export returns imports again unchanged.
+    const again = (await s.export()).map(({ id: _id, ...r }) => r);
+    await s.deleteMany({});
+    await s.import(again);
+    const back = new Map((await s.export()).map((r) => [r.content, r.created_at]));
+    for (const r of again) assert.equal(back.get(r.content), r.created_at);
+  },
+
+  async "export pages with offset, oldest first; a bad offset is a 400"(b) {
+    const s = b.service;
+    await s.import([0, 1, 2].map((i) => ({ content: `page ${i}`, created_at: iso(i * 1000) })));
+    assert.deepEqual((await s.export({ offset: 1 })).map((r) => r.content), ["page 1", "page 2"]);
+    assert.deepEqual(await s.export({ offset: 3 }), []);
+    await rejectsWith(s.export({ offset: -1 }), 400, "offset:");
+    await rejectsWith(s.export({ offset: 0.5 }), 400, "offset:");
+  },
+
   async "every bad create input is a 400 naming the field, and nothing is written"(b) {
     const s = b.service;
     const target = (await s.create({ content: "target", weight: 0.7 })).memory;

@@ -166,7 +166,13 @@ export const httpBackend: BackendFactory = async () => {
   const app = createAdminApp({ service: inner, log: () => {} });
   const client = new MemoryClient({
     baseUrl: "http://127.0.0.1:4200",
-    fetch: (input, init) => Promise.resolve(app.request(input as string | URL | Request, init)),
+    // A caller on this machine, as Deno.serve describes it (`/healthz` shows it everything).
+    fetch: (input, init) =>
+      Promise.resolve(
+        app.request(input as string | URL | Request, init, {
+          remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
+        }),
+      ),
   });
   return backend("http", db, inner, client, embedder, clock, () => inner.close());
 };

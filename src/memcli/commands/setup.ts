@@ -96,7 +96,7 @@ export async function setup(args: string[], io: Io): Promise<number> {
 
   await Deno.mkdir(layout.dataDir, { recursive: true, mode: 0o700 });
   for (const d of [layout.db, layout.models, layout.run, layout.logs]) {
-    await Deno.mkdir(d, { recursive: true });
+    await Deno.mkdir(d, { recursive: true, mode: 0o700 });
   }
 
   const url = clientUrl(cfg.adminHost, port);
@@ -132,8 +132,10 @@ export async function setup(args: string[], io: Io): Promise<number> {
     database: usesPostgres ? "postgres" : "pglite",
     log_file: layout.logFile,
   };
-  await Deno.writeTextFile(layout.pidFile, `${child.pid}\n`);
-  await Deno.writeTextFile(layout.stateFile, JSON.stringify(state, null, 2) + "\n");
+  await Deno.writeTextFile(layout.pidFile, `${child.pid}\n`, { mode: 0o600 });
+  await Deno.writeTextFile(layout.stateFile, JSON.stringify(state, null, 2) + "\n", {
+    mode: 0o600,
+  });
 
   const res = await waitHealthy(url, child, timeoutS * 1000);
   if (!res.ok) {
