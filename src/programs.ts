@@ -5,13 +5,14 @@
  * `deno task install` installs launcher wrappers from it, `deno task compile` builds fixed
  * grants from it, and the tests run the programs from it.
  *
- * Argument parsers are imported on demand, so the launcher loads only what the program it
- * starts needs.
- *
  * @module
  */
 import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
+import { commandFiles, parseCommandLine } from "./msg/cli.ts";
+import { loadMsgConfig, resolveProxy } from "./msg/config.ts";
+import { parseServeFlags } from "./serve/flags.ts";
+import { planPermissions } from "./serve/permissions.ts";
 import {
   MEMORY_ENV_VARS,
   MSGCLI_ENV_VARS,
@@ -66,7 +67,7 @@ export interface Program {
   /** Whether `deno task install` installs it (the daemon alone is reached as `msgcli serve`). */
   installed: boolean;
   /** How to run it for `ctx`. Never throws: a bad configuration is the program's to report. */
-  launch(ctx: LaunchContext): Promise<Launch>;
+  launch(ctx: LaunchContext): Launch;
 }
 
 /** An environment getter that reads unreadable or unset variables as undefined. */
@@ -110,7 +111,7 @@ function memoryProgram(
       } catch {
         plan = envOnly(program === "memcli" ? MEMORY_ENV_VARS : MEMORY_PROGRAM_ENV);
       }
-      return Promise.resolve({ entry, denoFlags, plan, args: args ?? [], env: {} });
+      return { entry, denoFlags, plan, args: args ?? [], env: {} };
     },
   };
 }
@@ -123,10 +124,7 @@ const SERVE_DENO_FLAGS = ["--no-prompt", "--unstable-no-legacy-abort"];
  * address and proxy they name, and `--auth-key KEY` moved into `MSGCLI_SERVE_KEY`, so that
  * the key is not on the daemon's command line (where `ps` shows it).
  */
-async function serveLaunch(env: Env, args: string[] | null): Promise<Launch> {
-  const { parseServeFlags } = await import("./serve/flags.ts");
-  const { loadMsgConfig, resolveProxy } = await import("./msg/config.ts");
-  const { planPermissions } = await import("./serve/permissions.ts");
+function serveLaunch(env: Env, args: string[] | null): Launch {
   const given = args ?? [];
   try {
     const flags = parseServeFlags(given, env);
@@ -173,13 +171,11 @@ export function withoutAuthKey(args: string[]): { args: string[]; key?: string }
 const MSGCLI_ENTRY = "src/bin/msgcli.ts";
 const MSGCLI_DENO_FLAGS = ["--quiet"];
 
-async function msgcliLaunch({ env, args, cwd }: LaunchContext): Promise<Launch> {
-  const { commandFiles, parseCommandLine } = await import("./msg/cli.ts");
-  const { loadMsgConfig, resolveProxy } = await import("./msg/config.ts");
+function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
   const given = args ?? [];
   try {
     const parsed = args === null ? null : parseCommandLine(args);
-    if (parsed?.command === "serve") return await serveLaunch(env, parsed.serveArgs ?? []);
+    if (parsed?.command === "serve") return serveLaunch(env, parsed.serveArgs ?? []);
     const cfg = loadMsgConfig(env);
     const proxy = resolveProxy(parsed?.proxyFlag, env);
     if (proxy !== undefined) cfg.proxy = proxy;
@@ -251,4 +247,15 @@ export function denoRunArgs(launch: Launch): string[] {
     location(launch.entry),
     ...launch.args,
   ];
+}
+
+/**
+ * The permission flags program `name` (a command or task name) is started with for `ctx`:
+ * what its task and installed command hold there. For tests and tools that run an entry
+ * file themselves.
+ */
+export function permissionFlagsFor(name: string, ctx: LaunchContext): string[] {
+  const program = findProgram(name);
+  if (!program) throw new Error(`no program named ${name}`);
+  return permissionFlags(program.launch(ctx).plan);
 }

@@ -27,13 +27,13 @@ import { forEachProgram, ROOT } from "./entrypoints.ts";
  * The `deno` arguments that compile program `p` (paths relative to `root`) with the fixed
  * grants of the configuration in `env`.
  */
-export async function compileArgs(
+export function compileArgs(
   p: Program,
   root: string,
   target?: string,
   env: Env = processEnv,
-): Promise<string[]> {
-  const launch = await p.launch({ env, args: null, cwd: Deno.cwd() });
+): string[] {
+  const launch = p.launch({ env, args: null, cwd: Deno.cwd() });
   return [
     "compile",
     "--config",
@@ -59,7 +59,7 @@ if (import.meta.main) {
   });
   if (values["dry-run"]) {
     for (const p of PROGRAMS) {
-      const args = await compileArgs(p, ROOT, values.target);
+      const args = compileArgs(p, ROOT, values.target);
       console.log(["deno", ...args].map(shellQuote).join(" "));
     }
   } else {

@@ -42,7 +42,7 @@ if (program === undefined) {
   Deno.exit(2);
 }
 
-const launch = await program.launch({ env: processEnv, args, cwd: Deno.cwd() });
+const launch = program.launch({ env: processEnv, args, cwd: Deno.cwd() });
 const runArgs = denoRunArgs(launch);
 if (/^(1|true|yes|on)$/i.test(processEnv("MNEME_LAUNCH_DEBUG") ?? "")) {
   console.error(`launch: ${program.name}: ${describePlan(launch.plan, true)}`);
