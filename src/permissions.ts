@@ -108,6 +108,17 @@ export function urlHostPort(raw: string): string {
 }
 
 /**
+ * Loaders of the packages whose files {@link pgliteFiles} finds. Nothing here calls them:
+ * naming them puts the packages in this module's graph, so that `import.meta.resolve` finds
+ * their files in a process that does not load them (the launcher), even where no lockfile
+ * sits next to the configuration (an installed command's copy of deno.json).
+ */
+export const PGLITE_PACKAGES: readonly (() => Promise<unknown>)[] = [
+  () => import("@electric-sql/pglite"),
+  () => import("@electric-sql/pglite-pgvector"),
+];
+
+/**
  * Directories of the npm packages the embedded database reads its files from at run time
  * (PGlite's WASM and data files, the pgvector extension), or none when they are not on the
  * file system (a compiled executable serves them from its own image).

@@ -1,0 +1,340 @@
+/**
+ * Issue 13: every documented setting works under every command, through the real deno.json
+ * task (`deno task <name>`) and through the installed command, each with a value other than
+ * the default. The commands are installed once, before any setting is chosen, so every run
+ * here also shows that changing a setting after `deno task install` needs no reinstall: the
+ * launcher computes the permissions when the command starts.
+ *
+ * Every host is 127.0.0.2 (a second loopback address that no default names), reached through
+ * a relay to the fake or the PGlite server on 127.0.0.1; every path is a fresh temporary
+ * directory outside the defaults. The task and the installed command run side by side.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startFakeAnthropic } from "./fakes/anthropic.ts";
+import { startFakeOllama } from "./fakes/ollama.ts";
+import { startFakeOpenAI } from "./fakes/openai.ts";
+import { freePort, pgliteServer, ROOT, tempDir } from "./helpers.ts";
+
+const decoder = new TextDecoder();
+const HOST = "127.0.0.2";
+
+/** PATH (with this Deno first), HOME, Deno's cache and what Deno needs to reach npm. */
+function baseEnv(): Record<string, string> {
+  const PATH = `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH")}`;
+  const env: Record<string, string> = { PATH, NO_COLOR: "1" };
+  for (
+    const k of [
+      "HOME",
+      "DENO_DIR",
+      "XDG_CACHE_HOME",
+      "DENO_CERT",
+      "NODE_EXTRA_CA_CERTS",
+      "SSL_CERT_FILE",
+      "SSL_CERT_DIR",
+    ]
+  ) {
+    const v = Deno.env.get(k);
+    if (v) env[k] = v;
+  }
+  return env;
+}
+
+/** A TCP relay on 127.0.0.2 to `port` on 127.0.0.1; stops with `close()`. */
+function relay(port: number) {
+  const listener = Deno.listen({ hostname: HOST, port: 0 });
+  const conns = new Set<Deno.Conn>();
+  const loop = (async () => {
+    try {
+      for await (const conn of listener) {
+        conns.add(conn);
+        (async () => {
+          try {
+            const up = await Deno.connect({ hostname: "127.0.0.1", port });
+            conns.add(up);
+            await Promise.allSettled([
+              conn.readable.pipeTo(up.writable),
+              up.readable.pipeTo(conn.writable),
+            ]);
+          } catch { /* the other side went away */ }
+          for (const c of [conn]) {
+            try {
+              c.close();
+            } catch { /* closed */ }
+          }
+        })();
+      }
+    } catch { /* closed */ }
+  })();
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    url: `http://${HOST}:${(listener.addr as Deno.NetAddr).port}`,
+    async close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+      await loop;
+    },
+  };
+}
+
+/** The commands, installed once (before any setting is chosen) into a temporary root. */
+let installed: Promise<{ bin(name: string): string; cleanup(): Promise<void> }> | undefined;
+function install() {
+  installed ??= (async () => {
+    const root = await tempDir("mneme-launch-install-");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "install", "--root", root.path],
+      cwd: ROOT,
+      env: baseEnv(),
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    return { bin: (name: string) => join(root.path, "bin", name), cleanup: root.cleanup };
+  })();
+  return installed;
+}
+
+type Mode = "task" | "installed";
+const MODES: Mode[] = ["task", "installed"];
+const TASK: Record<string, string> = {
+  "mneme-admin": "start",
+  "mneme-mcp": "mcp",
+  memcli: "memcli",
+  msgcli: "msgcli",
+};
+
+/** `[command, args]` that run program `name` with `args` as `mode`. */
+async function commandOf(mode: Mode, name: string, args: string[]): Promise<[string, string[]]> {
+  if (mode === "task") return [Deno.execPath(), ["task", "-q", TASK[name], ...args]];
+  return [(await install()).bin(name), args];
+}
+
+interface Opts {
+  env: Record<string, string>;
+  cwd?: string;
+  stdin?: "null" | "piped";
+}
+
+async function spawn(mode: Mode, name: string, args: string[], o: Opts) {
+  const [cmd, argv] = await commandOf(mode, name, args);
+  return new Deno.Command(cmd, {
+    args: argv,
+    cwd: o.cwd ?? ROOT,
+    env: { ...baseEnv(), ...o.env },
+    clearEnv: true,
+    stdin: o.stdin ?? "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function run(mode: Mode, name: string, args: string[], o: Opts) {
+  const out = await (await spawn(mode, name, args, o)).output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** A started daemon: its output so far, and a graceful stop (SIGTERM) that returns it all. */
+function collect(child: Deno.ChildProcess) {
+  let text = "";
+  const done = Promise.all([child.stdout, child.stderr].map(async (s) => {
+    for await (const chunk of s.pipeThrough(new TextDecoderStream())) text += chunk;
+  }));
+  return {
+    get text() {
+      return text;
+    },
+    async stop(): Promise<string> {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+      await done;
+      return text;
+    },
+  };
+}
+
+/** Polls `url` until it answers 200 (JSON), or fails with the daemon's output. */
+async function healthy(url: string, log: { text: string }, child: Deno.ChildProcess) {
+  let exited = false;
+  child.status.then(() => (exited = true));
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
+    if (exited) assert.fail(`exited before answering ${url}:\n${log.text}`);
+    try {
+      const res = await fetch(url);
+      const body = await res.json();
+      if (res.status === 200) return body;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  assert.fail(`no answer from ${url}:\n${log.text}`);
+}
+
+async function mcpClient(mode: Mode, env: Record<string, string>) {
+  const [command, args] = await commandOf(mode, "mneme-mcp", []);
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: ROOT,
+    env: { ...baseEnv(), ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Uint8Array) => (stderr += decoder.decode(d)));
+  const client = new Client({ name: "launch-test", version: "0" });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    close: () => client.close(),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name:
+    "memory service: every setting, set after install, works through the task and the installed command",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const ollama = startFakeOllama({ "all-minilm": 384 });
+    const openai = startFakeOpenAI({ apiKey: "sk-launch" });
+    const ollamaRelay = relay(Number(new URL(ollama.url).port));
+    const openaiRelay = relay(Number(new URL(openai.url).port));
+    const dirs = await Promise.all(MODES.map(() => tempDir("mneme-launch-")));
+    const pgs = await Promise.all(MODES.map(() => pgliteServer()));
+    const pgs2 = await Promise.all(MODES.map(() => pgliteServer()));
+    const pgRelays = [...pgs, ...pgs2].map((pg) => relay(Number(new URL(pg.url).port)));
+    const stops: (() => Promise<unknown>)[] = [];
+    try {
+      await install();
+      await Promise.all(MODES.map(async (mode, i) => {
+        const data = join(dirs[i].path, "data with space");
+        const port = freePort();
+        const key = `key-${mode}`;
+        // 1. Admin: DATA_DIR, ADMIN_HOST, ADMIN_PORT, ADMIN_API_KEY, EMBEDDING_PROVIDER,
+        //    EMBEDDING_MODEL, OLLAMA_URL.
+        const adminEnv = {
+          DATA_DIR: data,
+          ADMIN_HOST: HOST,
+          ADMIN_PORT: String(port),
+          ADMIN_API_KEY: key,
+          EMBEDDING_PROVIDER: "ollama",
+          EMBEDDING_MODEL: "all-minilm",
+          OLLAMA_URL: `${ollamaRelay.url}/`,
+        };
+        const admin = await spawn(mode, "mneme-admin", [], { env: adminEnv });
+        const adminLog = collect(admin);
+        stops.push(adminLog.stop);
+        const url = `http://${HOST}:${port}`;
+        const health = await healthy(`${url}/healthz`, adminLog, admin);
+        assert.equal(health.embedder.provider, "ollama", mode);
+        assert.equal(health.embedder.model, "all-minilm", mode);
+        assert.equal(health.embedder.dimension, 384, mode);
+        assert.ok(await exists(join(data, "db", "PG_VERSION")), `${mode}: no database in DATA_DIR`);
+        assert.match(adminLog.text, new RegExp(`permissions: net=[^ ]*${HOST}`), mode);
+        const unauthorized = await fetch(`${url}/api/stats`);
+        await unauthorized.body?.cancel();
+        assert.equal(unauthorized.status, 401, `${mode}: ADMIN_API_KEY is not required`);
+
+        // 2. memcli: MEMORY_API_URL, ADMIN_API_KEY, DATA_DIR.
+        const cliEnv = { DATA_DIR: data, MEMORY_API_URL: url, ADMIN_API_KEY: key };
+        const added = await run(mode, "memcli", ["add", `launched by ${mode}`, "--project", "p"], {
+          env: cliEnv,
+        });
+        assert.equal(added.code, 0, `${mode}: ${added.stderr}`);
+        const status = await run(mode, "memcli", ["status"], { env: cliEnv });
+        assert.equal(status.code, 0, `${mode}: ${status.stderr}`);
+        assert.match(status.stdout, /running/, mode);
+
+        // 3. mneme-mcp through the Admin API: MEMORY_API_URL, ADMIN_API_KEY.
+        const mcp = await mcpClient(mode, { MEMORY_API_URL: url, ADMIN_API_KEY: key });
+        try {
+          const saved = await mcp.client.callTool({
+            name: "remember",
+            arguments: { content: `remembered through ${mode}` },
+          });
+          assert.ok(!saved.isError, `${mode}: ${JSON.stringify(saved)}`);
+        } finally {
+          await mcp.close();
+        }
+        const stats = await (await fetch(`${url}/api/stats`, {
+          headers: { authorization: `Bearer ${key}` },
+        })).json();
+        assert.equal(stats.total, 2, mode);
+        await adminLog.stop();
+
+        // 4. Admin on server Postgres at another address, with the openai embedder:
+        //    DATABASE_URL, OPENAI_BASE_URL, OPENAI_API_KEY.
+        const port2 = freePort();
+        const admin2 = await spawn(mode, "mneme-admin", [], {
+          env: {
+            DATABASE_URL: `postgres://postgres:postgres@${HOST}:${pgRelays[i].port}/postgres`,
+            ADMIN_PORT: String(port2),
+            EMBEDDING_PROVIDER: "openai",
+            OPENAI_BASE_URL: `${openaiRelay.url}/v1`,
+            OPENAI_API_KEY: "sk-launch",
+            DATA_DIR: join(dirs[i].path, "unused"),
+          },
+        });
+        const admin2Log = collect(admin2);
+        stops.push(admin2Log.stop);
+        const health2 = await healthy(`http://127.0.0.1:${port2}/healthz`, admin2Log, admin2);
+        assert.equal(health2.database.kind, "postgres", mode);
+        assert.equal(health2.embedder.provider, "openai", mode);
+        const created = await fetch(`http://127.0.0.1:${port2}/api/memories`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ content: `embedded by openai for ${mode}` }),
+        });
+        assert.equal(created.status, 201, `${mode}: ${await created.text()}`);
+        await admin2Log.stop();
+
+        // 5. mneme-mcp straight to Postgres at another address: DATABASE_URL, EMBEDDING_DIM.
+        const direct = await mcpClient(mode, {
+          DATABASE_URL: `postgres://postgres:postgres@${HOST}:${pgRelays[2 + i].port}/postgres`,
+          EMBEDDING_PROVIDER: "builtin",
+          EMBEDDING_DIM: "64",
+        });
+        try {
+          const saved = await direct.client.callTool({
+            name: "remember",
+            arguments: { content: "direct" },
+          });
+          assert.ok(!saved.isError, `${mode}: ${JSON.stringify(saved)}`);
+          assert.match(direct.stderr(), new RegExp(`direct Postgres at ${HOST}:`), mode);
+          assert.match(direct.stderr(), /builtin\/hash-v1 \(64 dimensions\)/, mode);
+        } finally {
+          await direct.close();
+        }
+      }));
+      assert.ok(ollama.requests.some((r) => r.path === "/api/embed"), "Ollama was not used");
+      assert.ok(
+        openai.requests.some((r) => r.authorization === "Bearer sk-launch"),
+        "the OpenAI-compatible host was not used with OPENAI_API_KEY",
+      );
+    } finally {
+      await Promise.all(stops.map((s) => s()));
+      await Promise.all([...pgRelays, ollamaRelay, openaiRelay].map((r) => r.close()));
+      await Promise.all([...pgs, ...pgs2].map((pg) => pg.close()));
+      await Promise.all([ollama.close(), openai.close(), ...dirs.map((d) => d.cleanup())]);
+    }
+  },
+});
