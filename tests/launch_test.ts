@@ -114,7 +114,9 @@ const TASK: Record<string, string> = {
 
 /** `[command, args]` that run program `name` with `args` as `mode`. */
 async function commandOf(mode: Mode, name: string, args: string[]): Promise<[string, string[]]> {
-  if (mode === "task") return [Deno.execPath(), ["task", "-q", TASK[name], ...args]];
+  if (mode === "task") {
+    return [Deno.execPath(), ["task", "-q", "--config", `${ROOT}deno.json`, TASK[name], ...args]];
+  }
   return [(await install()).bin(name), args];
 }
 
@@ -337,4 +339,170 @@ Deno.test({
       await Promise.all([ollama.close(), openai.close(), ...dirs.map((d) => d.cleanup())]);
     }
   },
+});
+
+/** Reads `child`'s stderr until a URL starting with `prefix` appears; the rest is collected. */
+async function awaitUrl(child: Deno.ChildProcess, prefix: string) {
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const re = new RegExp(`${prefix.replaceAll(".", "\\.")}\\S+`);
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) assert.fail(`exited before printing ${prefix}:\n${seen}`);
+    seen += value;
+    const m = re.exec(seen);
+    if (m) {
+      const rest = (async () => {
+        while (true) {
+          const r = await reader.read();
+          if (r.done) return seen;
+          seen += r.value;
+        }
+      })();
+      return { url: m[0], stderr: rest };
+    }
+  }
+}
+
+/** `msgcli login [args]` played through to the end: the test is the browser. */
+async function login(mode: Mode, args: string[], env: Record<string, string>, authorize: string) {
+  const child = await spawn(mode, "msgcli", ["login", ...args], { env });
+  const { url, stderr } = await awaitUrl(child, authorize);
+  const auth = await fetch(url, { redirect: "manual" });
+  await auth.body?.cancel();
+  assert.equal(auth.status, 302, `${mode}: authorize answered ${auth.status}`);
+  const page = await fetch(auth.headers.get("location")!);
+  await page.body?.cancel();
+  const status = await child.status;
+  await child.stdout.cancel();
+  return { code: status.code, stderr: await stderr };
+}
+
+Deno.test({
+  name:
+    "msgcli: every setting and path flag, set after install, works through the task and the installed command",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const fake = startFakeAnthropic({ clientId: "launch-test-client" });
+    const upstream = relay(Number(new URL(fake.url).port));
+    const dirs = await Promise.all(MODES.map(() => tempDir("msgcli-launch-")));
+    const stops: (() => Promise<unknown>)[] = [];
+    try {
+      await install();
+      await Promise.all(MODES.map(async (mode, i) => {
+        const dir = dirs[i].path;
+        const credentials = join(dir, "config dir", "credentials.json");
+        const env = {
+          MSGCLI_API_BASE_URL: upstream.url,
+          MSGCLI_OAUTH_AUTHORIZE_URL: `${upstream.url}/oauth/authorize`,
+          MSGCLI_OAUTH_TOKEN_URL: `${upstream.url}/v1/oauth/token`,
+          MSGCLI_OAUTH_CLIENT_ID: "launch-test-client",
+          MSGCLI_CREDENTIALS_PATH: credentials,
+          MSGCLI_NO_BROWSER: "1",
+        };
+        const authorize = `${upstream.url}/oauth/authorize?`;
+        // MSGCLI_CREDENTIALS_PATH (its lock and temp files live next to it), the OAuth URLs
+        // and client id.
+        const first = await login(mode, [], env, authorize);
+        assert.equal(first.code, 0, `${mode}: ${first.stderr}`);
+        assert.ok(await exists(credentials), `${mode}: no credentials at MSGCLI_CREDENTIALS_PATH`);
+        // login --out elsewhere.
+        const out = join(dir, "elsewhere", "c.json");
+        const second = await login(mode, ["--out", out], env, authorize);
+        assert.equal(second.code, 0, `${mode}: ${second.stderr}`);
+        assert.ok(await exists(out), `${mode}: no credentials at --out`);
+
+        // query with --system-file and --history outside the working directory, and
+        // MSGCLI_DEBUG, which names the permissions held.
+        const files = join(dir, "files");
+        await Deno.mkdir(files);
+        await Deno.writeTextFile(join(files, "system.txt"), `Answer for ${mode}.`);
+        await Deno.writeTextFile(
+          join(files, "history.json"),
+          JSON.stringify([{ role: "user", content: "before" }, {
+            role: "assistant",
+            content: "noted",
+          }]),
+        );
+        const query = await run(mode, "msgcli", [
+          "query",
+          "--system-file",
+          join(files, "system.txt"),
+          "--history",
+          join(files, "history.json"),
+          `hello from ${mode}`,
+        ], { env: { ...env, MSGCLI_DEBUG: "1" }, cwd: dir });
+        assert.equal(query.code, 0, `${mode}: ${query.stderr}`);
+        assert.match(query.stdout, new RegExp(`hello from ${mode}`));
+        assert.match(
+          query.stderr,
+          new RegExp(`permissions: net=[^ ]*${HOST}:${upstream.port}[^ ]* read=.*system\\.txt`),
+        );
+        const sent = fake.requestsTo("/v1/messages").map((r) => JSON.stringify(r.json));
+        assert.ok(sent.some((b) => b.includes(`Answer for ${mode}.`) && b.includes("noted")), mode);
+
+        // serve on another address, with the key from MSGCLI_SERVE_KEY (task) or from
+        // --auth-key (installed), which stays off the daemon's command line.
+        const port = freePort();
+        const key = `serve-key-${mode}-${crypto.randomUUID()}`;
+        const serveArgs = ["serve", "--listen", `${HOST}:${port}`];
+        const daemon = mode === "task"
+          ? await spawn(mode, "msgcli", serveArgs, { env: { ...env, MSGCLI_SERVE_KEY: key } })
+          : await spawn(mode, "msgcli", [...serveArgs, "--auth-key", key], { env });
+        const log = collect(daemon);
+        stops.push(log.stop);
+        await healthy(`http://${HOST}:${port}/healthz`, log, daemon);
+        const reply = await fetch(`http://${HOST}:${port}/v1/messages`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify({
+            model: "claude-sonnet-4-5",
+            max_tokens: 16,
+            messages: [{ role: "user", content: "through serve" }],
+          }),
+        });
+        const answer = await reply.text();
+        assert.equal(reply.status, 200, `${mode}: ${answer}`);
+        assert.match(answer, /through serve/);
+        if (mode === "installed") {
+          const ps = await new Deno.Command("ps", { args: ["-eo", "args"], stdout: "piped" })
+            .output();
+          const lines = decoder.decode(ps.stdout).split("\n");
+          const daemonLines = lines.filter((l) => l.includes("src/bin/serve.ts"));
+          assert.ok(daemonLines.length >= 1, `no daemon process:\n${lines.join("\n")}`);
+          for (const l of daemonLines) assert.ok(!l.includes(key), `the key is on: ${l}`);
+        }
+        const text = await log.stop();
+        assert.ok(!text.includes(key), `${mode}: the key was printed:\n${text}`);
+        assert.match(text, new RegExp(`permissions: net=${HOST}:${port},${HOST}:${upstream.port}`));
+      }));
+    } finally {
+      await Promise.all(stops.map((s) => s()));
+      await upstream.close();
+      await fake.close();
+      await Promise.all(dirs.map((d) => d.cleanup()));
+    }
+  },
+});
+
+Deno.test("deno task uninstall removes the commands installed for these tests", async () => {
+  const { bin, cleanup } = await install();
+  const root = join(bin("x"), "..", "..");
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "uninstall", "--root", root],
+      cwd: ROOT,
+      env: baseEnv(),
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    for (const name of ["mneme-admin", "mneme-mcp", "memcli", "msgcli"]) {
+      assert.equal(await exists(bin(name)), false, name);
+    }
+  } finally {
+    await cleanup();
+  }
 });
