@@ -149,11 +149,16 @@ function add(list: string[], entry: string): void {
   if (!list.includes(entry)) list.push(entry);
 }
 
+/** Adds a `host[:port]` unless a host already in `net` grants it (a host covers its ports). */
+function addNet(net: string[], entry: string): void {
+  if (!net.some((have) => covers("net", have, entry))) net.push(entry);
+}
+
 function embedderHosts(cfg: MemoryConfig, net: string[]): void {
   if (cfg.embeddingProvider === "ollama" || cfg.embeddingProvider === "auto") {
-    add(net, urlHostPort(cfg.ollamaUrl));
+    addNet(net, urlHostPort(cfg.ollamaUrl));
   }
-  if (cfg.embeddingProvider === "openai") add(net, urlHostPort(cfg.openaiBaseUrl));
+  if (cfg.embeddingProvider === "openai") addNet(net, urlHostPort(cfg.openaiBaseUrl));
 }
 
 function absolute(path: string, cwd: string): string {
@@ -204,8 +209,8 @@ export function planFor(program: MemoryProgram, cfg: MemoryConfig, cwd = "."): P
   const env = [...MEMORY_ENV_VARS, ...(program === "memcli" ? [] : POSTGRES_ENV_VARS)];
   const dataDir = absolute(cfg.dataDir, cwd === "." ? Deno.cwd() : cwd);
   if (program === "memcli") {
-    add(net, urlHostPort(cfg.memoryApiUrl));
-    add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+    addNet(net, urlHostPort(cfg.memoryApiUrl));
+    addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
     return {
       net,
       read: [".", dataDir, ...projectMarkers(cwd === "." ? Deno.cwd() : cwd)],
@@ -215,13 +220,13 @@ export function planFor(program: MemoryProgram, cfg: MemoryConfig, cwd = "."): P
       denyRead: [join(dataDir, "db")],
     };
   }
-  if (cfg.databaseUrl) add(net, urlHostPort(cfg.databaseUrl));
+  if (cfg.databaseUrl) addNet(net, urlHostPort(cfg.databaseUrl));
   embedderHosts(cfg, net);
   if (program === "mcp") {
-    if (!cfg.databaseUrl) add(net, urlHostPort(cfg.memoryApiUrl));
+    if (!cfg.databaseUrl) addNet(net, urlHostPort(cfg.memoryApiUrl));
     return { net, read: [], write: [], env };
   }
-  add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+  addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
   return {
     net,
     read: cfg.databaseUrl ? [dataDir] : [dataDir, ...pgliteFiles()],
@@ -304,7 +309,7 @@ export function msgcliPlan(
   const creds = credentialsDir(files?.credentials ?? cfg.credentialsPath);
   const net = ["127.0.0.1", "localhost"];
   for (const u of [cfg.apiBaseUrl, cfg.tokenUrl, cfg.proxy]) {
-    if (u !== undefined) add(net, urlHostPort(u));
+    if (u !== undefined) addNet(net, urlHostPort(u));
   }
   const read = [creds];
   for (const f of files ? files.read : ["."]) add(read, cwd === "." ? f : absolute(f, cwd));
@@ -319,9 +324,9 @@ export function msgcliPlan(
  */
 export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
   const net = [listen];
-  add(net, urlHostPort(cfg.apiBaseUrl));
-  add(net, urlHostPort(cfg.tokenUrl));
-  if (cfg.proxy !== undefined) add(net, urlHostPort(cfg.proxy));
+  addNet(net, urlHostPort(cfg.apiBaseUrl));
+  addNet(net, urlHostPort(cfg.tokenUrl));
+  if (cfg.proxy !== undefined) addNet(net, urlHostPort(cfg.proxy));
   const creds = credentialsDir(cfg.credentialsPath);
   return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
 }

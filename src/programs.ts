@@ -183,7 +183,8 @@ function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
     return {
       entry: MSGCLI_ENTRY,
       denoFlags: MSGCLI_DENO_FLAGS,
-      plan: msgcliPlan(cfg, files, cwd),
+      // Fixed grants name the working directory as ".", wherever it will be.
+      plan: msgcliPlan(cfg, files, files ? cwd : "."),
       args: given,
       env: {},
     };

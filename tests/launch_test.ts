@@ -126,11 +126,14 @@ interface Opts {
   stdin?: "null" | "piped";
 }
 
+/** Where installed commands run unless told: a directory that is not the clone. */
+const ELSEWHERE = Deno.makeTempDirSync({ prefix: "mneme-launch-cwd-" });
+
 async function spawn(mode: Mode, name: string, args: string[], o: Opts) {
   const [cmd, argv] = await commandOf(mode, name, args);
   return new Deno.Command(cmd, {
     args: argv,
-    cwd: o.cwd ?? ROOT,
+    cwd: o.cwd ?? (mode === "installed" ? ELSEWHERE : ROOT),
     env: { ...baseEnv(), ...o.env },
     clearEnv: true,
     stdin: o.stdin ?? "null",
@@ -186,7 +189,7 @@ async function mcpClient(mode: Mode, env: Record<string, string>) {
   const transport = new StdioClientTransport({
     command,
     args,
-    cwd: ROOT,
+    cwd: mode === "installed" ? ELSEWHERE : ROOT,
     env: { ...baseEnv(), ...env },
     stderr: "pipe",
   });
@@ -252,6 +255,8 @@ Deno.test({
         assert.equal(health.embedder.dimension, 384, mode);
         assert.ok(await exists(join(data, "db", "PG_VERSION")), `${mode}: no database in DATA_DIR`);
         assert.match(adminLog.text, new RegExp(`permissions: net=[^ ]*${HOST}`), mode);
+        const page = await fetch(`${url}/`);
+        assert.match(await page.text(), /<html/i, `${mode}: no web UI`);
         const unauthorized = await fetch(`${url}/api/stats`);
         await unauthorized.body?.cancel();
         assert.equal(unauthorized.status, 401, `${mode}: ADMIN_API_KEY is not required`);
@@ -504,5 +509,6 @@ Deno.test("deno task uninstall removes the commands installed for these tests", 
     }
   } finally {
     await cleanup();
+    await Deno.remove(ELSEWHERE, { recursive: true });
   }
 });
