@@ -261,7 +261,7 @@ Deno.test("uninstall --purge refuses while a process owns the embedded database"
   }
 });
 
-Deno.test("bootstrap on a terminal in a project subdirectory: no permission prompt, the walk stops at memcli's scope", async () => {
+Deno.test("bootstrap on a terminal in a project subdirectory: no permission prompt, the git root names the project", async () => {
   const dir = await tempDir();
   try {
     await Deno.mkdir(`${dir.path}/proj/.git`, { recursive: true });
@@ -271,12 +271,19 @@ Deno.test("bootstrap on a terminal in a project subdirectory: no permission prom
     const atRoot = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/proj` });
     assert.equal(atRoot.code, 0, atRoot.output);
     assert.match(atRoot.output, /- Project: proj \(source: git\)/);
-    // From a subdirectory the parent's .git is outside memcli's read permission: Deno would
-    // ask on a terminal; memcli does not look, and says where the name came from.
+    // From a subdirectory: memcli may read `.git` (and `.mneme`) in each directory above the
+    // working one, and nothing else there (issue 13), so it finds the repository's root
+    // without a prompt.
     const below = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/proj/src` });
     assert.equal(below.code, 0, below.output);
     assert.doesNotMatch(below.output, /requests read access|Allow\?/);
-    assert.match(below.output, /- Project: src \(source: cwd\)/);
+    assert.match(below.output, /- Project: proj \(source: git\)/);
+    // No repository at all: the directory's name, still without a prompt.
+    await Deno.mkdir(`${dir.path}/plain/sub`, { recursive: true });
+    const plain = await memcliInPty(["bootstrap"], "", { env, cwd: `${dir.path}/plain/sub` });
+    assert.equal(plain.code, 0, plain.output);
+    assert.doesNotMatch(plain.output, /requests read access|Allow\?/);
+    assert.match(plain.output, /- Project: sub \(source: cwd\)/);
   } finally {
     await dir.cleanup();
   }
