@@ -438,3 +438,31 @@ Deno.test("serve: the task's own flags reach only the listen address and the ups
     await Promise.all([otherHost.close(), otherPort.close(), creds.cleanup(), work.cleanup()]);
   }
 });
+
+Deno.test("memcli: above the working directory it may read .mneme and .git, nothing else", async () => {
+  const top = await tempDir("mneme-perm-walk-");
+  try {
+    const sub = join(top.path, "sub");
+    await Deno.mkdir(sub);
+    const items = JSON.stringify([{ content: "walk", type: "fact" }]);
+    await Deno.writeTextFile(join(top.path, ".mneme"), items);
+    await Deno.writeTextFile(join(top.path, "other.json"), items);
+    const o: Opts = {
+      env: { DATA_DIR: join(top.path, "data"), MEMORY_API_URL: `http://127.0.0.1:${freePort()}` },
+      cwd: sub,
+    };
+    const [marker, other] = await Promise.all([
+      run("memcli", ["import", "../.mneme"], o),
+      run("memcli", ["import", "../other.json"], o),
+    ]);
+    // The project file is readable: the import gets as far as the (absent) Admin API.
+    assert.equal(marker.code, 1, marker.stderr);
+    assert.doesNotMatch(marker.stderr, /outside memcli's permissions/);
+    includes(marker.stderr, "Admin API");
+    // Any other file there is not.
+    assert.equal(other.code, 1, other.stderr);
+    includes(other.stderr, `../other.json: outside memcli's permissions`);
+  } finally {
+    await top.cleanup();
+  }
+});
