@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
-import { commandFiles, parseCommandLine } from "./msg/cli.ts";
+import { commandFiles, parseCommandLine, type ParsedCommand } from "./msg/cli.ts";
 import { loadMsgConfig, resolveProxy } from "./msg/config.ts";
 import { parseServeFlags } from "./serve/flags.ts";
 import { planPermissions } from "./serve/permissions.ts";
@@ -84,6 +84,25 @@ function envOnly(env: readonly string[]): PermissionPlan {
   return { net: [], read: [], write: [], env: [...env] };
 }
 
+/**
+ * A launch of `entry` with what `compute` returns (at least the plan). When that throws (a
+ * bad configuration or usage), the program gets only its variables `vars`, to report it.
+ */
+function planned(
+  entry: string,
+  denoFlags: string[],
+  args: string[],
+  vars: readonly string[],
+  compute: () => Pick<Launch, "plan"> & Partial<Launch>,
+): Launch {
+  const base = { entry, denoFlags, args, env: {} };
+  try {
+    return { ...base, ...compute() };
+  } catch {
+    return { ...base, plan: envOnly(vars) };
+  }
+}
+
 const MEMORY_PROGRAM_ENV = [...MEMORY_ENV_VARS, ...POSTGRES_ENV_VARS];
 
 function memoryProgram(
@@ -93,26 +112,23 @@ function memoryProgram(
   denoFlags: string[],
 ): Program {
   const entry = `src/bin/${program}.ts`;
+  const vars = program === "memcli" ? MEMORY_ENV_VARS : MEMORY_PROGRAM_ENV;
   return {
     name,
     task,
     entry,
     installed: true,
-    launch({ env, args, cwd }) {
-      let plan: PermissionPlan;
-      try {
-        plan = planFor(program, loadMemoryConfig(env), cwd);
+    launch: ({ env, args, cwd }) =>
+      planned(entry, denoFlags, args ?? [], vars, () => {
+        const plan = planFor(program, loadMemoryConfig(env), cwd);
         if (args === null) {
           // Fixed grants (a compiled executable): it runs in directories unknown here, and
           // carries PGlite's files in its own image.
           const drop = new Set([...projectMarkers(cwd), ...pgliteFiles()]);
           plan.read = plan.read.filter((p) => !drop.has(p));
         }
-      } catch {
-        plan = envOnly(program === "memcli" ? MEMORY_ENV_VARS : MEMORY_PROGRAM_ENV);
-      }
-      return { entry, denoFlags, plan, args: args ?? [], env: {} };
-    },
+        return { plan };
+      }),
   };
 }
 
@@ -126,29 +142,17 @@ const SERVE_DENO_FLAGS = ["--no-prompt", "--unstable-no-legacy-abort"];
  */
 function serveLaunch(env: Env, args: string[] | null): Launch {
   const given = args ?? [];
-  try {
+  const { args: rest, key } = withoutAuthKey(given);
+  const launch = planned(SERVE_ENTRY, SERVE_DENO_FLAGS, rest, SERVE_ENV_VARS, () => {
     const flags = parseServeFlags(given, env);
     const cfg = loadMsgConfig(env);
     const proxy = resolveProxy(flags.proxyFlag, env);
     if (proxy !== undefined) cfg.proxy = proxy;
     else delete cfg.proxy;
-    const { args: rest, key } = withoutAuthKey(given);
-    return {
-      entry: SERVE_ENTRY,
-      denoFlags: SERVE_DENO_FLAGS,
-      plan: planPermissions(flags.listen, cfg),
-      args: rest,
-      env: key === undefined ? {} : { MSGCLI_SERVE_KEY: key },
-    };
-  } catch {
-    return {
-      entry: SERVE_ENTRY,
-      denoFlags: SERVE_DENO_FLAGS,
-      plan: envOnly(SERVE_ENV_VARS),
-      args: given,
-      env: {},
-    };
-  }
+    return { plan: planPermissions(flags.listen, cfg) };
+  });
+  if (key !== undefined) launch.env = { MSGCLI_SERVE_KEY: key };
+  return launch;
 }
 
 /** `args` without `--auth-key KEY` / `--auth-key=KEY`, and the (last) key given. */
@@ -172,31 +176,20 @@ const MSGCLI_ENTRY = "src/bin/msgcli.ts";
 const MSGCLI_DENO_FLAGS = ["--quiet"];
 
 function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
-  const given = args ?? [];
+  let parsed: ParsedCommand | null = null;
   try {
-    const parsed = args === null ? null : parseCommandLine(args);
-    if (parsed?.command === "serve") return serveLaunch(env, parsed.serveArgs ?? []);
+    parsed = args === null ? null : parseCommandLine(args);
+  } catch { /* a usage error: msgcli reports it */ }
+  if (parsed?.command === "serve") return serveLaunch(env, parsed.serveArgs ?? []);
+  return planned(MSGCLI_ENTRY, MSGCLI_DENO_FLAGS, args ?? [], MSGCLI_ENV_VARS, () => {
+    if (args !== null && parsed === null) throw new Error("usage");
     const cfg = loadMsgConfig(env);
     const proxy = resolveProxy(parsed?.proxyFlag, env);
     if (proxy !== undefined) cfg.proxy = proxy;
     const files = parsed ? commandFiles(parsed) : null;
-    return {
-      entry: MSGCLI_ENTRY,
-      denoFlags: MSGCLI_DENO_FLAGS,
-      // Fixed grants name the working directory as ".", wherever it will be.
-      plan: msgcliPlan(cfg, files, files ? cwd : "."),
-      args: given,
-      env: {},
-    };
-  } catch {
-    return {
-      entry: MSGCLI_ENTRY,
-      denoFlags: MSGCLI_DENO_FLAGS,
-      plan: envOnly(MSGCLI_ENV_VARS),
-      args: given,
-      env: {},
-    };
-  }
+    // Fixed grants name the working directory as ".", wherever it will be.
+    return { plan: msgcliPlan(cfg, files, files ? cwd : ".") };
+  });
 }
 
 /** The programs, in the order install and compile take them. */

@@ -16,7 +16,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startFakeAnthropic } from "./fakes/anthropic.ts";
 import { startFakeOllama } from "./fakes/ollama.ts";
 import { startFakeOpenAI } from "./fakes/openai.ts";
-import { freePort, pgliteServer, ROOT, tempDir } from "./helpers.ts";
+import { exists, freePort, pgliteServer, ROOT, tempDir } from "./helpers.ts";
 
 const decoder = new TextDecoder();
 const HOST = "127.0.0.2";
@@ -202,15 +202,6 @@ async function mcpClient(mode: Mode, env: Record<string, string>) {
     stderr: () => stderr,
     close: () => client.close(),
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test({

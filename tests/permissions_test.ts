@@ -16,7 +16,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoRunArgs, findProgram } from "../src/programs.ts";
-import { freePort, ROOT, tempDir } from "./helpers.ts";
+import { exists, freePort, ROOT, tempDir } from "./helpers.ts";
 
 type Task = "start" | "mcp" | "memcli" | "msgcli" | "serve";
 
@@ -119,15 +119,6 @@ function connectionCounter(hostname: string) {
 /** Asserts that `text` contains `part` (paths and hosts are compared literally). */
 function includes(text: string, part: string, what = "stderr") {
   assert.ok(text.includes(part), `${what} lacks ${JSON.stringify(part)}:\n${text}`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function names(dir: string): Promise<string[]> {
