@@ -360,6 +360,30 @@ async function awaitUrl(child: Deno.ChildProcess, prefix: string) {
   }
 }
 
+/**
+ * A forward HTTP proxy on 127.0.0.3 (another address no default names): it takes absolute-form
+ * requests for http:// URLs, counts them and passes them on.
+ */
+function forwardProxy() {
+  let count = 0;
+  const server = Deno.serve({ hostname: "127.0.0.3", port: 0, onListen: () => {} }, (req) => {
+    count++;
+    return fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      redirect: "manual",
+    });
+  });
+  return {
+    url: `http://127.0.0.3:${server.addr.port}`,
+    get count() {
+      return count;
+    },
+    close: () => server.shutdown(),
+  };
+}
+
 /** `msgcli login [args]` played through to the end: the test is the browser. */
 async function login(mode: Mode, args: string[], env: Record<string, string>, authorize: string) {
   const child = await spawn(mode, "msgcli", ["login", ...args], { env });
@@ -383,6 +407,7 @@ Deno.test({
     const fake = startFakeAnthropic({ clientId: "launch-test-client" });
     const upstream = relay(Number(new URL(fake.url).port));
     const dirs = await Promise.all(MODES.map(() => tempDir("msgcli-launch-")));
+    const proxies = MODES.map(() => forwardProxy());
     const stops: (() => Promise<unknown>)[] = [];
     try {
       await install();
@@ -421,6 +446,9 @@ Deno.test({
             content: "noted",
           }]),
         );
+        // The proxy variables: HTTPS_PROXY for the task, ALL_PROXY for the installed command.
+        const proxy = proxies[i];
+        const proxyVar = mode === "task" ? "HTTPS_PROXY" : "ALL_PROXY";
         const query = await run(mode, "msgcli", [
           "query",
           "--system-file",
@@ -428,8 +456,9 @@ Deno.test({
           "--history",
           join(files, "history.json"),
           `hello from ${mode}`,
-        ], { env: { ...env, MSGCLI_DEBUG: "1" }, cwd: dir });
+        ], { env: { ...env, MSGCLI_DEBUG: "1", [proxyVar]: proxy.url }, cwd: dir });
         assert.equal(query.code, 0, `${mode}: ${query.stderr}`);
+        assert.equal(proxy.count, 1, `${mode}: the request did not go through ${proxyVar}`);
         assert.match(query.stdout, new RegExp(`hello from ${mode}`));
         assert.match(
           query.stderr,
@@ -476,6 +505,7 @@ Deno.test({
     } finally {
       await Promise.all(stops.map((s) => s()));
       await upstream.close();
+      await Promise.all(proxies.map((p) => p.close()));
       await fake.close();
       await Promise.all(dirs.map((d) => d.cleanup()));
     }
