@@ -58,7 +58,10 @@ try {
     stderr: "inherit",
   }).spawn();
 } catch (err) {
-  console.error(`launch: cannot start ${program.name}: ${(err as Error).message}`);
+  const hint = err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.NotFound
+    ? ` (the tasks may run the \`deno\` found on PATH: put ${Deno.execPath()}'s directory on PATH)`
+    : "";
+  console.error(`launch: cannot start ${program.name}: ${(err as Error).message}${hint}`);
   Deno.exit(1);
 }
 const status = await child.status;
