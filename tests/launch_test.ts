@@ -277,7 +277,9 @@ Deno.test({
           headers: { authorization: `Bearer ${key}` },
         })).json();
         assert.equal(stats.total, 2, mode);
-        await adminLog.stop();
+        // SIGTERM to the task or the installed command reaches the daemon, which shuts down.
+        assert.match(await adminLog.stop(), /mneme admin: shutting down/, mode);
+        assert.equal((await admin.status).code, 0, mode);
 
         // 4. Admin on server Postgres at another address, with the openai embedder:
         //    DATABASE_URL, OPENAI_BASE_URL, OPENAI_API_KEY.
@@ -510,6 +512,20 @@ Deno.test({
       await Promise.all(dirs.map((d) => d.cleanup()));
     }
   },
+});
+
+Deno.test("a bad setting or flag reaches the program, which names it; its exit code is passed on", async () => {
+  await install();
+  await Promise.all(MODES.map(async (mode) => {
+    const [dim, flag] = await Promise.all([
+      run(mode, "mneme-admin", [], { env: { EMBEDDING_DIM: "abc" } }),
+      run(mode, "msgcli", ["query", "--bogus", "hi"], { env: {} }),
+    ]);
+    assert.equal(dim.code, 1, `${mode}: ${dim.stderr}`);
+    assert.match(dim.stderr, /EMBEDDING_DIM="abc" must be an integer/, mode);
+    assert.notEqual(flag.code, 0, mode);
+    assert.match(flag.stderr, /--bogus/, mode);
+  }));
 });
 
 Deno.test("deno task uninstall removes the commands installed for these tests", async () => {
