@@ -88,10 +88,25 @@ let installed: Promise<{ bin(name: string): string; cleanup(): Promise<void> }> 
 function install() {
   installed ??= (async () => {
     const root = await tempDir("mneme-launch-install-");
+    // What Deno may need to reach the npm registry when a dependency is not cached yet.
+    const network: Record<string, string> = {};
+    for (
+      const k of [
+        "DENO_TLS_CA_STORE",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "NO_PROXY",
+        "no_proxy",
+        "NPM_CONFIG_REGISTRY",
+      ]
+    ) {
+      const v = Deno.env.get(k);
+      if (v) network[k] = v;
+    }
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["task", "install", "--root", root.path],
       cwd: ROOT,
-      env: baseEnv(),
+      env: { ...baseEnv(), ...network },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
