@@ -475,7 +475,8 @@ Deno.test({
           `hello from ${mode}`,
         ], { env: { ...env, MSGCLI_DEBUG: "1", [proxyVar]: proxy.url }, cwd: dir });
         assert.equal(query.code, 0, `${mode}: ${query.stderr}`);
-        assert.equal(proxy.count, 1, `${mode}: the request did not go through ${proxyVar}`);
+        // At least once: under load msgcli may retry a slow request.
+        assert.ok(proxy.count >= 1, `${mode}: the request did not go through ${proxyVar}`);
         assert.match(query.stdout, new RegExp(`hello from ${mode}`));
         assert.match(
           query.stderr,
