@@ -24,22 +24,37 @@ const HOST = "127.0.0.2";
 /** PATH (with this Deno first), HOME, Deno's cache and what Deno needs to reach npm. */
 function baseEnv(): Record<string, string> {
   const PATH = `${Deno.execPath().replace(/\/[^/]+$/, "")}:${Deno.env.get("PATH")}`;
-  const env: Record<string, string> = { PATH, NO_COLOR: "1" };
-  for (
-    const k of [
-      "HOME",
-      "DENO_DIR",
-      "XDG_CACHE_HOME",
-      "DENO_CERT",
-      "NODE_EXTRA_CA_CERTS",
-      "SSL_CERT_FILE",
-      "SSL_CERT_DIR",
-    ]
-  ) {
+  return { PATH, NO_COLOR: "1", ...pick(BASE_VARS) };
+}
+
+const BASE_VARS = [
+  "HOME",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+  "DENO_CERT",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+];
+
+/** What Deno may need to reach the npm registry when a dependency is not cached yet. */
+const NETWORK_VARS = [
+  "DENO_TLS_CA_STORE",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "NO_PROXY",
+  "no_proxy",
+  "NPM_CONFIG_REGISTRY",
+];
+
+/** The variables of `names` that are set in this process. */
+function pick(names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of names) {
     const v = Deno.env.get(k);
-    if (v) env[k] = v;
+    if (v) out[k] = v;
   }
-  return env;
+  return out;
 }
 
 /** A TCP relay on 127.0.0.2 to `port` on 127.0.0.1; stops with `close()`. */
@@ -88,25 +103,10 @@ let installed: Promise<{ bin(name: string): string; cleanup(): Promise<void> }> 
 function install() {
   installed ??= (async () => {
     const root = await tempDir("mneme-launch-install-");
-    // What Deno may need to reach the npm registry when a dependency is not cached yet.
-    const network: Record<string, string> = {};
-    for (
-      const k of [
-        "DENO_TLS_CA_STORE",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "NO_PROXY",
-        "no_proxy",
-        "NPM_CONFIG_REGISTRY",
-      ]
-    ) {
-      const v = Deno.env.get(k);
-      if (v) network[k] = v;
-    }
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["task", "install", "--root", root.path],
       cwd: ROOT,
-      env: { ...baseEnv(), ...network },
+      env: { ...baseEnv(), ...pick(NETWORK_VARS) },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
