@@ -1,17 +1,18 @@
 /**
- * Deno permission sets of the entrypoints, shared by the entrypoints themselves (a check at
- * startup), by `memcli setup` (which starts the admin daemon with exactly its set) and by
- * `deno task install` (which installs each command with its task's flags plus what the
- * configuration in the environment needs).
+ * The one permission model: the Deno permission set each program needs for its
+ * configuration (environment and flags), as plain data ({@link PermissionPlan}), and the
+ * helpers that turn a set into `deno run` flags, check it at startup, describe it, and
+ * narrow a running process to it.
  *
- * Each task in deno.json spells the set for the default configuration; a test checks that
- * the task grants everything {@link planFor} computes for it. Configurations beyond the
- * defaults (a remote DATABASE_URL, another DATA_DIR, an OpenAI-compatible host) need more,
- * and the entrypoint says exactly what at startup instead of failing half-way.
+ * The table of programs (src/programs.ts) calls these plans; the launcher
+ * (src/bin/launch.ts) computes the set when a task or an installed command starts and runs
+ * the program with exactly those flags. The programs check at startup that they hold their
+ * set (so a hand-written `deno run` line that misses something stops at once, naming it) and
+ * print it.
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
 
@@ -29,6 +30,8 @@ export interface PermissionPlan {
   run?: string[];
   /** Paths for `--deny-read`: refused even inside a granted read path. */
   denyRead?: string[];
+  /** System information kinds for `--allow-sys` (none when absent). */
+  sys?: string[];
 }
 
 /** The loopback names every memory-service program may reach (the default service URLs). */
@@ -113,6 +116,17 @@ export function urlHostPort(raw: string): string {
 }
 
 /**
+ * Loaders of the packages whose files {@link pgliteFiles} finds. Nothing here calls them:
+ * naming them puts the packages in this module's graph, so that `import.meta.resolve` finds
+ * their files in a process that does not load them (the launcher), even where no lockfile
+ * sits next to the configuration (an installed command's copy of deno.json).
+ */
+export const PGLITE_PACKAGES: readonly (() => Promise<unknown>)[] = [
+  () => import("@electric-sql/pglite"),
+  () => import("@electric-sql/pglite-pgvector"),
+];
+
+/**
  * Directories of the npm packages the embedded database reads its files from at run time
  * (PGlite's WASM and data files, the pgvector extension), or none when they are not on the
  * file system (a compiled executable serves them from its own image).
@@ -151,15 +165,41 @@ function add(list: string[], entry: string): void {
   if (!list.includes(entry)) list.push(entry);
 }
 
+/** Adds a `host[:port]` unless a host already in `net` grants it (a host covers its ports). */
+function addNet(net: string[], entry: string): void {
+  if (!net.some((have) => covers("net", have, entry))) net.push(entry);
+}
+
 function embedderHosts(cfg: MemoryConfig, net: string[]): void {
   if (cfg.embeddingProvider === "ollama" || cfg.embeddingProvider === "auto") {
-    add(net, urlHostPort(cfg.ollamaUrl));
+    addNet(net, urlHostPort(cfg.ollamaUrl));
   }
-  if (cfg.embeddingProvider === "openai") add(net, urlHostPort(cfg.openaiBaseUrl));
+  if (cfg.embeddingProvider === "openai") addNet(net, urlHostPort(cfg.openaiBaseUrl));
 }
 
 function absolute(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** The project files memcli looks for in each directory from the working one up. */
+export const PROJECT_MARKERS: readonly string[] = [".mneme", ".git"];
+
+/**
+ * The paths memcli's project detection reads above the working directory `cwd`:
+ * `<dir>/.mneme` and `<dir>/.git` for each ancestor `<dir>` up to the root (the working
+ * directory itself is covered by its `.` grant). Each is one path, not its directory: memcli
+ * may learn whether a parent holds a project file or a repository, and read it, but not list
+ * or read anything else there.
+ */
+export function projectMarkers(cwd: string): string[] {
+  const out: string[] = [];
+  const root = parse(cwd).root;
+  let dir = resolve(cwd);
+  while (dir !== root && dirname(dir) !== dir) {
+    dir = dirname(dir);
+    for (const m of PROJECT_MARKERS) out.push(join(dir, m));
+  }
+  return out;
 }
 
 /** The programs whose permissions follow from the memory-service configuration. */
@@ -169,13 +209,15 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  * The permissions `program` needs for `cfg`:
  *
  * - admin: listens on ADMIN_HOST; reaches the database and the embedder; reads and writes
- *   DATA_DIR; reads PGlite's files; nothing else (no run, sys, ffi).
+ *   DATA_DIR; reads PGlite's files; on the embedded database, `statfs` (the free-space check
+ *   before writes); nothing else (no run, ffi, other sys).
  * - mcp: reaches the Admin API (or the database) and the embedder; no file access at all.
  * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
  *   but may not read the database files in it; reads and writes the working directory
- *   (files given to import and export); reads and writes Claude Code's user `settings.json`
- *   and the `mneme-backups` folder next to it (`memcli hooks`), nothing else of that folder;
- *   runs `sh`, `ps` and `kill` for the daemon.
+ *   (files given to import and export); reads `.mneme` and `.git` in each directory above
+ *   the working directory (project detection: {@link projectMarkers}); reads and writes
+ *   Claude Code's user `settings.json` and the `mneme-backups` folder next to it
+ *   (`memcli hooks`), nothing else of that folder; runs `sh`, `ps` and `kill` for the daemon.
  *
  * Every program may also reach the loopback names ({@link LOOPBACK}), where the defaults live.
  * The programs that connect to Postgres (admin, mcp) read the libpq-style variables too.
@@ -193,33 +235,162 @@ export function planFor(
   ];
   const dataDir = absolute(cfg.dataDir, cwd === "." ? Deno.cwd() : cwd);
   if (program === "memcli") {
-    add(net, urlHostPort(cfg.memoryApiUrl));
-    add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
-    const claude = claudeSettingsFiles(
-      absolute(claudeConfigDir(envOf), cwd === "." ? Deno.cwd() : cwd),
-    );
+    addNet(net, urlHostPort(cfg.memoryApiUrl));
+    addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+    const here = cwd === "." ? Deno.cwd() : cwd;
+    const claude = claudeSettingsFiles(absolute(claudeConfigDir(envOf), here));
     return {
       net,
-      read: [".", dataDir, claude.settings, claude.backups],
+      read: [".", dataDir, ...projectMarkers(here), claude.settings, claude.backups],
       write: [".", dataDir, claude.settings, claude.backups],
       env,
       run: [...MEMCLI_RUN],
       denyRead: [join(dataDir, "db")],
     };
   }
-  if (cfg.databaseUrl) add(net, urlHostPort(cfg.databaseUrl));
+  if (cfg.databaseUrl) addNet(net, urlHostPort(cfg.databaseUrl));
   embedderHosts(cfg, net);
   if (program === "mcp") {
-    if (!cfg.databaseUrl) add(net, urlHostPort(cfg.memoryApiUrl));
+    if (!cfg.databaseUrl) addNet(net, urlHostPort(cfg.memoryApiUrl));
     return { net, read: [], write: [], env };
   }
-  add(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+  addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
   return {
     net,
     read: cfg.databaseUrl ? [dataDir] : [dataDir, ...pgliteFiles()],
     write: [dataDir],
     env,
+    // The embedded database checks the free space before a write (a full disk is a 507).
+    ...(cfg.databaseUrl ? {} : { sys: ["statfs"] }),
   };
+}
+
+/** Every environment variable the proxy daemon (`msgcli serve`) reads. */
+export const SERVE_ENV_VARS: readonly string[] = [
+  "HOME",
+  "USERPROFILE",
+  "MSGCLI_API_BASE_URL",
+  "MSGCLI_OAUTH_AUTHORIZE_URL",
+  "MSGCLI_OAUTH_TOKEN_URL",
+  "MSGCLI_OAUTH_CLIENT_ID",
+  "MSGCLI_CREDENTIALS_PATH",
+  "MSGCLI_DEBUG",
+  "MSGCLI_SERVE_KEY",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+];
+
+/** Variables `msgcli` reads beyond the daemon's. */
+export const MSGCLI_ENV_VARS: readonly string[] = [
+  ...SERVE_ENV_VARS,
+  "MSGCLI_NO_BROWSER",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+];
+
+/** Programs that open the login page in a browser (Linux and BSDs, macOS). */
+export const BROWSER_OPENERS: readonly string[] = ["xdg-open", "open"];
+
+/** What the messages client's permissions follow from (a resolved `MsgConfig`). */
+export interface MsgEndpoints {
+  /** Messages API base URL. */
+  apiBaseUrl: string;
+  /** OAuth token endpoint. */
+  tokenUrl: string;
+  /** The credentials file. */
+  credentialsPath: string;
+  /** The proxy URL, when one is used. */
+  proxy?: string;
+}
+
+/**
+ * The directory of a credentials file: it holds the file, its lock (`<path>.lock`) and the
+ * temp files of the atomic write and the writability probe (whose names are random).
+ */
+export function credentialsDir(path: string): string {
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  if (i < 0) return ".";
+  if (i === 0) return path[0];
+  return path.slice(0, i);
+}
+
+/** The files one `msgcli` command names on its command line. */
+export interface MsgcliFiles {
+  /** Files it reads (`--system-file`, `--history`), as given. */
+  read: string[];
+  /** The credentials file it writes instead of the configured one (`login --out`). */
+  credentials?: string;
+}
+
+/**
+ * The permissions `msgcli` needs for `cfg`: the loopback names (the login callback), the API
+ * and token hosts and the proxy, the credentials directory (read and write), its variables,
+ * the browser openers; and the files the command names (`files`, resolved against `cwd`).
+ * Without `files` (a compiled executable, whose grants are fixed when it is built) it reads
+ * the working directory instead, so `--system-file` and `--history` work there.
+ */
+export function msgcliPlan(
+  cfg: MsgEndpoints,
+  files: MsgcliFiles | null = null,
+  cwd = ".",
+): PermissionPlan {
+  const creds = credentialsDir(files?.credentials ?? cfg.credentialsPath);
+  const net = ["127.0.0.1", "localhost"];
+  for (const u of [cfg.apiBaseUrl, cfg.tokenUrl, cfg.proxy]) {
+    if (u !== undefined) addNet(net, urlHostPort(u));
+  }
+  const read = [creds];
+  for (const f of files ? files.read : ["."]) add(read, cwd === "." ? f : absolute(f, cwd));
+  return { net, read, write: [creds], env: [...MSGCLI_ENV_VARS], run: [...BROWSER_OPENERS] };
+}
+
+/**
+ * The proxy daemon's set for its listen address (`host:port`, brackets for IPv6) and
+ * configuration: net to the listen address, the API and token hosts and the proxy (nothing
+ * else, not even the authorize page); the credentials directory; its variables; nothing
+ * else (no run, ffi, sys, import).
+ */
+export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
+  const net = [listen];
+  addNet(net, urlHostPort(cfg.apiBaseUrl));
+  addNet(net, urlHostPort(cfg.tokenUrl));
+  if (cfg.proxy !== undefined) addNet(net, urlHostPort(cfg.proxy));
+  const creds = credentialsDir(cfg.credentialsPath);
+  return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
+}
+
+/**
+ * One line saying which permissions `plan` grants, for a startup line or `--debug`:
+ * `net=a,b read=… write=… env=N variables run=…` (`none` for an empty kind). With
+ * `full`, the variable names too.
+ */
+export function describePlan(plan: PermissionPlan, full = false): string {
+  const list = (xs: readonly string[] | undefined) => (xs?.length ? xs.join(",") : "none");
+  const parts = [`net=${list(plan.net)}`, `read=${list(plan.read)}`];
+  if (plan.denyRead?.length) parts.push(`deny-read=${list(plan.denyRead)}`);
+  parts.push(`write=${list(plan.write)}`);
+  parts.push(full ? `env=${list(plan.env)}` : `env=${plan.env.length} variables`);
+  parts.push(`run=${list(plan.run)}`);
+  if (plan.sys?.length) parts.push(`sys=${list(plan.sys)}`);
+  return parts.join(" ");
+}
+
+/**
+ * What this process holds, for its startup line: {@link describePlan} of `plan` when it is
+ * locked to it, else the unscoped permissions it holds (`-A` in development).
+ */
+export function heldPermissions(plan: PermissionPlan, full = false): string {
+  const broad: string[] = [];
+  for (const name of ["net", "read", "write", "env", "run", "ffi", "sys", "import"] as const) {
+    try {
+      if (Deno.permissions.querySync({ name } as Deno.PermissionDescriptor).state === "granted") {
+        broad.push(name);
+      }
+    } catch { /* a permission this Deno does not know */ }
+  }
+  return broad.length ? `unscoped ${broad.join(",")} (not locked)` : describePlan(plan, full);
 }
 
 /** The `deno run` flags granting exactly `plan`. */
@@ -231,6 +402,7 @@ export function permissionFlags(plan: PermissionPlan): string[] {
   if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
   if (plan.env.length) flags.push(`--allow-env=${plan.env.join(",")}`);
   if (plan.run?.length) flags.push(`--allow-run=${plan.run.join(",")}`);
+  if (plan.sys?.length) flags.push(`--allow-sys=${plan.sys.join(",")}`);
   return flags;
 }
 
@@ -262,9 +434,9 @@ export function permissionProblem(name: string, plan: PermissionPlan): string | 
   }
   const flags = Object.entries(kinds).map(([k, v]) => `--allow-${k}=${v.join(",")}`).join(" ");
   return `${name}: this configuration needs permissions the process was not given ` +
-    `(${missing.join(", ")}). Add ${flags} to the deno run command, or run ` +
-    "`deno task install` again with this configuration in the environment: installed " +
-    "commands carry the permissions their configuration needs.";
+    `(${missing.join(", ")}). Start it through its task or installed command, which ` +
+    `grant what the configuration needs when they start, or add ${flags} to the deno run ` +
+    "command.";
 }
 
 /**

@@ -6,7 +6,8 @@
  * - direct: against PGlite served over the Postgres wire protocol by pglite-socket (the
  *   whole direct-mode startup: connect, migrate, embedder probe, dimension check).
  *
- * The server is run with exactly the permissions of `deno task mcp`. The initialize request
+ * The server is started as `deno task mcp` starts it: through the launcher, which computes its
+ * exact permissions (so the figure includes the launcher's own start). The initialize request
  * is written as soon as the process is spawned, so the figure is what an agent client waits
  * for. The first run of each mode is reported separately (cold module cache in the OS) and
  * left out of the median. Prints a table and writes JSON to bench/results/mcp-<date>.json.
@@ -21,9 +22,15 @@ const { values } = parseArgs({
 });
 const RUNS = Math.max(1, Number(values.runs) || 5);
 
-// The permissions of the "mcp" task in deno.json.
-const task = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.mcp as string;
-const perms = task.split(/\s+/).filter((a) => a.startsWith("--allow-"));
+// The launcher, as the "mcp" task and the installed mneme-mcp run it.
+const LAUNCH = [
+  "run",
+  "--no-prompt",
+  "--allow-env",
+  `--allow-run=${Deno.execPath()}`,
+  `${ROOT}src/bin/launch.ts`,
+  "mneme-mcp",
+];
 
 const INIT = JSON.stringify({
   jsonrpc: "2.0",
@@ -40,7 +47,7 @@ const INIT = JSON.stringify({
 async function startupMs(env: Record<string, string>): Promise<number> {
   const t0 = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...perms, `${ROOT}src/bin/mcp.ts`],
+    args: LAUNCH,
     env: { EMBEDDING_PROVIDER: "builtin", NO_COLOR: "1", ...env },
     stdin: "piped",
     stdout: "piped",
@@ -113,7 +120,7 @@ await Deno.writeTextFile(
       date: new Date().toISOString(),
       deno: Deno.version.deno,
       os: Deno.build.os,
-      permissions: perms,
+      launcher: LAUNCH.slice(0, -2),
       rows,
     },
     null,

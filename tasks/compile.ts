@@ -1,20 +1,39 @@
 /**
  * `deno task compile [--target TRIPLE] [--dry-run]`: self-contained executables in dist/
- * for mneme-admin, mneme-mcp, memcli, msgcli and msgcli-serve, each with exactly the
- * permissions of its task in deno.json (`$HOME` is expanded when building, so build on the
- * account that runs them). The web UI and the migrations are module imports, and npm
- * packages (PGlite's WASM files) are embedded by `deno compile` itself, so no `--include`
- * is needed.
+ * for mneme-admin, mneme-mcp, memcli, msgcli and msgcli-serve.
+ *
+ * A compiled executable cannot start another Deno with other flags, so it cannot use the
+ * launcher: its permissions are fixed when it is built, computed from the table
+ * (src/programs.ts) for the configuration in the environment at build time (DATA_DIR,
+ * DATABASE_URL, the embedder and API hosts, the credentials path, …). Build on the account
+ * and with the configuration that will run them, and build again after changing a setting;
+ * a compiled program started with a configuration its grants do not cover stops at once and
+ * names what is missing. Where a program's set depends on its arguments, the fixed set
+ * covers the working directory instead (msgcli's `--system-file` and `--history` files), and
+ * memcli's project detection stops at the working directory. The web UI and the migrations
+ * are module imports, and `deno compile` embeds npm packages (PGlite's WASM files), so no
+ * `--include` is needed.
  *
  * `deno compile` downloads a Deno runtime binary for the target, so it needs access to
  * Deno's release downloads; it cannot run on machines that reach only the npm registry.
  * `--dry-run` prints the commands instead (the README shows them; a test checks).
  */
 import { parseArgs } from "node:util";
-import { type Entrypoint, entrypoints, forEachProgram, ROOT } from "./entrypoints.ts";
+import { permissionFlags } from "../src/permissions.ts";
+import { type Env, processEnv, type Program, PROGRAMS } from "../src/programs.ts";
+import { forEachProgram, ROOT } from "./entrypoints.ts";
 
-/** The `deno` arguments that compile program `p` (paths relative to `root`). */
-export function compileArgs(p: Entrypoint, root: string, target?: string): string[] {
+/**
+ * The `deno` arguments that compile program `p` (paths relative to `root`) with the fixed
+ * grants of the configuration in `env`.
+ */
+export function compileArgs(
+  p: Program,
+  root: string,
+  target?: string,
+  env: Env = processEnv,
+): string[] {
+  const launch = p.launch({ env, args: null, cwd: Deno.cwd() });
   return [
     "compile",
     "--config",
@@ -22,8 +41,9 @@ export function compileArgs(p: Entrypoint, root: string, target?: string): strin
     "--output",
     `${root}dist/${p.name}`,
     ...(target ? ["--target", target] : []),
-    ...p.flags,
-    `${root}${p.entry}`,
+    ...launch.denoFlags,
+    ...permissionFlags(launch.plan),
+    `${root}${launch.entry}`,
   ];
 }
 
@@ -38,12 +58,13 @@ if (import.meta.main) {
     options: { target: { type: "string" }, "dry-run": { type: "boolean" } },
   });
   if (values["dry-run"]) {
-    for (const p of entrypoints()) {
-      console.log(["deno", ...compileArgs(p, ROOT, values.target)].map(shellQuote).join(" "));
+    for (const p of PROGRAMS) {
+      const args = compileArgs(p, ROOT, values.target);
+      console.log(["deno", ...args].map(shellQuote).join(" "));
     }
   } else {
     await forEachProgram(
-      entrypoints(),
+      PROGRAMS,
       "compile",
       (p) => compileArgs(p, ROOT, values.target),
       (p) => `compiled dist/${p.name}`,

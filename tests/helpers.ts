@@ -161,3 +161,13 @@ export async function startAdminProcess(
   await stop();
   throw new Error(`admin daemon did not become healthy: ${err}`);
 }
+
+/** Whether something exists at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

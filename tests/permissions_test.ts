@@ -1,9 +1,10 @@
 /**
- * Permission scopes (issue 8): each entrypoint runs for real (`src/bin/<x>.ts`) as a
- * subprocess with exactly the flags its deno.json task holds for a configuration
- * (`flagsFor`: what `deno task install` gives the installed command in that environment),
- * plus `--no-prompt` and the `--config` an installed command carries, in a cleared
- * environment. Each test shows that an operation outside the scope is denied: the exit code,
+ * Permission scopes (issues 8 and 13): each entrypoint runs for real (`src/bin/<x>.ts`) as a
+ * subprocess with exactly the flags the launcher computes for a configuration (src/programs.ts:
+ * what its task and installed command start it with), plus `--no-prompt`, in a cleared
+ * environment. A denial runs the program with the flags of one configuration (`flagEnv`,
+ * `flagArgs`) in another (`env`, `args`): what a process holds when its configuration names
+ * less than it tries. Each test shows that an operation outside the scope is denied: the exit code,
  * the error naming the denied path or host, and, where a server stands behind it, that the
  * server received no connection. Every denial has a control with the same flags (or flags
  * computed for the target) where the operation goes through, so that the tests can fail.
@@ -14,8 +15,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { entrypoints, flagsFor } from "../tasks/entrypoints.ts";
-import { freePort, ROOT, tempDir } from "./helpers.ts";
+import { denoRunArgs, findProgram } from "../src/programs.ts";
+import { exists, freePort, ROOT, tempDir } from "./helpers.ts";
 
 type Task = "start" | "mcp" | "memcli" | "msgcli" | "serve";
 
@@ -32,20 +33,27 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 /**
- * `deno run --no-prompt --config <repo>/deno.json <flags> <entry>`, where the flags are the
- * task's for the configuration `flagEnv` in `cwd`: what the installed command holds there.
+ * `deno run --no-prompt <deno flags> --config <repo>/deno.json <permissions> <entry>`, where
+ * the permissions are the launcher's for the configuration `flagEnv` and the arguments
+ * `flagArgs` in `cwd` (`null`: the fixed grants of a compiled executable).
  */
-function commandLine(task: Task, flagEnv: Record<string, string>, cwd: string): string[] {
-  const p = entrypoints().find((e) => e.task === task)!;
+function commandLine(
+  task: Task,
+  flagEnv: Record<string, string>,
+  cwd: string,
+  flagArgs: string[] | null = [],
+): string[] {
   const env = baseEnv(flagEnv);
-  const flags = flagsFor(p, (n) => env[n], cwd);
-  const noPrompt = flags.includes("--no-prompt") ? [] : ["--no-prompt"];
-  return ["run", ...noPrompt, "--config", `${ROOT}deno.json`, ...flags, `${ROOT}${p.entry}`];
+  const launch = findProgram(task)!.launch({ env: (n) => env[n], args: flagArgs, cwd });
+  const [run, ...rest] = denoRunArgs({ ...launch, args: [] });
+  return rest.includes("--no-prompt") ? [run, ...rest] : [run, "--no-prompt", ...rest];
 }
 
 interface Opts {
   /** The configuration the flags are computed for (default: `env`). */
   flagEnv?: Record<string, string>;
+  /** The arguments the flags are computed for (default: the arguments run; null: fixed). */
+  flagArgs?: string[] | null;
   /** The environment the program runs in (besides baseEnv). */
   env?: Record<string, string>;
   /** Working directory (default: the repository). */
@@ -61,7 +69,15 @@ interface Result {
 function spawn(task: Task, args: string[], o: Opts = {}): Deno.ChildProcess {
   const cwd = o.cwd ?? ROOT;
   return new Deno.Command(Deno.execPath(), {
-    args: [...commandLine(task, o.flagEnv ?? o.env ?? {}, cwd), ...args],
+    args: [
+      ...commandLine(
+        task,
+        o.flagEnv ?? o.env ?? {},
+        cwd,
+        o.flagArgs === undefined ? args : o.flagArgs,
+      ),
+      ...args,
+    ],
     env: baseEnv(o.env),
     clearEnv: true,
     cwd,
@@ -103,15 +119,6 @@ function connectionCounter(hostname: string) {
 /** Asserts that `text` contains `part` (paths and hosts are compared literally). */
 function includes(text: string, part: string, what = "stderr") {
   assert.ok(text.includes(part), `${what} lacks ${JSON.stringify(part)}:\n${text}`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function names(dir: string): Promise<string[]> {
@@ -278,7 +285,7 @@ async function credentials(): Promise<{ env: Record<string, string>; cleanup(): 
   };
 }
 
-Deno.test("msgcli: an API host outside its flags and a file outside the working directory are denied", async () => {
+Deno.test("msgcli: an API host outside its flags and a file its command line does not name are denied", async () => {
   const creds = await credentials();
   const work = await tempDir("msgcli-perm-cwd-");
   const outside = await tempDir("msgcli-perm-out-");
@@ -300,13 +307,15 @@ Deno.test("msgcli: an API host outside its flags and a file outside the working 
         env: { ...api(deniedHost.port), MSGCLI_DEBUG: "1" },
         cwd: work.path,
       }),
-      // Control: flags for that host; a system file in the working directory.
-      run("msgcli", ["query", "--system-file", "system.txt", "hi"], {
+      // Control: flags for that host and for the file named, outside the working directory.
+      run("msgcli", ["query", "--system-file", farFile, "hi"], {
         env: api(allowedHost.port),
         cwd: work.path,
       }),
+      // The flags computed for another file (in the working directory) refuse this one.
       run("msgcli", ["query", "--system-file", farFile, "hi"], {
         env: api(noRequest.port),
+        flagArgs: ["query", "--system-file", "system.txt", "hi"],
         cwd: work.path,
       }),
     ]);
@@ -337,7 +346,7 @@ Deno.test("msgcli: an API host outside its flags and a file outside the working 
 });
 
 Deno.test({
-  name: "msgcli serve: narrows msgcli's permissions to the daemon's (working directory, localhost)",
+  name: "msgcli serve in a compiled msgcli: narrows its fixed grants to the daemon's",
   // The working directory is /etc so that the probe's `read /etc/hosts` reads inside it.
   ignore: Deno.build.os !== "linux",
   fn: async () => {
@@ -346,16 +355,17 @@ Deno.test({
     try {
       const localUrl = `http://localhost:${local.port}`;
       const controlEnv = { ...creds.env, MSGCLI_API_BASE_URL: localUrl };
-      // The same flags: the msgcli task's own (localhost and "." are in it) plus the
-      // credentials directory; the API host on localhost needs nothing more.
-      assert.deepEqual(
-        commandLine("msgcli", controlEnv, "/etc"),
-        commandLine("msgcli", creds.env, "/etc"),
-      );
+      // The fixed grants of a compiled msgcli, built for the default API host: localhost
+      // (every port) and the working directory "." are in them.
+      const fixed = commandLine("msgcli", creds.env, "/etc", null);
+      const credsDir = creds.env.MSGCLI_CREDENTIALS_PATH.replace(/\/[^/]+$/, "");
+      assert.ok(fixed.includes(`--allow-read=${credsDir},.`), fixed.join(" "));
       // Control: msgcli itself reads /etc/hosts (in its working directory) and reaches
       // localhost:<port>.
       const control = await run("msgcli", ["query", "--system-file", "hosts", "hi"], {
         env: controlEnv,
+        flagEnv: creds.env,
+        flagArgs: null,
         cwd: "/etc",
       });
       assert.notEqual(control.code, 0, control.stderr);
@@ -366,7 +376,7 @@ Deno.test({
       const probe = await run(
         "msgcli",
         ["serve", "--listen", "127.0.0.1:0", "--permission-probe", `${localUrl}/`],
-        { env: creds.env, cwd: "/etc" },
+        { env: creds.env, flagArgs: null, cwd: "/etc" },
       );
       assert.equal(probe.code, 0, probe.stderr);
       const report = JSON.parse(probe.stdout);
@@ -414,5 +424,33 @@ Deno.test("serve: the task's own flags reach only the listen address and the ups
     assert.equal(otherPort.count, 0, "the daemon connected to another port of 127.0.0.1");
   } finally {
     await Promise.all([otherHost.close(), otherPort.close(), creds.cleanup(), work.cleanup()]);
+  }
+});
+
+Deno.test("memcli: above the working directory it may read .mneme and .git, nothing else", async () => {
+  const top = await tempDir("mneme-perm-walk-");
+  try {
+    const sub = join(top.path, "sub");
+    await Deno.mkdir(sub);
+    const items = JSON.stringify([{ content: "walk", type: "fact" }]);
+    await Deno.writeTextFile(join(top.path, ".mneme"), items);
+    await Deno.writeTextFile(join(top.path, "other.json"), items);
+    const o: Opts = {
+      env: { DATA_DIR: join(top.path, "data"), MEMORY_API_URL: `http://127.0.0.1:${freePort()}` },
+      cwd: sub,
+    };
+    const [marker, other] = await Promise.all([
+      run("memcli", ["import", "../.mneme"], o),
+      run("memcli", ["import", "../other.json"], o),
+    ]);
+    // The project file is readable: the import gets as far as the (absent) Admin API.
+    assert.equal(marker.code, 1, marker.stderr);
+    assert.doesNotMatch(marker.stderr, /outside memcli's permissions/);
+    includes(marker.stderr, "Admin API");
+    // Any other file there is not.
+    assert.equal(other.code, 1, other.stderr);
+    includes(other.stderr, `../other.json: outside memcli's permissions`);
+  } finally {
+    await top.cleanup();
   }
 });

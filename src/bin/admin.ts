@@ -8,7 +8,7 @@ import { startAdminServer } from "../admin/server.ts";
 import { loadMemoryConfig } from "../config.ts";
 import { describeError } from "../memory/errors.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
-import { permissionProblem, planFor } from "../permissions.ts";
+import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
 
 const USAGE = `mneme-admin v${VERSION}: the Mneme Admin API and web UI.
@@ -25,7 +25,8 @@ infoFlagsOnly("mneme-admin", USAGE);
 
 try {
   const cfg = loadMemoryConfig();
-  const problem = permissionProblem("mneme admin", planFor("admin", cfg));
+  const plan = planFor("admin", cfg);
+  const problem = permissionProblem("mneme admin", plan);
   if (problem) {
     console.error(problem);
     Deno.exit(1);
@@ -38,6 +39,7 @@ try {
       cfg.databaseUrl ? "" : ` (${cfg.dataDir}/db)`
     }; embedder: ${info.provider}/${info.model} (${info.dimension} dimensions)`,
   );
+  console.log(`permissions: ${heldPermissions(plan)}`);
   const reason = server.service.maintenanceReason;
   if (reason) console.error(`maintenance mode: ${reason}`);
   let stopping = false;

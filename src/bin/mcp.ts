@@ -11,7 +11,7 @@ import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { describeError } from "../memory/errors.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
-import { permissionProblem, planFor } from "../permissions.ts";
+import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
 
 infoFlagsOnly(
@@ -30,9 +30,12 @@ console.log = console.info = console.debug = console.error;
 const log = (line: string) => console.error(line);
 
 let backend: Backend;
+let held = "";
 try {
   const cfg = loadMemoryConfig();
-  const problem = permissionProblem("mneme mcp", planFor("mcp", cfg));
+  const plan = planFor("mcp", cfg);
+  held = heldPermissions(plan);
+  const problem = permissionProblem("mneme mcp", plan);
   if (problem) {
     log(problem);
     Deno.exit(1);
@@ -68,4 +71,4 @@ process.stdin.on("end", () => void shutdown("stdin closed"));
 process.stdin.on("close", () => void shutdown("stdin closed"));
 
 await server.connect(new StdioServerTransport());
-log(`mneme mcp ${VERSION} ready on stdio; backend: ${backend.description}`);
+log(`mneme mcp ${VERSION} ready on stdio; backend: ${backend.description}; permissions: ${held}`);

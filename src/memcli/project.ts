@@ -21,9 +21,6 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { MAX_PROJECT } from "../memory/validate.ts";
 
-/** The files the walk looks at in each directory. */
-export const PROJECT_MARKERS: readonly string[] = [".mneme", ".git"];
-
 /** Where a project name came from. */
 export type ProjectSource = "flag" | ".mneme" | "git" | "cwd" | "none";
 
@@ -127,18 +124,4 @@ export async function resolveProject(
   return name
     ? { project: name, source: "cwd", warnings }
     : { project: null, source: "none", warnings };
-}
-
-/**
- * The paths the walk from `dir` reads: `.mneme` and `.git` in `dir` and in each directory
- * above it. memcli's permission plan grants exactly these (file-level, nothing else there).
- */
-export function projectWalkPaths(dir: string): string[] {
-  const out: string[] = [];
-  for (let cur = resolve(dir);;) {
-    for (const m of PROJECT_MARKERS) out.push(join(cur, m));
-    const up = dirname(cur);
-    if (up === cur) return out;
-    cur = up;
-  }
 }

@@ -10,6 +10,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { heldPermissions, type MsgcliFiles, msgcliPlan } from "../permissions.ts";
 import { VERSION } from "../version.ts";
 import {
   ConfigError,
@@ -158,6 +159,17 @@ export interface ParsedCommand {
   };
   /** For serve: the arguments to pass on. */
   serveArgs?: string[];
+}
+
+/**
+ * The files a parsed command names (`--system-file`, `--history`, `login --out`): what its
+ * permissions grant beyond the configuration (src/permissions.ts, `msgcliPlan`).
+ */
+export function commandFiles(p: ParsedCommand): MsgcliFiles {
+  const read: string[] = [];
+  if (p.gen.system?.kind === "file") read.push(p.gen.system.value);
+  if (p.gen.history !== undefined && p.gen.history !== "-") read.push(p.gen.history);
+  return p.out === undefined ? { read } : { read, credentials: p.out };
 }
 
 /** Index of the `serve` command word when it is the command, else -1. */
@@ -463,6 +475,7 @@ function makeRuntime(p: ParsedCommand, io: CliIO, credentialsPath?: string): Run
       void io.stderr(`${s.startsWith("[msgcli debug]") ? s : `[msgcli debug] ${s}`}\n`);
     }
   };
+  debugLog(`permissions: ${heldPermissions(msgcliPlan(cfg, commandFiles(p), Deno.cwd()), true)}`);
   const upstream = createUpstreamFetch({
     proxy: cfg.proxy,
     debug: cfg.debug,

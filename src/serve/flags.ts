@@ -58,7 +58,9 @@ Flags:
   --listen ADDR              listen address (default ${DEFAULT_LISTEN}); a non-loopback
                              address requires an auth key
   --auth-key KEY             key required on every endpoint but /healthz
-                             (default: env MSGCLI_SERVE_KEY)
+                             (default: env MSGCLI_SERVE_KEY). Prefer MSGCLI_SERVE_KEY:
+                             a key on the command line shows in \`ps\` and in the
+                             "Task …" line that deno task prints
   --refresh-margin DURATION  refresh the token when it expires within this (default 10m)
   --proxy URL                route API and OAuth traffic through a proxy
                              (http, https, socks5, socks5h; default: HTTPS_PROXY, ALL_PROXY)

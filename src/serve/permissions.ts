@@ -7,76 +7,37 @@
  * - read and write: the credentials file's directory, which holds the file, its lock file
  *   (`<path>.lock`) and the temp files of the atomic write and the writability probe (a
  *   rename needs read and write access to the temp file, whose name is random);
- * - env: the variables the daemon reads ({@link SERVE_ENV_VARS});
+ * - env: the variables the daemon reads (`SERVE_ENV_VARS` in src/permissions.ts);
  * - nothing else: no run, ffi, sys, import, or other hosts and paths.
  *
- * `runServe` computes that set; when the process holds broader permissions (e.g. `msgcli`'s
- * task or `-A`) and may run the Deno executable, it re-executes the daemon with exactly
- * those flags (`--no-prompt`), forwarding signals and the exit code. A process started with
- * narrow flags (the `serve` task spells the defaults) is checked against the set instead.
+ * The set is computed in src/permissions.ts ({@link planPermissions} adds the listen
+ * address); the launcher starts `msgcli serve` and `deno task serve` with exactly it. When
+ * the process holds broader permissions (`-A`) and may run the Deno executable, `runServe`
+ * re-executes the daemon with exactly those flags (`--no-prompt`), forwarding signals and the
+ * exit code. A process started with narrow flags is checked against the set instead.
  *
  * @module
  */
 
-import type { MsgConfig } from "../msg/config.ts";
 import { formatListen, type ListenAddress } from "./flags.ts";
-import { type PermissionPlan, urlHostPort } from "../permissions.ts";
+import {
+  credentialsDir,
+  type MsgEndpoints,
+  type PermissionPlan,
+  servePlan,
+} from "../permissions.ts";
 
 export {
   missingPermissions,
   narrowPermissions,
   permissionFlags,
   type PermissionPlan,
+  SERVE_ENV_VARS,
 } from "../permissions.ts";
 
-/** Every environment variable the daemon reads. */
-export const SERVE_ENV_VARS: readonly string[] = [
-  "HOME",
-  "USERPROFILE",
-  "MSGCLI_API_BASE_URL",
-  "MSGCLI_OAUTH_AUTHORIZE_URL",
-  "MSGCLI_OAUTH_TOKEN_URL",
-  "MSGCLI_OAUTH_CLIENT_ID",
-  "MSGCLI_CREDENTIALS_PATH",
-  "MSGCLI_DEBUG",
-  "MSGCLI_SERVE_KEY",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-];
-
-/** `host:port` of a URL with its scheme's default port filled in (brackets kept for IPv6). */
-export const hostPort: (raw: string) => string = urlHostPort;
-
-/** The directory of the credentials file: it holds the file, its lock and temp files. */
-export function credentialsDir(cfg: MsgConfig): string {
-  return dirname(cfg.credentialsPath);
-}
-
-function dirname(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  if (i < 0) return ".";
-  if (i === 0) return path[0];
-  return path.slice(0, i);
-}
-
 /** Computes the permission set for a listen address and a resolved configuration. */
-export function planPermissions(listen: ListenAddress, cfg: MsgConfig): PermissionPlan {
-  const net: string[] = [];
-  const add = (entry: string) => {
-    if (!net.includes(entry)) net.push(entry);
-  };
-  add(formatListen(listen));
-  add(hostPort(cfg.apiBaseUrl));
-  add(hostPort(cfg.tokenUrl));
-  if (cfg.proxy !== undefined) add(hostPort(cfg.proxy));
-  return {
-    net,
-    read: [credentialsDir(cfg)],
-    write: [credentialsDir(cfg)],
-    env: [...SERVE_ENV_VARS],
-  };
+export function planPermissions(listen: ListenAddress, cfg: MsgEndpoints): PermissionPlan {
+  return servePlan(formatListen(listen), cfg);
 }
 
 /** Names of the unscoped permissions this process holds (empty when locked down). */
@@ -141,7 +102,7 @@ export async function probePermissions(
     granted[`write:${path}`] = Deno.permissions.querySync({ name: "write", path }).state;
   }
   const outsideWrite = `${
-    dirname(plan.write[0] ?? "/tmp")
+    credentialsDir(plan.write[0] ?? "/tmp")
   }/msgcli-serve-probe-${crypto.randomUUID()}`;
   const attempts: Record<string, ProbeOutcome> = {
     [`fetch ${outsideUrl}`]: await attempt(async () => {

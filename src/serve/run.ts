@@ -12,7 +12,7 @@ import { VERSION } from "../version.ts";
 import { runDaemon } from "./daemon.ts";
 import { parseServeFlags, SERVE_USAGE, UsageError } from "./flags.ts";
 import { errorText } from "./keepalive.ts";
-import { msgcliPlan } from "../msg/permissions.ts";
+import { heldPermissions, msgcliPlan } from "../permissions.ts";
 import {
   broadPermissions,
   canRelaunch,
@@ -103,6 +103,9 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
     narrowPermissions(msgcliPlan(config), plan);
   }
 
+  if (broad.length === 0 || flags.debug) {
+    console.error(`msgcli serve: permissions: ${heldPermissions(plan, flags.debug)}`);
+  }
   if (flags.permissionProbe !== undefined) {
     console.log(JSON.stringify(await probePermissions(plan, flags.permissionProbe)));
     return 0;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
+import { permissionFlagsFor } from "../../src/programs.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
 import type { Memory, SearchResult } from "../../src/memory/types.ts";
@@ -31,8 +31,7 @@ const ENTRY = `${ROOT}src/bin/mcp.ts`;
  * installed mneme-mcp holds there), so that a missing one fails here.
  */
 function perms(env: Record<string, string>): string[] {
-  const p = entrypoints().find((e) => e.task === "mcp")!;
-  return flagsFor(p, (n) => env[n]);
+  return permissionFlagsFor("mcp", { env: (n) => env[n], args: [], cwd: Deno.cwd() });
 }
 
 /** Variables the child needs beyond the SDK's default safe set. */

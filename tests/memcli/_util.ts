@@ -1,7 +1,7 @@
 /** Helpers of the memcli tests: in-process runs with a captured Io, real subprocess runs. */
 import { main } from "../../src/memcli/main.ts";
 import type { Io } from "../../src/memcli/io.ts";
-import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
+import { permissionFlagsFor } from "../../src/programs.ts";
 import { ROOT } from "../helpers.ts";
 
 /** Result of one memcli run. */
@@ -65,16 +65,23 @@ export async function memcli(args: string[], opts: RunOptions = {}): Promise<Run
 }
 
 /**
- * The permission flags of the `memcli` task in deno.json plus what `env` configures beyond
- * the defaults (a temporary DATA_DIR): what an installed memcli holds in that environment.
+ * The permission flags the `memcli` task and the installed memcli start it with for `env`
+ * in `cwd` (src/programs.ts).
  */
 export function memcliPermissions(
   env: Record<string, string>,
   cwd: string,
   walk = true,
 ): string[] {
-  const p = entrypoints().find((e) => e.task === "memcli")!;
-  return flagsFor(p, (n) => env[n], walk ? cwd : undefined);
+  const flags = permissionFlagsFor("memcli", { env: (n) => env[n], args: [], cwd });
+  if (walk) return flags;
+  // Without the walk: drop the `.mneme` / `.git` grants above the working directory.
+  return flags.map((f) =>
+    f.startsWith("--allow-read=")
+      ? "--allow-read=" +
+        f.slice(13).split(",").filter((p) => !/\/\.(mneme|git)$/.test(p)).join(",")
+      : f
+  );
 }
 
 const decoder = new TextDecoder();

@@ -4,7 +4,8 @@
  * with memcli's permissions (the walk granted from the working directory, and without it).
  */
 import assert from "node:assert/strict";
-import { projectWalkPaths, resolveProject } from "../../src/memcli/project.ts";
+import { resolveProject } from "../../src/memcli/project.ts";
+import { projectMarkers } from "../../src/permissions.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { memcliInPty, memcliProcess } from "./_util.ts";
 
@@ -92,10 +93,8 @@ Deno.test("project: no repository at all gives the directory's name; the root gi
   }
 });
 
-Deno.test("project walk paths: .mneme and .git of each directory up to the root", () => {
-  assert.deepEqual(projectWalkPaths("/a/b"), [
-    "/a/b/.mneme",
-    "/a/b/.git",
+Deno.test("project walk paths: .mneme and .git of each directory above, up to the root", () => {
+  assert.deepEqual(projectMarkers("/a/b"), [
     "/a/.mneme",
     "/a/.git",
     "/.mneme",

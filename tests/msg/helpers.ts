@@ -5,19 +5,21 @@
  * @module
  */
 
-import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
+import { permissionFlagsFor } from "../../src/programs.ts";
 import type { FakeAnthropic } from "../fakes/anthropic.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const ENTRY = `${ROOT}src/bin/msgcli.ts`;
 
 /**
- * The permission flags of the `msgcli` task in deno.json plus what `env` configures beyond
- * the defaults (fake upstreams, temp credentials): what an installed msgcli holds there.
+ * The permission flags the `msgcli` task and the installed msgcli start it with for `env`
+ * and `args` (fake upstreams, temp credentials, the files named): src/programs.ts.
  */
-export function taskPermissions(env: Record<string, string> = baseEnv()): string[] {
-  const p = entrypoints().find((e) => e.task === "msgcli")!;
-  return flagsFor(p, (n) => env[n], Deno.cwd());
+export function taskPermissions(
+  env: Record<string, string> = baseEnv(),
+  args: string[] = [],
+): string[] {
+  return permissionFlagsFor("msgcli", { env: (n) => env[n], args, cwd: Deno.cwd() });
 }
 
 const PROXY_VARS = [
@@ -59,7 +61,7 @@ export interface RunOptions {
 export function spawnMsgcli(args: string[], opts: RunOptions = {}): Deno.ChildProcess {
   const env = { ...baseEnv(), ...(opts.env ?? {}) };
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...taskPermissions(env), ENTRY, ...args],
+    args: ["run", ...taskPermissions(env, args), ENTRY, ...args],
     env,
     clearEnv: true,
     stdin: opts.stdin !== undefined ? "piped" : "null",

@@ -8,6 +8,7 @@ import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { loadMsgConfig } from "../../src/msg/config.ts";
 import { parseListen } from "../../src/serve/flags.ts";
 import { permissionFlags, planPermissions, SERVE_ENV_VARS } from "../../src/serve/permissions.ts";
+import { findProgram } from "../../src/programs.ts";
 import { MESSAGE, post, writeCredentials } from "./helpers.ts";
 
 const ENTRY = new URL("../../src/bin/serve.ts", import.meta.url).pathname;
@@ -111,22 +112,26 @@ Deno.test("permission lock: the re-executed daemon holds exactly its permissions
   }
 });
 
-Deno.test("the serve task spells exactly the default permission set", async () => {
-  const denoJson = JSON.parse(
-    await Deno.readTextFile(new URL("../../deno.json", import.meta.url)),
-  );
-  const cfg = loadMsgConfig((n) => (n === "HOME" ? "$HOME" : undefined));
-  const plan = planPermissions(parseListen("127.0.0.1:8787"), cfg);
-  assert.equal(
-    denoJson.tasks.serve,
-    [
-      "deno run --no-prompt --unstable-no-legacy-abort",
-      ...permissionFlags(plan),
-      "src/bin/serve.ts",
-    ].join(" "),
-  );
+Deno.test("the serve task and msgcli serve start the daemon with exactly its set for their flags", () => {
+  const env = (n: string) => (n === "HOME" ? "/home/you" : undefined);
+  const cfg = loadMsgConfig(env);
+  for (const [name, args] of [["serve", []], ["msgcli", ["serve"]]] as const) {
+    const launch = findProgram(name)!.launch({ env, args: [...args], cwd: "/" });
+    assert.equal(launch.entry, "src/bin/serve.ts");
+    assert.deepEqual(launch.denoFlags, ["--no-prompt", "--unstable-no-legacy-abort"]);
+    assert.deepEqual(launch.plan, planPermissions(parseListen("127.0.0.1:8787"), cfg));
+  }
+  // Another listen address is granted; the key moves off the command line into the env.
+  const launch = findProgram("msgcli")!.launch({
+    env,
+    args: ["serve", "--listen", "127.0.0.2:9000", "--auth-key", "k-1", "--debug"],
+    cwd: "/",
+  });
+  assert.deepEqual(launch.args, ["--listen", "127.0.0.2:9000", "--debug"]);
+  assert.deepEqual(launch.env, { MSGCLI_SERVE_KEY: "k-1" });
+  assert.equal(launch.plan.net[0], "127.0.0.2:9000");
   assert.doesNotMatch(
-    denoJson.tasks.serve,
+    permissionFlags(launch.plan).join(" "),
     /--allow-(run|ffi|sys|all)|-A\b|--allow-(read|write|env|net)(\s|$)/,
   );
 });

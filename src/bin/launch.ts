@@ -1,0 +1,69 @@
+/**
+ * The launcher: `deno run --allow-env --allow-run=<deno> src/bin/launch.ts <program> [args…]`.
+ *
+ * Every deno.json task and every installed command starts here. It computes the exact
+ * permission set of `<program>` for the configuration it is started with (the environment,
+ * the arguments, the working directory: see src/programs.ts and src/permissions.ts), then
+ * runs the program with Deno's own executable and exactly those flags, with the same
+ * stdin, stdout and stderr, passing on SIGINT, SIGTERM, SIGHUP and SIGQUIT, and exits with
+ * the program's exit code (128 + the signal when a signal ended it). The launcher itself may
+ * only read variables and run Deno: it reads no file and opens no connection.
+ *
+ * `MNEME_LAUNCH_DEBUG=1` prints the command it runs to stderr (secrets are never on it: a
+ * `--auth-key` is passed to the daemon in its environment).
+ * @module
+ */
+import { describePlan } from "../permissions.ts";
+import { denoRunArgs, findProgram, processEnv, PROGRAMS } from "../programs.ts";
+import { exitCodeOf, forwardSignals } from "../process.ts";
+
+/**
+ * Deno's own executable when this process may run it, else `deno` (a task grants
+ * `--allow-run=deno`, which Deno resolves on PATH: where Deno is installed through a
+ * symbolic link, that is the link, not the executable it points to).
+ */
+function denoCommand(): string {
+  try {
+    const exec = Deno.execPath();
+    if (Deno.permissions.querySync({ name: "run", command: exec }).state === "granted") {
+      return exec;
+    }
+  } catch { /* fall through */ }
+  return "deno";
+}
+
+const [name, ...args] = Deno.args;
+const program = name === undefined ? undefined : findProgram(name);
+if (program === undefined) {
+  console.error(
+    `launch: ${name === undefined ? "no program named" : `unknown program "${name}"`}; ` +
+      `one of ${PROGRAMS.map((p) => p.name).join(", ")}`,
+  );
+  Deno.exit(2);
+}
+
+const launch = program.launch({ env: processEnv, args, cwd: Deno.cwd() });
+const runArgs = denoRunArgs(launch);
+if (/^(1|true|yes|on)$/i.test(processEnv("MNEME_LAUNCH_DEBUG") ?? "")) {
+  console.error(`launch: ${program.name}: ${describePlan(launch.plan, true)}`);
+}
+let child: Deno.ChildProcess | null = null;
+const stop = forwardSignals(() => child);
+try {
+  child = new Deno.Command(denoCommand(), {
+    args: runArgs,
+    env: launch.env,
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+} catch (err) {
+  const hint = err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.NotFound
+    ? ` (the tasks may run the \`deno\` found on PATH: put ${Deno.execPath()}'s directory on PATH)`
+    : "";
+  console.error(`launch: cannot start ${program.name}: ${(err as Error).message}${hint}`);
+  Deno.exit(1);
+}
+const status = await child.status;
+stop();
+Deno.exit(exitCodeOf(status));

@@ -1,0 +1,256 @@
+/**
+ * The table of programs: for each, its command name, its deno.json task, its entry file and
+ * how its exact permission set follows from the configuration (environment and flags). The
+ * launcher (src/bin/launch.ts) reads it when a task or an installed command starts,
+ * `deno task install` installs launcher wrappers from it, `deno task compile` builds fixed
+ * grants from it, and the tests run the programs from it.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { loadMemoryConfig } from "./config.ts";
+import { commandFiles, parseCommandLine, type ParsedCommand } from "./msg/cli.ts";
+import { loadMsgConfig, resolveProxy } from "./msg/config.ts";
+import { parseServeFlags } from "./serve/flags.ts";
+import { planPermissions } from "./serve/permissions.ts";
+import {
+  MEMCLI_ENV_VARS,
+  MEMORY_ENV_VARS,
+  MSGCLI_ENV_VARS,
+  msgcliPlan,
+  permissionFlags,
+  type PermissionPlan,
+  pgliteFiles,
+  planFor,
+  POSTGRES_ENV_VARS,
+  projectMarkers,
+  SERVE_ENV_VARS,
+} from "./permissions.ts";
+
+/** Reads an environment variable (undefined when unset). */
+export type Env = (name: string) => string | undefined;
+
+/** What a program is started for: its environment, its arguments and working directory. */
+export interface LaunchContext {
+  /** The environment the program will run in. */
+  env: Env;
+  /**
+   * The program's arguments; `null` for fixed grants that cannot see them (a compiled
+   * executable, whose permissions are set when it is built).
+   */
+  args: string[] | null;
+  /** The working directory the program will run in (absolute). */
+  cwd: string;
+}
+
+/** How to run a program for one {@link LaunchContext}. */
+export interface Launch {
+  /** Entry module, relative to the repository root. */
+  entry: string;
+  /** `deno run` flags besides the permissions (`--no-prompt`, `--quiet`, …). */
+  denoFlags: string[];
+  /** The exact permission set. */
+  plan: PermissionPlan;
+  /** The arguments to pass on (the given ones, or a rewrite of them). */
+  args: string[];
+  /** Variables to set in the program's environment (e.g. a key moved off the command line). */
+  env: Record<string, string>;
+}
+
+/** One program of the table. */
+export interface Program {
+  /** Installed or compiled command name. */
+  name: string;
+  /** The deno.json task that runs it (`deno task <task>`). */
+  task: string;
+  /** Entry module, relative to the repository root. */
+  entry: string;
+  /** Whether `deno task install` installs it (the daemon alone is reached as `msgcli serve`). */
+  installed: boolean;
+  /** How to run it for `ctx`. Never throws: a bad configuration is the program's to report. */
+  launch(ctx: LaunchContext): Launch;
+}
+
+/** An environment getter that reads unreadable or unset variables as undefined. */
+export const processEnv: Env = (name) => {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A plan that only lets the program read its variables, to report a configuration error. */
+function envOnly(env: readonly string[]): PermissionPlan {
+  return { net: [], read: [], write: [], env: [...env] };
+}
+
+/**
+ * A launch of `entry` with what `compute` returns (at least the plan). When that throws (a
+ * bad configuration or usage), the program gets only its variables `vars`, to report it.
+ */
+function planned(
+  entry: string,
+  denoFlags: string[],
+  args: string[],
+  vars: readonly string[],
+  compute: () => Pick<Launch, "plan"> & Partial<Launch>,
+): Launch {
+  const base = { entry, denoFlags, args, env: {} };
+  try {
+    return { ...base, ...compute() };
+  } catch {
+    return { ...base, plan: envOnly(vars) };
+  }
+}
+
+const MEMORY_PROGRAM_ENV = [...MEMORY_ENV_VARS, ...POSTGRES_ENV_VARS];
+
+function memoryProgram(
+  name: string,
+  task: string,
+  program: "admin" | "mcp" | "memcli",
+  denoFlags: string[],
+): Program {
+  const entry = `src/bin/${program}.ts`;
+  const vars = program === "memcli" ? [...MEMORY_ENV_VARS, ...MEMCLI_ENV_VARS] : MEMORY_PROGRAM_ENV;
+  return {
+    name,
+    task,
+    entry,
+    installed: true,
+    launch: ({ env, args, cwd }) =>
+      planned(entry, denoFlags, args ?? [], vars, () => {
+        const plan = planFor(program, loadMemoryConfig(env), cwd, env);
+        if (args === null) {
+          // Fixed grants (a compiled executable): it runs in directories unknown here, and
+          // carries PGlite's files in its own image.
+          const drop = new Set([...projectMarkers(cwd), ...pgliteFiles()]);
+          plan.read = plan.read.filter((p) => !drop.has(p));
+        }
+        return { plan };
+      }),
+  };
+}
+
+const SERVE_ENTRY = "src/bin/serve.ts";
+const SERVE_DENO_FLAGS = ["--no-prompt", "--unstable-no-legacy-abort"];
+
+/**
+ * The daemon's launch for `args` (the words after `serve`): its exact set for the listen
+ * address and proxy they name, and `--auth-key KEY` moved into `MSGCLI_SERVE_KEY`, so that
+ * the key is not on the daemon's command line (where `ps` shows it).
+ */
+function serveLaunch(env: Env, args: string[] | null): Launch {
+  const given = args ?? [];
+  const { args: rest, key } = withoutAuthKey(given);
+  const launch = planned(SERVE_ENTRY, SERVE_DENO_FLAGS, rest, SERVE_ENV_VARS, () => {
+    const flags = parseServeFlags(given, env);
+    const cfg = loadMsgConfig(env);
+    const proxy = resolveProxy(flags.proxyFlag, env);
+    if (proxy !== undefined) cfg.proxy = proxy;
+    else delete cfg.proxy;
+    return { plan: planPermissions(flags.listen, cfg) };
+  });
+  if (key !== undefined) launch.env = { MSGCLI_SERVE_KEY: key };
+  return launch;
+}
+
+/** `args` without `--auth-key KEY` / `--auth-key=KEY`, and the (last) key given. */
+export function withoutAuthKey(args: string[]): { args: string[]; key?: string } {
+  const out: string[] = [];
+  let key: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (a === "--auth-key" && i + 1 < args.length) key = args[++i];
+    else if (a.startsWith("--auth-key=")) key = a.slice("--auth-key=".length);
+    else out.push(a);
+  }
+  return key === undefined ? { args: out } : { args: out, key };
+}
+
+const MSGCLI_ENTRY = "src/bin/msgcli.ts";
+const MSGCLI_DENO_FLAGS = ["--quiet"];
+
+function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
+  let parsed: ParsedCommand | null = null;
+  try {
+    parsed = args === null ? null : parseCommandLine(args);
+  } catch { /* a usage error: msgcli reports it */ }
+  if (parsed?.command === "serve") return serveLaunch(env, parsed.serveArgs ?? []);
+  return planned(MSGCLI_ENTRY, MSGCLI_DENO_FLAGS, args ?? [], MSGCLI_ENV_VARS, () => {
+    if (args !== null && parsed === null) throw new Error("usage");
+    const cfg = loadMsgConfig(env);
+    const proxy = resolveProxy(parsed?.proxyFlag, env);
+    if (proxy !== undefined) cfg.proxy = proxy;
+    const files = parsed ? commandFiles(parsed) : null;
+    // Fixed grants name the working directory as ".", wherever it will be.
+    return { plan: msgcliPlan(cfg, files, files ? cwd : ".") };
+  });
+}
+
+/** The programs, in the order install and compile take them. */
+export const PROGRAMS: readonly Program[] = [
+  memoryProgram("mneme-admin", "start", "admin", ["--no-prompt"]),
+  memoryProgram("mneme-mcp", "mcp", "mcp", ["--no-prompt"]),
+  memoryProgram("memcli", "memcli", "memcli", []),
+  {
+    name: "msgcli",
+    task: "msgcli",
+    entry: MSGCLI_ENTRY,
+    installed: true,
+    launch: msgcliLaunch,
+  },
+  {
+    name: "msgcli-serve",
+    task: "serve",
+    entry: SERVE_ENTRY,
+    installed: false,
+    launch: ({ env, args }) => serveLaunch(env, args),
+  },
+];
+
+/** The program called `name` (a command name or a task name), or undefined. */
+export function findProgram(name: string): Program | undefined {
+  return PROGRAMS.find((p) => p.name === name || p.task === name);
+}
+
+/** Repository root (with a trailing slash), as a URL. */
+export const ROOT_URL: URL = new URL("../", import.meta.url);
+
+function location(relative: string): string {
+  const url = new URL(relative, ROOT_URL);
+  return url.protocol === "file:" ? fileURLToPath(url) : url.href;
+}
+
+/**
+ * The `deno` arguments that run `launch`: `run`, its Deno flags, the repository's
+ * deno.json (the import map, so it works from any directory), exactly its permissions, the
+ * entry file and the arguments.
+ */
+export function denoRunArgs(launch: Launch): string[] {
+  const config = ROOT_URL.protocol === "file:" ? ["--config", location("deno.json")] : [];
+  return [
+    "run",
+    ...launch.denoFlags,
+    ...config,
+    ...permissionFlags(launch.plan),
+    location(launch.entry),
+    ...launch.args,
+  ];
+}
+
+/**
+ * The permission flags program `name` (a command or task name) is started with for `ctx`:
+ * what its task and installed command hold there. For tests and tools that run an entry
+ * file themselves.
+ */
+export function permissionFlagsFor(name: string, ctx: LaunchContext): string[] {
+  const program = findProgram(name);
+  if (!program) throw new Error(`no program named ${name}`);
+  return permissionFlags(program.launch(ctx).plan);
+}
