@@ -252,7 +252,9 @@ export class Keepalive<C extends TokenLike> {
     const c = await this.reload();
     if (c !== null && c.accessToken !== used) return c.accessToken;
     if (this.#forcing !== null && this.#forcedFor === used) return await this.#forcing;
-    if (this.#forcedFor === used) return null;
+    // One forced refresh per rejected token; and none while the upstream rejects a token a
+    // forced refresh just gave (no refresh storm; a later success or rotation clears it).
+    if (this.#forcedFor === used || this.#rejected?.token === used) return null;
     this.#forcedFor = used;
     const run = async (): Promise<string | null> => {
       try {
