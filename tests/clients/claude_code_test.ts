@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { startRig } from "../serve/helpers.ts";
 import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
-import { CLAUDE_CODE_VERSION, claudeCode, npmMissing } from "./npm.ts";
+import { CLAUDE_CODE_VERSION, claudeCode, clientTest, npmMissing } from "./npm.ts";
 
 const missing = await npmMissing();
 if (missing) console.error(`claude code tests skipped: ${missing}`);
@@ -54,12 +54,10 @@ async function runClaude(
   return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
 }
 
-Deno.test({
-  name: `Claude Code ${CLAUDE_CODE_VERSION}: claude -p gets its reply through msgcli serve`,
-  ignore: missing !== null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+clientTest(
+  `Claude Code ${CLAUDE_CODE_VERSION}: claude -p gets its reply through msgcli serve`,
+  missing,
+  async () => {
     const reply = "Hello from the fake upstream, through the daemon.";
     const rig = await startRig({ args: ["--auth-key", DAEMON_KEY], fake: { replyText: reply } });
     const home = await tempDir("mneme-claude-home-");
@@ -105,14 +103,12 @@ Deno.test({
       await home.cleanup();
     }
   },
-});
+);
 
-Deno.test({
-  name: `Claude Code ${CLAUDE_CODE_VERSION}: claude mcp list shows mneme-mcp connected`,
-  ignore: missing !== null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+clientTest(
+  `Claude Code ${CLAUDE_CODE_VERSION}: claude mcp list shows mneme-mcp connected`,
+  missing,
+  async () => {
     const key = "mcp-list-key-" + crypto.randomUUID();
     const admin = await startAdminProcess({ env: { ADMIN_API_KEY: key } });
     const home = await tempDir("mneme-claude-home-");
@@ -150,4 +146,4 @@ Deno.test({
       await admin.stop();
     }
   },
-});
+);

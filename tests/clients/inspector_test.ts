@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { pgliteServer, ROOT, startAdminProcess } from "../helpers.ts";
 import { entrypoints, flagsFor } from "../../tasks/entrypoints.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
-import { inspector, INSPECTOR_VERSION, npmMissing } from "./npm.ts";
+import { clientTest, inspector, INSPECTOR_VERSION, npmMissing } from "./npm.ts";
 
 const missing = await npmMissing();
 if (missing) console.error(`MCP Inspector tests skipped: ${missing}`);
@@ -84,12 +84,10 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
-Deno.test({
-  name: `MCP Inspector ${INSPECTOR_VERSION} --cli: every tool and resource of mneme-mcp (API mode)`,
-  ignore: missing !== null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+clientTest(
+  `MCP Inspector ${INSPECTOR_VERSION} --cli: every tool and resource of mneme-mcp (API mode)`,
+  missing,
+  async () => {
     const key = "inspector-key-" + crypto.randomUUID();
     const admin = await startAdminProcess({ env: { ADMIN_API_KEY: key } });
     const env = { ...baseEnv(), MEMORY_API_URL: admin.url, ADMIN_API_KEY: key };
@@ -176,15 +174,12 @@ Deno.test({
       await admin.stop();
     }
   },
-});
+);
 
-Deno.test({
-  name:
-    `MCP Inspector ${INSPECTOR_VERSION} --cli: a typo (weight=heavy, limit=many) is a tool error in both modes, nothing stored`,
-  ignore: missing !== null,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+clientTest(
+  `MCP Inspector ${INSPECTOR_VERSION} --cli: a typo (weight=heavy, limit=many) is a tool error in both modes, nothing stored`,
+  missing,
+  async () => {
     const key = "inspector-key-" + crypto.randomUUID();
     const admin = await startAdminProcess({ env: { ADMIN_API_KEY: key } });
     const pg = await pgliteServer();
@@ -214,4 +209,4 @@ Deno.test({
       await admin.stop();
     }
   },
-});
+);

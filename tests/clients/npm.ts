@@ -21,14 +21,7 @@ function cacheRoot(): string {
   return `${xdg && xdg !== "" ? xdg : `${home}/.cache`}/mneme-test`;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (path: string): Promise<boolean> => Deno.stat(path).then(() => true, () => false);
 
 /** Why a client cannot be installed here, or null when npm is there. */
 export async function npmMissing(): Promise<string | null> {
@@ -111,4 +104,12 @@ export async function inspector(): Promise<{ bin: string; nodeBin: string }> {
     { pathPrefix: nodeBin },
   );
   return { bin, nodeBin };
+}
+
+/**
+ * A test of a real npm client: skipped with a message when npm is missing; the clients'
+ * child processes are awaited by the test itself, so the resource sanitizers are off.
+ */
+export function clientTest(name: string, missing: string | null, fn: () => Promise<void>): void {
+  Deno.test({ name, ignore: missing !== null, sanitizeResources: false, sanitizeOps: false, fn });
 }
