@@ -247,10 +247,10 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
           if (upstream.status === 401) {
             const text = await upstream.clone().text().catch(() => "");
             deps.tokens.upstreamRejected(token, upstreamErrorMessage(text));
-          } else {
+          } else if (upstream.ok) {
             deps.tokens.upstreamAccepted(token);
           }
-        } else {
+        } else if (upstream.ok) {
           deps.tokens.upstreamAccepted(token);
         }
       } catch (err) {

@@ -178,7 +178,7 @@ Deno.test("a 429 whose window resets in hours is reported even with a short retr
   assert.deepEqual(s.sleeps, [500]);
 });
 
-Deno.test("an upstream 401 to a live token: one forced refresh, one retry; a rotation by another process is adopted instead", async () => {
+Deno.test("an upstream 401 to a live token: one forced refresh and one retry; a 401 a refresh does not cure is reported", async () => {
   await using s = await setup();
   // Revoke the live access token: the client refreshes once and retries once.
   const first = s.fake.latest!;
