@@ -8,7 +8,11 @@
  * 1. added latency of non-streamed requests, daemon vs direct (p50/p99);
  * 2. time-to-first-byte overhead of streamed requests (p50/p99);
  * 3. sustained throughput with 100 concurrent streams (daemon and direct);
- * 4. the daemon's RSS after a warm-up and after 10 000 more requests (growth must stay < 10%).
+ * 4. the daemon's RSS after a warm-up and after 10 000 more requests (growth must stay < 10%);
+ * 5. the same added latency and first-byte overhead for Claude Code's request shape: its own
+ *    billing and identity system blocks plus a long system prompt, 20 tools, a 60-turn context
+ *    with a mid-conversation `role: "system"` turn (about 150 KB), `?beta=true`, its betas
+ *    and headers.
  *
  * Prints a table and writes JSON to bench/results/serve-<date>.json. Bounded in count and
  * time; every process it starts is stopped before it exits.
@@ -56,6 +60,7 @@ const CONCURRENCY = 100;
 const N_RSS = quick ? 1000 : 10_000;
 const WARMUP = quick ? 100 : 500;
 const RSS_WARMUP = quick ? 500 : 3000;
+const N_CC = quick ? 100 : 1000;
 
 const BODY = JSON.stringify({
   model: "claude-sonnet-4-6",
@@ -111,10 +116,78 @@ function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
 }
 
+/** Claude Code's request shape (see the module doc), deterministic. */
+function claudeCodeBody(stream: boolean): Record<string, unknown> {
+  const filler = (n: number, seed: string) =>
+    Array.from({ length: n }, (_, i) => `${seed} ${i}: lorem ipsum dolor sit amet.`).join(" ");
+  const messages: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < 60; i++) {
+    const role = i === 30 ? "system" : i % 2 === 0 ? "user" : "assistant";
+    messages.push({ role, content: [{ type: "text", text: filler(40, `turn ${i}`) }] });
+  }
+  messages.push({ role: "user", content: [{ type: "text", text: "benchmark" }] });
+  return {
+    model: "claude-opus-4-6",
+    max_tokens: 32000,
+    stream,
+    system: [
+      {
+        type: "text",
+        text: "x-anthropic-billing-header: cc_version=2.1.330.440; cc_entrypoint=cli;",
+      },
+      {
+        type: "text",
+        text: "You are a Claude agent, built on Anthropic's Claude Agent SDK.",
+        cache_control: { type: "ephemeral" },
+      },
+      { type: "text", text: filler(500, "system"), cache_control: { type: "ephemeral" } },
+    ],
+    tools: Array.from({ length: 20 }, (_, i) => ({
+      name: `Tool${i}`,
+      description: filler(20, `tool ${i}`),
+      input_schema: {
+        type: "object",
+        properties: { path: { type: "string", description: "a path" }, n: { type: "integer" } },
+        required: ["path"],
+      },
+    })),
+    messages,
+    thinking: { type: "adaptive" },
+    context_management: { edits: [] },
+    metadata: { user_id: '{"device_id":"bench","session_id":"bench"}' },
+  };
+}
+const CC_HEADERS: Record<string, string> = {
+  "content-type": "application/json",
+  "anthropic-beta": "claude-code-20250219,interleaved-thinking-2025-05-14",
+  "anthropic-version": "2023-06-01",
+  "user-agent": "claude-cli/2.1.330 (external, cli)",
+  "x-app": "cli",
+  "x-stainless-lang": "js",
+  "x-stainless-retry-count": "0",
+};
+const CC_PATH = "/v1/messages?beta=true";
+/** Claude Code's requests to the daemon, and what the daemon sends upstream (direct path). */
+const CC: { daemon: Prepared[]; direct: Prepared[] } = {
+  daemon: [false, true].map((stream) => ({
+    headers: CC_HEADERS,
+    body: JSON.stringify(claudeCodeBody(stream)),
+  })),
+  direct: [],
+};
+
 async function oneJson(client: Deno.HttpClient, url: string): Promise<number> {
+  return await oneJsonWith(client, url, "/v1/messages", requestFor(url, false));
+}
+
+async function oneJsonWith(
+  client: Deno.HttpClient,
+  url: string,
+  path: string,
+  r: Prepared,
+): Promise<number> {
   const t0 = performance.now();
-  const r = requestFor(url, false);
-  const res = await fetch(`${url}/v1/messages`, {
+  const res = await fetch(`${url}${path}`, {
     method: "POST",
     headers: r.headers,
     body: r.body,
@@ -129,9 +202,17 @@ async function oneStream(
   client: Deno.HttpClient,
   url: string,
 ): Promise<{ ttfb: number; bytes: number }> {
+  return await oneStreamWith(client, url, "/v1/messages", requestFor(url, true));
+}
+
+async function oneStreamWith(
+  client: Deno.HttpClient,
+  url: string,
+  path: string,
+  r: Prepared,
+): Promise<{ ttfb: number; bytes: number }> {
   const t0 = performance.now();
-  const r = requestFor(url, true);
-  const res = await fetch(`${url}/v1/messages`, {
+  const res = await fetch(`${url}${path}`, {
     method: "POST",
     headers: r.headers,
     body: r.body,
@@ -198,6 +279,19 @@ const directReq = (stream: boolean) => {
 };
 DIRECT.json = directReq(false);
 DIRECT.stream = directReq(true);
+// What the daemon sends upstream for Claude Code: its body with nothing added (it carries
+// its own identity and billing blocks), the OAuth headers plus its forwarded ones.
+CC.direct = CC.daemon.map((d) => {
+  const p = prepareMessagesRequest(JSON.parse(d.body), {
+    accessToken: up.accessToken,
+    betas: CC_HEADERS["anthropic-beta"].split(","),
+  });
+  for (const k of ["user-agent", "x-app", "x-stainless-lang", "x-stainless-retry-count"]) {
+    p.headers.set(k, CC_HEADERS[k]);
+  }
+  p.headers.set("accept-encoding", "identity");
+  return { headers: Object.fromEntries(p.headers), body: JSON.stringify(p.body) };
+});
 const env: Record<string, string> = {
   ...up.env,
   MSGCLI_CREDENTIALS_PATH: credsPath,
@@ -287,6 +381,35 @@ try {
     daemon_mib_per_s: round(bytes / 1048576 / (vMs / 1000), 2),
   };
 
+  // 5. Claude Code's request shape: added latency and first-byte overhead.
+  const ccLat: number[][] = [[], []];
+  const ccTtfb: number[][] = [[], []];
+  for (let i = 0; i < WARMUP / 5; i++) {
+    await oneJsonWith(viaDaemon, daemonUrl, CC_PATH, CC.daemon[0]);
+    await oneJsonWith(direct, up.url, CC_PATH, CC.direct[0]);
+  }
+  for (let i = 0; i < N_CC; i++) {
+    ccLat[0].push(await oneJsonWith(direct, up.url, CC_PATH, CC.direct[0]));
+    ccLat[1].push(await oneJsonWith(viaDaemon, daemonUrl, CC_PATH, CC.daemon[0]));
+    ccTtfb[0].push((await oneStreamWith(direct, up.url, CC_PATH, CC.direct[1])).ttfb);
+    ccTtfb[1].push((await oneStreamWith(viaDaemon, daemonUrl, CC_PATH, CC.daemon[1])).ttfb);
+  }
+  const [cdl, cvl, cdt, cvt] = [...ccLat, ...ccTtfb].map(stats);
+  results.claude_code_shape = {
+    requests: N_CC,
+    request_bytes: CC.daemon[0].body.length,
+    latency_ms: {
+      direct: { p50: round(cdl.p50), p99: round(cdl.p99) },
+      daemon: { p50: round(cvl.p50), p99: round(cvl.p99) },
+      added: { p50: round(cvl.p50 - cdl.p50), p99: round(cvl.p99 - cdl.p99) },
+    },
+    first_byte_ms: {
+      direct: { p50: round(cdt.p50), p99: round(cdt.p99) },
+      daemon: { p50: round(cvt.p50), p99: round(cvt.p99) },
+      added: { p50: round(cvt.p50 - cdt.p50), p99: round(cvt.p99 - cdt.p99) },
+    },
+  };
+
   // 4. RSS stability over 10 000 requests (mixed JSON and streams, 10 concurrent).
   // Warm up with the same workload first, so the baseline is a steady state, not a cold heap.
   let w = 0;
@@ -340,6 +463,13 @@ const tp = results.throughput_100_streams as {
   daemon_mib_per_s: number;
 };
 const rss = results.rss as { start_mib: number; end_mib: number; growth_pct: number };
+type Pair = { added: { p50: number; p99: number } };
+const cc = results.claude_code_shape as {
+  request_bytes: number;
+  latency_ms: Pair;
+  first_byte_ms: Pair;
+};
+const kb = Math.round(cc.request_bytes / 1024);
 const rows: Array<[string, string, string, string]> = [
   [
     "added latency p50 (non-streamed)",
@@ -364,6 +494,20 @@ const rows: Array<[string, string, string, string]> = [
   [
     "100 concurrent streams, daemon",
     `${tp.daemon_streams_per_s} streams/s (${tp.daemon_mib_per_s} MiB/s)`,
+    "",
+    "",
+  ],
+  [`Claude Code shape (${kb} KB) added latency p50`, `${cc.latency_ms.added.p50} ms`, "", ""],
+  [`Claude Code shape (${kb} KB) added latency p99`, `${cc.latency_ms.added.p99} ms`, "", ""],
+  [
+    `Claude Code shape first-byte overhead p50`,
+    `${cc.first_byte_ms.added.p50} ms`,
+    "",
+    "",
+  ],
+  [
+    `Claude Code shape first-byte overhead p99`,
+    `${cc.first_byte_ms.added.p99} ms`,
     "",
     "",
   ],

@@ -7,7 +7,9 @@
  * (`src/memory/validate.ts`) is the one source of truth, so a tool error names the field
  * with exactly the text the Admin API answers (`weight: must be between 0.1 and 1.0`).
  * A schema that rejected values itself would answer with the SDK's generic zod dump
- * instead, before the service could say what is wrong.
+ * instead, before the service could say what is wrong. Before the service, `checkArgs`
+ * (`./args.ts`) checks each call against these advertised fragments (unknown fields, `null`,
+ * JSON types) so that both backends answer the same.
  *
  * Output schemas are real zod schemas: the SDK checks every `structuredContent` against
  * them, and clients receive them as JSON Schema.

@@ -29,6 +29,7 @@ import type {
 import { validateId } from "../memory/validate.ts";
 import { VERSION } from "../version.ts";
 import { listText, memoryLine, recallText, rememberText, statsText } from "./format.ts";
+import { checkArgs } from "./args.ts";
 import { helpText } from "./help.ts";
 import {
   forgetInput,
@@ -84,14 +85,6 @@ export const SERVER_INSTRUCTIONS =
 
 type Args = Record<string, unknown>;
 
-function rejectUnknown(args: Args, allowed: readonly string[]): void {
-  for (const key of Object.keys(args)) {
-    if (!allowed.includes(key)) {
-      throw badRequest(key, `unknown field; allowed fields are ${allowed.join(", ")}`);
-    }
-  }
-}
-
 function ok(text: string, structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
@@ -141,6 +134,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   }, (args: Args) =>
     run("remember", async () => {
+      checkArgs(rememberInput, args);
       const res = await service.create(args as unknown as CreateInput);
       const contradictions = res.contradictions ?? [];
       return ok(rememberText(res.memory, contradictions), {
@@ -166,6 +160,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args: Args) =>
     run("recall", async () => {
+      checkArgs(recallInput, args);
       const results = await service.search(args as unknown as SearchInput);
       return ok(recallText(results, String(args.query ?? "")), { results });
     }));
@@ -179,7 +174,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   }, (args: Args) =>
     run("forget", async () => {
-      rejectUnknown(args, ["id"]);
+      checkArgs(forgetInput, args);
       const id = validateId(args.id);
       await service.delete(id);
       return ok(`Forgot memory ${id}.`, { ok: true, id });
@@ -194,7 +189,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   }, (args: Args) =>
     run("update", async () => {
-      rejectUnknown(args, ["id", "content"]);
+      checkArgs(updateInput, args);
       const memory = await service.update(validateId(args.id), {
         content: args.content as string,
       });
@@ -210,6 +205,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args: Args) =>
     run("list", async () => {
+      checkArgs(listInput, args);
       const memories = await service.list(args as ListFilter);
       return ok(listText(memories), { memories, count: memories.length });
     }));
@@ -222,7 +218,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args: Args) =>
     run("stats", async () => {
-      rejectUnknown(args, []);
+      checkArgs(statsInput, args);
       const stats: Stats = await service.stats();
       return ok(statsText(stats), { ...stats });
     }));
@@ -236,7 +232,7 @@ export function createMcpServer(
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, (args: Args) =>
     run("help", () => {
-      rejectUnknown(args, ["topic"]);
+      checkArgs(helpInput, args);
       const raw = args.topic;
       const topic = raw === undefined || raw === null || raw === "" ? "overview" : raw;
       if (typeof topic !== "string" || !HELP_TOPICS.includes(topic as HelpTopic)) {

@@ -161,11 +161,13 @@ export class MessagesClient {
   /** Rate-limit windows seen on the last response, if any. */
   lastRateLimits: UsageWindows | null = null;
 
-  async #token(force = false): Promise<string> {
+  /** A live access token; `rejected` (an access token the API answered 401 to) forces a refresh. */
+  async #token(rejected?: string): Promise<string> {
     const { credentials, refreshed } = await this.#o.store.ensureFresh({
       marginMs: this.#o.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS,
       now: this.#now,
-      force,
+      force: rejected !== undefined,
+      ...(rejected !== undefined ? { rejectedAccessToken: rejected } : {}),
       refresh: (rt) => refreshAccessToken(this.#o.config, this.#o.fetch, rt),
     });
     if (refreshed) this.#o.log?.("refreshed the access token");
@@ -229,7 +231,7 @@ export class MessagesClient {
       if (err && err.status === 401 && err.type === "authentication_error" && !forcedRefresh) {
         forcedRefresh = true;
         this.#o.log?.("401 authentication_error from the API; forcing a token refresh");
-        token = await this.#token(true);
+        token = await this.#token(token);
         attempt--;
         continue;
       }

@@ -13,6 +13,11 @@
  * (temp file in the same directory, 0600, rename), release. On `invalid_grant` re-read once
  * and adopt a changed token before reporting failure. Never write after a failed refresh.
  *
+ * Crash recovery: a process killed between writing the temp file and the rename leaves the
+ * only live refresh token in `.<name>.<uuid>.tmp`. The next process that takes the exclusive
+ * lock adopts the newest complete temp file whose token expires later than the file's, and
+ * removes the other leftovers, so a killed refresh loses nothing once its write finished.
+ *
  * @module
  */
 
@@ -60,6 +65,12 @@ export interface EnsureFreshOptions {
   refresh: (refreshToken: string) => Promise<TokenResponse>;
   /** Refresh even when the token is not near expiry (unless another process just rotated it). */
   force?: boolean;
+  /**
+   * The access token the upstream just rejected (a 401). With `force`, a file that holds a
+   * different access token under the lock is adopted instead of refreshing again: another
+   * process already rotated it.
+   */
+  rejectedAccessToken?: string;
 }
 
 /** Result of {@link CredentialStore.ensureFresh}. */
@@ -289,6 +300,65 @@ export class CredentialStore {
     }
   }
 
+  /**
+   * Under the exclusive lock: recovers from a write that was killed between the temp file
+   * and the rename. Every leftover `.<name>.<uuid>.tmp` (and `.probe`) next to the file is
+   * looked at; a complete, owner-only temp file whose access token expires later than the
+   * file's (a newer rotation: its refresh token is the live one) is adopted by renaming it
+   * over the file; the rest are removed. Returns true when a temp file was adopted.
+   */
+  async #recoverTempsUnlocked(): Promise<boolean> {
+    const dir = dirname(this.path);
+    const prefix = `.${basename(this.path)}.`;
+    const leftovers: string[] = [];
+    try {
+      for await (const e of Deno.readDir(dir)) {
+        if (!e.isFile || !e.name.startsWith(prefix)) continue;
+        if (e.name.endsWith(".tmp") || e.name.endsWith(".probe")) {
+          leftovers.push(`${dir}/${e.name}`);
+        }
+      }
+    } catch {
+      return false;
+    }
+    if (leftovers.length === 0) return false;
+    let current: Credentials | null = null;
+    try {
+      current = await this.#readUnlocked();
+    } catch {
+      current = null;
+    }
+    let best: { path: string; creds: Credentials } | null = null;
+    for (const path of leftovers) {
+      if (!path.endsWith(".tmp")) continue;
+      try {
+        const info = await Deno.stat(path);
+        if (info.mode !== null && (info.mode & 0o077) !== 0) continue;
+        const c = parseCredentials(await Deno.readTextFile(path), path);
+        if (current !== null && c.refreshToken === current.refreshToken) continue;
+        if (current !== null && c.expiresAt <= current.expiresAt) continue;
+        if (best === null || c.expiresAt > best.creds.expiresAt) best = { path, creds: c };
+      } catch {
+        // incomplete or unreadable: a write that did not finish; removed below
+      }
+    }
+    let adopted = false;
+    if (best !== null) {
+      try {
+        await Deno.rename(best.path, this.path);
+        await syncDir(dir);
+        adopted = true;
+      } catch {
+        // leave the file as it is; the temp is removed below
+      }
+    }
+    for (const path of leftovers) {
+      if (adopted && path === best?.path) continue;
+      await Deno.remove(path).catch(() => {});
+    }
+    return adopted;
+  }
+
   /** Reads the credentials under a shared lock. Refuses a file accessible by group/others. */
   read(): Promise<Credentials> {
     return this.#withLock(false, () => this.#readUnlocked());
@@ -340,10 +410,16 @@ export class CredentialStore {
       return { credentials: first, refreshed: false };
     }
     return await this.#withLock(true, async () => {
+      await this.#recoverTempsUnlocked();
       const current = await this.#readUnlocked();
       const rotatedByOther = current.refreshToken !== first.refreshToken ||
         current.accessToken !== first.accessToken;
       if (rotatedByOther && current.expiresAt - now() > opts.marginMs) {
+        return { credentials: current, refreshed: false };
+      }
+      if (
+        opts.rejectedAccessToken !== undefined && current.accessToken !== opts.rejectedAccessToken
+      ) {
         return { credentials: current, refreshed: false };
       }
       if (!opts.force && current.expiresAt - now() > opts.marginMs) {

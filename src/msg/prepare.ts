@@ -4,7 +4,9 @@
  *
  * - `system` becomes an array of blocks in this order: the identity preamble, the billing
  *   header block, then the user's system content unchanged (a string becomes one text block
- *   with the same text; blocks are appended as they are);
+ *   with the same text; blocks are appended as they are). A request that already carries
+ *   both an identity preamble and a billing header block (Claude Code's own) keeps its
+ *   `system` as it is: nothing is added twice;
  * - `metadata.user_id` is set (an existing one is kept);
  * - headers: `Authorization: Bearer`, `anthropic-version: 2023-06-01`,
  *   `anthropic-beta: oauth-2025-04-20` plus model-specific betas, `content-type`.
@@ -71,69 +73,22 @@ function isObject(x: unknown): x is Record<string, unknown> {
 
 /** Options of {@link validateMessageRequest}. */
 export interface ValidateOptions {
-  /** `count_tokens` requests have no `max_tokens`; default `messages` (required). */
+  /** Kept for callers; both kinds are checked the same way. */
   kind?: "messages" | "count_tokens";
 }
 
 /**
- * Checks the shape of a message request and returns it typed (same object, unknown fields
- * kept). Throws {@link ValidationError} whose message starts with the field name.
+ * Checks only what the OAuth preparation needs and returns the request typed (same object,
+ * everything else kept and left for the upstream to judge): a JSON object, `model` a string,
+ * `system` (when present) a string or an array. Roles, content blocks, `max_tokens`, unknown
+ * fields: the upstream's answer is passed through. Throws {@link ValidationError} whose
+ * message starts with the field name.
  */
-export function validateMessageRequest(x: unknown, opts: ValidateOptions = {}): MessageRequest {
+export function validateMessageRequest(x: unknown, _opts: ValidateOptions = {}): MessageRequest {
   if (!isObject(x)) throw new ValidationError("body", "must be a JSON object");
-  if (typeof x.model !== "string" || x.model.trim() === "") {
-    throw new ValidationError("model", "must be a non-empty string");
-  }
-  const kind = opts.kind ?? "messages";
-  if (x.max_tokens !== undefined || kind === "messages") {
-    if (
-      typeof x.max_tokens !== "number" || !Number.isInteger(x.max_tokens) || x.max_tokens < 1
-    ) {
-      throw new ValidationError("max_tokens", "must be an integer >= 1");
-    }
-  }
-  if (x.system !== undefined) {
-    if (Array.isArray(x.system)) {
-      x.system.forEach((b, i) => {
-        if (!isObject(b) || typeof b.type !== "string") {
-          throw new ValidationError(`system[${i}]`, "must be a content block with a type");
-        }
-        if (b.type === "text" && typeof b.text !== "string") {
-          throw new ValidationError(`system[${i}].text`, "must be a string");
-        }
-      });
-    } else if (typeof x.system !== "string") {
-      throw new ValidationError("system", "must be a string or an array of blocks");
-    }
-  }
-  if (!Array.isArray(x.messages) || x.messages.length === 0) {
-    throw new ValidationError("messages", "must be a non-empty array");
-  }
-  x.messages.forEach((m, i) => {
-    if (!isObject(m)) throw new ValidationError(`messages[${i}]`, "must be an object");
-    if (m.role !== "user" && m.role !== "assistant") {
-      throw new ValidationError(`messages[${i}].role`, 'must be "user" or "assistant"');
-    }
-    if (typeof m.content === "string") return;
-    if (Array.isArray(m.content) && m.content.every((b) => isObject(b))) return;
-    throw new ValidationError(
-      `messages[${i}].content`,
-      "must be a string or an array of content blocks",
-    );
-  });
-  if (x.temperature !== undefined) {
-    if (
-      typeof x.temperature !== "number" || !Number.isFinite(x.temperature) ||
-      x.temperature < 0 || x.temperature > 1
-    ) {
-      throw new ValidationError("temperature", "must be a number from 0.0 to 1.0");
-    }
-  }
-  if (x.stream !== undefined && typeof x.stream !== "boolean") {
-    throw new ValidationError("stream", "must be a boolean");
-  }
-  if (x.metadata !== undefined && !isObject(x.metadata)) {
-    throw new ValidationError("metadata", "must be an object");
+  if (typeof x.model !== "string") throw new ValidationError("model", "must be a string");
+  if (x.system !== undefined && typeof x.system !== "string" && !Array.isArray(x.system)) {
+    throw new ValidationError("system", "must be a string or an array of blocks");
   }
   return x as MessageRequest;
 }
@@ -162,6 +117,54 @@ export interface PrepareOptions {
   betas?: string[];
 }
 
+/** Text of a system block, or "" when it has none. */
+function blockText(b: unknown): string {
+  return isObject(b) && typeof b.text === "string" ? b.text : "";
+}
+
+/** Whether `text` is an identity preamble (Claude Code's and the Agent SDK's variants). */
+export function isIdentityPreamble(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith("You are Claude Code, Anthropic's official CLI for Claude") ||
+    t.startsWith("You are a Claude agent, built on Anthropic's Claude Agent SDK");
+}
+
+/** Whether `text` is a billing header block. */
+export function isBillingHeader(text: string): boolean {
+  return text.trimStart().startsWith("x-anthropic-billing-header:");
+}
+
+/**
+ * The prepared `system` array. When the request's own system blocks already carry an
+ * identity preamble and a billing header (Claude Code sends both), they are kept as they are
+ * and nothing is added; otherwise the missing ones are put first (identity, then billing) and
+ * the request's content follows unchanged (a string becomes one text block).
+ */
+export function prepareSystem(system: MessageRequest["system"] | unknown): unknown[] {
+  const own: unknown[] = typeof system === "string"
+    ? (system === "" ? [] : [{ type: "text", text: system }])
+    : Array.isArray(system)
+    ? system
+    : [];
+  let identity = false;
+  let billing = false;
+  for (const b of own) {
+    const t = blockText(b);
+    if (isIdentityPreamble(t)) identity = true;
+    else if (isBillingHeader(t)) billing = true;
+  }
+  const head: SystemBlock[] = [];
+  if (!identity) head.push({ type: "text", text: IDENTITY_PREAMBLE });
+  if (!billing) head.push({ type: "text", text: BILLING_HEADER });
+  return head.length === 0 ? own : [...head, ...own];
+}
+
+/** Splits `anthropic-beta` header values into trimmed, non-empty names. */
+export function splitBetas(value: string | null): string[] {
+  if (value === null) return [];
+  return value.split(",").map((b) => b.trim()).filter((b) => b !== "");
+}
+
 /**
  * Applies the OAuth request preparation. Does not mutate `body`; returns new headers and a
  * new body (unknown fields kept).
@@ -170,16 +173,8 @@ export function prepareMessagesRequest(
   body: MessageRequest,
   opts: PrepareOptions,
 ): { headers: Headers; body: Record<string, unknown> } {
-  const system: SystemBlock[] = [
-    { type: "text", text: IDENTITY_PREAMBLE },
-    { type: "text", text: BILLING_HEADER },
-  ];
-  if (typeof body.system === "string") {
-    if (body.system !== "") system.push({ type: "text", text: body.system });
-  } else if (Array.isArray(body.system)) {
-    system.push(...body.system);
-  }
-  const metadata: Record<string, unknown> = { ...(body.metadata ?? {}) };
+  const system = prepareSystem(body.system);
+  const metadata: Record<string, unknown> = isObject(body.metadata) ? { ...body.metadata } : {};
   if (typeof metadata.user_id !== "string" || metadata.user_id === "") {
     metadata.user_id = opts.userId ?? PROCESS_USER_ID;
   }

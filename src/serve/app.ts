@@ -8,7 +8,7 @@
  * @module
  */
 
-import { prepareMessagesRequest, validateMessageRequest } from "../msg/prepare.ts";
+import { prepareMessagesRequest, splitBetas, validateMessageRequest } from "../msg/prepare.ts";
 import { parseUnifiedRateLimits, type UsageWindows } from "../msg/ratelimit.ts";
 import { isAuthorized, UNAUTHORIZED_MESSAGE } from "./auth.ts";
 import { apiError } from "./errors.ts";
@@ -23,8 +23,15 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 export interface TokenProvider {
   /** A live access token (refreshing lazily); throws `NoCredentialsError` without credentials. */
   accessToken(): Promise<string>;
-  /** After an upstream 401: the new token if another process rotated it, else null. */
-  tokenChangedSince(used: string): Promise<string | null>;
+  /**
+   * After an upstream 401 to `used`: re-read the credentials under the lock and refresh once;
+   * the new token, or null when there is none. Never throws.
+   */
+  afterUnauthorized(used: string): Promise<string | null>;
+  /** The upstream still answered 401 after that (reported by `/healthz`). */
+  upstreamRejected(token: string, error: string): void;
+  /** The upstream accepted `token` (clears a recorded rejection). */
+  upstreamAccepted(token: string): void;
   snapshot(): KeepaliveSnapshot;
 }
 
@@ -60,6 +67,37 @@ export interface ServeApp {
   abortAll(reason?: string): void;
   /** The `/usage` cache. */
   readonly usage: UsageCache<UsageWindows>;
+}
+
+/**
+ * Client request headers forwarded to the upstream as they are (names, lower case), on top of
+ * `anthropic-beta`, which is merged with the OAuth betas. A client's `user-agent` replaces
+ * the daemon's. Not forwarded: what the OAuth preparation sets itself (`authorization`,
+ * `anthropic-version: 2023-06-01`, `content-type`, `accept`, `accept-encoding`), the daemon
+ * key (`authorization`, `x-api-key`), cookies, `host`, `content-length` and hop-by-hop
+ * headers.
+ */
+export const FORWARDED_HEADERS: readonly string[] = [
+  "user-agent",
+  "x-app",
+  "idempotency-key",
+  "x-claude-code-session-id",
+  "x-client-request-id",
+];
+/**
+ * Prefixes of forwarded client headers: the SDKs' `x-stainless-*` and `anthropic-*` (except
+ * `anthropic-version`, set by the preparation, and `anthropic-beta`, merged).
+ */
+export const FORWARDED_PREFIXES: readonly string[] = ["x-stainless-", "anthropic-"];
+
+/** Copies the forwarded client headers (see {@link FORWARDED_HEADERS}) onto `out`. */
+function forwardClientHeaders(from: Headers, out: Headers): void {
+  from.forEach((value, key) => {
+    if (key === "anthropic-beta" || key === "anthropic-version") return;
+    if (FORWARDED_HEADERS.includes(key) || FORWARDED_PREFIXES.some((p) => key.startsWith(p))) {
+      out.set(key, value);
+    }
+  });
 }
 
 /** Hop-by-hop headers never copied from the upstream response. */
@@ -133,7 +171,11 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
   const usage = new UsageCache<UsageWindows>();
   const controllers = new Set<AbortController>();
 
-  async function proxy(req: Request, kind: "messages" | "count_tokens"): Promise<Response> {
+  async function proxy(
+    req: Request,
+    kind: "messages" | "count_tokens",
+    search: string,
+  ): Promise<Response> {
     const bytes = await readBody(req, limit);
     let parsed: unknown;
     try {
@@ -156,21 +198,27 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
       }
       throw err;
     }
-    const clientBetas = (req.headers.get("anthropic-beta") ?? "").split(",")
-      .map((b) => b.trim()).filter((b) => b !== "");
+    const clientBetas = splitBetas(req.headers.get("anthropic-beta"));
+    const hadMetadata = request.metadata !== undefined;
     const build = (accessToken: string) => {
       const prepared = prepareMessagesRequest(request, {
         accessToken,
         betas: clientBetas,
         ...(deps.userId !== undefined ? { userId: deps.userId } : {}),
       });
-      // count_tokens takes no metadata (the API rejects extra inputs).
-      if (kind === "count_tokens") delete prepared.body.metadata;
+      // count_tokens takes no metadata (the API rejects extra inputs): never add one there.
+      if (kind === "count_tokens" && !hadMetadata) delete prepared.body.metadata;
+      forwardClientHeaders(req.headers, prepared.headers);
       prepared.headers.set("accept-encoding", "identity");
-      prepared.headers.set("accept", request.stream ? "text/event-stream" : "application/json");
+      prepared.headers.set(
+        "accept",
+        request.stream === true ? "text/event-stream" : "application/json",
+      );
       return { headers: prepared.headers, body: JSON.stringify(prepared.body) };
     };
-    const url = `${deps.apiBaseUrl}/v1/messages${kind === "count_tokens" ? "/count_tokens" : ""}`;
+    const url = `${deps.apiBaseUrl}/v1/messages${
+      kind === "count_tokens" ? "/count_tokens" : ""
+    }${search}`;
 
     const ac = new AbortController();
     const onClientAbort = () => ac.abort(new Error("client disconnected"));
@@ -190,11 +238,20 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
       try {
         upstream = await send(token);
         if (upstream.status === 401) {
-          const rotated = await deps.tokens.tokenChangedSince(token);
-          if (rotated !== null) {
+          const fresh = await deps.tokens.afterUnauthorized(token);
+          if (fresh !== null) {
             await upstream.body?.cancel().catch(() => {});
-            upstream = await send(rotated);
+            token = fresh;
+            upstream = await send(token);
           }
+          if (upstream.status === 401) {
+            const text = await upstream.clone().text().catch(() => "");
+            deps.tokens.upstreamRejected(token, upstreamErrorMessage(text));
+          } else if (upstream.ok) {
+            deps.tokens.upstreamAccepted(token);
+          }
+        } else if (upstream.ok) {
+          deps.tokens.upstreamAccepted(token);
         }
       } catch (err) {
         if (ac.signal.aborted) {
@@ -316,7 +373,7 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
     }
     if (path === "/v1/messages" || path === "/v1/messages/count_tokens") {
       if (req.method !== "POST") return methodNotAllowed("POST");
-      return await proxy(req, path === "/v1/messages" ? "messages" : "count_tokens");
+      return await proxy(req, path === "/v1/messages" ? "messages" : "count_tokens", url.search);
     }
     return apiError(404, "not_found_error", `no route for ${req.method} ${path}`);
   }
@@ -339,6 +396,17 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
     },
     usage,
   };
+}
+
+/** The `error.message` of an API error body, or the start of the text. */
+function upstreamErrorMessage(text: string): string {
+  try {
+    const j = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof j.error?.message === "string") return `401 ${j.error.message}`;
+  } catch {
+    // not JSON
+  }
+  return `401 ${text.slice(0, 200)}`;
 }
 
 function methodNotAllowed(allow: string): Response {

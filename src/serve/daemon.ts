@@ -95,12 +95,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         throw err;
       }
     },
-    ensureFresh: ({ marginMs, force }) =>
+    ensureFresh: ({ marginMs, force, rejectedAccessToken }) =>
       store.ensureFresh({
         marginMs,
         now: () => clock.now(),
         refresh: (rt) => refreshAccessToken(config, upstream.fetch, rt),
         ...(force !== undefined ? { force } : {}),
+        ...(rejectedAccessToken !== undefined ? { rejectedAccessToken } : {}),
       }),
   };
   const keepalive = new Keepalive<Credentials>({

@@ -25,16 +25,25 @@ export interface HealthBody {
   last_refresh_ok?: boolean;
   /** Error of the last attempt; null when it succeeded. */
   last_refresh_error?: string | null;
+  /**
+   * Present when the upstream answered 401 to the current token even after a re-read and a
+   * forced refresh: when, and the upstream's message (the status is then "degraded", 503).
+   */
+  upstream_rejected_at?: string;
+  upstream_error?: string;
 }
 
-/** Builds the `/healthz` status and body. 503 only when the token is dead and refresh keeps failing. */
+/**
+ * Builds the `/healthz` status and body. 503 only when the token is dead and refresh keeps
+ * failing, or the upstream rejects the token even after a forced refresh.
+ */
 export function healthResponse(
   snap: KeepaliveSnapshot,
   startedAt: number,
   now: number,
 ): { status: number; body: HealthBody } {
   const failing = snap.lastRefresh !== null && !snap.lastRefresh.ok;
-  const degraded = !snap.tokenAlive && failing;
+  const degraded = (!snap.tokenAlive && failing) || snap.upstreamRejected !== null;
   const body: HealthBody = {
     status: degraded ? "degraded" : "ok",
     token_alive: snap.tokenAlive,
@@ -46,6 +55,10 @@ export function healthResponse(
     body.last_refresh_at = new Date(snap.lastRefresh.at).toISOString();
     body.last_refresh_ok = snap.lastRefresh.ok;
     body.last_refresh_error = snap.lastRefresh.error;
+  }
+  if (snap.upstreamRejected !== null) {
+    body.upstream_rejected_at = new Date(snap.upstreamRejected.at).toISOString();
+    body.upstream_error = snap.upstreamRejected.error;
   }
   return { status: degraded ? 503 : 200, body };
 }

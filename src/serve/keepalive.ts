@@ -36,7 +36,9 @@ export interface CredentialsPort<C extends TokenLike> {
    * still expires within `marginMs` of `now` (or `force`), check writability, refresh and
    * write atomically.
    */
-  ensureFresh(opts: { marginMs: number; now: number; force?: boolean }): Promise<FreshResult<C>>;
+  ensureFresh(
+    opts: { marginMs: number; now: number; force?: boolean; rejectedAccessToken?: string },
+  ): Promise<FreshResult<C>>;
 }
 
 /** A clock: epoch milliseconds. */
@@ -75,6 +77,11 @@ export interface KeepaliveSnapshot {
   consecutiveFailures: number;
   /** Epoch ms of the next scheduled tick, null when stopped. */
   nextTickAt: number | null;
+  /**
+   * The upstream answered 401 to the current access token even after a re-read and one
+   * forced refresh: when, and the upstream's message. Null otherwise.
+   */
+  upstreamRejected: { at: number; error: string } | null;
 }
 
 /** Raised by {@link Keepalive.accessToken} when there are no credentials at all. */
@@ -135,6 +142,10 @@ export class Keepalive<C extends TokenLike> {
   #stopped = true;
   #readError: string | null = null;
   #warnedMissing = false;
+  /** The access token a forced refresh ran for (one per rejected token). */
+  #forcedFor: string | null = null;
+  #forcing: Promise<string | null> | null = null;
+  #rejected: { token: string; at: number; error: string } | null = null;
 
   constructor(opts: KeepaliveOptions<C>) {
     this.#source = opts.source;
@@ -170,9 +181,14 @@ export class Keepalive<C extends TokenLike> {
   /** State for `/healthz`. */
   snapshot(): KeepaliveSnapshot {
     const now = this.#clock.now();
+    const rejected = this.#rejected !== null && this.#creds !== null &&
+        this.#rejected.token === this.#creds.accessToken
+      ? { at: this.#rejected.at, error: this.#rejected.error }
+      : null;
     return {
       expiresAt: this.#creds?.expiresAt ?? null,
-      tokenAlive: this.#creds !== null && this.#creds.expiresAt > now,
+      tokenAlive: this.#creds !== null && this.#creds.expiresAt > now && rejected === null,
+      upstreamRejected: rejected,
       lastRefresh: this.#last,
       consecutiveFailures: this.#failures,
       nextTickAt: this.#nextTickAt,
@@ -226,12 +242,57 @@ export class Keepalive<C extends TokenLike> {
   }
 
   /**
-   * After an upstream 401: re-reads the file and returns the new access token when another
-   * process has rotated it since `used` was handed out, else null.
+   * After an upstream 401 to `used`: re-reads the file under the lock and returns the access
+   * token another process rotated to; else refreshes once (forced, single-flight: concurrent
+   * 401s for the same token share one refresh) and returns the new token. Null when nothing
+   * new came of it (a refresh was already tried for this token, or it failed: recorded for
+   * `/healthz`). Never throws.
    */
-  async tokenChangedSince(used: string): Promise<string | null> {
+  async afterUnauthorized(used: string): Promise<string | null> {
     const c = await this.reload();
-    return c !== null && c.accessToken !== used ? c.accessToken : null;
+    if (c !== null && c.accessToken !== used) return c.accessToken;
+    if (this.#forcing !== null && this.#forcedFor === used) return await this.#forcing;
+    // One forced refresh per rejected token; and none while the upstream rejects a token a
+    // forced refresh just gave (no refresh storm; a later success or rotation clears it).
+    if (this.#forcedFor === used || this.#rejected?.token === used) return null;
+    this.#forcedFor = used;
+    const run = async (): Promise<string | null> => {
+      try {
+        const r = await this.#source.ensureFresh({
+          marginMs: this.#marginMs,
+          now: this.#clock.now(),
+          force: true,
+          rejectedAccessToken: used,
+        });
+        this.#creds = r.credentials;
+        if (r.refreshed) {
+          this.#last = { at: this.#clock.now(), ok: true, error: null };
+          this.#log("keepalive: token refreshed after an upstream 401");
+        }
+        this.#failures = 0;
+        return r.credentials.accessToken !== used ? r.credentials.accessToken : null;
+      } catch (err) {
+        this.#failures++;
+        this.#last = { at: this.#clock.now(), ok: false, error: errorText(err) };
+        this.#log(`keepalive: refresh after an upstream 401 failed: ${this.#last.error}`);
+        return null;
+      }
+    };
+    this.#forcing = run().finally(() => {
+      this.#forcing = null;
+    });
+    return await this.#forcing;
+  }
+
+  /** The upstream answered 401 to `token` after {@link afterUnauthorized}: shown by `/healthz`. */
+  upstreamRejected(token: string, error: string): void {
+    this.#rejected = { token, at: this.#clock.now(), error };
+    this.#log(`upstream rejected the access token after a refresh: ${error}`);
+  }
+
+  /** The upstream accepted `token`: clears a recorded rejection of it. */
+  upstreamAccepted(token: string): void {
+    if (this.#rejected !== null && this.#rejected.token === token) this.#rejected = null;
   }
 
   async #run(): Promise<void> {

@@ -66,6 +66,11 @@ export interface FakeAnthropicOptions {
   usage?: Record<string, unknown>;
   /** Clock, epoch ms. */
   now?: () => number;
+  /**
+   * Answer 401 `authentication_error` to every access token on /v1/messages (an account
+   * that lost access: refreshing does not help).
+   */
+  rejectAllTokens?: boolean;
 }
 
 /** The running fake. */
@@ -86,6 +91,11 @@ export interface FakeAnthropic {
   readonly latest: { accessToken: string; refreshToken: string } | null;
   /** Requests whose path starts with `prefix`. */
   requestsTo(prefix: string): RecordedRequest[];
+  /**
+   * Revokes a token early (an access token is then answered 401 although it has not
+   * expired; a refresh token gets `invalid_grant`).
+   */
+  revoke(token: string): void;
   close(): Promise<void>;
 }
 
@@ -168,6 +178,9 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     if (!m) return apiError(401, "authentication_error", "Missing bearer token");
     const exp = accessTokens.get(m[1]);
     if (exp === undefined) return apiError(401, "authentication_error", "Invalid bearer token");
+    if (opts.rejectAllTokens) {
+      return apiError(401, "authentication_error", "OAuth token does not grant access.");
+    }
     if (exp <= now()) {
       return apiError(401, "authentication_error", "OAuth token has expired.");
     }
@@ -493,6 +506,11 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     },
     issueTokens: (ttlSec?: number) => issue(ttlSec),
     requestsTo: (prefix: string) => requests.filter((r) => r.path.startsWith(prefix)),
+    revoke(token: string) {
+      accessTokens.delete(token);
+      const r = refreshTokens.get(token);
+      if (r) r.used = true;
+    },
     async close() {
       ac.abort();
       await server.finished;

@@ -93,6 +93,7 @@ function structured<T>(r: CallToolResult): T {
 
 /** The flow both modes must pass: tools, resources, remember, recall, supersede, forget. */
 async function basicFlow(mcp: McpProcess, project: string) {
+  const mode = project;
   const { tools } = await mcp.client.listTools();
   assert.deepEqual(tools.map((t: Tool) => t.name).sort(), [...TOOL_NAMES].sort());
   assert.equal(tools.length, 7);
@@ -131,6 +132,35 @@ async function basicFlow(mcp: McpProcess, project: string) {
   const bad = await mcp.call("remember", { content: "x", weight: 2 });
   assert.equal(bad.isError, true);
   assert.equal(text(bad), "weight: must be between 0.1 and 1.0");
+
+  // One validation in both modes, by the advertised input schema (the Admin API's query
+  // string would otherwise turn {"x":1} into "[object Object]" and [2] into 2).
+  const countBefore = structured<{ count: number }>(await mcp.call("list", { limit: 1000 })).count;
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ["list", { project: { x: 1 } }, "project: must be a string"],
+    ["list", { type: ["rule"] }, "type: must be one of fact, rule, decision, feedback, context"],
+    ["list", { limit: [2] }, "limit: must be an integer"],
+    ["list", { limit: "5" }, "limit: must be an integer"],
+    ["list", { project: null }, "project: must be a string, not null (omit it for the default)"],
+    ["recall", { query: "x", limit: null }, "limit: must be an integer, not null"],
+    ["remember", { content: "typo", weight: null }, "weight: must be a number, not null"],
+    ["remember", { content: "typo", tags: null }, "tags: must be an array of strings, not null"],
+    ["stats", { verbose: true }, "verbose: unknown field; allowed fields: none"],
+    ["forget", { id: crypto.randomUUID(), all: true }, "all: unknown field; allowed fields are id"],
+  ];
+  for (const [tool, args, starts] of invalid) {
+    const r = await mcp.call(tool, args);
+    assert.equal(r.isError, true, `${mode} ${tool} ${JSON.stringify(args)}`);
+    assert.ok(
+      text(r).startsWith(starts),
+      `${mode} ${tool} ${JSON.stringify(args)}: ${text(r)} should start with ${starts}`,
+    );
+  }
+  assert.equal(
+    structured<{ count: number }>(await mcp.call("list", { limit: 1000 })).count,
+    countBefore,
+    "nothing was written",
+  );
 
   await mcp.call("remember", { content: `Say hello in ${project}`, project, type: "bootstrap" });
   const boot = await mcp.client.readResource({ uri: `mneme://bootstrap/${project}` });

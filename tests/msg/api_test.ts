@@ -177,3 +177,23 @@ Deno.test("a 429 whose window resets in hours is reported even with a short retr
   await s.client.create(req);
   assert.deepEqual(s.sleeps, [500]);
 });
+
+Deno.test("an upstream 401 to a live token: one forced refresh and one retry; a 401 a refresh does not cure is reported", async () => {
+  await using s = await setup();
+  // Revoke the live access token: the client refreshes once and retries once.
+  const first = s.fake.latest!;
+  s.fake.revoke(first.accessToken);
+  assert.equal(replyText(await s.client.create(req)), "echo: yo");
+  assert.equal(s.fake.refreshCount, 1);
+  const ups = s.fake.requestsTo("/v1/messages");
+  assert.equal(ups.length, 2);
+  assert.equal(ups[1].headers.authorization, `Bearer ${s.fake.latest!.accessToken}`);
+  // A 401 that a refresh does not cure is reported after the one retry.
+  s.fake.options.rejectAllTokens = true;
+  await assert.rejects(
+    () => s.client.create(req),
+    (e: unknown) => e instanceof ApiError && e.status === 401,
+  );
+  assert.equal(s.fake.refreshCount, 2, "one refresh per call, no more");
+  assert.equal(s.fake.requestsTo("/v1/messages").length, 4);
+});

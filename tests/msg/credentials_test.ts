@@ -199,3 +199,91 @@ Deno.test("ensureFresh: a token endpoint that never answers times out, releases 
     await tmp.cleanup();
   }
 });
+
+Deno.test("a refresh SIGKILLed between the temp write and the rename loses nothing: the next process adopts the temp file", async () => {
+  const fake = startFakeAnthropic();
+  const tmp = await tempDir();
+  try {
+    const path = `${tmp.dir}/credentials.json`;
+    await seedCredentials(fake, path);
+    const before = JSON.parse(await Deno.readTextFile(path));
+    // A child process refreshes and is SIGKILLed right where it would rename the temp file.
+    const child = `${tmp.dir}/killed_refresh.ts`;
+    const src = new URL("../../src/", import.meta.url).href;
+    await Deno.writeTextFile(
+      child,
+      `import { CredentialStore } from "${src}msg/credentials.ts";
+import { refreshAccessToken } from "${src}msg/oauth.ts";
+import { loadMsgConfig } from "${src}msg/config.ts";
+const rename = Deno.rename;
+Deno.rename = (from: string | URL, to: string | URL) => {
+  if (String(to) === ${JSON.stringify(path)}) Deno.kill(Deno.pid, "SIGKILL");
+  return rename(from, to);
+};
+const config = loadMsgConfig((n) => Deno.env.get(n));
+await new CredentialStore(${JSON.stringify(path)}).ensureFresh({
+  marginMs: 60_000,
+  force: true,
+  refresh: (rt) => refreshAccessToken(config, fetch, rt),
+});
+console.log("not killed");
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-check", child],
+      env: fakeEnv(fake, path),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.signal, "SIGKILL", new TextDecoder().decode(out.stderr));
+    assert.equal(fake.refreshCount, 1, "the killed process spent the refresh token");
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), before, "file still old");
+    const temps = [...Deno.readDirSync(tmp.dir)].map((e) => e.name).filter((n) =>
+      n.endsWith(".tmp")
+    );
+    assert.equal(temps.length, 1, "the complete temp file is left behind");
+    const live = JSON.parse(await Deno.readTextFile(`${tmp.dir}/${temps[0]}`));
+    assert.equal(live.refreshToken, fake.latest!.refreshToken);
+    // Leftovers of older crashes: a torn write and an older complete rotation.
+    const torn = `${tmp.dir}/.credentials.json.${crypto.randomUUID()}.tmp`;
+    await Deno.writeTextFile(torn, '{"refreshToken": "sk-ant-ort01-x", "acc', { mode: 0o600 });
+    const older = `${tmp.dir}/.credentials.json.${crypto.randomUUID()}.tmp`;
+    await Deno.writeTextFile(
+      older,
+      JSON.stringify({ ...before, refreshToken: "old-r", expiresAt: before.expiresAt - 1 }),
+      { mode: 0o600 },
+    );
+
+    // The next process refreshes (forced, as after a 401): it adopts the temp file under the
+    // lock instead of spending the consumed refresh token.
+    const store = new CredentialStore(path);
+    const r = await store.ensureFresh({
+      marginMs: 60_000,
+      force: true,
+      refresh: (rt) => refreshAccessToken(loadMsgConfig((n) => fakeEnv(fake, path)[n]), fetch, rt),
+    });
+    assert.equal(fake.failedRefreshCount, 0, "the consumed refresh token was never sent again");
+    assert.equal(r.refreshed, false);
+    assert.equal(fake.refreshCount, 1);
+    assert.equal(r.credentials.refreshToken, live.refreshToken);
+    assert.equal(r.credentials.accessToken, live.accessToken);
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), live);
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    assert.deepEqual(
+      [...Deno.readDirSync(tmp.dir)].map((e) => e.name).filter((n) => n.endsWith(".tmp")),
+      [],
+      "the other leftovers are removed",
+    );
+    // And the adopted refresh token is the live one: the next refresh works.
+    const again = await store.ensureFresh({
+      marginMs: 60_000,
+      force: true,
+      refresh: (rt) => refreshAccessToken(loadMsgConfig((n) => fakeEnv(fake, path)[n]), fetch, rt),
+    });
+    assert.equal(again.refreshed, true);
+    assert.equal(fake.failedRefreshCount, 0);
+  } finally {
+    await fake.close();
+    await tmp.cleanup();
+  }
+});

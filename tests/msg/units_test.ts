@@ -203,21 +203,15 @@ Deno.test("prepare: system order, user content unchanged, metadata, headers, no 
   assert.equal(s.headers.get("anthropic-beta"), "oauth-2025-04-20");
 });
 
-Deno.test("validateMessageRequest names the field", () => {
+Deno.test("validateMessageRequest checks only what the preparation needs and names the field", () => {
   const ok = { model: "m", max_tokens: 5, messages: [{ role: "user", content: "x" }] };
   assert.equal(validateMessageRequest(ok), ok);
   const cases: Array<[unknown, string]> = [
     [null, "body"],
+    [[1], "body"],
     [{ ...ok, model: 3 }, "model"],
-    [{ ...ok, max_tokens: 0 }, "max_tokens"],
-    [{ ...ok, max_tokens: 1.5 }, "max_tokens"],
-    [{ ...ok, messages: [] }, "messages"],
-    [{ ...ok, messages: [{ role: "system", content: "x" }] }, "messages[0].role"],
-    [{ ...ok, messages: [{ role: "user", content: 5 }] }, "messages[0].content"],
-    [{ ...ok, temperature: 1.5 }, "temperature"],
     [{ ...ok, system: 5 }, "system"],
-    [{ ...ok, system: [{ type: "text" }] }, "system[0].text"],
-    [{ ...ok, stream: "yes" }, "stream"],
+    [{ ...ok, system: { text: "x" } }, "system"],
   ];
   for (const [input, field] of cases) {
     assert.throws(() => validateMessageRequest(input), (e: unknown) => {
@@ -227,8 +221,46 @@ Deno.test("validateMessageRequest names the field", () => {
       return true;
     });
   }
-  const count = { model: "m", messages: [{ role: "user", content: "x" }] };
-  assert.equal(validateMessageRequest(count, { kind: "count_tokens" }), count);
+  // The upstream judges the rest: roles, content blocks, max_tokens, unknown fields.
+  const passed: unknown[] = [
+    { ...ok, messages: [{ role: "user", content: "a" }, { role: "system", content: "b" }] },
+    { ...ok, max_tokens: undefined, future_field: { x: 1 } },
+    { ...ok, messages: [{ role: "user", content: [{ type: "future_block", data: 1 }] }] },
+    { ...ok, temperature: 3, stream: "yes", messages: [] },
+    { model: "m", messages: [{ role: "user", content: "x" }] },
+  ];
+  for (const input of passed) assert.equal(validateMessageRequest(input), input);
+});
+
+Deno.test("prepare: a request with its own identity preamble and billing block gets neither twice", () => {
+  const own = [
+    {
+      type: "text",
+      text: "x-anthropic-billing-header: cc_version=2.1.330.440; cc_entrypoint=cli;",
+    },
+    { type: "text", text: "You are a Claude agent, built on Anthropic's Claude Agent SDK." },
+    { type: "text", text: "rest", cache_control: { type: "ephemeral" } },
+  ];
+  const body: MessageRequest = { model: "m", messages: [{ role: "user", content: "x" }] };
+  assert.deepEqual(
+    prepareMessagesRequest({ ...body, system: own }, { accessToken: "t" }).body.system,
+    own,
+  );
+  const cc = [{ type: "text", text: `${IDENTITY_PREAMBLE}` }, own[0]];
+  assert.deepEqual(
+    prepareMessagesRequest({ ...body, system: cc }, { accessToken: "t" }).body.system,
+    cc,
+  );
+  // Only the billing block: the identity preamble is put first, the rest kept.
+  assert.deepEqual(
+    prepareMessagesRequest({ ...body, system: [own[0], own[2]] }, { accessToken: "t" }).body.system,
+    [{ type: "text", text: IDENTITY_PREAMBLE }, own[0], own[2]],
+  );
+  // Only an identity preamble: the billing block is added.
+  assert.deepEqual(
+    prepareMessagesRequest({ ...body, system: [cc[0]] }, { accessToken: "t" }).body.system,
+    [{ type: "text", text: BILLING_HEADER }, cc[0]],
+  );
 });
 
 Deno.test("redaction helpers", () => {

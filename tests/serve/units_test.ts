@@ -113,7 +113,7 @@ Deno.test("auth: constant-time compare, Bearer or x-api-key", () => {
 Deno.test("healthResponse: fields appear only after a real refresh; 503 only when dead and failing", () => {
   const started = Date.parse("2026-01-01T00:00:00Z");
   const now = started + 125_000;
-  const base = { consecutiveFailures: 0, nextTickAt: null };
+  const base = { consecutiveFailures: 0, nextTickAt: null, upstreamRejected: null };
   const alive = healthResponse(
     { ...base, expiresAt: now + 3600_000, tokenAlive: true, lastRefresh: null },
     started,
