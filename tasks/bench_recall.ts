@@ -22,7 +22,7 @@
 import { parseArgs } from "node:util";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import type { Embedder } from "../src/embed/embedder.ts";
-import { SqlMemoryService } from "../src/memory/service.ts";
+import { type Retrieval, SqlMemoryService } from "../src/memory/service.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { openPglite } from "../src/store/pglite.ts";
@@ -174,7 +174,7 @@ try {
   Deno.exit(2);
 }
 const limit = Number(values.limit);
-const retrievals = values.retrieval!.split(",");
+const retrievals = values.retrieval!.split(",") as Retrieval[];
 const embedder = makeEmbedder(values.embedder!);
 await embedder.probe();
 
@@ -199,7 +199,8 @@ let turns = 0;
     await service.import(items);
     turns += items.length;
     c.turns.forEach((t, i) => {
-      const key = `${c.name}\n${items[i].content}`;
+      // The service stores content trimmed.
+      const key = `${c.name}\n${items[i].content.trim()}`;
       idsOf.set(key, [...idsOf.get(key) ?? [], t.dia_id]);
     });
     bm25.set(c.name, {
@@ -236,7 +237,7 @@ const results: Result[] = [];
 }
 
 for (const retrieval of retrievals) {
-  const service = new SqlMemoryService({ store: new Store(db), embedder, stored });
+  const service = new SqlMemoryService({ store: new Store(db), embedder, stored, retrieval });
   const r: Result = {
     system: `service ${embedder.info.model}${retrieval === "hybrid" ? "" : ` ${retrieval}`}`,
     overall: tally(),
