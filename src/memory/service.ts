@@ -46,8 +46,14 @@ export const CONTRADICTION_THRESHOLD = 0.75;
 export const CONTRADICTION_CANDIDATES = 5;
 /** Nearest memories fetched for recall (plus as many best lexical matches). */
 export const RECALL_CANDIDATES = 15;
-/** Share of the lexical relevance in the fused relevance; the rest is cosine similarity. */
-export const LEXICAL_SHARE = 0.8;
+/**
+ * Share of the lexical relevance in the fused relevance, by embedder; the rest is cosine
+ * similarity. The builtin embedder's vectors repeat the lexical signal without corpus
+ * statistics (0.8, tuned on LoCoMo dev); a model's vectors carry meaning (0.5).
+ */
+export function lexicalShare(embedder: EmbedderInfo): number {
+  return embedder.provider === "builtin" ? 0.8 : 0.5;
+}
 /**
  * Cosine similarity a memory that shares no query term needs to count as relevant: below it,
  * a vector-only match is the embedder's background similarity between unrelated texts.
@@ -64,12 +70,14 @@ export type Retrieval = "hybrid" | "vector" | "lexical";
 
 /**
  * Relevance of a candidate in 0..1 from its lexical relevance (normalised BM25, 0..1) and
- * its cosine similarity: 0.8 × lexical + 0.2 × max(0, similarity). A candidate that shares no
- * query term counts only when its similarity reaches {@link VECTOR_ONLY_MIN}; relevance below
- * {@link MIN_RELEVANCE} is noise (0).
+ * its cosine similarity: share × lexical + (1 − share) × max(0, similarity), the share from
+ * {@link lexicalShare}. A candidate that shares no query term counts only when its
+ * similarity reaches {@link VECTOR_ONLY_MIN}; relevance below {@link MIN_RELEVANCE} is
+ * noise (0).
  */
 export function relevance(
   c: { lexical: number; similarity: number },
+  share: number,
   retrieval: Retrieval = "hybrid",
 ): number {
   const sim = Math.max(0, Math.min(1, c.similarity));
@@ -79,7 +87,7 @@ export function relevance(
     ? c.lexical
     : c.lexical <= 0 && sim < VECTOR_ONLY_MIN
     ? 0
-    : LEXICAL_SHARE * c.lexical + (1 - LEXICAL_SHARE) * sim;
+    : share * c.lexical + (1 - share) * sim;
   return r < MIN_RELEVANCE ? 0 : r;
 }
 /** Weight a superseded memory drops to. */
@@ -168,6 +176,11 @@ export class SqlMemoryService implements MemoryService {
   /** The configured embedder. */
   get embedderInfo(): EmbedderInfo {
     return this.#embedder.info;
+  }
+
+  /** The embedder that made the stored vectors. */
+  get storedEmbedder(): EmbedderInfo {
+    return this.#stored;
   }
 
   /** Why the service is in maintenance (stored vectors from another embedder), or null. */
@@ -283,7 +296,9 @@ export class SqlMemoryService implements MemoryService {
     await this.#assertVectorsUsable();
     // Without project and scope, search covers global memories only: an agent outside a
     // project never sees other projects' memories.
-    const scope: ScopeFilter = q.scope === "global"
+    const scope: ScopeFilter = q.scope === "all"
+      ? { kind: "all" }
+      : q.scope === "global"
       ? { kind: "global" }
       : q.scope === "project"
       ? { kind: "project", project: q.project! }
@@ -293,16 +308,17 @@ export class SqlMemoryService implements MemoryService {
     const [embedding] = await this.#embed([q.query]);
     const now = this.#now();
     const mode = this.#retrieval;
+    const share = lexicalShare(this.#embedder.info);
     const candidates = await this.#store.candidates(
       embedding,
       terms(q.query),
       scope,
-      Math.max(RECALL_CANDIDATES, q.limit),
+      RECALL_CANDIDATES,
       now,
       { vector: mode !== "lexical", lexical: mode !== "vector" },
     );
     return candidates
-      .map((c) => ({ memory: c.memory, relevance: relevance(c, mode) }))
+      .map((c) => ({ memory: c.memory, relevance: relevance(c, share, mode) }))
       .filter((c) => c.relevance > 0)
       .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.relevance, now) }))
       .sort((a, b) => b.score - a.score || b.memory.updated_at.localeCompare(a.memory.updated_at))

@@ -41,8 +41,8 @@ async function schemaChecks(db: Db): Promise<void> {
     "select indexname from pg_indexes where tablename = 'memory_terms'",
   );
   assert.deepEqual(terms.map((r) => r.indexname).sort(), [
+    "memory_terms_lookup",
     "memory_terms_memory_id",
-    "memory_terms_pkey",
   ]);
   assert.equal(await columnDimension(db), EMBEDDER.dimension);
   assert.deepEqual(await recordedEmbedder(db), EMBEDDER);
