@@ -25,6 +25,7 @@ import type { Embedder } from "../src/embed/embedder.ts";
 import { type Retrieval, SqlMemoryService } from "../src/memory/service.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
+import { StandInEmbedder } from "../tests/fakes/semantic.ts";
 import { openPglite } from "../src/store/pglite.ts";
 import { Store } from "../src/store/store.ts";
 
@@ -151,6 +152,7 @@ const pct = (xs: number[], p: number) => {
 
 function makeEmbedder(name: string): Embedder {
   if (name === "builtin") return new BuiltinEmbedder();
+  if (name === "stand-in") return new StandInEmbedder();
   throw new Error(`--embedder: unknown embedder ${name} (builtin, stand-in)`);
 }
 
