@@ -477,12 +477,21 @@ export class Store {
     now: Date,
     sides: { vector: boolean; lexical: boolean } = { vector: true, lexical: true },
   ): Promise<Candidate[]> {
-    const near = sides.vector ? await this.nearest(vector, scope, k, now) : [];
     const terms = [...new Set(queryTerms)];
-    if (!sides.lexical || !terms.length) return near.map((n) => ({ ...n, lexical: 0 }));
+    if (!sides.lexical || !terms.length) {
+      const near = sides.vector ? await this.nearest(vector, scope, k, now) : [];
+      return near.map((x) => ({ ...x, lexical: 0 }));
+    }
     const stats = await this.#corpusStats(scope, terms);
     const p = new Params();
     const v = p.add(vectorLiteral(vector));
+    const lim = p.add(k);
+    // The nearest neighbours, in the same statement (one round trip, on the HNSW index).
+    const vec = sides.vector
+      ? `select m.id from memories m
+          where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+          order by m.embedding <=> ${v}::vector limit ${lim}`
+      : "select null::uuid as id where false";
     const t = p.add(terms);
     const n = p.add(stats.n);
     const avgdl = p.add(stats.avgdl);
@@ -510,8 +519,9 @@ export class Store {
     const post = projects === null ? best(null) : projects.map(best).join(" union all ");
     const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
     const idf = (df: string) => `ln(1 + (${n}::float8 - ${df} + 0.5) / (${df} + 0.5))`;
-    const rows = await this.db.query<Row & { lexical: number }>(
-      `with df as (
+    const rows = await this.#indexed<Row & { lexical: number }>(
+      `with vec as materialized (${vec}
+       ), df as (
          select * from unnest(${t}::text[], ${dfs}::float8[]) as d(term, df)
        ), post as (${post}
        ), bm as (
@@ -529,9 +539,9 @@ export class Store {
          select id, score from bm order by score desc, id limit ${p.add(4 * k)}
        ), top as (
          select best.id from best join memories m on m.id = best.id
-          where ${live} order by best.score desc, best.id limit ${p.add(k)}
+          where ${live} order by best.score desc, best.id limit ${lim}
        ), ids as (
-         select id from top union select unnest(${p.add(near.map((x) => x.memory.id))}::uuid[])
+         select id from top union select id from vec
        )
        select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity,
               least(1, coalesce(bm.score, 0) / (select total from norm)) as lexical
