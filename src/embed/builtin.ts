@@ -6,7 +6,7 @@
  * Model `hash-v2` (the default): the index terms of search (src/memory/terms.ts: stop words
  * including question words removed, light stemming, identifiers kept whole as well as in
  * parts), each term weighted 1 + ln(tf) and by length (a word of 3 letters 0.55, of 8 or more
- * 1: short words are common words), bigrams of adjacent terms 0.35, and character trigrams
+ * 1: short words are common words), bigrams of adjacent terms 0.25, and character trigrams
  * of each word sharing 0.3 of the word's weight (so that spellings near each other meet
  * without outweighing whole words). Digits and identifiers get no trigrams.
  *
@@ -67,7 +67,7 @@ export function hashEmbedV2(text: string, dim: number): number[] {
       }
     }
   }
-  for (let i = 0; i + 1 < ts.length; i++) add(`b:${ts[i]} ${ts[i + 1]}`, 0.35);
+  for (let i = 0; i + 1 < ts.length; i++) add(`b:${ts[i]} ${ts[i + 1]}`, 0.25);
   return normalise(v, text);
 }
 
