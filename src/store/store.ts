@@ -463,7 +463,8 @@ export class Store {
    *
    * Lexical relevance is BM25 (k1 = 0.9, b = 0.4, idf = ln(1 + (N − df + 0.5)/(df + 0.5)))
    * with N, df and the average length counted over the stored memories this search's scope
-   * covers (N and the average length are cached for {@link STATS_TTL_MS}),
+   * covers (cached for {@link STATS_TTL_MS}; only the {@link POSTINGS_PER_TERM} postings of
+   * highest impact per term are scored),
    * divided by the sum of the idf of the distinct query terms (what a memory of average
    * length containing each query term once would score), capped at 1: the idf-weighted
    * share of the query that the memory contains. A term no visible memory has still counts
@@ -497,7 +498,7 @@ export class Store {
     const avgdl = p.add(stats.avgdl);
     // Postings carry the memory's project (null: global), so the scope applies to them
     // directly; expired and superseded memories are filtered when the best lexical matches
-    // are picked (from the 4k best, so that a few of them cannot crowd the rest out).
+    // are picked (from the 4 × k best, so that a few of them cannot crowd the rest out).
     // Per term and project value (global: null) one index range, of which only the
     // POSTINGS_PER_TERM postings of highest impact are scored: a search reads a bounded
     // number of postings however common its words are. Document frequencies come with the
