@@ -3,13 +3,21 @@
  * model files. It is lexical, not semantic: texts that share words (and word pieces)
  * are similar; paraphrases with different words are not.
  *
- * Features: word unigrams (weight 1), word bigrams (0.5) and character 4-grams of each
+ * Model `hash-v2` (the default): the index terms of search (src/memory/terms.ts: stop words
+ * including question words removed, light stemming, identifiers kept whole as well as in
+ * parts), each term weighted 1 + ln(tf) and by length (a word of 3 letters 0.55, of 8 or more
+ * 1: short words are common words), bigrams of adjacent terms 0.25, and character trigrams
+ * of each word sharing 0.3 of the word's weight (so that spellings near each other meet
+ * without outweighing whole words). Digits and identifiers get no trigrams.
+ *
+ * Model `hash-v1` (databases made before 0.7; upgraded at the daemon's start): word unigrams (weight 1), word bigrams (0.5) and character 4-grams of each
  * word without digits (0.3, so that "migration" and "migrations" meet, while "8080" and
  * "9090" stay distinct values of one statement). Common English stop words are
  * skipped. Each feature is hashed (FNV-1a, 32 bit) to a bucket, with a sign from a second
  * hash to cancel collisions on average; the vector is L2-normalised.
  * @module
  */
+import { terms } from "../memory/terms.ts";
 import type { EmbedderInfo } from "../memory/types.ts";
 import type { Embedder } from "./embedder.ts";
 
@@ -33,24 +41,38 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().normalize("NFKC").match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
 
-/** Embed one text into `dim` dimensions. */
-export function hashEmbed(text: string, dim: number): number[] {
-  const v = new Float64Array(dim);
-  const add = (feature: string, weight: number) => {
+function adder(v: Float64Array): (feature: string, weight: number) => void {
+  return (feature, weight) => {
     const h = fnv1a(feature, 0);
     const sign = (fnv1a(feature, 0x9e3779b9) & 1) === 0 ? 1 : -1;
-    v[h % dim] += sign * weight;
+    v[h % v.length] += sign * weight;
   };
-  const words = tokenize(text).filter((w) => !STOP.has(w));
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    add(`w:${w}`, 1);
-    if (i + 1 < words.length) add(`b:${w} ${words[i + 1]}`, 0.5);
-    const padded = `^${w}$`;
-    if (padded.length > 4 && !/\d/.test(w)) {
-      for (let j = 0; j + 4 <= padded.length; j++) add(`c:${padded.slice(j, j + 4)}`, 0.3);
+}
+
+/** Embed one text into `dim` dimensions with model `hash-v2`. */
+export function hashEmbedV2(text: string, dim: number): number[] {
+  const v = new Float64Array(dim);
+  const add = adder(v);
+  const ts = terms(text);
+  const tf = new Map<string, number>();
+  for (const t of ts) tf.set(t, (tf.get(t) ?? 0) + 1);
+  for (const [t, n] of tf) {
+    const w = (1 + Math.log(n)) * Math.min(1, 0.25 + t.length * 0.1);
+    add(`w:${t}`, w);
+    if (/^\p{L}+$/u.test(t) && t.length > 3) {
+      const padded = `^${t}$`;
+      const grams = padded.length - 2;
+      for (let j = 0; j + 3 <= padded.length; j++) {
+        add(`c:${padded.slice(j, j + 3)}`, (0.3 * w) / Math.sqrt(grams));
+      }
     }
   }
+  for (let i = 0; i + 1 < ts.length; i++) add(`b:${ts[i]} ${ts[i + 1]}`, 0.25);
+  return normalise(v, text);
+}
+
+function normalise(v: Float64Array, text: string): number[] {
+  const dim = v.length;
   let norm = 0;
   for (let i = 0; i < dim; i++) norm += v[i] * v[i];
   norm = Math.sqrt(norm);
@@ -65,17 +87,41 @@ export function hashEmbed(text: string, dim: number): number[] {
   return out;
 }
 
-/** The builtin embedder; model name `hash-v1`. */
+/** Embed one text into `dim` dimensions with model `hash-v1` (kept for old databases and fakes). */
+export function hashEmbed(text: string, dim: number): number[] {
+  const v = new Float64Array(dim);
+  const add = adder(v);
+  const words = tokenize(text).filter((w) => !STOP.has(w));
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    add(`w:${w}`, 1);
+    if (i + 1 < words.length) add(`b:${w} ${words[i + 1]}`, 0.5);
+    const padded = `^${w}$`;
+    if (padded.length > 4 && !/\d/.test(w)) {
+      for (let j = 0; j + 4 <= padded.length; j++) add(`c:${padded.slice(j, j + 4)}`, 0.3);
+    }
+  }
+  return normalise(v, text);
+}
+
+/** Models of the builtin embedder, newest first. */
+export const BUILTIN_MODELS = ["hash-v2", "hash-v1"] as const;
+/** A builtin model name. */
+export type BuiltinModel = typeof BUILTIN_MODELS[number];
+
+/** The builtin embedder; model `hash-v2` unless another builtin model is asked for. */
 export class BuiltinEmbedder implements Embedder {
   readonly info: EmbedderInfo;
+  readonly #fn: (text: string, dim: number) => number[];
 
-  /** Create with a dimension (default 768). */
-  constructor(dimension = 768) {
-    this.info = { provider: "builtin", model: "hash-v1", dimension };
+  /** Create with a dimension (default 768) and a model (default `hash-v2`). */
+  constructor(dimension = 768, model: BuiltinModel = "hash-v2") {
+    this.info = { provider: "builtin", model, dimension };
+    this.#fn = model === "hash-v1" ? hashEmbed : hashEmbedV2;
   }
 
   embed(texts: string[]): Promise<number[][]> {
-    return Promise.resolve(texts.map((t) => hashEmbed(t, this.info.dimension)));
+    return Promise.resolve(texts.map((t) => this.#fn(t, this.info.dimension)));
   }
 
   probe(): Promise<EmbedderInfo> {

@@ -104,7 +104,8 @@ export const recallInput = input({
   }),
   project: projectArg(
     "Project name. Without 'scope' the search is hierarchical: global memories plus this " +
-      "project's. Pass it whenever you work in a project.",
+      "project's (without 'project', global memories only). Pass it whenever you work in a " +
+      "project.",
   ),
   scope: scopeArg(
     "Restrict to 'global' or to 'project' (needs 'project'). Omit for the hierarchical search.",

@@ -152,9 +152,14 @@ export function createMcpServer(
 
   server.registerTool("recall", {
     title: "Recall",
-    description: "Search memories by meaning and words, best first with a score. Pass " +
-      "'project' to search global memories plus that project's. Superseded and expired " +
-      "memories are left out. Call it before starting a task.",
+    description: "Search memories by words and meaning, best first with a score. Pass " +
+      "'project' to search global memories plus that project's; without it only global " +
+      "memories are searched. The score is relevance × scope weight (project 1, global 0.8) " +
+      "× the memory's weight × a slow decay with age: relevance (0..1) is mostly the share " +
+      "of the query's telling words the memory contains (rare words count more than common " +
+      "ones), plus the embedding similarity. Only relevant memories are returned, so fewer " +
+      "than 'limit' or none means nothing else matched. Superseded and expired memories are " +
+      "left out. Call it before starting a task.",
     inputSchema: recallInput,
     outputSchema: recallOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },

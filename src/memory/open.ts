@@ -22,6 +22,7 @@ import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
 import type { EmbedderInfo } from "./types.ts";
 import { SqlMemoryService } from "./service.ts";
+import { upgradeAtStart } from "./upgrade.ts";
 
 /** Startup failure with a message meant for the user. */
 export class StartupError extends Error {
@@ -42,6 +43,8 @@ export interface OpenOptions {
   maxConnections?: number;
   /** Embedded database: fsync on (default true; benchmarks compare with false). */
   durable?: boolean;
+  /** Progress lines of the start-up upgrade (see upgrade.ts); default stderr. */
+  log?: (line: string) => void;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
@@ -180,6 +183,15 @@ export async function createServiceOnDb(
   const service = new SqlMemoryService({ store: new Store(db), embedder, stored, now: opts.now });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);
+  }
+  if (!opts.strict) {
+    try {
+      await upgradeAtStart(service, opts.log ?? ((l) => console.error(l)));
+    } catch (err) {
+      throw new StartupError(`upgrading the database failed: ${describeError(err)}`, {
+        cause: err,
+      });
+    }
   }
   return service;
 }

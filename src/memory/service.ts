@@ -6,6 +6,7 @@
  */
 import type { Embedder } from "../embed/embedder.ts";
 import { recordedEmbedder, sameEmbedder } from "../store/migrate.ts";
+import { terms } from "./terms.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { badRequest, describeError, MemoryError, notFound } from "./errors.ts";
@@ -45,8 +46,52 @@ import {
 export const CONTRADICTION_THRESHOLD = 0.75;
 /** Nearest memories checked for contradictions. */
 export const CONTRADICTION_CANDIDATES = 5;
-/** Nearest memories fetched for recall (plus as many full-text matches). */
+/** Nearest memories fetched for recall (plus as many best lexical matches). */
 export const RECALL_CANDIDATES = 15;
+/**
+ * Share of the lexical relevance in the fused relevance, by embedder; the rest is cosine
+ * similarity. The builtin embedder's vectors repeat the lexical signal without corpus
+ * statistics (0.8, tuned on LoCoMo dev); a model's vectors carry meaning (0.5).
+ */
+export function lexicalShare(embedder: EmbedderInfo): number {
+  return embedder.provider === "builtin" ? 0.8 : 0.5;
+}
+/**
+ * Cosine similarity a memory that shares no query term needs to count as relevant: below it,
+ * a vector-only match is the embedder's background similarity between unrelated texts.
+ */
+export const VECTOR_ONLY_MIN = 0.5;
+/** Relevance below which a candidate is noise and is not returned. */
+export const MIN_RELEVANCE = 0.1;
+
+/**
+ * How search finds candidates: `hybrid` (the service's behaviour) fuses both sides;
+ * `vector` and `lexical` use one side alone (diagnostics and benchmarks).
+ */
+export type Retrieval = "hybrid" | "vector" | "lexical";
+
+/**
+ * Relevance of a candidate in 0..1 from its lexical relevance (normalised BM25, 0..1) and
+ * its cosine similarity: share × lexical + (1 − share) × max(0, similarity), the share from
+ * {@link lexicalShare}. A candidate that shares no query term counts only when its
+ * similarity reaches {@link VECTOR_ONLY_MIN}; relevance below {@link MIN_RELEVANCE} is
+ * noise (0).
+ */
+export function relevance(
+  c: { lexical: number; similarity: number },
+  share: number,
+  retrieval: Retrieval = "hybrid",
+): number {
+  const sim = Math.max(0, Math.min(1, c.similarity));
+  const r = retrieval === "vector"
+    ? sim
+    : retrieval === "lexical"
+    ? c.lexical
+    : c.lexical <= 0 && sim < VECTOR_ONLY_MIN
+    ? 0
+    : share * c.lexical + (1 - share) * sim;
+  return r < MIN_RELEVANCE ? 0 : r;
+}
 /** Weight a superseded memory drops to. */
 export const SUPERSEDED_WEIGHT = 0.1;
 /** Scope weights of the score. */
@@ -62,9 +107,9 @@ export function temporalDecay(updatedAt: string, now: Date): number {
   return Math.exp(-DECAY_PER_DAY * days);
 }
 
-/** similarity × scope_weight × weight × temporal_decay. */
-export function scoreMemory(memory: Memory, similarity: number, now: Date): number {
-  return similarity * SCOPE_WEIGHT[memory.scope] * memory.weight *
+/** relevance × scope_weight × weight × temporal_decay. */
+export function scoreMemory(memory: Memory, relevance: number, now: Date): number {
+  return relevance * SCOPE_WEIGHT[memory.scope] * memory.weight *
     temporalDecay(memory.updated_at, now);
 }
 
@@ -96,6 +141,8 @@ export interface ServiceDeps {
   stored: EmbedderInfo;
   /** Clock; defaults to the system clock. */
   now?: () => Date;
+  /** Retrieval mode of search (default `hybrid`; the others are diagnostics). */
+  retrieval?: Retrieval;
 }
 
 /** Hierarchy used by contradiction checks: global sees global; a project sees global and itself. */
@@ -111,6 +158,7 @@ export class SqlMemoryService implements MemoryService {
   readonly #embedder: Embedder;
   #stored: EmbedderInfo;
   readonly #now: () => Date;
+  readonly #retrieval: Retrieval;
   #embedderHealth: { at: number; ok: boolean; error?: string } | null = null;
 
   /** Wire the service. */
@@ -119,6 +167,7 @@ export class SqlMemoryService implements MemoryService {
     this.#embedder = deps.embedder;
     this.#stored = deps.stored;
     this.#now = deps.now ?? (() => new Date());
+    this.#retrieval = deps.retrieval ?? "hybrid";
   }
 
   /** The store (for the TTL cleanup and maintenance). */
@@ -129,6 +178,11 @@ export class SqlMemoryService implements MemoryService {
   /** The configured embedder. */
   get embedderInfo(): EmbedderInfo {
     return this.#embedder.info;
+  }
+
+  /** The embedder that made the stored vectors. */
+  get storedEmbedder(): EmbedderInfo {
+    return this.#stored;
   }
 
   /** Why the service is in maintenance (stored vectors from another embedder), or null. */
@@ -194,6 +248,7 @@ export class SqlMemoryService implements MemoryService {
       if (v.supersedes !== null) await tx.supersede(v.supersedes, m.id, SUPERSEDED_WEIGHT);
       return m;
     });
+    this.#store.invalidateStats();
     return contradictions.length ? { memory, contradictions } : { memory };
   }
 
@@ -218,42 +273,56 @@ export class SqlMemoryService implements MemoryService {
     await this.get(key);
     const [embedding] = await this.#embed([content]);
     const m = await this.#store.updateContent(key, content, embedding, this.#now());
+    this.#store.invalidateStats();
     if (!m) throw notFound(key);
     return m;
   }
 
   async delete(id: string): Promise<{ ok: true }> {
     const key = validateId(id);
-    if (!await this.#store.delete(key)) throw notFound(key);
+    const gone = await this.#store.delete(key);
+    this.#store.invalidateStats();
+    if (!gone) throw notFound(key);
     return { ok: true };
   }
 
   async deleteMany(filter: DeleteFilter = {}): Promise<{ deleted: number }> {
     const f = validateDeleteFilter(filter);
-    return { deleted: await this.#store.deleteMany(f, BULK_DELETE_MAX) };
+    const deleted = await this.#store.deleteMany(f, BULK_DELETE_MAX);
+    this.#store.invalidateStats();
+    return { deleted };
   }
 
   async search(input: SearchInput): Promise<SearchResult[]> {
     const q = validateSearch(input);
     await this.#assertVectorsUsable();
-    const scope: ScopeFilter = q.scope === "global"
+    // Without project and scope, search covers global memories only: an agent outside a
+    // project never sees other projects' memories.
+    const scope: ScopeFilter = q.scope === "all"
+      ? { kind: "all" }
+      : q.scope === "global"
       ? { kind: "global" }
       : q.scope === "project"
       ? { kind: "project", project: q.project! }
       : q.project !== undefined
       ? { kind: "hierarchy", project: q.project }
-      : { kind: "all" };
+      : { kind: "global" };
     const [embedding] = await this.#embed([q.query]);
     const now = this.#now();
+    const mode = this.#retrieval;
+    const share = lexicalShare(this.#embedder.info);
     const candidates = await this.#store.candidates(
       embedding,
-      q.query,
+      terms(q.query),
       scope,
       RECALL_CANDIDATES,
       now,
+      { vector: mode !== "lexical", lexical: mode !== "vector" },
     );
     return candidates
-      .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.similarity, now) }))
+      .map((c) => ({ memory: c.memory, relevance: relevance(c, share, mode) }))
+      .filter((c) => c.relevance > 0)
+      .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.relevance, now) }))
       .sort((a, b) => b.score - a.score || b.memory.updated_at.localeCompare(a.memory.updated_at))
       .slice(0, q.limit);
   }
@@ -296,6 +365,7 @@ export class SqlMemoryService implements MemoryService {
     const now = this.#now();
     const rows = valid.map((v, i) => newRow(v, vectors[i], now));
     await this.#store.transaction((tx) => tx.insertBulk(rows));
+    this.#store.invalidateStats();
     if (rows.length >= 100) await this.#store.analyze();
     return { imported: rows.length };
   }

@@ -224,8 +224,11 @@ export interface DeleteFilter {
 export interface SearchInput {
   /** Required, non-empty query text. */
   query: string;
-  /** Restrict to one scope. */
-  scope?: Scope;
+  /**
+   * Restrict to one scope, or `all`: every project's memories and the global ones. Without
+   * scope and project a search covers global memories only.
+   */
+  scope?: Scope | "all";
   /** With a project the search is hierarchical: global plus that project's memories. */
   project?: string;
   /** 1..100, default 5. */

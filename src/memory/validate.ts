@@ -377,7 +377,7 @@ export function validateDeleteFilter(x: unknown): Filter {
 /** Validated search input. */
 export interface SearchQuery {
   query: string;
-  scope?: Scope;
+  scope?: Scope | "all";
   project?: string;
   limit: number;
 }
@@ -390,10 +390,16 @@ export function validateSearch(x: unknown): SearchQuery {
   const query = storable(obj.query, "query").trim();
   if (query === "") throw badRequest("query", "must not be empty");
   if (query.length > MAX_QUERY) throw badRequest("query", `is longer than ${MAX_QUERY} characters`);
-  const scope = validateScope(obj.scope, "scope");
+  // Search also takes scope "all" (every project's memories and the global ones): without
+  // scope and project a search covers global memories only.
+  const all = obj.scope === "all";
+  const scope = all ? "all" : validateScope(obj.scope, "scope");
   const project = validateProject(obj.project, "project");
   if (scope === "project" && project === undefined) {
     throw badRequest("project", "is required when scope is project");
+  }
+  if (all && project !== undefined) {
+    throw badRequest("project", "must not be given with scope all");
   }
   return {
     query,

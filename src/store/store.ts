@@ -5,6 +5,7 @@
  * @module
  */
 import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
+import { termCounts } from "../memory/terms.ts";
 import type { Db } from "./db.ts";
 import { buildVectorIndex, CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
 
@@ -42,6 +43,39 @@ export interface NewRow {
 export interface Scored {
   memory: Memory;
   similarity: number;
+}
+
+/** A search candidate: cosine similarity and lexical relevance (normalised BM25, 0..1). */
+export interface Candidate extends Scored {
+  lexical: number;
+}
+
+/** BM25 statistics of the memories one scope covers. */
+interface CorpusStats {
+  n: number;
+  avgdl: number;
+  at: number;
+  /** Document frequency of terms asked for so far. */
+  df: Map<string, number>;
+}
+
+/** Postings of highest impact scored per query term and project value. */
+export const POSTINGS_PER_TERM = 150;
+
+/** How long corpus statistics of a scope are reused, in milliseconds. */
+export const STATS_TTL_MS = 10_000;
+
+/** BM25 term-frequency saturation of the lexical side (tuned on LoCoMo dev: memories are short). */
+export const BM25_K1 = 0.9;
+/** BM25 length normalisation. */
+export const BM25_B = 0.4;
+
+/** Postings of a text as JSON-ready `{term: tf}` and its length in terms. */
+function postingsOf(content: string): { terms: Record<string, number>; len: number } {
+  const counts = termCounts(content);
+  let len = 0;
+  for (const n of counts.values()) len += n;
+  return { terms: Object.fromEntries(counts), len };
 }
 
 interface Row {
@@ -117,6 +151,20 @@ function scopeClause(f: ScopeFilter, p: Params): string {
   }
 }
 
+/** Scope condition on postings (alias m), whose project is null exactly for global memories. */
+function postingScope(f: ScopeFilter, p: Params): string {
+  switch (f.kind) {
+    case "all":
+      return "true";
+    case "global":
+      return "m.project is null";
+    case "project":
+      return `m.project = ${p.add(f.project)}`;
+    case "hierarchy":
+      return `(m.project is null or m.project = ${p.add(f.project)})`;
+  }
+}
+
 function fieldClause(f: FieldFilter, p: Params): string {
   const parts = ["true"];
   if (f.scope) parts.push(`m.scope = ${p.add(f.scope)}`);
@@ -128,9 +176,6 @@ function fieldClause(f: FieldFilter, p: Params): string {
 function liveClause(now: Date, p: Params): string {
   return `(m.expires_at is null or m.expires_at > ${p.add(now)})`;
 }
-
-/** Full-text matches ranked per search, at most. */
-export const FTS_SCAN_LIMIT = 200;
 
 // A plain column filter (not an anti-join), so nearest-neighbour queries stay on the index.
 const NOT_SUPERSEDED = "m.superseded_by is null";
@@ -151,6 +196,54 @@ export class Store {
   /** Wrap a driver. */
   constructor(db: Db) {
     this.db = db;
+  }
+
+  // Corpus size and average length per scope, for BM25: counting them costs a scan of the
+  // memories, so they are kept for a few seconds (and dropped by this store's writes);
+  // a count a few seconds old changes no ranking.
+  #stats = new Map<string, CorpusStats>();
+
+  /** Forget the cached corpus statistics (after writes). */
+  invalidateStats(): void {
+    this.#stats.clear();
+  }
+
+  async #corpusStats(scope: ScopeFilter, terms: string[]): Promise<CorpusStats> {
+    const key = JSON.stringify(scope);
+    let hit = this.#stats.get(key);
+    if (!hit || Date.now() - hit.at >= STATS_TTL_MS) hit = await this.#countCorpus(scope, key);
+    const missing = terms.filter((t) => !hit.df.has(t));
+    if (missing.length) {
+      const p = new Params();
+      const rows = await this.db.query<{ term: string; df: number }>(
+        `select m.term, count(*)::int as df from memory_terms m
+          where m.term = any(${p.add(missing)}::text[]) and ${postingScope(scope, p)}
+          group by m.term`,
+        p.values,
+      );
+      for (const t of missing) hit.df.set(t, 0);
+      for (const r of rows) hit.df.set(r.term, Number(r.df));
+      if (hit.df.size > 50_000) hit.df.clear();
+    }
+    return hit;
+  }
+
+  async #countCorpus(scope: ScopeFilter, key: string): Promise<CorpusStats> {
+    const p = new Params();
+    const [row] = await this.db.query<{ n: number; avgdl: number | null }>(
+      `select count(*)::float8 as n, avg(m.term_count)::float8 as avgdl from memories m
+        where ${scopeClause(scope, p)}`,
+      p.values,
+    );
+    const stats: CorpusStats = {
+      n: Number(row?.n ?? 0),
+      avgdl: Math.max(1, Number(row?.avgdl ?? 1)),
+      at: Date.now(),
+      df: new Map(),
+    };
+    if (this.#stats.size > 1000) this.#stats.clear();
+    this.#stats.set(key, stats);
+    return stats;
   }
 
   /**
@@ -195,19 +288,32 @@ export class Store {
         updated_at: r.updatedAt.toISOString(),
         expires_at: r.expiresAt?.toISOString() ?? null,
         embedding: vectorLiteral(r.embedding),
+        ...postingsOf(r.content),
       })));
+      // One statement writes the memories and their postings (the foreign key is checked at
+      // its end), so a memory never exists without them.
       const inserted = await this.db.query<Row>(
-        `insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
-                                    created_at, updated_at, expires_at, embedding)
-         select x.id, x.content, x.scope, x.project, x.type,
-                array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                x.created_at, x.updated_at, x.expires_at, x.embedding::vector
-           from jsonb_to_recordset($1::text::jsonb) as x(
+        `with x as materialized (
+           select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, embedding text)
-         returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
-                   m.updated_at, m.expires_at, m.supersedes, m.superseded_by`,
+                updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
+                len int)
+         ), ins as (
+           insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
+                                      created_at, updated_at, expires_at, embedding, term_count)
+           select x.id, x.content, x.scope, x.project, x.type,
+                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
+                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len
+             from x
+           returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
+                     m.updated_at, m.expires_at, m.supersedes, m.superseded_by
+         ), post as (
+           insert into memory_terms (term, memory_id, tf, len, project)
+           select t.key, x.id, t.value::int, x.len, x.project
+             from x, jsonb_each_text(x.terms) as t
+         )
+         select * from ins`,
         [payload],
       );
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
@@ -277,12 +383,14 @@ export class Store {
       // clear it so that the run embeds the new content. The meta row lock keeps the run
       // from starting or finishing (adding or dropping that column) in between.
       const running = await s.#lockReembedRun("share");
-      return await s.db.query<{ id: string }>(
+      const updated = await s.db.query<{ id: string }>(
         `update memories set content = $2, embedding = $3::vector, updated_at = $4
            ${running ? ", embedding_next = null" : ""}
           where id = $1 returning id`,
         [id, content, vectorLiteral(embedding), now],
       );
+      if (updated.length) await s.storeTerms([{ id, content }]);
+      return updated;
     });
     return rows.length ? await this.get(id) : null;
   }
@@ -349,43 +457,141 @@ export class Store {
   }
 
   /**
-   * Search candidates: the `k` nearest by cosine distance plus the `k` best full-text
-   * matches (all query words, web-search syntax), each with its exact cosine similarity.
-   * Expired and superseded memories are left out. Full-text ranking looks at no more than
-   * {@link FTS_SCAN_LIMIT} matches: it is there for rare exact words that the embedding
-   * misses; common words match everywhere and the vector side covers them.
+   * Search candidates, hybrid: the `k` nearest by cosine distance and the `k` best by BM25
+   * over the postings (any query term may match), each with its exact cosine similarity and
+   * its lexical relevance. Expired and superseded memories are left out.
+   *
+   * Lexical relevance is BM25 (k1 = 0.9, b = 0.4, idf = ln(1 + (N − df + 0.5)/(df + 0.5)))
+   * with N, df and the average length counted over the stored memories this search's scope
+   * covers (cached for {@link STATS_TTL_MS}; only the {@link POSTINGS_PER_TERM} postings of
+   * highest impact per term are scored),
+   * divided by the sum of the idf of the distinct query terms (what a memory of average
+   * length containing each query term once would score), capped at 1: the idf-weighted
+   * share of the query that the memory contains. A term no visible memory has still counts
+   * in that sum.
    */
   async candidates(
     vector: number[],
-    query: string,
+    queryTerms: string[],
     scope: ScopeFilter,
     k: number,
     now: Date,
-  ): Promise<Scored[]> {
+    sides: { vector: boolean; lexical: boolean } = { vector: true, lexical: true },
+  ): Promise<Candidate[]> {
+    const terms = [...new Set(queryTerms)];
+    if (!sides.lexical || !terms.length) {
+      const near = sides.vector ? await this.nearest(vector, scope, k, now) : [];
+      return near.map((x) => ({ ...x, lexical: 0 }));
+    }
+    const stats = await this.#corpusStats(scope, terms);
     const p = new Params();
     const v = p.add(vectorLiteral(vector));
-    const where = `${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
-    const q = p.add(query);
     const lim = p.add(k);
-    const rows = await this.#indexed<Row>(
-      `with vec as (
-         select m.id from memories m where ${where}
-          order by m.embedding <=> ${v}::vector limit ${lim}
-       ), matched as (
-         select m.id, m.content_tsv from memories m
-          where ${where} and m.content_tsv @@ websearch_to_tsquery('english', ${q})
-          limit ${p.add(FTS_SCAN_LIMIT)}
-       ), tq as materialized (
-         select websearch_to_tsquery('english', ${q}) as q
-       ), fts as (
-         select matched.id from matched, tq
-          order by ts_rank(matched.content_tsv, tq.q) desc limit ${lim}
-       ), ids as (select id from vec union select id from fts)
-       select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
-         from memories m join ids on ids.id = m.id`,
+    // The nearest neighbours, in the same statement (one round trip, on the HNSW index).
+    const vec = sides.vector
+      ? `select m.id from memories m
+          where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+          order by m.embedding <=> ${v}::vector limit ${lim}`
+      : "select null::uuid as id where false";
+    const t = p.add(terms);
+    const n = p.add(stats.n);
+    const avgdl = p.add(stats.avgdl);
+    // Postings carry the memory's project (null: global), so the scope applies to them
+    // directly; expired and superseded memories are filtered when the best lexical matches
+    // are picked (from the 4 × k best, so that a few of them cannot crowd the rest out).
+    // Per term and project value (global: null) one index range, of which only the
+    // POSTINGS_PER_TERM postings of highest impact are scored: a search reads a bounded
+    // number of postings however common its words are. Document frequencies come with the
+    // corpus statistics (counted once per term and scope while they are fresh).
+    const projects = scope.kind === "all"
+      ? null
+      : scope.kind === "global"
+      ? ["is null"]
+      : scope.kind === "project"
+      ? [`= ${p.add(scope.project)}`]
+      : ["is null", `= ${p.add(scope.project)}`];
+    const dfs = p.add(terms.map((x) => stats.df.get(x) ?? 0));
+    const per = p.add(POSTINGS_PER_TERM);
+    const best = (pr: string | null) =>
+      `select x.* from unnest(${t}::text[]) as q(term) cross join lateral (
+         select m.term, m.memory_id as id, m.tf, m.len from memory_terms m
+          where m.term = q.term ${pr === null ? "" : `and m.project ${pr}`}
+          order by m.impact desc limit ${per}) x`;
+    const post = projects === null ? best(null) : projects.map(best).join(" union all ");
+    const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
+    const idf = (df: string) => `ln(1 + (${n}::float8 - ${df} + 0.5) / (${df} + 0.5))`;
+    const rows = await this.#indexed<Row & { lexical: number }>(
+      `with vec as materialized (${vec}
+       ), df as (
+         select * from unnest(${t}::text[], ${dfs}::float8[]) as d(term, df)
+       ), post as (${post}
+       ), bm as (
+         select post.id,
+                sum(${idf("df.df")} * post.tf * ${BM25_K1 + 1} /
+                  (post.tf + ${BM25_K1} * (${
+        1 - BM25_B
+      } + ${BM25_B} * post.len / ${avgdl}::float8)))
+                  as score
+           from post join df using (term) group by post.id
+       ), norm as (
+         select greatest(sum(${idf("coalesce(df.df, 0)")}), 1e-9) as total
+           from unnest(${t}::text[]) as q(term) left join df using (term)
+       ), best as (
+         select id, score from bm order by score desc, id limit ${p.add(4 * k)}
+       ), top as (
+         select best.id from best join memories m on m.id = best.id
+          where ${live} order by best.score desc, best.id limit ${lim}
+       ), ids as (
+         select id from top union select id from vec
+       )
+       select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity,
+              least(1, coalesce(bm.score, 0) / (select total from norm)) as lexical
+         from memories m join ids on ids.id = m.id left join bm on bm.id = m.id`,
       p.values,
     );
-    return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
+    return rows.map((r) => ({
+      memory: toMemory(r),
+      similarity: Number(r.similarity),
+      lexical: Number(r.lexical),
+    }));
+  }
+
+  /** Memories whose postings are not built yet (stored before version 2), up to `limit`. */
+  async termsPending(limit: number): Promise<{ id: string; content: string }[]> {
+    return await this.db.query<{ id: string; content: string }>(
+      `select id, content from memories where term_count is null order by id limit $1`,
+      [limit],
+    );
+  }
+
+  /**
+   * (Re)build the postings of memories, each only while it still has the content given
+   * (a memory updated meanwhile got its postings from the update).
+   */
+  async storeTerms(items: { id: string; content: string }[]): Promise<void> {
+    if (!items.length) return;
+    const payload = JSON.stringify(
+      items.map((i) => ({ id: i.id, c: i.content, ...postingsOf(i.content) })),
+    );
+    await this.transaction(async (s) => {
+      const ids = await s.db.query<{ id: string }>(
+        `update memories m set term_count = x.len
+           from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, len int)
+          where m.id = x.id and m.content = x.c returning m.id`,
+        [payload],
+      );
+      if (!ids.length) return;
+      const keep = ids.map((r) => r.id);
+      await s.db.query(`delete from memory_terms where memory_id = any($1::uuid[])`, [keep]);
+      await s.db.query(
+        `insert into memory_terms (term, memory_id, tf, len, project)
+         select t.key, m.id, t.value::int, x.len, m.project
+           from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
+           join memories m on m.id = x.id, jsonb_each_text(x.terms) as t
+          where x.id = any($2::uuid[])`,
+        [payload, keep],
+      );
+    });
   }
 
   /** Counts of current memories by scope, project and type. */
@@ -528,8 +734,12 @@ export class Store {
     return done;
   }
 
-  /** Refresh planner statistics (after bulk loads, so searches keep using the index). */
+  /**
+   * Refresh planner statistics (after bulk loads, so searches keep using the index) and
+   * vacuum the postings, so that searches read them with index-only scans.
+   */
   async analyze(): Promise<void> {
     await this.db.exec("analyze memories");
+    await this.db.exec("vacuum analyze memory_terms");
   }
 }

@@ -76,13 +76,13 @@ Deno.test({
         assert.equal(typeof a.json.database.size_bytes, "number");
         assert.deepEqual(a.json.embedder, {
           provider: "builtin",
-          model: "hash-v1",
+          model: "hash-v2",
           dimension: 32,
           ok: true,
         });
         assert.deepEqual(a.json.stored_embedder, {
           provider: "builtin",
-          model: "hash-v1",
+          model: "hash-v2",
           dimension: 32,
         });
         assert.equal(a.headers.get("content-security-policy"), CSP);
@@ -325,7 +325,7 @@ Deno.test({
         assert.equal(a.status, 200, a.text);
         assert.equal(a.json.finished, true);
         assert.equal(a.json.done, a.json.total);
-        assert.deepEqual(a.json.embedder, { provider: "builtin", model: "hash-v1", dimension: 32 });
+        assert.deepEqual(a.json.embedder, { provider: "builtin", model: "hash-v2", dimension: 32 });
         assert.equal((await call(app, "POST", "/api/maintenance/reembed")).status, 200);
         isError(
           await call(app, "POST", "/api/maintenance/reembed", { body: { batch_size: "10" } }),

@@ -38,7 +38,7 @@ Deno.test("admin daemon: serves the API, keeps data across a restart, exits 0 on
       assert.equal(health.status, "ok");
       assert.deepEqual(health.embedder, {
         provider: "builtin",
-        model: "hash-v1",
+        model: "hash-v2",
         dimension: 64,
         ok: true,
       });
@@ -156,7 +156,7 @@ Deno.test("stdout says where it listens; a second owner of its DATA_DIR fails fa
       if (done) break;
       out += value;
     }
-    assert.match(out, /database: pglite .*embedder: builtin\/hash-v1 \(16 dimensions\)/);
+    assert.match(out, /database: pglite .*embedder: builtin\/hash-v2 \(16 dimensions\)/);
     assert.equal((await child.status).code, 0);
     assert.match(await stderr, /mneme admin: shutting down/);
   } finally {

@@ -372,6 +372,23 @@ Deno.test({
         watch.check();
       });
 
+      await t.step(
+        "search: empty project is global only; 'all projects' searches every one",
+        async () => {
+          await go("#/search");
+          await page.getByLabel("Query").fill("billing queue");
+          await page.getByRole("button", { name: "Search" }).click();
+          await page.locator("p.summary").waitFor();
+          assert.equal(await page.locator("ol.hits li.hit").count(), 0, "no project memories");
+          await page.getByLabel("Scope").selectOption("all");
+          await page.getByRole("button", { name: "Search" }).click();
+          const hit = page.locator("ol.hits li.hit", { hasText: "billing API" });
+          await hit.waitFor();
+          assert.match(page.url(), /#\/search\?q=billing\+queue&scope=all/);
+          watch.check();
+        },
+      );
+
       await t.step("edit content", async () => {
         const target = seeded[4];
         await go(`#/memory/${target.id}`);

@@ -19,7 +19,7 @@ Deno.test("auto picks Ollama when it answers with the model, else builtin", asyn
     assert.deepEqual(up.info, { provider: "ollama", model: "nomic-embed-text", dimension: 768 });
     fake.models.clear();
     const noModel = await selectEmbedder(auto(fake.url), null);
-    assert.deepEqual(noModel.info, { provider: "builtin", model: "hash-v1", dimension: 768 });
+    assert.deepEqual(noModel.info, { provider: "builtin", model: "hash-v2", dimension: 768 });
   } finally {
     await fake.close();
   }
@@ -29,7 +29,7 @@ Deno.test("auto picks Ollama when it answers with the model, else builtin", asyn
     { ...auto(`http://127.0.0.1:${freePort()}`), embeddingDim: 64 },
     null,
   );
-  assert.deepEqual(dim.info, { provider: "builtin", model: "hash-v1", dimension: 64 });
+  assert.deepEqual(dim.info, { provider: "builtin", model: "hash-v2", dimension: 64 });
 });
 
 Deno.test("auto on a database with stored vectors keeps the recorded embedder", async () => {

@@ -1,6 +1,6 @@
 /** The builtin embedder: deterministic, normalised, lexical ranking. */
 import assert from "node:assert/strict";
-import { BuiltinEmbedder, hashEmbed, tokenize } from "../../src/embed/builtin.ts";
+import { BuiltinEmbedder, hashEmbed, hashEmbedV2, tokenize } from "../../src/embed/builtin.ts";
 
 function cos(a: number[], b: number[]): number {
   let dot = 0, na = 0, nb = 0;
@@ -15,7 +15,8 @@ function cos(a: number[], b: number[]): number {
 Deno.test("builtin embedder is deterministic and L2-normalised", async () => {
   const a = new BuiltinEmbedder();
   const b = new BuiltinEmbedder();
-  assert.deepEqual(a.info, { provider: "builtin", model: "hash-v1", dimension: 768 });
+  assert.deepEqual(a.info, { provider: "builtin", model: "hash-v2", dimension: 768 });
+  assert.equal(new BuiltinEmbedder(768, "hash-v1").info.model, "hash-v1");
   assert.deepEqual(await a.probe(), a.info);
   const texts = ["Deploys run on Fridays", "Use pnpm, not npm", "!!!", ""];
   const [va, vb] = [await a.embed(texts), await b.embed(texts)];
@@ -32,6 +33,21 @@ Deno.test("builtin embedder is deterministic and L2-normalised", async () => {
     hashEmbed("Deploys RUN on fridays!", 768),
     hashEmbed("deploys run on fridays", 768),
   );
+  assert.deepEqual(
+    hashEmbedV2("Deploys RUN on fridays!", 768),
+    hashEmbedV2("deploys run on fridays", 768),
+  );
+});
+
+Deno.test("hash-v2 drops question words and folds word forms; hash-v1 did not", () => {
+  const q = "When did Melanie paint the sunrise?";
+  const answer = "Melanie: I painted that sunrise last year";
+  const distractor = "When did you do that? What did you see there?";
+  const [v2q, v2a, v2d] = [q, answer, distractor].map((t) => hashEmbedV2(t, 768));
+  assert.ok(cos(v2q, v2a) > 0.5, `answer ${cos(v2q, v2a)}`);
+  assert.ok(cos(v2q, v2d) < 0.05, `distractor ${cos(v2q, v2d)}`);
+  const [v1q, v1d] = [q, distractor].map((t) => hashEmbed(t, 768));
+  assert.ok(cos(v1q, v1d) > 0.2, "hash-v1 let the question words match");
 });
 
 Deno.test("builtin embedder ranks paraphrases with shared words above unrelated text", async () => {

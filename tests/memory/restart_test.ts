@@ -89,7 +89,7 @@ Deno.test({
 
       await t.step("another dimension: maintenance, reads work, strict refuses", async () => {
         await withService(builtin48, async (s) => {
-          assert.match(s.maintenanceReason ?? "", /builtin\/hash-v1 \(32 dimensions\).*48/);
+          assert.match(s.maintenanceReason ?? "", /builtin\/hash-v2 \(32 dimensions\).*48/);
           await is409(s.create({ content: "new" }));
           await is409(s.search({ query: "deploys" }));
           await is409(s.update(written[0].id, { content: "changed" }));
@@ -105,7 +105,7 @@ Deno.test({
           assert.match(h.maintenance?.reason ?? "", /memcli reembed/);
           assert.deepEqual(h.stored_embedder, {
             provider: "builtin",
-            model: "hash-v1",
+            model: "hash-v2",
             dimension: 32,
           });
           // The same over HTTP.
@@ -138,7 +138,7 @@ Deno.test({
             done: 3,
             total: written.length,
             finished: false,
-            embedder: { provider: "builtin", model: "hash-v1", dimension: 48 },
+            embedder: { provider: "builtin", model: "hash-v2", dimension: 48 },
           });
           await withService(builtin48, async (s) => {
             assert.ok(s.maintenanceReason, "still in maintenance until finished");
@@ -161,7 +161,7 @@ Deno.test({
             assert.equal(h.status, "ok");
             assert.deepEqual(h.stored_embedder, {
               provider: "builtin",
-              model: "hash-v1",
+              model: "hash-v2",
               dimension: 48,
             });
             for (const m of written) {
@@ -180,7 +180,7 @@ Deno.test({
         await withService(ollama, async (s) => {
           assert.match(
             s.maintenanceReason ?? "",
-            /builtin\/hash-v1.*ollama\/tiny-embed \(24 dimensions\)/,
+            /builtin\/hash-v2.*ollama\/tiny-embed \(24 dimensions\)/,
           );
           await is409(s.search({ query: "deploys" }));
           const app = createAdminApp({ service: s, log: () => {} });
@@ -206,7 +206,7 @@ Deno.test({
         });
         await assert.rejects(
           openMemoryService({ ...builtin48 }, { strict: true }),
-          /ollama\/tiny-embed.*builtin\/hash-v1.*memcli reembed/,
+          /ollama\/tiny-embed.*builtin\/hash-v2.*memcli reembed/,
         );
         assert.equal(
           await withService(ollama, (s) => s.health().then((h) => h.status)),

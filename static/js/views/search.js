@@ -42,6 +42,7 @@ export async function search(root, params) {
     h("option", { value: "", text: "Global + project (hierarchy)" }),
     h("option", { value: "global", text: "global only" }),
     h("option", { value: "project", text: "project only" }),
+    h("option", { value: "all", text: "all projects" }),
   ));
   const limit = /** @type {HTMLInputElement} */ (h("input", {
     name: "limit",
@@ -53,7 +54,7 @@ export async function search(root, params) {
   }));
   query.value = params.get("q") ?? "";
   project.value = params.get("project") ?? "";
-  scope.value = ["global", "project"].includes(params.get("scope") ?? "")
+  scope.value = ["global", "project", "all"].includes(params.get("scope") ?? "")
     ? /** @type {string} */ (params.get("scope"))
     : "";
   limit.value = params.get("limit") ?? "10";
@@ -73,7 +74,8 @@ export async function search(root, params) {
       { class: "row" },
       field("Project", project, {
         name: "project",
-        hint: "With a project: global memories plus that project's. Empty: all memories.",
+        hint:
+          'With a project: global memories plus that project\'s. Empty: global memories only; scope "all projects" searches every memory.',
       }),
       field("Scope", scope, { name: "scope" }),
       field("Results", limit, { name: "limit", hint: "1 to 100." }),
@@ -116,7 +118,8 @@ export async function search(root, params) {
     clearErrors(form);
     /** @type {Record<string, unknown>} */
     const body = { query: query.value };
-    if (project.value.trim()) body.project = project.value.trim();
+    // Scope "all" searches every memory: a project typed earlier does not apply to it.
+    if (project.value.trim() && scope.value !== "all") body.project = project.value.trim();
     if (scope.value) body.scope = scope.value;
     if (limit.value.trim()) body.limit = Number(limit.value);
     try {
@@ -137,7 +140,11 @@ export async function search(root, params) {
                 { class: "hit card" },
                 h(
                   "div",
-                  { class: "score", title: "similarity × scope weight × weight × temporal decay" },
+                  {
+                    class: "score",
+                    title:
+                      "relevance (words and meaning, 0..1) × scope weight × weight × temporal decay",
+                  },
                   h("span", { class: "score-value", text: r.score.toFixed(3) }),
                   h("span", { class: "score-label", text: "score" }),
                 ),

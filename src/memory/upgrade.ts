@@ -1,0 +1,56 @@
+/**
+ * Upgrades a database in place when the service starts (the admin daemon and the library;
+ * not the MCP server, which refuses to start on a database that needs work):
+ *
+ * 1. Postings for the lexical side of search are built for memories stored before schema
+ *    version 2 (`term_count` is null until they have them).
+ * 2. Vectors made by an older builtin model (`hash-v1`) are re-embedded with the configured
+ *    builtin model through the same resumable run as `memcli reembed`: the builtin embedder
+ *    is local and fast, so no one has to run it by hand. Other providers keep the maintenance
+ *    flow (reads work, writes and searches answer 409 until `memcli reembed`).
+ *
+ * Both steps work in batches and are resumable: a start that is stopped half-way continues
+ * where it stopped, and no memory is lost or doubled (vectors go to a side column that is
+ * swapped in when every memory has one).
+ * @module
+ */
+import { sameEmbedder } from "../store/migrate.ts";
+import type { SqlMemoryService } from "./service.ts";
+
+/** Memories per batch of either step. */
+export const UPGRADE_BATCH = 500;
+
+/** Run the start-up upgrades; `log` gets one line per batch. */
+export async function upgradeAtStart(
+  service: SqlMemoryService,
+  log: (line: string) => void = () => {},
+): Promise<void> {
+  const store = service.store;
+  let built = 0;
+  for (;;) {
+    const rows = await store.termsPending(UPGRADE_BATCH);
+    if (!rows.length) break;
+    await store.storeTerms(rows);
+    built += rows.length;
+    log(`upgrade: built search postings of ${built} memories`);
+    if (rows.length < UPGRADE_BATCH) break;
+  }
+  if (built) store.invalidateStats();
+  const stored = service.storedEmbedder;
+  const target = service.embedderInfo;
+  // Only an older builtin model is upgraded here; a changed EMBEDDING_DIM or provider is
+  // the user's choice and keeps the maintenance flow (`memcli reembed`).
+  if (
+    stored.provider !== "builtin" || target.provider !== "builtin" ||
+    stored.model === target.model || sameEmbedder(stored, target)
+  ) return;
+  log(
+    `upgrade: re-embedding memories from builtin/${stored.model} to builtin/${target.model} ` +
+      `(${target.dimension} dimensions)`,
+  );
+  for (;;) {
+    const p = await service.reembed({ batchSize: UPGRADE_BATCH });
+    log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
+    if (p.finished) break;
+  }
+}

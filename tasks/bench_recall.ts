@@ -1,0 +1,336 @@
+/**
+ * `deno task bench:recall [--data DIR] [--embedder builtin|stand-in] [--retrieval LIST]
+ *   [--limit N]`
+ *
+ * Recall quality of the memory service on LoCoMo-format conversations (default
+ * `../shared/data/locomo-dev`, five conversations). Every dialogue turn is stored through the
+ * real service (`SqlMemoryService` on embedded PGlite, import) as one memory with content
+ * `"<speaker>: <text>"`, scope `project`, one project per conversation, type `context`. Every
+ * question of categories 1–4 with evidence is asked with that conversation's project at
+ * limit 5 (and again at limit 10 for hit@10). A question is a hit@k when an evidence turn is
+ * among the first k results; MRR uses the rank of the first evidence turn in the top 10.
+ *
+ * The baseline is BM25 computed in the same run on the same turns (k1 = 1.2, b = 0.75,
+ * lower-case `[a-z0-9]+` tokens, a small stop-word list removed from the query, the
+ * conversation's own turns as the corpus), as described in `../shared/data/README.md`.
+ *
+ * `--retrieval hybrid,vector,lexical` also measures each side of the hybrid alone (a
+ * diagnostic mode of the service). `--embedder stand-in` uses the deterministic semantic
+ * stand-in of the tests (word vectors that place related words near each other) instead of
+ * the builtin embedder. Prints a table and writes JSON to bench/results/recall-<time>.json.
+ */
+import { parseArgs } from "node:util";
+import { BuiltinEmbedder } from "../src/embed/builtin.ts";
+import type { Embedder } from "../src/embed/embedder.ts";
+import { type Retrieval, SqlMemoryService } from "../src/memory/service.ts";
+import type { ImportItem } from "../src/memory/types.ts";
+import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
+import { StandInEmbedder } from "../tests/fakes/semantic.ts";
+import { openPglite } from "../src/store/pglite.ts";
+import { Store } from "../src/store/store.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    data: { type: "string", default: "../shared/data/locomo-dev" },
+    embedder: { type: "string", default: "builtin" },
+    retrieval: { type: "string", default: "hybrid" },
+    limit: { type: "string", default: "5" },
+  },
+  strict: true,
+});
+
+interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+}
+interface Qa {
+  question: string;
+  evidence?: string[];
+  category: number;
+}
+interface Conversation {
+  name: string;
+  turns: Turn[];
+  qa: Qa[];
+}
+
+async function loadData(dir: string): Promise<Conversation[]> {
+  const out: Conversation[] = [];
+  const names: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isFile && e.name.endsWith(".json")) names.push(e.name);
+  }
+  names.sort();
+  for (const name of names) {
+    const raw = JSON.parse(await Deno.readTextFile(`${dir}/${name}`));
+    // The full dataset (locomo10.json) is one array of samples with a `conversation` object.
+    const samples = Array.isArray(raw) ? raw : [raw];
+    samples.forEach((s: Record<string, unknown>, i: number) => {
+      const conv = (s.conversation ?? s) as Record<string, unknown>;
+      const turns: Turn[] = [];
+      const keys = Object.keys(conv).filter((k) => /^session_\d+$/.test(k))
+        .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
+      for (const k of keys) turns.push(...(conv[k] as Turn[]));
+      out.push({
+        name: samples.length > 1
+          ? `${name.replace(/\.json$/, "")}-${s.sample_id ?? i}`
+          : name.replace(/\.json$/, ""),
+        turns,
+        qa: s.qa as Qa[],
+      });
+    });
+  }
+  return out;
+}
+
+// ---- BM25 baseline (as in ../shared/data/README.md) ----
+const BM25_STOP = new Set(
+  ("a an the and or of to in on at for with by from is are was were be been did do does what when " +
+    "where who whom which why how that this these those it its as has have had i you he she they we " +
+    "his her their our my your me him them us about into would could should will can")
+    .split(" "),
+);
+const bm25Tokens = (t: string) => t.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+
+class Bm25 {
+  readonly docs: Map<string, number>[];
+  readonly lens: number[];
+  readonly df = new Map<string, number>();
+  readonly avg: number;
+  constructor(texts: string[]) {
+    this.docs = texts.map((t) => {
+      const m = new Map<string, number>();
+      for (const w of bm25Tokens(t)) m.set(w, (m.get(w) ?? 0) + 1);
+      return m;
+    });
+    this.lens = texts.map((t) => bm25Tokens(t).length);
+    for (const d of this.docs) for (const w of d.keys()) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+    this.avg = this.lens.reduce((a, b) => a + b, 0) / Math.max(1, texts.length);
+  }
+  rank(query: string, k: number): number[] {
+    const terms = [...new Set(bm25Tokens(query).filter((w) => !BM25_STOP.has(w)))];
+    const n = this.docs.length;
+    const scores = this.docs.map((d, i) => {
+      let s = 0;
+      for (const t of terms) {
+        const tf = d.get(t);
+        if (!tf) continue;
+        const df = this.df.get(t)!;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        s += idf * (tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * this.lens[i] / this.avg));
+      }
+      return s;
+    });
+    return scores.map((s, i) => [s, i]).filter(([s]) => s > 0).sort((a, b) => b[0] - a[0])
+      .slice(0, k).map(([, i]) => i);
+  }
+}
+
+// ---- metrics ----
+interface Tally {
+  n: number;
+  h1: number;
+  h5: number;
+  h10: number;
+  rr: number;
+}
+const tally = (): Tally => ({ n: 0, h1: 0, h5: 0, h10: 0, rr: 0 });
+function count(t: Tally, ranked: string[][], evidence: Set<string>, limit: number): void {
+  const rank = ranked.findIndex((ids) => ids.some((id) => evidence.has(id)));
+  t.n++;
+  if (rank === 0) t.h1++;
+  if (rank >= 0 && rank < Math.min(5, limit)) t.h5++;
+  if (rank >= 0 && rank < 10) t.h10++;
+  if (rank >= 0 && rank < 10) t.rr += 1 / (rank + 1);
+}
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+function makeEmbedder(name: string): Embedder {
+  if (name === "builtin") return new BuiltinEmbedder();
+  if (name === "stand-in") return new StandInEmbedder();
+  throw new Error(`--embedder: unknown embedder ${name} (builtin, stand-in)`);
+}
+
+const CATEGORIES = [1, 2, 3, 4];
+const CATEGORY_NAMES: Record<number, string> = {
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+};
+
+let convs: Conversation[];
+try {
+  convs = await loadData(values.data!);
+} catch (err) {
+  if (!(err instanceof Deno.errors.NotFound)) throw err;
+  console.error(
+    `bench:recall: no data in ${values.data} (relative to the current directory); ` +
+      "pass --data DIR with LoCoMo-format JSON files (see README, Benchmarks, Recall)",
+  );
+  Deno.exit(2);
+}
+const limit = Number(values.limit);
+const retrievals = values.retrieval!.split(",") as Retrieval[];
+const embedder = makeEmbedder(values.embedder!);
+await embedder.probe();
+
+// One database, one project per conversation, as a user with several projects would have.
+const db = await openPglite();
+await migrate(db);
+const stored = await ensureEmbeddingColumn(db, embedder.info);
+// Memory content -> dia_ids of the turns with that content, per conversation.
+const idsOf = new Map<string, string[]>();
+const t0 = performance.now();
+const bm25 = new Map<string, { index: Bm25; ids: string[] }>();
+let turns = 0;
+{
+  const service = new SqlMemoryService({ store: new Store(db), embedder, stored });
+  for (const c of convs) {
+    const items: ImportItem[] = c.turns.map((t) => ({
+      content: `${t.speaker}: ${t.text}`,
+      scope: "project",
+      project: c.name,
+      type: "context",
+    }));
+    await service.import(items);
+    turns += items.length;
+    c.turns.forEach((t, i) => {
+      // The service stores content trimmed.
+      const key = `${c.name}\n${items[i].content.trim()}`;
+      idsOf.set(key, [...idsOf.get(key) ?? [], t.dia_id]);
+    });
+    bm25.set(c.name, {
+      index: new Bm25(c.turns.map((t) => `${t.speaker}: ${t.text}`)),
+      ids: c.turns.map((t) => t.dia_id),
+    });
+  }
+}
+const storeSeconds = (performance.now() - t0) / 1000;
+
+interface Result {
+  system: string;
+  overall: Tally;
+  byCat: Record<number, Tally>;
+  search_p50_ms?: number;
+  search_p95_ms?: number;
+}
+const results: Result[] = [];
+
+// BM25 baseline
+{
+  const r: Result = { system: "bm25", overall: tally(), byCat: {} };
+  for (const c of convs) {
+    const b = bm25.get(c.name)!;
+    for (const q of c.qa) {
+      if (!CATEGORIES.includes(q.category) || !q.evidence?.length) continue;
+      const ranked = b.index.rank(q.question, 10).map((i) => [b.ids[i]]);
+      const ev = new Set(q.evidence);
+      count(r.overall, ranked, ev, limit);
+      count(r.byCat[q.category] ??= tally(), ranked, ev, limit);
+    }
+  }
+  results.push(r);
+}
+
+for (const retrieval of retrievals) {
+  const service = new SqlMemoryService({ store: new Store(db), embedder, stored, retrieval });
+  const r: Result = {
+    system: `service ${embedder.info.model}${retrieval === "hybrid" ? "" : ` ${retrieval}`}`,
+    overall: tally(),
+    byCat: {},
+  };
+  const times: number[] = [];
+  for (const c of convs) {
+    for (const q of c.qa) {
+      if (!CATEGORIES.includes(q.category) || !q.evidence?.length) continue;
+      const t = performance.now();
+      const top = await service.search({ query: q.question, project: c.name, limit });
+      times.push(performance.now() - t);
+      const top10 = limit >= 10
+        ? top
+        : await service.search({ query: q.question, project: c.name, limit: 10 });
+      // hit@1/hit@5 from the limit-5 answer, hit@10 and MRR from the limit-10 answer.
+      const ids = (x: { memory: { content: string } }) =>
+        idsOf.get(`${c.name}\n${x.memory.content}`) ?? [];
+      const ranked = top.map(ids);
+      const ranked10 = top10.map(ids);
+      const merged = [...ranked, ...ranked10.slice(ranked.length)];
+      const ev = new Set(q.evidence);
+      count(r.overall, merged, ev, limit);
+      count(r.byCat[q.category] ??= tally(), merged, ev, limit);
+    }
+  }
+  r.search_p50_ms = +pct(times, 50).toFixed(2);
+  r.search_p95_ms = +pct(times, 95).toFixed(2);
+  results.push(r);
+}
+await db.close();
+
+const f = (x: number) => x.toFixed(3);
+const metrics = (t: Tally) => ({
+  questions: t.n,
+  hit1: +f(t.h1 / t.n),
+  hit5: +f(t.h5 / t.n),
+  hit10: +f(t.h10 / t.n),
+  mrr: +f(t.rr / t.n),
+});
+const base = results[0];
+console.log(
+  `${convs.length} conversations, ${turns} turns stored in ${storeSeconds.toFixed(1)} s, ` +
+    `${base.overall.n} questions (categories 1-4), limit ${limit}`,
+);
+console.log("| system | category | questions | hit@1 | hit@5 | hit@10 | MRR | hit@5 / BM25 |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const r of results) {
+  const rows: [string, Tally, Tally][] = [["all", r.overall, base.overall]];
+  for (const c of CATEGORIES) {
+    if (r.byCat[c]) rows.push([`${c} ${CATEGORY_NAMES[c]}`, r.byCat[c], base.byCat[c]]);
+  }
+  for (const [cat, t, b] of rows) {
+    const m = metrics(t);
+    const ratio = (t.h5 / t.n) / (b.h5 / b.n);
+    console.log(
+      `| ${r.system} | ${cat} | ${m.questions} | ${f(m.hit1)} | ${f(m.hit5)} | ${f(m.hit10)} | ${
+        f(m.mrr)
+      } | ${ratio.toFixed(2)} |`,
+    );
+  }
+}
+for (const r of results.slice(1)) {
+  console.log(`${r.system}: search p50 ${r.search_p50_ms} ms, p95 ${r.search_p95_ms} ms`);
+}
+
+const out = {
+  date: new Date().toISOString(),
+  deno: Deno.version.deno,
+  data: values.data,
+  conversations: convs.length,
+  turns,
+  limit,
+  embedder: embedder.info,
+  results: results.map((r) => ({
+    system: r.system,
+    overall: metrics(r.overall),
+    by_category: Object.fromEntries(
+      CATEGORIES.filter((c) => r.byCat[c]).map((c) => [c, metrics(r.byCat[c])]),
+    ),
+    hit5_ratio_to_bm25: +((r.overall.h5 / r.overall.n) / (base.overall.h5 / base.overall.n))
+      .toFixed(3),
+    ...(r.search_p50_ms !== undefined
+      ? { search_p50_ms: r.search_p50_ms, search_p95_ms: r.search_p95_ms }
+      : {}),
+  })),
+};
+await Deno.mkdir(new URL("../bench/results/", import.meta.url), { recursive: true });
+const file = new URL(
+  `../bench/results/recall-${out.date.replace(/[:.]/g, "-")}.json`,
+  import.meta.url,
+);
+await Deno.writeTextFile(file, JSON.stringify(out, null, 2) + "\n");
+console.error(`wrote ${file.pathname}`);
