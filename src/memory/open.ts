@@ -17,7 +17,7 @@ import {
   setVectorColumn,
 } from "../store/migrate.ts";
 import { openPglite } from "../store/pglite.ts";
-import { openPostgres } from "../store/postgres.ts";
+import { describeTarget, openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
 import type { EmbedderInfo } from "./types.ts";
@@ -77,13 +77,13 @@ export async function openDatabase(
   opts: OpenOptions = {},
 ): Promise<{ db: Db; release: () => void }> {
   if (cfg.databaseUrl) {
+    const { target } = parseDatabaseUrl(cfg.databaseUrl);
     try {
       const db = await openPostgres(cfg.databaseUrl, { max: opts.maxConnections });
       return { db, release: () => {} };
     } catch (err) {
-      const u = new URL(cfg.databaseUrl);
       throw new StartupError(
-        `cannot connect to the database at ${u.hostname}:${u.port || 5432} (DATABASE_URL): ${
+        `cannot connect to the database ${describeTarget(target)} (DATABASE_URL): ${
           describeError(err)
         }`,
         { cause: err },
