@@ -225,7 +225,8 @@ export function describeError(err: unknown): string {
   let cur: unknown = err;
   for (let depth = 0; cur !== undefined && cur !== null && depth < 5; depth++) {
     const msg = cur instanceof Error ? cur.message : String(cur);
-    if (!parts.includes(msg)) parts.push(msg);
+    // A cause already quoted by the message above it is not repeated.
+    if (!parts.some((p) => p.includes(msg))) parts.push(msg);
     cur = cur instanceof Error ? cur.cause : undefined;
   }
   return parts.join(": ");
