@@ -25,6 +25,8 @@ export interface RealServer {
   adminUrl: string;
   host: string;
   port: number;
+  /** The cluster's temporary directory (local clusters only). */
+  dir?: string;
   /** pgvector version installed (`0.8.6`). */
   vector: string;
   /** Stop the server (fast shutdown); local clusters only. */
@@ -165,16 +167,37 @@ async function externalServer(url: string): Promise<RealServer> {
   };
 }
 
-async function localCluster(): Promise<RealServer | string> {
-  let bin = await pgBinDir();
-  if (!bin) {
-    const why = await aptInstall();
-    if (why) return why;
-    bin = await pgBinDir();
-    if (!bin) return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)";
+/**
+ * PostgreSQL and pgvector present (installing them when needed): the bin directory, or why
+ * not. Test files run in parallel processes: an exclusive lock on a file in the temporary
+ * directory makes one install and build while the others wait.
+ */
+async function ensureInstalled(): Promise<{ bin: string } | string> {
+  const lockPath = `${Deno.env.get("TMPDIR") || "/tmp"}/mneme-pgserver-install.lock`;
+  let lock: Deno.FsFile | undefined;
+  try {
+    lock = await Deno.open(lockPath, { write: true, create: true });
+    await lock.lock(true);
+  } catch { /* no lock: install anyway */ }
+  try {
+    let bin = await pgBinDir();
+    if (!bin) {
+      const why = await aptInstall();
+      if (why) return why;
+      bin = await pgBinDir();
+      if (!bin) return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)";
+    }
+    const why = await buildVector(bin);
+    return why ?? { bin };
+  } finally {
+    lock?.close();
   }
-  const why = await buildVector(bin);
-  if (why) return why;
+}
+
+async function localCluster(): Promise<RealServer | string> {
+  const installed = await ensureInstalled();
+  if (typeof installed === "string") return installed;
+  const { bin } = installed;
   const vector = (await sh(`${bin}/pg_config`, ["--sharedir"])).out.trim();
   const control = await Deno.readTextFile(`${vector}/extension/vector.control`);
   const version = control.match(/default_version\s*=\s*'([^']+)'/)?.[1] ?? "";
@@ -266,6 +289,7 @@ async function localCluster(): Promise<RealServer | string> {
     adminUrl: `postgres://postgres:${PASSWORD}@${host}:${port}/postgres`,
     host,
     port,
+    dir,
     vector: version,
     stop,
     start,
