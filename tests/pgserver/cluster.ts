@@ -60,14 +60,7 @@ async function sh(
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (path: string): Promise<boolean> => Deno.stat(path).then(() => true, () => false);
 
 /** The newest PostgreSQL under /usr/lib/postgresql that has initdb. */
 async function pgBinDir(): Promise<string | null> {
