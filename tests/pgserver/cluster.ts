@@ -144,6 +144,13 @@ async function externalServer(url: string): Promise<RealServer> {
     const rows =
       await sql`select default_version from pg_available_extensions where name = 'vector'`;
     vector = String(rows[0]?.default_version ?? "");
+  } catch (err) {
+    // The server was asked for by name: failing loudly beats skipping.
+    throw new Error(
+      `TEST_DATABASE_URL: cannot use the server at ${host}:${port}: ${
+        err instanceof Error ? err.message : err
+      }`,
+    );
   } finally {
     await sql.end({ timeout: 1 });
   }
