@@ -44,15 +44,32 @@ export class DatabaseError extends Error {
  * Parse a `postgres://` URL. Returns the URL for postgres.js with the host replaced by a
  * placeholder (postgres.js misreads bracketed IPv6 hosts) and the real target.
  */
-export function parseDatabaseUrl(url: string): { url: string; target: DbTarget } {
+export function parseDatabaseUrl(
+  url: string,
+): { url: string; target: DbTarget; explicitHost: boolean } {
   const u = new URL(url);
-  const host = decodeURIComponent(u.hostname.replace(/^\[|\]$/g, "")) || "localhost";
+  const user = decodeURIComponent(u.username) || envVar("PGUSER") || "postgres";
+  const database = decodeURIComponent(u.pathname.replace(/^\//, "")) || envVar("PGDATABASE") ||
+    user;
+  if (!u.hostname) {
+    // `postgres:///db` or `?host=/run/postgresql`: postgres.js picks the host (query, PGHOST).
+    const host = u.searchParams.get("host") || envVar("PGHOST") || "localhost";
+    const port = Number(u.port || envVar("PGPORT") || 5432);
+    return { url, target: { host, port, database, user }, explicitHost: false };
+  }
+  const host = decodeURIComponent(u.hostname.replace(/^\[|\]$/g, ""));
   const port = Number(u.port || 5432);
-  const database = decodeURIComponent(u.pathname.replace(/^\//, "")) ||
-    decodeURIComponent(u.username) || "postgres";
-  const user = decodeURIComponent(u.username) || "postgres";
   u.hostname = "localhost";
-  return { url: u.href, target: { host, port, database, user } };
+  return { url: u.href, target: { host, port, database, user }, explicitHost: true };
+}
+
+/** An environment variable, or undefined when unset or not permitted. */
+function envVar(name: string): string | undefined {
+  try {
+    return Deno.env.get(name) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `host:port/database`, IPv6 hosts in brackets. */
@@ -227,10 +244,7 @@ export interface PostgresOptions {
 }
 
 function envPoolSize(): number | undefined {
-  let raw: string | undefined;
-  try {
-    raw = Deno.env.get("PGMAX");
-  } catch { /* not permitted: default */ }
+  const raw = envVar("PGMAX");
   const n = Number(raw);
   return raw && Number.isInteger(n) && n > 0 ? n : undefined;
 }
@@ -250,11 +264,12 @@ async function pgvectorVersion(db: Db): Promise<string | null> {
  * hint.
  */
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Db> {
-  const { url: pgUrl, target } = parseDatabaseUrl(url);
+  const { url: pgUrl, target, explicitHost } = parseDatabaseUrl(url);
   const sql = postgres(pgUrl, {
     // As lists: postgres.js splits a host string on ':', which breaks IPv6 (::1 → "").
-    host: [target.host] as unknown as string,
-    port: [target.port] as unknown as number,
+    ...(explicitHost
+      ? { host: [target.host] as unknown as string, port: [target.port] as unknown as number }
+      : {}),
     max: opts.max ?? envPoolSize() ?? DEFAULT_POOL_SIZE,
     connect_timeout: opts.connectTimeout ?? 10,
     onnotice: () => {},

@@ -145,3 +145,35 @@ serverTest("the test cluster stops and is removed when its test process is kille
   assert.equal(up, false, `the cluster on port ${port} still accepts connections`);
   assert.equal(present, false, `${dir} still exists`);
 });
+
+serverTest(
+  "a URL without a host leaves it to postgres.js: PGHOST as a Unix socket directory",
+  async (pg) => {
+    if (pg.kind !== "local") return; // the socket directory is known for our own cluster only
+    const saved = { PGHOST: Deno.env.get("PGHOST"), PGPORT: Deno.env.get("PGPORT") };
+    Deno.env.set("PGHOST", pg.dir!);
+    Deno.env.set("PGPORT", String(pg.port));
+    try {
+      const p = parseDatabaseUrl("postgres:///postgres?user=postgres");
+      assert.equal(p.explicitHost, false);
+      assert.deepEqual(p.target, {
+        host: pg.dir,
+        port: pg.port,
+        database: "postgres",
+        user: "postgres",
+      });
+      const db = await openPostgres("postgres:///postgres?user=postgres", { max: 1 });
+      try {
+        // A Unix-socket connection has no client address.
+        const [r] = await db.query<{ a: string | null }>("select inet_client_addr()::text as a");
+        assert.equal(r.a, null);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+      }
+    }
+  },
+);
