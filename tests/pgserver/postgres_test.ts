@@ -16,6 +16,7 @@ import {
   pgvectorTooOld,
 } from "../../src/store/postgres.ts";
 import { ROOT } from "../helpers.ts";
+import { Clock, DIM, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
 
 Deno.test("parseDatabaseUrl: IPv6 host without brackets, port, decoded names", () => {
@@ -174,6 +175,54 @@ serverTest(
       for (const [k, v] of Object.entries(saved)) {
         v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
       }
+    }
+  },
+);
+
+/** A unit vector at cosine `c` to axis 0, the rest spread by a seeded generator. */
+function nearAxis0(c: number, seed: number): number[] {
+  let x = seed * 2654435761 % 4294967296;
+  const rest = Array.from({ length: DIM - 1 }, () => {
+    x = (x * 1664525 + 1013904223) % 4294967296;
+    return x / 4294967296 - 0.5;
+  });
+  const norm = Math.hypot(...rest);
+  return [c, ...rest.map((r) => r / norm * Math.sqrt(1 - c * c))];
+}
+
+serverTest(
+  "a project-scoped search finds a rare project's memories among many closer ones",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const db = await openPostgres(d.url, { max: 1 });
+    const embedder = new TableEmbedder();
+    const s = await sqlService(db, embedder, new Clock());
+    try {
+      // 3000 memories of another project nearer to the query than the 10 sought: the
+      // index's first candidates are all of the other project, filtered away afterwards.
+      const items = [];
+      for (let i = 0; i < 3000; i++) {
+        embedder.set(`crowd ${i}`, nearAxis0(0.99, i + 1));
+        items.push({ content: `crowd ${i}`, project: "crowd" });
+      }
+      for (let i = 0; i < 10; i++) {
+        embedder.set(`needle ${i}`, nearAxis0(0.8, 10_000 + i));
+        items.push({ content: `needle ${i}`, project: "needle" });
+      }
+      embedder.set("qq", nearAxis0(1, 1));
+      await s.import(items);
+      await db.exec("analyze memories");
+      const found = await s.search({ query: "qq", project: "needle", limit: 10 });
+      assert.equal(found.length, 10, found.map((r) => r.memory.content).join(", "));
+      assert.ok(found.every((r) => r.memory.content.startsWith("needle")));
+      // What pgvector before 0.8.0 did (no iterative scans): the same search comes up short.
+      // This shows the test can fail; openPostgres refuses those versions.
+      await db.exec("set hnsw.iterative_scan = off");
+      const short = await s.search({ query: "qq", project: "needle", limit: 10 });
+      assert.ok(short.length < 10, `without iterative scans: ${short.length} of 10`);
+    } finally {
+      await s.close();
+      await d.drop();
     }
   },
 );
