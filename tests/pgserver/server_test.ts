@@ -342,6 +342,8 @@ serverTest(
     const app = { name: role, password: "app-pw" };
     await adminSql(pg!, `create role ${role} login password 'app-pw'`);
     const { name } = await freshDb();
+    // Roles are server-wide: dropped after the databases it owns (the list runs in order).
+    dropAfter.push(() => adminSql(pg!, `drop role if exists ${role}`).then(() => {}));
     await adminSql(pg!, `alter database ${name} owner to ${role}`);
     const url = urlFor(pg!, name, app);
     const msg = await startupMessage(url);
