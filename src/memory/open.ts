@@ -17,7 +17,7 @@ import {
   setVectorColumn,
 } from "../store/migrate.ts";
 import { openPglite } from "../store/pglite.ts";
-import { describeTarget, openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
+import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
 import type { EmbedderInfo } from "./types.ts";
@@ -78,14 +78,15 @@ export async function openDatabase(
 ): Promise<{ db: Db; release: () => void }> {
   if (cfg.databaseUrl) {
     const { target } = parseDatabaseUrl(cfg.databaseUrl);
+    const hostPort = `${
+      target.host.includes(":") ? `[${target.host}]` : target.host
+    }:${target.port}`;
     try {
       const db = await openPostgres(cfg.databaseUrl, { max: opts.maxConnections });
       return { db, release: () => {} };
     } catch (err) {
       throw new StartupError(
-        `cannot connect to the database ${describeTarget(target)} (DATABASE_URL): ${
-          describeError(err)
-        }`,
+        `cannot connect to the database at ${hostPort} (DATABASE_URL): ${describeError(err)}`,
         { cause: err },
       );
     }
