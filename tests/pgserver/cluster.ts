@@ -13,7 +13,7 @@
  *   ignored with that reason printed.
  *
  * The cluster is stopped and its directory removed when the test process ends, whatever
- * the way: a guard shell waits on a pipe from this process and cleans up when it closes.
+ * the way: a detached guard shell polls this process's pid and cleans up when it is gone.
  */
 import { freePort, ROOT } from "../helpers.ts";
 
@@ -231,19 +231,18 @@ async function localCluster(): Promise<RealServer | string> {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     return `initdb failed: ${init.out.slice(-800)}`;
   }
-  // The guard: when this process goes away (its stdin closes), stop the cluster and remove it.
+  // The guard: when this process goes away, stop the cluster and remove it. It is detached
+  // (a background subshell of a shell that exits at once, so init adopts it) and polls this
+  // process's pid: at the end of `deno test` Deno kills the children it spawned, which took
+  // a guard that was a direct child (waiting on a pipe) with it and left the server running.
   const ctl = `${bin}/pg_ctl`;
   const runAs = user ? `runuser -u ${user} -- ` : "";
-  const guard = new Deno.Command("sh", {
-    args: [
-      "-c",
-      `trap '' INT TERM HUP; cat >/dev/null; ${runAs}${ctl} -D '${data}' stop -m immediate -w >/dev/null 2>&1; rm -rf '${dir}'`,
-    ],
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const guardIn = guard.stdin.getWriter();
+  await sh("sh", [
+    "-c",
+    `( trap '' INT TERM HUP; while kill -0 ${Deno.pid} 2>/dev/null && [ -d '${dir}' ]; do sleep 1; done; ` +
+    `[ -d '${dir}' ] && { ${runAs}${ctl} -D '${data}' stop -m immediate -w; rm -rf '${dir}'; } ) ` +
+    "</dev/null >/dev/null 2>&1 &",
+  ]);
   const port = freePort();
   const host = "127.0.0.1";
   const start = async () => {
@@ -275,8 +274,8 @@ async function localCluster(): Promise<RealServer | string> {
   const close = async () => {
     if (closed) return;
     closed = true;
-    await guardIn.close().catch(() => {});
-    await guard.status;
+    await as(ctl, ["-D", data, "stop", "-m", "fast", "-w"]);
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   try {
     await start();
