@@ -1,6 +1,7 @@
 /**
  * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
- *   [--database-url URL] [--fsync on|off|on,off]`
+ *   [--database-url URL] [--fsync on|off|on,off]
+ *   [--concurrency 50 [--daemons 1,2] [--duration 10]]`
  *
  * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
  * (started in-process on a loopback port): import throughput, create latency, search
@@ -13,6 +14,13 @@
  * `on,off` measures both). While the import runs, `/healthz` is asked every 100 ms: its
  * latency is the daemon's responsiveness during long jobs.
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
+ *
+ * With `--database-url` the admin server pools connections as it does in production
+ * (PGMAX, default 10); against pglite-socket it uses one connection (one at a time there).
+ * `--concurrency N` (server Postgres only) adds, after each size, a throughput run: N
+ * concurrent clients (half searching within a project, half globally, one request in ten a
+ * create) for `--duration` seconds against 1 and then 2 admin daemon processes
+ * (`src/bin/admin.ts`) on the same database, the clients spread over the daemons.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
@@ -33,6 +41,9 @@ const { values } = parseArgs({
     creates: { type: "string", default: "200" },
     searches: { type: "string", default: "500" },
     fsync: { type: "string", default: "on" },
+    concurrency: { type: "string", default: "0" },
+    daemons: { type: "string", default: "1,2" },
+    duration: { type: "string", default: "10" },
   },
   strict: true,
 });
@@ -46,6 +57,9 @@ const fsyncModes = values.fsync!.split(",").map((m) => {
 });
 const CREATES = Number(values.creates);
 const SEARCHES = Number(values.searches);
+const CONCURRENCY = Number(values.concurrency);
+const DAEMONS = values.daemons!.split(",").map(Number);
+const DURATION_S = Number(values.duration);
 
 // A deterministic pseudo-random generator so runs are comparable.
 let seed = 42;
@@ -196,9 +210,10 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
   const be = await openBackend(backend);
   const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
   const cfg = loadMemoryConfig((n) => env[n as keyof typeof env] ?? Deno.env.get(n));
-  // The pglite-socket server serves one connection at a time: one pooled connection.
+  // The pglite-socket server serves one connection at a time: one pooled connection there;
+  // a real server gets the production pool.
   const server = await startAdminServer(cfg, {
-    maxConnections: 1,
+    maxConnections: values["database-url"] ? undefined : 1,
     log: () => {},
     durable: fsync === "on",
   });
@@ -258,21 +273,127 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
   }
 }
 
+interface ConcurrentRow {
+  size: number;
+  daemons: number;
+  clients: number;
+  requests_per_s: number;
+  p50_ms: number;
+  p95_ms: number;
+  errors: number;
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Start an admin daemon process on the database; resolves when /healthz answers 200. */
+async function daemon(url: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../src/bin/admin.ts", import.meta.url).pathname],
+    env: {
+      DATABASE_URL: url,
+      EMBEDDING_PROVIDER: "builtin",
+      ADMIN_PORT: String(port),
+      ADMIN_HOST: "127.0.0.1",
+      DATA_DIR: "/nonexistent-mneme-bench",
+    },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    await child.status;
+  };
+  for (let i = 0; i < 600; i++) {
+    try {
+      const r = await fetch(`${base}/healthz`);
+      await r.body?.cancel();
+      if (r.status === 200) return { url: base, stop };
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error("admin daemon did not start");
+}
+
+/** N clients for DURATION_S seconds against `n` daemon processes on one database. */
+async function concurrent(size: number, n: number): Promise<ConcurrentRow> {
+  const ds = await Promise.all(Array.from({ length: n }, () => daemon(values["database-url"]!)));
+  try {
+    const clients = Array.from(
+      { length: CONCURRENCY },
+      (_, i) => new MemoryClient({ baseUrl: ds[i % n].url }),
+    );
+    const lat: number[] = [];
+    let errors = 0;
+    const end = performance.now() + DURATION_S * 1000;
+    await Promise.all(clients.map(async (c, k) => {
+      let i = 0;
+      while (performance.now() < end) {
+        const t = performance.now();
+        try {
+          if (++i % 10 === 0) await c.create(item(size * 10 + k * 100000 + i) as never);
+          else {
+            const q = `${pick(SUBJECTS)} ${pick(OBJECTS)}`;
+            await c.search(k % 2 ? { query: q, project: pick(PROJECTS), limit: 5 } : { query: q });
+          }
+          lat.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
+      }
+    }));
+    return {
+      size,
+      daemons: n,
+      clients: CONCURRENCY,
+      requests_per_s: Math.round(lat.length / DURATION_S),
+      p50_ms: +pct(lat, 50).toFixed(2),
+      p95_ms: +pct(lat, 95).toFixed(2),
+      errors,
+    };
+  } finally {
+    await Promise.all(ds.map((d) => d.stop()));
+  }
+}
+
 const rows: Row[] = [];
+const concurrentRows: ConcurrentRow[] = [];
 for (const backend of backends) {
   for (const fsync of backend === "pglite" ? fsyncModes : ["server"]) {
     for (const size of sizes) {
       console.error(`bench: ${backend} (fsync ${fsync}) at ${size} memories…`);
       rows.push(await bench(backend, size, fsync));
+      if (backend === "postgres" && values["database-url"] && CONCURRENCY > 0) {
+        for (const n of DAEMONS) {
+          console.error(`bench: ${CONCURRENCY} clients, ${n} daemon(s), ${size} memories…`);
+          concurrentRows.push(await concurrent(size, n));
+        }
+      }
     }
   }
 }
 clearInterval(sampler);
 
-const cols = Object.keys(rows[0]) as (keyof Row)[];
-console.log(`| ${cols.join(" | ")} |`);
-console.log(`|${cols.map(() => "---").join("|")}|`);
-for (const r of rows) console.log(`| ${cols.map((c) => r[c]).join(" | ")} |`);
+function table<T extends object>(rs: T[]) {
+  const cols = Object.keys(rs[0]) as (keyof T)[];
+  console.log(`| ${cols.join(" | ")} |`);
+  console.log(`|${cols.map(() => "---").join("|")}|`);
+  for (const r of rs) console.log(`| ${cols.map((c) => r[c]).join(" | ")} |`);
+}
+table(rows);
+if (concurrentRows.length) {
+  console.log("");
+  table(concurrentRows);
+}
 
 const out = {
   date: new Date().toISOString(),
@@ -282,6 +403,7 @@ const out = {
   creates: CREATES,
   searches: SEARCHES,
   rows,
+  ...(concurrentRows.length ? { concurrent: concurrentRows, duration_s: DURATION_S } : {}),
 };
 await Deno.mkdir(new URL("../bench/results/", import.meta.url), { recursive: true });
 const file = new URL(

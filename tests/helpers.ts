@@ -12,6 +12,8 @@ import type { SqlMemoryService } from "../src/memory/service.ts";
 import type { Db } from "../src/store/db.ts";
 import { openPglite } from "../src/store/pglite.ts";
 import { openPostgres } from "../src/store/postgres.ts";
+import { permissionFlags } from "../src/permissions.ts";
+import { findProgram } from "../src/programs.ts";
 
 /** Repository root. */
 export const ROOT = new URL("../", import.meta.url).pathname;
@@ -170,4 +172,20 @@ export async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The command that starts mneme-mcp with exactly the permissions its task computes for `env`
+ * (src/programs.ts), for clients that spawn it themselves. No `--config`: the clients would
+ * read it as their own flag; Deno finds deno.json from the entry file's directory.
+ */
+export function mcpServerCommand(env: Record<string, string>): string[] {
+  const launch = findProgram("mneme-mcp")!.launch({ env: (n) => env[n], args: [], cwd: ROOT });
+  return [
+    Deno.execPath(),
+    "run",
+    ...launch.denoFlags,
+    ...permissionFlags(launch.plan),
+    `${ROOT}src/bin/mcp.ts`,
+  ];
 }

@@ -214,7 +214,11 @@ export function createAdminApp(opts: AdminOptions): Hono {
   const app = new Hono();
 
   app.onError((err, c) => {
-    if (err instanceof MemoryError) return c.json({ error: err.message }, err.status);
+    if (err instanceof MemoryError) {
+      // A database or embedder that is down or restarting: worth a retry shortly.
+      if (err.status === 503) c.header("Retry-After", "5");
+      return c.json({ error: err.message }, err.status);
+    }
     if (err instanceof ClientGone || isDisconnect(err)) {
       // Nobody reads this answer; the log says what happened, not "internal error".
       log(`admin: client disconnected during ${c.req.method} ${c.req.path}`);

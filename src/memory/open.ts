@@ -17,7 +17,7 @@ import {
   setVectorColumn,
 } from "../store/migrate.ts";
 import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
-import { openPostgres } from "../store/postgres.ts";
+import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "./errors.ts";
 import type { EmbedderInfo } from "./types.ts";
@@ -82,15 +82,16 @@ export async function openDatabase(
   opts: OpenOptions = {},
 ): Promise<{ db: Db; release: () => void }> {
   if (cfg.databaseUrl) {
+    const { target } = parseDatabaseUrl(cfg.databaseUrl);
+    const hostPort = `${
+      target.host.includes(":") ? `[${target.host}]` : target.host
+    }:${target.port}`;
     try {
       const db = await openPostgres(cfg.databaseUrl, { max: opts.maxConnections });
       return { db, release: () => {} };
     } catch (err) {
-      const u = new URL(cfg.databaseUrl);
       throw new StartupError(
-        `cannot connect to the database at ${u.hostname}:${u.port || 5432} (DATABASE_URL): ${
-          describeError(err)
-        }`,
+        `cannot connect to the database at ${hostPort} (DATABASE_URL): ${describeError(err)}`,
         { cause: err },
       );
     }

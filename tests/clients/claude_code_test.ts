@@ -7,14 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { startRig } from "../serve/helpers.ts";
-import { startAdminProcess, tempDir } from "../helpers.ts";
-import {
-  CLAUDE_CODE_VERSION,
-  claudeCode,
-  clientTest,
-  mcpServerCommand,
-  npmMissing,
-} from "./npm.ts";
+import { mcpServerCommand, startAdminProcess, tempDir } from "../helpers.ts";
+import { CLAUDE_CODE_VERSION, claudeCode, clientTest, npmMissing } from "./npm.ts";
 
 const missing = await npmMissing();
 if (missing) console.error(`claude code tests skipped: ${missing}`);

@@ -5,9 +5,9 @@
  * `--tool-arg` it cannot parse, such as `weight=heavy`, into `null`).
  */
 import assert from "node:assert/strict";
-import { pgliteServer, startAdminProcess } from "../helpers.ts";
+import { mcpServerCommand, pgliteServer, startAdminProcess } from "../helpers.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
-import { clientTest, inspector, INSPECTOR_VERSION, mcpServerCommand, npmMissing } from "./npm.ts";
+import { clientTest, inspector, INSPECTOR_VERSION, npmMissing } from "./npm.ts";
 
 const missing = await npmMissing();
 if (missing) console.error(`MCP Inspector tests skipped: ${missing}`);

@@ -9,9 +9,6 @@
  *
  * @module
  */
-import { permissionFlags } from "../../src/permissions.ts";
-import { findProgram } from "../../src/programs.ts";
-import { ROOT } from "../helpers.ts";
 
 /** Pinned versions (the README's "tested client versions"). */
 export const CLAUDE_CODE_VERSION = "2.1.330";
@@ -115,20 +112,4 @@ export async function inspector(): Promise<{ bin: string; nodeBin: string }> {
  */
 export function clientTest(name: string, missing: string | null, fn: () => Promise<void>): void {
   Deno.test({ name, ignore: missing !== null, sanitizeResources: false, sanitizeOps: false, fn });
-}
-
-/**
- * The command that starts mneme-mcp with exactly the permissions its task computes for `env`
- * (src/programs.ts), for clients that spawn it themselves. No `--config`: the clients would
- * read it as their own flag; Deno finds deno.json from the entry file's directory.
- */
-export function mcpServerCommand(env: Record<string, string>): string[] {
-  const launch = findProgram("mneme-mcp")!.launch({ env: (n) => env[n], args: [], cwd: ROOT });
-  return [
-    Deno.execPath(),
-    "run",
-    ...launch.denoFlags,
-    ...permissionFlags(launch.plan),
-    `${ROOT}src/bin/mcp.ts`,
-  ];
 }

@@ -787,9 +787,14 @@ const steps: Record<string, Step> = {
 };
 
 /** Register the contract suite for one backend. */
-export function memoryContract(name: string, factory: BackendFactory): void {
+export function memoryContract(
+  name: string,
+  factory: BackendFactory,
+  opts: { ignore?: boolean } = {},
+): void {
   Deno.test({
     name: `MemoryService contract: ${name}`,
+    ignore: opts.ignore,
     sanitizeOps: false,
     sanitizeResources: false,
     async fn(t) {

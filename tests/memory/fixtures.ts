@@ -98,13 +98,15 @@ export interface Backend {
 /** Builds a backend. */
 export type BackendFactory = () => Promise<Backend>;
 
-async function sqlService(db: Db, embedder: TableEmbedder, clock: Clock) {
+/** A service on `db` with the test embedder and clock (migrated). */
+export async function sqlService(db: Db, embedder: TableEmbedder, clock: Clock) {
   await migrate(db);
   const stored = await ensureEmbeddingColumn(db, embedder.info);
   return new SqlMemoryService({ store: new Store(db), embedder, stored, now: clock.now });
 }
 
-function backend(
+/** Assemble a backend. */
+export function backend(
   name: string,
   db: Db,
   inner: SqlMemoryService,

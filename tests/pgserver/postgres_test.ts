@@ -1,0 +1,228 @@
+/**
+ * The server adapter (src/store/postgres.ts): DATABASE_URL parsing (IPv6 hosts), the
+ * pgvector version rule, what counts as an outage, the pool size on a real server, and the
+ * test cluster's own cleanup when the test process is killed.
+ */
+import assert from "node:assert/strict";
+import { MemoryError } from "../../src/memory/errors.ts";
+import {
+  compareVersions,
+  DEFAULT_POOL_SIZE,
+  describeTarget,
+  isOutage,
+  MIN_PGVECTOR,
+  openPostgres,
+  parseDatabaseUrl,
+  pgvectorTooOld,
+} from "../../src/store/postgres.ts";
+import { ROOT } from "../helpers.ts";
+import { Clock, DIM, sqlService, TableEmbedder } from "../memory/fixtures.ts";
+import { freshDatabase, serverTest } from "./cluster.ts";
+
+Deno.test("parseDatabaseUrl: IPv6 host without brackets, port, decoded names", () => {
+  const p = parseDatabaseUrl("postgres://app%40x:p%2Fw@[::1]:6543/my%20db?sslmode=disable");
+  assert.deepEqual(p.target, { host: "::1", port: 6543, database: "my db", user: "app@x" });
+  // postgres.js gets a URL it can read (its own parser misreads "[::1]") and host/port apart.
+  const u = new URL(p.url);
+  assert.equal(u.hostname, "localhost");
+  assert.equal(u.port, "6543");
+  assert.equal(u.search, "?sslmode=disable");
+  assert.equal(u.password, "p%2Fw");
+  assert.equal(describeTarget(p.target), "[::1]:6543/my db");
+  const d = parseDatabaseUrl("postgresql://db.example.com/mneme").target;
+  assert.deepEqual(d, { host: "db.example.com", port: 5432, database: "mneme", user: "postgres" });
+});
+
+Deno.test("pgvector versions: below 0.8.0 refused with the minimum named, numeric order", () => {
+  assert.equal(MIN_PGVECTOR, "0.8.0");
+  for (const v of ["0.7.4", "0.5.1", "0.7.99"]) {
+    const msg = pgvectorTooOld(v, "h:5432/db");
+    assert.ok(msg, v);
+    assert.match(
+      msg,
+      new RegExp(`pgvector ${v.replaceAll(".", "\\.")} .*needs pgvector 0\\.8\\.0`),
+    );
+  }
+  for (const v of ["0.8.0", "0.8.6", "0.10.0", "1.0"]) {
+    assert.equal(pgvectorTooOld(v, "x"), null, v);
+  }
+  assert.ok(compareVersions("0.10.0", "0.9.9") > 0, "numeric, not string order");
+});
+
+Deno.test("isOutage: connection failures and shutdowns yes; SQL errors and MemoryErrors no", () => {
+  const e = (code: string) => Object.assign(new Error(code), { code });
+  for (const c of ["ECONNREFUSED", "CONNECTION_CLOSED", "CONNECT_TIMEOUT", "57P01", "57P03"]) {
+    assert.equal(isOutage(e(c)), true, c);
+  }
+  for (const c of ["23505", "42P01", "28P01", "42501"]) assert.equal(isOutage(e(c)), false, c);
+  assert.equal(isOutage(new MemoryError(503, "embedding failed")), false);
+});
+
+/** Distinct server backends that served `n` queries in flight at once. */
+async function backendsUsed(url: string, n: number, max?: number): Promise<number> {
+  const db = await openPostgres(url, max === undefined ? {} : { max });
+  try {
+    const rows = await Promise.all(
+      Array.from(
+        { length: n },
+        () => db.query<{ pid: number }>("select pg_backend_pid() as pid, pg_sleep(0.3)"),
+      ),
+    );
+    return new Set(rows.map(([r]) => r.pid)).size;
+  } finally {
+    await db.close();
+  }
+}
+
+serverTest("pool: 10 connections by default, PGMAX overrides, an explicit max wins", async (pg) => {
+  const d = await freshDatabase(pg);
+  try {
+    assert.equal(DEFAULT_POOL_SIZE, 10);
+    assert.equal(await backendsUsed(d.url, 12), 10);
+    Deno.env.set("PGMAX", "3");
+    try {
+      assert.equal(await backendsUsed(d.url, 12), 3);
+      assert.equal(await backendsUsed(d.url, 3, 1), 1);
+    } finally {
+      Deno.env.delete("PGMAX");
+    }
+  } finally {
+    await d.drop();
+  }
+});
+
+serverTest("a SQL error is not an outage: it stays itself, not a 503", async (pg) => {
+  const d = await freshDatabase(pg);
+  const db = await openPostgres(d.url, { max: 1 });
+  try {
+    await assert.rejects(db.query("select * from no_such_table"), (err: unknown) => {
+      assert.ok(!(err instanceof MemoryError), String(err));
+      assert.match(String(err), /no_such_table/);
+      return true;
+    });
+  } finally {
+    await db.close();
+    await d.drop();
+  }
+});
+
+serverTest("the test cluster stops and is removed when its test process is killed", async (pg) => {
+  if (pg.kind !== "local") return; // TEST_DATABASE_URL: nothing of ours to stop
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const c = await import("${ROOT}tests/pgserver/cluster.ts");
+       const s = c.SERVER;
+       console.log(JSON.stringify({ port: s.port, dir: s.dir }));
+       await new Promise(() => {});`,
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let line = "";
+  while (!line.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    line += value;
+  }
+  reader.releaseLock();
+  const { port, dir } = JSON.parse(line) as { port: number; dir: string };
+  (await Deno.connect({ hostname: "127.0.0.1", port })).close(); // it is up
+  child.kill("SIGKILL");
+  await child.status;
+  await child.stdout.cancel().catch(() => {});
+  const deadline = Date.now() + 30_000;
+  let up = true;
+  let present = true;
+  while ((up || present) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    up = await Deno.connect({ hostname: "127.0.0.1", port }).then((c) => {
+      c.close();
+      return true;
+    }, () => false);
+    present = await Deno.stat(dir).then(() => true, () => false);
+  }
+  assert.equal(up, false, `the cluster on port ${port} still accepts connections`);
+  assert.equal(present, false, `${dir} still exists`);
+});
+
+serverTest(
+  "a URL without a host leaves it to postgres.js: PGHOST as a Unix socket directory",
+  async (pg) => {
+    if (pg.kind !== "local") return; // the socket directory is known for our own cluster only
+    const saved = { PGHOST: Deno.env.get("PGHOST"), PGPORT: Deno.env.get("PGPORT") };
+    Deno.env.set("PGHOST", pg.dir!);
+    Deno.env.set("PGPORT", String(pg.port));
+    try {
+      const p = parseDatabaseUrl("postgres:///postgres?user=postgres");
+      assert.equal(p.explicitHost, false);
+      assert.deepEqual(p.target, {
+        host: pg.dir,
+        port: pg.port,
+        database: "postgres",
+        user: "postgres",
+      });
+      const db = await openPostgres("postgres:///postgres?user=postgres", { max: 1 });
+      try {
+        // A Unix-socket connection has no client address.
+        const [r] = await db.query<{ a: string | null }>("select inet_client_addr()::text as a");
+        assert.equal(r.a, null);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+      }
+    }
+  },
+);
+
+/** A unit vector at cosine `c` to axis 0, the rest spread by a seeded generator. */
+function nearAxis0(c: number, seed: number): number[] {
+  let x = seed * 2654435761 % 4294967296;
+  const rest = Array.from({ length: DIM - 1 }, () => {
+    x = (x * 1664525 + 1013904223) % 4294967296;
+    return x / 4294967296 - 0.5;
+  });
+  const norm = Math.hypot(...rest);
+  return [c, ...rest.map((r) => r / norm * Math.sqrt(1 - c * c))];
+}
+
+serverTest(
+  "a project-scoped search finds a rare project's memories among many closer ones",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const db = await openPostgres(d.url, { max: 1 });
+    const embedder = new TableEmbedder();
+    const s = await sqlService(db, embedder, new Clock());
+    try {
+      // 3000 memories of another project nearer to the query than the 10 sought: the
+      // index's first candidates are all of the other project, filtered away afterwards.
+      const items = [];
+      for (let i = 0; i < 3000; i++) {
+        embedder.set(`crowd ${i}`, nearAxis0(0.99, i + 1));
+        items.push({ content: `crowd ${i}`, project: "crowd" });
+      }
+      for (let i = 0; i < 10; i++) {
+        embedder.set(`needle ${i}`, nearAxis0(0.8, 10_000 + i));
+        items.push({ content: `needle ${i}`, project: "needle" });
+      }
+      embedder.set("qq", nearAxis0(1, 1));
+      await s.import(items);
+      await db.exec("analyze memories");
+      const found = await s.search({ query: "qq", project: "needle", limit: 10 });
+      assert.equal(found.length, 10, found.map((r) => r.memory.content).join(", "));
+      assert.ok(found.every((r) => r.memory.content.startsWith("needle")));
+      // What pgvector before 0.8.0 did (no iterative scans): the same search comes up short.
+      // This shows the test can fail; openPostgres refuses those versions.
+      await db.exec("set hnsw.iterative_scan = off");
+      const short = await s.search({ query: "qq", project: "needle", limit: 10 });
+      assert.ok(short.length < 10, `without iterative scans: ${short.length} of 10`);
+    } finally {
+      await s.close();
+      await d.drop();
+    }
+  },
+);
