@@ -26,13 +26,21 @@ export async function tempDir(
   return { path, cleanup: () => Deno.remove(path, { recursive: true }).catch(() => {}) };
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
+/** A free TCP port on `hostname` (127.0.0.1 by default), not handed out before here. */
+export function freePort(hostname = "127.0.0.1"): number {
+  // Never the same port twice in one test process: parallel steps each pick one before
+  // either binds it, and the kernel may hand a just-closed port out again.
+  for (;;) {
+    const l = Deno.listen({ hostname, port: 0 });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
+const handedOut = new Set<number>();
 
 /** A config for tests: builtin embedder, given overrides. */
 export function testConfig(over: Partial<MemoryConfig> = {}): MemoryConfig {

@@ -238,7 +238,7 @@ Deno.test({
       await install();
       await Promise.all(MODES.map(async (mode, i) => {
         const data = join(dirs[i].path, "data with space");
-        const port = freePort();
+        const port = freePort(HOST);
         const key = `key-${mode}-0123456789abcdef`;
         // 1. Admin: DATA_DIR, ADMIN_HOST, ADMIN_PORT, ADMIN_API_KEY, EMBEDDING_PROVIDER,
         //    EMBEDDING_MODEL, OLLAMA_URL.
@@ -298,7 +298,7 @@ Deno.test({
 
         // 4. Admin on server Postgres at another address, with the openai embedder:
         //    DATABASE_URL, OPENAI_BASE_URL, OPENAI_API_KEY.
-        const port2 = freePort();
+        const port2 = freePort(HOST);
         const admin2 = await spawn(mode, "mneme-admin", [], {
           env: {
             DATABASE_URL: `postgres://postgres:postgres@${HOST}:${pgRelays[i].port}/postgres`,
