@@ -10,8 +10,9 @@
  * Postgres adapter (postgres.js) over the wire, against `--database-url` (a server with
  * pgvector; the database is emptied first) or, by default, PGlite behind pglite-socket.
  * `--fsync` chooses the embedded database's durability (on is the default of the daemon;
- * `on,off` measures both). While the import runs, `/healthz` is asked every 100 ms: its
- * latency is the daemon's responsiveness during long jobs.
+ * `on,off` measures both). While the import runs, `/healthz`, a list and a search are asked
+ * in turn (one every 50 ms, from a worker): their latency is the daemon's responsiveness
+ * during long jobs.
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  */
 import { PGlite } from "@electric-sql/pglite";
@@ -126,6 +127,10 @@ interface Row {
   healthz_during_import_p95_ms: number;
   healthz_during_import_max_ms: number;
   healthz_samples: number;
+  reads_during_import_p50_ms: number;
+  reads_during_import_p95_ms: number;
+  reads_during_import_max_ms: number;
+  reads_samples: number;
   create_p50_ms: number;
   create_p95_ms: number;
   search_p50_ms: number;
@@ -134,27 +139,44 @@ interface Row {
   peak_rss_mb: number;
 }
 
+// Requests in turn: /healthz, a list and a search (reads of the database).
 const PROBER = `
-let on = true, url = "", out = [];
+let on = true;
+const out = { healthz: [], reads: [] };
 self.onmessage = async (e) => {
   if (e.data.stop) { on = false; return; }
-  url = e.data.url;
-  while (on) {
+  const base = e.data.base;
+  const asks = [
+    ["healthz", () => fetch(base + "/healthz")],
+    ["reads", () => fetch(base + "/api/memories?limit=20")],
+    ["reads", () => fetch(base + "/api/memories/search", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "the database uses postgres 16", limit: 5 }),
+    })],
+  ];
+  for (let i = 0; on; i++) {
+    const [kind, ask] = asks[i % asks.length];
     const t = performance.now();
-    const res = await fetch(url);
+    const res = await ask();
     await res.body?.cancel();
-    out.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, 100));
+    out[kind].push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 50));
   }
   self.postMessage(out);
 };`;
 
-/** Ask `url` every 100 ms from a worker until `stop()`, which returns the latencies (ms). */
-function startProber(url: string): { stop(): Promise<number[]> } {
+/**
+ * Ask the server every 50 ms from a worker until `stop()`, which returns the latencies (ms)
+ * of `/healthz` and of reads (list, search).
+ */
+function startProber(base: string): { stop(): Promise<{ healthz: number[]; reads: number[] }> } {
   const src = URL.createObjectURL(new Blob([PROBER], { type: "application/javascript" }));
   const worker = new Worker(src, { type: "module" });
-  const done = new Promise<number[]>((resolve) => (worker.onmessage = (e) => resolve(e.data)));
-  worker.postMessage({ url });
+  const done = new Promise<{ healthz: number[]; reads: number[] }>((resolve) =>
+    worker.onmessage = (e) => resolve(e.data)
+  );
+  worker.postMessage({ base });
   return {
     async stop() {
       worker.postMessage({ stop: true });
@@ -208,17 +230,17 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       await server.service.store.db.exec("truncate memories");
     }
     peakRss = Deno.memoryUsage().rss;
-    // Import throughput: the whole size in chunks of 5000 (one transaction each).
-    // /healthz every 100 ms while the import runs, from a worker (its own thread and event
+    // Import throughput: the whole size in imports of 10,000 (the most one import takes).
+    // Meanwhile /healthz, a list and a search in turn, from a worker (its own thread and event
     // loop, like another process): a blocked daemon shows in these latencies.
-    const prober = startProber(`${server.url}/healthz`);
+    const prober = startProber(server.url);
     const t0 = performance.now();
-    for (let i = 0; i < size; i += 5000) {
-      const chunk = Array.from({ length: Math.min(5000, size - i) }, (_, j) => item(i + j));
+    for (let i = 0; i < size; i += 10_000) {
+      const chunk = Array.from({ length: Math.min(10_000, size - i) }, (_, j) => item(i + j));
       await client.import(chunk);
     }
     const importS = (performance.now() - t0) / 1000;
-    const healthz = await prober.stop();
+    const { healthz, reads } = await prober.stop();
     const importPerS = size / importS;
     // Search latency: hierarchical and global queries.
     const search: number[] = [];
@@ -245,6 +267,10 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       healthz_during_import_p95_ms: +pct(healthz, 95).toFixed(1),
       healthz_during_import_max_ms: +Math.max(...healthz).toFixed(1),
       healthz_samples: healthz.length,
+      reads_during_import_p50_ms: +pct(reads, 50).toFixed(1),
+      reads_during_import_p95_ms: +pct(reads, 95).toFixed(1),
+      reads_during_import_max_ms: +Math.max(...reads).toFixed(1),
+      reads_samples: reads.length,
       create_p50_ms: +pct(create, 50).toFixed(2),
       create_p95_ms: +pct(create, 95).toFixed(2),
       search_p50_ms: +pct(search, 50).toFixed(2),

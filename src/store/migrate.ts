@@ -5,12 +5,14 @@
  * @module
  */
 import init from "../../migrations/0001_init.sql" with { type: "text" };
+import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "text" };
 import type { EmbedderInfo } from "../memory/types.ts";
 import type { Db } from "./db.ts";
 
 /** Numbered migrations, in order. Add new files here. */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: "0001_init", sql: init },
+  { version: 5, name: "0005_import_jobs", sql: importJobs },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */

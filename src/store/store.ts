@@ -6,7 +6,7 @@
  */
 import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
 import type { Db } from "./db.ts";
-import { buildVectorIndex, CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
+import { CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
 
 /** Which memories a query may see. */
 export type ScopeFilter =
@@ -135,6 +135,19 @@ export const FTS_SCAN_LIMIT = 200;
 // A plain column filter (not an anti-join), so nearest-neighbour queries stay on the index.
 const NOT_SUPERSEDED = "m.superseded_by is null";
 
+/**
+ * Rows every read may see: not staged by an import still in progress. An import commits its
+ * rows in chunks tagged with its job id and publishes them all at once by deleting its job
+ * row (see {@link Store.beginImport}). The job list is an init plan evaluated once per
+ * statement (usually empty), leaving a plain filter per row: nearest-neighbour queries stay
+ * on the HNSW index. Every read and every write by id or filter goes through this.
+ */
+export const VISIBLE =
+  "(m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))";
+
+/** A job touched less recently than this on server Postgres is left behind by a dead process. */
+export const IMPORT_STALE_MS = 10 * 60_000;
+
 /** Totals as rows of (scope, project, type, count). */
 export interface StatsRow {
   scope: Scope;
@@ -177,8 +190,11 @@ export class Store {
     return this.db.transaction((tx) => fn(new Store(tx)));
   }
 
-  /** Insert rows (in batches of 200 per statement); returns the stored memories in order. */
-  async insert(rows: NewRow[]): Promise<Memory[]> {
+  /**
+   * Insert rows (in batches of 200 per statement); returns the stored memories in order.
+   * Rows of an import carry its `job` id and stay invisible until it is published.
+   */
+  async insert(rows: NewRow[], job: string | null = null): Promise<Memory[]> {
     const out: Memory[] = [];
     for (let i = 0; i < rows.length; i += 200) {
       const batch = rows.slice(i, i + 200);
@@ -198,17 +214,17 @@ export class Store {
       })));
       const inserted = await this.db.query<Row>(
         `insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
-                                    created_at, updated_at, expires_at, embedding)
+                                    created_at, updated_at, expires_at, embedding, import_job)
          select x.id, x.content, x.scope, x.project, x.type,
                 array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                x.created_at, x.updated_at, x.expires_at, x.embedding::vector
+                x.created_at, x.updated_at, x.expires_at, x.embedding::vector, $2::uuid
            from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text)
          returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
                    m.updated_at, m.expires_at, m.supersedes, m.superseded_by`,
-        [payload],
+        [payload, job],
       );
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
@@ -217,25 +233,96 @@ export class Store {
   }
 
   /**
-   * Insert many rows in the current transaction. A live HNSW index costs milliseconds per
-   * inserted row, while a rebuild costs a fraction of that per row of the whole table: when
-   * the batch is large relative to the table, drop the index, insert, and rebuild it.
+   * Start a staged import of `items` rows and return its job id. Its rows are written by
+   * {@link Store.stageImport} in chunks (each its own short transaction, so that other
+   * requests run in between) and stay invisible to every read ({@link VISIBLE}) until
+   * {@link Store.publishImport}; {@link Store.abandonImport} deletes them.
    */
-  async insertBulk(rows: NewRow[]): Promise<Memory[]> {
-    const [c] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
-    const existing = Number(c?.n ?? 0);
-    if (rows.length < 200 || rows.length * 4 < existing) return await this.insert(rows);
-    await this.db.exec("drop index if exists memories_embedding_hnsw");
-    const out = await this.insert(rows);
-    await buildVectorIndex(this.db, "embedding");
-    return out;
+  async beginImport(items: number): Promise<string> {
+    const id = crypto.randomUUID();
+    await this.db.query("insert into mneme_import_jobs (id, items) values ($1, $2)", [id, items]);
+    return id;
+  }
+
+  /**
+   * Write one chunk of an import in one transaction. `check` runs first in that transaction
+   * (the service checks the recorded embedder there). Throws when the job no longer exists
+   * (abandoned as stale by another process). The rows go into the live HNSW index one by one:
+   * slower in total than dropping and rebuilding it, but no statement runs for seconds.
+   */
+  async stageImport(
+    job: string,
+    rows: NewRow[],
+    check?: (store: Store) => Promise<void>,
+  ): Promise<void> {
+    await this.transaction(async (s) => {
+      const touched = await s.db.query(
+        "update mneme_import_jobs set touched_at = now() where id = $1 returning id",
+        [job],
+      );
+      if (!touched.length) throw new Error(`import ${job} was abandoned`);
+      // Staged rows need no flush of their own: nobody sees them, and the publishing commit
+      // (synchronous) flushes the log up to itself, these chunks included. Saves one fsync
+      // per chunk.
+      await s.db.exec("set local synchronous_commit = off");
+      if (check) await check(s);
+      await s.insert(rows, job);
+    });
+  }
+
+  /** Make every row of an import visible at once; false when the job no longer exists. */
+  async publishImport(job: string): Promise<boolean> {
+    const rows = await this.db.query("delete from mneme_import_jobs where id = $1 returning id", [
+      job,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Delete an unfinished import: its staged rows and its job. */
+  async abandonImport(job: string): Promise<void> {
+    await this.transaction(async (s) => {
+      await s.db.query("delete from memories where import_job = $1", [job]);
+      await s.db.query("delete from mneme_import_jobs where id = $1", [job]);
+    });
+  }
+
+  /**
+   * Delete imports left unfinished by a process that died: every one when `all` (the
+   * embedded database has one owner, so at its start no import is running), otherwise those
+   * untouched for {@link IMPORT_STALE_MS} (server Postgres, shared by several processes).
+   * Returns the number of imports deleted.
+   */
+  async abandonStaleImports(all: boolean): Promise<number> {
+    const jobs = all
+      ? await this.db.query<{ id: string }>("select id from mneme_import_jobs")
+      : await this.db.query<{ id: string }>(
+        "select id from mneme_import_jobs where touched_at < now() - make_interval(secs => $1)",
+        [IMPORT_STALE_MS / 1000],
+      );
+    for (const j of jobs) await this.abandonImport(j.id);
+    return jobs.length;
+  }
+
+  /** The embedder recorded in the meta row, with the row share-locked for the transaction. */
+  async lockRecordedEmbedder(): Promise<EmbedderInfo | null> {
+    const [row] = await this.db.query<
+      { provider: string | null; model: string | null; dimension: number | null }
+    >(
+      `select embedder_provider as provider, embedder_model as model,
+              embedder_dimension as dimension from mneme_meta where id = 1 for share`,
+    );
+    if (!row?.provider || !row.model || !row.dimension) return null;
+    return { provider: row.provider, model: row.model, dimension: row.dimension };
   }
 
   /** One memory by id, expired or not; null when absent. */
   async get(id: string): Promise<Memory | null> {
-    const rows = await this.db.query<Row>(`select ${COLUMNS} from memories m where m.id = $1`, [
-      id,
-    ]);
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from memories m where m.id = $1 and ${VISIBLE}`,
+      [
+        id,
+      ],
+    );
     return rows[0] ? toMemory(rows[0]) : null;
   }
 
@@ -247,7 +334,8 @@ export class Store {
   async lockLive(id: string, now: Date): Promise<{ supersededBy: string | null } | null> {
     const rows = await this.db.query<{ superseded_by: string | null }>(
       `select m.superseded_by from memories m
-        where m.id = $1 and (m.expires_at is null or m.expires_at > $2) for update`,
+        where m.id = $1 and (m.expires_at is null or m.expires_at > $2) and ${VISIBLE}
+          for update of m`,
       [id, now],
     );
     return rows.length ? { supersededBy: rows[0].superseded_by } : null;
@@ -256,7 +344,7 @@ export class Store {
   /** Current memories matching the filter, newest update first. */
   async list(filter: FieldFilter, limit: number, now: Date): Promise<Memory[]> {
     const p = new Params();
-    const where = `${fieldClause(filter, p)} and ${liveClause(now, p)}`;
+    const where = `${fieldClause(filter, p)} and ${liveClause(now, p)} and ${VISIBLE}`;
     const rows = await this.db.query<Row>(
       `select ${COLUMNS} from memories m where ${where}
         order by m.updated_at desc, m.id limit ${p.add(limit)}`,
@@ -278,9 +366,9 @@ export class Store {
       // from starting or finishing (adding or dropping that column) in between.
       const running = await s.#lockReembedRun("share");
       return await s.db.query<{ id: string }>(
-        `update memories set content = $2, embedding = $3::vector, updated_at = $4
+        `update memories m set content = $2, embedding = $3::vector, updated_at = $4
            ${running ? ", embedding_next = null" : ""}
-          where id = $1 returning id`,
+          where m.id = $1 and ${VISIBLE} returning m.id`,
         [id, content, vectorLiteral(embedding), now],
       );
     });
@@ -307,14 +395,17 @@ export class Store {
 
   /** Delete one; false when absent. */
   async delete(id: string): Promise<boolean> {
-    const rows = await this.db.query(`delete from memories where id = $1 returning id`, [id]);
+    const rows = await this.db.query(
+      `delete from memories m where m.id = $1 and ${VISIBLE} returning m.id`,
+      [id],
+    );
     return rows.length > 0;
   }
 
   /** Delete up to `max` memories matching the filter (oldest first); returns the count. */
   async deleteMany(filter: FieldFilter, max: number): Promise<number> {
     const p = new Params();
-    const where = fieldClause(filter, p);
+    const where = `${fieldClause(filter, p)} and ${VISIBLE}`;
     const rows = await this.db.query<{ n: number }>(
       `with d as (
          delete from memories where id in (
@@ -341,7 +432,8 @@ export class Store {
     const rows = await this.#indexed<Row>(
       `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
          from memories m
-        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED} ${exclude}
+        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+          and ${VISIBLE} ${exclude}
         order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
       p.values,
     );
@@ -364,7 +456,9 @@ export class Store {
   ): Promise<Scored[]> {
     const p = new Params();
     const v = p.add(vectorLiteral(vector));
-    const where = `${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
+    const where = `${scopeClause(scope, p)} and ${
+      liveClause(now, p)
+    } and ${NOT_SUPERSEDED} and ${VISIBLE}`;
     const q = p.add(query);
     const lim = p.add(k);
     const rows = await this.#indexed<Row>(
@@ -393,7 +487,7 @@ export class Store {
     const p = new Params();
     return (await this.db.query<StatsRow>(
       `select m.scope, m.project, m.type, count(*)::int as count from memories m
-        where ${liveClause(now, p)} group by m.scope, m.project, m.type`,
+        where ${liveClause(now, p)} and ${VISIBLE} group by m.scope, m.project, m.type`,
       p.values,
     )).map((r) => ({ ...r, count: Number(r.count) }));
   }
@@ -402,7 +496,7 @@ export class Store {
   async exportAll(max: number, now: Date, offset = 0): Promise<Memory[]> {
     const p = new Params();
     const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from memories m where ${liveClause(now, p)}
+      `select ${COLUMNS} from memories m where ${liveClause(now, p)} and ${VISIBLE}
         order by m.created_at, m.id limit ${p.add(max)} offset ${p.add(offset)}`,
       p.values,
     );
@@ -412,7 +506,8 @@ export class Store {
   /** Number of current memories. */
   async countLive(now: Date): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
-      `select count(*)::int as n from memories m where m.expires_at is null or m.expires_at > $1`,
+      `select count(*)::int as n from memories m
+        where (m.expires_at is null or m.expires_at > $1) and ${VISIBLE}`,
       [now],
     );
     return Number(rows[0]?.n ?? 0);
