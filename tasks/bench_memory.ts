@@ -1,6 +1,6 @@
 /**
  * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
- *   [--database-url URL] [--fsync on|off|on,off]`
+ *   [--database-url URL] [--fsync on|off|on,off] [--reembed]`
  *
  * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
  * (started in-process on a loopback port): import throughput, create latency, search
@@ -10,14 +10,17 @@
  * Postgres adapter (postgres.js) over the wire, against `--database-url` (a server with
  * pgvector; the database is emptied first) or, by default, PGlite behind pglite-socket.
  * `--fsync` chooses the embedded database's durability (on is the default of the daemon;
- * `on,off` measures both). While the import runs, `/healthz`, a list and a search are asked
- * in turn (one every 50 ms, from a worker): their latency is the daemon's responsiveness
- * during long jobs.
+ * `on,off` measures both). `--reembed` then re-embeds every memory (batches of 1000, as
+ * `memcli reembed --batch-size 1000`) and measures the same requests meanwhile. While the
+ * import runs, `/healthz`, a list and a search are asked in turn (one every 50 ms, from a
+ * worker): their latency is the daemon's responsiveness during long jobs. `import_cpu_s` is
+ * the process's CPU time during the import (less skewed than wall time on a shared machine).
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { startAdminServer } from "../src/admin/server.ts";
 import { loadMemoryConfig } from "../src/config.ts";
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     creates: { type: "string", default: "200" },
     searches: { type: "string", default: "500" },
     fsync: { type: "string", default: "on" },
+    reembed: { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -123,6 +127,7 @@ interface Row {
   size: number;
   import_s: number;
   import_per_s: number;
+  import_cpu_s: number;
   healthz_during_import_p50_ms: number;
   healthz_during_import_p95_ms: number;
   healthz_during_import_max_ms: number;
@@ -137,6 +142,9 @@ interface Row {
   search_p95_ms: number;
   search_p99_ms: number;
   peak_rss_mb: number;
+  reembed_s?: number;
+  reads_during_reembed_p95_ms?: number;
+  reads_during_reembed_max_ms?: number;
 }
 
 // Requests in turn: /healthz, a list and a search (reads of the database).
@@ -235,11 +243,13 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
     // loop, like another process): a blocked daemon shows in these latencies.
     const prober = startProber(server.url);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < size; i += 10_000) {
       const chunk = Array.from({ length: Math.min(10_000, size - i) }, (_, j) => item(i + j));
       await client.import(chunk);
     }
     const importS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
     const { healthz, reads } = await prober.stop();
     const importPerS = size / importS;
     // Search latency: hierarchical and global queries.
@@ -257,12 +267,28 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       await client.create(item(size + i) as never);
       create.push(performance.now() - t);
     }
+    // Re-embedding every memory (the same embedder: a full run) while the prober asks.
+    let reembed: Partial<Row> = {};
+    if (values.reembed) {
+      const during = startProber(server.url);
+      const t1 = performance.now();
+      while (!(await client.reembed({ batchSize: 1000 })).finished) { /* next batch */ }
+      const reembedS = (performance.now() - t1) / 1000;
+      const r = await during.stop();
+      const all = [...r.healthz, ...r.reads];
+      reembed = {
+        reembed_s: +reembedS.toFixed(1),
+        reads_during_reembed_p95_ms: +pct(all, 95).toFixed(1),
+        reads_during_reembed_max_ms: +Math.max(...all).toFixed(1),
+      };
+    }
     return {
       backend,
       fsync: backend === "pglite" ? fsync : "server",
       size,
       import_s: +importS.toFixed(1),
       import_per_s: Math.round(importPerS),
+      import_cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(1),
       healthz_during_import_p50_ms: +pct(healthz, 50).toFixed(1),
       healthz_during_import_p95_ms: +pct(healthz, 95).toFixed(1),
       healthz_during_import_max_ms: +Math.max(...healthz).toFixed(1),
@@ -277,6 +303,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       search_p95_ms: +pct(search, 95).toFixed(2),
       search_p99_ms: +pct(search, 99).toFixed(2),
       peak_rss_mb: Math.round(peakRss / 1048576),
+      ...reembed,
     };
   } finally {
     await server.close();

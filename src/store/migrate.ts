@@ -116,6 +116,20 @@ export async function setVectorColumn(
 }
 
 /**
+ * Add `column` as vector(dim) with its HNSW cosine index. Adding a column without a default
+ * changes only the catalog, where changing the type of an existing column rewrites the table
+ * and rebuilds every index (seconds at 10k memories, with the database held).
+ */
+export async function addVectorColumn(
+  tx: Db,
+  column: "embedding" | "embedding_next",
+  dim: number,
+): Promise<void> {
+  await tx.exec(`alter table memories add column ${column} vector(${checkDim(dim)})`);
+  await buildVectorIndex(tx, column);
+}
+
+/**
  * On a fresh database (no embedder recorded), set the column dimension, build the index
  * and record the embedder. Returns the embedder that made the stored vectors.
  */

@@ -6,7 +6,7 @@
  */
 import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
 import type { Db } from "./db.ts";
-import { CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
+import { addVectorColumn, CLEANUP_LOCK } from "./migrate.ts";
 
 /** Which memories a query may see. */
 export type ScopeFilter =
@@ -551,8 +551,7 @@ export class Store {
     await this.transaction(async (s) => {
       await s.#lockReembedRun("update");
       await s.db.exec("alter table memories drop column if exists embedding_next");
-      await s.db.exec("alter table memories add column embedding_next vector");
-      await setVectorColumn(s.db, "embedding_next", target.dimension);
+      await addVectorColumn(s.db, "embedding_next", target.dimension);
       await s.db.query(
         `update mneme_meta set reembed_provider = $1, reembed_model = $2, reembed_dimension = $3
           where id = 1`,
