@@ -348,7 +348,7 @@ export class SqlMemoryService implements MemoryService {
     try {
       // Vectors of this embedder only: a re-embedding run finishing meanwhile fails the import.
       const check = async (tx: Store) => {
-        const recorded = await tx.lockRecordedEmbedder();
+        const recorded = await recordedEmbedder(tx.db, true);
         if (recorded && !sameEmbedder(recorded, info)) {
           throw new MemoryError(
             409,

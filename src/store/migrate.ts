@@ -62,13 +62,17 @@ export async function columnDimension(db: Db, column = "embedding"): Promise<num
   return t === undefined || t < 0 ? null : t;
 }
 
-/** The embedder recorded in the meta row, or null on a fresh database. */
-export async function recordedEmbedder(db: Db): Promise<EmbedderInfo | null> {
+/**
+ * The embedder recorded in the meta row, or null on a fresh database. With `share`, the row
+ * stays share-locked for the rest of the transaction (a re-embedding run cannot finish).
+ */
+export async function recordedEmbedder(db: Db, share = false): Promise<EmbedderInfo | null> {
   const [row] = await db.query<
     { provider: string | null; model: string | null; dimension: number | null }
   >(
     `select embedder_provider as provider, embedder_model as model,
-            embedder_dimension as dimension from mneme_meta where id = 1`,
+            embedder_dimension as dimension from mneme_meta where id = 1
+            ${share ? "for share" : ""}`,
   );
   if (!row?.provider || !row.model || !row.dimension) return null;
   return { provider: row.provider, model: row.model, dimension: row.dimension };

@@ -303,18 +303,6 @@ export class Store {
     return jobs.length;
   }
 
-  /** The embedder recorded in the meta row, with the row share-locked for the transaction. */
-  async lockRecordedEmbedder(): Promise<EmbedderInfo | null> {
-    const [row] = await this.db.query<
-      { provider: string | null; model: string | null; dimension: number | null }
-    >(
-      `select embedder_provider as provider, embedder_model as model,
-              embedder_dimension as dimension from mneme_meta where id = 1 for share`,
-    );
-    if (!row?.provider || !row.model || !row.dimension) return null;
-    return { provider: row.provider, model: row.model, dimension: row.dimension };
-  }
-
   /** One memory by id, expired or not; null when absent. */
   async get(id: string): Promise<Memory | null> {
     const rows = await this.db.query<Row>(

@@ -56,19 +56,28 @@ function countInserts(): {
   };
 }
 
-Deno.test("reads and /healthz answer while a 5,000-item import is being written, without seeing it", async () => {
+/** An in-process admin server on a new DATA_DIR with one memory; `close()` removes it all. */
+async function serverWithOne(content: string) {
   const dir = await tempDir("mneme-responsive-");
   const server = await startAdminServer(testConfig({ dataDir: dir.path, adminPort: 0 }), {
     log: () => {},
   });
+  const seeded = await (await fetch(`${server.url}/api/memories`, json({ content }))).json();
+  return {
+    server,
+    url: server.url,
+    seededId: seeded.memory.id as string,
+    async close() {
+      await server.close();
+      await dir.cleanup();
+    },
+  };
+}
+
+Deno.test("reads and /healthz answer while a 5,000-item import is being written, without seeing it", async () => {
+  const { server, seededId, close } = await serverWithOne("The release train leaves on Thursdays");
   let counter: ReturnType<typeof countInserts> | undefined;
   try {
-    const seeded = await (await fetch(
-      `${server.url}/api/memories`,
-      json({
-        content: "The release train leaves on Thursdays",
-      }),
-    )).json();
     const total = 5000;
     const count = countInserts(); // from here on, only the import inserts
     counter = count;
@@ -89,7 +98,7 @@ Deno.test("reads and /healthz answer while a 5,000-item import is being written,
     const [health, list, got, search, stats] = await Promise.all([
       ask("/healthz"),
       ask("/api/memories?limit=100"),
-      ask(`/api/memories/${seeded.memory.id}`),
+      ask(`/api/memories/${seededId}`),
       ask("/api/memories/search", json({ query: "widget gadget imported note release" })),
       ask("/api/stats"),
     ]);
@@ -99,10 +108,10 @@ Deno.test("reads and /healthz answer while a 5,000-item import is being written,
       assert.ok(r.written < total, `${name} answered after all ${total} rows were written`);
     }
     // Nothing of the import is visible before it is published.
-    assert.deepEqual(list.body.map((m: { id: string }) => m.id), [seeded.memory.id]);
+    assert.deepEqual(list.body.map((m: { id: string }) => m.id), [seededId]);
     assert.equal(stats.body.total, 1);
     assert.ok(
-      search.body.every((r: { memory: { id: string } }) => r.memory.id === seeded.memory.id),
+      search.body.every((r: { memory: { id: string } }) => r.memory.id === seededId),
       "search saw staged rows",
     );
     const done = await importing;
@@ -112,24 +121,14 @@ Deno.test("reads and /healthz answer while a 5,000-item import is being written,
     assert.equal(after.total, total + 1);
   } finally {
     counter?.restore();
-    await server.close();
-    await dir.cleanup();
+    await close();
   }
 });
 
 Deno.test("an import failing half-way deletes what it wrote; validation errors write nothing", async () => {
-  const dir = await tempDir("mneme-responsive-");
-  const server = await startAdminServer(testConfig({ dataDir: dir.path, adminPort: 0 }), {
-    log: () => {},
-  });
+  const { server, seededId, close } = await serverWithOne("Seeded before the imports");
   const original = Store.prototype.stageImport;
   try {
-    const seeded = await (await fetch(
-      `${server.url}/api/memories`,
-      json({
-        content: "Seeded before the imports",
-      }),
-    )).json();
     // A bad item at the end: 400 naming it, nothing written.
     const bad = [...items(3000, "bad"), { content: "x", scope: "nowhere" }];
     const res = await fetch(`${server.url}/api/memories/import`, json(bad));
@@ -153,11 +152,10 @@ Deno.test("an import failing half-way deletes what it wrote; validation errors w
     );
     assert.deepEqual(left, { rows: 1, jobs: 0 }, "the failed import left rows or its job");
     const list = await (await fetch(`${server.url}/api/memories`)).json();
-    assert.deepEqual(list.map((m: { id: string }) => m.id), [seeded.memory.id]);
+    assert.deepEqual(list.map((m: { id: string }) => m.id), [seededId]);
   } finally {
     Store.prototype.stageImport = original;
-    await server.close();
-    await dir.cleanup();
+    await close();
   }
 });
 
