@@ -356,10 +356,12 @@ export class SqlMemoryService implements MemoryService {
           );
         }
       };
-      await writeInChunks(rows, (chunk) => this.#store.stageImport(job, chunk, check));
-      if (!await this.#store.publishImport(job)) {
-        throw new MemoryError(409, "the import was abandoned by another process; import again");
-      }
+      const abandoned = () =>
+        new MemoryError(409, "the import was abandoned by another process; import again");
+      await writeInChunks(rows, async (chunk) => {
+        if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
+      });
+      if (!await this.#store.publishImport(job)) throw abandoned();
     } catch (err) {
       await this.#store.abandonImport(job).catch(() => {});
       throw err;

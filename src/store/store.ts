@@ -246,27 +246,28 @@ export class Store {
 
   /**
    * Write one chunk of an import in one transaction. `check` runs first in that transaction
-   * (the service checks the recorded embedder there). Throws when the job no longer exists
-   * (abandoned as stale by another process). The rows go into the live HNSW index one by one:
+   * (the service checks the recorded embedder there). Returns false, writing nothing, when
+   * the job no longer exists (abandoned as stale by another process). The rows go into the live HNSW index one by one:
    * slower in total than dropping and rebuilding it, but no statement runs for seconds.
    */
   async stageImport(
     job: string,
     rows: NewRow[],
     check?: (store: Store) => Promise<void>,
-  ): Promise<void> {
-    await this.transaction(async (s) => {
+  ): Promise<boolean> {
+    return await this.transaction(async (s) => {
       const touched = await s.db.query(
         "update mneme_import_jobs set touched_at = now() where id = $1 returning id",
         [job],
       );
-      if (!touched.length) throw new Error(`import ${job} was abandoned`);
+      if (!touched.length) return false;
       // Staged rows need no flush of their own: nobody sees them, and the publishing commit
       // (synchronous) flushes the log up to itself, these chunks included. Saves one fsync
       // per chunk.
       await s.db.exec("set local synchronous_commit = off");
       if (check) await check(s);
       await s.insert(rows, job);
+      return true;
     });
   }
 

@@ -125,7 +125,7 @@ Deno.test("reads and /healthz answer while a 5,000-item import is being written,
   }
 });
 
-Deno.test("an import failing half-way deletes what it wrote; validation errors write nothing", async () => {
+Deno.test("an import failing or abandoned half-way deletes what it wrote; validation errors write nothing", async () => {
   const { server, seededId, close } = await serverWithOne("Seeded before the imports");
   const original = Store.prototype.stageImport;
   try {
@@ -153,6 +153,20 @@ Deno.test("an import failing half-way deletes what it wrote; validation errors w
     assert.deepEqual(left, { rows: 1, jobs: 0 }, "the failed import left rows or its job");
     const list = await (await fetch(`${server.url}/api/memories`)).json();
     assert.deepEqual(list.map((m: { id: string }) => m.id), [seededId]);
+    // Another process abandons the import (its job row disappears) after two chunks: 409.
+    chunks = 0;
+    Store.prototype.stageImport = async function (this: Store, ...args) {
+      if (++chunks === 3) await this.db.query("delete from mneme_import_jobs");
+      return await original.apply(this, args);
+    };
+    const gone = await fetch(`${server.url}/api/memories/import`, json(items(2000, "gone")));
+    assert.equal(gone.status, 409);
+    assert.match((await gone.json()).error, /abandoned by another process/);
+    const [rest] = await server.service.store.db.query<{ rows: number; jobs: number }>(
+      `select (select count(*)::int from memories) as rows,
+              (select count(*)::int from mneme_import_jobs) as jobs`,
+    );
+    assert.deepEqual(rest, { rows: 1, jobs: 0 }, "the abandoned import left rows");
   } finally {
     Store.prototype.stageImport = original;
     await close();
