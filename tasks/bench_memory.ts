@@ -1,6 +1,6 @@
 /**
  * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
- *   [--database-url URL] [--fsync on|off|on,off]
+ *   [--database-url URL] [--fsync on|off|on,off] [--reembed]
  *   [--concurrency 50 [--daemons 1,2] [--duration 10]]`
  *
  * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
@@ -11,8 +11,11 @@
  * Postgres adapter (postgres.js) over the wire, against `--database-url` (a server with
  * pgvector; the database is emptied first) or, by default, PGlite behind pglite-socket.
  * `--fsync` chooses the embedded database's durability (on is the default of the daemon;
- * `on,off` measures both). While the import runs, `/healthz` is asked every 100 ms: its
- * latency is the daemon's responsiveness during long jobs.
+ * `on,off` measures both). `--reembed` then re-embeds every memory (batches of 1000, as
+ * `memcli reembed --batch-size 1000`) and measures the same requests meanwhile. While the
+ * import runs, `/healthz`, a list and a search are asked in turn (one every 50 ms, from a
+ * worker): their latency is the daemon's responsiveness during long jobs. `import_cpu_s` is
+ * the process's CPU time during the import (less skewed than wall time on a shared machine).
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  *
  * With `--database-url` the admin server pools connections as it does in production
@@ -25,6 +28,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { startAdminServer } from "../src/admin/server.ts";
 import { loadMemoryConfig } from "../src/config.ts";
@@ -44,6 +48,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "0" },
     daemons: { type: "string", default: "1,2" },
     duration: { type: "string", default: "10" },
+    reembed: { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -136,39 +141,64 @@ interface Row {
   size: number;
   import_s: number;
   import_per_s: number;
+  import_cpu_s: number;
   healthz_during_import_p50_ms: number;
   healthz_during_import_p95_ms: number;
   healthz_during_import_max_ms: number;
   healthz_samples: number;
+  reads_during_import_p50_ms: number;
+  reads_during_import_p95_ms: number;
+  reads_during_import_max_ms: number;
+  reads_samples: number;
   create_p50_ms: number;
   create_p95_ms: number;
   search_p50_ms: number;
   search_p95_ms: number;
   search_p99_ms: number;
   peak_rss_mb: number;
+  reembed_s?: number;
+  reads_during_reembed_p95_ms?: number;
+  reads_during_reembed_max_ms?: number;
 }
 
+// Requests in turn: /healthz, a list and a search (reads of the database).
 const PROBER = `
-let on = true, url = "", out = [];
+let on = true;
+const out = { healthz: [], reads: [] };
 self.onmessage = async (e) => {
   if (e.data.stop) { on = false; return; }
-  url = e.data.url;
-  while (on) {
+  const base = e.data.base;
+  const asks = [
+    ["healthz", () => fetch(base + "/healthz")],
+    ["reads", () => fetch(base + "/api/memories?limit=20")],
+    ["reads", () => fetch(base + "/api/memories/search", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "the database uses postgres 16", limit: 5 }),
+    })],
+  ];
+  for (let i = 0; on; i++) {
+    const [kind, ask] = asks[i % asks.length];
     const t = performance.now();
-    const res = await fetch(url);
+    const res = await ask();
     await res.body?.cancel();
-    out.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, 100));
+    out[kind].push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 50));
   }
   self.postMessage(out);
 };`;
 
-/** Ask `url` every 100 ms from a worker until `stop()`, which returns the latencies (ms). */
-function startProber(url: string): { stop(): Promise<number[]> } {
+/**
+ * Ask the server every 50 ms from a worker until `stop()`, which returns the latencies (ms)
+ * of `/healthz` and of reads (list, search).
+ */
+function startProber(base: string): { stop(): Promise<{ healthz: number[]; reads: number[] }> } {
   const src = URL.createObjectURL(new Blob([PROBER], { type: "application/javascript" }));
   const worker = new Worker(src, { type: "module" });
-  const done = new Promise<number[]>((resolve) => (worker.onmessage = (e) => resolve(e.data)));
-  worker.postMessage({ url });
+  const done = new Promise<{ healthz: number[]; reads: number[] }>((resolve) =>
+    worker.onmessage = (e) => resolve(e.data)
+  );
+  worker.postMessage({ base });
   return {
     async stop() {
       worker.postMessage({ stop: true });
@@ -223,17 +253,19 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       await server.service.store.db.exec("truncate memories");
     }
     peakRss = Deno.memoryUsage().rss;
-    // Import throughput: the whole size in chunks of 5000 (one transaction each).
-    // /healthz every 100 ms while the import runs, from a worker (its own thread and event
+    // Import throughput: the whole size in imports of 10,000 (the most one import takes).
+    // Meanwhile /healthz, a list and a search in turn, from a worker (its own thread and event
     // loop, like another process): a blocked daemon shows in these latencies.
-    const prober = startProber(`${server.url}/healthz`);
+    const prober = startProber(server.url);
     const t0 = performance.now();
-    for (let i = 0; i < size; i += 5000) {
-      const chunk = Array.from({ length: Math.min(5000, size - i) }, (_, j) => item(i + j));
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < size; i += 10_000) {
+      const chunk = Array.from({ length: Math.min(10_000, size - i) }, (_, j) => item(i + j));
       await client.import(chunk);
     }
     const importS = (performance.now() - t0) / 1000;
-    const healthz = await prober.stop();
+    const cpu = process.cpuUsage(cpu0);
+    const { healthz, reads } = await prober.stop();
     const importPerS = size / importS;
     // Search latency: hierarchical and global queries.
     const search: number[] = [];
@@ -250,22 +282,43 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       await client.create(item(size + i) as never);
       create.push(performance.now() - t);
     }
+    // Re-embedding every memory (the same embedder: a full run) while the prober asks.
+    let reembed: Partial<Row> = {};
+    if (values.reembed) {
+      const during = startProber(server.url);
+      const t1 = performance.now();
+      while (!(await client.reembed({ batchSize: 1000 })).finished) { /* next batch */ }
+      const reembedS = (performance.now() - t1) / 1000;
+      const r = await during.stop();
+      const all = [...r.healthz, ...r.reads];
+      reembed = {
+        reembed_s: +reembedS.toFixed(1),
+        reads_during_reembed_p95_ms: +pct(all, 95).toFixed(1),
+        reads_during_reembed_max_ms: +Math.max(...all).toFixed(1),
+      };
+    }
     return {
       backend,
       fsync: backend === "pglite" ? fsync : "server",
       size,
       import_s: +importS.toFixed(1),
       import_per_s: Math.round(importPerS),
+      import_cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(1),
       healthz_during_import_p50_ms: +pct(healthz, 50).toFixed(1),
       healthz_during_import_p95_ms: +pct(healthz, 95).toFixed(1),
       healthz_during_import_max_ms: +Math.max(...healthz).toFixed(1),
       healthz_samples: healthz.length,
+      reads_during_import_p50_ms: +pct(reads, 50).toFixed(1),
+      reads_during_import_p95_ms: +pct(reads, 95).toFixed(1),
+      reads_during_import_max_ms: +Math.max(...reads).toFixed(1),
+      reads_samples: reads.length,
       create_p50_ms: +pct(create, 50).toFixed(2),
       create_p95_ms: +pct(create, 95).toFixed(2),
       search_p50_ms: +pct(search, 50).toFixed(2),
       search_p95_ms: +pct(search, 95).toFixed(2),
       search_p99_ms: +pct(search, 99).toFixed(2),
       peak_rss_mb: Math.round(peakRss / 1048576),
+      ...reembed,
     };
   } finally {
     await server.close();

@@ -161,6 +161,14 @@ export async function createServiceOnDb(
   } catch (err) {
     throw new StartupError(`database migration failed: ${describeError(err)}`, { cause: err });
   }
+  try {
+    // An import left unfinished by a killed process: its staged rows were never visible.
+    await new Store(db).abandonStaleImports(db.kind === "pglite");
+  } catch (err) {
+    throw new StartupError(`cleanup of unfinished imports failed: ${describeError(err)}`, {
+      cause: err,
+    });
+  }
   const recorded = await recordedEmbedder(db);
   // `auto` chooses only while no vectors exist: an embedder recorded on a database that
   // still has no memories (say, a first start before Ollama was installed) is not binding.

@@ -113,6 +113,37 @@ export function scoreMemory(memory: Memory, relevance: number, now: Date): numbe
     temporalDecay(memory.updated_at, now);
 }
 
+/** Items embedded per call during an import (the event loop gets a turn after each). */
+export const IMPORT_EMBED_BATCH = 256;
+/** Time an import's chunk transaction aims at: well under the 200 ms reads may wait. */
+export const IMPORT_CHUNK_TARGET_MS = 50;
+/** Smallest and largest import chunk (rows). */
+export const IMPORT_CHUNK_MIN = 16;
+const IMPORT_CHUNK_MAX = 1000;
+
+/** Let the event loop run pending I/O (other requests) before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Write `rows` in chunks, each one call of `write` taking about
+ * {@link IMPORT_CHUNK_TARGET_MS} (the size adapts to the measured time, at most doubling
+ * from one chunk to the next), with a turn of the event loop after each: other requests
+ * wait for one chunk at most.
+ */
+async function writeInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<void>): Promise<void> {
+  let size = IMPORT_CHUNK_MIN;
+  for (let i = 0; i < rows.length;) {
+    const chunk = rows.slice(i, i + size);
+    const t0 = performance.now();
+    await write(chunk);
+    i += chunk.length;
+    const ms = Math.max(performance.now() - t0, 1);
+    const scaled = Math.floor(size * Math.min(2, IMPORT_CHUNK_TARGET_MS / ms));
+    size = Math.max(IMPORT_CHUNK_MIN, Math.min(IMPORT_CHUNK_MAX, scaled));
+    await nextTurn();
+  }
+}
+
 /** A validated memory as a row to insert, with a new id; times default to `now`. */
 function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
   return {
@@ -206,6 +237,16 @@ export class SqlMemoryService implements MemoryService {
     if (recorded) this.#stored = recorded;
     const reason = this.maintenanceReason;
     if (reason) throw new MemoryError(409, `maintenance: ${reason}`);
+  }
+
+  /** Embed many texts, {@link IMPORT_EMBED_BATCH} a call, with a turn of the event loop after each. */
+  async #embedInBatches(texts: string[]): Promise<number[][]> {
+    const vectors: number[][] = [];
+    for (let i = 0; i < texts.length; i += IMPORT_EMBED_BATCH) {
+      vectors.push(...await this.#embed(texts.slice(i, i + IMPORT_EMBED_BATCH)));
+      await nextTurn();
+    }
+    return vectors;
   }
 
   async #embed(texts: string[]): Promise<number[][]> {
@@ -357,15 +398,44 @@ export class SqlMemoryService implements MemoryService {
     }));
   }
 
+  /**
+   * All or nothing, without blocking the process: the items are embedded in batches and
+   * written in chunks of about {@link IMPORT_CHUNK_TARGET_MS} each, one short transaction
+   * per chunk, yielding to the event loop in between so that other requests interleave. The
+   * rows stay invisible until one statement publishes them all; on any failure they are
+   * deleted (and at the next start, when the process was killed).
+   */
   async import(items: ImportItem[]): Promise<{ imported: number }> {
     const valid = validateImport(items);
     await this.#assertVectorsUsable();
     if (!valid.length) return { imported: 0 };
-    const vectors = await this.#embed(valid.map((v) => v.content));
+    const info = this.#embedder.info;
+    const vectors = await this.#embedInBatches(valid.map((v) => v.content));
     const now = this.#now();
     const rows = valid.map((v, i) => newRow(v, vectors[i], now));
-    await this.#store.transaction((tx) => tx.insertBulk(rows));
-    this.#store.invalidateStats();
+    const job = await this.#store.beginImport(rows.length);
+    try {
+      // Vectors of this embedder only: a re-embedding run finishing meanwhile fails the import.
+      const check = async (tx: Store) => {
+        const recorded = await recordedEmbedder(tx.db, true);
+        if (recorded && !sameEmbedder(recorded, info)) {
+          throw new MemoryError(
+            409,
+            "maintenance: the stored vectors were re-embedded while the import ran; import again",
+          );
+        }
+      };
+      const abandoned = () =>
+        new MemoryError(409, "the import was abandoned by another process; import again");
+      await writeInChunks(rows, async (chunk) => {
+        if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
+      });
+      if (!await this.#store.publishImport(job)) throw abandoned();
+      this.#store.invalidateStats();
+    } catch (err) {
+      await this.#store.abandonImport(job).catch(() => {});
+      throw err;
+    }
     if (rows.length >= 100) await this.#store.analyze();
     return { imported: rows.length };
   }
@@ -421,9 +491,12 @@ export class SqlMemoryService implements MemoryService {
     if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);
     const pending = await this.#store.reembedPending(batch);
     if (pending.rows.length) {
-      const vectors = await this.#embed(pending.rows.map((r) => r.content));
-      await this.#store.reembedStore(
+      // In chunks (each its own statement): a row's new vector goes into two HNSW indexes,
+      // a few milliseconds each, and a batch of thousands must not hold the database.
+      const vectors = await this.#embedInBatches(pending.rows.map((r) => r.content));
+      await writeInChunks(
         pending.rows.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
+        (chunk) => this.#store.reembedStore(chunk),
       );
     }
     const done = pending.done + pending.rows.length;

@@ -6,6 +6,7 @@
  */
 import init from "../../migrations/0001_init.sql" with { type: "text" };
 import search from "../../migrations/0002_search.sql" with { type: "text" };
+import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "text" };
 import type { EmbedderInfo } from "../memory/types.ts";
 import type { Db } from "./db.ts";
 
@@ -13,6 +14,7 @@ import type { Db } from "./db.ts";
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: "0001_init", sql: init },
   { version: 2, name: "0002_search", sql: search },
+  { version: 5, name: "0005_import_jobs", sql: importJobs },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */
@@ -62,13 +64,17 @@ export async function columnDimension(db: Db, column = "embedding"): Promise<num
   return t === undefined || t < 0 ? null : t;
 }
 
-/** The embedder recorded in the meta row, or null on a fresh database. */
-export async function recordedEmbedder(db: Db): Promise<EmbedderInfo | null> {
+/**
+ * The embedder recorded in the meta row, or null on a fresh database. With `share`, the row
+ * stays share-locked for the rest of the transaction (a re-embedding run cannot finish).
+ */
+export async function recordedEmbedder(db: Db, share = false): Promise<EmbedderInfo | null> {
   const [row] = await db.query<
     { provider: string | null; model: string | null; dimension: number | null }
   >(
     `select embedder_provider as provider, embedder_model as model,
-            embedder_dimension as dimension from mneme_meta where id = 1`,
+            embedder_dimension as dimension from mneme_meta where id = 1
+            ${share ? "for share" : ""}`,
   );
   if (!row?.provider || !row.model || !row.dimension) return null;
   return { provider: row.provider, model: row.model, dimension: row.dimension };
@@ -112,6 +118,20 @@ export async function setVectorColumn(
   const d = checkDim(dim);
   await tx.exec(`drop index if exists memories_${column}_hnsw`);
   await tx.exec(`alter table memories alter column ${column} type vector(${d})`);
+  await buildVectorIndex(tx, column);
+}
+
+/**
+ * Add `column` as vector(dim) with its HNSW cosine index. Adding a column without a default
+ * changes only the catalog, where changing the type of an existing column rewrites the table
+ * and rebuilds every index (seconds at 10k memories, with the database held).
+ */
+export async function addVectorColumn(
+  tx: Db,
+  column: "embedding" | "embedding_next",
+  dim: number,
+): Promise<void> {
+  await tx.exec(`alter table memories add column ${column} vector(${checkDim(dim)})`);
   await buildVectorIndex(tx, column);
 }
 

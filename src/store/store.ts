@@ -7,7 +7,7 @@
 import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
 import { termCounts } from "../memory/terms.ts";
 import type { Db } from "./db.ts";
-import { buildVectorIndex, CLEANUP_LOCK, setVectorColumn } from "./migrate.ts";
+import { addVectorColumn, CLEANUP_LOCK } from "./migrate.ts";
 
 /** Which memories a query may see. */
 export type ScopeFilter =
@@ -180,6 +180,19 @@ function liveClause(now: Date, p: Params): string {
 // A plain column filter (not an anti-join), so nearest-neighbour queries stay on the index.
 const NOT_SUPERSEDED = "m.superseded_by is null";
 
+/**
+ * Rows every read may see: not staged by an import still in progress. An import commits its
+ * rows in chunks tagged with its job id and publishes them all at once by deleting its job
+ * row (see {@link Store.beginImport}). The job list is an init plan evaluated once per
+ * statement (usually empty), leaving a plain filter per row: nearest-neighbour queries stay
+ * on the HNSW index. Every read and every write by id or filter goes through this.
+ */
+export const VISIBLE =
+  "(m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))";
+
+/** A job touched less recently than this on server Postgres is left behind by a dead process. */
+export const IMPORT_STALE_MS = 10 * 60_000;
+
 /** Totals as rows of (scope, project, type, count). */
 export interface StatsRow {
   scope: Scope;
@@ -270,8 +283,11 @@ export class Store {
     return this.db.transaction((tx) => fn(new Store(tx)));
   }
 
-  /** Insert rows (in batches of 200 per statement); returns the stored memories in order. */
-  async insert(rows: NewRow[]): Promise<Memory[]> {
+  /**
+   * Insert rows (in batches of 200 per statement); returns the stored memories in order.
+   * Rows of an import carry its `job` id and stay invisible until it is published.
+   */
+  async insert(rows: NewRow[], job: string | null = null): Promise<Memory[]> {
     const out: Memory[] = [];
     for (let i = 0; i < rows.length; i += 200) {
       const batch = rows.slice(i, i + 200);
@@ -301,10 +317,11 @@ export class Store {
                 len int)
          ), ins as (
            insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
-                                      created_at, updated_at, expires_at, embedding, term_count)
+                                      created_at, updated_at, expires_at, embedding, term_count,
+                                      import_job)
            select x.id, x.content, x.scope, x.project, x.type,
                   array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len
+                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
              from x
            returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
                      m.updated_at, m.expires_at, m.supersedes, m.superseded_by
@@ -314,7 +331,7 @@ export class Store {
              from x, jsonb_each_text(x.terms) as t
          )
          select * from ins`,
-        [payload],
+        [payload, job],
       );
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
@@ -323,25 +340,85 @@ export class Store {
   }
 
   /**
-   * Insert many rows in the current transaction. A live HNSW index costs milliseconds per
-   * inserted row, while a rebuild costs a fraction of that per row of the whole table: when
-   * the batch is large relative to the table, drop the index, insert, and rebuild it.
+   * Start a staged import of `items` rows and return its job id. Its rows are written by
+   * {@link Store.stageImport} in chunks (each its own short transaction, so that other
+   * requests run in between) and stay invisible to every read ({@link VISIBLE}) until
+   * {@link Store.publishImport}; {@link Store.abandonImport} deletes them.
    */
-  async insertBulk(rows: NewRow[]): Promise<Memory[]> {
-    const [c] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
-    const existing = Number(c?.n ?? 0);
-    if (rows.length < 200 || rows.length * 4 < existing) return await this.insert(rows);
-    await this.db.exec("drop index if exists memories_embedding_hnsw");
-    const out = await this.insert(rows);
-    await buildVectorIndex(this.db, "embedding");
-    return out;
+  async beginImport(items: number): Promise<string> {
+    const id = crypto.randomUUID();
+    await this.db.query("insert into mneme_import_jobs (id, items) values ($1, $2)", [id, items]);
+    return id;
+  }
+
+  /**
+   * Write one chunk of an import in one transaction. `check` runs first in that transaction
+   * (the service checks the recorded embedder there). Returns false, writing nothing, when
+   * the job no longer exists (abandoned as stale by another process). The rows go into the live HNSW index one by one:
+   * slower in total than dropping and rebuilding it, but no statement runs for seconds.
+   */
+  async stageImport(
+    job: string,
+    rows: NewRow[],
+    check?: (store: Store) => Promise<void>,
+  ): Promise<boolean> {
+    return await this.transaction(async (s) => {
+      const touched = await s.db.query(
+        "update mneme_import_jobs set touched_at = now() where id = $1 returning id",
+        [job],
+      );
+      if (!touched.length) return false;
+      // Staged rows need no flush of their own: nobody sees them, and the publishing commit
+      // (synchronous) flushes the log up to itself, these chunks included. Saves one fsync
+      // per chunk.
+      await s.db.exec("set local synchronous_commit = off");
+      if (check) await check(s);
+      await s.insert(rows, job);
+      return true;
+    });
+  }
+
+  /** Make every row of an import visible at once; false when the job no longer exists. */
+  async publishImport(job: string): Promise<boolean> {
+    const rows = await this.db.query("delete from mneme_import_jobs where id = $1 returning id", [
+      job,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Delete an unfinished import: its staged rows and its job. */
+  async abandonImport(job: string): Promise<void> {
+    await this.transaction(async (s) => {
+      await s.db.query("delete from memories where import_job = $1", [job]);
+      await s.db.query("delete from mneme_import_jobs where id = $1", [job]);
+    });
+  }
+
+  /**
+   * Delete imports left unfinished by a process that died: every one when `all` (the
+   * embedded database has one owner, so at its start no import is running), otherwise those
+   * untouched for {@link IMPORT_STALE_MS} (server Postgres, shared by several processes).
+   * Returns the number of imports deleted.
+   */
+  async abandonStaleImports(all: boolean): Promise<number> {
+    const jobs = all
+      ? await this.db.query<{ id: string }>("select id from mneme_import_jobs")
+      : await this.db.query<{ id: string }>(
+        "select id from mneme_import_jobs where touched_at < now() - make_interval(secs => $1)",
+        [IMPORT_STALE_MS / 1000],
+      );
+    for (const j of jobs) await this.abandonImport(j.id);
+    return jobs.length;
   }
 
   /** One memory by id, expired or not; null when absent. */
   async get(id: string): Promise<Memory | null> {
-    const rows = await this.db.query<Row>(`select ${COLUMNS} from memories m where m.id = $1`, [
-      id,
-    ]);
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from memories m where m.id = $1 and ${VISIBLE}`,
+      [
+        id,
+      ],
+    );
     return rows[0] ? toMemory(rows[0]) : null;
   }
 
@@ -353,7 +430,8 @@ export class Store {
   async lockLive(id: string, now: Date): Promise<{ supersededBy: string | null } | null> {
     const rows = await this.db.query<{ superseded_by: string | null }>(
       `select m.superseded_by from memories m
-        where m.id = $1 and (m.expires_at is null or m.expires_at > $2) for update`,
+        where m.id = $1 and (m.expires_at is null or m.expires_at > $2) and ${VISIBLE}
+          for update of m`,
       [id, now],
     );
     return rows.length ? { supersededBy: rows[0].superseded_by } : null;
@@ -362,7 +440,7 @@ export class Store {
   /** Current memories matching the filter, newest update first. */
   async list(filter: FieldFilter, limit: number, now: Date): Promise<Memory[]> {
     const p = new Params();
-    const where = `${fieldClause(filter, p)} and ${liveClause(now, p)}`;
+    const where = `${fieldClause(filter, p)} and ${liveClause(now, p)} and ${VISIBLE}`;
     const rows = await this.db.query<Row>(
       `select ${COLUMNS} from memories m where ${where}
         order by m.updated_at desc, m.id limit ${p.add(limit)}`,
@@ -384,9 +462,9 @@ export class Store {
       // from starting or finishing (adding or dropping that column) in between.
       const running = await s.#lockReembedRun("share");
       const updated = await s.db.query<{ id: string }>(
-        `update memories set content = $2, embedding = $3::vector, updated_at = $4
+        `update memories m set content = $2, embedding = $3::vector, updated_at = $4
            ${running ? ", embedding_next = null" : ""}
-          where id = $1 returning id`,
+          where m.id = $1 and ${VISIBLE} returning m.id`,
         [id, content, vectorLiteral(embedding), now],
       );
       if (updated.length) await s.storeTerms([{ id, content }]);
@@ -415,14 +493,17 @@ export class Store {
 
   /** Delete one; false when absent. */
   async delete(id: string): Promise<boolean> {
-    const rows = await this.db.query(`delete from memories where id = $1 returning id`, [id]);
+    const rows = await this.db.query(
+      `delete from memories m where m.id = $1 and ${VISIBLE} returning m.id`,
+      [id],
+    );
     return rows.length > 0;
   }
 
   /** Delete up to `max` memories matching the filter (oldest first); returns the count. */
   async deleteMany(filter: FieldFilter, max: number): Promise<number> {
     const p = new Params();
-    const where = fieldClause(filter, p);
+    const where = `${fieldClause(filter, p)} and ${VISIBLE}`;
     const rows = await this.db.query<{ n: number }>(
       `with d as (
          delete from memories where id in (
@@ -449,7 +530,8 @@ export class Store {
     const rows = await this.#indexed<Row>(
       `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
          from memories m
-        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED} ${exclude}
+        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+          and ${VISIBLE} ${exclude}
         order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
       p.values,
     );
@@ -491,6 +573,7 @@ export class Store {
     const vec = sides.vector
       ? `select m.id from memories m
           where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+            and ${VISIBLE}
           order by m.embedding <=> ${v}::vector limit ${lim}`
       : "select null::uuid as id where false";
     const t = p.add(terms);
@@ -518,7 +601,7 @@ export class Store {
           where m.term = q.term ${pr === null ? "" : `and m.project ${pr}`}
           order by m.impact desc limit ${per}) x`;
     const post = projects === null ? best(null) : projects.map(best).join(" union all ");
-    const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
+    const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}`;
     const idf = (df: string) => `ln(1 + (${n}::float8 - ${df} + 0.5) / (${df} + 0.5))`;
     const rows = await this.#indexed<Row & { lexical: number }>(
       `with vec as materialized (${vec}
@@ -599,7 +682,7 @@ export class Store {
     const p = new Params();
     return (await this.db.query<StatsRow>(
       `select m.scope, m.project, m.type, count(*)::int as count from memories m
-        where ${liveClause(now, p)} group by m.scope, m.project, m.type`,
+        where ${liveClause(now, p)} and ${VISIBLE} group by m.scope, m.project, m.type`,
       p.values,
     )).map((r) => ({ ...r, count: Number(r.count) }));
   }
@@ -608,7 +691,7 @@ export class Store {
   async exportAll(max: number, now: Date, offset = 0): Promise<Memory[]> {
     const p = new Params();
     const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from memories m where ${liveClause(now, p)}
+      `select ${COLUMNS} from memories m where ${liveClause(now, p)} and ${VISIBLE}
         order by m.created_at, m.id limit ${p.add(max)} offset ${p.add(offset)}`,
       p.values,
     );
@@ -618,7 +701,8 @@ export class Store {
   /** Number of current memories. */
   async countLive(now: Date): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
-      `select count(*)::int as n from memories m where m.expires_at is null or m.expires_at > $1`,
+      `select count(*)::int as n from memories m
+        where (m.expires_at is null or m.expires_at > $1) and ${VISIBLE}`,
       [now],
     );
     return Number(rows[0]?.n ?? 0);
@@ -662,8 +746,7 @@ export class Store {
     await this.transaction(async (s) => {
       await s.#lockReembedRun("update");
       await s.db.exec("alter table memories drop column if exists embedding_next");
-      await s.db.exec("alter table memories add column embedding_next vector");
-      await setVectorColumn(s.db, "embedding_next", target.dimension);
+      await addVectorColumn(s.db, "embedding_next", target.dimension);
       await s.db.query(
         `update mneme_meta set reembed_provider = $1, reembed_model = $2, reembed_dimension = $3
           where id = 1`,
