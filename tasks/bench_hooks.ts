@@ -13,8 +13,9 @@
  */
 import { parseArgs } from "node:util";
 import { MemoryClient } from "../src/memory/client.ts";
-import { ROOT, startAdminProcess, tempDir } from "../tests/helpers.ts";
+import { startAdminProcess, tempDir } from "../tests/helpers.ts";
 import { installCommands, toolEnv } from "../tests/helpers/install.ts";
+import { writeBenchResult } from "./entrypoints.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -150,21 +151,8 @@ for (const r of rows) {
     } ${String(r.output_chars).padStart(13)}${flag}`,
   );
 }
-await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
-const file = `${ROOT}bench/results/hooks-${new Date().toISOString().slice(0, 10)}.json`;
-await Deno.writeTextFile(
-  file,
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      deno: Deno.version.deno,
-      os: Deno.build.os,
-      cpus: navigator.hardwareConcurrency,
-      target_p95_ms: TARGET_P95_MS,
-      rows,
-    },
-    null,
-    2,
-  ) + "\n",
-);
-console.log(`wrote ${file}`);
+await writeBenchResult("hooks", {
+  cpus: navigator.hardwareConcurrency,
+  target_p95_ms: TARGET_P95_MS,
+  rows,
+});

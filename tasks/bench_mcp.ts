@@ -14,6 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { pgliteServer, ROOT, startAdminProcess } from "../tests/helpers.ts";
+import { writeBenchResult } from "./entrypoints.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -111,20 +112,7 @@ for (const r of rows) {
     }`,
   );
 }
-await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
-const file = `${ROOT}bench/results/mcp-${new Date().toISOString().slice(0, 10)}.json`;
-await Deno.writeTextFile(
-  file,
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      deno: Deno.version.deno,
-      os: Deno.build.os,
-      launcher: LAUNCH.slice(0, -2),
-      rows,
-    },
-    null,
-    2,
-  ) + "\n",
-);
-console.log(`wrote ${file}`);
+await writeBenchResult("mcp", {
+  launcher: LAUNCH.slice(0, -2),
+  rows,
+});

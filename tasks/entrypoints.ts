@@ -27,3 +27,20 @@ export async function forEachProgram(
     console.log(done(p));
   }
 }
+
+/**
+ * Write a benchmark's results to `bench/results/<name>-<date>.json` (the date, Deno's version
+ * and the OS first, then `fields`) and say where; returns the file's path.
+ */
+export async function writeBenchResult(
+  name: string,
+  fields: Record<string, unknown>,
+): Promise<string> {
+  await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
+  const date = new Date().toISOString();
+  const file = `${ROOT}bench/results/${name}-${date.slice(0, 10)}.json`;
+  const body = { date, deno: Deno.version.deno, os: Deno.build.os, ...fields };
+  await Deno.writeTextFile(file, JSON.stringify(body, null, 2) + "\n");
+  console.log(`wrote ${file}`);
+  return file;
+}
