@@ -250,7 +250,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
   const client = new MemoryClient({ baseUrl: server.url });
   try {
     if (backend === "postgres" && values["database-url"]) {
-      await server.service.store.db.exec("truncate memories");
+      await server.service.store.db.exec("truncate memories cascade");
     }
     peakRss = Deno.memoryUsage().rss;
     // Import throughput: the whole size in imports of 10,000 (the most one import takes).
