@@ -19,7 +19,7 @@ import {
 import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
-import { describeError } from "./errors.ts";
+import { describeError } from "../common/errors.ts";
 import type { EmbedderInfo } from "./types.ts";
 import { SqlMemoryService } from "./service.ts";
 import { upgradeAtStart } from "./upgrade.ts";

@@ -9,7 +9,8 @@ import { recordedEmbedder, sameEmbedder } from "../store/migrate.ts";
 import { terms } from "./terms.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
-import { badRequest, describeError, MemoryError, notFound } from "./errors.ts";
+import { describeError } from "../common/errors.ts";
+import { badRequest, MemoryError, notFound } from "./errors.ts";
 import type {
   CreateInput,
   CreateResult,
