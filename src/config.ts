@@ -160,10 +160,3 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
     openaiApiKey: env("OPENAI_API_KEY") || undefined,
   };
 }
-
-/** True for loopback host names and addresses. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) ||
-    h.endsWith(".localhost");
-}

@@ -15,6 +15,8 @@
 import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
+import { safeEnv } from "./common/env.ts";
+import { defaultPort } from "./common/net.ts";
 
 /** A set of Deno permissions, as `deno run` flags take them. */
 export interface PermissionPlan {
@@ -98,19 +100,10 @@ export const MEMCLI_ENV_VARS: readonly string[] = ["CLAUDE_CONFIG_DIR", "MEMCLI_
 /** Programs `memcli` runs: `sh` starts the detached daemon, `ps` and `kill` watch and stop it. */
 export const MEMCLI_RUN: readonly string[] = ["sh", "ps", "kill"];
 
-const DEFAULT_PORTS: Record<string, string> = {
-  "http:": "80",
-  "https:": "443",
-  "postgres:": "5432",
-  "postgresql:": "5432",
-  "socks5:": "1080",
-  "socks5h:": "1080",
-};
-
 /** `host:port` of a URL with the scheme's default port filled in (brackets kept for IPv6). */
 export function urlHostPort(raw: string): string {
   const u = new URL(raw);
-  const port = u.port !== "" ? u.port : DEFAULT_PORTS[u.protocol] ?? "";
+  const port = u.port !== "" ? u.port : String(defaultPort(u.protocol) ?? "");
   const host = u.hostname === "" ? "localhost" : u.hostname;
   return port ? `${host}:${port}` : host;
 }
@@ -151,14 +144,6 @@ export function pgliteFiles(): string[] {
     out.push(basename(dir) === "dist" ? dirname(dir) : dir);
   }
   return out;
-}
-
-function safeEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }
 
 function add(list: string[], entry: string): void {

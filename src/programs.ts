@@ -26,6 +26,7 @@ import {
   projectMarkers,
   SERVE_ENV_VARS,
 } from "./permissions.ts";
+import { safeEnv } from "./common/env.ts";
 
 /** Reads an environment variable (undefined when unset). */
 export type Env = (name: string) => string | undefined;
@@ -72,13 +73,7 @@ export interface Program {
 }
 
 /** An environment getter that reads unreadable or unset variables as undefined. */
-export const processEnv: Env = (name) => {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-};
+export const processEnv: Env = safeEnv;
 
 /** A plan that only lets the program read its variables, to report a configuration error. */
 function envOnly(env: readonly string[]): PermissionPlan {

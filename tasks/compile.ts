@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import { permissionFlags } from "../src/permissions.ts";
 import { type Env, processEnv, type Program, PROGRAMS } from "../src/programs.ts";
 import { forEachProgram, ROOT } from "./entrypoints.ts";
+import { shellQuoteExpanding } from "../src/common/shell.ts";
 
 /**
  * The `deno` arguments that compile program `p` (paths relative to `root`) with the fixed
@@ -47,11 +48,6 @@ export function compileArgs(
   ];
 }
 
-/** Quote a word for a POSIX shell when it needs it (double quotes: `$HOME` still expands). */
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./\[\]-]+$/.test(s) ? s : `"${s.replace(/(["\\`])/g, "\\$1")}"`;
-}
-
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
@@ -60,7 +56,7 @@ if (import.meta.main) {
   if (values["dry-run"]) {
     for (const p of PROGRAMS) {
       const args = compileArgs(p, ROOT, values.target);
-      console.log(["deno", ...args].map(shellQuote).join(" "));
+      console.log(["deno", ...args].map(shellQuoteExpanding).join(" "));
     }
   } else {
     await forEachProgram(

@@ -3,7 +3,8 @@ import denoJson from "../deno.json" with { type: "json" };
 import { VERSION } from "../src/version.ts";
 import { permissionFlags } from "../src/permissions.ts";
 import { PROGRAMS } from "../src/programs.ts";
-import { compileArgs, shellQuote } from "../tasks/compile.ts";
+import { compileArgs } from "../tasks/compile.ts";
+import { shellQuoteExpanding } from "../src/common/shell.ts";
 import { installArgs } from "../tasks/install.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -83,7 +84,9 @@ const README_ENV = (n: string) => (n === "HOME" ? "/home/you" : undefined);
 
 Deno.test("the README shows the commands deno task compile runs", async () => {
   const printed = PROGRAMS
-    .map((p) => ["deno", ...compileArgs(p, "", undefined, README_ENV)].map(shellQuote).join(" "))
+    .map((p) =>
+      ["deno", ...compileArgs(p, "", undefined, README_ENV)].map(shellQuoteExpanding).join(" ")
+    )
     .join("\n");
   const readme = await Deno.readTextFile(`${ROOT}README.md`);
   const block = /<!-- compile-commands -->\n+```sh\n([\s\S]*?)\n```/.exec(readme);

@@ -7,9 +7,10 @@
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { timingSafeEqual } from "node:crypto";
-import { isLoopbackHost } from "../config.ts";
-import { badRequest, describeError, MemoryError } from "../memory/errors.ts";
+import { isLoopbackHost } from "../common/net.ts";
+import { keysEqual } from "../common/secret.ts";
+import { describeError } from "../common/errors.ts";
+import { badRequest, MemoryError } from "../memory/errors.ts";
 import type { MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
@@ -39,14 +40,6 @@ export const CSP =
   "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; " +
   "form-action 'self'; frame-ancestors 'none'";
 
-function keyMatches(given: string, key: string): boolean {
-  const a = new TextEncoder().encode(given);
-  const b = new TextEncoder().encode(key);
-  // Compare equal-length buffers in constant time; the length check leaks only the length.
-  const same = a.length === b.length && timingSafeEqual(a, b);
-  return same;
-}
-
 /** True when `origin` (an Origin header) names the host:port the request was sent to. */
 function sameOrigin(origin: string, host: string | undefined): boolean {
   try {
@@ -66,8 +59,7 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
 function fromLoopback(c: Context): boolean {
   const addr = (c.env as { remoteAddr?: Deno.Addr } | undefined)?.remoteAddr;
   if (!addr || (addr.transport !== "tcp" && addr.transport !== "udp")) return false;
-  const host = addr.hostname.replace(/^::ffff:/i, "");
-  return isLoopbackHost(host);
+  return isLoopbackHost(addr.hostname);
 }
 
 function presentedKey(c: Context): string | undefined {
@@ -238,7 +230,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     // keyless caller from elsewhere learns the status only.
     const given = presentedKey(c);
     const keyed = opts.apiKey !== undefined && given !== undefined &&
-      keyMatches(given, opts.apiKey);
+      keysEqual(given, opts.apiKey);
     if (!keyed && !opts.loopbackOnly && !fromLoopback(c)) {
       return c.json({ status: h.status }, status);
     }
@@ -250,7 +242,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     const key = opts.apiKey;
     api.use("*", async (c, next) => {
       const given = presentedKey(c);
-      if (given === undefined || !keyMatches(given, key)) {
+      if (given === undefined || !keysEqual(given, key)) {
         c.header("WWW-Authenticate", 'Bearer realm="mneme"');
         return c.json({
           error: given === undefined

@@ -4,9 +4,10 @@
  * schedules the hourly TTL cleanup and shuts down cleanly on SIGINT/SIGTERM.
  * @module
  */
-import { isLoopbackHost, type MemoryConfig } from "../config.ts";
+import type { MemoryConfig } from "../config.ts";
+import { isLoopbackHost } from "../common/net.ts";
 import { scheduleCleanup } from "../memory/cleanup.ts";
-import { describeError } from "../memory/errors.ts";
+import { describeError } from "../common/errors.ts";
 import { openMemoryService, type OpenOptions } from "../memory/open.ts";
 import type { SqlMemoryService } from "../memory/service.ts";
 import { createAdminApp, createStartingApp } from "./app.ts";

@@ -6,7 +6,7 @@
  */
 import { startAdminServer } from "../admin/server.ts";
 import { loadMemoryConfig } from "../config.ts";
-import { describeError } from "../memory/errors.ts";
+import { describeError } from "../common/errors.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";

@@ -9,7 +9,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { loadMemoryConfig } from "../config.ts";
 import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
-import { describeError } from "../memory/errors.ts";
+import { describeError } from "../common/errors.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { safeEnv } from "../common/env.ts";
+import { lineReader } from "../common/stdin.ts";
 import { type CliIO, openBrowser, runCli } from "../msg/cli.ts";
 
 const enc = new TextEncoder();
@@ -15,35 +17,10 @@ async function writeAll(w: { write(p: Uint8Array): Promise<number> }, text: stri
   while (off < bytes.length) off += await w.write(bytes.subarray(off));
 }
 
-let stdinReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-let pending = "";
-let stdinDone = false;
-const dec = new TextDecoder();
-
-async function readChunk(): Promise<boolean> {
-  if (stdinDone) return false;
-  stdinReader ??= Deno.stdin.readable.getReader();
-  const { value, done } = await stdinReader.read();
-  if (done) {
-    pending += dec.decode();
-    stdinDone = true;
-    return false;
-  }
-  pending += dec.decode(value, { stream: true });
-  return true;
-}
-
-/** Reads a variable; one outside the granted `--allow-env` list reads as unset. */
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
+const stdin = lineReader(() => Deno.stdin.readable);
 
 const io: CliIO = {
-  env,
+  env: safeEnv,
   stdout: (text) => writeAll(Deno.stdout, text),
   // Synchronous, so that debug lines and errors keep their order and survive Deno.exit.
   stderr: (text) => {
@@ -52,21 +29,9 @@ const io: CliIO = {
     while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
     return Promise.resolve();
   },
-  readStdin: async () => {
-    while (await readChunk()) { /* read all */ }
-    const all = pending;
-    pending = "";
-    return all;
-  },
-  readLine: async () => {
-    while (!pending.includes("\n") && await readChunk()) { /* read more */ }
-    if (pending === "" && stdinDone) return null;
-    const i = pending.indexOf("\n");
-    const line = i < 0 ? pending : pending.slice(0, i);
-    pending = i < 0 ? "" : pending.slice(i + 1);
-    return line.replace(/\r$/, "");
-  },
-  openBrowser: (url) => openBrowser(url, env),
+  readStdin: () => stdin.readAll(),
+  readLine: () => stdin.readLine(),
+  openBrowser: (url) => openBrowser(url, safeEnv),
   runServe: async (args) => {
     const { runServe } = await import("../serve/run.ts");
     return await runServe(args);
@@ -75,6 +40,6 @@ const io: CliIO = {
 
 if (import.meta.main) {
   const code = await runCli(Deno.args, io);
-  stdinReader?.releaseLock();
+  stdin.release();
   Deno.exit(code);
 }

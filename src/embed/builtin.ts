@@ -18,7 +18,7 @@
  * @module
  */
 import { terms } from "../memory/terms.ts";
-import type { EmbedderInfo } from "../memory/types.ts";
+import type { EmbedderInfo } from "./embedder.ts";
 import type { Embedder } from "./embedder.ts";
 
 const STOP = new Set(

@@ -3,7 +3,29 @@
  * ollama (`/api/embed`) and openai (OpenAI-compatible `/v1/embeddings`).
  * @module
  */
-import type { EmbedderInfo } from "../memory/types.ts";
+
+/**
+ * Which embedder made (or makes) the stored vectors.
+ *
+ * @example
+ * ```ts
+ * import type { EmbedderInfo } from "@mneme/mneme";
+ * const embedder: EmbedderInfo = { provider: "ollama", model: "nomic-embed-text", dimension: 768 };
+ * ```
+ */
+export interface EmbedderInfo {
+  /** `builtin`, `ollama` or `openai`. */
+  provider: string;
+  /** Model name. */
+  model: string;
+  /** Vector dimension. */
+  dimension: number;
+}
+
+/** True when two embedders would make different vectors. */
+export function sameEmbedder(a: EmbedderInfo, b: EmbedderInfo): boolean {
+  return a.provider === b.provider && a.model === b.model && a.dimension === b.dimension;
+}
 
 /** Turns texts into vectors of one fixed dimension. */
 export interface Embedder {

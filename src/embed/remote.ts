@@ -4,7 +4,7 @@
  * that say what to check, never raw stack traces.
  * @module
  */
-import type { EmbedderInfo } from "../memory/types.ts";
+import type { EmbedderInfo } from "./embedder.ts";
 import { checkVectors, chunks, type Embedder, EmbedderError } from "./embedder.ts";
 
 const TIMEOUT_MS = 60_000;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { MemoryConfig } from "../config.ts";
-import type { EmbedderInfo } from "../memory/types.ts";
+import type { EmbedderInfo } from "./embedder.ts";
 import { BuiltinEmbedder } from "./builtin.ts";
 import type { Embedder } from "./embedder.ts";
 import { OllamaEmbedder, OpenAIEmbedder } from "./remote.ts";

@@ -14,7 +14,7 @@
  */
 import type { MemoryConfig } from "../config.ts";
 import { MemoryClient } from "../memory/client.ts";
-import { describeError } from "../memory/errors.ts";
+import { describeError } from "../common/errors.ts";
 import type { Health, MemoryService } from "../memory/types.ts";
 import { VERSION } from "../version.ts";
 

@@ -18,7 +18,8 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { loadBootstrap, renderBootstrap } from "../memory/bootstrap.ts";
-import { badRequest, describeError, MemoryError } from "../memory/errors.ts";
+import { describeError } from "../common/errors.ts";
+import { badRequest, MemoryError } from "../memory/errors.ts";
 import type {
   CreateInput,
   ListFilter,

@@ -5,15 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-
-/** A command-line mistake (unknown flag, missing argument, bad value). */
-export class UsageError extends Error {
-  /** Create the error; `command` selects the usage hint (empty for the top level). */
-  constructor(message: string, readonly command: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { errorMessage, UsageError } from "../common/errors.ts";
 
 /** Flags of one command (parseArgs option descriptors). */
 export type FlagSpec = Record<
@@ -33,7 +25,7 @@ export interface Parsed {
 
 function explain(err: unknown): string {
   const code = (err as { code?: string }).code;
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = errorMessage(err);
   const quoted = msg.match(/'([^']+)'/)?.[1];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted) return `unknown flag ${quoted}`;
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" && quoted) {

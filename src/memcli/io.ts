@@ -3,6 +3,7 @@
  * working directory) behind one interface, so that commands run in-process in tests.
  * @module
  */
+import { lineReader } from "../common/stdin.ts";
 
 /** What a command may touch of its process. */
 export interface Io {
@@ -27,7 +28,6 @@ export interface Io {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function writeAll(w: { writeSync(p: Uint8Array): number }, text: string): void {
   let buf = encoder.encode(text);
@@ -36,38 +36,13 @@ function writeAll(w: { writeSync(p: Uint8Array): number }, text: string): void {
 
 /** The real process. */
 export function processIo(): Io {
-  let pending = "";
-  let eof = false;
-  const reader = () => Deno.stdin.readable.getReader();
-  let r: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const stdin = lineReader(() => Deno.stdin.readable);
   return {
     env: (name) => Deno.env.get(name),
     out: (text) => writeAll(Deno.stdout, text),
     err: (text) => writeAll(Deno.stderr, text),
-    async readLine() {
-      r ??= reader();
-      while (!pending.includes("\n") && !eof) {
-        const { value, done } = await r.read();
-        if (done) eof = true;
-        else pending += decoder.decode(value, { stream: true });
-      }
-      if (pending === "" && eof) return null;
-      const nl = pending.indexOf("\n");
-      const line = nl < 0 ? pending : pending.slice(0, nl);
-      pending = nl < 0 ? "" : pending.slice(nl + 1);
-      return line.replace(/\r$/, "");
-    },
-    async readAll() {
-      r ??= reader();
-      while (!eof) {
-        const { value, done } = await r.read();
-        if (done) eof = true;
-        else pending += decoder.decode(value, { stream: true });
-      }
-      const all = pending;
-      pending = "";
-      return all;
-    },
+    readLine: () => stdin.readLine(),
+    readAll: () => stdin.readAll(),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),
     stderrIsTerminal: () => Deno.stderr.isTerminal(),
     cwd: () => Deno.cwd(),

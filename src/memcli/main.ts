@@ -4,9 +4,9 @@
  * @module
  */
 import { ConfigError } from "../config.ts";
-import { describeError, MemoryError } from "../memory/errors.ts";
+import { MemoryError } from "../memory/errors.ts";
 import { VERSION } from "../version.ts";
-import { UsageError } from "./args.ts";
+import { describeError, UsageError } from "../common/errors.ts";
 import { type Io, processIo } from "./io.ts";
 import { COMMAND_USAGE, USAGE } from "./usage.ts";
 

@@ -20,6 +20,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { MAX_PROJECT } from "../memory/validate.ts";
+import { errorMessage } from "../common/errors.ts";
 
 /** Where a project name came from. */
 export type ProjectSource = "flag" | ".mneme" | "git" | "cwd" | "none";
@@ -74,7 +75,7 @@ async function readMnemeFile(path: string): Promise<{ name: string } | { problem
   try {
     text = await Deno.readTextFile(path);
   } catch (err) {
-    return { problem: `cannot be read (${err instanceof Error ? err.message : String(err)})` };
+    return { problem: `cannot be read (${errorMessage(err)})` };
   }
   let json: unknown;
   try {

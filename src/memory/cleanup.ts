@@ -5,7 +5,7 @@
  * @module
  */
 import type { Store } from "../store/store.ts";
-import { describeError } from "./errors.ts";
+import { describeError } from "../common/errors.ts";
 
 /** The cleanup interval: one hour. */
 export const CLEANUP_INTERVAL_MS = 3_600_000;

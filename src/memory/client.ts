@@ -4,7 +4,8 @@
  * everything. Errors keep the API's status and message.
  * @module
  */
-import { describeError, isErrorStatus, MemoryError } from "./errors.ts";
+import { describeError } from "../common/errors.ts";
+import { isErrorStatus, MemoryError } from "./errors.ts";
 import type {
   CreateInput,
   CreateResult,

@@ -219,29 +219,3 @@ export function badRequest(field: string, message: string): MemoryError {
 export function notFound(id: string): MemoryError {
   return new MemoryError(404, `memory ${id} not found`, { field: "id" });
 }
-
-/** A thrown non-Error as text: its `message`, else JSON; never "[object Object]". */
-function plain(x: unknown): string {
-  if (typeof x !== "object") return String(x);
-  const message = (x as { message?: unknown }).message;
-  if (typeof message === "string") return message;
-  try {
-    const json = JSON.stringify(x);
-    return json === "{}" ? "" : json;
-  } catch {
-    return "";
-  }
-}
-
-/** Describe any thrown value with its cause chain, for CLIs and logs. */
-export function describeError(err: unknown): string {
-  const parts: string[] = [];
-  let cur: unknown = err;
-  for (let depth = 0; cur !== undefined && cur !== null && depth < 5; depth++) {
-    const msg = cur instanceof Error ? cur.message : plain(cur);
-    // A cause already quoted by the message around it is not repeated.
-    if (msg && !parts.some((p) => p.includes(msg))) parts.push(msg);
-    cur = cur instanceof Error ? cur.cause : undefined;
-  }
-  return parts.join(": ");
-}

@@ -6,21 +6,14 @@
  */
 import { join } from "node:path";
 import type { MemoryConfig } from "../config.ts";
+import { sameEmbedder } from "../embed/embedder.ts";
 import { selectEmbedder } from "../embed/select.ts";
 import type { Db } from "../store/db.ts";
-import {
-  ensureEmbeddingColumn,
-  migrate,
-  MIGRATION_LOCK,
-  recordedEmbedder,
-  sameEmbedder,
-  setVectorColumn,
-} from "../store/migrate.ts";
+import { ensureEmbeddingColumn, migrate } from "../store/migrate.ts";
 import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
-import { describeError } from "./errors.ts";
-import type { EmbedderInfo } from "./types.ts";
+import { describeError } from "../common/errors.ts";
 import { SqlMemoryService } from "./service.ts";
 import { upgradeAtStart } from "./upgrade.ts";
 
@@ -124,38 +117,13 @@ export async function openDatabase(
   }
 }
 
-/** True when no memory is stored, so the recorded embedder made no vectors yet. */
-async function noMemories(db: Db): Promise<boolean> {
-  const [row] = await db.query<{ n: number }>("select count(*)::int as n from memories");
-  return Number(row?.n ?? 0) === 0;
-}
-
-/**
- * Record another embedder on a database without memories (EMBEDDING_PROVIDER=auto chose
- * again): set the column dimension and the meta row, under the migration lock, and only
- * while the table is still empty (a re-embedding run left behind is dropped: it has no rows).
- */
-async function rerecordEmpty(db: Db, info: EmbedderInfo): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    if (!await noMemories(tx)) return;
-    await tx.exec("alter table memories drop column if exists embedding_next");
-    await setVectorColumn(tx, "embedding", info.dimension);
-    await tx.query(
-      `update mneme_meta set embedder_provider = $1, embedder_model = $2, embedder_dimension = $3,
-              reembed_provider = null, reembed_model = null, reembed_dimension = null
-        where id = 1`,
-      [info.provider, info.model, info.dimension],
-    );
-  });
-}
-
 /** Prepare schema and embedder on an open database and build the service. */
 export async function createServiceOnDb(
   db: Db,
   cfg: MemoryConfig,
   opts: OpenOptions = {},
 ): Promise<SqlMemoryService> {
+  const store = new Store(db);
   try {
     await migrate(db);
   } catch (err) {
@@ -163,17 +131,17 @@ export async function createServiceOnDb(
   }
   try {
     // An import left unfinished by a killed process: its staged rows were never visible.
-    await new Store(db).abandonStaleImports(db.kind === "pglite");
+    await store.abandonStaleImports(db.kind === "pglite");
   } catch (err) {
     throw new StartupError(`cleanup of unfinished imports failed: ${describeError(err)}`, {
       cause: err,
     });
   }
-  const recorded = await recordedEmbedder(db);
+  const recorded = await store.recordedEmbedder();
   // `auto` chooses only while no vectors exist: an embedder recorded on a database that
   // still has no memories (say, a first start before Ollama was installed) is not binding.
   const chooseAgain = recorded !== null && cfg.embeddingProvider === "auto" &&
-    await noMemories(db);
+    await store.isEmpty();
   let embedder;
   try {
     embedder = await selectEmbedder(cfg, chooseAgain ? null : recorded);
@@ -183,13 +151,13 @@ export async function createServiceOnDb(
   let stored;
   try {
     if (chooseAgain && recorded && !sameEmbedder(recorded, embedder.info)) {
-      await rerecordEmpty(db, embedder.info);
+      await store.rerecordEmpty(embedder.info);
     }
     stored = await ensureEmbeddingColumn(db, embedder.info);
   } catch (err) {
     throw new StartupError(`embedding column check failed: ${describeError(err)}`, { cause: err });
   }
-  const service = new SqlMemoryService({ store: new Store(db), embedder, stored, now: opts.now });
+  const service = new SqlMemoryService({ store, embedder, stored, now: opts.now });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);
   }

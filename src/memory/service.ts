@@ -4,12 +4,12 @@
  * export, and re-embedding. The clock is injected so that tests control time.
  * @module
  */
-import type { Embedder } from "../embed/embedder.ts";
-import { recordedEmbedder, sameEmbedder } from "../store/migrate.ts";
+import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { terms } from "./terms.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
-import { badRequest, describeError, MemoryError, notFound } from "./errors.ts";
+import { describeError } from "../common/errors.ts";
+import { badRequest, MemoryError, notFound } from "./errors.ts";
 import type {
   CreateInput,
   CreateResult,
@@ -233,7 +233,7 @@ export class SqlMemoryService implements MemoryService {
    * vectors of this embedder must then not be mixed into the new ones.
    */
   async #assertVectorsUsable(): Promise<void> {
-    const recorded = await recordedEmbedder(this.#store.db);
+    const recorded = await this.#store.recordedEmbedder();
     if (recorded) this.#stored = recorded;
     const reason = this.maintenanceReason;
     if (reason) throw new MemoryError(409, `maintenance: ${reason}`);
@@ -417,7 +417,7 @@ export class SqlMemoryService implements MemoryService {
     try {
       // Vectors of this embedder only: a re-embedding run finishing meanwhile fails the import.
       const check = async (tx: Store) => {
-        const recorded = await recordedEmbedder(tx.db, true);
+        const recorded = await tx.recordedEmbedder(true);
         if (recorded && !sameEmbedder(recorded, info)) {
           throw new MemoryError(
             409,
@@ -443,10 +443,7 @@ export class SqlMemoryService implements MemoryService {
   async health(): Promise<Health> {
     let database: Health["database"] = { kind: this.#store.kind, ok: true };
     try {
-      const [row] = await this.#store.db.query<{ size: number }>(
-        "select pg_database_size(current_database())::float8 as size",
-      );
-      database = { ...database, size_bytes: Number(row.size) };
+      database = { ...database, size_bytes: await this.#store.databaseSize() };
     } catch (err) {
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
     }
@@ -518,6 +515,6 @@ export class SqlMemoryService implements MemoryService {
   }
 
   close(): Promise<void> {
-    return this.#store.db.close();
+    return this.#store.close();
   }
 }

@@ -369,23 +369,8 @@ export interface ImportItem {
   updated_at?: string;
 }
 
-/**
- * Which embedder made (or makes) the stored vectors.
- *
- * @example
- * ```ts
- * import type { EmbedderInfo } from "@mneme/mneme";
- * const embedder: EmbedderInfo = { provider: "ollama", model: "nomic-embed-text", dimension: 768 };
- * ```
- */
-export interface EmbedderInfo {
-  /** `builtin`, `ollama` or `openai`. */
-  provider: string;
-  /** Model name. */
-  model: string;
-  /** Vector dimension. */
-  dimension: number;
-}
+import type { EmbedderInfo } from "../embed/embedder.ts";
+export type { EmbedderInfo };
 
 /**
  * Health of the service (GET /healthz).

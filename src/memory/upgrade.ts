@@ -14,7 +14,7 @@
  * swapped in when every memory has one).
  * @module
  */
-import { sameEmbedder } from "../store/migrate.ts";
+import { sameEmbedder } from "../embed/embedder.ts";
 import type { SqlMemoryService } from "./service.ts";
 
 /** Memories per batch of either step. */

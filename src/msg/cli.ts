@@ -10,6 +10,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { describeError, UsageError } from "../common/errors.ts";
 import { heldPermissions, type MsgcliFiles, msgcliPlan } from "../permissions.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -49,14 +50,6 @@ export interface CliIO {
   openBrowser: (url: string) => Promise<void>;
   /** Runs `msgcli serve` with the arguments after `serve` (globals included). */
   runServe: (args: string[]) => Promise<number>;
-}
-
-/** A usage error: message, usage hint, exit code 1. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
 }
 
 /** Usage text printed by `--help`. */
@@ -375,27 +368,12 @@ export async function buildRequest(p: ParsedCommand, io: CliIO): Promise<Message
   return req;
 }
 
-/** The error and its cause chain, one line each. */
-export function describeError(e: unknown): string {
-  const lines: string[] = [];
-  let cur: unknown = e;
-  let depth = 0;
-  while (cur !== undefined && cur !== null && depth < 6) {
-    if (cur instanceof ApiError) {
-      lines.push(
-        `API error ${cur.status} ${cur.type}: ${cur.message}${
-          cur.requestId ? ` (request-id ${cur.requestId})` : ""
-        }`,
-      );
-    } else if (cur instanceof Error) {
-      lines.push(cur.message);
-    } else {
-      lines.push(String(cur));
-    }
-    cur = cur instanceof Error ? cur.cause : undefined;
-    depth++;
-  }
-  return lines.map((l, i) => (i === 0 ? l : `  caused by: ${l}`)).join("\n");
+/** An API error as one line: status, type, message and request id. */
+function describeApiError(e: unknown): string | undefined {
+  if (!(e instanceof ApiError)) return undefined;
+  return `API error ${e.status} ${e.type}: ${e.message}${
+    e.requestId ? ` (request-id ${e.requestId})` : ""
+  }`;
 }
 
 function pad2(n: number): string {
@@ -718,7 +696,9 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
       await io.stderr(`msgcli: ${e.message}\n${HINT}\n`);
       return 1;
     }
-    await io.stderr(`msgcli: error: ${describeError(e)}\n`);
+    await io.stderr(
+      `msgcli: error: ${describeError(e, { style: "lines", describe: describeApiError })}\n`,
+    );
     return 2;
   }
 }

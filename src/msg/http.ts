@@ -8,6 +8,7 @@
  */
 
 import { validateProxyUrl } from "./config.ts";
+import { defaultPort } from "../common/net.ts";
 
 /** Maximum size of each part of a debug dump. */
 export const DUMP_PART_LIMIT = 8 * 1024;
@@ -119,19 +120,6 @@ export class DialError extends Error {
   }
 }
 
-/** The port a URL scheme uses when none is given (proxies and API hosts). */
-export function defaultPort(protocol: string): number {
-  switch (protocol) {
-    case "https:":
-      return 443;
-    case "socks5:":
-    case "socks5h:":
-      return 1080;
-    default:
-      return 80;
-  }
-}
-
 function bodyText(body: BodyInit | null | undefined): string {
   if (body === undefined || body === null) return "";
   if (typeof body === "string") return body;
@@ -174,7 +162,7 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
   function firstHop(target: URL): { hostname: string; port: number } {
     const u = proxyUrl ?? target;
     const hostname = u.hostname.replace(/^\[|\]$/g, "");
-    return { hostname, port: u.port !== "" ? Number(u.port) : defaultPort(u.protocol) };
+    return { hostname, port: u.port !== "" ? Number(u.port) : defaultPort(u.protocol) ?? 80 };
   }
 
   function dialCheck(target: URL): Promise<void> {

@@ -12,7 +12,7 @@ import { prepareMessagesRequest, splitBetas, validateMessageRequest } from "../m
 import { parseUnifiedRateLimits, type UsageWindows } from "../msg/ratelimit.ts";
 import { isAuthorized, UNAUTHORIZED_MESSAGE } from "./auth.ts";
 import { apiError } from "./errors.ts";
-import { isLoopbackHost } from "./flags.ts";
+import { isLoopbackHost } from "../common/net.ts";
 import { healthResponse, UsageCache } from "./health.ts";
 import { errorText, type KeepaliveSnapshot, NoCredentialsError } from "./keepalive.ts";
 

@@ -11,7 +11,8 @@ import { type Credentials, CredentialsError, CredentialStore } from "../msg/cred
 import { createUpstreamFetch } from "../msg/http.ts";
 import { refreshAccessToken } from "../msg/oauth.ts";
 import { createServeApp, type ServeApp } from "./app.ts";
-import { formatListen, isLoopbackHost, type ListenAddress, type ServeFlags } from "./flags.ts";
+import { isLoopbackHost } from "../common/net.ts";
+import { formatListen, type ListenAddress, type ServeFlags } from "./flags.ts";
 import {
   type Clock,
   type CredentialsPort,
@@ -19,6 +20,7 @@ import {
   Keepalive,
   type Timers,
 } from "./keepalive.ts";
+import { errorMessage } from "../common/errors.ts";
 
 /** Graceful shutdown: in-flight requests (streams included) get this long to finish. */
 export const DRAIN_MS = 10_000;
@@ -132,7 +134,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       port: flags.listen.port,
       onListen: () => {},
       onError: (err) => {
-        log(`internal error: ${err instanceof Error ? err.message : String(err)}`);
+        log(`internal error: ${errorMessage(err)}`);
         return new Response(
           JSON.stringify({
             type: "error",

@@ -8,20 +8,14 @@
  */
 
 import { parseArgs } from "node:util";
+import { isLoopbackHost } from "../common/net.ts";
+import { UsageError } from "../common/errors.ts";
 import { parseDuration } from "./duration.ts";
 
 /** Default listen address. */
 export const DEFAULT_LISTEN = "127.0.0.1:8787";
 /** Default refresh margin (10 minutes). */
 export const DEFAULT_REFRESH_MARGIN_MS = 10 * 60_000;
-
-/** A usage error: printed with a usage hint, exit code 1. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
 
 /** A parsed listen address. `hostname` has no brackets for IPv6. */
 export interface ListenAddress {
@@ -81,16 +75,6 @@ export function parseListen(raw: string): ListenAddress {
   if (port > 65535) throw new UsageError(`--listen: port out of range: ${port}`);
   const hostname = m[1] ?? (m[2] === "" ? "0.0.0.0" : m[2]);
   return { hostname, port };
-}
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (h === "localhost" || h.endsWith(".localhost")) return true;
-  if (/^127(?:\.\d{1,3}){3}$/.test(h)) return true;
-  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
-  if (/^::ffff:127(?:\.\d{1,3}){3}$/.test(h)) return true;
-  return false;
 }
 
 /** Formats a listen address back into `host:port` (brackets for IPv6). */

@@ -1,3 +1,4 @@
+import { errorMessage } from "../common/errors.ts";
 /**
  * The daemon's token keepalive: a tick every minute that refreshes the OAuth access token
  * when it expires within the refresh margin, with a 30 s → 1 m → 5 m backoff on failure
@@ -116,7 +117,7 @@ export function errorText(err: unknown): string {
   const parts: string[] = [];
   let e: unknown = err;
   for (let i = 0; e !== undefined && e !== null && i < 4; i++) {
-    parts.push(e instanceof Error ? e.message : String(e));
+    parts.push(errorMessage(e));
     e = e instanceof Error ? e.cause : undefined;
   }
   const text = parts.filter((p) => p !== "").join(": ");

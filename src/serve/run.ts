@@ -10,7 +10,10 @@ import { ConfigError, type EnvGetter, loadMsgConfig, resolveProxy } from "../msg
 import { redactUrl } from "../msg/http.ts";
 import { VERSION } from "../version.ts";
 import { runDaemon } from "./daemon.ts";
-import { parseServeFlags, SERVE_USAGE, UsageError } from "./flags.ts";
+import { UsageError } from "../common/errors.ts";
+import { safeEnv } from "../common/env.ts";
+import { shellQuote } from "../common/shell.ts";
+import { parseServeFlags, SERVE_USAGE } from "./flags.ts";
 import { errorText } from "./keepalive.ts";
 import { heldPermissions, msgcliPlan } from "../permissions.ts";
 import {
@@ -31,21 +34,9 @@ export interface RunServeOptions {
   entry?: string;
 }
 
-function safeEnv(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined; // not granted: treated as unset
-  }
-}
-
 function entryPath(): string {
   const url = new URL("../bin/serve.ts", import.meta.url);
   return url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

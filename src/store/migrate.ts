@@ -7,7 +7,7 @@
 import init from "../../migrations/0001_init.sql" with { type: "text" };
 import search from "../../migrations/0002_search.sql" with { type: "text" };
 import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "text" };
-import type { EmbedderInfo } from "../memory/types.ts";
+import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
 /** Numbered migrations, in order. Add new files here. */
@@ -162,9 +162,4 @@ export async function ensureEmbeddingColumn(db: Db, embedder: EmbedderInfo): Pro
     );
     return embedder;
   });
-}
-
-/** True when two embedders would make different vectors. */
-export function sameEmbedder(a: EmbedderInfo, b: EmbedderInfo): boolean {
-  return a.provider === b.provider && a.model === b.model && a.dimension === b.dimension;
 }

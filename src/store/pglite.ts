@@ -9,6 +9,7 @@ import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "../memory/errors.ts";
 import type { Db } from "./db.ts";
+import { errorMessage } from "../common/errors.ts";
 
 type Runner = Pick<PGlite, "query" | "exec"> | Transaction;
 
@@ -192,7 +193,7 @@ class ResilientPglite {
     } catch (err) {
       if (isNoSpace(err)) {
         this.#pg = null; // abandoned: its next statement would spin
-        this.#full = describe(err);
+        this.#full = errorMessage(err);
         this.#lastTry = Date.now();
         throw diskFullError(this.dir, this.#full, true);
       }
@@ -210,7 +211,7 @@ class ResilientPglite {
       this.#full = null;
       return pg;
     } catch (err) {
-      throw diskFullError(this.dir, isNoSpace(err) ? describe(err) : why, true);
+      throw diskFullError(this.dir, isNoSpace(err) ? errorMessage(err) : why, true);
     }
   }
 
@@ -240,10 +241,6 @@ async function noRoomFor(dir: string): Promise<boolean> {
   } finally {
     await Deno.remove(probe).catch(() => {});
   }
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

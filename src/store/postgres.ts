@@ -16,6 +16,7 @@
 import postgres from "postgres";
 import { MemoryError } from "../memory/errors.ts";
 import type { Db } from "./db.ts";
+import { errorMessage } from "../common/errors.ts";
 
 /** Oldest pgvector with iterative index scans (`hnsw.iterative_scan`), which filtered search needs. */
 export const MIN_PGVECTOR = "0.8.0";
@@ -124,16 +125,12 @@ function errCode(err: unknown): string {
   return typeof e?.code === "string" ? e.code : "";
 }
 
-function errMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 /** True when `err` says the server cannot be reached or is going away. */
 export function isOutage(err: unknown): boolean {
   if (err instanceof MemoryError) return false;
   const code = errCode(err);
   if (OUTAGE_CODES.has(code)) return true;
-  return /ECONNREFUSED|ECONNRESET|connection (?:terminated|closed)/i.test(errMessage(err));
+  return /ECONNREFUSED|ECONNRESET|connection (?:terminated|closed)/i.test(errorMessage(err));
 }
 
 /**
@@ -142,7 +139,7 @@ export function isOutage(err: unknown): boolean {
  */
 export function setupHint(err: unknown, t: DbTarget): string {
   const code = errCode(err);
-  const msg = errMessage(err);
+  const msg = errorMessage(err);
   const where = describeTarget(t);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo|ENOTFOUND/.test(msg)) {
     return `unknown host "${t.host}": check the host name in DATABASE_URL`;
@@ -189,7 +186,7 @@ function explain(err: unknown, t: DbTarget): Error {
   if (err instanceof MemoryError || err instanceof DatabaseError) return err;
   const hint = setupHint(err, t);
   if (!hint) return err instanceof Error ? err : new Error(String(err));
-  return new DatabaseError(`${errMessage(err)} (${hint})`, { cause: err });
+  return new DatabaseError(`${errorMessage(err)} (${hint})`, { cause: err });
 }
 
 /** Later failures: an outage is a 503 naming the database; the rest as thrown. */
@@ -197,7 +194,7 @@ function duringService(err: unknown, t: DbTarget): unknown {
   if (!isOutage(err)) return explain(err, t);
   return new MemoryError(
     503,
-    `database ${describeTarget(t)} is unavailable (${errMessage(err)}); retry shortly`,
+    `database ${describeTarget(t)} is unavailable (${errorMessage(err)}); retry shortly`,
     { cause: err },
   );
 }

@@ -4,10 +4,17 @@
  * No user value is ever spliced into SQL text; all go through bind parameters.
  * @module
  */
-import type { EmbedderInfo, Memory, MemoryType, Scope } from "../memory/types.ts";
+import type { EmbedderInfo } from "../embed/embedder.ts";
+import type { Memory, MemoryType, Scope } from "../memory/types.ts";
 import { termCounts } from "../memory/terms.ts";
 import type { Db } from "./db.ts";
-import { addVectorColumn, CLEANUP_LOCK } from "./migrate.ts";
+import {
+  addVectorColumn,
+  CLEANUP_LOCK,
+  MIGRATION_LOCK,
+  recordedEmbedder,
+  setVectorColumn,
+} from "./migrate.ts";
 
 /** Which memories a query may see. */
 export type ScopeFilter =
@@ -729,6 +736,61 @@ export class Store {
     });
   }
 
+  /**
+   * The embedder recorded in the meta row (it made the stored vectors), or null on a fresh
+   * database. With `share`, the row stays share-locked for the rest of the transaction (a
+   * re-embedding run cannot finish meanwhile).
+   */
+  recordedEmbedder(share = false): Promise<EmbedderInfo | null> {
+    return recordedEmbedder(this.db, share);
+  }
+
+  /** True when no memory is stored (the recorded embedder made no vectors yet). */
+  async isEmpty(): Promise<boolean> {
+    const [row] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
+    return Number(row?.n ?? 0) === 0;
+  }
+
+  /**
+   * Record another embedder on a database without memories: set the column dimension and
+   * the meta row, under the migration lock, and only while the table is still empty (a
+   * re-embedding run left behind is dropped: it has no rows). Returns false when memories
+   * appeared meanwhile (nothing changed).
+   */
+  async rerecordEmpty(info: EmbedderInfo): Promise<boolean> {
+    return await this.transaction(async (s) => {
+      await s.db.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      if (!await s.isEmpty()) return false;
+      await s.db.exec("alter table memories drop column if exists embedding_next");
+      await setVectorColumn(s.db, "embedding", info.dimension);
+      await s.#recordEmbedder(info);
+      return true;
+    });
+  }
+
+  /** Record `info` as the embedder of the stored vectors and end any re-embedding run. */
+  async #recordEmbedder(info: EmbedderInfo): Promise<void> {
+    await this.db.query(
+      `update mneme_meta set embedder_provider = $1, embedder_model = $2,
+              embedder_dimension = $3, reembed_provider = null, reembed_model = null,
+              reembed_dimension = null where id = 1`,
+      [info.provider, info.model, info.dimension],
+    );
+  }
+
+  /** Size of the database on disk, in bytes. */
+  async databaseSize(): Promise<number> {
+    const [row] = await this.db.query<{ size: number }>(
+      "select pg_database_size(current_database())::float8 as size",
+    );
+    return Number(row.size);
+  }
+
+  /** Close the driver underneath. */
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
   /** The re-embedding run in progress (embedder recorded in the meta row), or null. */
   async reembedTarget(): Promise<EmbedderInfo | null> {
     const [row] = await this.db.query<
@@ -805,12 +867,7 @@ export class Store {
       await s.db.exec(
         "alter index memories_embedding_next_hnsw rename to memories_embedding_hnsw",
       );
-      await s.db.query(
-        `update mneme_meta set embedder_provider = $1, embedder_model = $2,
-                embedder_dimension = $3, reembed_provider = null, reembed_model = null,
-                reembed_dimension = null where id = 1`,
-        [target.provider, target.model, target.dimension],
-      );
+      await s.#recordEmbedder(target);
       return true;
     });
     if (done) await this.analyze();

@@ -15,7 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createAdminApp } from "../../src/admin/app.ts";
 import { createMcpServer } from "../../src/mcp/server.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
-import { describeError } from "../../src/memory/errors.ts";
+import { describeError } from "../../src/common/errors.ts";
 import { openMemoryService } from "../../src/memory/open.ts";
 import type { Memory, SearchResult } from "../../src/memory/types.ts";
 import { MIGRATIONS } from "../../src/store/migrate.ts";

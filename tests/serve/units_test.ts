@@ -1,13 +1,10 @@
 import assert from "node:assert/strict";
 import { formatDuration, parseDuration } from "../../src/serve/duration.ts";
-import {
-  DEFAULT_REFRESH_MARGIN_MS,
-  isLoopbackHost,
-  parseListen,
-  parseServeFlags,
-  UsageError,
-} from "../../src/serve/flags.ts";
-import { constantTimeEqual, isAuthorized, presentedKey } from "../../src/serve/auth.ts";
+import { DEFAULT_REFRESH_MARGIN_MS, parseListen, parseServeFlags } from "../../src/serve/flags.ts";
+import { isLoopbackHost } from "../../src/common/net.ts";
+import { UsageError } from "../../src/common/errors.ts";
+import { keysEqual } from "../../src/common/secret.ts";
+import { isAuthorized, presentedKey } from "../../src/serve/auth.ts";
 import { healthResponse } from "../../src/serve/health.ts";
 
 const noEnv = (_: string) => undefined;
@@ -92,10 +89,10 @@ Deno.test("parseServeFlags: non-loopback listen without a key is refused", () =>
 });
 
 Deno.test("auth: constant-time compare, Bearer or x-api-key", () => {
-  assert.ok(constantTimeEqual("secret", "secret"));
-  assert.ok(!constantTimeEqual("secret", "secreT"));
-  assert.ok(!constantTimeEqual("secret", "secret-longer"));
-  assert.ok(!constantTimeEqual("", "x"));
+  assert.ok(keysEqual("secret", "secret"));
+  assert.ok(!keysEqual("secret", "secreT"));
+  assert.ok(!keysEqual("secret", "secret-longer"));
+  assert.ok(!keysEqual("", "x"));
   const h = (init: Record<string, string>) => new Headers(init);
   assert.equal(presentedKey(h({ authorization: "Bearer abc" })), "abc");
   assert.equal(presentedKey(h({ authorization: "bearer  abc " })), "abc");

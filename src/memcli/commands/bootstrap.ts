@@ -13,7 +13,8 @@
 import { loadBootstrap, renderBootstrap } from "../../memory/bootstrap.ts";
 import { MemoryError } from "../../memory/errors.ts";
 import type { Memory } from "../../memory/types.ts";
-import { parseFlags, stringFlag, UsageError } from "../args.ts";
+import { parseFlags, stringFlag } from "../args.ts";
+import { errorMessage, UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import { runHook } from "../hook.ts";
 import type { Io } from "../io.ts";
@@ -102,7 +103,7 @@ export async function bootstrap(args: string[], io: Io): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) throw err;
     // Never break a session start, whatever went wrong.
-    io.err(`memcli bootstrap: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.err(`memcli bootstrap: ${errorMessage(err)}\n`);
   }
   return 0;
 }

@@ -13,7 +13,8 @@ import {
   type Scope,
   SCOPES,
 } from "../../memory/types.ts";
-import { choiceFlag, intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
+import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
+import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";

@@ -8,8 +8,10 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { claudeConfigDir, claudeSettingsFiles } from "../../config.ts";
-import { describeError, MemoryError } from "../../memory/errors.ts";
-import { intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
+import { describeError, errorMessage } from "../../common/errors.ts";
+import { MemoryError } from "../../memory/errors.ts";
+import { intFlag, parseFlags, stringFlag } from "../args.ts";
+import { UsageError } from "../../common/errors.ts";
 import {
   addMnemeHooks,
   EVENT_COMMAND,
@@ -211,7 +213,7 @@ async function status(io: Io, args: string[]): Promise<number> {
   } catch (err) {
     const why = err instanceof MemoryError && err.status === 503
       ? "not answering (start it with 'memcli setup')"
-      : `not usable (${err instanceof Error ? err.message : String(err)})`;
+      : `not usable (${errorMessage(err)})`;
     io.out(
       `Memory service${url ? ` at ${url}` : ""}: ${why}; until it answers, the bootstrap ` +
         "hook prints a one-line note instead of the bootstrap and recall adds nothing\n",

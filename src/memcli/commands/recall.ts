@@ -22,7 +22,8 @@
 import { MemoryError } from "../../memory/errors.ts";
 import type { SearchResult } from "../../memory/types.ts";
 import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
-import { intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
+import { intFlag, parseFlags, stringFlag } from "../args.ts";
+import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import { runHook } from "../hook.ts";
 import type { Io } from "../io.ts";

@@ -5,7 +5,8 @@
  */
 import { loadMemoryConfig, type MemoryConfig } from "../../config.ts";
 import { planFor } from "../../permissions.ts";
-import { choiceFlag, intFlag, parseFlags, stringFlag, UsageError } from "../args.ts";
+import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
+import { UsageError } from "../../common/errors.ts";
 import { configOf, type DaemonState, layoutOf } from "../context.ts";
 import {
   checkDaemon,

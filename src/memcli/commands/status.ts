@@ -5,7 +5,8 @@
  * @module
  */
 import { join } from "node:path";
-import { describeError, MemoryError } from "../../memory/errors.ts";
+import { describeError } from "../../common/errors.ts";
+import { MemoryError } from "../../memory/errors.ts";
 import type { Health, Stats } from "../../memory/types.ts";
 import { parseFlags } from "../args.ts";
 import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";

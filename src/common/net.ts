@@ -1,0 +1,41 @@
+/**
+ * Network names shared by every program: which hosts are this machine, and the port a URL
+ * scheme uses when none is written.
+ * @module
+ */
+
+function isLoopbackV4(h: string): boolean {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return m !== null && Number(m[1]) === 127 && m.slice(2).every((o) => Number(o) <= 255);
+}
+
+/**
+ * True for loopback host names and addresses: `localhost` and `*.localhost` (with or without
+ * the trailing dot of a fully qualified name), 127.0.0.0/8, `::1`, and 127.0.0.0/8 written as
+ * an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`, `::ffff:7f00:1`). Brackets around an IPv6
+ * address are ignored; case does not matter.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  if (isLoopbackV4(h)) return true;
+  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  const mapped = /^(?:::|0:0:0:0:0:)ffff:(.+)$/.exec(h);
+  if (mapped === null) return false;
+  if (isLoopbackV4(mapped[1])) return true;
+  return /^7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(mapped[1]);
+}
+
+const DEFAULT_PORTS: Record<string, number> = {
+  "http:": 80,
+  "https:": 443,
+  "postgres:": 5432,
+  "postgresql:": 5432,
+  "socks5:": 1080,
+  "socks5h:": 1080,
+};
+
+/** The port a URL scheme (`"https:"`, with the colon) uses when none is given; else undefined. */
+export function defaultPort(protocol: string): number | undefined {
+  return DEFAULT_PORTS[protocol];
+}

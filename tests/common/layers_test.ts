@@ -1,0 +1,148 @@
+/**
+ * Imports go one way: entrypoints → features → core → common. This test reads the import
+ * statements of every file under src/ and fails on one that goes the wrong way, on a file no
+ * layer claims, and (inside core) on store/ or embed/ reaching up into memory/ beyond the
+ * known exceptions listed below. The layer table is the one in the README's Architecture section.
+ */
+import assert from "node:assert/strict";
+import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), "..", ".."));
+
+/** Layers from the bottom up; a file may import its own layer and the layers below it. */
+export const LAYERS: readonly { name: string; paths: readonly string[] }[] = [
+  { name: "common", paths: ["src/common/"] },
+  {
+    name: "core",
+    paths: [
+      "src/memory/",
+      "src/store/",
+      "src/embed/",
+      "src/config.ts",
+      "src/permissions.ts",
+      "src/process.ts",
+      "src/version.ts",
+      "src/info_flags.ts",
+    ],
+  },
+  {
+    name: "features",
+    paths: ["src/admin/", "src/mcp/", "src/memcli/", "src/msg/", "src/serve/"],
+  },
+  { name: "entrypoints", paths: ["src/bin/", "src/programs.ts"] },
+];
+
+/**
+ * Inside core, store/ and embed/ sit below memory/. These imports of memory/ remain (domain
+ * types, the error type with its HTTP status, the tokenizer); no other may be added.
+ */
+export const CORE_EXCEPTIONS: readonly string[] = [
+  "src/store/store.ts -> src/memory/types.ts",
+  "src/store/store.ts -> src/memory/terms.ts",
+  "src/store/pglite.ts -> src/memory/errors.ts",
+  "src/store/postgres.ts -> src/memory/errors.ts",
+  "src/embed/builtin.ts -> src/memory/terms.ts",
+];
+
+/** The layer index of a path under src/, or -1 when no layer claims it. */
+export function layerOf(path: string): number {
+  return LAYERS.findIndex((l) =>
+    l.paths.some((p) => p.endsWith("/") ? path.startsWith(p) : path === p)
+  );
+}
+
+/** The module specifiers a source file imports: static, re-exports, side-effect and dynamic. */
+export function importSpecifiers(source: string): string[] {
+  const out: string[] = [];
+  const patterns = [
+    /^\s*(?:import|export)\s+(?:type\s+)?[^;]*?\bfrom\s*["']([^"']+)["']/gm,
+    /^\s*import\s*["']([^"']+)["']/gm,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of source.matchAll(re)) out.push(m[1]);
+  return out;
+}
+
+/** The wrong-way imports among `files` (path under the root → source text). */
+export function violations(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [from, source] of files) {
+    const fromLayer = layerOf(from);
+    if (fromLayer < 0) {
+      found.push(`${from}: in no layer (add it to LAYERS and to the README)`);
+      continue;
+    }
+    for (const spec of importSpecifiers(source)) {
+      if (!spec.startsWith(".")) continue; // packages: npm:, jsr:, node:, import map names
+      const to = normalize(join(dirname(from), spec)).replaceAll("\\", "/");
+      if (!to.startsWith("src/")) continue; // deno.json, migrations/, static/
+      const toLayer = layerOf(to);
+      if (toLayer > fromLayer) {
+        found.push(
+          `${from} (${LAYERS[fromLayer].name}) imports ${to} (${LAYERS[toLayer].name})`,
+        );
+      } else if (toLayer < 0) {
+        found.push(`${from} imports ${to}, which is in no layer`);
+      } else if (
+        /^src\/(store|embed)\//.test(from) && to.startsWith("src/memory/") &&
+        !CORE_EXCEPTIONS.includes(`${from} -> ${to}`)
+      ) {
+        found.push(`${from} (store/embed) imports ${to} (memory, above it in core)`);
+      }
+    }
+  }
+  return found;
+}
+
+async function sourcesUnder(dir: string, files = new Map<string, string>()) {
+  for await (const e of Deno.readDir(join(ROOT, dir))) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) await sourcesUnder(path, files);
+    else if (/\.(ts|tsx|js|mjs)$/.test(e.name)) {
+      files.set(path, await Deno.readTextFile(join(ROOT, path)));
+    }
+  }
+  return files;
+}
+
+Deno.test("the checker finds wrong-way imports of every kind", () => {
+  const files = new Map([
+    ["src/common/a.ts", 'import { x } from "../config.ts";'],
+    ["src/memory/b.ts", 'export { y } from "../serve/flags.ts";'],
+    ["src/store/c.ts", 'import type {\n  EmbedderInfo,\n} from "../memory/types.ts";'],
+    ["src/embed/d.ts", 'const m = await import("../memory/service.ts");'],
+    ["src/msg/e.ts", 'import "../bin/msgcli.ts";'],
+    ["src/stray.ts", "export const z = 1;"],
+    [
+      "src/serve/ok.ts",
+      'import { a } from "../msg/api.ts";\nimport { b } from "../common/net.ts";',
+    ],
+    ["src/store/store.ts", 'import { termCounts } from "../memory/terms.ts";'],
+    ["src/bin/ok.ts", 'import x from "../../deno.json" with { type: "json" };\nimport "npm:hono";'],
+  ]);
+  const v = violations(files);
+  assert.equal(v.length, 6, v.join("\n"));
+  for (const f of ["common/a", "memory/b", "store/c", "embed/d", "msg/e", "stray"]) {
+    assert.ok(v.some((line) => line.startsWith(`src/${f}.ts`)), f);
+  }
+});
+
+Deno.test("imports under src/ go one way: entrypoints → features → core → common", async () => {
+  const files = await sourcesUnder("src");
+  assert.ok(files.size > 50, `read ${files.size} files`);
+  assert.deepEqual(violations(files), []);
+});
+
+Deno.test("every exception listed is still a real import", async () => {
+  const files = await sourcesUnder("src");
+  for (const pair of CORE_EXCEPTIONS) {
+    const [from, to] = pair.split(" -> ");
+    const source = files.get(from);
+    assert.ok(source !== undefined, `${from} exists`);
+    const specs = importSpecifiers(source).map((s) =>
+      relative(ROOT, join(ROOT, dirname(from), s)).replaceAll("\\", "/")
+    );
+    assert.ok(specs.includes(to), `${pair} still imported (else drop it from the list)`);
+  }
+});
