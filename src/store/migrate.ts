@@ -6,6 +6,7 @@
  */
 import init from "../../migrations/0001_init.sql" with { type: "text" };
 import search from "../../migrations/0002_search.sql" with { type: "text" };
+import searchGlobal from "../../migrations/0003_search_global.sql" with { type: "text" };
 import type { EmbedderInfo } from "../memory/types.ts";
 import type { Db } from "./db.ts";
 
@@ -13,6 +14,7 @@ import type { Db } from "./db.ts";
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: "0001_init", sql: init },
   { version: 2, name: "0002_search", sql: search },
+  { version: 3, name: "0003_search_global", sql: searchGlobal },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */

@@ -493,16 +493,22 @@ export class Store {
           where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
           order by m.embedding <=> ${v}::vector limit ${lim}`
       : "select null::uuid as id where false";
+    // Per query term, its BM25 weight idf × (k1 + 1), and the normalisation (Σ idf): both
+    // computed here from the cached statistics, so that the statement only sums postings.
+    const idf = terms.map((x) => {
+      const df = stats.df.get(x) ?? 0;
+      return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
+    });
+    const total = Math.max(idf.reduce((a, b) => a + b, 0), 1e-9);
     const t = p.add(terms);
-    const n = p.add(stats.n);
+    const w = p.add(idf.map((x) => x * (BM25_K1 + 1)));
     const avgdl = p.add(stats.avgdl);
     // Postings carry the memory's project (null: global), so the scope applies to them
     // directly; expired and superseded memories are filtered when the best lexical matches
     // are picked (from the 4 × k best, so that a few of them cannot crowd the rest out).
-    // Per term and project value (global: null) one index range, of which only the
-    // POSTINGS_PER_TERM postings of highest impact are scored: a search reads a bounded
-    // number of postings however common its words are. Document frequencies come with the
-    // corpus statistics (counted once per term and scope while they are fresh).
+    // Per term and project value (global: null, on an index of its own) one index range read
+    // in order of impact, of which only the POSTINGS_PER_TERM first are scored: a search
+    // reads a bounded number of postings however common its words are.
     const projects = scope.kind === "all"
       ? null
       : scope.kind === "global"
@@ -510,32 +516,21 @@ export class Store {
       : scope.kind === "project"
       ? [`= ${p.add(scope.project)}`]
       : ["is null", `= ${p.add(scope.project)}`];
-    const dfs = p.add(terms.map((x) => stats.df.get(x) ?? 0));
     const per = p.add(POSTINGS_PER_TERM);
     const best = (pr: string | null) =>
-      `select x.* from unnest(${t}::text[]) as q(term) cross join lateral (
-         select m.term, m.memory_id as id, m.tf, m.len from memory_terms m
+      `select x.id, q.w * x.tf / (x.tf + ${BM25_K1}::float8 * (${
+        1 - BM25_B
+      }::float8 + ${BM25_B}::float8 * x.len / ${avgdl}::float8)) as s
+         from unnest(${t}::text[], ${w}::float8[]) as q(term, w) cross join lateral (
+         select m.memory_id as id, m.tf, m.len from memory_terms m
           where m.term = q.term ${pr === null ? "" : `and m.project ${pr}`}
           order by m.impact desc limit ${per}) x`;
     const post = projects === null ? best(null) : projects.map(best).join(" union all ");
     const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED}`;
-    const idf = (df: string) => `ln(1 + (${n}::float8 - ${df} + 0.5) / (${df} + 0.5))`;
     const rows = await this.#indexed<Row & { lexical: number }>(
       `with vec as materialized (${vec}
-       ), df as (
-         select * from unnest(${t}::text[], ${dfs}::float8[]) as d(term, df)
-       ), post as (${post}
        ), bm as (
-         select post.id,
-                sum(${idf("df.df")} * post.tf * ${BM25_K1 + 1} /
-                  (post.tf + ${BM25_K1} * (${
-        1 - BM25_B
-      } + ${BM25_B} * post.len / ${avgdl}::float8)))
-                  as score
-           from post join df using (term) group by post.id
-       ), norm as (
-         select greatest(sum(${idf("coalesce(df.df, 0)")}), 1e-9) as total
-           from unnest(${t}::text[]) as q(term) left join df using (term)
+         select id, sum(s) as score from (${post}) post group by id
        ), best as (
          select id, score from bm order by score desc, id limit ${p.add(4 * k)}
        ), top as (
@@ -545,7 +540,7 @@ export class Store {
          select id from top union select id from vec
        )
        select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity,
-              least(1, coalesce(bm.score, 0) / (select total from norm)) as lexical
+              least(1, coalesce(bm.score, 0) / ${p.add(total)}::float8) as lexical
          from memories m join ids on ids.id = m.id left join bm on bm.id = m.id`,
       p.values,
     );
