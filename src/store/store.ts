@@ -60,7 +60,7 @@ interface CorpusStats {
 }
 
 /** Postings of highest impact scored per query term and project value. */
-export const POSTINGS_PER_TERM = 150;
+export const POSTINGS_PER_TERM = 100;
 
 /** How long corpus statistics of a scope are reused, in milliseconds. */
 export const STATS_TTL_MS = 10_000;
