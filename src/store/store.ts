@@ -54,9 +54,20 @@ export interface Candidate extends Scored {
 interface CorpusStats {
   n: number;
   avgdl: number;
-  at: number;
-  /** Document frequency of terms asked for so far. */
+  /** Document frequency of the query's terms. */
   df: Map<string, number>;
+}
+
+/**
+ * Corpus counts per project value (null: global memories), from which the statistics of any
+ * scope are sums: one count serves every project's hierarchy and the global scope.
+ */
+interface CorpusCounts {
+  at: number;
+  /** Memories, the sum of their lengths and how many have a length, per project value. */
+  docs: Map<string | null, { n: number; len: number; withLen: number }>;
+  /** Document frequency per term and project value, of the terms asked for so far. */
+  df: Map<string, Map<string | null, number>>;
 }
 
 /** Postings of highest impact scored per query term and project value. */
@@ -151,20 +162,6 @@ function scopeClause(f: ScopeFilter, p: Params): string {
   }
 }
 
-/** Scope condition on postings (alias m), whose project is null exactly for global memories. */
-function postingScope(f: ScopeFilter, p: Params): string {
-  switch (f.kind) {
-    case "all":
-      return "true";
-    case "global":
-      return "m.project is null";
-    case "project":
-      return `m.project = ${p.add(f.project)}`;
-    case "hierarchy":
-      return `(m.project is null or m.project = ${p.add(f.project)})`;
-  }
-}
-
 function fieldClause(f: FieldFilter, p: Params): string {
   const parts = ["true"];
   if (f.scope) parts.push(`m.scope = ${p.add(f.scope)}`);
@@ -198,52 +195,62 @@ export class Store {
     this.db = db;
   }
 
-  // Corpus size and average length per scope, for BM25: counting them costs a scan of the
-  // memories, so they are kept for a few seconds (and dropped by this store's writes);
-  // a count a few seconds old changes no ranking.
-  #stats = new Map<string, CorpusStats>();
+  // Corpus size, lengths and document frequencies for BM25: counting them costs a scan of
+  // the memories, so they are kept for a few seconds (and dropped by this store's writes),
+  // per project value, so that one count serves every scope; a count a few seconds old
+  // changes no ranking.
+  #counts: CorpusCounts | null = null;
 
   /** Forget the cached corpus statistics (after writes). */
   invalidateStats(): void {
-    this.#stats.clear();
+    this.#counts = null;
   }
 
   async #corpusStats(scope: ScopeFilter, terms: string[]): Promise<CorpusStats> {
-    const key = JSON.stringify(scope);
-    let hit = this.#stats.get(key);
-    if (!hit || Date.now() - hit.at >= STATS_TTL_MS) hit = await this.#countCorpus(scope, key);
-    const missing = terms.filter((t) => !hit.df.has(t));
-    if (missing.length) {
-      const p = new Params();
-      const rows = await this.db.query<{ term: string; df: number }>(
-        `select m.term, count(*)::int as df from memory_terms m
-          where m.term = any(${p.add(missing)}::text[]) and ${postingScope(scope, p)}
-          group by m.term`,
-        p.values,
+    let c = this.#counts;
+    if (!c || Date.now() - c.at >= STATS_TTL_MS) {
+      const rows = await this.db.query<
+        { project: string | null; n: number; len: number; with_len: number }
+      >(
+        `select m.project, count(*)::float8 as n, coalesce(sum(m.term_count), 0)::float8 as len,
+                count(m.term_count)::float8 as with_len
+           from memories m group by m.project`,
       );
-      for (const t of missing) hit.df.set(t, 0);
-      for (const r of rows) hit.df.set(r.term, Number(r.df));
-      if (hit.df.size > 50_000) hit.df.clear();
+      c = { at: Date.now(), docs: new Map(), df: new Map() };
+      for (const r of rows) {
+        c.docs.set(r.project, { n: Number(r.n), len: Number(r.len), withLen: Number(r.with_len) });
+      }
+      this.#counts = c;
     }
-    return hit;
-  }
-
-  async #countCorpus(scope: ScopeFilter, key: string): Promise<CorpusStats> {
-    const p = new Params();
-    const [row] = await this.db.query<{ n: number; avgdl: number | null }>(
-      `select count(*)::float8 as n, avg(m.term_count)::float8 as avgdl from memories m
-        where ${scopeClause(scope, p)}`,
-      p.values,
-    );
-    const stats: CorpusStats = {
-      n: Number(row?.n ?? 0),
-      avgdl: Math.max(1, Number(row?.avgdl ?? 1)),
-      at: Date.now(),
-      df: new Map(),
+    const missing = terms.filter((t) => !c.df.has(t));
+    if (missing.length) {
+      const rows = await this.db.query<{ term: string; project: string | null; df: number }>(
+        `select m.term, m.project, count(*)::int as df from memory_terms m
+          where m.term = any($1::text[]) group by m.term, m.project`,
+        [missing],
+      );
+      if (c.df.size > 50_000) c.df.clear();
+      for (const t of missing) c.df.set(t, new Map());
+      for (const r of rows) c.df.get(r.term)!.set(r.project, Number(r.df));
+    }
+    const values: (string | null)[] | null = scope.kind === "all"
+      ? null
+      : scope.kind === "global"
+      ? [null]
+      : scope.kind === "project"
+      ? [scope.project]
+      : [null, scope.project];
+    const sum = <T>(m: Map<string | null, T>, f: (x: T) => number) => {
+      let total = 0;
+      if (values === null) { for (const x of m.values()) total += f(x); }
+      else for (const v of values) total += m.has(v) ? f(m.get(v)!) : 0;
+      return total;
     };
-    if (this.#stats.size > 1000) this.#stats.clear();
-    this.#stats.set(key, stats);
-    return stats;
+    const n = sum(c.docs, (d) => d.n);
+    const withLen = sum(c.docs, (d) => d.withLen);
+    const avgdl = withLen ? sum(c.docs, (d) => d.len) / withLen : 1;
+    const df = new Map(terms.map((t) => [t, sum(c.df.get(t)!, (x) => x)]));
+    return { n, avgdl: Math.max(1, avgdl), df };
   }
 
   /**
