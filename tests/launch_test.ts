@@ -335,7 +335,7 @@ Deno.test({
           });
           assert.ok(!saved.isError, `${mode}: ${JSON.stringify(saved)}`);
           assert.match(direct.stderr(), new RegExp(`direct Postgres at ${HOST}:`), mode);
-          assert.match(direct.stderr(), /builtin\/hash-v1 \(64 dimensions\)/, mode);
+          assert.match(direct.stderr(), /builtin\/hash-v2 \(64 dimensions\)/, mode);
         } finally {
           await direct.close();
         }
