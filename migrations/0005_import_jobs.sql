@@ -1,5 +1,5 @@
 -- Mneme schema, version 5: staged imports.
--- (Numbered 5: versions 3 and 4 are unused; versions only need to increase.)
+-- (Numbered 5: version 4 is unused; versions only need to increase.)
 -- An import is written in small committed chunks, so that the daemon keeps answering while
 -- it runs. Its rows carry the import's id, and every read of the store leaves out rows whose
 -- import still has a row in mneme_import_jobs (src/store/store.ts, VISIBLE). Publishing an

@@ -61,13 +61,24 @@ export interface Candidate extends Scored {
 interface CorpusStats {
   n: number;
   avgdl: number;
-  at: number;
-  /** Document frequency of terms asked for so far. */
+  /** Document frequency of the query's terms. */
   df: Map<string, number>;
 }
 
+/**
+ * Corpus counts per project value (null: global memories), from which the statistics of any
+ * scope are sums: one count serves every project's hierarchy and the global scope.
+ */
+interface CorpusCounts {
+  at: number;
+  /** Memories, the sum of their lengths and how many have a length, per project value. */
+  docs: Map<string | null, { n: number; len: number; withLen: number }>;
+  /** Document frequency per term and project value, of the terms asked for so far. */
+  df: Map<string, Map<string | null, number>>;
+}
+
 /** Postings of highest impact scored per query term and project value. */
-export const POSTINGS_PER_TERM = 150;
+export const POSTINGS_PER_TERM = 100;
 
 /** How long corpus statistics of a scope are reused, in milliseconds. */
 export const STATS_TTL_MS = 10_000;
@@ -158,20 +169,6 @@ function scopeClause(f: ScopeFilter, p: Params): string {
   }
 }
 
-/** Scope condition on postings (alias m), whose project is null exactly for global memories. */
-function postingScope(f: ScopeFilter, p: Params): string {
-  switch (f.kind) {
-    case "all":
-      return "true";
-    case "global":
-      return "m.project is null";
-    case "project":
-      return `m.project = ${p.add(f.project)}`;
-    case "hierarchy":
-      return `(m.project is null or m.project = ${p.add(f.project)})`;
-  }
-}
-
 function fieldClause(f: FieldFilter, p: Params): string {
   const parts = ["true"];
   if (f.scope) parts.push(`m.scope = ${p.add(f.scope)}`);
@@ -218,52 +215,62 @@ export class Store {
     this.db = db;
   }
 
-  // Corpus size and average length per scope, for BM25: counting them costs a scan of the
-  // memories, so they are kept for a few seconds (and dropped by this store's writes);
-  // a count a few seconds old changes no ranking.
-  #stats = new Map<string, CorpusStats>();
+  // Corpus size, lengths and document frequencies for BM25: counting them costs a scan of
+  // the memories, so they are kept for a few seconds (and dropped by this store's writes),
+  // per project value, so that one count serves every scope; a count a few seconds old
+  // changes no ranking.
+  #counts: CorpusCounts | null = null;
 
   /** Forget the cached corpus statistics (after writes). */
   invalidateStats(): void {
-    this.#stats.clear();
+    this.#counts = null;
   }
 
   async #corpusStats(scope: ScopeFilter, terms: string[]): Promise<CorpusStats> {
-    const key = JSON.stringify(scope);
-    let hit = this.#stats.get(key);
-    if (!hit || Date.now() - hit.at >= STATS_TTL_MS) hit = await this.#countCorpus(scope, key);
-    const missing = terms.filter((t) => !hit.df.has(t));
-    if (missing.length) {
-      const p = new Params();
-      const rows = await this.db.query<{ term: string; df: number }>(
-        `select m.term, count(*)::int as df from memory_terms m
-          where m.term = any(${p.add(missing)}::text[]) and ${postingScope(scope, p)}
-          group by m.term`,
-        p.values,
+    let c = this.#counts;
+    if (!c || Date.now() - c.at >= STATS_TTL_MS) {
+      const rows = await this.db.query<
+        { project: string | null; n: number; len: number; with_len: number }
+      >(
+        `select m.project, count(*)::float8 as n, coalesce(sum(m.term_count), 0)::float8 as len,
+                count(m.term_count)::float8 as with_len
+           from memories m group by m.project`,
       );
-      for (const t of missing) hit.df.set(t, 0);
-      for (const r of rows) hit.df.set(r.term, Number(r.df));
-      if (hit.df.size > 50_000) hit.df.clear();
+      c = { at: Date.now(), docs: new Map(), df: new Map() };
+      for (const r of rows) {
+        c.docs.set(r.project, { n: Number(r.n), len: Number(r.len), withLen: Number(r.with_len) });
+      }
+      this.#counts = c;
     }
-    return hit;
-  }
-
-  async #countCorpus(scope: ScopeFilter, key: string): Promise<CorpusStats> {
-    const p = new Params();
-    const [row] = await this.db.query<{ n: number; avgdl: number | null }>(
-      `select count(*)::float8 as n, avg(m.term_count)::float8 as avgdl from memories m
-        where ${scopeClause(scope, p)}`,
-      p.values,
-    );
-    const stats: CorpusStats = {
-      n: Number(row?.n ?? 0),
-      avgdl: Math.max(1, Number(row?.avgdl ?? 1)),
-      at: Date.now(),
-      df: new Map(),
+    const missing = terms.filter((t) => !c.df.has(t));
+    if (missing.length) {
+      const rows = await this.db.query<{ term: string; project: string | null; df: number }>(
+        `select m.term, m.project, count(*)::int as df from memory_terms m
+          where m.term = any($1::text[]) group by m.term, m.project`,
+        [missing],
+      );
+      if (c.df.size > 50_000) c.df.clear();
+      for (const t of missing) c.df.set(t, new Map());
+      for (const r of rows) c.df.get(r.term)!.set(r.project, Number(r.df));
+    }
+    const values: (string | null)[] | null = scope.kind === "all"
+      ? null
+      : scope.kind === "global"
+      ? [null]
+      : scope.kind === "project"
+      ? [scope.project]
+      : [null, scope.project];
+    const sum = <T>(m: Map<string | null, T>, f: (x: T) => number) => {
+      let total = 0;
+      if (values === null) { for (const x of m.values()) total += f(x); }
+      else for (const v of values) total += m.has(v) ? f(m.get(v)!) : 0;
+      return total;
     };
-    if (this.#stats.size > 1000) this.#stats.clear();
-    this.#stats.set(key, stats);
-    return stats;
+    const n = sum(c.docs, (d) => d.n);
+    const withLen = sum(c.docs, (d) => d.withLen);
+    const avgdl = withLen ? sum(c.docs, (d) => d.len) / withLen : 1;
+    const df = new Map(terms.map((t) => [t, sum(c.df.get(t)!, (x) => x)]));
+    return { n, avgdl: Math.max(1, avgdl), df };
   }
 
   /**
@@ -583,16 +590,22 @@ export class Store {
             and ${VISIBLE}
           order by m.embedding <=> ${v}::vector limit ${lim}`
       : "select null::uuid as id where false";
+    // Per query term, its BM25 weight idf × (k1 + 1), and the normalisation (Σ idf): both
+    // computed here from the cached statistics, so that the statement only sums postings.
+    const idf = terms.map((x) => {
+      const df = stats.df.get(x) ?? 0;
+      return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
+    });
+    const total = Math.max(idf.reduce((a, b) => a + b, 0), 1e-9);
     const t = p.add(terms);
-    const n = p.add(stats.n);
+    const w = p.add(idf.map((x) => x * (BM25_K1 + 1)));
     const avgdl = p.add(stats.avgdl);
     // Postings carry the memory's project (null: global), so the scope applies to them
     // directly; expired and superseded memories are filtered when the best lexical matches
     // are picked (from the 4 × k best, so that a few of them cannot crowd the rest out).
-    // Per term and project value (global: null) one index range, of which only the
-    // POSTINGS_PER_TERM postings of highest impact are scored: a search reads a bounded
-    // number of postings however common its words are. Document frequencies come with the
-    // corpus statistics (counted once per term and scope while they are fresh).
+    // Per term and project value (global: null, on an index of its own) one index range read
+    // in order of impact, of which only the POSTINGS_PER_TERM first are scored: a search
+    // reads a bounded number of postings however common its words are.
     const projects = scope.kind === "all"
       ? null
       : scope.kind === "global"
@@ -600,32 +613,21 @@ export class Store {
       : scope.kind === "project"
       ? [`= ${p.add(scope.project)}`]
       : ["is null", `= ${p.add(scope.project)}`];
-    const dfs = p.add(terms.map((x) => stats.df.get(x) ?? 0));
     const per = p.add(POSTINGS_PER_TERM);
     const best = (pr: string | null) =>
-      `select x.* from unnest(${t}::text[]) as q(term) cross join lateral (
-         select m.term, m.memory_id as id, m.tf, m.len from memory_terms m
+      `select x.id, q.w * x.tf / (x.tf + ${BM25_K1}::float8 * (${
+        1 - BM25_B
+      }::float8 + ${BM25_B}::float8 * x.len / ${avgdl}::float8)) as s
+         from unnest(${t}::text[], ${w}::float8[]) as q(term, w) cross join lateral (
+         select m.memory_id as id, m.tf, m.len from memory_terms m
           where m.term = q.term ${pr === null ? "" : `and m.project ${pr}`}
           order by m.impact desc limit ${per}) x`;
     const post = projects === null ? best(null) : projects.map(best).join(" union all ");
     const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}`;
-    const idf = (df: string) => `ln(1 + (${n}::float8 - ${df} + 0.5) / (${df} + 0.5))`;
     const rows = await this.#indexed<Row & { lexical: number }>(
       `with vec as materialized (${vec}
-       ), df as (
-         select * from unnest(${t}::text[], ${dfs}::float8[]) as d(term, df)
-       ), post as (${post}
        ), bm as (
-         select post.id,
-                sum(${idf("df.df")} * post.tf * ${BM25_K1 + 1} /
-                  (post.tf + ${BM25_K1} * (${
-        1 - BM25_B
-      } + ${BM25_B} * post.len / ${avgdl}::float8)))
-                  as score
-           from post join df using (term) group by post.id
-       ), norm as (
-         select greatest(sum(${idf("coalesce(df.df, 0)")}), 1e-9) as total
-           from unnest(${t}::text[]) as q(term) left join df using (term)
+         select id, sum(s) as score from (${post}) post group by id
        ), best as (
          select id, score from bm order by score desc, id limit ${p.add(4 * k)}
        ), top as (
@@ -635,7 +637,7 @@ export class Store {
          select id from top union select id from vec
        )
        select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity,
-              least(1, coalesce(bm.score, 0) / (select total from norm)) as lexical
+              least(1, coalesce(bm.score, 0) / ${p.add(total)}::float8) as lexical
          from memories m join ids on ids.id = m.id left join bm on bm.id = m.id`,
       p.values,
     );

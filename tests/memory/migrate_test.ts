@@ -41,6 +41,7 @@ async function schemaChecks(db: Db): Promise<void> {
     "select indexname from pg_indexes where tablename = 'memory_terms'",
   );
   assert.deepEqual(terms.map((r) => r.indexname).sort(), [
+    "memory_terms_global",
     "memory_terms_lookup",
     "memory_terms_memory_id",
   ]);
