@@ -402,6 +402,9 @@ export function missingPermissions(plan: PermissionPlan): string[] {
   for (const path of plan.write) check({ name: "write", path }, `write:${path}`);
   for (const variable of plan.env) check({ name: "env", variable }, `env:${variable}`);
   for (const command of plan.run ?? []) check({ name: "run", command }, `run:${command}`);
+  for (const kind of plan.sys ?? []) {
+    check({ name: "sys", kind } as Deno.PermissionDescriptor, `sys:${kind}`);
+  }
   return missing;
 }
 

@@ -251,6 +251,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
   try {
     if (backend === "postgres" && values["database-url"]) {
       await server.service.store.db.exec("truncate memories cascade");
+      server.service.store.invalidateStats();
     }
     peakRss = Deno.memoryUsage().rss;
     // Import throughput: the whole size in imports of 10,000 (the most one import takes).

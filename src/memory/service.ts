@@ -431,10 +431,12 @@ export class SqlMemoryService implements MemoryService {
         if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
       });
       if (!await this.#store.publishImport(job)) throw abandoned();
-      this.#store.invalidateStats();
     } catch (err) {
       await this.#store.abandonImport(job).catch(() => {});
       throw err;
+    } finally {
+      // Published or deleted, the corpus changed (its statistics counted the staged rows).
+      this.#store.invalidateStats();
     }
     if (rows.length >= 100) await this.#store.analyze();
     return { imported: rows.length };

@@ -1,6 +1,7 @@
 /** Helpers of the memcli tests: in-process runs with a captured Io, real subprocess runs. */
 import { main } from "../../src/memcli/main.ts";
 import type { Io } from "../../src/memcli/io.ts";
+import { projectMarkers } from "../../src/permissions.ts";
 import { permissionFlagsFor } from "../../src/programs.ts";
 import { ROOT } from "../helpers.ts";
 
@@ -75,11 +76,11 @@ export function memcliPermissions(
 ): string[] {
   const flags = permissionFlagsFor("memcli", { env: (n) => env[n], args: [], cwd });
   if (walk) return flags;
-  // Without the walk: drop the `.mneme` / `.git` grants above the working directory.
+  // Without the walk: drop exactly the `.mneme` / `.git` grants above the working directory.
+  const walkPaths = new Set(projectMarkers(cwd));
   return flags.map((f) =>
     f.startsWith("--allow-read=")
-      ? "--allow-read=" +
-        f.slice(13).split(",").filter((p) => !/\/\.(mneme|git)$/.test(p)).join(",")
+      ? "--allow-read=" + f.slice(13).split(",").filter((p) => !walkPaths.has(p)).join(",")
       : f
   );
 }
