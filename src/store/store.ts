@@ -194,6 +194,14 @@ const NOT_SUPERSEDED = "m.superseded_by is null";
 export const VISIBLE =
   "(m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))";
 
+/**
+ * The ids of rows of unfinished imports (usually none: one look at the partial index). The
+ * lexical side leaves them out before it caps the postings per term, so that an import in
+ * progress cannot crowd real matches out.
+ */
+const STAGED_IDS =
+  "select s.id from memories s where s.import_job = any(array(select j.id from mneme_import_jobs j))";
+
 /** A job touched less recently than this on server Postgres is left behind by a dead process. */
 export const IMPORT_STALE_MS = 10 * 60_000;
 
@@ -621,11 +629,13 @@ export class Store {
          from unnest(${t}::text[], ${w}::float8[]) as q(term, w) cross join lateral (
          select m.memory_id as id, m.tf, m.len from memory_terms m
           where m.term = q.term ${pr === null ? "" : `and m.project ${pr}`}
+            and m.memory_id not in (select id from staged)
           order by m.impact desc limit ${per}) x`;
     const post = projects === null ? best(null) : projects.map(best).join(" union all ");
     const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}`;
     const rows = await this.#indexed<Row & { lexical: number }>(
-      `with vec as materialized (${vec}
+      `with staged as materialized (${STAGED_IDS}
+       ), vec as materialized (${vec}
        ), bm as (
          select id, sum(s) as score from (${post}) post group by id
        ), best as (

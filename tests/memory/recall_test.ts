@@ -12,7 +12,8 @@ import { openMemoryService } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { MIGRATIONS, recordedEmbedder } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
-import { vectorLiteral } from "../../src/store/store.ts";
+import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.ts";
+import { terms } from "../../src/memory/terms.ts";
 import { pgliteService, tempDir, testConfig } from "../helpers.ts";
 
 async function withService(fn: (s: SqlMemoryService) => Promise<void>): Promise<void> {
@@ -212,3 +213,44 @@ Deno.test("an interrupted upgrade resumes where it stopped", async () => {
     await tmp.cleanup();
   }
 });
+
+Deno.test("rows of an unfinished import neither show nor crowd real matches out of the lexical side", () =>
+  withService(async (s) => {
+    const real = await s.create({
+      content: "Zebra crossing rules for the north gate of the campus parking lot",
+    });
+    // Hold an import just before it is published: its rows are written but not visible.
+    const original = Store.prototype.publishImport;
+    let held!: () => void;
+    const reached = new Promise<void>((r) => held = r);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => release = r);
+    Store.prototype.publishImport = async function (this: Store, job: string) {
+      held();
+      await gate;
+      return await original.call(this, job);
+    };
+    let importing: Promise<unknown> = Promise.resolve();
+    try {
+      // More staged rows than the postings scored per term, each a better BM25 match.
+      importing = s.import(
+        Array.from({ length: POSTINGS_PER_TERM + 20 }, (_, i) => ({ content: `zebra ${i}` })),
+      );
+      await reached;
+      const lexical = await s.store.candidates(
+        hashEmbed("zebra", 768),
+        terms("zebra"),
+        { kind: "global" },
+        5,
+        new Date(),
+        { vector: false, lexical: true },
+      );
+      assert.deepEqual(lexical.map((c) => c.memory.id), [real.memory.id]);
+      release();
+      assert.deepEqual(await importing, { imported: POSTINGS_PER_TERM + 20 });
+    } finally {
+      release();
+      await importing.catch(() => {});
+      Store.prototype.publishImport = original;
+    }
+  }));
