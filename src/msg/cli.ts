@@ -20,7 +20,6 @@ import {
   type EnvGetter,
   loadMsgConfig,
   type MsgConfig,
-  resolveProxy,
 } from "./config.ts";
 import { CredentialStore } from "./credentials.ts";
 import { createUpstreamFetch } from "./http.ts";
@@ -442,10 +441,7 @@ interface Runtime {
 }
 
 function makeRuntime(p: ParsedCommand, io: CliIO, credentialsPath?: string): Runtime {
-  const cfg = loadMsgConfig(io.env);
-  const proxy = resolveProxy(p.proxyFlag, io.env);
-  if (proxy !== undefined) cfg.proxy = proxy;
-  else delete cfg.proxy;
+  const cfg = loadMsgConfig(io.env, p.proxyFlag);
   if (p.debug) cfg.debug = true;
   if (credentialsPath !== undefined) cfg.credentialsPath = credentialsPath;
   const debugLog = (s: string) => {

@@ -51,6 +51,16 @@ Deno.test("config: defaults, overrides, and errors naming the variable", () => {
   );
 });
 
+Deno.test("config: loadMsgConfig resolves the proxy once, --proxy before the variables", () => {
+  const home = { HOME: "/h" };
+  assert.equal(loadMsgConfig(env({ ...home, ALL_PROXY: "socks5://c:1" })).proxy, "socks5://c:1");
+  // With the flag the variables are not read, so a bad one does not matter.
+  const cfg = loadMsgConfig(env({ ...home, HTTPS_PROXY: "gopher://x:1" }), "http://p:1");
+  assert.equal(cfg.proxy, "http://p:1");
+  assert.equal(loadMsgConfig(env(home)).proxy, undefined);
+  assert.throws(() => loadMsgConfig(env(home), "ftp://x:1"), /--proxy: unsupported proxy scheme/);
+});
+
 Deno.test("config: proxy precedence flag > HTTPS_PROXY > https_proxy > ALL_PROXY > all_proxy", () => {
   const all = {
     HTTPS_PROXY: "http://a:1",
