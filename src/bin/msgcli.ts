@@ -7,15 +7,8 @@
 
 import { safeEnv } from "../common/env.ts";
 import { lineReader } from "../common/stdin.ts";
+import { writeAll, writeAllSync } from "../common/write.ts";
 import { type CliIO, openBrowser, runCli } from "../msg/cli.ts";
-
-const enc = new TextEncoder();
-
-async function writeAll(w: { write(p: Uint8Array): Promise<number> }, text: string) {
-  const bytes = enc.encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await w.write(bytes.subarray(off));
-}
 
 const stdin = lineReader(() => Deno.stdin.readable);
 
@@ -23,12 +16,7 @@ const io: CliIO = {
   env: safeEnv,
   stdout: (text) => writeAll(Deno.stdout, text),
   // Synchronous, so that debug lines and errors keep their order and survive Deno.exit.
-  stderr: (text) => {
-    const bytes = enc.encode(text);
-    let off = 0;
-    while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
-    return Promise.resolve();
-  },
+  stderr: (text) => Promise.resolve(writeAllSync(Deno.stderr, text)),
   readStdin: () => stdin.readAll(),
   readLine: () => stdin.readLine(),
   openBrowser: (url) => openBrowser(url, safeEnv),
