@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
-import { commandFiles, parseCommandLine, type ParsedCommand } from "./msg/cli.ts";
+import { commandFiles, parseCommandLine, type ParsedCommand } from "./msgcli/args.ts";
 import { loadMsgConfig } from "./msg/config.ts";
 import { parseServeFlags } from "./serve/flags.ts";
 import { planPermissions } from "./serve/permissions.ts";

@@ -20,7 +20,7 @@ import {
 } from "../../src/msg/prepare.ts";
 import { cut, redactBody, redactHeaders, redactUrl } from "../../src/msg/http.ts";
 import { parseManualCode, pkceChallenge } from "../../src/msg/oauth.ts";
-import { parseCommandLine } from "../../src/msg/cli.ts";
+import { parseCommandLine } from "../../src/msgcli/args.ts";
 import { UsageError } from "../../src/common/errors.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
