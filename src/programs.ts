@@ -9,8 +9,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
-import { commandFiles, parseCommandLine, type ParsedCommand } from "./msg/cli.ts";
-import { loadMsgConfig, resolveProxy } from "./msg/config.ts";
+import { commandFiles, parseCommandLine, type ParsedCommand } from "./msgcli/args.ts";
+import { loadMsgConfig } from "./msg/config.ts";
 import { parseServeFlags } from "./serve/flags.ts";
 import { planPermissions } from "./serve/permissions.ts";
 import {
@@ -141,11 +141,7 @@ function serveLaunch(env: Env, args: string[] | null): Launch {
   const { args: rest, key } = withoutAuthKey(given);
   const launch = planned(SERVE_ENTRY, SERVE_DENO_FLAGS, rest, SERVE_ENV_VARS, () => {
     const flags = parseServeFlags(given, env);
-    const cfg = loadMsgConfig(env);
-    const proxy = resolveProxy(flags.proxyFlag, env);
-    if (proxy !== undefined) cfg.proxy = proxy;
-    else delete cfg.proxy;
-    return { plan: planPermissions(flags.listen, cfg) };
+    return { plan: planPermissions(flags.listen, loadMsgConfig(env, flags.proxyFlag)) };
   });
   if (key !== undefined) launch.env = { MSGCLI_SERVE_KEY: key };
   return launch;
@@ -179,9 +175,7 @@ function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
   if (parsed?.command === "serve") return serveLaunch(env, parsed.serveArgs ?? []);
   return planned(MSGCLI_ENTRY, MSGCLI_DENO_FLAGS, args ?? [], MSGCLI_ENV_VARS, () => {
     if (args !== null && parsed === null) throw new Error("usage");
-    const cfg = loadMsgConfig(env);
-    const proxy = resolveProxy(parsed?.proxyFlag, env);
-    if (proxy !== undefined) cfg.proxy = proxy;
+    const cfg = loadMsgConfig(env, parsed?.proxyFlag);
     const files = parsed ? commandFiles(parsed) : null;
     // Fixed grants name the working directory as ".", wherever it will be.
     return { plan: msgcliPlan(cfg, files, files ? cwd : ".") };

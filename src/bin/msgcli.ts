@@ -1,45 +1,16 @@
 /**
- * `msgcli`: entrypoint of the Messages API client. Wires real stdin/stdout/stderr and the
- * daemon, then runs {@link runCli}. Logic lives in `src/msg/cli.ts`.
+ * `msgcli`: entrypoint of the Messages API client. Runs {@link runCli} on the real process
+ * (stdin, stdout, stderr, the browser opener, the daemon). Logic lives in `src/msgcli/`.
  *
  * @module
  */
 
-import { safeEnv } from "../common/env.ts";
-import { lineReader } from "../common/stdin.ts";
-import { type CliIO, openBrowser, runCli } from "../msg/cli.ts";
-
-const enc = new TextEncoder();
-
-async function writeAll(w: { write(p: Uint8Array): Promise<number> }, text: string) {
-  const bytes = enc.encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await w.write(bytes.subarray(off));
-}
-
-const stdin = lineReader(() => Deno.stdin.readable);
-
-const io: CliIO = {
-  env: safeEnv,
-  stdout: (text) => writeAll(Deno.stdout, text),
-  // Synchronous, so that debug lines and errors keep their order and survive Deno.exit.
-  stderr: (text) => {
-    const bytes = enc.encode(text);
-    let off = 0;
-    while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
-    return Promise.resolve();
-  },
-  readStdin: () => stdin.readAll(),
-  readLine: () => stdin.readLine(),
-  openBrowser: (url) => openBrowser(url, safeEnv),
-  runServe: async (args) => {
-    const { runServe } = await import("../serve/run.ts");
-    return await runServe(args);
-  },
-};
+import { processIo } from "../msgcli/io.ts";
+import { runCli } from "../msgcli/main.ts";
 
 if (import.meta.main) {
+  const io = processIo();
   const code = await runCli(Deno.args, io);
-  stdin.release();
+  io.release();
   Deno.exit(code);
 }

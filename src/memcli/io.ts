@@ -4,6 +4,7 @@
  * @module
  */
 import { lineReader } from "../common/stdin.ts";
+import { writeAllSync } from "../common/write.ts";
 
 /** What a command may touch of its process. */
 export interface Io {
@@ -27,20 +28,13 @@ export interface Io {
   uptimeMs?(): number;
 }
 
-const encoder = new TextEncoder();
-
-function writeAll(w: { writeSync(p: Uint8Array): number }, text: string): void {
-  let buf = encoder.encode(text);
-  while (buf.length > 0) buf = buf.subarray(w.writeSync(buf));
-}
-
 /** The real process. */
 export function processIo(): Io {
   const stdin = lineReader(() => Deno.stdin.readable);
   return {
     env: (name) => Deno.env.get(name),
-    out: (text) => writeAll(Deno.stdout, text),
-    err: (text) => writeAll(Deno.stderr, text),
+    out: (text) => writeAllSync(Deno.stdout, text),
+    err: (text) => writeAllSync(Deno.stderr, text),
     readLine: () => stdin.readLine(),
     readAll: () => stdin.readAll(),
     stdinIsTerminal: () => Deno.stdin.isTerminal(),

@@ -103,11 +103,12 @@ export function envFlag(value: string | undefined): boolean {
 /**
  * Loads the configuration from the environment:
  * `MSGCLI_API_BASE_URL`, `MSGCLI_OAUTH_AUTHORIZE_URL`, `MSGCLI_OAUTH_TOKEN_URL`,
- * `MSGCLI_OAUTH_CLIENT_ID`, `MSGCLI_CREDENTIALS_PATH`, `MSGCLI_DEBUG`, and the proxy
- * variables (`HTTPS_PROXY`/`https_proxy`, then `ALL_PROXY`/`all_proxy`). A `--proxy` flag
- * overrides `proxy` afterwards (see {@link resolveProxy}). Throws {@link ConfigError}.
+ * `MSGCLI_OAUTH_CLIENT_ID`, `MSGCLI_CREDENTIALS_PATH`, `MSGCLI_DEBUG`, and the proxy: the
+ * `--proxy` value `proxyFlag` when given, else the proxy variables (`HTTPS_PROXY`/`https_proxy`,
+ * then `ALL_PROXY`/`all_proxy`), resolved once here (see {@link resolveProxy}). Throws
+ * {@link ConfigError}.
  */
-export function loadMsgConfig(env: EnvGetter = defaultEnv): MsgConfig {
+export function loadMsgConfig(env: EnvGetter = defaultEnv, proxyFlag?: string): MsgConfig {
   const cfg: MsgConfig = {
     apiBaseUrl: httpUrl(env, "MSGCLI_API_BASE_URL", DEFAULTS.apiBaseUrl),
     authorizeUrl: httpUrl(env, "MSGCLI_OAUTH_AUTHORIZE_URL", DEFAULTS.authorizeUrl),
@@ -116,7 +117,7 @@ export function loadMsgConfig(env: EnvGetter = defaultEnv): MsgConfig {
     credentialsPath: defaultCredentialsPath(env),
     debug: envFlag(env("MSGCLI_DEBUG")),
   };
-  const proxy = resolveProxy(undefined, env);
+  const proxy = resolveProxy(proxyFlag, env);
   if (proxy !== undefined) cfg.proxy = proxy;
   return cfg;
 }

@@ -128,8 +128,7 @@ function bodyText(body: BodyInit | null | undefined): string {
   return "[body not captured]";
 }
 
-function buildProxy(raw: string): Deno.Proxy {
-  const url = validateProxyUrl(raw);
+function buildProxy(url: URL): Deno.Proxy {
   const scheme = url.protocol.replace(/:$/, "");
   const username = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
@@ -154,9 +153,7 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
   const log = opts.log ?? ((s: string) => console.error(s));
   const dialTimeoutMs = opts.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS;
   const proxyUrl = opts.proxy !== undefined ? validateProxyUrl(opts.proxy) : undefined;
-  const client = Deno.createHttpClient(
-    opts.proxy !== undefined ? { proxy: buildProxy(opts.proxy) } : {},
-  );
+  const client = Deno.createHttpClient(proxyUrl ? { proxy: buildProxy(proxyUrl) } : {});
   const dialed = new Map<string, Promise<void>>();
 
   function firstHop(target: URL): { hostname: string; port: number } {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type EnvGetter, loadMsgConfig, type MsgConfig, resolveProxy } from "../msg/config.ts";
+import { type EnvGetter, loadMsgConfig, type MsgConfig } from "../msg/config.ts";
 import { type Credentials, CredentialsError, CredentialStore } from "../msg/credentials.ts";
 import { createUpstreamFetch } from "../msg/http.ts";
 import { refreshAccessToken } from "../msg/oauth.ts";
@@ -30,7 +30,7 @@ export interface DaemonOptions {
   flags: ServeFlags;
   /** Environment (default `Deno.env.get`). */
   env?: EnvGetter;
-  /** Already-resolved configuration (default: loaded from `env`). */
+  /** Already-resolved configuration, proxy included (default: loaded from `env` and `--proxy`). */
   config?: MsgConfig;
   /** Log sink, one line per call (default stderr with a timestamp). */
   log?: (msg: string) => void;
@@ -74,10 +74,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const env = opts.env ?? ((name: string) => Deno.env.get(name));
   const log = opts.log ?? defaultLog;
   const flags = opts.flags;
-  const config = opts.config ?? loadMsgConfig(env);
-  const proxy = resolveProxy(flags.proxyFlag, env);
-  if (proxy !== undefined) config.proxy = proxy;
-  else delete config.proxy;
+  const config = opts.config ?? loadMsgConfig(env, flags.proxyFlag);
   const debug = flags.debug || config.debug;
   const clock = opts.clock ?? { now: () => Date.now() };
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ConfigError, type EnvGetter, loadMsgConfig, resolveProxy } from "../msg/config.ts";
+import { ConfigError, type EnvGetter, loadMsgConfig } from "../msg/config.ts";
 import { redactUrl } from "../msg/http.ts";
 import { VERSION } from "../version.ts";
 import { runDaemon } from "./daemon.ts";
@@ -58,10 +58,8 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
       console.log(`msgcli v${VERSION}`);
       return 0;
     }
-    config = loadMsgConfig(env);
-    const proxy = resolveProxy(flags.proxyFlag, env);
-    if (proxy !== undefined) config.proxy = proxy;
-    else delete config.proxy;
+    // The proxy is resolved here, once; the daemon gets the configuration as it is.
+    config = loadMsgConfig(env, flags.proxyFlag);
     plan = planPermissions(flags.listen, config);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError) {

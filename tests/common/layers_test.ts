@@ -28,7 +28,7 @@ export const LAYERS: readonly { name: string; paths: readonly string[] }[] = [
   },
   {
     name: "features",
-    paths: ["src/admin/", "src/mcp/", "src/memcli/", "src/msg/", "src/serve/"],
+    paths: ["src/admin/", "src/mcp/", "src/memcli/", "src/msg/", "src/msgcli/", "src/serve/"],
   },
   { name: "entrypoints", paths: ["src/bin/", "src/programs.ts"] },
 ];

@@ -20,7 +20,7 @@ import {
 } from "../../src/msg/prepare.ts";
 import { cut, redactBody, redactHeaders, redactUrl } from "../../src/msg/http.ts";
 import { parseManualCode, pkceChallenge } from "../../src/msg/oauth.ts";
-import { parseCommandLine } from "../../src/msg/cli.ts";
+import { parseCommandLine } from "../../src/msgcli/args.ts";
 import { UsageError } from "../../src/common/errors.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
@@ -49,6 +49,16 @@ Deno.test("config: defaults, overrides, and errors naming the variable", () => {
     () => loadMsgConfig(env({ HOME: "/h", MSGCLI_OAUTH_TOKEN_URL: "ftp://x" })),
     /MSGCLI_OAUTH_TOKEN_URL/,
   );
+});
+
+Deno.test("config: loadMsgConfig resolves the proxy once, --proxy before the variables", () => {
+  const home = { HOME: "/h" };
+  assert.equal(loadMsgConfig(env({ ...home, ALL_PROXY: "socks5://c:1" })).proxy, "socks5://c:1");
+  // With the flag the variables are not read, so a bad one does not matter.
+  const cfg = loadMsgConfig(env({ ...home, HTTPS_PROXY: "gopher://x:1" }), "http://p:1");
+  assert.equal(cfg.proxy, "http://p:1");
+  assert.equal(loadMsgConfig(env(home)).proxy, undefined);
+  assert.throws(() => loadMsgConfig(env(home), "ftp://x:1"), /--proxy: unsupported proxy scheme/);
 });
 
 Deno.test("config: proxy precedence flag > HTTPS_PROXY > https_proxy > ALL_PROXY > all_proxy", () => {
