@@ -48,6 +48,7 @@ import { VERSION as version } from "./src/version.ts";
 export { MemoryClient, type MemoryClientOptions } from "./src/memory/client.ts";
 export {
   type ErrorStatus,
+  HTTP_ERROR_STATUSES,
   type HttpErrorStatus,
   MemoryError,
   type ServiceErrorStatus,

@@ -127,7 +127,13 @@ Deno.test({
             assert.equal(err.status, status);
             assert.equal(err.message, message);
             assert.equal(err.field, field);
-            assert.deepEqual(err.body, { error: message });
+            assert.deepEqual(
+              err.body,
+              field === undefined ? { error: message } : {
+                error: message,
+                field,
+              },
+            );
             return true;
           });
         };

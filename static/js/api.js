@@ -8,20 +8,15 @@ export class ApiError extends Error {
   /**
    * @param {number} status
    * @param {string} message
+   * @param {string | null} [field] the input at fault, as the API names it (`weight`,
+   *   `tags[2]`, `[3].type`)
    */
-  constructor(status, message) {
+  constructor(status, message, field = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
-    /** The field the message starts with (`weight: must be ...` -> `weight`), if any. */
-    this.field = fieldOf(message);
+    this.field = field;
   }
-}
-
-/** @param {string} message */
-function fieldOf(message) {
-  const m = /^([A-Za-z_]+)(\[\d+\])?(\.[A-Za-z_]+)?: /.exec(message);
-  return m ? m[1] : null;
 }
 
 /** @returns {string | null} */
@@ -101,7 +96,7 @@ async function send(method, path, opts = {}) {
       );
     }
     if (res.status === 401 && attempt < 3) {
-      const reason = await errorText(res);
+      const { message: reason } = await errorOf(res);
       const hadKey = !!memoryKey;
       storeKey(null);
       if (!pendingAsk) {
@@ -112,19 +107,29 @@ async function send(method, path, opts = {}) {
       if (key) storeKey(key);
       continue;
     }
-    if (!res.ok) throw new ApiError(res.status, await errorText(res));
+    if (!res.ok) {
+      const { message, field } = await errorOf(res);
+      throw new ApiError(res.status, message, field);
+    }
     return res;
   }
 }
 
-/** @param {Response} res */
-async function errorText(res) {
+/**
+ * The message and field of an error answer (`{error, field?}`).
+ * @param {Response} res
+ * @returns {Promise<{ message: string, field: string | null }>}
+ */
+async function errorOf(res) {
   const text = await res.text().catch(() => "");
   try {
     const j = JSON.parse(text);
-    if (j && typeof j.error === "string") return j.error;
+    if (j && typeof j.error === "string") {
+      return { message: j.error, field: typeof j.field === "string" ? j.field : null };
+    }
   } catch { /* not JSON */ }
-  return `HTTP ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`;
+  const message = `HTTP ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`;
+  return { message, field: null };
 }
 
 /**

@@ -94,8 +94,13 @@ export function field(label, control, opts = {}) {
 export function showError(form, fallback, err) {
   clearErrors(form);
   const message = errorMessage(err);
-  const fieldName = /** @type {any} */ (err)?.field;
-  const wrap = fieldName ? form.querySelector(`.field[data-field="${fieldName}"]`) : null;
+  // The API names the input (`tags[2]`); the form's control is the part before the index.
+  // An import item's field (`[3].type`) has no control here.
+  const field = /** @type {{ field?: unknown } | null} */ (err)?.field;
+  const fieldName = typeof field === "string" ? field.split(/[[.]/)[0] : "";
+  const wrap = fieldName
+    ? form.querySelector(`.field[data-field="${CSS.escape(fieldName)}"]`)
+    : null;
   if (wrap) {
     const slot = /** @type {HTMLElement} */ (wrap.querySelector(".field-error"));
     slot.textContent = message;

@@ -1,6 +1,6 @@
 /**
  * The Admin API through `app.request()` (no port): every endpoint's status codes and
- * bodies, `{error}` on every error, auth, the Host check, security headers, the export
+ * bodies, `{error, field?}` on every error, auth, the Host check, security headers, the export
  * attachment and the static UI.
  */
 import assert from "node:assert/strict";
@@ -45,11 +45,24 @@ async function call(
   return { status: res.status, headers: res.headers, text, json };
 }
 
-/** An error answer: the status, a JSON `{error}` body (one string key) and the CSP header. */
+/**
+ * An error answer: the status, a JSON `{error, field?}` body and the CSP header. A `field`
+ * is the one the message starts with (`weight: ...`), or `id` for an unknown memory.
+ */
 function isError(a: Answer, status: number, includes = ""): void {
   assert.equal(a.status, status, a.text);
-  assert.deepEqual(Object.keys(a.json ?? {}), ["error"], a.text);
+  const keys = Object.keys(a.json ?? {});
+  assert.ok(
+    keys.length === 1 && keys[0] === "error" ||
+      keys.length === 2 && keys[0] === "error" && keys[1] === "field",
+    a.text,
+  );
   assert.equal(typeof a.json.error, "string");
+  if (keys.length === 2) {
+    assert.equal(typeof a.json.field, "string", a.text);
+    if (status === 404) assert.equal(a.json.field, "id", a.text);
+    else assert.ok(a.json.error.startsWith(`${a.json.field}: `), a.text);
+  }
   assert.ok(a.json.error.includes(includes), `"${a.json.error}" should include "${includes}"`);
   assert.match(a.headers.get("content-type") ?? "", /application\/json/);
 }
@@ -368,6 +381,38 @@ Deno.test({
           const a = await call(app, method, path);
           isError(a, 405, method);
           assert.equal(a.headers.get("allow"), allow, `${method} ${path}`);
+        }
+      });
+
+      await t.step("400s and 404s carry the field as data: {error, field}", async () => {
+        const id = crypto.randomUUID();
+        const cases: [string, string, unknown, string, string][] = [
+          ["POST", "/api/memories", { content: "x", type: "note" }, "type", "type: must be one of"],
+          ["POST", "/api/memories", { content: "x", tags: ["a", ""] }, "tags[1]", "tags[1]: "],
+          ["POST", "/api/memories", { content: "x", color: 1 }, "color", "color: unknown field"],
+          ["GET", "/api/memories?limit=0", undefined, "limit", "limit: must be between 1"],
+          ["GET", "/api/memories?limit=ten", undefined, "limit", "limit: must be an integer"],
+          ["GET", "/api/memories?colour=red", undefined, "colour", "colour: unknown field"],
+          ["GET", "/api/memories?type=a&type=b", undefined, "type", "type: must be given once"],
+          ["POST", "/api/memories/search", { query: "q", limit: 500 }, "limit", "limit: "],
+          ["POST", "/api/memories/export?page=2", undefined, "page", "page: unknown parameter"],
+          ["POST", "/api/memories/import", [{ content: "a", type: "x" }], "[0].type", "[0].type: "],
+          ["POST", "/api/memories", undefined, "body", "body: is required"],
+          ["GET", "/api/memories/nope", undefined, "id", "id: must be a UUID"],
+          ["GET", `/api/memories/${id}`, undefined, "id", `memory ${id} not found`],
+        ];
+        for (const [method, path, body, field, start] of cases) {
+          const a = await call(app, method, path, { body });
+          assert.deepEqual(Object.keys(a.json), ["error", "field"], `${method} ${path}`);
+          assert.equal(a.json.field, field, `${method} ${path}`);
+          assert.ok(a.json.error.startsWith(start), `${method} ${path}: ${a.json.error}`);
+          isError(a, field === "id" && !path.endsWith("nope") ? 404 : 400);
+        }
+        // Errors that concern no one input have no field.
+        for (
+          const a of [await call(app, "GET", "/api/nothing"), await call(app, "PUT", "/api/stats")]
+        ) {
+          assert.deepEqual(Object.keys(a.json), ["error"], a.text);
         }
       });
 
