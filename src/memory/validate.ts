@@ -29,6 +29,10 @@ export const EXPORT_MAX = 10_000;
 export const DEFAULT_LIST_LIMIT = 50;
 /** Default search limit. */
 export const DEFAULT_SEARCH_LIMIT = 5;
+/** Lowest weight. */
+export const MIN_WEIGHT = 0.1;
+/** Highest weight, and the default. */
+export const MAX_WEIGHT = 1.0;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -142,9 +146,14 @@ function validateTags(x: unknown, field: string): string[] {
 }
 
 function validateWeight(x: unknown, field: string): number {
-  if (!present(x)) return 1.0;
+  if (!present(x)) return MAX_WEIGHT;
   if (typeof x !== "number" || !Number.isFinite(x)) throw badRequest(field, "must be a number");
-  if (x < 0.1 || x > 1.0) throw badRequest(field, "must be between 0.1 and 1.0");
+  if (x < MIN_WEIGHT || x > MAX_WEIGHT) {
+    throw badRequest(
+      field,
+      `must be between ${MIN_WEIGHT.toFixed(1)} and ${MAX_WEIGHT.toFixed(1)}`,
+    );
+  }
   return x;
 }
 

@@ -1,5 +1,17 @@
+/// <reference lib="dom" />
+// @ts-check
 // The Admin API over fetch. Errors become ApiError (status, message, field); a 401 asks
 // for the API key once (kept in sessionStorage) and retries with `Authorization: Bearer`.
+
+/**
+ * The service's own types (type checking only: `deno task check` reads them; the browser
+ * sees comments).
+ * @typedef {import("../../src/memory/types.ts").Memory} Memory
+ * @typedef {import("../../src/memory/types.ts").CreateResult} CreateResult
+ * @typedef {import("../../src/memory/types.ts").SearchResult} SearchResult
+ * @typedef {import("../../src/memory/types.ts").Stats} Stats
+ * @typedef {import("../../src/memory/types.ts").Health} Health
+ */
 
 const KEY_STORAGE = "mneme.apiKey";
 
@@ -143,6 +155,7 @@ async function json(method, path, opts) {
 }
 
 export const api = {
+  /** @returns {Promise<Health>} */
   health: async () => {
     // /healthz answers 503 with the Health JSON when something is down: show it, not throw.
     let res;
@@ -157,24 +170,50 @@ export const api = {
     }
     return body;
   },
+  /** @returns {Promise<Stats>} */
   stats: () => json("GET", "/api/stats"),
-  /** @param {Record<string, string | undefined>} query */
+  /**
+   * @param {Record<string, string | undefined>} query
+   * @returns {Promise<Memory[]>}
+   */
   list: (query) => json("GET", "/api/memories", { query }),
-  /** @param {string} id */
+  /**
+   * @param {string} id
+   * @returns {Promise<Memory>}
+   */
   get: (id) => json("GET", `/api/memories/${encodeURIComponent(id)}`),
-  /** @param {Record<string, unknown>} body */
+  /**
+   * @param {Record<string, unknown>} body
+   * @returns {Promise<CreateResult>}
+   */
   create: (body) => json("POST", "/api/memories", { body }),
-  /** @param {string} id @param {string} content */
+  /**
+   * @param {string} id
+   * @param {string} content
+   * @returns {Promise<Memory>}
+   */
   update: (id, content) =>
     json("PUT", `/api/memories/${encodeURIComponent(id)}`, { body: { content } }),
-  /** @param {string} id */
+  /**
+   * @param {string} id
+   * @returns {Promise<{ ok: true }>}
+   */
   remove: (id) => json("DELETE", `/api/memories/${encodeURIComponent(id)}`),
-  /** @param {Record<string, string | undefined>} query */
+  /**
+   * @param {Record<string, string | undefined>} query
+   * @returns {Promise<{ deleted: number }>}
+   */
   removeMany: (query) => json("DELETE", "/api/memories", { query }),
-  /** @param {Record<string, unknown>} body */
+  /**
+   * @param {Record<string, unknown>} body
+   * @returns {Promise<SearchResult[]>}
+   */
   search: (body) => json("POST", "/api/memories/search", { body }),
   /** @returns {Promise<Blob>} */
   exportBlob: async () => (await send("POST", "/api/memories/export")).blob(),
-  /** @param {string} text */
+  /**
+   * @param {string} text
+   * @returns {Promise<{ imported: number }>}
+   */
   importText: (text) => json("POST", "/api/memories/import", { raw: text }),
 };

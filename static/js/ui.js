@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// @ts-check
 // DOM helpers, formatting and the shared dialogs. No innerHTML with data: text only.
 
 /**
@@ -182,16 +184,6 @@ const rel = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 export function relative(iso) {
   const diff = (Date.parse(iso) - Date.now()) / 1000;
   const abs = Math.abs(diff);
-  /** @type {[number, Intl.RelativeTimeFormatUnit][]} */
-  const units = [
-    [60, "second"],
-    [3600, "minute"],
-    [86400, "hour"],
-    [604800, "day"],
-    [2629800, "week"],
-    [31557600, "month"],
-    [Infinity, "year"],
-  ];
   const sizes = {
     second: 1,
     minute: 60,
@@ -201,6 +193,16 @@ export function relative(iso) {
     month: 2629800,
     year: 31557600,
   };
+  /** @type {[number, keyof typeof sizes][]} */
+  const units = [
+    [60, "second"],
+    [3600, "minute"],
+    [86400, "hour"],
+    [604800, "day"],
+    [2629800, "week"],
+    [31557600, "month"],
+    [Infinity, "year"],
+  ];
   for (const [limit, unit] of units) {
     if (abs < limit) return rel.format(Math.round(diff / sizes[unit]), unit);
   }

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { createAdminApp, CSP } from "../../src/admin/app.ts";
-import type { Memory, MemoryService } from "../../src/memory/types.ts";
+import { type Memory, MEMORY_TYPES, type MemoryService } from "../../src/memory/types.ts";
+import { MAX_CONTENT } from "../../src/memory/validate.ts";
 import { VERSION } from "../../src/version.ts";
 import { pgliteService } from "../helpers.ts";
 
@@ -602,7 +603,11 @@ Deno.test("static UI: every file of static/ is served, nothing else; bad encodin
     }
   };
   await walk(root, "");
-  assert.deepEqual([...UI_FILES.keys()].sort(), onDisk.sort(), "static.ts imports every UI file");
+  assert.deepEqual(
+    [...UI_FILES.keys()].sort(),
+    [...onDisk, "js/constants.js"].sort(),
+    "static.ts imports every UI file and adds the generated constants",
+  );
   const app = new Hono();
   app.get("*", staticHandler());
   for (const rel of onDisk) {
@@ -610,6 +615,15 @@ Deno.test("static UI: every file of static/ is served, nothing else; bad encodin
     assert.equal(res.status, 200, rel);
     assert.equal(await res.text(), await Deno.readTextFile(new URL(rel, root)), rel);
   }
+  // js/constants.js is the service's own values, as a module a browser loads as it is.
+  const res = await app.request("http://localhost/js/constants.js");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/javascript; charset=utf-8");
+  const served = await import(`data:text/javascript,${encodeURIComponent(await res.text())}`);
+  const shared = await import("../../src/admin/ui_constants.ts");
+  assert.deepEqual({ ...served }, { ...shared });
+  assert.deepEqual(served.MEMORY_TYPES, MEMORY_TYPES);
+  assert.equal(served.MAX_CONTENT, MAX_CONTENT);
   const index = await app.request("http://localhost/");
   assert.match(index.headers.get("content-type") ?? "", /^text\/html/);
   await index.body?.cancel();
