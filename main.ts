@@ -52,7 +52,7 @@ export {
   type HttpErrorStatus,
   MemoryError,
   type ServiceErrorStatus,
-} from "./src/memory/errors.ts";
+} from "./src/domain/errors.ts";
 export type { MemoryConfig, ProviderName } from "./src/config.ts";
 export { MEMORY_TYPES, SCOPES } from "./src/memory/types.ts";
 export type {

@@ -302,7 +302,7 @@ Deno.test("every export of main.ts is documented with an example; doc lint and e
     "--doc",
     "main.ts",
     "src/memory/client.ts",
-    "src/memory/errors.ts",
+    "src/domain/errors.ts",
     "src/memory/types.ts",
     "src/config.ts",
   );

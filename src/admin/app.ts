@@ -10,7 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { isLoopbackHost } from "../common/net.ts";
 import { keysEqual } from "../common/secret.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError } from "../memory/errors.ts";
+import { badRequest, MemoryError } from "../domain/errors.ts";
 import type { MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { describeError } from "../common/errors.ts";
-import { isErrorStatus, MemoryError } from "./errors.ts";
+import { isErrorStatus, MemoryError } from "../domain/errors.ts";
 import type {
   CreateInput,
   CreateResult,

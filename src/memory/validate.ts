@@ -3,7 +3,7 @@
  * field, so that the Admin API, the MCP tools and the CLIs report the same text.
  * @module
  */
-import { badRequest } from "./errors.ts";
+import { badRequest } from "../domain/errors.ts";
 import { parseTtl } from "./ttl.ts";
 import { MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
 

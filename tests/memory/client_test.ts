@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createAdminApp } from "../../src/admin/app.ts";
 import { scheduleCleanup } from "../../src/memory/cleanup.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { freePort, pgliteService } from "../helpers.ts";
 import { Clock } from "./fixtures.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { exists } from "../../src/common/fs.ts";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import {
   compareVersions,
   DEFAULT_POOL_SIZE,

@@ -3,7 +3,7 @@
  * (batched, with progress) and `reembed` (drives the maintenance endpoint until finished).
  * @module
  */
-import { MemoryError } from "../../memory/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import type { MemoryClient } from "../../memory/client.ts";
 import {
   type CreateInput,
