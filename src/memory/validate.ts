@@ -5,7 +5,7 @@
  */
 import { badRequest } from "../domain/errors.ts";
 import { parseTtl } from "./ttl.ts";
-import { MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
+import { type Memory, MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
 
 /** Longest accepted content, in characters. */
 export const MAX_CONTENT = 20_000;
@@ -36,14 +36,9 @@ export const MAX_WEIGHT = 1.0;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A create input after validation and defaults. */
-export interface NewMemory {
-  content: string;
-  scope: Scope;
-  project: string | null;
-  type: MemoryType;
-  tags: string[];
-  weight: number;
+/** A create input after validation and defaults: a memory's own fields, and how it starts. */
+export interface NewMemory
+  extends Pick<Memory, "content" | "scope" | "project" | "type" | "tags" | "weight"> {
   ttlMs: number | null;
   supersedes: string | null;
   createdAt?: Date;
