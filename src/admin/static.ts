@@ -4,8 +4,8 @@
  * JSR package all serve the same UI without reading the file system (the admin daemon
  * needs no read permission for them, and `deno compile` needs no `--include`).
  * Only the files listed here are served; `/` is `index.html`. A test checks that the list
- * matches the `static/` folder. One file is not in it: `js/constants.js`, the values the UI
- * shares with the service, is generated from `./ui_constants.ts`.
+ * matches the `static/` folder, plus one generated file: `js/constants.js`, the values the
+ * UI shares with the service, built from `./ui_constants.ts`.
  * @module
  */
 import type { Context } from "hono";

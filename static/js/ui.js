@@ -98,8 +98,8 @@ export function showError(form, fallback, err) {
   const message = errorMessage(err);
   // The API names the input (`tags[2]`); the form's control is the part before the index.
   // An import item's field (`[3].type`) has no control here.
-  const field = /** @type {{ field?: unknown } | null} */ (err)?.field;
-  const fieldName = typeof field === "string" ? field.split(/[[.]/)[0] : "";
+  const named = /** @type {{ field?: unknown } | null} */ (err)?.field;
+  const fieldName = typeof named === "string" ? named.split(/[[.]/)[0] : "";
   const wrap = fieldName
     ? form.querySelector(`.field[data-field="${CSS.escape(fieldName)}"]`)
     : null;
