@@ -48,10 +48,11 @@ import { VERSION as version } from "./src/version.ts";
 export { MemoryClient, type MemoryClientOptions } from "./src/memory/client.ts";
 export {
   type ErrorStatus,
+  HTTP_ERROR_STATUSES,
   type HttpErrorStatus,
   MemoryError,
   type ServiceErrorStatus,
-} from "./src/memory/errors.ts";
+} from "./src/domain/errors.ts";
 export type { MemoryConfig, ProviderName } from "./src/config.ts";
 export { MEMORY_TYPES, SCOPES } from "./src/memory/types.ts";
 export type {

@@ -11,6 +11,8 @@
  * Flags: `--no-e2e` skips the browser tests; `--no-install` never runs apt-get.
  * Extra arguments after `--` go to both `deno test` runs (e.g. `-- --filter contract`).
  */
+import { exists } from "../src/common/fs.ts";
+
 const args = [...Deno.args];
 const sep = args.indexOf("--");
 const extra = sep >= 0 ? args.splice(sep).slice(1) : [];
@@ -28,15 +30,6 @@ const TOOLS: { bin: string; pkg: string }[] = [
   { bin: "/usr/sbin/danted", pkg: "dante-server" },
   { bin: "/usr/bin/chromium", pkg: "chromium" },
 ];
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function run(cmd: string, cmdArgs: string[], env: Record<string, string> = {}) {
   const { code } = await new Deno.Command(cmd, {

@@ -172,16 +172,6 @@ export async function startAdminProcess(
   throw new Error(`admin daemon did not become healthy: ${err}`);
 }
 
-/** Whether something exists at `path`. */
-export async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The command that starts mneme-mcp with exactly the permissions its task computes for `env`
  * (src/programs.ts), for clients that spawn it themselves. No `--config`: the clients would

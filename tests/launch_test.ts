@@ -16,7 +16,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startFakeAnthropic } from "./fakes/anthropic.ts";
 import { startFakeOllama } from "./fakes/ollama.ts";
 import { startFakeOpenAI } from "./fakes/openai.ts";
-import { exists, freePort, pgliteServer, ROOT, tempDir } from "./helpers.ts";
+import { exists } from "../src/common/fs.ts";
+import { freePort, pgliteServer, ROOT, tempDir } from "./helpers.ts";
 
 const decoder = new TextDecoder();
 const HOST = "127.0.0.2";

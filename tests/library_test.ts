@@ -127,7 +127,13 @@ Deno.test({
             assert.equal(err.status, status);
             assert.equal(err.message, message);
             assert.equal(err.field, field);
-            assert.deepEqual(err.body, { error: message });
+            assert.deepEqual(
+              err.body,
+              field === undefined ? { error: message } : {
+                error: message,
+                field,
+              },
+            );
             return true;
           });
         };
@@ -296,7 +302,7 @@ Deno.test("every export of main.ts is documented with an example; doc lint and e
     "--doc",
     "main.ts",
     "src/memory/client.ts",
-    "src/memory/errors.ts",
+    "src/domain/errors.ts",
     "src/memory/types.ts",
     "src/config.ts",
   );

@@ -16,7 +16,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoRunArgs, findProgram } from "../src/programs.ts";
-import { exists, freePort, ROOT, tempDir } from "./helpers.ts";
+import { exists } from "../src/common/fs.ts";
+import { freePort, ROOT, tempDir } from "./helpers.ts";
 
 type Task = "start" | "mcp" | "memcli" | "msgcli" | "serve";
 

@@ -1,6 +1,6 @@
 /**
  * The Admin API: a Hono app over a {@link MemoryService}, plus `/healthz` and the static
- * web UI. Every error answers `{error}`; `/api` routes need the key when one is set;
+ * web UI. Every error answers `{error}`, plus `field` when one input is at fault; `/api` routes need the key when one is set;
  * loopback servers check the `Host` header against DNS rebinding.
  * @module
  */
@@ -10,7 +10,7 @@ import { bodyLimit } from "hono/body-limit";
 import { isLoopbackHost } from "../common/net.ts";
 import { keysEqual } from "../common/secret.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError } from "../memory/errors.ts";
+import { badRequest, MemoryError } from "../domain/errors.ts";
 import type { MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
@@ -209,7 +209,10 @@ export function createAdminApp(opts: AdminOptions): Hono {
     if (err instanceof MemoryError) {
       // A database or embedder that is down or restarting: worth a retry shortly.
       if (err.status === 503) c.header("Retry-After", "5");
-      return c.json({ error: err.message }, err.status);
+      const body = err.field === undefined
+        ? { error: err.message }
+        : { error: err.message, field: err.field };
+      return c.json(body, err.status);
     }
     if (err instanceof ClientGone || isDisconnect(err)) {
       // Nobody reads this answer; the log says what happened, not "internal error".

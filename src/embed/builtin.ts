@@ -3,7 +3,7 @@
  * model files. It is lexical, not semantic: texts that share words (and word pieces)
  * are similar; paraphrases with different words are not.
  *
- * Model `hash-v2` (the default): the index terms of search (src/memory/terms.ts: stop words
+ * Model `hash-v2` (the default): the index terms of search (src/domain/terms.ts: stop words
  * including question words removed, light stemming, identifiers kept whole as well as in
  * parts), each term weighted 1 + ln(tf) and by length (a word of 3 letters 0.55, of 8 or more
  * 1: short words are common words), bigrams of adjacent terms 0.25, and character trigrams
@@ -17,7 +17,7 @@
  * hash to cancel collisions on average; the vector is L2-normalised.
  * @module
  */
-import { terms } from "../memory/terms.ts";
+import { terms } from "../domain/terms.ts";
 import type { EmbedderInfo } from "./embedder.ts";
 import type { Embedder } from "./embedder.ts";
 

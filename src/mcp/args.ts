@@ -9,7 +9,7 @@
  * @module
  */
 import type { z } from "zod";
-import { badRequest } from "../memory/errors.ts";
+import { badRequest } from "../domain/errors.ts";
 
 /** Wording of the service (`src/memory/validate.ts`) where it says more than the type. */
 const SERVICE_WORDING: Record<string, string> = {

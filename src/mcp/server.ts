@@ -19,7 +19,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { loadBootstrap, renderBootstrap } from "../memory/bootstrap.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError } from "../memory/errors.ts";
+import { badRequest, MemoryError } from "../domain/errors.ts";
 import type {
   CreateInput,
   ListFilter,

@@ -12,6 +12,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { exists } from "../common/fs.ts";
 import { claudeSettingsFiles } from "../config.ts";
 
 /** The events Mneme installs a hook for. */
@@ -268,11 +269,7 @@ async function backupPath(path: string, now: Date): Promise<string> {
   const base = join(claudeSettingsFiles(dirname(path)).backups, `${basename(path)}.${stamp}`);
   for (let n = 0;; n++) {
     const p = n === 0 ? base : `${base}-${n}`;
-    try {
-      await Deno.lstat(p);
-    } catch {
-      return p;
-    }
+    if (!(await exists(p, { followSymlinks: false }))) return p;
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { existsSync } from "../common/fs.ts";
 import type { Health } from "../memory/types.ts";
 import { permissionFlags, type PermissionPlan } from "../permissions.ts";
 import type { DaemonState, Layout } from "./context.ts";
@@ -20,10 +21,8 @@ export function entrypointArgs(name: "admin" | "mcp", plan: PermissionPlan): str
     // The import map lives in the repository's deno.json; name it so that the daemon
     // resolves its dependencies whatever the working directory is.
     const config = fromFileUrl(new URL("../../deno.json", import.meta.url));
-    try {
-      Deno.statSync(config);
-      args.push("--config", config);
-    } catch { /* installed without deno.json: rely on discovery */ }
+    // Installed without deno.json: rely on discovery.
+    if (existsSync(config)) args.push("--config", config);
     args.push(fromFileUrl(script));
   } else {
     args.push(script.href);

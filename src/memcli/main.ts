@@ -4,7 +4,7 @@
  * @module
  */
 import { ConfigError } from "../config.ts";
-import { MemoryError } from "../memory/errors.ts";
+import { MemoryError } from "../domain/errors.ts";
 import { VERSION } from "../version.ts";
 import { describeError, UsageError } from "../common/errors.ts";
 import { type Io, processIo } from "./io.ts";

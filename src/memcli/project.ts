@@ -18,6 +18,7 @@
  * used (not JSON, no valid `project`) is skipped with a warning.
  * @module
  */
+import { exists } from "../common/fs.ts";
 import { basename, dirname, join, resolve } from "node:path";
 import { MAX_PROJECT } from "../memory/validate.ts";
 import { errorMessage } from "../common/errors.ts";
@@ -40,15 +41,6 @@ export interface ResolvedProject {
 function mayRead(path: string): boolean {
   try {
     return Deno.permissions.querySync({ name: "read", path }).state === "granted";
-  } catch {
-    return false;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
   } catch {
     return false;
   }
@@ -105,12 +97,12 @@ export async function resolveProject(
     const mneme = join(cur, ".mneme");
     const git = join(cur, ".git");
     if (!mayRead(mneme) || !mayRead(git)) break;
-    if (await exists(mneme)) {
+    if (await exists(mneme, { followSymlinks: false })) {
       const r = await readMnemeFile(mneme);
       if ("name" in r) return { project: r.name, source: ".mneme", path: mneme, warnings };
       warnings.push(`${mneme} ${r.problem}; ignored`);
     }
-    if (await exists(git)) {
+    if (await exists(git, { followSymlinks: false })) {
       gitRoot = cur;
       break;
     }

@@ -5,7 +5,7 @@
  * @module
  */
 import { describeError } from "../common/errors.ts";
-import { isErrorStatus, MemoryError } from "./errors.ts";
+import { isErrorStatus, MemoryError } from "../domain/errors.ts";
 import type {
   CreateInput,
   CreateResult,
@@ -48,14 +48,11 @@ export interface MemoryClientOptions {
   fetch?: typeof fetch;
 }
 
-/** A 400's message starts with the field (`weight: ...`, `tags[2]: ...`, `[3].type: ...`). */
-const FIELD_PREFIX = /^([^\s:]{1,200}): /;
-
 /**
  * A typed client of the Admin API (`deno task start`, `memcli start`): every endpoint as a
  * method, with the same {@link MemoryService} interface as the in-process service of
  * `createMemoryService`. A non-2xx answer throws a {@link MemoryError} with the
- * API's status and message (and the field of a 400); an API that cannot be reached is a
+ * API's status, message and field; an API that cannot be reached is a
  * 503 that says what to start.
  *
  * @example
@@ -161,15 +158,12 @@ export class MemoryClient implements MemoryService {
       json = undefined;
     }
     if (!res.ok) {
-      const msg = (json as { error?: unknown } | undefined)?.error;
+      const answer = json as { error?: unknown; field?: unknown } | undefined;
+      const msg = answer?.error;
       const message = typeof msg === "string" ? msg : `Admin API answered ${res.status}`;
       // A status outside the registered 4xx/5xx codes (a CDN's 520) is a bad gateway.
       const status = isErrorStatus(res.status) ? res.status : 502;
-      let field: string | undefined;
-      if (typeof msg === "string" && status === 400) field = FIELD_PREFIX.exec(msg)?.[1];
-      if (typeof msg === "string" && status === 404 && /^memory \S+ not found$/.test(msg)) {
-        field = "id";
-      }
+      const field = typeof answer?.field === "string" ? answer.field : undefined;
       const err = new MemoryError(status, message, { field });
       err.body = json;
       throw err;

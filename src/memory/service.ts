@@ -5,11 +5,11 @@
  * @module
  */
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
-import { terms } from "./terms.ts";
+import { terms } from "../domain/terms.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError, notFound } from "./errors.ts";
+import { badRequest, MemoryError, notFound } from "../domain/errors.ts";
 import type {
   CreateInput,
   CreateResult,

@@ -3,9 +3,9 @@
  * field, so that the Admin API, the MCP tools and the CLIs report the same text.
  * @module
  */
-import { badRequest } from "./errors.ts";
+import { badRequest } from "../domain/errors.ts";
 import { parseTtl } from "./ttl.ts";
-import { MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
+import { type Memory, MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
 
 /** Longest accepted content, in characters. */
 export const MAX_CONTENT = 20_000;
@@ -29,17 +29,16 @@ export const EXPORT_MAX = 10_000;
 export const DEFAULT_LIST_LIMIT = 50;
 /** Default search limit. */
 export const DEFAULT_SEARCH_LIMIT = 5;
+/** Lowest weight. */
+export const MIN_WEIGHT = 0.1;
+/** Highest weight, and the default. */
+export const MAX_WEIGHT = 1.0;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A create input after validation and defaults. */
-export interface NewMemory {
-  content: string;
-  scope: Scope;
-  project: string | null;
-  type: MemoryType;
-  tags: string[];
-  weight: number;
+/** A create input after validation and defaults: a memory's own fields, and how it starts. */
+export interface NewMemory
+  extends Pick<Memory, "content" | "scope" | "project" | "type" | "tags" | "weight"> {
   ttlMs: number | null;
   supersedes: string | null;
   createdAt?: Date;
@@ -142,9 +141,14 @@ function validateTags(x: unknown, field: string): string[] {
 }
 
 function validateWeight(x: unknown, field: string): number {
-  if (!present(x)) return 1.0;
+  if (!present(x)) return MAX_WEIGHT;
   if (typeof x !== "number" || !Number.isFinite(x)) throw badRequest(field, "must be a number");
-  if (x < 0.1 || x > 1.0) throw badRequest(field, "must be between 0.1 and 1.0");
+  if (x < MIN_WEIGHT || x > MAX_WEIGHT) {
+    throw badRequest(
+      field,
+      `must be between ${MIN_WEIGHT.toFixed(1)} and ${MAX_WEIGHT.toFixed(1)}`,
+    );
+  }
   return x;
 }
 

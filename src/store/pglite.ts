@@ -7,7 +7,7 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { fsyncSync } from "node:fs";
 import { join } from "node:path";
-import { MemoryError } from "../memory/errors.ts";
+import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
 import { errorMessage } from "../common/errors.ts";
 

@@ -14,7 +14,7 @@
  * @module
  */
 import postgres from "postgres";
-import { MemoryError } from "../memory/errors.ts";
+import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
 import { errorMessage } from "../common/errors.ts";
 

@@ -5,8 +5,8 @@
  * @module
  */
 import type { EmbedderInfo } from "../embed/embedder.ts";
-import type { Memory, MemoryType, Scope } from "../memory/types.ts";
-import { termCounts } from "../memory/terms.ts";
+import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
+import { termCounts } from "../domain/terms.ts";
 import type { Db } from "./db.ts";
 import {
   addVectorColumn,

@@ -1,5 +1,17 @@
+/// <reference lib="dom" />
+// @ts-check
 // The Admin API over fetch. Errors become ApiError (status, message, field); a 401 asks
 // for the API key once (kept in sessionStorage) and retries with `Authorization: Bearer`.
+
+/**
+ * The service's own types (type checking only: `deno task check` reads them; the browser
+ * sees comments).
+ * @typedef {import("../../src/memory/types.ts").Memory} Memory
+ * @typedef {import("../../src/memory/types.ts").CreateResult} CreateResult
+ * @typedef {import("../../src/memory/types.ts").SearchResult} SearchResult
+ * @typedef {import("../../src/memory/types.ts").Stats} Stats
+ * @typedef {import("../../src/memory/types.ts").Health} Health
+ */
 
 const KEY_STORAGE = "mneme.apiKey";
 
@@ -8,20 +20,15 @@ export class ApiError extends Error {
   /**
    * @param {number} status
    * @param {string} message
+   * @param {string | null} [field] the input at fault, as the API names it (`weight`,
+   *   `tags[2]`, `[3].type`)
    */
-  constructor(status, message) {
+  constructor(status, message, field = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
-    /** The field the message starts with (`weight: must be ...` -> `weight`), if any. */
-    this.field = fieldOf(message);
+    this.field = field;
   }
-}
-
-/** @param {string} message */
-function fieldOf(message) {
-  const m = /^([A-Za-z_]+)(\[\d+\])?(\.[A-Za-z_]+)?: /.exec(message);
-  return m ? m[1] : null;
 }
 
 /** @returns {string | null} */
@@ -101,7 +108,7 @@ async function send(method, path, opts = {}) {
       );
     }
     if (res.status === 401 && attempt < 3) {
-      const reason = await errorText(res);
+      const { message: reason } = await errorOf(res);
       const hadKey = !!memoryKey;
       storeKey(null);
       if (!pendingAsk) {
@@ -112,19 +119,29 @@ async function send(method, path, opts = {}) {
       if (key) storeKey(key);
       continue;
     }
-    if (!res.ok) throw new ApiError(res.status, await errorText(res));
+    if (!res.ok) {
+      const { message, field } = await errorOf(res);
+      throw new ApiError(res.status, message, field);
+    }
     return res;
   }
 }
 
-/** @param {Response} res */
-async function errorText(res) {
+/**
+ * The message and field of an error answer (`{error, field?}`).
+ * @param {Response} res
+ * @returns {Promise<{ message: string, field: string | null }>}
+ */
+async function errorOf(res) {
   const text = await res.text().catch(() => "");
   try {
     const j = JSON.parse(text);
-    if (j && typeof j.error === "string") return j.error;
+    if (j && typeof j.error === "string") {
+      return { message: j.error, field: typeof j.field === "string" ? j.field : null };
+    }
   } catch { /* not JSON */ }
-  return `HTTP ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`;
+  const message = `HTTP ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ""}`;
+  return { message, field: null };
 }
 
 /**
@@ -138,6 +155,7 @@ async function json(method, path, opts) {
 }
 
 export const api = {
+  /** @returns {Promise<Health>} */
   health: async () => {
     // /healthz answers 503 with the Health JSON when something is down: show it, not throw.
     let res;
@@ -152,24 +170,50 @@ export const api = {
     }
     return body;
   },
+  /** @returns {Promise<Stats>} */
   stats: () => json("GET", "/api/stats"),
-  /** @param {Record<string, string | undefined>} query */
+  /**
+   * @param {Record<string, string | undefined>} query
+   * @returns {Promise<Memory[]>}
+   */
   list: (query) => json("GET", "/api/memories", { query }),
-  /** @param {string} id */
+  /**
+   * @param {string} id
+   * @returns {Promise<Memory>}
+   */
   get: (id) => json("GET", `/api/memories/${encodeURIComponent(id)}`),
-  /** @param {Record<string, unknown>} body */
+  /**
+   * @param {Record<string, unknown>} body
+   * @returns {Promise<CreateResult>}
+   */
   create: (body) => json("POST", "/api/memories", { body }),
-  /** @param {string} id @param {string} content */
+  /**
+   * @param {string} id
+   * @param {string} content
+   * @returns {Promise<Memory>}
+   */
   update: (id, content) =>
     json("PUT", `/api/memories/${encodeURIComponent(id)}`, { body: { content } }),
-  /** @param {string} id */
+  /**
+   * @param {string} id
+   * @returns {Promise<{ ok: true }>}
+   */
   remove: (id) => json("DELETE", `/api/memories/${encodeURIComponent(id)}`),
-  /** @param {Record<string, string | undefined>} query */
+  /**
+   * @param {Record<string, string | undefined>} query
+   * @returns {Promise<{ deleted: number }>}
+   */
   removeMany: (query) => json("DELETE", "/api/memories", { query }),
-  /** @param {Record<string, unknown>} body */
+  /**
+   * @param {Record<string, unknown>} body
+   * @returns {Promise<SearchResult[]>}
+   */
   search: (body) => json("POST", "/api/memories/search", { body }),
   /** @returns {Promise<Blob>} */
   exportBlob: async () => (await send("POST", "/api/memories/export")).blob(),
-  /** @param {string} text */
+  /**
+   * @param {string} text
+   * @returns {Promise<{ imported: number }>}
+   */
   importText: (text) => json("POST", "/api/memories/import", { raw: text }),
 };

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// @ts-check
 // The shell: hash routing (#/overview, #/browse?…, #/search, #/create, #/memory/<id>,
 // #/transfer), the API-key prompt and app-wide keyboard handling.
 import { forgetKey, hasKey, setKeyPrompt } from "./api.js";

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// @ts-check
 // DOM helpers, formatting and the shared dialogs. No innerHTML with data: text only.
 
 /**
@@ -94,8 +96,13 @@ export function field(label, control, opts = {}) {
 export function showError(form, fallback, err) {
   clearErrors(form);
   const message = errorMessage(err);
-  const fieldName = /** @type {any} */ (err)?.field;
-  const wrap = fieldName ? form.querySelector(`.field[data-field="${fieldName}"]`) : null;
+  // The API names the input (`tags[2]`); the form's control is the part before the index.
+  // An import item's field (`[3].type`) has no control here.
+  const named = /** @type {{ field?: unknown } | null} */ (err)?.field;
+  const fieldName = typeof named === "string" ? named.split(/[[.]/)[0] : "";
+  const wrap = fieldName
+    ? form.querySelector(`.field[data-field="${CSS.escape(fieldName)}"]`)
+    : null;
   if (wrap) {
     const slot = /** @type {HTMLElement} */ (wrap.querySelector(".field-error"));
     slot.textContent = message;
@@ -177,16 +184,6 @@ const rel = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 export function relative(iso) {
   const diff = (Date.parse(iso) - Date.now()) / 1000;
   const abs = Math.abs(diff);
-  /** @type {[number, Intl.RelativeTimeFormatUnit][]} */
-  const units = [
-    [60, "second"],
-    [3600, "minute"],
-    [86400, "hour"],
-    [604800, "day"],
-    [2629800, "week"],
-    [31557600, "month"],
-    [Infinity, "year"],
-  ];
   const sizes = {
     second: 1,
     minute: 60,
@@ -196,6 +193,16 @@ export function relative(iso) {
     month: 2629800,
     year: 31557600,
   };
+  /** @type {[number, keyof typeof sizes][]} */
+  const units = [
+    [60, "second"],
+    [3600, "minute"],
+    [86400, "hour"],
+    [604800, "day"],
+    [2629800, "week"],
+    [31557600, "month"],
+    [Infinity, "year"],
+  ];
   for (const [limit, unit] of units) {
     if (abs < limit) return rel.format(Math.round(diff / sizes[unit]), unit);
   }

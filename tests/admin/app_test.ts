@@ -1,11 +1,12 @@
 /**
  * The Admin API through `app.request()` (no port): every endpoint's status codes and
- * bodies, `{error}` on every error, auth, the Host check, security headers, the export
+ * bodies, `{error, field?}` on every error, auth, the Host check, security headers, the export
  * attachment and the static UI.
  */
 import assert from "node:assert/strict";
 import { createAdminApp, CSP } from "../../src/admin/app.ts";
-import type { Memory, MemoryService } from "../../src/memory/types.ts";
+import { type Memory, MEMORY_TYPES, type MemoryService } from "../../src/memory/types.ts";
+import { MAX_CONTENT } from "../../src/memory/validate.ts";
 import { VERSION } from "../../src/version.ts";
 import { pgliteService } from "../helpers.ts";
 
@@ -45,11 +46,24 @@ async function call(
   return { status: res.status, headers: res.headers, text, json };
 }
 
-/** An error answer: the status, a JSON `{error}` body (one string key) and the CSP header. */
+/**
+ * An error answer: the status, a JSON `{error, field?}` body and the CSP header. A `field`
+ * is the one the message starts with (`weight: ...`), or `id` for an unknown memory.
+ */
 function isError(a: Answer, status: number, includes = ""): void {
   assert.equal(a.status, status, a.text);
-  assert.deepEqual(Object.keys(a.json ?? {}), ["error"], a.text);
+  const keys = Object.keys(a.json ?? {});
+  assert.ok(
+    keys.length === 1 && keys[0] === "error" ||
+      keys.length === 2 && keys[0] === "error" && keys[1] === "field",
+    a.text,
+  );
   assert.equal(typeof a.json.error, "string");
+  if (keys.length === 2) {
+    assert.equal(typeof a.json.field, "string", a.text);
+    if (status === 404) assert.equal(a.json.field, "id", a.text);
+    else assert.ok(a.json.error.startsWith(`${a.json.field}: `), a.text);
+  }
   assert.ok(a.json.error.includes(includes), `"${a.json.error}" should include "${includes}"`);
   assert.match(a.headers.get("content-type") ?? "", /application\/json/);
 }
@@ -371,6 +385,38 @@ Deno.test({
         }
       });
 
+      await t.step("400s and 404s carry the field as data: {error, field}", async () => {
+        const id = crypto.randomUUID();
+        const cases: [string, string, unknown, string, string][] = [
+          ["POST", "/api/memories", { content: "x", type: "note" }, "type", "type: must be one of"],
+          ["POST", "/api/memories", { content: "x", tags: ["a", ""] }, "tags[1]", "tags[1]: "],
+          ["POST", "/api/memories", { content: "x", color: 1 }, "color", "color: unknown field"],
+          ["GET", "/api/memories?limit=0", undefined, "limit", "limit: must be between 1"],
+          ["GET", "/api/memories?limit=ten", undefined, "limit", "limit: must be an integer"],
+          ["GET", "/api/memories?colour=red", undefined, "colour", "colour: unknown field"],
+          ["GET", "/api/memories?type=a&type=b", undefined, "type", "type: must be given once"],
+          ["POST", "/api/memories/search", { query: "q", limit: 500 }, "limit", "limit: "],
+          ["POST", "/api/memories/export?page=2", undefined, "page", "page: unknown parameter"],
+          ["POST", "/api/memories/import", [{ content: "a", type: "x" }], "[0].type", "[0].type: "],
+          ["POST", "/api/memories", undefined, "body", "body: is required"],
+          ["GET", "/api/memories/nope", undefined, "id", "id: must be a UUID"],
+          ["GET", `/api/memories/${id}`, undefined, "id", `memory ${id} not found`],
+        ];
+        for (const [method, path, body, field, start] of cases) {
+          const a = await call(app, method, path, { body });
+          assert.deepEqual(Object.keys(a.json), ["error", "field"], `${method} ${path}`);
+          assert.equal(a.json.field, field, `${method} ${path}`);
+          assert.ok(a.json.error.startsWith(start), `${method} ${path}: ${a.json.error}`);
+          isError(a, field === "id" && !path.endsWith("nope") ? 404 : 400);
+        }
+        // Errors that concern no one input have no field.
+        for (
+          const a of [await call(app, "GET", "/api/nothing"), await call(app, "PUT", "/api/stats")]
+        ) {
+          assert.deepEqual(Object.keys(a.json), ["error"], a.text);
+        }
+      });
+
       await t.step("413 for oversized bodies, nothing written", async () => {
         const before = await count();
         const huge = JSON.stringify({ content: "y".repeat(1024 * 1024 + 10) });
@@ -557,7 +603,11 @@ Deno.test("static UI: every file of static/ is served, nothing else; bad encodin
     }
   };
   await walk(root, "");
-  assert.deepEqual([...UI_FILES.keys()].sort(), onDisk.sort(), "static.ts imports every UI file");
+  assert.deepEqual(
+    [...UI_FILES.keys()].sort(),
+    [...onDisk, "js/constants.js"].sort(),
+    "static.ts imports every UI file and adds the generated constants",
+  );
   const app = new Hono();
   app.get("*", staticHandler());
   for (const rel of onDisk) {
@@ -565,6 +615,15 @@ Deno.test("static UI: every file of static/ is served, nothing else; bad encodin
     assert.equal(res.status, 200, rel);
     assert.equal(await res.text(), await Deno.readTextFile(new URL(rel, root)), rel);
   }
+  // js/constants.js is the service's own values, as a module a browser loads as it is.
+  const res = await app.request("http://localhost/js/constants.js");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/javascript; charset=utf-8");
+  const served = await import(`data:text/javascript,${encodeURIComponent(await res.text())}`);
+  const shared = await import("../../src/admin/ui_constants.ts");
+  assert.deepEqual({ ...served }, { ...shared });
+  assert.deepEqual(served.MEMORY_TYPES, MEMORY_TYPES);
+  assert.equal(served.MAX_CONTENT, MAX_CONTENT);
   const index = await app.request("http://localhost/");
   assert.match(index.headers.get("content-type") ?? "", /^text\/html/);
   await index.body?.cancel();

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { exists } from "../../src/common/fs.ts";
 
 /** Pinned versions (the README's "tested client versions"). */
 export const CLAUDE_CODE_VERSION = "2.1.330";
@@ -20,8 +21,6 @@ function cacheRoot(): string {
   const home = Deno.env.get("HOME") ?? "/tmp";
   return `${xdg && xdg !== "" ? xdg : `${home}/.cache`}/mneme-test`;
 }
-
-const exists = (path: string): Promise<boolean> => Deno.stat(path).then(() => true, () => false);
 
 /** Why a client cannot be installed here, or null when npm is there. */
 export async function npmMissing(): Promise<string | null> {

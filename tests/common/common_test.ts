@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describeError, UsageError } from "../../src/common/errors.ts";
+import { exists, existsSync } from "../../src/common/fs.ts";
 import { defaultPort, isLoopbackHost } from "../../src/common/net.ts";
 import { keysEqual } from "../../src/common/secret.ts";
 import { shellQuote, shellQuoteExpanding } from "../../src/common/shell.ts";
@@ -114,4 +115,28 @@ Deno.test("lineReader: lines across chunks, CRLF, no final newline, then the res
   assert.equal(await r.readLine(), null);
   assert.equal(opened, 1);
   r.release();
+});
+
+Deno.test("exists: files, folders, dangling links with and without following, missing paths", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mneme-exists-" });
+  try {
+    const file = `${dir}/file`;
+    await Deno.writeTextFile(file, "x");
+    await Deno.symlink(`${dir}/nowhere`, `${dir}/dangling`);
+    const cases: [string, boolean, boolean][] = [
+      [dir, true, true],
+      [file, true, true],
+      [`${dir}/missing`, false, false],
+      [`${file}/below-a-file`, false, false],
+      [`${dir}/dangling`, false, true],
+    ];
+    for (const [path, followed, itself] of cases) {
+      assert.equal(await exists(path), followed, path);
+      assert.equal(existsSync(path), followed, path);
+      assert.equal(await exists(path, { followSymlinks: false }), itself, path);
+      assert.equal(existsSync(new URL(`file://${path}`), { followSymlinks: false }), itself, path);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { EmbedderError } from "../../src/embed/embedder.ts";
 import { OllamaEmbedder, OpenAIEmbedder } from "../../src/embed/remote.ts";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import { createServiceOnDb, StartupError } from "../../src/memory/open.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { ollamaVector, startFakeOllama } from "../fakes/ollama.ts";

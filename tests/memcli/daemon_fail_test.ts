@@ -3,17 +3,9 @@
  * uninstall of a daemon that ignores SIGTERM: clear messages, exit 1, nothing left behind.
  */
 import assert from "node:assert/strict";
+import { exists } from "../../src/common/fs.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { killDaemon, memcliProcess, portIsFree } from "./_util.ts";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A loopback port with nothing listening (bound once, then released). */
 function closedPort(): number {

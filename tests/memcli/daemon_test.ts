@@ -4,17 +4,9 @@
  * and `reembed`, uninstall keeping data, and `--purge` through stdin and a pseudo-terminal.
  */
 import assert from "node:assert/strict";
+import { exists } from "../../src/common/fs.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { killDaemon, memcliInPty, memcliProcess, portIsFree } from "./_util.ts";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function processAlive(pid: number): Promise<boolean> {
   const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();

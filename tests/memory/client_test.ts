@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createAdminApp } from "../../src/admin/app.ts";
 import { scheduleCleanup } from "../../src/memory/cleanup.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { freePort, pgliteService } from "../helpers.ts";
 import { Clock } from "./fixtures.ts";
@@ -23,6 +23,71 @@ Deno.test("MemoryClient: unreachable API is a 503 that says what to start", asyn
     assert.match(err.message, /MEMORY_API_URL/);
     return true;
   });
+});
+
+Deno.test({
+  name: "MemoryClient: the field of an error is the API's `field`, never read from the message",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const { service, close } = await pgliteService({ embeddingDim: 32 });
+    try {
+      const app = createAdminApp({ service, log: () => {} });
+      const client = new MemoryClient({
+        baseUrl: "http://localhost",
+        fetch: (input, init) =>
+          Promise.resolve(app.request(input as string, init, {
+            remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 40000 },
+          })),
+      });
+      const fieldOf = async (p: Promise<unknown>) => {
+        try {
+          await p;
+        } catch (err) {
+          assert.ok(err instanceof MemoryError);
+          return [err.status, err.field, err.message] as const;
+        }
+        throw new Error("no error");
+      };
+      const id = crypto.randomUUID();
+      assert.deepEqual(await fieldOf(client.create({ content: "x", type: "note" as never })), [
+        400,
+        "type",
+        "type: must be one of fact, rule, decision, feedback, context, bootstrap",
+      ]);
+      assert.deepEqual(await fieldOf(client.list({ limit: 0 })), [
+        400,
+        "limit",
+        "limit: must be between 1 and 1000",
+      ]);
+      assert.deepEqual(
+        await fieldOf(client.request("GET", "/api/memories", undefined, { colour: "red" })),
+        [400, "colour", "colour: unknown field; allowed fields are scope, project, type, limit"],
+      );
+      assert.deepEqual(await fieldOf(client.get(id)), [404, "id", `memory ${id} not found`]);
+      assert.deepEqual(await fieldOf(client.request("GET", "/api/nothing")), [
+        404,
+        undefined,
+        "no route GET /api/nothing",
+      ]);
+    } finally {
+      await close();
+    }
+    // An answer without `field` names none, whatever its message looks like.
+    const old = new MemoryClient({
+      baseUrl: "http://localhost",
+      fetch: () =>
+        Promise.resolve(Response.json({ error: "weight: must be between 0.1 and 1.0" }, {
+          status: 400,
+        })),
+    });
+    await assert.rejects(old.stats(), (err: unknown) => {
+      assert.ok(err instanceof MemoryError);
+      assert.equal(err.status, 400);
+      assert.equal(err.field, undefined);
+      return true;
+    });
+  },
 });
 
 Deno.test({

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { cleanupExpired } from "../../src/memory/cleanup.ts";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import type { ImportItem, Memory, MemoryService } from "../../src/memory/types.ts";
 import { VERSION } from "../../src/version.ts";
 import { axis, type Backend, type BackendFactory, Clock, cosTo0, DIM } from "./fixtures.ts";

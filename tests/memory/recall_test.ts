@@ -13,7 +13,7 @@ import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { MIGRATIONS, recordedEmbedder } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.ts";
-import { terms } from "../../src/memory/terms.ts";
+import { terms } from "../../src/domain/terms.ts";
 import { pgliteService, tempDir, testConfig } from "../helpers.ts";
 
 async function withService(fn: (s: SqlMemoryService) => Promise<void>): Promise<void> {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { createAdminApp } from "../../src/admin/app.ts";
 import type { MemoryConfig } from "../../src/config.ts";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import { openDatabase, openMemoryService, StartupError } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import type { Memory } from "../../src/memory/types.ts";

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { type FakeAnthropic, startFakeAnthropic } from "../fakes/anthropic.ts";
+import { exists } from "../../src/common/fs.ts";
 import { DEFAULTS } from "../../src/msg/config.ts";
 import { fakeEnv, spawnMsgcli, tempDir } from "./helpers.ts";
 
@@ -79,7 +80,7 @@ Deno.test("login via the loopback callback writes credentials (0600) to --out", 
   assert.equal(creds.refreshToken, s.fake.latest!.refreshToken);
   assert.ok(creds.expiresAt > Date.now() + 3000_000);
   assert.equal((await Deno.stat(out)).mode! & 0o777, 0o600);
-  assert.equal(await Deno.stat(`${s.dir}/unused.json`).catch(() => null), null);
+  assert.equal(await exists(`${s.dir}/unused.json`), false);
 
   // The token request carried the PKCE verifier and the same redirect_uri.
   const tok = s.fake.requestsTo("/v1/oauth/token")[0].json as Record<string, string>;
@@ -103,7 +104,7 @@ Deno.test("login: a callback with a wrong state fails and writes nothing", async
   await child.stdout.cancel();
   assert.equal(status.code, 2);
   assert.match(await stderr, /wrong state/);
-  assert.equal(await Deno.stat(out).catch(() => null), null);
+  assert.equal(await exists(out), false);
   assert.equal(s.fake.requestsTo("/v1/oauth/token").length, 0);
 });
 
@@ -146,7 +147,7 @@ Deno.test("login --manual: a pasted value with the wrong state or no state write
     assert.notEqual(status.code, 0);
     assert.match(await stderr, re as RegExp);
   }
-  assert.equal(await Deno.stat(out).catch(() => null), null);
+  assert.equal(await exists(out), false);
   assert.equal(s.fake.requestsTo("/v1/oauth/token").length, 0);
 });
 
@@ -163,5 +164,5 @@ Deno.test("login: a failed code exchange writes nothing", async () => {
   await child.stdout.cancel();
   assert.equal(status.code, 2);
   assert.match(await stderr, /token endpoint answered 400 invalid_grant/);
-  assert.equal(await Deno.stat(out).catch(() => null), null);
+  assert.equal(await exists(out), false);
 });

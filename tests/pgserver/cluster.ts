@@ -15,6 +15,7 @@
  * The cluster is stopped and its directory removed when the test process ends, whatever
  * the way: a detached guard shell polls this process's pid and cleans up when it is gone.
  */
+import { exists } from "../../src/common/fs.ts";
 import { freePort, ROOT } from "../helpers.ts";
 
 /** A server the tests may create databases on. */
@@ -59,8 +60,6 @@ async function sh(
     return { code: 127, out: String(err) };
   }
 }
-
-const exists = (path: string): Promise<boolean> => Deno.stat(path).then(() => true, () => false);
 
 /** The newest PostgreSQL under /usr/lib/postgresql that has initdb. */
 async function pgBinDir(): Promise<string | null> {

@@ -4,7 +4,8 @@
  * test cluster's own cleanup when the test process is killed.
  */
 import assert from "node:assert/strict";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { exists } from "../../src/common/fs.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import {
   compareVersions,
   DEFAULT_POOL_SIZE,
@@ -141,7 +142,7 @@ serverTest("the test cluster stops and is removed when its test process is kille
       c.close();
       return true;
     }, () => false);
-    present = await Deno.stat(dir).then(() => true, () => false);
+    present = await exists(dir);
   }
   assert.equal(up, false, `the cluster on port ${port} still accepts connections`);
   assert.equal(present, false, `${dir} still exists`);

@@ -81,7 +81,11 @@ Deno.test("invalid UTF-8 in a body is a 400 naming the body; nothing is written"
         body,
       });
       assert.equal(res.status, 400, path);
-      assert.deepEqual(await res.json(), { error: "body: is not valid UTF-8" }, path);
+      assert.deepEqual(
+        await res.json(),
+        { error: "body: is not valid UTF-8", field: "body" },
+        path,
+      );
     }
     const n = await db.query<{ n: number }>("select count(*)::int as n from memories");
     assert.equal(n[0].n, 0);

@@ -4,7 +4,7 @@
  * at argv[0]: PGlite with no free-space reserve runs into a real ENOSPC in its WAL; prints one
  * JSON line of what happened.
  */
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 
 const mnt = Deno.args[0];

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { MemoryError } from "../../src/memory/errors.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
 import { DISK_RESERVE_BYTES, openPglite } from "../../src/store/pglite.ts";
 import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 import { loadBootstrap, renderBootstrap } from "../../memory/bootstrap.ts";
-import { MemoryError } from "../../memory/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import type { Memory } from "../../memory/types.ts";
 import { parseFlags, stringFlag } from "../args.ts";
 import { errorMessage, UsageError } from "../../common/errors.ts";

@@ -3,7 +3,7 @@
  * (batched, with progress) and `reembed` (drives the maintenance endpoint until finished).
  * @module
  */
-import { MemoryError } from "../../memory/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import type { MemoryClient } from "../../memory/client.ts";
 import {
   type CreateInput,
@@ -99,12 +99,12 @@ export async function add(args: string[], io: Io): Promise<number> {
     res = await client.create(input);
   } catch (err) {
     // Validation errors start with the field; name the flag instead.
-    if (err instanceof MemoryError && err.status === 400) {
-      const m = err.message.match(/^(\w+)(?:\[\d+\])?: /);
-      if (m && ADD_FLAGS.includes(m[1])) {
+    if (err instanceof MemoryError && err.status === 400 && err.field !== undefined) {
+      const name = err.field.split("[")[0];
+      if (ADD_FLAGS.includes(name)) {
         throw new MemoryError(400, `--${err.message}`);
       }
-      if (m && m[1] === "content") {
+      if (name === "content") {
         throw new MemoryError(400, err.message.replace(/^content/, "CONTENT"));
       }
     }

@@ -9,7 +9,7 @@
 import { dirname, join, resolve } from "node:path";
 import { claudeConfigDir, claudeSettingsFiles } from "../../config.ts";
 import { describeError, errorMessage } from "../../common/errors.ts";
-import { MemoryError } from "../../memory/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import { intFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import {

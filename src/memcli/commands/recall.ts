@@ -19,7 +19,7 @@
  * nothing passes.
  * @module
  */
-import { MemoryError } from "../../memory/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import type { SearchResult } from "../../memory/types.ts";
 import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
 import { intFlag, parseFlags, stringFlag } from "../args.ts";

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { describeError } from "../../common/errors.ts";
-import { MemoryError } from "../../memory/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import type { Health, Stats } from "../../memory/types.ts";
 import { parseFlags } from "../args.ts";
 import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";

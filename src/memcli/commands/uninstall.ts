@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { exists } from "../../common/fs.ts";
 import { intFlag, parseFlags } from "../args.ts";
 import { configOf, layoutOf } from "../context.ts";
 import { checkDaemon, clearPidFiles, stopDaemon } from "../daemon.ts";
@@ -53,9 +54,7 @@ export async function uninstall(args: string[], io: Io): Promise<number> {
 }
 
 async function purge(dataDir: string, io: Io, postgres: boolean): Promise<number> {
-  try {
-    await Deno.stat(dataDir);
-  } catch {
+  if (!(await exists(dataDir))) {
     io.out(`Nothing to purge: ${dataDir} does not exist.\n`);
     return 0;
   }

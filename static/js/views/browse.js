@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// @ts-check
 // Browse: the memory table with filters, per-row delete and bulk delete by filter.
 import { api } from "../api.js";
 import {
@@ -22,7 +24,14 @@ import {
   typeBadge,
   weight,
 } from "../ui.js";
-import { TYPES } from "../constants.js";
+import {
+  BULK_DELETE_MAX,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+  MAX_PROJECT,
+  MEMORY_TYPES,
+  SCOPES,
+} from "../constants.js";
 
 /** @param {Record<string, string>} f */
 export function describeFilter(f) {
@@ -157,14 +166,15 @@ export async function browse(root, params) {
     project: params.get("project") ?? "",
     type: params.get("type") ?? "",
   };
-  const limit = params.get("limit") ?? "50";
+  const defaultLimit = String(DEFAULT_LIST_LIMIT);
+  const limits = [defaultLimit, "200", String(MAX_LIST_LIMIT)];
+  const limit = params.get("limit") ?? defaultLimit;
 
   const scope = h(
     "select",
     { name: "scope" },
     h("option", { value: "", text: "Any scope" }),
-    h("option", { value: "global", text: "global" }),
-    h("option", { value: "project", text: "project" }),
+    SCOPES.map((s) => h("option", { value: s, text: s })),
   );
   const project = h("input", {
     name: "project",
@@ -172,23 +182,23 @@ export async function browse(root, params) {
     list: "project-names",
     autocomplete: "off",
     placeholder: "any project",
-    maxlength: "200",
+    maxlength: String(MAX_PROJECT),
   });
   const type = h(
     "select",
     { name: "type" },
     h("option", { value: "", text: "Any type" }),
-    TYPES.map((t) => h("option", { value: t, text: t })),
+    MEMORY_TYPES.map((t) => h("option", { value: t, text: t })),
   );
   const lim = h(
     "select",
     { name: "limit" },
-    ["50", "200", "1000"].map((n) => h("option", { value: n, text: n })),
+    limits.map((n) => h("option", { value: n, text: n })),
   );
   /** @type {any} */ (scope).value = filter.scope;
   /** @type {any} */ (project).value = filter.project;
   /** @type {any} */ (type).value = filter.type;
-  /** @type {any} */ (lim).value = ["50", "200", "1000"].includes(limit) ? limit : "50";
+  /** @type {any} */ (lim).value = limits.includes(limit) ? limit : defaultLimit;
 
   const formError = actionError();
   const form = h(
@@ -214,7 +224,7 @@ export async function browse(root, params) {
       const v = String(data.get(k) ?? "").trim();
       if (v) q.set(k, v);
     }
-    if (data.get("limit") !== "50") q.set("limit", String(data.get("limit")));
+    if (data.get("limit") !== defaultLimit) q.set("limit", String(data.get("limit")));
     const target = `#/browse${q.size ? `?${q}` : ""}`;
     if (location.hash === target) rerender();
     else location.hash = target;
@@ -293,7 +303,7 @@ export async function browse(root, params) {
       setError(bulkError, "");
       let count;
       try {
-        count = (await api.list({ ...filter, limit: "1000" })).length;
+        count = (await api.list({ ...filter, limit: String(BULK_DELETE_MAX) })).length;
       } catch (err) {
         setError(bulkError, `Could not count the matching memories: ${errorMessage(err)}`);
         return;
@@ -303,9 +313,11 @@ export async function browse(root, params) {
         setError(bulkError, "Nothing matches this filter; nothing to delete.");
         return;
       }
-      const many = count >= 1000;
+      const many = count >= BULK_DELETE_MAX;
       const ok = await confirmDialog({
-        title: `Delete ${many ? "at least 1000" : count} ${count === 1 ? "memory" : "memories"}?`,
+        title: `Delete ${many ? `at least ${BULK_DELETE_MAX}` : count} ${
+          count === 1 ? "memory" : "memories"
+        }?`,
         body: h(
           "div",
           null,
@@ -313,12 +325,12 @@ export async function browse(root, params) {
           many
             ? h("p", {
               text:
-                "One bulk delete removes at most 1000 memories (oldest first); run it again for the rest.",
+                `One bulk delete removes at most ${BULK_DELETE_MAX} memories (oldest first); run it again for the rest.`,
             })
             : null,
           h("p", { text: "This cannot be undone. Export first if you may need them again." }),
         ),
-        confirm: `Delete ${many ? "1000" : count}`,
+        confirm: `Delete ${many ? BULK_DELETE_MAX : count}`,
         danger: true,
       });
       if (!ok) return;

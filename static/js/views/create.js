@@ -1,7 +1,9 @@
+/// <reference lib="dom" />
+// @ts-check
 // Create: every field of POST /api/memories, then the contradictions the service found,
 // each with "Supersede it with this" (see docs/ui.md for exactly what that does).
 import { api } from "../api.js";
-import { TYPES } from "../constants.js";
+import { MAX_CONTENT, MAX_PROJECT, MAX_WEIGHT, MEMORY_TYPES, MIN_WEIGHT } from "../constants.js";
 import {
   actionError,
   announce,
@@ -33,7 +35,7 @@ export function create(root, params) {
     name: "content",
     rows: "6",
     "aria-required": "true",
-    maxlength: "20000",
+    maxlength: String(MAX_CONTENT),
   }));
   const scope = /** @type {HTMLSelectElement} */ (h(
     "select",
@@ -46,12 +48,12 @@ export function create(root, params) {
     type: "text",
     list: "create-projects",
     autocomplete: "off",
-    maxlength: "200",
+    maxlength: String(MAX_PROJECT),
   }));
   const type = /** @type {HTMLSelectElement} */ (h(
     "select",
     { name: "type" },
-    TYPES.map((t) => h("option", { value: t, text: t })),
+    MEMORY_TYPES.map((t) => h("option", { value: t, text: t })),
   ));
   const tags = /** @type {HTMLInputElement} */ (h("input", {
     name: "tags",
@@ -62,8 +64,8 @@ export function create(root, params) {
   const weightIn = /** @type {HTMLInputElement} */ (h("input", {
     name: "weight",
     type: "number",
-    min: "0.1",
-    max: "1",
+    min: String(MIN_WEIGHT),
+    max: String(MAX_WEIGHT),
     step: "0.1",
     inputmode: "decimal",
   }));
@@ -82,10 +84,10 @@ export function create(root, params) {
     class: "mono",
     placeholder: "memory id (UUID)",
   }));
-  weightIn.value = "1.0";
+  weightIn.value = MAX_WEIGHT.toFixed(1);
   scope.value = params.get("scope") === "project" || params.get("project") ? "project" : "global";
   project.value = params.get("project") ?? "";
-  type.value = TYPES.includes(params.get("type") ?? "")
+  type.value = /** @type {readonly string[]} */ (MEMORY_TYPES).includes(params.get("type") ?? "")
     ? /** @type {string} */ (params.get("type"))
     : "fact";
   supersedes.value = params.get("supersedes") ?? "";
@@ -115,7 +117,7 @@ export function create(root, params) {
     h("h2", { id: "create-title", class: "visually-hidden", text: "New memory" }),
     field("Content", content, {
       name: "content",
-      hint: "Required. Up to 20000 characters. Ctrl+Enter saves.",
+      hint: `Required. Up to ${MAX_CONTENT} characters. Ctrl+Enter saves.`,
     }),
     h(
       "div",
@@ -128,7 +130,12 @@ export function create(root, params) {
       "div",
       { class: "row" },
       field("Tags", tags, { name: "tags", hint: "Comma-separated." }),
-      field("Weight", weightIn, { name: "weight", hint: "0.1 to 1.0; default 1.0." }),
+      field("Weight", weightIn, {
+        name: "weight",
+        hint: `${MIN_WEIGHT.toFixed(1)} to ${MAX_WEIGHT.toFixed(1)}; default ${
+          MAX_WEIGHT.toFixed(1)
+        }.`,
+      }),
       field("Time to live", ttl, {
         name: "ttl",
         hint: "e.g. 30m, 24h, 7d, 2w, 1d12h. Empty: never expires.",

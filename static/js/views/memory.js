@@ -1,5 +1,8 @@
+/// <reference lib="dom" />
+// @ts-check
 // One memory: every field, edit its content, delete it.
 import { api } from "../api.js";
+import { MAX_CONTENT } from "../constants.js";
 import {
   actionError,
   announce,
@@ -39,6 +42,7 @@ export async function memory(root, _params, id) {
     ),
     error,
   );
+  /** @type {import("../api.js").Memory} */
   let m;
   try {
     m = await api.get(id);
@@ -99,7 +103,7 @@ export async function memory(root, _params, id) {
     name: "content",
     rows: "8",
     required: true,
-    maxlength: "20000",
+    maxlength: String(MAX_CONTENT),
   }));
   content.value = m.content;
   const saveError = actionError();

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// @ts-check
 // Overview: totals by scope, project and type as bar charts, and the service's health.
 import { api } from "../api.js";
 import { actionError, errorMessage, h, setError } from "../ui.js";

@@ -1,5 +1,8 @@
+/// <reference lib="dom" />
+// @ts-check
 // Search: POST /api/memories/search with the project hierarchy; results show their score.
 import { api } from "../api.js";
+import { MAX_PROJECT, MAX_QUERY, MAX_SEARCH_LIMIT, SCOPES } from "../constants.js";
 import {
   actionError,
   busy,
@@ -27,14 +30,14 @@ export async function search(root, params) {
     type: "search",
     autocomplete: "off",
     "aria-required": "true",
-    maxlength: "10000",
+    maxlength: String(MAX_QUERY),
   }));
   const project = /** @type {HTMLInputElement} */ (h("input", {
     name: "project",
     type: "text",
     list: "search-projects",
     autocomplete: "off",
-    maxlength: "200",
+    maxlength: String(MAX_PROJECT),
   }));
   const scope = /** @type {HTMLSelectElement} */ (h(
     "select",
@@ -48,13 +51,13 @@ export async function search(root, params) {
     name: "limit",
     type: "number",
     min: "1",
-    max: "100",
+    max: String(MAX_SEARCH_LIMIT),
     step: "1",
     inputmode: "numeric",
   }));
   query.value = params.get("q") ?? "";
   project.value = params.get("project") ?? "";
-  scope.value = ["global", "project", "all"].includes(params.get("scope") ?? "")
+  scope.value = /** @type {string[]} */ ([...SCOPES, "all"]).includes(params.get("scope") ?? "")
     ? /** @type {string} */ (params.get("scope"))
     : "";
   limit.value = params.get("limit") ?? "10";
@@ -78,7 +81,7 @@ export async function search(root, params) {
           'With a project: global memories plus that project\'s. Empty: global memories only; scope "all projects" searches every memory.',
       }),
       field("Scope", scope, { name: "scope" }),
-      field("Results", limit, { name: "limit", hint: "1 to 100." }),
+      field("Results", limit, { name: "limit", hint: `1 to ${MAX_SEARCH_LIMIT}.` }),
     ),
     h("div", { class: "actions" }, submit),
     error,

@@ -1,5 +1,8 @@
+/// <reference lib="dom" />
+// @ts-check
 // Export (downloads memories.json) and import (a file of memories).
 import { api } from "../api.js";
+import { EXPORT_MAX } from "../constants.js";
 import { actionError, announce, busy, errorMessage, field, h, setError } from "../ui.js";
 
 /** @param {HTMLElement} root */
@@ -94,7 +97,9 @@ export function transfer(root) {
         "section",
         { class: "card stack", "aria-labelledby": "export-title" },
         h("h2", { id: "export-title", text: "Export" }),
-        h("p", { text: "All current memories (up to 10000) as JSON, without embeddings." }),
+        h("p", {
+          text: `All current memories (up to ${EXPORT_MAX}) as JSON, without embeddings.`,
+        }),
         h("div", { class: "actions" }, exportButton),
         exportError,
         exportState,

@@ -21,75 +21,16 @@
 export type ServiceErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 500 | 503 | 507;
 
 /**
- * Every HTTP client error (4xx) or server error (5xx) status registered with IANA.
+ * Every HTTP client error (4xx) or server error (5xx) status registered with IANA, the one
+ * list behind {@link HttpErrorStatus} and {@link isErrorStatus}.
  *
  * @example
  * ```ts
- * import type { HttpErrorStatus } from "@mneme/mneme";
- * const badGateway: HttpErrorStatus = 502;
+ * import { HTTP_ERROR_STATUSES } from "@mneme/mneme";
+ * console.log(HTTP_ERROR_STATUSES.includes(502)); // true
  * ```
  */
-export type HttpErrorStatus =
-  | 400
-  | 401
-  | 402
-  | 403
-  | 404
-  | 405
-  | 406
-  | 407
-  | 408
-  | 409
-  | 410
-  | 411
-  | 412
-  | 413
-  | 414
-  | 415
-  | 416
-  | 417
-  | 418
-  | 421
-  | 422
-  | 423
-  | 424
-  | 425
-  | 426
-  | 428
-  | 429
-  | 431
-  | 451
-  | 500
-  | 501
-  | 502
-  | 503
-  | 504
-  | 505
-  | 506
-  | 507
-  | 508
-  | 510
-  | 511;
-
-/**
- * HTTP statuses a {@link MemoryError} can carry. The service itself only uses the
- * {@link ServiceErrorStatus} values; a {@link MemoryClient} reports what it was answered,
- * so an error from something in front of the Admin API (a reverse proxy's 502 or 504, a
- * gateway's 429) keeps its status. A status outside the registered 4xx/5xx range (say a
- * CDN's 520) becomes 502, with the status received in the message.
- *
- * @example
- * ```ts
- * import { type ErrorStatus, MemoryError } from "@mneme/mneme";
- * function retryable(status: ErrorStatus): boolean {
- *   return status === 429 || status === 502 || status === 503 || status === 504;
- * }
- * console.log(retryable(new MemoryError(503, "embedding failed").status)); // true
- * ```
- */
-export type ErrorStatus = ServiceErrorStatus | HttpErrorStatus;
-
-const HTTP_ERROR_STATUSES: ReadonlySet<number> = new Set<HttpErrorStatus>([
+export const HTTP_ERROR_STATUSES = [
   400,
   401,
   402,
@@ -130,11 +71,42 @@ const HTTP_ERROR_STATUSES: ReadonlySet<number> = new Set<HttpErrorStatus>([
   508,
   510,
   511,
-]);
+] as const;
+
+/**
+ * Every HTTP client error (4xx) or server error (5xx) status registered with IANA.
+ *
+ * @example
+ * ```ts
+ * import type { HttpErrorStatus } from "@mneme/mneme";
+ * const badGateway: HttpErrorStatus = 502;
+ * ```
+ */
+export type HttpErrorStatus = typeof HTTP_ERROR_STATUSES[number];
+
+/**
+ * HTTP statuses a {@link MemoryError} can carry. The service itself only uses the
+ * {@link ServiceErrorStatus} values; a {@link MemoryClient} reports what it was answered,
+ * so an error from something in front of the Admin API (a reverse proxy's 502 or 504, a
+ * gateway's 429) keeps its status. A status outside the registered 4xx/5xx range (say a
+ * CDN's 520) becomes 502, with the status received in the message.
+ *
+ * @example
+ * ```ts
+ * import { type ErrorStatus, MemoryError } from "@mneme/mneme";
+ * function retryable(status: ErrorStatus): boolean {
+ *   return status === 429 || status === 502 || status === 503 || status === 504;
+ * }
+ * console.log(retryable(new MemoryError(503, "embedding failed").status)); // true
+ * ```
+ */
+export type ErrorStatus = ServiceErrorStatus | HttpErrorStatus;
+
+const ERROR_STATUS_SET: ReadonlySet<number> = new Set(HTTP_ERROR_STATUSES);
 
 /** True when `status` is one of the {@link HttpErrorStatus} values. */
 export function isErrorStatus(status: number): status is ErrorStatus {
-  return HTTP_ERROR_STATUSES.has(status);
+  return ERROR_STATUS_SET.has(status);
 }
 
 /**
@@ -181,7 +153,7 @@ export class MemoryError extends Error {
    */
   readonly field?: string;
   /**
-   * The decoded response body, when the error came from the Admin API (`{ error }`, or
+   * The decoded response body, when the error came from the Admin API (`{ error, field? }`, or
    * whatever a proxy answered; `undefined` when it was not JSON).
    *
    * @example
