@@ -36,6 +36,7 @@ const { values } = parseArgs({
     embedder: { type: "string", default: "builtin" },
     retrieval: { type: "string", default: "hybrid" },
     limit: { type: "string", default: "5" },
+    "word-vectors": { type: "string", default: "on,off" },
   },
   strict: true,
 });
@@ -176,8 +177,19 @@ try {
   Deno.exit(2);
 }
 const limit = Number(values.limit);
-const retrievals = values.retrieval!.split(",") as Retrieval[];
 const embedder = makeEmbedder(values.embedder!);
+const retrievals = values.retrieval!.split(",") as Retrieval[];
+const wordVectorModes = values["word-vectors"]!.split(",");
+if (wordVectorModes.some((m) => m !== "on" && m !== "off")) {
+  console.error("bench:recall: --word-vectors takes on, off or on,off");
+  Deno.exit(2);
+}
+// Runs: each retrieval mode; the hybrid once per word-vector mode (the builtin embedder only).
+const runs = retrievals.flatMap((retrieval) =>
+  retrieval === "hybrid" && embedder.info.provider === "builtin"
+    ? wordVectorModes.map((m) => ({ retrieval, words: m === "on" }))
+    : [{ retrieval, words: false }]
+);
 await embedder.probe();
 
 // One database, one project per conversation, as a user with several projects would have.
@@ -238,10 +250,22 @@ const results: Result[] = [];
   results.push(r);
 }
 
-for (const retrieval of retrievals) {
-  const service = new SqlMemoryService({ store: new Store(db), embedder, stored, retrieval });
+for (const { retrieval, words } of runs) {
+  const service = new SqlMemoryService({
+    store: new Store(db),
+    embedder,
+    stored,
+    retrieval,
+    ...(words ? {} : { wordVectors: false as const }),
+  });
   const r: Result = {
-    system: `service ${embedder.info.model}${retrieval === "hybrid" ? "" : ` ${retrieval}`}`,
+    system: `service ${embedder.info.model}${
+      retrieval !== "hybrid"
+        ? ` ${retrieval}`
+        : embedder.info.provider === "builtin"
+        ? words ? " + word vectors" : " (no word vectors)"
+        : ""
+    }`,
     overall: tally(),
     byCat: {},
   };

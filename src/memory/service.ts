@@ -5,6 +5,7 @@
  * @module
  */
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
+import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts";
 import { terms } from "../domain/terms.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
@@ -63,6 +64,12 @@ export function lexicalShare(embedder: EmbedderInfo): number {
 export const VECTOR_ONLY_MIN = 0.5;
 /** Relevance below which a candidate is noise and is not returned. */
 export const MIN_RELEVANCE = 0.1;
+/**
+ * Share of the word-vector similarity in the relevance of the builtin embedder's candidates
+ * (src/embed/words.ts; tuned on LoCoMo dev): relevance = (1 − share) × fused + share ×
+ * max(0, word-vector cosine), for candidates whose fused relevance is not noise.
+ */
+export const WORD_VECTOR_SHARE = 0.5;
 
 /**
  * How search finds candidates: `hybrid` (the service's behaviour) fuses both sides;
@@ -174,6 +181,12 @@ export interface ServiceDeps {
   now?: () => Date;
   /** Retrieval mode of search (default `hybrid`; the others are diagnostics). */
   retrieval?: Retrieval;
+  /**
+   * Word vectors that re-rank the builtin embedder's candidates (default: the ones that ship
+   * with Mneme, loaded on the first search); `false` turns the re-ranking off (diagnostics).
+   * Not used with a model's embeddings, which carry meaning already.
+   */
+  wordVectors?: false | (() => Promise<WordVectors>);
 }
 
 /** Hierarchy used by contradiction checks: global sees global; a project sees global and itself. */
@@ -190,6 +203,7 @@ export class SqlMemoryService implements MemoryService {
   #stored: EmbedderInfo;
   readonly #now: () => Date;
   readonly #retrieval: Retrieval;
+  readonly #wordVectors: false | (() => Promise<WordVectors>);
   #embedderHealth: { at: number; ok: boolean; error?: string } | null = null;
 
   /** Wire the service. */
@@ -199,6 +213,7 @@ export class SqlMemoryService implements MemoryService {
     this.#stored = deps.stored;
     this.#now = deps.now ?? (() => new Date());
     this.#retrieval = deps.retrieval ?? "hybrid";
+    this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
   }
 
   /** The store (for the TTL cleanup and maintenance). */
@@ -349,19 +364,37 @@ export class SqlMemoryService implements MemoryService {
       ? { kind: "hierarchy", project: q.project }
       : { kind: "global" };
     const [embedding] = await this.#embed([q.query]);
+    const queryTerms = terms(q.query);
     const now = this.#now();
     const mode = this.#retrieval;
     const share = lexicalShare(this.#embedder.info);
     const candidates = await this.#store.candidates(
       embedding,
-      terms(q.query),
+      queryTerms,
       scope,
       RECALL_CANDIDATES,
       now,
       { vector: mode !== "lexical", lexical: mode !== "vector" },
     );
+    const words = mode === "hybrid" && this.#wordVectors &&
+        this.#embedder.info.provider === "builtin"
+      ? await this.#wordVectors()
+      : null;
+    // A query naming an identifier or a number wants that exact string, which word vectors
+    // cannot see: such a query is ranked without them.
+    const exact = queryTerms.some((t) => /[_./:\-@#]/.test(t));
+    const query = exact ? null : words?.sentence(q.query) ?? null;
     return candidates
-      .map((c) => ({ memory: c.memory, relevance: relevance(c, share, mode) }))
+      .map((c) => {
+        const r = relevance(c, share, mode);
+        if (!query || r <= 0) return { memory: c.memory, relevance: r };
+        const v = words!.sentence(c.memory.content);
+        const sim = v ? Math.max(0, cosine(query, v)) : 0;
+        return {
+          memory: c.memory,
+          relevance: (1 - WORD_VECTOR_SHARE) * r + WORD_VECTOR_SHARE * sim,
+        };
+      })
       .filter((c) => c.relevance > 0)
       .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.relevance, now) }))
       .sort((a, b) => b.score - a.score || b.memory.updated_at.localeCompare(a.memory.updated_at))

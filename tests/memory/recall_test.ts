@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hashEmbed } from "../../src/embed/builtin.ts";
+import { BuiltinEmbedder, hashEmbed } from "../../src/embed/builtin.ts";
 import { openMemoryService } from "../../src/memory/open.ts";
-import type { SqlMemoryService } from "../../src/memory/service.ts";
+import { SqlMemoryService } from "../../src/memory/service.ts";
 import { MIGRATIONS, recordedEmbedder } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.ts";
@@ -52,6 +52,29 @@ Deno.test("a question finds its answer among turns that share only common words"
     ]);
     const [first] = await top(s, "When did Caroline go to the LGBTQ support group?");
     assert.equal(first, "Caroline: I went to the LGBTQ support group yesterday, it was powerful");
+  }));
+
+Deno.test("an answer in other words ranks first: word vectors re-rank the candidates", () =>
+  withService(async (s) => {
+    await s.import([
+      { content: "Melanie: I have a meeting at the tax office on Monday" },
+      { content: "Melanie: Monday is laundry day, so much laundry" },
+      { content: "Melanie: the quarterly report is finally done" },
+      { content: "Melanie: yesterday we adopted a second kitten and named her Bailey, so cute" },
+      { content: "Caroline: the tax office closes early on Fridays" },
+    ]);
+    const query = "What pets does Melanie have?";
+    const answer = "Melanie: yesterday we adopted a second kitten and named her Bailey, so cute";
+    assert.equal((await top(s, query))[0], answer);
+    // The same search without the word vectors ranks a shorter turn first: they are what
+    // lifts the answer, which shares only the name with the question.
+    const lexicalOnly = new SqlMemoryService({
+      store: s.store,
+      embedder: new BuiltinEmbedder(s.embedderInfo.dimension),
+      stored: s.storedEmbedder,
+      wordVectors: false,
+    });
+    assert.notEqual((await top(lexicalOnly, query))[0], answer);
   }));
 
 Deno.test("identifiers match exactly", () =>

