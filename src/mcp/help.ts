@@ -38,9 +38,12 @@ remember(content, scope?, project?, type?, tags?, weight?, ttl?, supersedes?)
 
 recall(query, project?, scope?, limit?)
   Search. With project and no scope: global memories plus that project's (hierarchical).
-  With scope 'global' or 'project': only that scope. With neither: all memories.
-  limit 1..100, default 5. Results are best first with a score (similarity x scope weight
-  x memory weight x recency; project memories rank above equally similar global ones).
+  With scope 'global' or 'project': only that scope; 'all': every project's and the global
+  memories. With neither: global memories only. limit 1..100, default 5. Results are best
+  first with a score: relevance (0..1, the query's words found in the memory, rare words
+  counting most, fused with the similarity of meaning) x scope weight x memory weight x
+  recency; project memories rank above equally relevant global ones. Memories that are not
+  relevant at all are left out, so fewer results (or none) mean nothing better is stored.
 
 list(scope?, project?, type?, limit?)
   Browse memories, most recently updated first (limit 1..1000, default 50). Unlike
@@ -77,7 +80,7 @@ Rules:
   recall(query, scope='project', project='X') searches only project X.
   recall(query, scope='global') searches only global memories.
   recall(query) with neither searches everything, including other projects.
-- At equal similarity a project memory scores higher than a global one (1.0 vs 0.8).`;
+- At equal relevance a project memory scores higher than a global one (1.0 vs 0.8).`;
 
 const TYPES = `# Mneme memory: types
 

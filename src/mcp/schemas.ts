@@ -107,9 +107,12 @@ export const recallInput = input({
       "project's (without 'project', global memories only). Pass it whenever you work in a " +
       "project.",
   ),
-  scope: scopeArg(
-    "Restrict to 'global' or to 'project' (needs 'project'). Omit for the hierarchical search.",
-  ),
+  scope: arg({
+    type: "string",
+    enum: [...SCOPES, "all"],
+    description: "Restrict to 'global' or to 'project' (needs 'project'), or 'all' for every " +
+      "project's memories and the global ones. Omit for the hierarchical search.",
+  }),
   limit: arg({
     type: "integer",
     minimum: 1,
@@ -214,7 +217,10 @@ export const rememberOutput = z.object({
 export const recallOutput = z.object({
   results: z.array(z.object({
     memory: memoryOutput,
-    score: z.number().describe("similarity × scope weight × memory weight × recency"),
+    score: z.number().describe(
+      "relevance (0..1: keyword match fused with vector similarity) × scope weight × memory " +
+        "weight × recency; results below a relevance floor are not returned",
+    ),
   })),
 });
 

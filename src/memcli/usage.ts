@@ -172,11 +172,12 @@ Flags:
   search: `Usage: memcli search QUERY... [--project NAME] [--scope S] [--limit N] [--json]
 
 Semantic search. With --project the search is hierarchical: global memories plus that
-project's.
+project's; without --project and --scope, global memories only; --scope all searches every
+project's memories and the global ones.
 
 Flags:
   --project NAME   search global + this project's memories
-  --scope S        global | project
+  --scope S        global | project | all
   --limit N        1..100 (default 5)
   --json           print the raw results
   -h, --help       show this help

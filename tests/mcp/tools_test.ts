@@ -159,6 +159,11 @@ Deno.test("mcp in process: tools, schemas, results and bad arguments", async (t)
       const none = await call("recall", { query: "tests", scope: "global", limit: 10 });
       const g = (none.structuredContent as { results: SearchResult[] }).results;
       assert.ok(g.length >= 1 && g.every((x) => x.memory.scope === "global"));
+      const all = await call("recall", { query: "tests", scope: "all", limit: 10 });
+      assert.equal(all.isError, undefined, text(all));
+      const a = (all.structuredContent as { results: SearchResult[] }).results
+        .map((x) => x.memory.project ?? "global");
+      assert.ok(["mneme", "other", "global"].every((w) => a.includes(w)), a.join());
     });
 
     let third: Memory;

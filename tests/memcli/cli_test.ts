@@ -60,7 +60,7 @@ Deno.test("unknown command or flag: stderr, usage hint, exit 1, no network call"
       [["bootstrap", "extra"], /^memcli bootstrap: unexpected argument 'extra'\n/],
       [["search", "q", "--limit", "0"], /^memcli search: --limit: must be an integer between 1/],
       [["search", "--limit", "3"], /^memcli search: QUERY is required\n/],
-      [["search", "q", "--scope", "team"], /--scope: must be one of global, project/],
+      [["search", "q", "--scope", "team"], /--scope: must be one of global, project, all/],
       [["add", "x", "--type", "note"], /^memcli add: --type: must be one of fact, rule/],
       [["add", "x", "--weight", "2"], /^memcli add: --weight: must be a number between 0\.1/],
       [["add"], /^memcli add: CONTENT is required\n/],

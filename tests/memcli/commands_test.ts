@@ -127,6 +127,9 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         (await memcli(["search", "main", "--limit", "1", "--json"], { env })).out,
       );
       assert.equal(lim.length, 1);
+      const all = await memcli(["search", "push to main", "--scope", "all"], { env });
+      assert.match(all.out, /project:beta {2}fact/, "--scope all: every project's memories");
+      assert.match(all.out, /global {2}fact/);
     });
 
     await t.step("export: to a file and to stdout", async () => {

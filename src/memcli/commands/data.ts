@@ -143,7 +143,10 @@ export async function search(args: string[], io: Io): Promise<number> {
     return 0;
   }
   const project = stringFlag("search", "project", p.values.project);
-  const scope = choiceFlag<Scope>("search", "scope", p.values.scope, SCOPES);
+  const scope = choiceFlag<Scope | "all">("search", "scope", p.values.scope, [
+    ...SCOPES,
+    "all",
+  ]);
   const limit = intFlag("search", "limit", p.values.limit, 1, 100);
   const query = p.positionals.join(" ").trim();
   if (!query) throw new UsageError("QUERY is required", "search");
