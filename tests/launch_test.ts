@@ -559,7 +559,7 @@ Deno.test("deno task uninstall removes the commands installed for these tests", 
     }).output();
     assert.equal(out.code, 0, decoder.decode(out.stderr));
     for (const name of ["mneme-admin", "mneme-mcp", "memcli", "msgcli"]) {
-      assert.equal(await exists(bin(name)), false, name);
+      assert.equal(await exists(bin(name), { followSymlinks: false }), false, name);
     }
   } finally {
     await cleanup();

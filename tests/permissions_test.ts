@@ -146,7 +146,11 @@ Deno.test("admin: a DATA_DIR or a database host outside its flags is refused bef
     assert.equal(dir.code, 1, dir.stderr);
     includes(dir.stderr, `(read:${elsewhere}, write:${elsewhere})`);
     includes(dir.stderr, `--allow-read=${elsewhere} --allow-write=${elsewhere}`);
-    assert.equal(await exists(elsewhere), false, "the refused DATA_DIR was created");
+    assert.equal(
+      await exists(elsewhere, { followSymlinks: false }),
+      false,
+      "the refused DATA_DIR was created",
+    );
 
     assert.equal(db.code, 1, db.stderr);
     includes(db.stderr, `(net:127.0.0.2:${denied.port})`);

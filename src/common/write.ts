@@ -20,3 +20,31 @@ export async function writeAll(
   let buf = encoder.encode(text);
   while (buf.length > 0) buf = buf.subarray(await w.write(buf));
 }
+
+/**
+ * Replaces the file at `path` with `text` atomically: writes a new file at `tmp` (created
+ * with `mode`, refused if it exists), fsyncs it, sets `mode` (the umask may have narrowed it)
+ * and renames it over `path`. On any failure the temp file is removed and the error thrown;
+ * `path` is then untouched.
+ */
+export async function writeFileAtomic(
+  path: string,
+  tmp: string,
+  text: string,
+  mode: number,
+): Promise<void> {
+  try {
+    const f = await Deno.open(tmp, { write: true, createNew: true, mode });
+    try {
+      await writeAll(f, text);
+      await f.sync();
+    } finally {
+      f.close();
+    }
+    if (Deno.build.os !== "windows") await Deno.chmod(tmp, mode);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}

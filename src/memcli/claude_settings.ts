@@ -14,6 +14,7 @@
 import { basename, dirname, join } from "node:path";
 import { exists } from "../common/fs.ts";
 import { claudeSettingsFiles } from "../config.ts";
+import { writeFileAtomic } from "../common/write.ts";
 
 /** The events Mneme installs a hook for. */
 export type MnemeEvent = "SessionStart" | "UserPromptSubmit";
@@ -298,20 +299,6 @@ export async function writeSettings(
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
   const tmp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  try {
-    const f = await Deno.open(tmp, { write: true, createNew: true, mode });
-    try {
-      let buf = new TextEncoder().encode(text);
-      while (buf.length) buf = buf.subarray(await f.write(buf));
-      await f.sync();
-    } finally {
-      f.close();
-    }
-    await Deno.chmod(tmp, mode);
-    await Deno.rename(tmp, path);
-  } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
+  await writeFileAtomic(path, tmp, text, mode);
   return { backup };
 }

@@ -23,6 +23,7 @@
 
 import type { TokenResponse } from "./oauth.ts";
 import { OAuthError } from "./oauth.ts";
+import { writeFileAtomic } from "../common/write.ts";
 
 /** Contents of the credentials file. */
 export interface Credentials {
@@ -275,29 +276,13 @@ export class CredentialStore {
     const dir = dirname(this.path);
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = `${dir}/.${basename(this.path)}.${crypto.randomUUID()}.tmp`;
-    const data = new TextEncoder().encode(
-      JSON.stringify(
-        { refreshToken: c.refreshToken, accessToken: c.accessToken, expiresAt: c.expiresAt },
-        null,
-        2,
-      ) + "\n",
-    );
-    try {
-      const f = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
-      try {
-        let off = 0;
-        while (off < data.length) off += await f.write(data.subarray(off));
-        await f.sync();
-      } finally {
-        f.close();
-      }
-      if (Deno.build.os !== "windows") await Deno.chmod(tmp, 0o600);
-      await Deno.rename(tmp, this.path);
-      await syncDir(dir);
-    } catch (e) {
-      await Deno.remove(tmp).catch(() => {});
-      throw e;
-    }
+    const text = JSON.stringify(
+      { refreshToken: c.refreshToken, accessToken: c.accessToken, expiresAt: c.expiresAt },
+      null,
+      2,
+    ) + "\n";
+    await writeFileAtomic(this.path, tmp, text, 0o600);
+    await syncDir(dir);
   }
 
   /**
