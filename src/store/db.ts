@@ -15,16 +15,6 @@ export interface Db {
   exec(text: string): Promise<void>;
   /** Run `fn` in one transaction; it is rolled back when `fn` throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
-  /**
-   * Optional: run one statement in a transaction of its own after `set local` of each of
-   * `settings`, all sent at once (one round trip instead of one per statement). The store
-   * falls back to {@link Db.transaction} without it.
-   */
-  queryLocal?<T = Record<string, unknown>>(
-    settings: string[],
-    text: string,
-    params?: unknown[],
-  ): Promise<T[]>;
   /** Close the connection(s). */
   close(): Promise<void>;
 }

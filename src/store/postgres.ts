@@ -219,37 +219,6 @@ function wrap(sql: Sql, root: postgres.Sql, inTx: boolean, t: DbTarget): Db {
         throw duringService(err, t);
       }
     },
-    async queryLocal<T>(settings: string[], text: string, params: unknown[] = []) {
-      const set = settings.map((s) => `set local ${s}`);
-      try {
-        if (inTx) {
-          for (const s of set) await sql.unsafe(s);
-          return await sql.unsafe(
-            text,
-            params as postgres.ParameterOrJSON<never>[],
-          ) as unknown as T[];
-        }
-        // One connection, every statement written at once (pipelined): the server answers
-        // them in order. A failing statement makes the commit a rollback.
-        const c = await root.reserve();
-        try {
-          const qs = [
-            c.unsafe("begin"),
-            ...set.map((s) => c.unsafe(s)),
-            c.unsafe(text, params as postgres.ParameterOrJSON<never>[]),
-            c.unsafe("commit"),
-          ];
-          const done = await Promise.allSettled(qs);
-          const failed = done.find((r) => r.status === "rejected");
-          if (failed) throw (failed as PromiseRejectedResult).reason;
-          return (done[qs.length - 2] as PromiseFulfilledResult<unknown>).value as T[];
-        } finally {
-          c.release();
-        }
-      } catch (err) {
-        throw duringService(err, t);
-      }
-    },
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       if (inTx) return fn(db);
       try {

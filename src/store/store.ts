@@ -288,11 +288,9 @@ export class Store {
    * planner prices a 768-dimension distance like any operator, so with a scope filter it
    * prefers scanning and sorting every matching row (measured 30–55 ms at 10k rows on
    * PGlite) over the HNSW index with iterative scanning (3–6 ms). `set local` keeps the
-   * setting inside this one transaction. On server Postgres the transaction, the setting and
-   * the statement go in one round trip ({@link Db.queryLocal}).
+   * setting inside this one transaction.
    */
   #indexed<T>(text: string, params: unknown[]): Promise<T[]> {
-    if (this.db.queryLocal) return this.db.queryLocal<T>(["enable_seqscan = off"], text, params);
     return this.db.transaction(async (tx) => {
       await tx.exec("set local enable_seqscan = off");
       return await tx.query<T>(text, params);

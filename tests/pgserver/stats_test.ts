@@ -1,10 +1,7 @@
 /**
- * The search path on a real server: the corpus statistics kept by triggers (migration 6) stay
- * exact under concurrent creates, imports and compactions through the pool, and
- * `queryLocal` (one round trip for a statement with local settings) keeps the settings local
- * and recovers from an error.
+ * The corpus statistics kept by triggers (migration 6) on a real server: concurrent creates,
+ * imports and compactions through the pool leave them exact.
  */
-import assert from "node:assert/strict";
 import { openPostgres } from "../../src/store/postgres.ts";
 import { Clock, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
@@ -38,28 +35,3 @@ serverTest("corpus statistics stay exact under concurrent writes and compactions
     await fresh.drop();
   }
 });
-
-serverTest(
-  "queryLocal: settings stay local, an error rolls back, the connection goes on",
-  async (pg) => {
-    const db = await openPostgres(pg.adminUrl, { max: 1 });
-    try {
-      await assert.rejects(
-        db.queryLocal!(["enable_seqscan = off"], "select 1 / 0"),
-        /division by zero/,
-      );
-      const [inside] = await db.queryLocal!<{ s: string; x: number }>(
-        ["enable_seqscan = off"],
-        "select current_setting('enable_seqscan') as s, $1::int as x",
-        [7],
-      );
-      assert.deepEqual(inside, { s: "off", x: 7 });
-      const [after] = await db.query<{ s: string; tx: boolean }>(
-        "select current_setting('enable_seqscan') as s, now() <> statement_timestamp() as tx",
-      );
-      assert.deepEqual(after, { s: "on", tx: false });
-    } finally {
-      await db.close();
-    }
-  },
-);
