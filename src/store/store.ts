@@ -223,9 +223,11 @@ export class Store {
     this.db = db;
   }
 
-  // Corpus size, lengths and document frequencies for BM25: counting them costs a scan of
-  // the memories, so they are kept for a few seconds (and dropped by this store's writes),
-  // per project value, so that one count serves every scope; a count a few seconds old
+  // Corpus size, lengths and document frequencies for BM25, exact: triggers keep them in
+  // memory_corpus and memory_term_df (deltas appended by every write, see
+  // migrations/0006_corpus_stats.sql), so reading them sums a few rows. They are still kept for
+  // a few seconds (and dropped by this store's writes), per project value, so that one read
+  // serves every scope and most searches need no extra round trip; a count a few seconds old
   // changes no ranking.
   #counts: CorpusCounts | null = null;
 
@@ -240,9 +242,9 @@ export class Store {
       const rows = await this.db.query<
         { project: string | null; n: number; len: number; with_len: number }
       >(
-        `select m.project, count(*)::float8 as n, coalesce(sum(m.term_count), 0)::float8 as len,
-                count(m.term_count)::float8 as with_len
-           from memories m group by m.project`,
+        `select c.project, sum(c.n)::float8 as n, sum(c.len)::float8 as len,
+                sum(c.with_len)::float8 as with_len
+           from memory_corpus c group by c.project`,
       );
       c = { at: Date.now(), docs: new Map(), df: new Map() };
       for (const r of rows) {
@@ -253,8 +255,8 @@ export class Store {
     const missing = terms.filter((t) => !c.df.has(t));
     if (missing.length) {
       const rows = await this.db.query<{ term: string; project: string | null; df: number }>(
-        `select m.term, m.project, count(*)::int as df from memory_terms m
-          where m.term = any($1::text[]) group by m.term, m.project`,
+        `select d.term, d.project, sum(d.df)::int as df from memory_term_df d
+          where d.term = any($1::text[]) group by d.term, d.project`,
         [missing],
       );
       if (c.df.size > 50_000) c.df.clear();
@@ -744,6 +746,8 @@ export class Store {
                     returning 1) select count(*)::int as n from d`,
         [now],
       );
+      // The hourly turn of the corpus statistics' compaction (one process of many, too).
+      await tx.query("select mneme_compact_stats()");
       return Number(rows[0]?.n ?? 0);
     });
   }
@@ -891,7 +895,17 @@ export class Store {
    * vacuum the postings, so that searches read them with index-only scans.
    */
   async analyze(): Promise<void> {
+    await this.compactStats();
     await this.db.exec("analyze memories");
     await this.db.exec("vacuum analyze memory_terms");
+    await this.db.exec("vacuum analyze memory_term_df, memory_corpus");
+  }
+
+  /**
+   * Fold the corpus statistics' deltas into one row per key (after imports and in the hourly
+   * cleanup), so that reading them stays a sum of a few rows. Exact whatever runs meanwhile.
+   */
+  async compactStats(): Promise<void> {
+    await this.db.query("select mneme_compact_stats()");
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * The corpus statistics kept by triggers (memory_corpus, memory_term_df; migration 6) equal
+ * the counts over memories and postings after every kind of write, and after compaction.
+ */
+import assert from "node:assert/strict";
+import { SqlMemoryService } from "../../src/memory/service.ts";
+import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
+import { openPglite } from "../../src/store/pglite.ts";
+import { Store } from "../../src/store/store.ts";
+import { StandInEmbedder } from "../fakes/semantic.ts";
+import { assertStatsExact } from "./stats_check.ts";
+
+Deno.test("corpus statistics kept by triggers equal the counts after every kind of write", async () => {
+  const db = await openPglite();
+  try {
+    await migrate(db);
+    const embedder = new StandInEmbedder();
+    const stored = await ensureEmbeddingColumn(db, embedder.info);
+    const store = new Store(db);
+    const service = new SqlMemoryService({ store, embedder, stored });
+    await service.import([
+      ...Array.from({ length: 150 }, (_, i) => ({
+        content: `The deploy script ${i} runs the deploy and the tests of api-${i % 7}`,
+        ...(i % 3 ? { scope: "project" as const, project: `p${i % 4}` } : {}),
+      })),
+      { content: "the and of" }, // no terms at all: counted, length 0
+    ]);
+    await assertStatsExact(db, "an import");
+    const a = await service.create({ content: "Kubernetes manifests live in ops/k8s" });
+    const b = await service.create({
+      content: "Kubernetes manifests moved to deploy/k8s",
+      supersedes: a.memory.id,
+    });
+    await service.create({ content: "Short-lived note on tests", ttl: "1m", project: "p1" });
+    await assertStatsExact(db, "creates");
+    await service.update(b.memory.id, { content: "Manifests for Kubernetes live in infra/k8s" });
+    await assertStatsExact(db, "an update");
+    await service.delete(a.memory.id);
+    await service.deleteMany({ project: "p2" });
+    await assertStatsExact(db, "deletes");
+    assert.equal(await store.deleteExpired(new Date(Date.now() + 3_600_000)), 1);
+    await assertStatsExact(db, "the TTL cleanup (with compaction)");
+    // Postings rebuilt as for memories stored before version 2.
+    await db.exec("update memories set term_count = null where scope = 'global'");
+    await assertStatsExact(db, "lengths cleared");
+    await store.storeTerms(await store.termsPending(1000));
+    await assertStatsExact(db, "postings rebuilt");
+    const job = await store.beginImport(1);
+    await store.stageImport(job, [{
+      id: crypto.randomUUID(),
+      content: "staged then abandoned",
+      scope: "global",
+      project: null,
+      type: "fact",
+      tags: [],
+      weight: 1,
+      supersedes: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      expiresAt: null,
+      embedding: (await embedder.embed(["staged"]))[0],
+    }]);
+    await assertStatsExact(db, "a staged import");
+    await store.abandonImport(job);
+    await assertStatsExact(db, "an abandoned import");
+    await store.compactStats();
+    await assertStatsExact(db, "compaction");
+    const [rows] = await db.query<{ df: number; corpus: number }>(
+      `select (select count(*)::int from memory_term_df) as df,
+              (select count(*)::int from memory_corpus) as corpus`,
+    );
+    const [keys] = await db.query<{ df: number; corpus: number }>(
+      `select (select count(*)::int from (select distinct term, project from memory_terms) k) as df,
+              (select count(distinct coalesce(project, '-'))::int from memories) as corpus`,
+    );
+    assert.deepEqual(rows, keys, "one row per key after compaction");
+    await db.exec("truncate memories cascade");
+    await assertStatsExact(db, "truncate");
+    const [left] = await db.query<{ n: number }>(
+      "select (select count(*) from memory_term_df) + (select count(*) from memory_corpus) as n",
+    );
+    assert.equal(Number(left.n), 0);
+  } finally {
+    await db.close();
+  }
+});
