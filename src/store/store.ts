@@ -31,15 +31,11 @@ export interface FieldFilter {
 }
 
 /** A row to insert, already validated, with its embedding. */
-export interface NewRow {
-  id: string;
-  content: string;
-  scope: Scope;
-  project: string | null;
-  type: MemoryType;
-  tags: string[];
-  weight: number;
-  supersedes: string | null;
+export interface NewRow extends
+  Pick<
+    Memory,
+    "id" | "content" | "scope" | "project" | "type" | "tags" | "weight" | "supersedes"
+  > {
   createdAt: Date;
   updatedAt: Date;
   expiresAt: Date | null;
