@@ -185,7 +185,6 @@ export class CredentialStore {
           "missing",
           this.path,
           `no credentials at ${this.path}; run "msgcli login" first`,
-          { cause: e },
         );
       } else if (e instanceof Deno.errors.PermissionDenied) {
         // Read-only directory or missing lock file that cannot be created: an existing lock
@@ -237,7 +236,6 @@ export class CredentialStore {
           "missing",
           this.path,
           `no credentials at ${this.path}; run "msgcli login" first`,
-          { cause: e },
         );
       }
       throw new CredentialsError(

@@ -321,6 +321,8 @@ Deno.test("missing credentials print the real reason (path), exit 2, no request"
   const r = await runMsgcli(["hi"], { env: s.env });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no credentials at .*credentials\.json; run "msgcli login"/);
+  // The missing file is the whole story: no "caused by" line about the lock file.
+  assert.doesNotMatch(r.stderr, /caused by|\.lock/);
   assert.equal(s.fake.requests.length, 0);
 });
 
