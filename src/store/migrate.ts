@@ -9,6 +9,7 @@ import search from "../../migrations/0002_search.sql" with { type: "text" };
 import searchGlobal from "../../migrations/0003_search_global.sql" with { type: "text" };
 import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "text" };
 import corpusStats from "../../migrations/0006_corpus_stats.sql" with { type: "text" };
+import stagedStats from "../../migrations/0007_staged_stats.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 3, name: "0003_search_global", sql: searchGlobal },
   { version: 5, name: "0005_import_jobs", sql: importJobs },
   { version: 6, name: "0006_corpus_stats", sql: corpusStats },
+  { version: 7, name: "0007_staged_stats", sql: stagedStats },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */

@@ -219,6 +219,13 @@ export class Store {
     this.db = db;
   }
 
+  // Statistics of the imports this store is writing, by job: document frequency by
+  // [term, project] (JSON) and count and length by project, added when the import is published.
+  readonly #staged = new Map<
+    string,
+    { df: Map<string, number>; corpus: Map<string | null, { n: number; len: number }> }
+  >();
+
   // Corpus size, lengths and document frequencies for BM25, exact: triggers keep them in
   // memory_corpus and memory_term_df (deltas appended by every write, see
   // migrations/0006_corpus_stats.sql), so reading them sums a few rows. They are still kept for
@@ -368,6 +375,7 @@ export class Store {
   async beginImport(items: number): Promise<string> {
     const id = crypto.randomUUID();
     await this.db.query("insert into mneme_import_jobs (id, items) values ($1, $2)", [id, items]);
+    this.#staged.set(id, { df: new Map(), corpus: new Map() });
     return id;
   }
 
@@ -382,7 +390,7 @@ export class Store {
     rows: NewRow[],
     check?: (store: Store) => Promise<void>,
   ): Promise<boolean> {
-    return await this.transaction(async (s) => {
+    const staged = await this.transaction(async (s) => {
       const touched = await s.db.query(
         "update mneme_import_jobs set touched_at = now() where id = $1 returning id",
         [job],
@@ -392,23 +400,73 @@ export class Store {
       // (synchronous) flushes the log up to itself, these chunks included. Saves one fsync
       // per chunk.
       await s.db.exec("set local synchronous_commit = off");
+      // No statistics deltas per chunk (migrations/0007): the import adds its own when it is
+      // published.
+      await s.db.exec("set local mneme.staged = 'on'");
       if (check) await check(s);
       await s.insert(rows, job);
       return true;
     });
+    if (staged) this.#countStaged(job, rows);
+    return staged;
+  }
+
+  /** Add a committed chunk's rows to its import's statistics (published with it). */
+  #countStaged(job: string, rows: NewRow[]): void {
+    const acc = this.#staged.get(job);
+    if (!acc) return;
+    for (const r of rows) {
+      const { terms, len } = postingsOf(r.content);
+      const c = acc.corpus.get(r.project) ?? { n: 0, len: 0 };
+      c.n++;
+      c.len += len;
+      acc.corpus.set(r.project, c);
+      for (const term of Object.keys(terms)) {
+        const key = JSON.stringify([term, r.project]);
+        acc.df.set(key, (acc.df.get(key) ?? 0) + 1);
+      }
+    }
   }
 
   /** Make every row of an import visible at once; false when the job no longer exists. */
   async publishImport(job: string): Promise<boolean> {
-    const rows = await this.db.query("delete from mneme_import_jobs where id = $1 returning id", [
-      job,
-    ]);
-    return rows.length > 0;
+    const acc = this.#staged.get(job);
+    this.#staged.delete(job);
+    if (!acc) throw new Error(`import ${job} was not begun by this store`);
+    // The import's statistics, counted as its chunks committed, go in with its publication:
+    // one statement per table, in the transaction that makes its rows visible.
+    const df = [...acc.df].map(([key, n]) => {
+      const [term, project] = JSON.parse(key) as [string, string | null];
+      return { term, project, df: n };
+    });
+    const corpus = [...acc.corpus].map(([project, c]) => ({ project, n: c.n, len: c.len }));
+    return await this.db.transaction(async (tx) => {
+      const rows = await tx.query("delete from mneme_import_jobs where id = $1 returning id", [
+        job,
+      ]);
+      if (!rows.length) return false;
+      await tx.query(
+        `insert into memory_term_df (term, project, df)
+         select term, project, df from jsonb_to_recordset($1::text::jsonb)
+           as x(term text, project text, df int)`,
+        [JSON.stringify(df)],
+      );
+      await tx.query(
+        `insert into memory_corpus (project, n, len, with_len)
+         select project, n, len, n from jsonb_to_recordset($1::text::jsonb)
+           as x(project text, n int, len bigint)`,
+        [JSON.stringify(corpus)],
+      );
+      return true;
+    });
   }
 
   /** Delete an unfinished import: its staged rows and its job. */
   async abandonImport(job: string): Promise<void> {
+    this.#staged.delete(job);
     await this.transaction(async (s) => {
+      // Its rows were never counted in the statistics (migrations/0007).
+      await s.db.exec("set local mneme.staged = 'on'");
       await s.db.query("delete from memories where import_job = $1", [job]);
       await s.db.query("delete from mneme_import_jobs where id = $1", [job]);
     });
@@ -738,8 +796,8 @@ export class Store {
       );
       if (!got?.ok) return null;
       const rows = await tx.query<{ n: number }>(
-        `with d as (delete from memories where expires_at is not null and expires_at <= $1
-                    returning 1) select count(*)::int as n from d`,
+        `with d as (delete from memories m where expires_at is not null and expires_at <= $1
+                      and ${VISIBLE} returning 1) select count(*)::int as n from d`,
         [now],
       );
       // The hourly turn of the corpus statistics' compaction (one process of many, too).

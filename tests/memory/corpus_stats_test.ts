@@ -60,9 +60,34 @@ Deno.test("corpus statistics kept by triggers equal the counts after every kind 
       expiresAt: null,
       embedding: (await embedder.embed(["staged"]))[0],
     }]);
-    await assertStatsExact(db, "a staged import");
+    await assertStatsExact(db, "a staged import (its rows not counted yet)");
     await store.abandonImport(job);
     await assertStatsExact(db, "an abandoned import");
+    // A staged import is counted when it is published, all at once.
+    const job2 = await store.beginImport(1);
+    const row = {
+      id: crypto.randomUUID(),
+      content: "staged then published with unusualword",
+      scope: "global" as const,
+      project: null,
+      type: "fact" as const,
+      tags: [],
+      weight: 1,
+      supersedes: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      expiresAt: null,
+      embedding: (await embedder.embed(["published"]))[0],
+    };
+    await store.stageImport(job2, [row]);
+    const df = async () =>
+      (await db.query<{ df: number }>(
+        "select coalesce(sum(df), 0)::int as df from memory_term_df where term = 'unusualword'",
+      ))[0].df;
+    assert.equal(await df(), 0, "a staged row is not in the statistics");
+    assert.equal(await store.publishImport(job2), true);
+    assert.equal(await df(), 1, "published: counted");
+    await assertStatsExact(db, "a published import");
     await store.compactStats();
     await assertStatsExact(db, "compaction");
     const [rows] = await db.query<{ df: number; corpus: number }>(
