@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { SqlMemoryService } from "../../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
-import { Store } from "../../src/store/store.ts";
+import { type NewRow, Store } from "../../src/store/store.ts";
 import { StandInEmbedder } from "../fakes/semantic.ts";
 import { assertStatsExact } from "./stats_check.ts";
 
@@ -45,10 +45,10 @@ Deno.test("corpus statistics kept by triggers equal the counts after every kind 
     await assertStatsExact(db, "lengths cleared");
     await store.storeTerms(await store.termsPending(1000));
     await assertStatsExact(db, "postings rebuilt");
-    const job = await store.beginImport(1);
-    await store.stageImport(job, [{
+    // One global row of an import, written as the service stages it.
+    const staged = async (content: string): Promise<NewRow> => ({
       id: crypto.randomUUID(),
-      content: "staged then abandoned",
+      content,
       scope: "global",
       project: null,
       type: "fact",
@@ -58,28 +58,16 @@ Deno.test("corpus statistics kept by triggers equal the counts after every kind 
       createdAt: new Date(),
       updatedAt: new Date(),
       expiresAt: null,
-      embedding: (await embedder.embed(["staged"]))[0],
-    }]);
+      embedding: (await embedder.embed([content]))[0],
+    });
+    const job = await store.beginImport(1);
+    await store.stageImport(job, [await staged("staged then abandoned")]);
     await assertStatsExact(db, "a staged import (its rows not counted yet)");
     await store.abandonImport(job);
     await assertStatsExact(db, "an abandoned import");
     // A staged import is counted when it is published, all at once.
     const job2 = await store.beginImport(1);
-    const row = {
-      id: crypto.randomUUID(),
-      content: "staged then published with unusualword",
-      scope: "global" as const,
-      project: null,
-      type: "fact" as const,
-      tags: [],
-      weight: 1,
-      supersedes: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
-      expiresAt: null,
-      embedding: (await embedder.embed(["published"]))[0],
-    };
-    await store.stageImport(job2, [row]);
+    await store.stageImport(job2, [await staged("staged then published with unusualword")]);
     const df = async () =>
       (await db.query<{ df: number }>(
         "select coalesce(sum(df), 0)::int as df from memory_term_df where term = 'unusualword'",
