@@ -94,8 +94,9 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
     dimension: dim,
     size: n,
     sentence(text: string): Float32Array | null {
+      // Whole words of any script ("häuser" stays one word, unknown, not "h" + "user").
       const tokens = text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'")
-        .match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
+        .match(/\p{L}+(?:'\p{L}+)?/gu) ?? [];
       const v = new Float32Array(dim);
       let known = 0;
       for (const w of tokens) {
@@ -126,6 +127,7 @@ let builtin: Promise<WordVectors> | undefined;
 
 /** The word vectors that ship with Mneme, loaded once per process on first use. */
 export function builtinWordVectors(): Promise<WordVectors> {
+  // A failed load is not kept: the next search tries again.
   builtin ??= (async () => {
     const { default: b64 } = await import("../../models/glove-100d-50k.b64", {
       with: { type: "text" },
@@ -135,5 +137,6 @@ export function builtinWordVectors(): Promise<WordVectors> {
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return decodeWordVectors(bytes);
   })();
+  builtin.catch(() => builtin = undefined);
   return builtin;
 }

@@ -79,7 +79,8 @@ Rules:
 - recall(query, project='X') searches global + project X (the usual call).
   recall(query, scope='project', project='X') searches only project X.
   recall(query, scope='global') searches only global memories.
-  recall(query) with neither searches everything, including other projects.
+  recall(query) with neither searches global memories only.
+  recall(query, scope='all') searches every project's and the global memories.
 - At equal relevance a project memory scores higher than a global one (1.0 vs 0.8).`;
 
 const TYPES = `# Mneme memory: types

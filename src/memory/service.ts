@@ -380,20 +380,20 @@ export class SqlMemoryService implements MemoryService {
         this.#embedder.info.provider === "builtin"
       ? await this.#wordVectors()
       : null;
-    // A query naming an identifier or a number wants that exact string, which word vectors
-    // cannot see: such a query is ranked without them.
+    // A query naming an identifier (`tools/deploy.sh`, `ERR_CONN_RESET`: a term joined by
+    // _ . / : - @ #) wants that exact string, which word vectors cannot see: such a query is
+    // ranked without them.
     const exact = queryTerms.some((t) => /[_./:\-@#]/.test(t));
     const query = exact ? null : words?.sentence(q.query) ?? null;
     return candidates
       .map((c) => {
         const r = relevance(c, share, mode);
-        if (!query || r <= 0) return { memory: c.memory, relevance: r };
-        const v = words!.sentence(c.memory.content);
-        const sim = v ? Math.max(0, cosine(query, v)) : 0;
-        return {
-          memory: c.memory,
-          relevance: (1 - WORD_VECTOR_SHARE) * r + WORD_VECTOR_SHARE * sim,
-        };
+        // A memory without a known word (code, numbers, another script) keeps its relevance.
+        const v = query && r > 0 ? words!.sentence(c.memory.content) : null;
+        if (!v) return { memory: c.memory, relevance: r };
+        const fused = (1 - WORD_VECTOR_SHARE) * r +
+          WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
+        return { memory: c.memory, relevance: fused < MIN_RELEVANCE ? 0 : fused };
       })
       .filter((c) => c.relevance > 0)
       .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.relevance, now) }))

@@ -432,19 +432,24 @@ export class Store {
   async publishImport(job: string): Promise<boolean> {
     const acc = this.#staged.get(job);
     this.#staged.delete(job);
-    if (!acc) throw new Error(`import ${job} was not begun by this store`);
     // The import's statistics, counted as its chunks committed, go in with its publication:
     // one statement per table, in the transaction that makes its rows visible.
-    const df = [...acc.df].map(([key, n]) => {
+    const df = [...acc?.df ?? []].map(([key, n]) => {
       const [term, project] = JSON.parse(key) as [string, string | null];
       return { term, project, df: n };
     });
-    const corpus = [...acc.corpus].map(([project, c]) => ({ project, n: c.n, len: c.len }));
+    const corpus = [...acc?.corpus ?? []].map(([project, c]) => ({
+      project,
+      n: c.n,
+      len: c.len,
+    }));
     return await this.db.transaction(async (tx) => {
       const rows = await tx.query("delete from mneme_import_jobs where id = $1 returning id", [
         job,
       ]);
       if (!rows.length) return false;
+      // Rolls back: the job stays, to be abandoned, rather than published uncounted.
+      if (!acc) throw new Error(`import ${job} was not begun by this store`);
       await tx.query(
         `insert into memory_term_df (term, project, df)
          select term, project, df from jsonb_to_recordset($1::text::jsonb)
@@ -461,14 +466,28 @@ export class Store {
     });
   }
 
-  /** Delete an unfinished import: its staged rows and its job. */
-  async abandonImport(job: string): Promise<void> {
+  /**
+   * Delete an unfinished import: its job, then its staged rows. With `staleSecs`, only while
+   * the job is still untouched for that long: the job row is deleted first (a chunk or the
+   * publication of the import holds that row meanwhile, so the two take turns), and the rows
+   * only when it was, so an import that is slow but alive is never emptied under its owner.
+   * Returns whether the import was deleted.
+   */
+  async abandonImport(job: string, staleSecs?: number): Promise<boolean> {
     this.#staged.delete(job);
-    await this.transaction(async (s) => {
+    return await this.transaction(async (s) => {
+      const gone = staleSecs === undefined
+        ? await s.db.query("delete from mneme_import_jobs where id = $1 returning id", [job])
+        : await s.db.query(
+          `delete from mneme_import_jobs
+            where id = $1 and touched_at < now() - make_interval(secs => $2) returning id`,
+          [job, staleSecs],
+        );
+      if (staleSecs !== undefined && !gone.length) return false;
       // Its rows were never counted in the statistics (migrations/0007).
       await s.db.exec("set local mneme.staged = 'on'");
       await s.db.query("delete from memories where import_job = $1", [job]);
-      await s.db.query("delete from mneme_import_jobs where id = $1", [job]);
+      return true;
     });
   }
 
@@ -479,14 +498,12 @@ export class Store {
    * Returns the number of imports deleted.
    */
   async abandonStaleImports(all: boolean): Promise<number> {
-    const jobs = all
-      ? await this.db.query<{ id: string }>("select id from mneme_import_jobs")
-      : await this.db.query<{ id: string }>(
-        "select id from mneme_import_jobs where touched_at < now() - make_interval(secs => $1)",
-        [IMPORT_STALE_MS / 1000],
-      );
-    for (const j of jobs) await this.abandonImport(j.id);
-    return jobs.length;
+    const jobs = await this.db.query<{ id: string }>("select id from mneme_import_jobs");
+    let n = 0;
+    for (const j of jobs) {
+      if (await this.abandonImport(j.id, all ? undefined : IMPORT_STALE_MS / 1000)) n++;
+    }
+    return n;
   }
 
   /** One memory by id, expired or not; null when absent. */

@@ -97,3 +97,45 @@ Deno.test("corpus statistics kept by triggers equal the counts after every kind 
     await db.close();
   }
 });
+
+Deno.test("a stale import is deleted only while still stale; its owner then cannot publish", async () => {
+  const db = await openPglite();
+  try {
+    await migrate(db);
+    const embedder = new StandInEmbedder();
+    await ensureEmbeddingColumn(db, embedder.info);
+    const store = new Store(db);
+    const row = async (content: string): Promise<NewRow> => ({
+      id: crypto.randomUUID(),
+      content,
+      scope: "global",
+      project: null,
+      type: "fact",
+      tags: [],
+      weight: 1,
+      supersedes: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      expiresAt: null,
+      embedding: (await embedder.embed([content]))[0],
+    });
+    const staged = async () =>
+      (await db.query<{ n: number }>(
+        "select count(*)::int as n from memories where import_job is not null",
+      ))[0].n;
+    const job = await store.beginImport(2);
+    assert.equal(await store.stageImport(job, [await row("a slow but live import")]), true);
+    // Another process's cleanup (server Postgres): the job was touched just now, so it stays.
+    assert.equal(await store.abandonStaleImports(false), 0);
+    assert.equal(await staged(), 1);
+    await db.exec("update mneme_import_jobs set touched_at = now() - interval '1 hour'");
+    assert.equal(await store.abandonStaleImports(false), 1);
+    assert.equal(await staged(), 0);
+    // The owner finds its job gone: nothing more is written or published.
+    assert.equal(await store.stageImport(job, [await row("too late")]), false);
+    assert.equal(await store.publishImport(job), false);
+    await assertStatsExact(db, "a stale import deleted");
+  } finally {
+    await db.close();
+  }
+});
