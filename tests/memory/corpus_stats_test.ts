@@ -10,6 +10,24 @@ import { type NewRow, Store } from "../../src/store/store.ts";
 import { StandInEmbedder } from "../fakes/semantic.ts";
 import { assertStatsExact } from "./stats_check.ts";
 
+/** One global row of an import, written as the service stages it. */
+async function stagedRow(embedder: StandInEmbedder, content: string): Promise<NewRow> {
+  return {
+    id: crypto.randomUUID(),
+    content,
+    scope: "global",
+    project: null,
+    type: "fact",
+    tags: [],
+    weight: 1,
+    supersedes: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    expiresAt: null,
+    embedding: (await embedder.embed([content]))[0],
+  };
+}
+
 Deno.test("corpus statistics kept by triggers equal the counts after every kind of write", async () => {
   const db = await openPglite();
   try {
@@ -45,21 +63,7 @@ Deno.test("corpus statistics kept by triggers equal the counts after every kind 
     await assertStatsExact(db, "lengths cleared");
     await store.storeTerms(await store.termsPending(1000));
     await assertStatsExact(db, "postings rebuilt");
-    // One global row of an import, written as the service stages it.
-    const staged = async (content: string): Promise<NewRow> => ({
-      id: crypto.randomUUID(),
-      content,
-      scope: "global",
-      project: null,
-      type: "fact",
-      tags: [],
-      weight: 1,
-      supersedes: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
-      expiresAt: null,
-      embedding: (await embedder.embed([content]))[0],
-    });
+    const staged = (content: string) => stagedRow(embedder, content);
     const job = await store.beginImport(1);
     await store.stageImport(job, [await staged("staged then abandoned")]);
     await assertStatsExact(db, "a staged import (its rows not counted yet)");
@@ -105,20 +109,7 @@ Deno.test("a stale import is deleted only while still stale; its owner then cann
     const embedder = new StandInEmbedder();
     await ensureEmbeddingColumn(db, embedder.info);
     const store = new Store(db);
-    const row = async (content: string): Promise<NewRow> => ({
-      id: crypto.randomUUID(),
-      content,
-      scope: "global",
-      project: null,
-      type: "fact",
-      tags: [],
-      weight: 1,
-      supersedes: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
-      expiresAt: null,
-      embedding: (await embedder.embed([content]))[0],
-    });
+    const row = (content: string) => stagedRow(embedder, content);
     const staged = async () =>
       (await db.query<{ n: number }>(
         "select count(*)::int as n from memories where import_job is not null",
