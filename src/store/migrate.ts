@@ -10,6 +10,7 @@ import searchGlobal from "../../migrations/0003_search_global.sql" with { type: 
 import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "text" };
 import corpusStats from "../../migrations/0006_corpus_stats.sql" with { type: "text" };
 import stagedStats from "../../migrations/0007_staged_stats.sql" with { type: "text" };
+import searchFunction from "../../migrations/0008_search_function.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 5, name: "0005_import_jobs", sql: importJobs },
   { version: 6, name: "0006_corpus_stats", sql: corpusStats },
   { version: 7, name: "0007_staged_stats", sql: stagedStats },
+  { version: 8, name: "0008_search_function", sql: searchFunction },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */

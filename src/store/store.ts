@@ -190,14 +190,6 @@ const NOT_SUPERSEDED = "m.superseded_by is null";
 export const VISIBLE =
   "(m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))";
 
-/**
- * The ids of rows of unfinished imports (usually none: one look at the partial index). The
- * lexical side leaves them out before it caps the postings per term, so that an import in
- * progress cannot crowd real matches out.
- */
-const STAGED_IDS =
-  "select s.id from memories s where s.import_job = any(array(select j.id from mneme_import_jobs j))";
-
 /** A job touched less recently than this on server Postgres is left behind by a dead process. */
 export const IMPORT_STALE_MS = 10 * 60_000;
 
@@ -661,16 +653,6 @@ export class Store {
       return near.map((x) => ({ ...x, lexical: 0 }));
     }
     const stats = await this.#corpusStats(scope, terms);
-    const p = new Params();
-    const v = p.add(vectorLiteral(vector));
-    const lim = p.add(k);
-    // The nearest neighbours, in the same statement (one round trip, on the HNSW index).
-    const vec = sides.vector
-      ? `select m.id from memories m
-          where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
-            and ${VISIBLE}
-          order by m.embedding <=> ${v}::vector limit ${lim}`
-      : "select null::uuid as id where false";
     // Per query term, its BM25 weight idf × (k1 + 1), and the normalisation (Σ idf): both
     // computed here from the cached statistics, so that the statement only sums postings.
     const idf = terms.map((x) => {
@@ -678,51 +660,33 @@ export class Store {
       return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
     });
     const total = Math.max(idf.reduce((a, b) => a + b, 0), 1e-9);
-    const t = p.add(terms);
-    const w = p.add(idf.map((x) => x * (BM25_K1 + 1)));
-    const avgdl = p.add(stats.avgdl);
-    // Postings carry the memory's project (null: global), so the scope applies to them
-    // directly; expired and superseded memories are filtered when the best lexical matches
-    // are picked (from the 4 × k best, so that a few of them cannot crowd the rest out).
-    // Per term and project value (global: null, on an index of its own) one index range read
-    // in order of impact, of which only the POSTINGS_PER_TERM first are scored: a search
-    // reads a bounded number of postings however common its words are.
-    const projects = scope.kind === "all"
-      ? null
-      : scope.kind === "global"
-      ? ["is null"]
-      : scope.kind === "project"
-      ? [`= ${p.add(scope.project)}`]
-      : ["is null", `= ${p.add(scope.project)}`];
-    const per = p.add(POSTINGS_PER_TERM);
-    const best = (pr: string | null) =>
-      `select x.id, q.w * x.tf / (x.tf + ${BM25_K1}::float8 * (${
-        1 - BM25_B
-      }::float8 + ${BM25_B}::float8 * x.len / ${avgdl}::float8)) as s
-         from unnest(${t}::text[], ${w}::float8[]) as q(term, w) cross join lateral (
-         select m.memory_id as id, m.tf, m.len from memory_terms m
-          where m.term = q.term ${pr === null ? "" : `and m.project ${pr}`}
-            and m.memory_id not in (select id from staged)
-          order by m.impact desc limit ${per}) x`;
-    const post = projects === null ? best(null) : projects.map(best).join(" union all ");
-    const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}`;
-    const rows = await this.#indexed<Row & { lexical: number }>(
-      `with staged as materialized (${STAGED_IDS}
-       ), vec as materialized (${vec}
-       ), bm as (
-         select id, sum(s) as score from (${post}) post group by id
-       ), best as (
-         select id, score from bm order by score desc, id limit ${p.add(4 * k)}
-       ), top as (
-         select best.id from best join memories m on m.id = best.id
-          where ${live} order by best.score desc, best.id limit ${lim}
-       ), ids as (
-         select id from top union select id from vec
-       )
-       select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity,
-              least(1, coalesce(bm.score, 0) / ${p.add(total)}::float8) as lexical
-         from memories m join ids on ids.id = m.id left join bm on bm.id = m.id`,
-      p.values,
+    // The statement is the function mneme_search (migrations/0008_search_function.sql), so
+    // that its plan is made once per connection. The nearest neighbours come from the HNSW
+    // index. Postings carry the memory's project (null: global), so the scope applies to
+    // them directly: per term and project value (global: null, on an index of its own) one
+    // index range read in order of impact, of which only the POSTINGS_PER_TERM first are
+    // scored, so a search reads a bounded number of postings however common its words are.
+    // Expired and superseded memories are filtered when the best lexical matches are picked
+    // (from the 4 × k best, so that a few of them cannot crowd the rest out).
+    const rows = await this.db.query<Row & { similarity: number; lexical: number }>(
+      `select * from mneme_search($1::text::vector, $2, $3::text[], $4::float8[], $5, $6, $7,
+                                  $8, $9, $10, $11, $12, $13, $14)`,
+      [
+        vectorLiteral(vector),
+        sides.vector,
+        terms,
+        idf.map((x) => x * (BM25_K1 + 1)),
+        BM25_K1,
+        BM25_B,
+        stats.avgdl,
+        total,
+        k,
+        POSTINGS_PER_TERM,
+        now,
+        scope.kind === "all",
+        scope.kind === "global" || scope.kind === "hierarchy",
+        scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
+      ],
     );
     return rows.map((r) => ({
       memory: toMemory(r),
