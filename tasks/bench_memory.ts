@@ -452,7 +452,7 @@ if (concurrentRows.length) {
 const out = {
   date: new Date().toISOString(),
   deno: Deno.version.deno,
-  embedder: "builtin hash-v1, 768 dimensions",
+  embedder: "builtin hash-v2, 768 dimensions",
   postgres: values["database-url"] ? "server" : "PGlite behind pglite-socket",
   creates: CREATES,
   searches: SEARCHES,

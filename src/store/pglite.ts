@@ -9,6 +9,7 @@ import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
+import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
 
 type Runner = Pick<PGlite, "query" | "exec"> | Transaction;
@@ -290,7 +291,7 @@ async function createPglite(dataDir?: string, durable = false): Promise<PGlite> 
   });
   if (durable) syncToDisk(pg);
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
-  await pg.exec("set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = 60");
+  await pg.exec(`set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = ${EF_SEARCH}`);
   return pg;
 }
 

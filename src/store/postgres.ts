@@ -16,6 +16,7 @@
 import postgres from "postgres";
 import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
+import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
 
 /** Oldest pgvector with iterative index scans (`hnsw.iterative_scan`), which filtered search needs. */
@@ -275,7 +276,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     connection: {
       application_name: "mneme",
       "hnsw.iterative_scan": "relaxed_order",
-      "hnsw.ef_search": "60",
+      "hnsw.ef_search": String(EF_SEARCH),
     },
   });
   const db = wrap(sql, sql, false, target);
