@@ -239,6 +239,8 @@ export interface PostgresOptions {
   max?: number;
   /** Seconds to wait for a connection (default 10). */
   connectTimeout?: number;
+  /** Receives the server's notices (default: dropped). tasks/explain_search.ts reads plans so. */
+  onNotice?: (message: string) => void;
 }
 
 function envPoolSize(): number | undefined {
@@ -270,7 +272,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       : {}),
     max: opts.max ?? envPoolSize() ?? DEFAULT_POOL_SIZE,
     connect_timeout: opts.connectTimeout ?? 10,
-    onnotice: () => {},
+    onnotice: (n) => opts.onNotice?.(String(n.message ?? "")),
     // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index;
     // a larger ef_search keeps recall up with the index parameters of migrate.ts.
     connection: {
