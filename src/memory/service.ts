@@ -351,7 +351,10 @@ export class SqlMemoryService implements MemoryService {
 
   async search(input: SearchInput): Promise<SearchResult[]> {
     const q = validateSearch(input);
-    await this.#assertVectorsUsable();
+    // The check that the stored vectors are usable is one round trip of its own: on server
+    // Postgres it runs beside the search (another pooled connection) rather than before it,
+    // and its error, when there is one, is the answer.
+    const usable = this.#assertVectorsUsable();
     // Without project and scope, search covers global memories only: an agent outside a
     // project never sees other projects' memories.
     const scope: ScopeFilter = q.scope === "all"
@@ -363,19 +366,24 @@ export class SqlMemoryService implements MemoryService {
       : q.project !== undefined
       ? { kind: "hierarchy", project: q.project }
       : { kind: "global" };
-    const [embedding] = await this.#embed([q.query]);
     const queryTerms = terms(q.query);
     const now = this.#now();
     const mode = this.#retrieval;
     const share = lexicalShare(this.#embedder.info);
-    const candidates = await this.#store.candidates(
-      embedding,
-      queryTerms,
-      scope,
-      RECALL_CANDIDATES,
-      now,
-      { vector: mode !== "lexical", lexical: mode !== "vector" },
+    const found = this.#embed([q.query]).then(([embedding]) =>
+      this.#store.candidates(
+        embedding,
+        queryTerms,
+        scope,
+        RECALL_CANDIDATES,
+        now,
+        { vector: mode !== "lexical", lexical: mode !== "vector" },
+      )
     );
+    const [checked, searched] = await Promise.allSettled([usable, found]);
+    if (checked.status === "rejected") throw checked.reason;
+    if (searched.status === "rejected") throw searched.reason;
+    const candidates = searched.value;
     const words = mode === "hybrid" && this.#wordVectors &&
         this.#embedder.info.provider === "builtin"
       ? await this.#wordVectors()

@@ -176,8 +176,10 @@ Deno.test("through the service: batched import, startup and runtime provider fai
 
     // The model now answers with another dimension: a 503 naming the cause, nothing written.
     fake.models.set("tiny-embed", 1024);
-    for (const p of [service.create({ content: "new" }), service.search({ query: "x" })]) {
-      await assert.rejects(p, (err: unknown) => {
+    for (
+      const call of [() => service.create({ content: "new" }), () => service.search({ query: "x" })]
+    ) {
+      await assert.rejects(call, (err: unknown) => {
         assert.ok(err instanceof MemoryError);
         assert.equal(err.status, 503);
         assert.match(err.message, /^embedding failed: .*1024-dimension/);
