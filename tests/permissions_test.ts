@@ -133,7 +133,13 @@ Deno.test("admin: a DATA_DIR or a database host outside its flags is refused bef
   const allowed = connectionCounter("127.0.0.2");
   try {
     const elsewhere = join(b.path, "data");
-    const flagEnv = { DATA_DIR: a.path, EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "9" };
+    // A free port, not a fixed one: the control daemon binds it while it starts, and as root
+    // a low port such as 9 binds too, where other tests expect nothing to listen.
+    const flagEnv = {
+      DATA_DIR: a.path,
+      EMBEDDING_PROVIDER: "builtin",
+      ADMIN_PORT: String(freePort()),
+    };
     const deniedDb = `postgres://mneme@127.0.0.2:${denied.port}/mneme`;
     const allowedDb = `postgres://mneme@127.0.0.2:${allowed.port}/mneme`;
     const [dir, db, control] = await Promise.all([
