@@ -13,6 +13,7 @@ import {
   CLEANUP_LOCK,
   MIGRATION_LOCK,
   recordedEmbedder,
+  renameNextIndexes,
   setVectorColumn,
 } from "./migrate.ts";
 
@@ -660,9 +661,10 @@ export class Store {
       return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
     });
     const total = Math.max(idf.reduce((a, b) => a + b, 0), 1e-9);
-    // The statement is the function mneme_search (migrations/0008_search_function.sql), so
-    // that its plan is made once per connection. The nearest neighbours come from the HNSW
-    // index. Postings carry the memory's project (null: global), so the scope applies to
+    // The statement is the function mneme_search (migrations/0008_search_function.sql, as
+    // redefined by 0009_search_parts.sql), so that its plan is made once per connection. The
+    // nearest neighbours come from an HNSW index: over global memories the partial index of
+    // memories that are not project-scoped, otherwise the index of all with the scope filter. Postings carry the memory's project (null: global), so the scope applies to
     // them directly: per term and project value (global: null, on an index of its own) one
     // index range read in order of impact, of which only the POSTINGS_PER_TERM first are
     // scored, so a search reads a bounded number of postings however common its words are.
@@ -915,9 +917,7 @@ export class Store {
       if (pending.length) return false;
       await s.db.exec("alter table memories drop column embedding");
       await s.db.exec("alter table memories rename column embedding_next to embedding");
-      await s.db.exec(
-        "alter index memories_embedding_next_hnsw rename to memories_embedding_hnsw",
-      );
+      await renameNextIndexes(s.db);
       await s.#recordEmbedder(target);
       return true;
     });

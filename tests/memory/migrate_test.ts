@@ -15,6 +15,7 @@ import {
   recordedEmbedder,
 } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
+import { Store } from "../../src/store/store.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
 
 const EMBEDDER = { provider: "builtin", model: "hash-v1", dimension: 64 };
@@ -36,6 +37,13 @@ async function schemaChecks(db: Db): Promise<void> {
   );
   const def = (name: string) => idx.find((i) => i.indexname === name)?.indexdef ?? "";
   assert.match(def("memories_embedding_hnsw"), /USING hnsw \(embedding vector_cosine_ops\)/);
+  if (db.kind === "postgres") {
+    assert.match(
+      def("memories_embedding_global_hnsw"),
+      /USING hnsw \(embedding vector_cosine_ops\).* WHERE \(scope <> 'project'::text\)/,
+      "searches over global memories have an index of their own on server Postgres",
+    );
+  }
   assert.equal(def("memories_content_tsv"), "", "the all-words full-text index is gone");
   const terms = await db.query<{ indexname: string }>(
     "select indexname from pg_indexes where tablename = 'memory_terms'",
@@ -116,4 +124,70 @@ Deno.test({
       await pg.close();
     }
   },
+});
+
+/** The HNSW indexes of `memories`, by name. */
+async function hnswIndexes(db: Db): Promise<string[]> {
+  return (await db.query<{ indexname: string }>(
+    "select indexname from pg_indexes where tablename = 'memories' and indexname like '%hnsw'",
+  )).map((r) => r.indexname).sort();
+}
+
+/**
+ * Server Postgres has a partial index of the memories that are not project-scoped (searches
+ * over global memories); a database of schema 8 gets it at start; a re-embed keeps it.
+ */
+async function globalIndexChecks(db: Db, expected: string[]): Promise<void> {
+  await migrate(db);
+  await ensureEmbeddingColumn(db, EMBEDDER);
+  assert.deepEqual(await hnswIndexes(db), expected);
+  await db.exec("drop index if exists memories_embedding_global_hnsw");
+  assert.deepEqual(await ensureEmbeddingColumn(db, EMBEDDER), EMBEDDER);
+  assert.deepEqual(await hnswIndexes(db), expected, "built again at start");
+  const store = new Store(db);
+  const vec = Array.from({ length: EMBEDDER.dimension }, (_, i) => (i === 0 ? 1 : 0));
+  await db.query(
+    `insert into memories (id, content, scope, project, type, tags, weight, embedding,
+                           created_at, updated_at)
+     values (gen_random_uuid(), 'a global memory', 'global', null, 'fact', '{}', 1,
+             $1::text::vector, now(), now())`,
+    [`[${vec.join(",")}]`],
+  );
+  const target = { ...EMBEDDER, model: "hash-v2" };
+  await store.beginReembed(target);
+  assert.deepEqual(
+    await hnswIndexes(db),
+    [...expected, ...expected.map((i) => i.replace("embedding", "embedding_next"))].sort(),
+    "a re-embed builds the same indexes for its column",
+  );
+  const { rows } = await store.reembedPending(10);
+  await store.reembedStore(rows.map((r) => ({ ...r, embedding: vec })));
+  assert.equal(await store.finishReembed(target), true);
+  assert.deepEqual(await hnswIndexes(db), expected, "and they take the usual names");
+}
+
+Deno.test("the index of global memories (server adapter): built for schema 8 at start, kept by a re-embed", async () => {
+  const pg = await PGlite.create({ extensions: { vector } });
+  const server = new PGLiteSocketServer({ db: pg, port: 0, host: "127.0.0.1" });
+  await server.start();
+  const port = Number(server.getServerConn().split(":").pop());
+  const db = await openPostgres(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`, {
+    max: 1,
+  });
+  try {
+    await globalIndexChecks(db, ["memories_embedding_global_hnsw", "memories_embedding_hnsw"]);
+  } finally {
+    await db.close();
+    await server.stop();
+    await pg.close();
+  }
+});
+
+Deno.test("the embedded database has one HNSW index, also after a re-embed", async () => {
+  const db = await openPglite();
+  try {
+    await globalIndexChecks(db, ["memories_embedding_hnsw"]);
+  } finally {
+    await db.close();
+  }
 });
