@@ -24,6 +24,12 @@
  * concurrent clients (half searching within a project, half globally, one request in ten a
  * create) for `--duration` seconds against 1 and then 2 admin daemon processes
  * (`src/bin/admin.ts`) on the same database, the clients spread over the daemons.
+ *
+ * `--settle` lets the database finish what the import left behind before the latencies are
+ * measured: a `CHECKPOINT` (on a server, the URL's role needs the right to run it), then, on a
+ * server, waiting (at most 120 s) until no autovacuum works on the database; `settle_s` is how
+ * long that took. Without it the searches and creates run at once after the import, while the
+ * server may still be writing the import's pages and vacuuming its table.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
@@ -34,6 +40,7 @@ import { startAdminServer } from "../src/admin/server.ts";
 import { loadMemoryConfig } from "../src/config.ts";
 import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
+import type { Db } from "../src/store/db.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -49,6 +56,7 @@ const { values } = parseArgs({
     daemons: { type: "string", default: "1,2" },
     duration: { type: "string", default: "10" },
     reembed: { type: "boolean", default: false },
+    settle: { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -156,6 +164,7 @@ interface Row {
   search_p95_ms: number;
   search_p99_ms: number;
   peak_rss_mb: number;
+  settle_s?: number;
   reembed_s?: number;
   reads_during_reembed_p95_ms?: number;
   reads_during_reembed_max_ms?: number;
@@ -236,6 +245,22 @@ async function openBackend(
   };
 }
 
+/** `--settle`: a checkpoint, then (server) no autovacuum left on this database; seconds taken. */
+async function settle(db: Db): Promise<number> {
+  const t0 = performance.now();
+  await db.exec("checkpoint");
+  if (db.kind === "postgres") {
+    while (performance.now() - t0 < 120_000) {
+      const [{ n }] = await db.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_progress_vacuum where datname = current_database()",
+      );
+      if (n === 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 async function bench(backend: string, size: number, fsync: string): Promise<Row> {
   const be = await openBackend(backend);
   const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
@@ -268,6 +293,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
     const cpu = process.cpuUsage(cpu0);
     const { healthz, reads } = await prober.stop();
     const importPerS = size / importS;
+    const settleS = values.settle ? await settle(server.service.store.db) : undefined;
     // Search latency: hierarchical and global queries.
     const search: number[] = [];
     for (let i = 0; i < SEARCHES; i++) {
@@ -319,6 +345,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       search_p95_ms: +pct(search, 95).toFixed(2),
       search_p99_ms: +pct(search, 99).toFixed(2),
       peak_rss_mb: Math.round(peakRss / 1048576),
+      ...(settleS === undefined ? {} : { settle_s: +settleS.toFixed(1) }),
       ...reembed,
     };
   } finally {
