@@ -11,7 +11,6 @@ import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "tex
 import corpusStats from "../../migrations/0006_corpus_stats.sql" with { type: "text" };
 import stagedStats from "../../migrations/0007_staged_stats.sql" with { type: "text" };
 import searchFunction from "../../migrations/0008_search_function.sql" with { type: "text" };
-import searchParts from "../../migrations/0009_search_parts.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -24,7 +23,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 6, name: "0006_corpus_stats", sql: corpusStats },
   { version: 7, name: "0007_staged_stats", sql: stagedStats },
   { version: 8, name: "0008_search_function", sql: searchFunction },
-  { version: 9, name: "0009_search_parts", sql: searchParts },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */
@@ -210,7 +208,7 @@ export async function ensureEmbeddingColumn(db: Db, embedder: EmbedderInfo): Pro
           } dimensions but ${recorded.dimension} are recorded; the schema was changed by hand`,
         );
       }
-      // Databases from before schema 9 have no index of global memories yet (server Postgres):
+      // Databases from before schema 8 have no index of global memories yet (server Postgres):
       // built once here (it covers only the memories that are not project-scoped).
       for (const index of vectorIndexes(tx, "embedding")) {
         const [{ missing }] = await tx.query<{ missing: boolean }>(

@@ -661,8 +661,8 @@ export class Store {
       return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
     });
     const total = Math.max(idf.reduce((a, b) => a + b, 0), 1e-9);
-    // The statement is the function mneme_search (migrations/0008_search_function.sql, as
-    // redefined by 0009_search_parts.sql), so that its plan is made once per connection. The
+    // The statement is the function mneme_search (migrations/0008_search_function.sql), so
+    // that its plan is made once per connection. The
     // nearest neighbours come from an HNSW index: over global memories the partial index of
     // memories that are not project-scoped, otherwise the index of all with the scope filter. Postings carry the memory's project (null: global), so the scope applies to
     // them directly: per term and project value (global: null, on an index of its own) one

@@ -135,7 +135,7 @@ async function hnswIndexes(db: Db): Promise<string[]> {
 
 /**
  * Server Postgres has a partial index of the memories that are not project-scoped (searches
- * over global memories); a database of schema 8 gets it at start; a re-embed keeps it.
+ * over global memories); a database of schema 7 gets it at start; a re-embed keeps it.
  */
 async function globalIndexChecks(db: Db, expected: string[]): Promise<void> {
   await migrate(db);
@@ -166,7 +166,7 @@ async function globalIndexChecks(db: Db, expected: string[]): Promise<void> {
   assert.deepEqual(await hnswIndexes(db), expected, "and they take the usual names");
 }
 
-Deno.test("the index of global memories (server adapter): built for schema 8 at start, kept by a re-embed", async () => {
+Deno.test("the index of global memories (server adapter): built for schema 7 at start, kept by a re-embed", async () => {
   const pg = await PGlite.create({ extensions: { vector } });
   const server = new PGLiteSocketServer({ db: pg, port: 0, host: "127.0.0.1" });
   await server.start();
