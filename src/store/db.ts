@@ -5,12 +5,29 @@
  * @module
  */
 
+/** How {@link Db.query} runs a statement. */
+export interface QueryOptions {
+  /**
+   * Server Postgres: keep the statement prepared on each pooled connection, so that a call
+   * is one round trip (bind and execute) instead of two (parse and describe, then bind and
+   * execute: postgres.js asks for the parameter types of an unnamed statement before sending
+   * its values). Only for statements whose plan cannot depend on the parameters' values,
+   * such as the call of a function: after five calls the server may keep one generic plan
+   * for a prepared statement. Ignored by the embedded database (one process, no round trip).
+   */
+  prepare?: boolean;
+}
+
 /** Minimal SQL executor shared by both adapters. */
 export interface Db {
   /** `pglite` (embedded) or `postgres` (server). */
   readonly kind: "pglite" | "postgres";
   /** Run one statement with bind parameters and return its rows. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(
+    text: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<T[]>;
   /** Run a script of statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /** Run `fn` in one transaction; it is rolled back when `fn` throws. */

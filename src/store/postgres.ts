@@ -15,7 +15,7 @@
  */
 import postgres from "postgres";
 import { MemoryError } from "../domain/errors.ts";
-import type { Db } from "./db.ts";
+import type { Db, QueryOptions } from "./db.ts";
 import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
 
@@ -205,9 +205,13 @@ type Sql = postgres.Sql | postgres.TransactionSql;
 function wrap(sql: Sql, root: postgres.Sql, inTx: boolean, t: DbTarget): Db {
   const db: Db = {
     kind: "postgres",
-    async query<T>(text: string, params: unknown[] = []) {
+    async query<T>(text: string, params: unknown[] = [], options: QueryOptions = {}) {
       try {
-        const rows = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+        const rows = await sql.unsafe(
+          text,
+          params as postgres.ParameterOrJSON<never>[],
+          options.prepare ? { prepare: true } : {},
+        );
         return rows as unknown as T[];
       } catch (err) {
         throw duringService(err, t);

@@ -689,6 +689,9 @@ export class Store {
         scope.kind === "global" || scope.kind === "hierarchy",
         scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
       ],
+      // A function call: its plan is a function scan whatever the values, so it stays
+      // prepared on each connection (one round trip a search on server Postgres).
+      { prepare: true },
     );
     return rows.map((r) => ({
       memory: toMemory(r),

@@ -119,6 +119,43 @@ serverTest(
   },
 );
 
+serverTest(
+  "the search call stays prepared on its connection, and survives the function being replaced",
+  async () => {
+    const { name, url } = await freshDb();
+    // One connection, so that the session the search ran on is the one asked.
+    const service = await openMemoryService(testConfig({ databaseUrl: url }), {
+      maxConnections: 1,
+    });
+    try {
+      await service.create({ content: "the deploy script needs json logs" });
+      const find = async () =>
+        (await service.search({ query: "deploy script logs" })).map((r) => r.memory.content);
+      assert.deepEqual(await find(), ["the deploy script needs json logs"]);
+      const prepared = await service.store.db.query<{ statement: string }>(
+        "select statement from pg_prepared_statements",
+      );
+      assert.equal(
+        prepared.filter((p) => p.statement.includes("mneme_search(")).length,
+        1,
+        JSON.stringify(prepared),
+      );
+      // A later version replacing the function (another process, another connection) while
+      // this connection keeps the prepared call: the next search still answers.
+      const [{ def }] = await adminSql(
+        pg!,
+        "select pg_get_functiondef('mneme_search'::regproc) as def",
+        name,
+      );
+      await adminSql(pg!, "drop function mneme_search", name);
+      await adminSql(pg!, String(def), name);
+      assert.deepEqual(await find(), ["the deploy script needs json logs"]);
+    } finally {
+      await service.close();
+    }
+  },
+);
+
 function text(r: CallToolResult): string {
   return r.content.map((c: CallToolResult["content"][number]) => c.type === "text" ? c.text : "")
     .join("\n");
