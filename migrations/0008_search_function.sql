@@ -25,6 +25,8 @@
 -- jit = off: the planner's cost of the statement (HNSW scans are priced high) passes
 -- jit_above_cost near 100k memories, and compiling the plan then took 50 ms of every search,
 -- for a statement that runs in 1-3 ms.
+-- Servers keep the call prepared per connection with these parameter types (src/store/store.ts):
+-- a later version that changes them adds a function of another name rather than altering this one.
 create or replace function mneme_search(
   q_vec vector, use_vec boolean, q_terms text[], q_weights float8[], k1 float8, b float8,
   q_avgdl float8, q_total float8, k int, per int, q_now timestamptz,

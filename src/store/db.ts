@@ -13,7 +13,13 @@ export interface QueryOptions {
    * execute: postgres.js asks for the parameter types of an unnamed statement before sending
    * its values). Only for statements whose plan cannot depend on the parameters' values,
    * such as the call of a function: after five calls the server may keep one generic plan
-   * for a prepared statement. Ignored by the embedded database (one process, no round trip).
+   * for a prepared statement; cast every parameter, since the types it was prepared with
+   * stay. When the statement's result type changes under it (a migration replacing the
+   * function), postgres.js prepares it again and retries, outside a transaction only (inside
+   * one the error aborts it), binding the values it serialised the first time once more:
+   * pass only values whose serialisation is idempotent (text, numbers, dates, arrays of
+   * them; booleans as `'true'`/`'false'` with `$n::text::boolean`). Ignored by the PGlite adapter (no wire, no round trip); the
+   * postgres.js adapter prepares wherever it connects, pglite-socket included.
    */
   prepare?: boolean;
 }

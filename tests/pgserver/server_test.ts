@@ -132,16 +132,15 @@ serverTest(
       const find = async () =>
         (await service.search({ query: "deploy script logs" })).map((r) => r.memory.content);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
-      const prepared = await service.store.db.query<{ statement: string }>(
-        "select statement from pg_prepared_statements",
-      );
-      assert.equal(
-        prepared.filter((p) => p.statement.includes("mneme_search(")).length,
-        1,
-        JSON.stringify(prepared),
-      );
+      const preparedCalls = async () => {
+        const rows = await service.store.db.query<{ statement: string }>(
+          "select statement from pg_prepared_statements",
+        );
+        return rows.filter((p) => p.statement.includes("mneme_search(")).length;
+      };
+      assert.equal(await preparedCalls(), 1);
       // A later version replacing the function (another process, another connection) while
-      // this connection keeps the prepared call: the next search still answers.
+      // this connection keeps the prepared call: the next search still answers, prepared.
       const [{ def }] = await adminSql(
         pg!,
         "select pg_get_functiondef('mneme_search'::regproc) as def",
@@ -150,6 +149,24 @@ serverTest(
       await adminSql(pg!, "drop function mneme_search", name);
       await adminSql(pg!, String(def), name);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
+      assert.equal(await preparedCalls(), 1);
+      // One whose result has another column: the prepared call's result type changed, and
+      // the driver prepares it again and binds the same values once more (booleans as text:
+      // bound twice as booleans, true became false and the search answered nothing).
+      const wider = String(def)
+        .replace("lexical double precision)", "lexical double precision, extra integer)")
+        .replace(
+          "least(1, coalesce(s.score, 0) / q_total)::double precision",
+          "least(1, coalesce(s.score, 0) / q_total)::double precision, 0",
+        );
+      assert.equal((wider.match(/extra integer|precision, 0/g) ?? []).length, 2);
+      await adminSql(pg!, "drop function mneme_search", name);
+      await adminSql(pg!, wider, name);
+      assert.deepEqual(await find(), ["the deploy script needs json logs"]);
+      // The driver prepares it under a new name and leaves the old one to the session's end.
+      assert.equal(await preparedCalls(), 2);
+      assert.deepEqual(await find(), ["the deploy script needs json logs"]);
+      assert.equal(await preparedCalls(), 2);
     } finally {
       await service.close();
     }
