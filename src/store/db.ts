@@ -9,17 +9,12 @@
 export interface QueryOptions {
   /**
    * Server Postgres: keep the statement prepared on each pooled connection, so that a call
-   * is one round trip (bind and execute) instead of two (parse and describe, then bind and
-   * execute: postgres.js asks for the parameter types of an unnamed statement before sending
-   * its values). Only for statements whose plan cannot depend on the parameters' values,
-   * such as the call of a function: after five calls the server may keep one generic plan
-   * for a prepared statement; cast every parameter, since the types it was prepared with
-   * stay. When the statement's result type changes under it (a migration replacing the
-   * function), postgres.js prepares it again and retries, outside a transaction only (inside
-   * one the error aborts it), binding the values it serialised the first time once more:
-   * pass only values whose serialisation is idempotent (text, numbers, dates, arrays of
-   * them; booleans as `'true'`/`'false'` with `$n::text::boolean`). Ignored by the PGlite adapter (no wire, no round trip); the
-   * postgres.js adapter prepares wherever it connects, pglite-socket included.
+   * is one round trip (bind and execute) instead of two (postgres.js first asks the server
+   * for the parameter types of an unnamed statement). Only for statements whose plan cannot
+   * depend on the parameters' values, such as the call of a function (the server may keep
+   * one generic plan for a prepared statement), with every parameter cast (the types it was
+   * prepared with stay). When its result type changes under it, postgres.js prepares it
+   * again and retries, outside a transaction only. Ignored by the PGlite adapter.
    */
   prepare?: boolean;
 }

@@ -277,6 +277,18 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     max: opts.max ?? envPoolSize() ?? DEFAULT_POOL_SIZE,
     connect_timeout: opts.connectTimeout ?? 10,
     onnotice: (n) => opts.onNotice?.(String(n.message ?? "")),
+    // A boolean serialised twice stays itself: when the server makes postgres.js prepare a
+    // statement again (its result type changed under it, see QueryOptions.prepare), the
+    // driver binds the values it already serialised once more, and its own serialiser turns
+    // 't' into 'f' (a search with every scope false: no rows, no error).
+    types: {
+      bool: {
+        to: 16,
+        from: [16],
+        serialize: (x: unknown) => x === true || x === "t" ? "t" : "f",
+        parse: (x: string) => x === "t",
+      },
+    },
     // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index;
     // a larger ef_search keeps recall up with the index parameters of migrate.ts.
     connection: {

@@ -672,17 +672,14 @@ export class Store {
     // (from the 4 × k best, so that a few of them cannot crowd the rest out).
     const rows = await this.db.query<Row & { similarity: number; lexical: number }>(
       // Every parameter cast: a prepared statement keeps the types it was prepared with, and
-      // these are the function's own whatever a later version infers. The booleans go as
-      // text: when the server makes postgres.js prepare the call again (its result type
-      // changed under it), the driver binds the values it already serialised once, and its
-      // boolean serialiser turns 't' into 'f' (every scope false: no rows, no error).
-      `select * from mneme_search($1::text::vector, $2::text::boolean, $3::text[],
-                                  $4::float8[], $5::float8, $6::float8, $7::float8,
-                                  $8::float8, $9::int, $10::int, $11::timestamptz,
-                                  $12::text::boolean, $13::text::boolean, $14::text)`,
+      // these are the function's own whatever a later version infers.
+      `select * from mneme_search($1::text::vector, $2::boolean, $3::text[], $4::float8[],
+                                  $5::float8, $6::float8, $7::float8, $8::float8, $9::int,
+                                  $10::int, $11::timestamptz, $12::boolean, $13::boolean,
+                                  $14::text)`,
       [
         vectorLiteral(vector),
-        String(sides.vector),
+        sides.vector,
         terms,
         idf.map((x) => x * (BM25_K1 + 1)),
         BM25_K1,
@@ -692,8 +689,8 @@ export class Store {
         k,
         POSTINGS_PER_TERM,
         now,
-        String(scope.kind === "all"),
-        String(scope.kind === "global" || scope.kind === "hierarchy"),
+        scope.kind === "all",
+        scope.kind === "global" || scope.kind === "hierarchy",
         scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
       ],
       // A function call: its plan is a function scan whatever the values, so it stays

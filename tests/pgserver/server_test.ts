@@ -151,8 +151,8 @@ serverTest(
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
       assert.equal(await preparedCalls(), 1);
       // One whose result has another column: the prepared call's result type changed, and
-      // the driver prepares it again and binds the same values once more (booleans as text:
-      // bound twice as booleans, true became false and the search answered nothing).
+      // the driver prepares it again and binds the values it serialised once more (with its
+      // own boolean serialiser, true became false and the search answered nothing).
       const wider = String(def)
         .replace("lexical double precision)", "lexical double precision, extra integer)")
         .replace(
