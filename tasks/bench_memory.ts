@@ -16,6 +16,9 @@
  * import runs, `/healthz`, a list and a search are asked in turn (one every 50 ms, from a
  * worker): their latency is the daemon's responsiveness during long jobs. `import_cpu_s` is
  * the process's CPU time during the import (less skewed than wall time on a shared machine).
+ * `direct_*` is the baseline of the search figures, measured in the same run: direct calls of
+ * the service (no HTTP), alternating the search call as it ships (prepared per connection on
+ * server Postgres) with an unnamed statement (`direct_unprepared_*`, as before 2026-11-25).
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  *
  * With `--database-url` the admin server pools connections as it does in production
@@ -42,6 +45,7 @@ import { startAdminServer } from "../src/admin/server.ts";
 import { loadMemoryConfig } from "../src/config.ts";
 import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
+import type { SqlMemoryService } from "../src/memory/service.ts";
 import type { Db } from "../src/store/db.ts";
 
 const { values } = parseArgs({
@@ -169,6 +173,10 @@ interface Row {
   search_p50_ms: number;
   search_p95_ms: number;
   search_p99_ms: number;
+  direct_p50_ms: number;
+  direct_p95_ms: number;
+  direct_unprepared_p50_ms: number;
+  direct_unprepared_p95_ms: number;
   peak_rss_mb: number;
   settle_s?: number;
   reembed_s?: number;
@@ -275,6 +283,41 @@ async function settle(db: Db): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
+/**
+ * The baseline of the search figures: the same kind of searches as direct calls of the service
+ * (no HTTP), in blocks of 50 that alternate between the search call as it ships (prepared on
+ * each connection on server Postgres) and the driver's default before (an unnamed statement:
+ * two round trips). PGlite ignores the option, so there both columns measure the same code.
+ */
+async function directSearches(
+  service: SqlMemoryService,
+): Promise<{ prepared: number[]; unprepared: number[] }> {
+  const out = { prepared: [] as number[], unprepared: [] as number[] };
+  const db = service.store.db;
+  const shipped = db.query;
+  const unprepared =
+    (<T>(text: string, params?: unknown[]) => shipped.call(db, text, params) as Promise<T[]>) as Db[
+      "query"
+    ];
+  try {
+    for (let block = 0; block < Math.ceil(SEARCHES / 50); block++) {
+      const prepared = block % 2 === 0;
+      db.query = prepared ? shipped : unprepared;
+      for (let i = 0; i < 50; i++) {
+        const q = `${pick(SUBJECTS)} ${pick(OBJECTS)}`;
+        const t = performance.now();
+        await service.search(
+          i % 2 ? { query: q, project: pick(PROJECTS), limit: 5 } : { query: q },
+        );
+        (prepared ? out.prepared : out.unprepared).push(performance.now() - t);
+      }
+    }
+  } finally {
+    db.query = shipped;
+  }
+  return out;
+}
+
 async function bench(backend: string, size: number, fsync: string): Promise<Row> {
   const be = await openBackend(backend);
   const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
@@ -316,6 +359,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       await client.search(i % 2 ? { query: q, project: pick(PROJECTS), limit: 5 } : { query: q });
       search.push(performance.now() - t);
     }
+    const direct = await directSearches(server.service);
     // Create latency (embedding, contradiction check, insert with a live HNSW index).
     const create: number[] = [];
     for (let i = 0; i < CREATES; i++) {
@@ -358,6 +402,10 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       search_p50_ms: +pct(search, 50).toFixed(2),
       search_p95_ms: +pct(search, 95).toFixed(2),
       search_p99_ms: +pct(search, 99).toFixed(2),
+      direct_p50_ms: +pct(direct.prepared, 50).toFixed(2),
+      direct_p95_ms: +pct(direct.prepared, 95).toFixed(2),
+      direct_unprepared_p50_ms: +pct(direct.unprepared, 50).toFixed(2),
+      direct_unprepared_p95_ms: +pct(direct.unprepared, 95).toFixed(2),
       peak_rss_mb: Math.round(peakRss / 1048576),
       ...(settleS === undefined ? {} : { settle_s: +settleS.toFixed(1) }),
       ...reembed,
