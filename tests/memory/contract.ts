@@ -580,7 +580,6 @@ const steps: Record<string, Step> = {
 
   async "export returns at most 10000 memories"(b) {
     const s = b.service;
-    const started = performance.now();
     await importMany(s, 10_001, (i) => ({ content: `row ${i}` }));
     const exported = await s.export();
     assert.equal(exported.length, 10_000);
@@ -591,8 +590,6 @@ const steps: Record<string, Step> = {
       "body:",
     );
     assert.equal(await b.rawCount(), 10_001);
-    const ms = performance.now() - started;
-    assert.ok(ms < 30_000, `10001 imports and an export took ${ms} ms`);
   },
 
   async "import refuses the whole batch on one bad item, naming item and field"(b) {
