@@ -63,22 +63,87 @@ function undouble(w: string): string {
   return w;
 }
 
+const CHUNK_SPLIT = /[\s,;!?()[\]{}<>"'`“”‘’|=+*&%$^~\\]+/u;
+
+/** Chunks of a sentence (split at spaces and punctuation, ends trimmed), with their words. */
+function chunksOf(text: string): { chunk: string; parts: string[] }[] {
+  const out: { chunk: string; parts: string[] }[] = [];
+  for (const raw of text.split(CHUNK_SPLIT)) {
+    // Trim punctuation at the ends ("deploy.sh." at the end of a sentence).
+    const chunk = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (chunk) out.push({ chunk, parts: chunk.match(/[\p{L}\p{N}]+/gu) ?? [] });
+  }
+  return out;
+}
+
+const dropped = (p: string) => STOP_WORDS.has(p) || (p.length === 1 && !/\p{N}/u.test(p));
+
 /** Index terms in text order (repeats kept). */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  const chunks = text.normalize("NFKC").toLowerCase().split(
-    /[\s,;!?()[\]{}<>"'`“”‘’|=+*&%$^~\\]+/u,
-  );
-  for (const raw of chunks) {
-    // Trim punctuation at the ends ("deploy.sh." at the end of a sentence).
-    const chunk = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-    if (!chunk) continue;
-    const parts = chunk.match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (const { chunk, parts } of chunksOf(text.normalize("NFKC").toLowerCase())) {
     if (parts.length > 1 && JOINERS.test(chunk)) out.push(chunk);
-    for (const p of parts) {
-      if (STOP_WORDS.has(p)) continue;
-      if (p.length === 1 && !/\p{N}/u.test(p)) continue;
-      out.push(stem(p));
+    for (const p of parts) if (!dropped(p)) out.push(stem(p));
+  }
+  return out;
+}
+
+/** A word of a query as written, with its index term. */
+export interface QueryWord {
+  /** The word in lower case (an identifier: the whole identifier). */
+  word: string;
+  /** Its index term (the stem; an identifier as it is). */
+  term: string;
+  /** An identifier (letters or digits joined by `_ . / : - @ #`): matches exactly. */
+  identifier: boolean;
+  /** Written with a capital first letter and a lower-case letter after it ("Caroline", "PostgreSQL"). */
+  capitalized: boolean;
+  /** Written in capitals only, two letters or more ("LGBTQ", "API"). */
+  acronym: boolean;
+  /** The first word of a sentence. */
+  initial: boolean;
+  /** A word of an identifier that comes just before it in the list. */
+  inIdentifier: boolean;
+}
+
+/**
+ * The words of a query that {@link terms} indexes (stop words and single letters left out), in
+ * text order, with how each is written: what the confidence of a result looks at (names are
+ * told from other words by their capitals).
+ */
+export function queryWords(text: string): QueryWord[] {
+  const out: QueryWord[] = [];
+  for (const sentence of text.normalize("NFKC").split(/(?<=[.!?])\s+|\n+/u)) {
+    let first = true;
+    for (const { chunk, parts } of chunksOf(sentence)) {
+      const initial = first;
+      first = false;
+      const identifier = parts.length > 1 && JOINERS.test(chunk);
+      if (identifier) {
+        const word = chunk.toLowerCase();
+        out.push({
+          word,
+          term: word,
+          identifier: true,
+          capitalized: false,
+          acronym: false,
+          initial,
+          inIdentifier: false,
+        });
+      }
+      for (const p of parts) {
+        const word = p.toLowerCase();
+        if (dropped(word)) continue;
+        out.push({
+          word,
+          term: stem(word),
+          identifier: false,
+          capitalized: /^\p{Lu}.*\p{Ll}/u.test(p),
+          acronym: p.length > 1 && /^[\p{Lu}\p{N}]+$/u.test(p) && /\p{Lu}/u.test(p),
+          initial,
+          inIdentifier: identifier,
+        });
+      }
     }
   }
   return out;

@@ -639,16 +639,22 @@ export class Store {
    * length containing each query term once would score), capped at 1: the idf-weighted
    * share of the query that the memory contains. A term no visible memory has still counts
    * in that sum.
+   *
+   * Each query term comes as a group: the term and its other forms (`variantsOf`), which
+   * match in its place. Every form of a group weighs the group's idf, that of its most
+   * common form, and the group counts once in the normalisation; a memory that holds two
+   * forms of one group counts both (rare, and the relevance is capped at 1).
    */
   async candidates(
     vector: number[],
-    queryTerms: string[],
+    queryTerms: readonly (string | readonly string[])[],
     scope: ScopeFilter,
     k: number,
     now: Date,
     sides: { vector: boolean; lexical: boolean } = { vector: true, lexical: true },
   ): Promise<Candidate[]> {
-    const terms = [...new Set(queryTerms)];
+    const groups = queryTerms.map((g) => typeof g === "string" ? [g] : [...g]);
+    const terms = [...new Set(groups.flat())];
     if (!sides.lexical || !terms.length) {
       const near = sides.vector ? await this.nearest(vector, scope, k, now) : [];
       return near.map((x) => ({ ...x, lexical: 0 }));
@@ -656,11 +662,24 @@ export class Store {
     const stats = await this.#corpusStats(scope, terms);
     // Per query term, its BM25 weight idf × (k1 + 1), and the normalisation (Σ idf): both
     // computed here from the cached statistics, so that the statement only sums postings.
-    const idf = terms.map((x) => {
+    const idfOf = (x: string) => {
       const df = stats.df.get(x) ?? 0;
       return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
-    });
-    const total = Math.max(idf.reduce((a, b) => a + b, 0), 1e-9);
+    };
+    const weightOf = new Map<string, number>();
+    let total = 0;
+    const counted = new Set<string>();
+    for (const g of groups) {
+      const key = g[0];
+      const idf = Math.min(...g.map(idfOf));
+      for (const t of g) if (!weightOf.has(t)) weightOf.set(t, idf);
+      if (!counted.has(key)) {
+        counted.add(key);
+        total += idf;
+      }
+    }
+    const idf = terms.map((t) => weightOf.get(t)!);
+    total = Math.max(total, 1e-9);
     // The statement is the function mneme_search (migrations/0008_search_function.sql), so
     // that its plan is made once per connection. The
     // nearest neighbours come from an HNSW index: over global memories the partial index of
