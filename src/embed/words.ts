@@ -28,6 +28,10 @@ export interface WordVectors {
   readonly size: number;
   /** The SIF-weighted sentence vector of a text; null when it has no known word. */
   sentence(text: string): Float32Array | null;
+  /** Frequency rank of a lower-case word (0: the most frequent); undefined when unknown. */
+  rank(word: string): number | undefined;
+  /** The vector of a lower-case word; undefined when unknown. */
+  vector(word: string): Float32Array | undefined;
 }
 
 const MAGIC = [0x4d, 0x4e, 0x57, 0x56]; // "MNWV"
@@ -93,6 +97,11 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
   return {
     dimension: dim,
     size: n,
+    rank: (word) => rank.get(word),
+    vector(word) {
+      const r = rank.get(word);
+      return r === undefined ? undefined : matrix.subarray(r * dim, (r + 1) * dim);
+    },
     sentence(text: string): Float32Array | null {
       // Whole words of any script ("häuser" stays one word, unknown, not "h" + "user").
       const tokens = text.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'")

@@ -58,7 +58,11 @@ export function recallText(results: SearchResult[], query: string): string {
     `${results.length} ${results.length === 1 ? "memory" : "memories"} for "${
       oneLine(query, 100)
     }", best first:`,
-    ...results.map((r, i) => `${i + 1}. [score ${r.score.toFixed(3)}] ${memoryLine(r.memory)}`),
+    ...results.map((r, i) =>
+      `${i + 1}. [score ${r.score.toFixed(3)}, confidence ${r.confidence.toFixed(2)}] ${
+        memoryLine(r.memory)
+      }`
+    ),
   ].join("\n");
 }
 

@@ -42,7 +42,10 @@ recall(query, project?, scope?, limit?)
   memories. With neither: global memories only. limit 1..100, default 5. Results are best
   first with a score: relevance (0..1, the query's words found in the memory, rare words
   counting most, fused with the similarity of meaning) x scope weight x memory weight x
-  recency; project memories rank above equally relevant global ones. Memories that are not
+  recency; project memories rank above equally relevant global ones. Each result also has
+  a confidence (0..1) that it is about the query, the same scale for any query or project:
+  0.7 or more means it covers the query (what the prompt hook injects); lower ones are
+  loose matches. Memories that are not
   relevant at all are left out, so fewer results (or none) mean nothing better is stored.
 
 list(scope?, project?, type?, limit?)

@@ -221,6 +221,11 @@ export const recallOutput = z.object({
       "relevance (0..1: keyword match fused with vector similarity) × scope weight × memory " +
         "weight × recency; results below a relevance floor are not returned",
     ),
+    confidence: z.number().describe(
+      "how likely the memory is about the query, 0..1, one meaning for any project and query " +
+        "(the share of the query's information and names the memory covers, and its word " +
+        "match): 0.7 or more is what the prompt hook injects; lower results may still help",
+    ),
   })),
 });
 

@@ -158,7 +158,10 @@ export function createMcpServer(
       "memories are searched. The score is relevance × scope weight (project 1, global 0.8) " +
       "× the memory's weight × a slow decay with age: relevance (0..1) is mostly the share " +
       "of the query's telling words the memory contains (rare words count more than common " +
-      "ones), plus the embedding similarity. Only relevant memories are returned, so fewer " +
+      "ones), plus the embedding similarity. Each result also has a confidence (0..1) that " +
+      "the memory is about the query, with one meaning whatever the query or project: 0.7 " +
+      "or more is a memory about the query; below that it is a loose match, to read with " +
+      "care. Only relevant memories are returned, so fewer " +
       "than 'limit' or none means nothing else matched. Superseded and expired memories are " +
       "left out. Call it before starting a task.",
     inputSchema: recallInput,

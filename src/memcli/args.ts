@@ -84,6 +84,23 @@ export function intFlag(
   return Number(s);
 }
 
+/** An optional number flag within bounds, or a {@link UsageError} naming it. */
+export function numberFlag(
+  command: string,
+  flag: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  const n = Number(s);
+  if (!s || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(`--${flag}: must be a number between ${min} and ${max}`, command);
+  }
+  return n;
+}
+
 /** An optional flag restricted to a set of values, or a {@link UsageError} naming it. */
 export function choiceFlag<T extends string>(
   command: string,

@@ -94,13 +94,16 @@ Flags:
                    (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
   -h, --help       show this help
 `,
-  recall:
-    `Usage: memcli recall QUERY... [--project NAME] [--limit N] [--max-chars N] [--min-score X]
-       memcli recall --hook [--deadline MS] [--limit N] [--max-chars N] [--min-score X]
+  recall: `Usage: memcli recall QUERY... [--project NAME] [--limit N] [--max-chars N]
+                     [--min-confidence X] [--min-score X]
+       memcli recall --hook [--deadline MS] [--limit N] [--max-chars N]
+                     [--min-confidence X] [--min-score X]
 
-Prints the memories relevant to QUERY for an agent's context: global memories plus the
-project's (detected as for bootstrap), each on one line with type, scope, score and id,
-leaving out bootstrap memories; nothing when nothing is relevant.
+Prints the memories about QUERY for an agent's context: global memories plus the
+project's (detected as for bootstrap) whose confidence (how likely the memory is about the
+query, 0..1, the same scale for any project and query) is at least --min-confidence, each on
+one line with type, scope, confidence and id, leaving out bootstrap memories; nothing when
+nothing stored is about it.
 
 With --hook (an agent's prompt hook, e.g. Claude Code's UserPromptSubmit): the query is the
 "prompt" of the hook's JSON on stdin and the project comes from its "cwd"; it finishes
@@ -111,6 +114,7 @@ Flags:
   --project NAME   project to search besides global memories
   --limit N        at most N memories, 1..100 (default 5)
   --max-chars N    the whole block within N characters, 200..100000 (default 4000)
+  --min-confidence X  leave out results of confidence below X, 0..1 (default 0.7)
   --min-score X    leave out results scoring below X, 0..10 (default 0.1; the score is
                    relevance x scope weight x weight x decay)
   --hook           run as an agent hook (see above)
@@ -119,7 +123,7 @@ Flags:
   -h, --help       show this help
 `,
   hooks: `Usage: memcli hooks install [--recall] [--project-dir DIR] [--dry-run] [--command CMD]
-                           [--deadline MS] [--limit N] [--max-chars N]
+                           [--deadline MS] [--limit N] [--max-chars N] [--min-confidence X]
        memcli hooks uninstall [--recall] [--project-dir DIR] [--dry-run]
        memcli hooks status [--project-dir DIR]
 
@@ -143,6 +147,8 @@ Flags:
   --deadline MS     the hooks' deadline, 100..60000 (default 1500)
   --limit N         recall: at most N memories (default 5)
   --max-chars N     recall: character budget (default 4000)
+  --min-confidence X recall: inject only memories of confidence X or more, 0..1
+                    (default 0.7; lower injects more, and more noise)
   -h, --help        show this help
 `,
   version: `Usage: memcli version

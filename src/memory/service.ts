@@ -7,6 +7,8 @@
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts";
 import { terms } from "../domain/terms.ts";
+import { variantsOf } from "../domain/forms.ts";
+import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
 import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { describeError } from "../common/errors.ts";
@@ -350,6 +352,18 @@ export class SqlMemoryService implements MemoryService {
   }
 
   async search(input: SearchInput): Promise<SearchResult[]> {
+    return (await this.explainSearch(input)).map(({ memory, score, confidence }) => ({
+      memory,
+      score,
+      confidence,
+    }));
+  }
+
+  /**
+   * {@link search}, with the signals each result's confidence comes from (`src/memory/
+   * confidence.ts`): for benchmarks and the fit of the confidence's coefficients.
+   */
+  async explainSearch(input: SearchInput): Promise<(SearchResult & { signals: Signals })[]> {
     const q = validateSearch(input);
     // The check that the stored vectors are usable is one round trip of its own: on server
     // Postgres it runs beside the search (another pooled connection) rather than before it,
@@ -373,40 +387,55 @@ export class SqlMemoryService implements MemoryService {
     const found = this.#embed([q.query]).then(([embedding]) =>
       this.#store.candidates(
         embedding,
-        queryTerms,
+        queryTerms.map(variantsOf),
         scope,
         RECALL_CANDIDATES,
         now,
         { vector: mode !== "lexical", lexical: mode !== "vector" },
       )
     );
-    const [checked, searched] = await Promise.allSettled([usable, found]);
+    // Word vectors weigh the query's words for the confidence (and re-rank the builtin
+    // embedder's candidates): loaded once, beside the search.
+    const vectors = this.#vectors();
+    const [checked, searched, loaded] = await Promise.allSettled([usable, found, vectors]);
     if (checked.status === "rejected") throw checked.reason;
     if (searched.status === "rejected") throw searched.reason;
+    if (loaded.status === "rejected") throw loaded.reason;
     const candidates = searched.value;
-    const words = mode === "hybrid" && this.#wordVectors &&
-        this.#embedder.info.provider === "builtin"
-      ? await this.#wordVectors()
-      : null;
+    const words = loaded.value;
+    const rerank = mode === "hybrid" && this.#wordVectors !== false &&
+      this.#embedder.info.provider === "builtin";
     // A query naming an identifier (`tools/deploy.sh`, `ERR_CONN_RESET`: a term joined by
     // _ . / : - @ #) wants that exact string, which word vectors cannot see: such a query is
     // ranked without them.
     const exact = queryTerms.some((t) => /[_./:\-@#]/.test(t));
-    const query = exact ? null : words?.sentence(q.query) ?? null;
-    return candidates
+    const query = rerank && !exact ? words.sentence(q.query) : null;
+    const ranked = candidates
       .map((c) => {
         const r = relevance(c, share, mode);
         // A memory without a known word (code, numbers, another script) keeps its relevance.
-        const v = query && r > 0 ? words!.sentence(c.memory.content) : null;
-        if (!v) return { memory: c.memory, relevance: r };
+        const v = query && r > 0 ? words.sentence(c.memory.content) : null;
+        if (!v) return { c, relevance: r };
         const fused = (1 - WORD_VECTOR_SHARE) * r +
           WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
-        return { memory: c.memory, relevance: fused < MIN_RELEVANCE ? 0 : fused };
+        return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused };
       })
-      .filter((c) => c.relevance > 0)
-      .map((c) => ({ memory: c.memory, score: scoreMemory(c.memory, c.relevance, now) }))
-      .sort((a, b) => b.score - a.score || b.memory.updated_at.localeCompare(a.memory.updated_at))
+      .filter((x) => x.relevance > 0)
+      .map((x) => ({ c: x.c, score: scoreMemory(x.c.memory, x.relevance, now) }))
+      .sort((a, b) =>
+        b.score - a.score || b.c.memory.updated_at.localeCompare(a.c.memory.updated_at)
+      )
       .slice(0, q.limit);
+    const profile = profileQuery(q.query, words);
+    return ranked.map(({ c, score }) => {
+      const signals = signalsOf(profile, c.memory.content, c.lexical, words);
+      return { memory: c.memory, score, confidence: confidenceOf(signals), signals };
+    });
+  }
+
+  /** The word vectors: the injected ones, else those that ship (loaded on first use). */
+  #vectors(): Promise<WordVectors> {
+    return typeof this.#wordVectors === "function" ? this.#wordVectors() : builtinWordVectors();
   }
 
   async stats(): Promise<Stats> {

@@ -157,8 +157,14 @@ export interface SearchInput {
 export interface SearchResult {
   /** The memory. */
   memory: Memory;
-  /** similarity × scope_weight × weight × temporal_decay. */
+  /** relevance × scope_weight × weight × temporal_decay: ranks the results. */
   score: number;
+  /**
+   * How likely the memory is about the query, 0..1, with one meaning whatever the project's
+   * size and the query's length (how much of the query's information and names the memory
+   * covers, and its lexical match). The prompt hook injects only results of 0.7 or more.
+   */
+  confidence: number;
 }
 
 /**

@@ -280,9 +280,10 @@ Deno.test({
         });
         assert.equal(a.status, 200);
         assert.equal(a.json.length, 1);
-        assert.deepEqual(Object.keys(a.json[0]).sort(), ["memory", "score"]);
+        assert.deepEqual(Object.keys(a.json[0]).sort(), ["confidence", "memory", "score"]);
         assert.equal(a.json[0].memory.content, "Use pnpm, never npm");
         assert.equal(typeof a.json[0].score, "number");
+        assert.ok(a.json[0].confidence >= 0 && a.json[0].confidence <= 1);
         isError(await call(app, "POST", "/api/memories/search", { body: {} }), 400, "query:");
         isError(await call(app, "POST", "/api/memories/search", { raw: "[" }), 400, "body:");
         isError(

@@ -155,7 +155,7 @@ Deno.test("mcp in process: tools, schemas, results and bad arguments", async (t)
         assert.ok(results[i - 1].score >= results[i].score);
       }
       assert.match(text(r), /best first/);
-      assert.match(text(r), /\[score 0\.\d+\]/);
+      assert.match(text(r), /\[score 0\.\d+, confidence [01]\.\d{2}\]/);
       const none = await call("recall", { query: "tests", scope: "global", limit: 10 });
       const g = (none.structuredContent as { results: SearchResult[] }).results;
       assert.ok(g.length >= 1 && g.every((x) => x.memory.scope === "global"));

@@ -109,17 +109,18 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
       assert.equal(r.code, 0, r.err);
       assert.match(
         r.out,
-        /^\d\.\d{3} {2}global {2}fact {2}[0-9a-f-]{36}\n {2}Global rule: never push/m,
+        /^\d\.\d{3} {2}confidence [01]\.\d{2} {2}global {2}fact {2}[0-9a-f-]{36}\n {2}Global rule: never push/m,
       );
       assert.doesNotMatch(r.out, /Beta pushes/, "without --project: global memories only");
       const beta = await memcli(["search", "push to main", "--project", "beta"], { env });
       assert.match(
         beta.out,
-        /^\d\.\d{3} {2}project:beta {2}fact {2}[0-9a-f-]{36}\n {2}Beta pushes/m,
+        /^\d\.\d{3} {2}confidence [01]\.\d{2} {2}project:beta {2}fact {2}[0-9a-f-]{36}\n {2}Beta pushes/m,
       );
       const j = await memcli(["search", "push to main", "--project", "alpha", "--json"], { env });
-      const hits = JSON.parse(j.out) as { memory: Memory; score: number }[];
+      const hits = JSON.parse(j.out) as { memory: Memory; score: number; confidence: number }[];
       assert.ok(hits.length > 0);
+      assert.ok(hits.every((h) => h.confidence >= 0 && h.confidence <= 1));
       for (const h of hits) {
         assert.ok(h.memory.scope === "global" || h.memory.project === "alpha", h.memory.content);
       }

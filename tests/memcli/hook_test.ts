@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { MemoryClient } from "../../src/memory/client.ts";
 import { formatRecall } from "../../src/memcli/commands/recall.ts";
+import type { SearchResult } from "../../src/memory/types.ts";
 import { parseHookPayload } from "../../src/memcli/hook.ts";
 import type { Memory } from "../../src/memory/types.ts";
 import { freePort, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
@@ -159,23 +160,34 @@ function mem(over: Partial<Memory>): Memory {
   } as Memory;
 }
 
-Deno.test("recall block: limit, character budget, bootstrap memories and low scores left out", () => {
+Deno.test("recall block: limit, character budget, bootstrap memories, low confidence and low scores left out", () => {
   const results = [
-    { memory: mem({ content: "first", type: "rule" }), score: 0.9 },
-    { memory: mem({ content: "boot", type: "bootstrap" }), score: 0.8 },
-    { memory: mem({ content: "x".repeat(300), scope: "project", project: "p" }), score: 0.7 },
-    { memory: mem({ content: "third" }), score: 0.6 },
-    { memory: mem({ content: "low" }), score: 0.05 },
+    { memory: mem({ content: "first", type: "rule" }), score: 0.9, confidence: 0.93 },
+    { memory: mem({ content: "boot", type: "bootstrap" }), score: 0.8, confidence: 0.9 },
+    {
+      memory: mem({ content: "x".repeat(300), scope: "project", project: "p" }),
+      score: 0.7,
+      confidence: 0.7,
+    },
+    { memory: mem({ content: "third" }), score: 0.6, confidence: 0.61 },
+    { memory: mem({ content: "low" }), score: 0.05, confidence: 0.9 },
+    { memory: mem({ content: "unsure" }), score: 0.6, confidence: 0.59 },
+    { memory: mem({ content: "old service" }), score: 0.6 } as SearchResult,
   ];
-  const f = { project: "p", limit: 5, maxChars: 4000, minScore: 0.1 };
+  const f = { project: "p", limit: 5, maxChars: 4000, minScore: 0.1, minConfidence: 0.6 };
   const all = formatRecall(results, f);
   assert.match(
     all,
-    /^## Relevant memories \(Mneme, project p\)\n\n- \[rule, global, score 0\.90, id [0-9a-f-]{36}\] first\n/,
+    /^## Relevant memories \(Mneme, project p\)\n\n- \[rule, global, confidence 0\.93, id [0-9a-f-]{36}\] first\n/,
   );
-  assert.doesNotMatch(all, /boot|low/);
-  assert.match(all, /\[fact, project p, score 0\.70, id /);
+  assert.doesNotMatch(all, /boot|low|unsure|old service/);
+  assert.match(all, /\[fact, project p, confidence 0\.70, id /);
+  assert.match(all, /third/);
   assert.equal(formatRecall(results, { ...f, limit: 1 }).match(/^- /gm)?.length, 1);
+  // A lower floor lets the unsure one in; the score floor still keeps "low" out.
+  const loose = formatRecall(results, { ...f, minConfidence: 0.5 });
+  assert.match(loose, /unsure/);
+  assert.doesNotMatch(loose, /low/);
   // Budget: the long one does not fit after the first, so it and what follows are left out.
   const small = formatRecall(results, { ...f, maxChars: 400 });
   assert.ok(small.length <= 400, `${small.length}`);
@@ -184,6 +196,7 @@ Deno.test("recall block: limit, character budget, bootstrap memories and low sco
   const cut = formatRecall([results[2]], { ...f, maxChars: 300 });
   assert.ok(cut.length <= 300 && cut.includes("…"), cut);
   assert.equal(formatRecall([results[4]], f), "", "nothing relevant: nothing at all");
+  assert.equal(formatRecall([results[5]], f), "", "below the confidence floor: nothing");
 });
 
 Deno.test("bootstrap --hook and recall --hook against a real daemon", async () => {

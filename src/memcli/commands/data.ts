@@ -160,11 +160,12 @@ export async function search(args: string[], io: Io): Promise<number> {
     io.err("No matching memories.\n");
     return 0;
   }
-  const blocks = results.map(({ memory: m, score }) => {
+  const blocks = results.map(({ memory: m, score, confidence }) => {
     const where = m.scope === "project" ? `project:${m.project}` : "global";
     const tags = m.tags.length ? `  [${m.tags.join(", ")}]` : "";
     const body = m.content.split("\n").map((l) => `  ${l}`).join("\n");
-    return `${score.toFixed(3)}  ${where}  ${m.type}  ${m.id}${tags}\n${body}`;
+    const sure = confidence === undefined ? "" : `  confidence ${confidence.toFixed(2)}`;
+    return `${score.toFixed(3)}${sure}  ${where}  ${m.type}  ${m.id}${tags}\n${body}`;
   });
   io.out(blocks.join("\n\n") + "\n");
   return 0;

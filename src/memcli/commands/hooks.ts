@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { claudeConfigDir, claudeSettingsFiles } from "../../config.ts";
 import { describeError, errorMessage } from "../../common/errors.ts";
 import { MemoryError } from "../../domain/errors.ts";
-import { intFlag, parseFlags, stringFlag } from "../args.ts";
+import { intFlag, numberFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import {
   addMnemeHooks,
@@ -29,7 +29,11 @@ import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import { DEADLINE_MAX_MS, DEADLINE_MIN_MS } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { DEFAULT_RECALL_LIMIT, DEFAULT_RECALL_MAX_CHARS } from "./recall.ts";
+import {
+  DEFAULT_MIN_CONFIDENCE,
+  DEFAULT_RECALL_LIMIT,
+  DEFAULT_RECALL_MAX_CHARS,
+} from "./recall.ts";
 
 /** How long `status` waits for the service. */
 const STATUS_TIMEOUT_MS = 1500;
@@ -83,6 +87,7 @@ function hookCommands(p: { values: Record<string, unknown> }): Partial<Record<Mn
   );
   const limit = intFlag("hooks", "limit", p.values.limit, 1, 100);
   const maxChars = intFlag("hooks", "max-chars", p.values["max-chars"], 200, 100_000);
+  const minConfidence = numberFlag("hooks", "min-confidence", p.values["min-confidence"], 0, 1);
   const common = deadline !== undefined ? ` --deadline ${deadline}` : "";
   const out: Partial<Record<MnemeEvent, string>> = {
     SessionStart: `${base} ${EVENT_COMMAND.SessionStart}${common}`,
@@ -93,9 +98,15 @@ function hookCommands(p: { values: Record<string, unknown> }): Partial<Record<Mn
     if (maxChars !== undefined && maxChars !== DEFAULT_RECALL_MAX_CHARS) {
       cmd += ` --max-chars ${maxChars}`;
     }
+    if (minConfidence !== undefined && minConfidence !== DEFAULT_MIN_CONFIDENCE) {
+      cmd += ` --min-confidence ${minConfidence}`;
+    }
     out.UserPromptSubmit = cmd;
-  } else if (limit !== undefined || maxChars !== undefined) {
-    throw new UsageError("--limit and --max-chars apply with --recall only", "hooks");
+  } else if (limit !== undefined || maxChars !== undefined || minConfidence !== undefined) {
+    throw new UsageError(
+      "--limit, --max-chars and --min-confidence apply with --recall only",
+      "hooks",
+    );
   }
   return out;
 }
@@ -115,6 +126,7 @@ async function edit(
         deadline: { type: "string" },
         limit: { type: "string" },
         "max-chars": { type: "string" },
+        "min-confidence": { type: "string" },
       } as const
       : {}),
   });

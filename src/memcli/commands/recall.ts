@@ -1,6 +1,6 @@
 /**
- * `memcli recall [QUERY...] [--project NAME] [--limit N] [--max-chars N] [--min-score X]
- * [--hook] [--deadline MS]`: the memories relevant to a text, formatted for an agent's
+ * `memcli recall [QUERY...] [--project NAME] [--limit N] [--max-chars N]
+ * [--min-confidence X] [--min-score X] [--hook] [--deadline MS]`: the memories relevant to a text, formatted for an agent's
  * context, with their ids (so that the agent can `update`, `forget` or supersede them).
  *
  * With `--hook` (Claude Code's UserPromptSubmit hook) the query is the `prompt` of the hook's
@@ -12,17 +12,19 @@
  * What is injected: the search results (global memories plus the project's, as the search
  * API ranks them), leaving out `bootstrap` memories (already in the context since session
  * start), at most `--limit` (default 5) and within `--max-chars` characters (default 4000,
- * header included), and scoring at least `--min-score` (default {@link DEFAULT_MIN_SCORE}).
- * The floor is a safety net on the returned score (relevance × scope weight × weight ×
- * decay): the search API returns its top results even when they match nothing (scores near
- * 0), and automatic recall must inject nothing rather than noise. Nothing is printed when
- * nothing passes.
+ * header included), whose confidence (how likely the memory is about the prompt, 0..1, one
+ * meaning for any project and prompt: src/memory/confidence.ts) is at least
+ * `--min-confidence` (default {@link DEFAULT_MIN_CONFIDENCE}, chosen on the LoCoMo dev split
+ * with `deno task bench:recall`), and scoring at least `--min-score` (default
+ * {@link DEFAULT_MIN_SCORE}, a safety net on the ranking score). The search API returns its
+ * top results even when they are not about the prompt; automatic recall must inject nothing
+ * rather than noise. Nothing is printed when nothing passes.
  * @module
  */
 import { MemoryError } from "../../domain/errors.ts";
 import type { SearchResult } from "../../memory/types.ts";
 import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
-import { intFlag, parseFlags, stringFlag } from "../args.ts";
+import { intFlag, numberFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import { runHook } from "../hook.ts";
@@ -36,6 +38,13 @@ export const DEFAULT_RECALL_LIMIT = 5;
 export const DEFAULT_RECALL_MAX_CHARS = 4000;
 /** Default floor on the score of an injected memory. */
 export const DEFAULT_MIN_SCORE = 0.1;
+/**
+ * Default floor on the confidence of an injected memory, chosen on the curve of
+ * `deno task bench:recall` (LoCoMo dev split): it injects an evidence turn for 61 % of
+ * questions asked in their own project, and anything at all for 7 % asked in another project
+ * (docs/benchmarks.md, Automatic recall).
+ */
+export const DEFAULT_MIN_CONFIDENCE = 0.7;
 /** Per-request timeout without `--hook`. */
 const RECALL_TIMEOUT_MS = 10_000;
 /** Prompts shorter than this (after trimming) are not searched. */
@@ -51,6 +60,8 @@ export interface RecallFormat {
   maxChars: number;
   /** Results scoring below this are left out. */
   minScore: number;
+  /** Results whose confidence is below this are left out. */
+  minConfidence: number;
 }
 
 function header(project: string | null): string {
@@ -63,7 +74,9 @@ function line(r: SearchResult): string {
   const m = r.memory;
   const where = m.scope === "project" ? `project ${m.project}` : "global";
   const content = m.content.trim().replace(/\s*\r?\n\s*/g, " ");
-  return `- [${m.type}, ${where}, score ${r.score.toFixed(2)}, id ${m.id}] ${content}\n`;
+  return `- [${m.type}, ${where}, confidence ${
+    (r.confidence ?? 0).toFixed(2)
+  }, id ${m.id}] ${content}\n`;
 }
 
 /**
@@ -72,7 +85,11 @@ function line(r: SearchResult): string {
  * whole is shortened when it is the first, else left out). Empty when none passes.
  */
 export function formatRecall(results: SearchResult[], f: RecallFormat): string {
-  const kept = results.filter((r) => r.memory.type !== "bootstrap" && r.score >= f.minScore);
+  // A result without a confidence (a service older than 0.7) is not known to be relevant.
+  const kept = results.filter((r) =>
+    r.memory.type !== "bootstrap" && r.score >= f.minScore &&
+    (r.confidence ?? 0) >= f.minConfidence
+  );
   const head = header(f.project);
   let body = "";
   let n = 0;
@@ -90,6 +107,14 @@ export function formatRecall(results: SearchResult[], f: RecallFormat): string {
   return n ? head + body + FOOTER : "";
 }
 
+/**
+ * How many results recall asks the search for: a few more than it may inject, since
+ * bootstrap memories and results below the floors are dropped here.
+ */
+export function recallSearchLimit(limit: number): number {
+  return Math.min(MAX_SEARCH_LIMIT, limit * 2 + 5);
+}
+
 /** Search and format; the query is cut to the API's maximum length. */
 async function recallText(
   io: Io,
@@ -104,23 +129,12 @@ async function recallText(
   const cfg = configOf(io);
   const { url } = await apiUrlOf(io, cfg);
   const client = clientOf(cfg, url, timeoutMs);
-  // A few more than the limit, since bootstrap memories and low scores are dropped here.
   const results = await client.search({
     query: query.slice(0, MAX_QUERY),
     ...(resolved.project ? { project: resolved.project } : {}),
-    limit: Math.min(MAX_SEARCH_LIMIT, f.limit * 2 + 5),
+    limit: recallSearchLimit(f.limit),
   });
   return formatRecall(results, { ...f, project: resolved.project });
-}
-
-function scoreFlag(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const s = String(value).trim();
-  const n = Number(s);
-  if (!s || !Number.isFinite(n) || n < 0 || n > 10) {
-    throw new UsageError("--min-score: must be a number between 0 and 10", "recall");
-  }
-  return n;
 }
 
 /** Run `memcli recall`. */
@@ -131,6 +145,7 @@ export async function recall(args: string[], io: Io): Promise<number> {
     limit: { type: "string" },
     "max-chars": { type: "string" },
     "min-score": { type: "string" },
+    "min-confidence": { type: "string" },
     hook: { type: "boolean" },
     deadline: { type: "string" },
   }, Infinity);
@@ -144,7 +159,9 @@ export async function recall(args: string[], io: Io): Promise<number> {
       DEFAULT_RECALL_LIMIT,
     maxChars: intFlag("recall", "max-chars", p.values["max-chars"], 200, 100_000) ??
       DEFAULT_RECALL_MAX_CHARS,
-    minScore: scoreFlag(p.values["min-score"]) ?? DEFAULT_MIN_SCORE,
+    minScore: numberFlag("recall", "min-score", p.values["min-score"], 0, 10) ?? DEFAULT_MIN_SCORE,
+    minConfidence: numberFlag("recall", "min-confidence", p.values["min-confidence"], 0, 1) ??
+      DEFAULT_MIN_CONFIDENCE,
   };
   if (!p.values.hook) {
     const query = p.positionals.join(" ").trim();

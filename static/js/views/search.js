@@ -150,6 +150,14 @@ export async function search(root, params) {
                   },
                   h("span", { class: "score-value", text: r.score.toFixed(3) }),
                   h("span", { class: "score-label", text: "score" }),
+                  typeof r.confidence === "number"
+                    ? h("span", {
+                      class: "score-label confidence",
+                      title: "how likely the memory is about the query (0..1); " +
+                        "0.7 or more is what the prompt hook injects",
+                      text: `confidence ${r.confidence.toFixed(2)}`,
+                    })
+                    : null,
                 ),
                 h(
                   "div",

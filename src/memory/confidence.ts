@@ -1,0 +1,177 @@
+/**
+ * The confidence of a search result: how likely it is that the memory is about the query,
+ * in 0..1, with one meaning whatever the project's size and the query's length. The score
+ * ranks; the confidence says whether anything is worth showing unasked (the prompt hook
+ * injects only results at or above a floor, `memcli recall --min-confidence`).
+ *
+ * It is a logistic function of three signals of whether the memory covers the query:
+ *
+ * - **coverage**: the share of the query's information the memory contains. Each informative
+ *   word of the query (stop words left out; the {@link COVERAGE_WORDS} heaviest) weighs its
+ *   information, −ln p, with p its frequency estimated from its rank among the 50,000 words
+ *   of the shipped word vectors (Zipf's law); a word they do not know weighs as the rarest
+ *   (a short one, 1–3 letters, as a word of rank {@link SHORT_UNKNOWN_RANK}). A word is
+ *   covered when the memory has its index term or another of its forms (`variantsOf`:
+ *   irregular verbs, short names); a word of rank {@link SYNONYM_MIN_RANK} or more also
+ *   counts in part when the memory has a near synonym (word-vector cosine c ≥
+ *   {@link SYNONYM_FROM}: credit (c − 0.6) / 0.4). Identifiers count whole, exactly. The
+ *   covered information is divided by the span, min(total, max({@link SPAN_MIN_NATS}, 35 %
+ *   of the total)): a short query needs all its words, a paragraph a fair share of them.
+ * - **names missed**: how many names of the query (words written with a capital that are
+ *   not acronyms, days, months or languages; a sentence's first word only when it is rare)
+ *   the memory lacks. A question about Caroline is not answered by a memory about Melanie.
+ * - **lexical**: the lexical relevance of the search (BM25 over the scope, normalised by the
+ *   query's total idf).
+ *
+ * confidence = σ(b₀ + b₁ × coverage − b₂ × names missed + b₃ × lexical), the coefficients
+ * fitted by logistic regression on the LoCoMo dev split (`deno task fit:confidence`): each
+ * question's evidence turns in its own conversation's project are positives, every result
+ * for it in another conversation's project is a negative.
+ * @module
+ */
+import { variantsOf } from "../domain/forms.ts";
+import { queryWords, terms } from "../domain/terms.ts";
+import { cosine, type WordVectors } from "../embed/words.ts";
+
+/** The heaviest query words that coverage looks at. */
+export const COVERAGE_WORDS = 12;
+/** The smallest span of coverage, in nats (about four uncommon words). */
+export const SPAN_MIN_NATS = 40;
+/** Share of the query's information a long query needs covered for coverage 1. */
+export const SPAN_SHARE = 0.35;
+/** Words less frequent than this rank may be covered by a near synonym. */
+export const SYNONYM_MIN_RANK = 1000;
+/** Word-vector cosine from which a synonym counts (linearly up to 1). */
+export const SYNONYM_FROM = 0.6;
+/** The rank an unknown word of 1–3 letters weighs as (a foreign function word, a typo). */
+export const SHORT_UNKNOWN_RANK = 100;
+/** A capitalised first word of a sentence is a name only when rarer than this rank. */
+const INITIAL_NAME_RANK = 10_000;
+
+/** Coefficients of the logistic function. */
+export interface Coefficients {
+  /** b₀. */
+  intercept: number;
+  /** b₁, of coverage. */
+  coverage: number;
+  /** b₂ (negative), of each name missed. */
+  namesMissed: number;
+  /** b₃, of the lexical relevance. */
+  lexical: number;
+}
+
+/** Fitted coefficients of the logistic function (see the module's documentation). */
+export const COEFFICIENTS: Readonly<Coefficients> = {
+  intercept: -3.06,
+  coverage: 6.84,
+  namesMissed: -2.28,
+  lexical: 3.45,
+};
+
+/** Capitalised words that are not names. */
+const NOT_NAMES = new Set(
+  ("monday tuesday wednesday thursday friday saturday sunday january february march april may " +
+    "june july august september october november december english french german spanish " +
+    "italian portuguese chinese japanese korean russian arabic hindi dutch polish swedish " +
+    "i i'm ok").split(" "),
+);
+
+/** A word of the query, weighed. */
+interface Word {
+  term: string;
+  forms: Set<string>;
+  weight: number;
+  name: boolean;
+  vector?: Float32Array;
+}
+
+/** What the confidence of any memory for one query needs, computed once per search. */
+export interface QueryProfile {
+  /** The words coverage looks at. */
+  readonly words: readonly Word[];
+  /** The names of the query. */
+  readonly names: readonly Word[];
+  /** The information coverage is divided by. */
+  readonly span: number;
+}
+
+/** The signals of one memory for one query. */
+export interface Signals {
+  /** Share of the query's information covered, 0..1. */
+  coverage: number;
+  /** Names of the query the memory lacks. */
+  namesMissed: number;
+  /** The search's lexical relevance, 0..1. */
+  lexical: number;
+}
+
+function information(rank: number | undefined, word: string, vocabulary: number): number {
+  const h = Math.log(vocabulary) + 0.5772;
+  const r = rank ?? (word.length <= 3 ? SHORT_UNKNOWN_RANK : vocabulary);
+  return Math.log((r + 1) * h);
+}
+
+/** The query's words, weights and names. */
+export function profileQuery(query: string, vectors: WordVectors): QueryProfile {
+  const byTerm = new Map<string, Word>();
+  for (const w of queryWords(query)) {
+    if (w.inIdentifier) continue;
+    const rank = w.identifier ? undefined : vectors.rank(w.word);
+    const name = !w.identifier && w.capitalized && !w.acronym && !NOT_NAMES.has(w.word) &&
+      (!w.initial || rank === undefined || rank >= INITIAL_NAME_RANK);
+    const seen = byTerm.get(w.term);
+    if (seen) {
+      seen.name ||= name;
+      continue;
+    }
+    byTerm.set(w.term, {
+      term: w.term,
+      forms: new Set(w.identifier ? [w.term] : variantsOf(w.term)),
+      weight: information(rank, w.word, vectors.size),
+      name,
+      vector: rank !== undefined && rank >= SYNONYM_MIN_RANK ? vectors.vector(w.word) : undefined,
+    });
+  }
+  const all = [...byTerm.values()];
+  const words = [...all].sort((a, b) => b.weight - a.weight).slice(0, COVERAGE_WORDS);
+  const total = words.reduce((s, w) => s + w.weight, 0);
+  const span = Math.min(total, Math.max(SPAN_MIN_NATS, SPAN_SHARE * total));
+  return { words, names: all.filter((w) => w.name), span };
+}
+
+/** The signals of a memory's content for a query. */
+export function signalsOf(
+  profile: QueryProfile,
+  content: string,
+  lexical: number,
+  vectors: WordVectors,
+): Signals {
+  const have = new Set(terms(content));
+  const covers = (w: Word) => [...w.forms].some((f) => have.has(f));
+  let memoryVectors: Float32Array[] | undefined;
+  let covered = 0;
+  for (const w of profile.words) {
+    if (covers(w)) {
+      covered += w.weight;
+      continue;
+    }
+    if (!w.vector) continue;
+    memoryVectors ??= (content.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? [])
+      .map((x) => vectors.vector(x)).filter((v): v is Float32Array => v !== undefined);
+    let best = 0;
+    for (const v of memoryVectors) best = Math.max(best, cosine(w.vector, v));
+    if (best > SYNONYM_FROM) covered += w.weight * Math.min(1, (best - SYNONYM_FROM) / 0.4);
+  }
+  return {
+    coverage: profile.span > 0 ? Math.min(1, covered / profile.span) : 0,
+    namesMissed: profile.names.filter((w) => !covers(w)).length,
+    lexical: Math.max(0, Math.min(1, lexical)),
+  };
+}
+
+/** The confidence of the signals, 0..1 (see the module's documentation). */
+export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENTS): number {
+  const z = c.intercept + c.coverage * s.coverage + c.namesMissed * s.namesMissed +
+    c.lexical * s.lexical;
+  return 1 / (1 + Math.exp(-z));
+}
