@@ -23,11 +23,32 @@ import { parseArgs } from "node:util";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import type { Embedder } from "../src/embed/embedder.ts";
 import { type Retrieval, SqlMemoryService } from "../src/memory/service.ts";
-import type { ImportItem } from "../src/memory/types.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { StandInEmbedder } from "../tests/fakes/semantic.ts";
 import { openPglite } from "../src/store/pglite.ts";
 import { Store } from "../src/store/store.ts";
+import {
+  askedQuestions,
+  CATEGORIES,
+  type Conversation,
+  importConversations,
+  loadData,
+  turnContent,
+} from "./locomo.ts";
+import {
+  DEFAULT_MIN_CONFIDENCE,
+  DEFAULT_MIN_SCORE,
+  DEFAULT_RECALL_LIMIT,
+  DEFAULT_RECALL_MAX_CHARS,
+  formatRecall,
+  recallSearchLimit,
+} from "../src/memcli/commands/recall.ts";
+import type { SearchResult } from "../src/memory/types.ts";
+
+/** Confidence floors of the curve. */
+const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
+/** The hook's default number of memories. */
+const hookLimit = DEFAULT_RECALL_LIMIT;
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -40,51 +61,6 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-
-interface Turn {
-  speaker: string;
-  dia_id: string;
-  text: string;
-}
-interface Qa {
-  question: string;
-  evidence?: string[];
-  category: number;
-}
-interface Conversation {
-  name: string;
-  turns: Turn[];
-  qa: Qa[];
-}
-
-async function loadData(dir: string): Promise<Conversation[]> {
-  const out: Conversation[] = [];
-  const names: string[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    if (e.isFile && e.name.endsWith(".json")) names.push(e.name);
-  }
-  names.sort();
-  for (const name of names) {
-    const raw = JSON.parse(await Deno.readTextFile(`${dir}/${name}`));
-    // The full dataset (locomo10.json) is one array of samples with a `conversation` object.
-    const samples = Array.isArray(raw) ? raw : [raw];
-    samples.forEach((s: Record<string, unknown>, i: number) => {
-      const conv = (s.conversation ?? s) as Record<string, unknown>;
-      const turns: Turn[] = [];
-      const keys = Object.keys(conv).filter((k) => /^session_\d+$/.test(k))
-        .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
-      for (const k of keys) turns.push(...(conv[k] as Turn[]));
-      out.push({
-        name: samples.length > 1
-          ? `${name.replace(/\.json$/, "")}-${s.sample_id ?? i}`
-          : name.replace(/\.json$/, ""),
-        turns,
-        qa: s.qa as Qa[],
-      });
-    });
-  }
-  return out;
-}
 
 // ---- BM25 baseline (as in ../shared/data/README.md) ----
 const BM25_STOP = new Set(
@@ -157,7 +133,6 @@ function makeEmbedder(name: string): Embedder {
   throw new Error(`--embedder: unknown embedder ${name} (builtin, stand-in)`);
 }
 
-const CATEGORIES = [1, 2, 3, 4];
 const CATEGORY_NAMES: Record<number, string> = {
   1: "multi-hop",
   2: "temporal",
@@ -197,31 +172,18 @@ const db = await openPglite();
 await migrate(db);
 const stored = await ensureEmbeddingColumn(db, embedder.info);
 // Memory content -> dia_ids of the turns with that content, per conversation.
-const idsOf = new Map<string, string[]>();
 const t0 = performance.now();
+const idsOf = await importConversations(
+  new SqlMemoryService({ store: new Store(db), embedder, stored }),
+  convs,
+);
+const turns = convs.reduce((n, c) => n + c.turns.length, 0);
 const bm25 = new Map<string, { index: Bm25; ids: string[] }>();
-let turns = 0;
-{
-  const service = new SqlMemoryService({ store: new Store(db), embedder, stored });
-  for (const c of convs) {
-    const items: ImportItem[] = c.turns.map((t) => ({
-      content: `${t.speaker}: ${t.text}`,
-      scope: "project",
-      project: c.name,
-      type: "context",
-    }));
-    await service.import(items);
-    turns += items.length;
-    c.turns.forEach((t, i) => {
-      // The service stores content trimmed.
-      const key = `${c.name}\n${items[i].content.trim()}`;
-      idsOf.set(key, [...idsOf.get(key) ?? [], t.dia_id]);
-    });
-    bm25.set(c.name, {
-      index: new Bm25(c.turns.map((t) => `${t.speaker}: ${t.text}`)),
-      ids: c.turns.map((t) => t.dia_id),
-    });
-  }
+for (const c of convs) {
+  bm25.set(c.name, {
+    index: new Bm25(c.turns.map(turnContent)),
+    ids: c.turns.map((t) => t.dia_id),
+  });
 }
 const storeSeconds = (performance.now() - t0) / 1000;
 
@@ -294,6 +256,150 @@ for (const { retrieval, words } of runs) {
   r.search_p95_ms = +pct(times, 95).toFixed(2);
   results.push(r);
 }
+
+// ---- Automatic recall: the prompt hook's gate ----
+// Every question is sent as a prompt twice through the hook's own code (the search call with
+// the hook's limit, then formatRecall with the hook's defaults but the confidence floor):
+// with its own conversation's project (a positive: hit when an evidence turn is injected)
+// and with the next conversation's project, where nothing is about those people (a
+// negative: any memory injected is noise).
+const gateService = new SqlMemoryService({ store: new Store(db), embedder, stored });
+interface Sent {
+  evidence: Set<string>;
+  own: { project: string; results: SearchResult[] };
+  other: { project: string; results: SearchResult[] };
+}
+const sent: Sent[] = [];
+for (const [i, c] of convs.entries()) {
+  const next = convs[(i + 1) % convs.length];
+  for (const q of askedQuestions(c)) {
+    const ask = (project: string) =>
+      gateService.search({ query: q.question, project, limit: recallSearchLimit(hookLimit) });
+    sent.push({
+      evidence: new Set(q.evidence),
+      own: { project: c.name, results: await ask(c.name) },
+      other: { project: next.name, results: await ask(next.name) },
+    });
+  }
+}
+const diaOf = (project: string, content: string): string[] =>
+  idsOf.get(`${project}\n${content}`) ?? [];
+interface GateRow {
+  system: string;
+  floor: number;
+  positive_hit: number;
+  negatives_injected: number;
+  chars_per_positive: number;
+  chars_per_negative: number;
+}
+function gate(
+  system: string,
+  floor: number,
+  prompts: Sent[],
+  format: (r: SearchResult[], project: string) => string,
+): GateRow {
+  let hit = 0, injected = 0, posChars = 0, negChars = 0;
+  for (const p of prompts) {
+    const own = format(p.own.results, p.own.project);
+    posChars += own.length;
+    if (
+      p.own.results.some((r) =>
+        own.includes(r.memory.id) &&
+        diaOf(p.own.project, r.memory.content).some((d) => p.evidence.has(d))
+      )
+    ) hit++;
+    const other = format(p.other.results, p.other.project);
+    negChars += other.length;
+    if (other) injected++;
+  }
+  const n = prompts.length;
+  return {
+    system,
+    floor,
+    positive_hit: +(hit / n).toFixed(3),
+    negatives_injected: +(injected / n).toFixed(3),
+    chars_per_positive: Math.round(posChars / n),
+    chars_per_negative: Math.round(negChars / n),
+  };
+}
+const hookFormat =
+  (minConfidence: number, minScore = DEFAULT_MIN_SCORE) => (r: SearchResult[], project: string) =>
+    formatRecall(r, {
+      project,
+      limit: hookLimit,
+      maxChars: DEFAULT_RECALL_MAX_CHARS,
+      minScore,
+      minConfidence,
+    });
+const gateRows: GateRow[] = [
+  gate("hook of 0.6.1 (score ≥ 0.1, no confidence)", 0, sent, hookFormat(0)),
+  ...FLOORS.map((f) => gate("hook, confidence floor", f, sent, hookFormat(f))),
+];
+const chosen = gateRows.find((r) =>
+  r.system.startsWith("hook, confidence") && r.floor === DEFAULT_MIN_CONFIDENCE
+)!;
+
+// Baseline: plain BM25 (top 5) with the query-coverage gate (the idf-weighted share of the
+// query's words the turn contains), at the gate that injects for the same share of negatives.
+const bmSent: Sent[] = [];
+const fakeMemory = (project: string, content: string, id: string) => ({
+  id,
+  content,
+  scope: "project" as const,
+  project,
+  type: "context" as const,
+  tags: [],
+  weight: 1,
+  supersedes: null,
+  superseded_by: null,
+  created_at: "",
+  updated_at: "",
+  expires_at: null,
+});
+const coverageOf = (b: Bm25, query: string, doc: number) => {
+  const qs = [...new Set(bm25Tokens(query).filter((w) => !BM25_STOP.has(w)))];
+  const n = b.docs.length;
+  let all = 0, have = 0;
+  for (const t of qs) {
+    const df = b.df.get(t) ?? 0;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    all += idf;
+    if (b.docs[doc].has(t)) have += idf;
+  }
+  return all ? have / all : 0;
+};
+for (const [i, c] of convs.entries()) {
+  const next = convs[(i + 1) % convs.length];
+  for (const q of askedQuestions(c)) {
+    const ask = (conv: Conversation) => {
+      const b = bm25.get(conv.name)!;
+      return b.index.rank(q.question, hookLimit).map((d, k) => ({
+        memory: fakeMemory(
+          conv.name,
+          turnContent(conv.turns[d]),
+          `00000000-0000-4000-8000-${String(d * 100 + k).padStart(12, "0")}`,
+        ),
+        score: 1,
+        // The coverage stands in for the confidence: formatRecall's floor gates it.
+        confidence: coverageOf(b.index, q.question, d),
+      })) as SearchResult[];
+    };
+    bmSent.push({
+      evidence: new Set(q.evidence),
+      own: { project: c.name, results: ask(c) },
+      other: { project: next.name, results: ask(next) },
+    });
+  }
+}
+let baseline: GateRow | undefined;
+for (let g = 0; g <= 1.0001; g += 0.01) {
+  const row = gate("BM25 + coverage gate", +g.toFixed(2), bmSent, hookFormat(g, 0));
+  if (row.negatives_injected <= chosen.negatives_injected) {
+    baseline = row;
+    break;
+  }
+}
+if (baseline) gateRows.push(baseline);
 await db.close();
 
 const f = (x: number) => x.toFixed(3);
@@ -330,6 +436,22 @@ for (const r of results.slice(1)) {
   console.log(`${r.system}: search p50 ${r.search_p50_ms} ms, p95 ${r.search_p95_ms} ms`);
 }
 
+console.log(
+  `\nAutomatic recall: ${sent.length} questions sent as prompts from their own project ` +
+    "(positive) and from the next conversation's project (negative), through the hook's code",
+);
+console.log(
+  "| system | floor | positive hit | negatives injected | chars / positive prompt | chars / negative prompt |",
+);
+console.log("|---|---|---|---|---|---|");
+for (const r of gateRows) {
+  console.log(
+    `| ${r.system} | ${r.floor} | ${r.positive_hit.toFixed(3)} | ${
+      r.negatives_injected.toFixed(3)
+    } | ${r.chars_per_positive} | ${r.chars_per_negative} |`,
+  );
+}
+
 const out = {
   date: new Date().toISOString(),
   deno: Deno.version.deno,
@@ -338,6 +460,7 @@ const out = {
   turns,
   limit,
   embedder: embedder.info,
+  automatic_recall: { prompts: sent.length, default_floor: DEFAULT_MIN_CONFIDENCE, rows: gateRows },
   results: results.map((r) => ({
     system: r.system,
     overall: metrics(r.overall),

@@ -1,0 +1,178 @@
+/**
+ * `deno task fit:confidence [--data DIR]`
+ *
+ * Fits the coefficients of the search results' confidence (src/memory/confidence.ts) on
+ * LoCoMo-format conversations (default `../shared/data/locomo-dev`, the dev split: fit on
+ * nothing else). Every turn is stored as `bench:recall` stores it; every question of
+ * categories 1–4 with evidence is searched as the prompt hook searches it, in its own
+ * conversation's project and in the next conversation's project. Examples:
+ *
+ * - positive: an evidence turn among the results in its own project;
+ * - negative: every result in the other project (nothing there is about those people).
+ *
+ * Results in the own project that are not evidence are left out (some are about the
+ * question all the same). The coefficients are a logistic regression of the label on
+ * coverage, names missed and lexical relevance (Newton's method, a small ridge penalty),
+ * positives and negatives weighing half each in total. It
+ * prints the coefficients to put in `COEFFICIENTS`, the fit's log loss and AUC beside those
+ * of the shipped coefficients, and writes JSON to bench/results/confidence-fit-<time>.json.
+ */
+import { parseArgs } from "node:util";
+import { BuiltinEmbedder } from "../src/embed/builtin.ts";
+import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
+import { DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
+import { COEFFICIENTS, confidenceOf, type Signals } from "../src/memory/confidence.ts";
+import { SqlMemoryService } from "../src/memory/service.ts";
+import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
+import { openPglite } from "../src/store/pglite.ts";
+import { Store } from "../src/store/store.ts";
+import { askedQuestions, importConversations, loadData } from "./locomo.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { data: { type: "string", default: "../shared/data/locomo-dev" } },
+  strict: true,
+});
+
+const convs = await loadData(values.data!);
+const embedder = new BuiltinEmbedder();
+await embedder.probe();
+const db = await openPglite();
+await migrate(db);
+const stored = await ensureEmbeddingColumn(db, embedder.info);
+const service = new SqlMemoryService({ store: new Store(db), embedder, stored });
+const idsOf = await importConversations(service, convs);
+
+const examples: { s: Signals; y: number }[] = [];
+for (const [i, c] of convs.entries()) {
+  const next = convs[(i + 1) % convs.length];
+  for (const q of askedQuestions(c)) {
+    const evidence = new Set(q.evidence);
+    const limit = recallSearchLimit(DEFAULT_RECALL_LIMIT);
+    for (const r of await service.explainSearch({ query: q.question, project: c.name, limit })) {
+      const dia = idsOf.get(`${c.name}\n${r.memory.content}`) ?? [];
+      if (dia.some((d) => evidence.has(d))) examples.push({ s: r.signals, y: 1 });
+    }
+    for (
+      const r of await service.explainSearch({ query: q.question, project: next.name, limit })
+    ) examples.push({ s: r.signals, y: 0 });
+  }
+}
+await db.close();
+
+const features = (s: Signals) => [1, s.coverage, s.namesMissed, s.lexical];
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const RIDGE = 1e-3;
+
+/** Logistic regression by Newton's method. */
+function fit(): number[] {
+  // Each class weighs half in total: there are about a dozen negatives per positive, and the
+  // confidence is to mean "about the query" at equal odds before the signals are seen.
+  const pos = examples.filter((e) => e.y).length;
+  const weightOf = (y: number) => examples.length / 2 / (y ? pos : examples.length - pos);
+  let w = [0, 0, 0, 0];
+  for (let iter = 0; iter < 50; iter++) {
+    const g = [0, 0, 0, 0];
+    const h = Array.from({ length: 4 }, () => [0, 0, 0, 0]);
+    for (const e of examples) {
+      const x = features(e.s);
+      const p = sigmoid(x.reduce((a, xi, i) => a + xi * w[i], 0));
+      const c = weightOf(e.y);
+      for (let i = 0; i < 4; i++) {
+        g[i] += c * (p - e.y) * x[i];
+        for (let j = 0; j < 4; j++) h[i][j] += c * p * (1 - p) * x[i] * x[j];
+      }
+    }
+    for (let i = 1; i < 4; i++) {
+      g[i] += RIDGE * examples.length * w[i];
+      h[i][i] += RIDGE * examples.length;
+    }
+    const step = solve(h, g);
+    w = w.map((wi, i) => wi - step[i]);
+    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
+  }
+  return w;
+}
+
+/** Solve a x = b (Gaussian elimination with partial pivoting). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
+    [m[c], m[p]] = [m[p], m[c]];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = m[r][c] / m[c][c];
+      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
+    }
+  }
+  return m.map((row, i) => row[n] / m[i][i]);
+}
+
+function quality(predict: (s: Signals) => number) {
+  let loss = 0;
+  const scored = examples.map((e) => {
+    const p = Math.min(1 - 1e-9, Math.max(1e-9, predict(e.s)));
+    loss -= e.y ? Math.log(p) : Math.log(1 - p);
+    return { p, y: e.y };
+  });
+  // AUC: the chance that a positive is ranked above a negative (ties count half).
+  scored.sort((a, b) => a.p - b.p);
+  let rankSum = 0, pos = 0;
+  for (let i = 0; i < scored.length;) {
+    let j = i;
+    while (j < scored.length && scored[j].p === scored[i].p) j++;
+    const avg = (i + j + 1) / 2;
+    for (let k = i; k < j; k++) if (scored[k].y) (rankSum += avg, pos++);
+    i = j;
+  }
+  const neg = scored.length - pos;
+  return {
+    log_loss: +(loss / examples.length).toFixed(4),
+    auc: +((rankSum - (pos * (pos + 1)) / 2) / (pos * neg)).toFixed(4),
+  };
+}
+
+const w = fit();
+const fitted = {
+  intercept: +w[0].toFixed(2),
+  coverage: +w[1].toFixed(2),
+  namesMissed: +w[2].toFixed(2),
+  lexical: +w[3].toFixed(2),
+};
+const positives = examples.filter((e) => e.y).length;
+const out = {
+  date: new Date().toISOString(),
+  data: values.data,
+  examples: examples.length,
+  positives,
+  negatives: examples.length - positives,
+  fitted,
+  fitted_quality: quality((s) => confidenceOf(s, fitted)),
+  shipped: COEFFICIENTS,
+  shipped_quality: quality((s) => confidenceOf(s)),
+};
+console.log(
+  `${examples.length} examples (${positives} positive) from ${convs.length} conversations`,
+);
+console.log("| coefficients | intercept | coverage | names missed | lexical | log loss | AUC |");
+console.log("|---|---|---|---|---|---|---|");
+for (
+  const [name, c, q] of [
+    ["fitted", fitted, out.fitted_quality],
+    ["shipped", COEFFICIENTS, out.shipped_quality],
+  ] as const
+) {
+  console.log(
+    `| ${name} | ${c.intercept} | ${c.coverage} | ${c.namesMissed} | ${c.lexical} | ${q.log_loss} | ${q.auc} |`,
+  );
+}
+await Deno.mkdir(new URL("../bench/results/", import.meta.url), { recursive: true });
+const file = new URL(
+  `../bench/results/confidence-fit-${out.date.replace(/[:.]/g, "-")}.json`,
+  import.meta.url,
+);
+await Deno.writeTextFile(file, JSON.stringify(out, null, 2) + "\n");
+console.error(`wrote ${file.pathname}`);
