@@ -17,7 +17,14 @@
  * `--retrieval hybrid,vector,lexical` also measures each side of the hybrid alone (a
  * diagnostic mode of the service). `--embedder stand-in` uses the deterministic semantic
  * stand-in of the tests (word vectors that place related words near each other) instead of
- * the builtin embedder. Prints a table and writes JSON to bench/results/recall-<time>.json.
+ * the builtin embedder. `--baseline DIR` (a checkout of an earlier version, e.g. `git worktree
+ * add /tmp/base REF`) also searches every question with that version's service, interleaved
+ * with this one's, and reports hit@5 and search p50/p95 of both.
+ *
+ * It also measures the prompt hook's gate (automatic recall): every question sent as a prompt
+ * through the hook's own code from its own project and from another one, over confidence
+ * floors, with BM25 plus a query-coverage gate as the baseline (docs/recall.md).
+ * Prints tables and writes JSON to bench/results/recall-<time>.json.
  */
 import { parseArgs } from "node:util";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
@@ -58,6 +65,7 @@ const { values } = parseArgs({
     retrieval: { type: "string", default: "hybrid" },
     limit: { type: "string", default: "5" },
     "word-vectors": { type: "string", default: "on,off" },
+    baseline: { type: "string" },
   },
   strict: true,
 });
@@ -257,6 +265,70 @@ for (const { retrieval, words } of runs) {
   results.push(r);
 }
 
+// ---- Search against an earlier version, in the same run ----
+// `--baseline DIR`: a checkout of an earlier version (`git worktree add DIR REF`). Its service
+// and store modules are loaded beside ours, the same turns are stored in a database of its
+// own, and each question is searched by both, alternating which goes first, so that both see
+// the same machine at the same moment.
+interface Side {
+  name: string;
+  search: (query: string, project: string) => Promise<{ memory: { content: string } }[]>;
+  times: number[];
+  tally: Tally;
+}
+let versus: Side[] = [];
+if (values.baseline) {
+  const dir = new URL(`file://${Deno.realPathSync(values.baseline)}/`);
+  const old = {
+    service: await import(new URL("src/memory/service.ts", dir).href),
+    store: await import(new URL("src/store/store.ts", dir).href),
+    migrate: await import(new URL("src/store/migrate.ts", dir).href),
+    pglite: await import(new URL("src/store/pglite.ts", dir).href),
+    builtin: await import(new URL("src/embed/builtin.ts", dir).href),
+  };
+  const oldEmbedder = new old.builtin.BuiltinEmbedder();
+  await oldEmbedder.probe();
+  const oldDb = await old.pglite.openPglite();
+  await old.migrate.migrate(oldDb);
+  const oldStored = await old.migrate.ensureEmbeddingColumn(oldDb, oldEmbedder.info);
+  const oldService = new old.service.SqlMemoryService({
+    store: new old.store.Store(oldDb),
+    embedder: oldEmbedder,
+    stored: oldStored,
+  });
+  await importConversations(oldService, convs);
+  const ours = new SqlMemoryService({ store: new Store(db), embedder, stored });
+  versus = [
+    {
+      name: `baseline ${values.baseline}`,
+      search: (query, project) => oldService.search({ query, project, limit }),
+      times: [],
+      tally: tally(),
+    },
+    {
+      name: "this version",
+      search: (query, project) => ours.search({ query, project, limit }),
+      times: [],
+      tally: tally(),
+    },
+  ];
+  let flip = false;
+  for (const c of convs) {
+    for (const q of askedQuestions(c)) {
+      const order = flip ? [...versus].reverse() : versus;
+      flip = !flip;
+      for (const side of order) {
+        const t = performance.now();
+        const top = await side.search(q.question, c.name);
+        side.times.push(performance.now() - t);
+        const ranked = top.map((x) => idsOf.get(`${c.name}\n${x.memory.content}`) ?? []);
+        count(side.tally, ranked, new Set(q.evidence), limit);
+      }
+    }
+  }
+  await oldDb.close();
+}
+
 // ---- Automatic recall: the prompt hook's gate ----
 // Every question is sent as a prompt twice through the hook's own code (the search call with
 // the hook's limit, then formatRecall with the hook's defaults but the confidence floor):
@@ -452,6 +524,19 @@ for (const r of gateRows) {
   );
 }
 
+if (versus.length) {
+  console.log("\nSearch against the baseline, interleaved (limit " + limit + ")");
+  console.log("| version | hit@5 | search p50 ms | search p95 ms |");
+  console.log("|---|---|---|---|");
+  for (const v of versus) {
+    console.log(
+      `| ${v.name} | ${f(v.tally.h5 / v.tally.n)} | ${pct(v.times, 50).toFixed(2)} | ${
+        pct(v.times, 95).toFixed(2)
+      } |`,
+    );
+  }
+}
+
 const out = {
   date: new Date().toISOString(),
   deno: Deno.version.deno,
@@ -460,6 +545,12 @@ const out = {
   turns,
   limit,
   embedder: embedder.info,
+  versus_baseline: versus.map((v) => ({
+    version: v.name,
+    hit5: +f(v.tally.h5 / v.tally.n),
+    search_p50_ms: +pct(v.times, 50).toFixed(2),
+    search_p95_ms: +pct(v.times, 95).toFixed(2),
+  })),
   automatic_recall: { prompts: sent.length, default_floor: DEFAULT_MIN_CONFIDENCE, rows: gateRows },
   results: results.map((r) => ({
     system: r.system,

@@ -285,6 +285,30 @@ Deno.test("hooks status: what is installed where, and whether the service answer
   }
 });
 
+Deno.test("hooks install --recall --min-confidence writes the floor into the recall hook; a bad one writes nothing", async () => {
+  const h = await home();
+  try {
+    const env = { HOME: h.path };
+    const bad = await memcli(["hooks", "install", "--recall", "--min-confidence", "1.5"], { env });
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /--min-confidence: must be a number between 0 and 1/);
+    await assert.rejects(Deno.stat(h.file), Deno.errors.NotFound);
+    const alone = await memcli(["hooks", "install", "--min-confidence", "0.5"], { env });
+    assert.equal(alone.code, 1);
+    assert.match(alone.err, /apply with --recall only/);
+    const r = await memcli(["hooks", "install", "--recall", "--min-confidence", "0.5"], { env });
+    assert.equal(r.code, 0, r.err);
+    const s = await readJson(h.file);
+    assert.equal(
+      s.hooks.UserPromptSubmit[0].hooks[0].command,
+      "memcli recall --hook --min-confidence 0.5",
+    );
+    assert.equal(s.hooks.SessionStart[0].hooks[0].command, "memcli bootstrap --hook");
+  } finally {
+    await h.cleanup();
+  }
+});
+
 Deno.test("CLAUDE_CONFIG_DIR selects the user settings folder", async () => {
   const h = await home();
   try {
