@@ -59,7 +59,9 @@ export function recallText(results: SearchResult[], query: string): string {
       oneLine(query, 100)
     }", best first:`,
     ...results.map((r, i) =>
-      `${i + 1}. [score ${r.score.toFixed(3)}, confidence ${r.confidence.toFixed(2)}] ${
+      `${i + 1}. [score ${r.score.toFixed(3)}${
+        // A service older than 0.7 (the MCP server in API mode) sends no confidence.
+        r.confidence === undefined ? "" : `, confidence ${r.confidence.toFixed(2)}`}] ${
         memoryLine(r.memory)
       }`
     ),

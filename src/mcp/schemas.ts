@@ -224,8 +224,9 @@ export const recallOutput = z.object({
     confidence: z.number().describe(
       "how likely the memory is about the query, 0..1, one meaning for any project and query " +
         "(the share of the query's information and names the memory covers, and its word " +
-        "match): 0.7 or more is what the prompt hook injects; lower results may still help",
-    ),
+        "match): 0.7 or more is what the prompt hook injects; lower results may still help " +
+        "(absent when the memory service is older than 0.7)",
+    ).optional(),
   })),
 });
 

@@ -13,7 +13,8 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer, TOOL_NAMES } from "../../src/mcp/server.ts";
-import { HELP_TOPICS } from "../../src/mcp/schemas.ts";
+import { HELP_TOPICS, recallOutput } from "../../src/mcp/schemas.ts";
+import { recallText } from "../../src/mcp/format.ts";
 import { BOOTSTRAP_WARNING } from "../../src/memory/bootstrap.ts";
 import type { Memory, MemoryService, SearchResult, Stats } from "../../src/memory/types.ts";
 import { VERSION } from "../../src/version.ts";
@@ -394,3 +395,24 @@ async function checkBootstrapResources(service: MemoryService, client: Client) {
   );
   await assert.rejects(client.readResource({ uri: "mneme://nothing" }), /not found/);
 }
+
+Deno.test("recall through a service older than 0.7 (API mode): results without a confidence are shown and valid", () => {
+  const memory = {
+    id: "0bf711ee-f9e5-49ba-bccb-c36dc9e18c82",
+    content: "old service memory",
+    scope: "global",
+    project: null,
+    type: "fact",
+    tags: [],
+    weight: 1,
+    supersedes: null,
+    superseded_by: null,
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: "2026-01-01T00:00:00.000Z",
+    expires_at: null,
+  } as Memory;
+  const old = [{ memory, score: 0.5 }] as SearchResult[];
+  assert.match(recallText(old, "q"), /1\. \[score 0\.500\] /);
+  assert.ok(recallOutput.safeParse({ results: old }).success);
+  assert.match(recallText([{ memory, score: 0.5, confidence: 0.81 }], "q"), /confidence 0\.81\]/);
+});
