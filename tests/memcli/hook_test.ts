@@ -264,6 +264,29 @@ Deno.test("bootstrap --hook and recall --hook against a real daemon", async () =
     });
     assert.equal(none.code, 0, none.err);
     assert.equal(none.out, "");
+    // A prompt about something else that shares a word with the fact ("billing"): the search
+    // returns the fact (score about 0.3, which 0.6.1's hook injected), but its confidence is
+    // below the floor, so nothing is injected.
+    const loose = "how do I write a billing test?";
+    const off = await memcliProcess(["recall", "--hook"], {
+      env,
+      cwd: dir.path,
+      stdin: payload({ prompt: loose }),
+    });
+    assert.equal(off.code, 0, off.err);
+    assert.equal(off.out, "");
+    const asked = await memcliProcess([
+      "recall",
+      loose,
+      "--project",
+      "billing-svc",
+      "--min-confidence",
+      "0",
+    ], {
+      env,
+      cwd: dir.path,
+    });
+    assert.ok(asked.out.includes(fact.id), "found, with no floor: " + asked.out + asked.err);
     // Slash commands and empty prompts: nothing, without asking the service.
     for (const prompt of ["/clear", "", "ok"]) {
       const s = await memcliProcess(["recall", "--hook"], {
