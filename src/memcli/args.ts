@@ -76,12 +76,7 @@ export function intFlag(
   min: number,
   max: number,
 ): number | undefined {
-  if (value === undefined) return undefined;
-  const s = String(value).trim();
-  if (!/^\d+$/.test(s) || Number(s) < min || Number(s) > max) {
-    throw new UsageError(`--${flag}: must be an integer between ${min} and ${max}`, command);
-  }
-  return Number(s);
+  return boundedFlag(command, flag, value, min, max, true);
 }
 
 /** An optional number flag within bounds, or a {@link UsageError} naming it. */
@@ -92,11 +87,26 @@ export function numberFlag(
   min: number,
   max: number,
 ): number | undefined {
+  return boundedFlag(command, flag, value, min, max, false);
+}
+
+function boundedFlag(
+  command: string,
+  flag: string,
+  value: unknown,
+  min: number,
+  max: number,
+  integer: boolean,
+): number | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
   const n = Number(s);
-  if (!s || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(`--${flag}: must be a number between ${min} and ${max}`, command);
+  const ok = integer ? /^\d+$/.test(s) : s !== "" && Number.isFinite(n);
+  if (!ok || n < min || n > max) {
+    throw new UsageError(
+      `--${flag}: must be ${integer ? "an integer" : "a number"} between ${min} and ${max}`,
+      command,
+    );
   }
   return n;
 }
