@@ -83,6 +83,8 @@ export interface KeepaliveSnapshot {
    * forced refresh: when, and the upstream's message. Null otherwise.
    */
   upstreamRejected: { at: number; error: string } | null;
+  /** Why the credentials file could not be used (unreadable, insecure, invalid); null otherwise. */
+  credentialsError: string | null;
 }
 
 /** Raised by {@link Keepalive.accessToken} when there are no credentials at all. */
@@ -193,6 +195,7 @@ export class Keepalive<C extends TokenLike> {
       lastRefresh: this.#last,
       consecutiveFailures: this.#failures,
       nextTickAt: this.#nextTickAt,
+      credentialsError: this.#creds === null ? this.#readError : null,
     };
   }
 
@@ -229,11 +232,14 @@ export class Keepalive<C extends TokenLike> {
     return this.#creds.accessToken;
   }
 
-  /** Re-reads the file; returns the credentials now cached (errors keep the old ones). */
+  /**
+   * Re-reads the file; returns the credentials now cached. Errors keep the old ones; a file
+   * that is gone (`msgcli logout`) drops them, so the daemon stops using a removed token.
+   */
   async reload(): Promise<C | null> {
     try {
       const c = await this.#source.read();
-      if (c !== null) this.#creds = c;
+      this.#creds = c;
       this.#readError = null;
     } catch (err) {
       this.#readError = errorText(err);

@@ -110,7 +110,12 @@ Deno.test("auth: constant-time compare, Bearer or x-api-key", () => {
 Deno.test("healthResponse: fields appear only after a real refresh; 503 only when dead and failing", () => {
   const started = Date.parse("2026-01-01T00:00:00Z");
   const now = started + 125_000;
-  const base = { consecutiveFailures: 0, nextTickAt: null, upstreamRejected: null };
+  const base = {
+    consecutiveFailures: 0,
+    nextTickAt: null,
+    upstreamRejected: null,
+    credentialsError: null,
+  };
   const alive = healthResponse(
     { ...base, expiresAt: now + 3600_000, tokenAlive: true, lastRefresh: null },
     started,
@@ -156,4 +161,27 @@ Deno.test("healthResponse: fields appear only after a real refresh; 503 only whe
   );
   assert.equal(deadNoAttempt.status, 200);
   assert.ok(!("last_refresh_at" in deadNoAttempt.body));
+  // No credentials: not "ok", the fix in the body, 200 (503 keeps its meaning).
+  const none = healthResponse(
+    { ...base, expiresAt: null, tokenAlive: false, lastRefresh: null },
+    started,
+    now,
+  );
+  assert.equal(none.status, 200);
+  assert.equal(none.body.status, "no_credentials");
+  assert.match(none.body.fix ?? "", /msgcli login/);
+  const unusable = healthResponse(
+    {
+      ...base,
+      expiresAt: null,
+      tokenAlive: false,
+      lastRefresh: null,
+      credentialsError: "credentials file /x is accessible by group or others; chmod 600 /x",
+    },
+    started,
+    now,
+  );
+  assert.equal(unusable.body.status, "no_credentials");
+  assert.match(unusable.body.fix ?? "", /chmod 600/);
+  assert.ok(!("fix" in alive.body));
 });
