@@ -45,6 +45,8 @@ Environment:
   MSGCLI_API_BASE_URL, MSGCLI_OAUTH_AUTHORIZE_URL, MSGCLI_OAUTH_TOKEN_URL,
   MSGCLI_OAUTH_CLIENT_ID   upstream endpoints (for gateways and tests)
   MSGCLI_NO_BROWSER=1      do not try to open a browser during login
+  MSGCLI_LOGIN_HINT_SECONDS  seconds login waits for the browser before it offers to
+                           finish by pasting the code (as --manual; default 30)
 
 Uses your own Claude subscription; the provider's terms apply.
 `;
