@@ -347,6 +347,26 @@ export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
   return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
 }
 
+/** Programs the background-service commands run (`msgcli serve start|stop|status`, `run`). */
+export const SERVE_CONTROL_RUN: readonly string[] = ["sh", "ps", "kill"];
+
+/**
+ * The set of `msgcli serve start|stop|restart|status` for a listen address (`host:port`,
+ * brackets for IPv6): the daemon's, with the listen host on any port (port 0 is chosen by
+ * the daemon) and the loopback names (a client reaches `0.0.0.0` at 127.0.0.1), and the
+ * programs that start, check and stop it ({@link SERVE_CONTROL_RUN}).
+ */
+export function serveControlPlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
+  const plan = servePlan(listen, cfg);
+  const host = listen.startsWith("[")
+    ? listen.slice(0, listen.indexOf("]") + 1)
+    : listen.split(":")[0];
+  plan.net = plan.net.filter((n) => n !== listen);
+  for (const h of [host, "127.0.0.1", "localhost", "[::1]"]) addNet(plan.net, h);
+  plan.run = [...SERVE_CONTROL_RUN];
+  return plan;
+}
+
 /**
  * One line saying which permissions `plan` grants, for a startup line or `--debug`:
  * `net=a,b read=… write=… env=N variables run=…` (`none` for an empty kind). With

@@ -6,14 +6,21 @@
  * @module
  */
 
-import { ConfigError, type EnvGetter, loadMsgConfig } from "../msg/config.ts";
+import { ConfigError, type EnvGetter, loadMsgConfig, type MsgConfig } from "../msg/config.ts";
 import { redactUrl } from "../msg/http.ts";
 import { VERSION } from "../version.ts";
 import { runDaemon } from "./daemon.ts";
 import { UsageError } from "../common/errors.ts";
 import { safeEnv } from "../common/env.ts";
 import { shellQuote } from "../common/shell.ts";
-import { parseServeFlags, SERVE_USAGE } from "./flags.ts";
+import {
+  parseServeFlags,
+  SERVE_USAGE,
+  type ServeAction,
+  type ServeFlags,
+  withoutAuthKey,
+} from "./flags.ts";
+import { healthText, serveFiles, serveStatus, startServe, stopServe } from "./control.ts";
 import { errorText } from "./keepalive.ts";
 import { heldPermissions, msgcliPlan } from "../permissions.ts";
 import {
@@ -70,6 +77,10 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
     throw err;
   }
 
+  if (flags.action !== undefined) {
+    return await serveCommand(flags.action, args, flags, config);
+  }
+
   const broad = broadPermissions();
   if (broad.length > 0) {
     if (canRelaunch()) return await relaunchLocked(permissionFlags(plan), args, opts.entry);
@@ -105,6 +116,51 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
     console.error(`msgcli serve: ${errorText(err)}`);
     return 1;
   }
+}
+
+/**
+ * `msgcli serve start|stop|restart|status`: the daemon as a background service
+ * (src/serve/control.ts). Exit codes: 0 done (status: running and ok), 1 start failed,
+ * 2 status: running but not ok, 3 status: not running.
+ */
+async function serveCommand(
+  action: ServeAction,
+  args: string[],
+  flags: ServeFlags,
+  config: MsgConfig,
+): Promise<number> {
+  const files = serveFiles(config.credentialsPath);
+  if (action === "status") {
+    const s = await serveStatus(files);
+    console.log(`msgcli serve: ${s.line}`);
+    return s.code;
+  }
+  if (action === "stop" || action === "restart") {
+    const line = await stopServe(files);
+    if (action === "stop" || line.startsWith("could not")) {
+      console.log(`msgcli serve: ${line}`);
+      return line.startsWith("could not") ? 1 : 0;
+    }
+  }
+  const r = await startServe({
+    files,
+    args: withoutAuthKey(args.filter((a) => a !== action)).args,
+    ...(flags.authKey !== undefined ? { key: flags.authKey } : {}),
+    plan: planPermissions(flags.listen, config),
+  });
+  if (!r.ok) {
+    console.error(`msgcli serve: ${r.message}`);
+    return 1;
+  }
+  console.log(
+    `msgcli serve: ${r.already ? "already running" : "started"} (pid ${r.pid}) on ${r.url}: ${
+      healthText(r.health)
+    }
+Log: ${files.logFile}
+Point clients at it: ANTHROPIC_BASE_URL=${r.url}` +
+      (flags.authKey !== undefined ? " (and the key as ANTHROPIC_API_KEY)" : ""),
+  );
+  return 0;
 }
 
 /** `args` for printing: the auth key is hidden and proxy credentials redacted. */

@@ -65,6 +65,10 @@ Deno.test("parseServeFlags: defaults, env key, margin, proxy, debug", () => {
 Deno.test("parseServeFlags: unknown flags, positionals and bad values are usage errors", () => {
   assert.throws(() => parseServeFlags(["--bogus"], noEnv), UsageError);
   assert.throws(() => parseServeFlags(["extra"], noEnv), UsageError);
+  assert.throws(() => parseServeFlags(["start", "stop"], noEnv), /unexpected argument "stop"/);
+  assert.equal(parseServeFlags(["start", "--listen", "127.0.0.1:0"], noEnv).action, "start");
+  assert.equal(parseServeFlags(["--listen", "127.0.0.1:9", "status"], noEnv).action, "status");
+  assert.equal(parseServeFlags([], noEnv).action, undefined);
   assert.throws(() => parseServeFlags(["--refresh-margin", "soon"], noEnv), /--refresh-margin/);
   assert.throws(() => parseServeFlags(["--listen", "nope"], noEnv), /--listen/);
 });

@@ -1,0 +1,114 @@
+/**
+ * `msgcli serve start|stop|restart|status` as a user runs them: the real msgcli entry with
+ * the permissions its task computes, a detached daemon on the fake upstream, its pid, state
+ * and log next to the credentials file.
+ */
+import assert from "node:assert/strict";
+import { startFakeAnthropic } from "../fakes/anthropic.ts";
+import { fakeEnv, runMsgcli, seedCredentials, tempDir } from "../msg/helpers.ts";
+
+async function setup(withCredentials: boolean) {
+  const fake = startFakeAnthropic();
+  const tmp = await tempDir();
+  const creds = `${tmp.dir}/msgcli/credentials.json`;
+  await Deno.mkdir(`${tmp.dir}/msgcli`, { mode: 0o700 });
+  if (withCredentials) await seedCredentials(fake, creds);
+  const env = fakeEnv(fake, creds);
+  return {
+    fake,
+    dir: `${tmp.dir}/msgcli`,
+    env,
+    async [Symbol.asyncDispose]() {
+      // Never leave a daemon behind, whatever the test did.
+      await runMsgcli(["serve", "stop"], { env });
+      await fake.close();
+      await tmp.cleanup();
+    },
+  };
+}
+
+Deno.test("serve start / status / stop: a background daemon with its pid, state and log in the config dir", async () => {
+  await using s = await setup(true);
+  const start = await runMsgcli(["serve", "start", "--listen", "127.0.0.1:0"], { env: s.env });
+  assert.equal(start.code, 0, start.stderr + start.stdout);
+  const m = /started \(pid (\d+)\) on (http:\/\/127\.0\.0\.1:\d+): ok, token alive/.exec(
+    start.stdout,
+  );
+  assert.ok(m, start.stdout);
+  const [pid, url] = [Number(m[1]), m[2]];
+  assert.match(start.stdout, new RegExp(`ANTHROPIC_BASE_URL=${url}`));
+  for (const f of ["serve.pid", "serve.json", "serve.log"]) {
+    assert.equal((await Deno.stat(`${s.dir}/${f}`)).mode! & 0o077, 0, `${f} owner-only`);
+  }
+  assert.equal(JSON.parse(await Deno.readTextFile(`${s.dir}/serve.json`)).url, url);
+  assert.match(await Deno.readTextFile(`${s.dir}/serve.log`), /listening on/);
+
+  // The daemon answers: a request goes through to the fake.
+  const r = await fetch(`${url}/v1/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      model: "claude-sonnet-4-6",
+      max_tokens: 16,
+      messages: [{ role: "user", content: "hi" }],
+    }),
+  });
+  assert.equal(r.status, 200);
+  await r.body?.cancel();
+
+  const again = await runMsgcli(["serve", "start", "--listen", "127.0.0.1:0"], { env: s.env });
+  assert.equal(again.code, 0);
+  assert.match(again.stdout, new RegExp(`already running \\(pid ${pid}\\) on ${url}`));
+
+  const st = await runMsgcli(["serve", "status"], { env: s.env });
+  assert.equal(st.code, 0, st.stdout + st.stderr);
+  assert.equal(st.stdout.trim().split("\n").length, 1, "one line");
+  assert.match(st.stdout, new RegExp(`running \\(pid ${pid}\\) on ${url}: ok, token alive until`));
+
+  const stop = await runMsgcli(["serve", "stop"], { env: s.env });
+  assert.equal(stop.code, 0, stop.stdout + stop.stderr);
+  assert.match(stop.stdout, new RegExp(`stopped \\(pid ${pid}\\)`));
+  await assert.rejects(() => Deno.stat(`${s.dir}/serve.pid`));
+  await assert.rejects(() => fetch(`${url}/healthz`));
+
+  const after = await runMsgcli(["serve", "status"], { env: s.env });
+  assert.equal(after.code, 3);
+  assert.match(after.stdout, /not running/);
+  assert.match(await Deno.readTextFile(`${s.dir}/serve.log`), /stopped/);
+});
+
+Deno.test("serve status without credentials: no_credentials and the fix, in one line, exit 2", async () => {
+  await using s = await setup(false);
+  const start = await runMsgcli(["serve", "start", "--listen", "127.0.0.1:0"], { env: s.env });
+  assert.equal(start.code, 0, start.stderr + start.stdout);
+  assert.match(start.stdout, /no_credentials: run "msgcli login"/);
+  const st = await runMsgcli(["serve", "status"], { env: s.env });
+  assert.equal(st.code, 2);
+  assert.match(
+    st.stdout,
+    /^msgcli serve: running \(pid \d+\) on \S+: no_credentials: run "msgcli login"/,
+  );
+  assert.equal(st.stdout.trim().split("\n").length, 1);
+});
+
+Deno.test("serve start: a daemon that cannot start is reported with its log; nothing left behind", async () => {
+  await using s = await setup(true);
+  const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (busy.addr as Deno.NetAddr).port;
+    const r = await runMsgcli(["serve", "start", "--listen", `127.0.0.1:${port}`], { env: s.env });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /exited \(code 1\)/);
+    assert.match(r.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}`));
+    await assert.rejects(() => Deno.stat(`${s.dir}/serve.pid`));
+  } finally {
+    busy.close();
+  }
+});
+
+Deno.test("serve: an unknown service command is a usage error", async () => {
+  await using s = await setup(false);
+  const r = await runMsgcli(["serve", "launch"], { env: s.env });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /unknown serve command "launch"/);
+});
