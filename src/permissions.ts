@@ -368,6 +368,17 @@ export function serveControlPlan(listen: string, cfg: MsgEndpoints): PermissionP
 }
 
 /**
+ * `msgcli run -- COMMAND`: adds to msgcli's `plan` the command it runs, the programs that
+ * start and check the daemon ({@link SERVE_CONTROL_RUN}), and the daemon's listen host
+ * (`host` or `[v6]`).
+ */
+export function addRunPermissions(plan: PermissionPlan, command: string, listenHost: string): void {
+  plan.run = [...(plan.run ?? [])];
+  for (const r of [command, ...SERVE_CONTROL_RUN]) if (!plan.run.includes(r)) plan.run.push(r);
+  addNet(plan.net, listenHost);
+}
+
+/**
  * One line saying which permissions `plan` grants, for a startup line or `--debug`:
  * `net=a,b read=… write=… env=N variables run=…` (`none` for an empty kind). With
  * `full`, the variable names too.

@@ -11,10 +11,17 @@ import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
 import { commandFiles, parseCommandLine, type ParsedCommand } from "./msgcli/args.ts";
 import { loadMsgConfig } from "./msg/config.ts";
-import { formatListen, parseServeFlags, withoutAuthKey } from "./serve/flags.ts";
+import {
+  DEFAULT_LISTEN,
+  formatListen,
+  parseListen,
+  parseServeFlags,
+  withoutAuthKey,
+} from "./serve/flags.ts";
 
 import { planPermissions } from "./serve/permissions.ts";
 import {
+  addRunPermissions,
   MEMCLI_ENV_VARS,
   MEMORY_ENV_VARS,
   MSGCLI_ENV_VARS,
@@ -168,7 +175,13 @@ function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
     const cfg = loadMsgConfig(env, parsed?.proxyFlag);
     const files = parsed ? commandFiles(parsed) : null;
     // Fixed grants name the working directory as ".", wherever it will be.
-    return { plan: msgcliPlan(cfg, files, files ? cwd : ".") };
+    const plan = msgcliPlan(cfg, files, files ? cwd : ".");
+    if (parsed?.command === "run" && parsed.runArgs?.length) {
+      const listen = parseListen(parsed.listen ?? DEFAULT_LISTEN);
+      const host = formatListen(listen).slice(0, -(String(listen.port).length + 1));
+      addRunPermissions(plan, parsed.runArgs[0], host);
+    }
+    return { plan };
   });
 }
 

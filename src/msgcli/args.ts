@@ -10,7 +10,17 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../common/errors.ts";
 import type { MsgcliFiles } from "../permissions.ts";
 
-const COMMANDS = ["login", "query", "stream", "usage", "version", "help", "serve"] as const;
+const COMMANDS = [
+  "login",
+  "logout",
+  "query",
+  "stream",
+  "usage",
+  "run",
+  "version",
+  "help",
+  "serve",
+] as const;
 /** A command word. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -28,6 +38,7 @@ const OPTIONS = {
   model: { type: "string" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
+  listen: { type: "string" },
 } as const;
 
 type FlagName = keyof typeof OPTIONS;
@@ -42,6 +53,7 @@ const FLAG_SCOPE: Partial<Record<FlagName, readonly Command[]>> = {
   model: ["query", "stream"],
   "max-tokens": ["query", "stream"],
   temperature: ["query", "stream"],
+  listen: ["run"],
 };
 
 /** The parsed command line. */
@@ -64,6 +76,10 @@ export interface ParsedCommand {
   };
   /** For serve: the arguments to pass on. */
   serveArgs?: string[];
+  /** For run: the command and its arguments. */
+  runArgs?: string[];
+  /** For run: where a daemon it starts listens (`--listen`, default 127.0.0.1:8787). */
+  listen?: string;
 }
 
 /**
@@ -165,7 +181,19 @@ export function parseCommandLine(args: string[]): ParsedCommand {
     out.out = values.out;
   }
 
-  if (command === "login" || command === "usage") {
+  if (command === "run") {
+    if (rest.length === 0) {
+      throw new UsageError("run: missing command (msgcli run -- COMMAND [ARGS...])");
+    }
+    if (rest[0].includes(",")) {
+      throw new UsageError(`run: a command name must not contain ",": ${JSON.stringify(rest[0])}`);
+    }
+    out.runArgs = rest;
+    if (values.listen !== undefined) out.listen = values.listen;
+    return out;
+  }
+
+  if (command === "login" || command === "usage" || command === "logout") {
     if (rest.length > 0) throw new UsageError(`${command}: unexpected argument "${rest[0]}"`);
     return out;
   }

@@ -1,6 +1,7 @@
 /**
- * `msgcli`: dispatch, help and error reporting. The commands are `login`, `query` (default for
- * bare text), `stream`, `usage`, `version`, `help`, and the hand-off of `serve` to the daemon.
+ * `msgcli`: dispatch, help and error reporting. The commands are `login`, `logout`, `query`
+ * (default for bare text), `stream`, `usage`, `run`, `version`, `help`, and the hand-off of
+ * `serve` to the daemon.
  * Command modules are loaded on demand so that `help` and `version` load only what they need.
  *
  * Exit codes: 0 success, 1 usage error or invalid input, 2 failure at run time
@@ -19,8 +20,13 @@ import { HINT, USAGE } from "./usage.ts";
 /** A command: do the work of a parsed command line, return the exit code. */
 export type Command = (p: ParsedCommand, io: CliIO) => Promise<number>;
 
-const COMMANDS: Record<"login" | "query" | "stream" | "usage", () => Promise<Command>> = {
+const COMMANDS: Record<
+  "login" | "logout" | "query" | "stream" | "usage" | "run",
+  () => Promise<Command>
+> = {
   login: async () => (await import("./commands/login.ts")).login,
+  logout: async () => (await import("./commands/logout.ts")).logout,
+  run: async () => (await import("./commands/run.ts")).run,
   query: async () => (await import("./commands/query.ts")).query,
   stream: async () => (await import("./commands/stream.ts")).stream,
   usage: async () => (await import("./commands/usage.ts")).usage,

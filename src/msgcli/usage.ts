@@ -13,11 +13,17 @@ export const USAGE =
 
 Usage:
   msgcli login [--out PATH] [--manual]   sign in (OAuth with PKCE) and write the credentials file
+  msgcli logout                          remove the credentials (the token is not revoked:
+                                         the protocol documents no revocation endpoint)
   msgcli query "<prompt>" [gen flags]    send one prompt and print the reply
   msgcli "<prompt>" [gen flags]          same as query
   msgcli stream "<prompt>" [gen flags]   stream the reply as it is generated
   msgcli usage [--json]                  show subscription rate-limit windows
   msgcli serve [serve flags]             run the local proxy daemon (see msgcli serve --help)
+  msgcli serve start|stop|restart|status the daemon in the background
+  msgcli run -- COMMAND [ARGS...]        start the daemon if needed, run COMMAND with
+                                         ANTHROPIC_BASE_URL (and ANTHROPIC_AUTH_TOKEN) set
+                                         to it; exits with COMMAND's exit code
   msgcli version | --version | -v        print the version
   msgcli help | --help | -h              print this help
 
@@ -48,7 +54,8 @@ Environment:
   MSGCLI_LOGIN_HINT_SECONDS  seconds login waits for the browser before it offers to
                            finish by pasting the code (as --manual; default 30)
 
-Uses your own Claude subscription; the provider's terms apply.
+For your own use with your own Claude subscription; the provider's terms apply
+(https://www.anthropic.com/legal/consumer-terms). See docs/msgcli.md.
 `;
 
 /** The hint printed after a usage error. */
