@@ -32,9 +32,13 @@ const COMMANDS: Record<
   usage: async () => (await import("./commands/usage.ts")).usage,
 };
 
-/** An API error as one line: status, type, message and request id. */
+/**
+ * An API error as one line: status, type, message and request id. A request that got no
+ * answer (status 0: the host could not be reached) is its message alone.
+ */
 function describeApiError(e: unknown): string | undefined {
   if (!(e instanceof ApiError)) return undefined;
+  if (e.status === 0) return e.message;
   return `API error ${e.status} ${e.type}: ${e.message}${
     e.requestId ? ` (request-id ${e.requestId})` : ""
   }`;

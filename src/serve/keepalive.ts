@@ -1,4 +1,4 @@
-import { errorMessage } from "../common/errors.ts";
+import { describeError } from "../common/errors.ts";
 /**
  * The daemon's token keepalive: a tick every minute that refreshes the OAuth access token
  * when it expires within the refresh margin, with a 30 s → 1 m → 5 m backoff on failure
@@ -114,15 +114,12 @@ const realTimers: Timers = {
   clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
 };
 
-/** Error text without secrets: the message and its causes, cut to 500 characters. */
+/**
+ * Error text without secrets: the message and its causes (a cause the message already
+ * quotes told once), cut to 500 characters.
+ */
 export function errorText(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err;
-  for (let i = 0; e !== undefined && e !== null && i < 4; i++) {
-    parts.push(errorMessage(e));
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  const text = parts.filter((p) => p !== "").join(": ");
+  const text = describeError(err, { depth: 4 });
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
