@@ -153,7 +153,7 @@ function serveLaunch(env: Env, args: string[] | null): Launch {
     const cfg = loadMsgConfig(env, flags.proxyFlag);
     if (flags.action !== undefined) {
       // start, stop, restart, status: the service commands run sh, ps and kill.
-      return { plan: serveControlPlan(formatListen(flags.listen), cfg) };
+      return { plan: serveControlPlan(formatListen(flags.listen), cfg, env) };
     }
     return { plan: planPermissions(flags.listen, cfg) };
   });

@@ -10,6 +10,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import type { AutostartSpec } from "../common/autostart.ts";
 import { errorMessage } from "../common/errors.ts";
 import { isAlive, logTail, stopDaemon } from "../memcli/daemon.ts";
 import { credentialsDir, permissionFlags, type PermissionPlan } from "../permissions.ts";
@@ -104,9 +105,34 @@ export function healthText(h: HealthProbe): string {
   }`;
 }
 
-/** The one-line status of the background daemon, and its exit code (0 ok, 2 not ok, 3 not running). */
-export async function serveStatus(files: ServeFiles): Promise<{ line: string; code: number }> {
+/**
+ * A daemon that answers at `url` without a pid file of ours (started at login, or in a
+ * terminal): its `/healthz`, or null when nothing like it answers there.
+ */
+async function unrecorded(url: string | undefined): Promise<HealthProbe | null> {
+  if (url === undefined || /:0$/.test(url)) return null;
+  const h = await probeHealth(url);
+  return "error" in h || typeof h.body?.started_at !== "string" ? null : h;
+}
+
+/**
+ * The one-line status of the background daemon, and its exit code (0 ok, 2 not ok, 3 not
+ * running). Without a pid file, a daemon answering at `url` (started at login or in a
+ * terminal) counts.
+ */
+export async function serveStatus(
+  files: ServeFiles,
+  url?: string,
+): Promise<{ line: string; code: number }> {
   const c = await checkServe(files);
+  const other = c.kind === "running" ? null : await unrecorded(url);
+  if (other !== null) {
+    const ok = !("error" in other) && other.body.status === "ok";
+    return {
+      line: `running on ${url} (not started by "msgcli serve start"): ${healthText(other)}`,
+      code: ok ? 0 : 2,
+    };
+  }
   if (c.kind !== "running") {
     return {
       line: c.kind === "stale"
@@ -145,6 +171,8 @@ export interface StartServeOptions {
   plan: PermissionPlan;
   /** How long to wait for it to listen and answer `/healthz` (default 15 s). */
   timeoutMs?: number;
+  /** Where it will answer: a daemon already there without a pid file of ours is used. */
+  url?: string;
 }
 
 /** Outcome of {@link startServe}. */
@@ -155,6 +183,18 @@ export type StartResult =
 function entryPath(): string {
   const url = new URL("../bin/serve.ts", import.meta.url);
   return url.protocol === "file:" ? fileURLToPath(url) : url.href;
+}
+
+/** `deno` arguments that run the daemon with exactly `plan` (before the daemon's own). */
+function daemonDenoArgs(plan: PermissionPlan): string[] {
+  return [
+    "run",
+    "--no-prompt",
+    "--no-config",
+    "--unstable-no-legacy-abort",
+    ...permissionFlags(plan),
+    entryPath(),
+  ];
 }
 
 /**
@@ -176,6 +216,8 @@ export async function startServe(opts: StartServeOptions): Promise<StartResult> 
   if (c.kind === "running") {
     return { ok: false, message: `a daemon (pid ${c.pid}) is starting; try again shortly` };
   }
+  const other = await unrecorded(opts.url);
+  if (other !== null) return { ok: true, pid: 0, url: opts.url!, health: other, already: true };
   await clearFiles(files);
   await Deno.mkdir(files.dir, { recursive: true, mode: 0o700 });
   let offset = 0;
@@ -190,12 +232,7 @@ export async function startServe(opts: StartServeOptions): Promise<StartResult> 
       "msgcli-serve",
       files.logFile,
       Deno.execPath(),
-      "run",
-      "--no-prompt",
-      "--no-config",
-      "--unstable-no-legacy-abort",
-      ...permissionFlags(opts.plan),
-      entryPath(),
+      ...daemonDenoArgs(opts.plan),
       ...opts.args,
     ],
     env,
@@ -243,6 +280,37 @@ export async function startServe(opts: StartServeOptions): Promise<StartResult> 
       exited === null ? "did not answer in time and was stopped" : `exited (code ${exited})`
     }${tail ? `:\n${tail}` : ""}\nLog: ${files.logFile}`,
   };
+}
+
+/** The name of the start-at-login entry (systemd unit `msgcli-serve.service`, launchd label). */
+export const AUTOSTART_NAME = "msgcli-serve";
+
+/**
+ * The start-at-login entry of the daemon: the same command `start` runs (exactly its
+ * permissions, its arguments), its output appended to `serve.log`, and the variables of
+ * `vars` that are set in `env` (the credentials path, endpoints, proxy, key: the entry's file
+ * is owner-only).
+ */
+export function autostartSpec(
+  files: ServeFiles,
+  args: string[],
+  plan: PermissionPlan,
+  env: (name: string) => string | undefined,
+  vars: readonly string[],
+): AutostartSpec {
+  const spec: AutostartSpec = {
+    name: AUTOSTART_NAME,
+    description: "msgcli serve: the local Messages API proxy on your Claude subscription",
+    argv: [Deno.execPath(), ...daemonDenoArgs(plan), ...args],
+    env: {},
+    workingDirectory: files.dir,
+    logFile: files.logFile,
+  };
+  for (const v of vars) {
+    const value = env(v);
+    if (value !== undefined && value !== "") spec.env![v] = value;
+  }
+  return spec;
 }
 
 /** Stops the daemon recorded in `files`; one line saying what happened. */

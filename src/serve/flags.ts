@@ -48,7 +48,7 @@ export interface ServeFlags {
 }
 
 /** The service commands of `msgcli serve`. */
-export const SERVE_ACTIONS = ["start", "stop", "restart", "status"] as const;
+export const SERVE_ACTIONS = ["start", "stop", "restart", "status", "enable", "disable"] as const;
 /** A service command. */
 export type ServeAction = (typeof SERVE_ACTIONS)[number];
 
@@ -56,6 +56,8 @@ export type ServeAction = (typeof SERVE_ACTIONS)[number];
 export const SERVE_USAGE = `Usage: msgcli serve [flags]                      run in the foreground
        msgcli serve start|restart [flags]        run in the background
        msgcli serve stop | msgcli serve status   stop it; one line: pid, URL, token state
+       msgcli serve enable [flags] | disable     start it at login (systemd user unit,
+                                                 launchd agent, or printed instructions)
 
 Runs the local proxy daemon for the Messages API: POST /v1/messages,
 POST /v1/messages/count_tokens, GET /healthz, GET /usage. It keeps the OAuth token of your

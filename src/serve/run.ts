@@ -20,7 +20,19 @@ import {
   type ServeFlags,
   withoutAuthKey,
 } from "./flags.ts";
-import { healthText, serveFiles, serveStatus, startServe, stopServe } from "./control.ts";
+import {
+  AUTOSTART_NAME,
+  autostartSpec,
+  clientUrl,
+  healthText,
+  type ServeFiles,
+  serveFiles,
+  serveStatus,
+  startServe,
+  stopServe,
+} from "./control.ts";
+import { currentHost, disableAutostart, enableAutostart } from "../common/autostart.ts";
+import { SERVE_ENV_VARS } from "../permissions.ts";
 import { errorText } from "./keepalive.ts";
 import { heldPermissions, msgcliPlan } from "../permissions.ts";
 import {
@@ -78,7 +90,7 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
   }
 
   if (flags.action !== undefined) {
-    return await serveCommand(flags.action, args, flags, config);
+    return await serveCommand(flags.action, args, flags, config, env);
   }
 
   const broad = broadPermissions();
@@ -128,10 +140,14 @@ async function serveCommand(
   args: string[],
   flags: ServeFlags,
   config: MsgConfig,
+  env: EnvGetter,
 ): Promise<number> {
   const files = serveFiles(config.credentialsPath);
+  if (action === "enable" || action === "disable") {
+    return await atLogin(action, args, flags, config, env, files);
+  }
   if (action === "status") {
-    const s = await serveStatus(files);
+    const s = await serveStatus(files, clientUrl(flags.listen));
     console.log(`msgcli serve: ${s.line}`);
     return s.code;
   }
@@ -144,6 +160,7 @@ async function serveCommand(
   }
   const r = await startServe({
     files,
+    url: clientUrl(flags.listen),
     args: withoutAuthKey(args.filter((a) => a !== action)).args,
     ...(flags.authKey !== undefined ? { key: flags.authKey } : {}),
     plan: planPermissions(flags.listen, config),
@@ -153,12 +170,58 @@ async function serveCommand(
     return 1;
   }
   console.log(
-    `msgcli serve: ${r.already ? "already running" : "started"} (pid ${r.pid}) on ${r.url}: ${
-      healthText(r.health)
-    }
+    `msgcli serve: ${r.already ? "already running" : "started"}${
+      r.pid > 0 ? ` (pid ${r.pid})` : ""
+    } on ${r.url}: ${healthText(r.health)}
 Log: ${files.logFile}
 Point clients at it: ANTHROPIC_BASE_URL=${r.url}` +
       (flags.authKey !== undefined ? " (and the key as ANTHROPIC_API_KEY)" : ""),
+  );
+  return 0;
+}
+
+/**
+ * `msgcli serve enable|disable`: the daemon started at login (src/common/autostart.ts), with
+ * the same command and permissions as `start`, its output in `serve.log`.
+ */
+async function atLogin(
+  action: "enable" | "disable",
+  args: string[],
+  flags: ServeFlags,
+  config: MsgConfig,
+  env: EnvGetter,
+  files: ServeFiles,
+): Promise<number> {
+  const host = currentHost(env);
+  if (action === "disable") {
+    const r = await disableAutostart(AUTOSTART_NAME, { host });
+    console.log(
+      r.changed
+        ? `msgcli serve: no longer started at login (${r.steps.join("; ")})`
+        : "msgcli serve: was not set to start at login",
+    );
+    return 0;
+  }
+  const spec = autostartSpec(
+    files,
+    withoutAuthKey(args.filter((a) => a !== action)).args,
+    planPermissions(flags.listen, config),
+    (n) => (n === "MSGCLI_SERVE_KEY" ? flags.authKey : env(n)),
+    SERVE_ENV_VARS,
+  );
+  const r = await enableAutostart(spec, { host });
+  if (r.kind === "manual") {
+    console.log(r.manual ?? "");
+    return 0;
+  }
+  console.log(
+    `msgcli serve: starts at login (${r.kind}: ${r.file})${
+      r.changed ? `; done: ${r.steps.join("; ")}` : "; already set up"
+    }\nIt starts at your next login; to start it now, run: ${
+      r.kind === "systemd"
+        ? `systemctl --user start ${AUTOSTART_NAME}`
+        : `launchctl kickstart gui/$(id -u)/${AUTOSTART_NAME}`
+    }`,
   );
   return 0;
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { fakeEnv, runMsgcli, seedCredentials, tempDir } from "../msg/helpers.ts";
+import { startRig } from "./helpers.ts";
 
 async function setup(withCredentials: boolean) {
   const fake = startFakeAnthropic();
@@ -111,4 +112,94 @@ Deno.test("serve: an unknown service command is a usage error", async () => {
   const r = await runMsgcli(["serve", "launch"], { env: s.env });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /unknown serve command "launch"/);
+});
+
+/** A directory with a stand-in `systemctl` that records its arguments and exits `code`. */
+async function fakeSystemctl(dir: string, code: number): Promise<{ path: string; log: string }> {
+  const bin = `${dir}/bin`;
+  await Deno.mkdir(bin, { recursive: true });
+  const log = `${dir}/systemctl.log`;
+  await Deno.writeTextFile(
+    `${bin}/systemctl`,
+    `#!/bin/sh\necho "$*" >>'${log}'\nexit ${code}\n`,
+    { mode: 0o755 },
+  );
+  return { path: `${bin}:${Deno.env.get("PATH")}`, log };
+}
+
+Deno.test("serve enable / disable: a systemd user unit running the daemon as start does, its log in the config dir", async () => {
+  await using s = await setup(true);
+  const xdg = `${s.dir}/xdg`;
+  const sc = await fakeSystemctl(s.dir, 0);
+  const env = { ...s.env, PATH: sc.path, XDG_CONFIG_HOME: xdg, MSGCLI_SERVE_KEY: "unit-key-0123" };
+  const r = await runMsgcli(["serve", "enable", "--listen", "127.0.0.1:9931"], { env });
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  const unitPath = `${xdg}/systemd/user/msgcli-serve.service`;
+  assert.match(r.stdout, new RegExp(`starts at login \\(systemd: ${unitPath}\\)`));
+  assert.match(r.stdout, /systemctl --user start msgcli-serve/);
+  const unit = await Deno.readTextFile(unitPath);
+  assert.equal((await Deno.stat(unitPath)).mode! & 0o077, 0, "owner-only: it holds the key");
+  assert.match(
+    unit,
+    /^ExecStart=.*"run" "--no-prompt".*"--allow-net=127\.0\.0\.1:9931,.*bin\/serve\.ts" "--listen" "127\.0\.0\.1:9931"$/m,
+  );
+  assert.doesNotMatch(unit, /--allow-run|--allow-all|"-A"/, "the daemon's exact set, nothing more");
+  assert.match(unit, /MSGCLI_SERVE_KEY=unit-key-0123/);
+  assert.match(unit, new RegExp(`MSGCLI_CREDENTIALS_PATH=${s.dir}/credentials\\.json`));
+  assert.ok(unit.includes(`${s.dir}/serve.log`), "output to serve.log");
+  const calls = await Deno.readTextFile(sc.log);
+  assert.match(calls, /--user daemon-reload\n--user enable msgcli-serve\.service/);
+
+  // Enabling again changes nothing; disabling removes the unit.
+  const again = await runMsgcli(["serve", "enable", "--listen", "127.0.0.1:9931"], { env });
+  assert.match(again.stdout, /already set up/);
+  const off = await runMsgcli(["serve", "disable"], { env });
+  assert.equal(off.code, 0, off.stderr);
+  assert.match(off.stdout, /no longer started at login/);
+  await assert.rejects(() => Deno.stat(unitPath));
+  assert.match(await Deno.readTextFile(sc.log), /--user disable msgcli-serve\.service/);
+  const none = await runMsgcli(["serve", "disable"], { env });
+  assert.match(none.stdout, /was not set to start at login/);
+});
+
+Deno.test("serve enable without a user manager: printed instructions, the key not shown", async () => {
+  await using s = await setup(true);
+  const sc = await fakeSystemctl(s.dir, 1);
+  const env = {
+    ...s.env,
+    PATH: sc.path,
+    XDG_CONFIG_HOME: `${s.dir}/xdg`,
+    MSGCLI_SERVE_KEY: "printed-key-0123",
+  };
+  const r = await runMsgcli(["serve", "enable"], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /will not start at login by itself: no systemd user manager answers/);
+  assert.match(r.stdout, /bin\/serve\.ts/);
+  assert.match(r.stdout, /MSGCLI_SERVE_KEY="\$MSGCLI_SERVE_KEY"/);
+  assert.doesNotMatch(r.stdout, /printed-key-0123/);
+  await assert.rejects(() => Deno.stat(`${s.dir}/xdg/systemd`));
+});
+
+Deno.test("a daemon started elsewhere (at login, in a terminal) is seen by status and reused by run", async () => {
+  await using s = await setup(true);
+  const rig = await startRig();
+  try {
+    const listen = rig.url.replace("http://", "");
+    const st = await runMsgcli(["serve", "status", "--listen", listen], { env: s.env });
+    assert.equal(st.code, 0, st.stdout + st.stderr);
+    assert.match(
+      st.stdout,
+      new RegExp(`running on ${rig.url} \\(not started by "msgcli serve start"\\): ok`),
+    );
+    const r = await runMsgcli(
+      ["run", "--listen", listen, "--", "sh", "-c", 'echo "base=$ANTHROPIC_BASE_URL"'],
+      { env: s.env },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /started msgcli serve/);
+    assert.match(r.stdout, new RegExp(`^base=${rig.url}$`, "m"));
+    await assert.rejects(() => Deno.stat(`${s.dir}/serve.pid`), "nothing started");
+  } finally {
+    await rig.close();
+  }
 });
