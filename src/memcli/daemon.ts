@@ -30,11 +30,11 @@ export function entrypointArgs(name: "admin" | "mcp", plan: PermissionPlan): str
   return args;
 }
 
-/** The state of the daemon recorded in a data directory. */
-export type DaemonCheck =
+/** The state of the daemon recorded in a data directory (`S`: what its state file holds). */
+export type DaemonCheck<S = DaemonState> =
   | { kind: "none" }
-  | { kind: "running"; pid: number; state: DaemonState | null }
-  | { kind: "stale"; pid: number; state: DaemonState | null };
+  | { kind: "running"; pid: number; state: S | null }
+  | { kind: "stale"; pid: number; state: S | null };
 
 async function alive(pid: number, marker = "admin.ts"): Promise<boolean> {
   if (!Number.isInteger(pid) || pid <= 1) return false;
@@ -53,8 +53,14 @@ async function alive(pid: number, marker = "admin.ts"): Promise<boolean> {
   }
 }
 
-/** Is the daemon of this data directory running, gone (stale pid file), or never started? */
-export async function checkDaemon(layout: Layout): Promise<DaemonCheck> {
+/**
+ * Is the daemon of this data directory running, gone (stale pid file), or never started?
+ * `marker` names its entry file (also used for `msgcli serve`'s files, src/serve/control.ts).
+ */
+export async function checkDaemon<S = DaemonState>(
+  layout: Pick<Layout, "pidFile" | "stateFile">,
+  marker = "admin.ts",
+): Promise<DaemonCheck<S>> {
   let text: string;
   try {
     text = await Deno.readTextFile(layout.pidFile);
@@ -62,12 +68,14 @@ export async function checkDaemon(layout: Layout): Promise<DaemonCheck> {
     return { kind: "none" };
   }
   const pid = Number(text.trim());
-  let state: DaemonState | null = null;
+  let state: S | null = null;
   try {
     state = JSON.parse(await Deno.readTextFile(layout.stateFile));
   } catch { /* absent */ }
   if (!Number.isInteger(pid) || pid <= 1) return { kind: "stale", pid: 0, state };
-  return (await alive(pid)) ? { kind: "running", pid, state } : { kind: "stale", pid, state };
+  return (await alive(pid, marker))
+    ? { kind: "running", pid, state }
+    : { kind: "stale", pid, state };
 }
 
 /** Remove the pid and state files. */

@@ -12,7 +12,7 @@
 import { fileURLToPath } from "node:url";
 import type { AutostartSpec } from "../common/autostart.ts";
 import { errorMessage } from "../common/errors.ts";
-import { isAlive, logTail, stopDaemon } from "../memcli/daemon.ts";
+import { checkDaemon, type DaemonCheck, logTail, stopDaemon } from "../memcli/daemon.ts";
 import { credentialsDir, permissionFlags, type PermissionPlan } from "../permissions.ts";
 import { formatListen, type ListenAddress } from "./flags.ts";
 import type { HealthBody } from "./health.ts";
@@ -48,27 +48,11 @@ export function serveFiles(credentialsPath: string): ServeFiles {
 const MARKER = "bin/serve.ts";
 
 /** The daemon recorded in `files`: none, gone (stale pid file), or running. */
-export type ServeCheck =
-  | { kind: "none" }
-  | { kind: "stale"; pid: number }
-  | { kind: "running"; pid: number; state: ServeState | null };
+export type ServeCheck = DaemonCheck<ServeState>;
 
 /** Reads the pid and state files and checks the process. */
-export async function checkServe(files: ServeFiles): Promise<ServeCheck> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(files.pidFile);
-  } catch {
-    return { kind: "none" };
-  }
-  const pid = Number(text.trim());
-  if (!Number.isInteger(pid) || pid <= 1) return { kind: "stale", pid: 0 };
-  if (!(await isAlive(pid, MARKER))) return { kind: "stale", pid };
-  let state: ServeState | null = null;
-  try {
-    state = JSON.parse(await Deno.readTextFile(files.stateFile));
-  } catch { /* not written yet */ }
-  return { kind: "running", pid, state };
+export function checkServe(files: ServeFiles): Promise<ServeCheck> {
+  return checkDaemon<ServeState>(files, MARKER);
 }
 
 async function clearFiles(files: ServeFiles): Promise<void> {

@@ -3,30 +3,12 @@
  * permissions, the fake upstream, and an `@anthropic-ai/sdk` script as the command.
  */
 import assert from "node:assert/strict";
-import { startFakeAnthropic } from "../fakes/anthropic.ts";
-import { fakeEnv, runMsgcli, seedCredentials, tempDir } from "./helpers.ts";
+import { configDirSetup, fakeEnv, runMsgcli, seedCredentials } from "./helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-async function setup() {
-  const fake = startFakeAnthropic({ replyText: "hello through msgcli run" });
-  const tmp = await tempDir();
-  const dir = `${tmp.dir}/msgcli`;
-  await Deno.mkdir(dir, { mode: 0o700 });
-  const creds = `${dir}/credentials.json`;
-  const env = fakeEnv(fake, creds);
-  return {
-    fake,
-    tmp: tmp.dir,
-    dir,
-    creds,
-    env,
-    async [Symbol.asyncDispose]() {
-      await runMsgcli(["serve", "stop"], { env });
-      await fake.close();
-      await tmp.cleanup();
-    },
-  };
+function setup() {
+  return configDirSetup({ fake: { replyText: "hello through msgcli run" } });
 }
 
 Deno.test("logout removes the credentials and leftover temp files under the lock, says the token is not revoked", async () => {

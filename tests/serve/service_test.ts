@@ -4,28 +4,11 @@
  * and log next to the credentials file.
  */
 import assert from "node:assert/strict";
-import { startFakeAnthropic } from "../fakes/anthropic.ts";
-import { fakeEnv, runMsgcli, seedCredentials, tempDir } from "../msg/helpers.ts";
+import { configDirSetup, runMsgcli } from "../msg/helpers.ts";
 import { startRig } from "./helpers.ts";
 
-async function setup(withCredentials: boolean) {
-  const fake = startFakeAnthropic();
-  const tmp = await tempDir();
-  const creds = `${tmp.dir}/msgcli/credentials.json`;
-  await Deno.mkdir(`${tmp.dir}/msgcli`, { mode: 0o700 });
-  if (withCredentials) await seedCredentials(fake, creds);
-  const env = fakeEnv(fake, creds);
-  return {
-    fake,
-    dir: `${tmp.dir}/msgcli`,
-    env,
-    async [Symbol.asyncDispose]() {
-      // Never leave a daemon behind, whatever the test did.
-      await runMsgcli(["serve", "stop"], { env });
-      await fake.close();
-      await tmp.cleanup();
-    },
-  };
+function setup(withCredentials: boolean) {
+  return configDirSetup({ withCredentials });
 }
 
 Deno.test("serve start / status / stop: a background daemon with its pid, state and log in the config dir", async () => {
@@ -105,6 +88,15 @@ Deno.test("serve start: a daemon that cannot start is reported with its log; not
   } finally {
     busy.close();
   }
+});
+
+Deno.test("serve --help says what serve is for and names ANTHROPIC_BASE_URL and msgcli run", async () => {
+  await using s = await setup(false);
+  const r = await runMsgcli(["serve", "--help"], { env: s.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:8787/);
+  assert.match(r.stdout, /msgcli run -- COMMAND/);
+  assert.match(r.stdout, /msgcli serve start\|restart/);
 });
 
 Deno.test("serve: an unknown service command is a usage error", async () => {
