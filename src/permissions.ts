@@ -272,7 +272,6 @@ export const SERVE_ENV_VARS: readonly string[] = [
 export const MSGCLI_ENV_VARS: readonly string[] = [
   ...SERVE_ENV_VARS,
   "MSGCLI_NO_BROWSER",
-  "MSGCLI_LOGIN_HINT_SECONDS",
   "DISPLAY",
   "WAYLAND_DISPLAY",
 ];

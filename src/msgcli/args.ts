@@ -39,6 +39,7 @@ const OPTIONS = {
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
   listen: { type: "string" },
+  "browser-wait": { type: "string" },
 } as const;
 
 type FlagName = keyof typeof OPTIONS;
@@ -54,6 +55,7 @@ const FLAG_SCOPE: Partial<Record<FlagName, readonly Command[]>> = {
   "max-tokens": ["query", "stream"],
   temperature: ["query", "stream"],
   listen: ["run"],
+  "browser-wait": ["login"],
 };
 
 /** The parsed command line. */
@@ -64,6 +66,8 @@ export interface ParsedCommand {
   proxyFlag?: string;
   out?: string;
   manual: boolean;
+  /** login: seconds to wait for a browser before offering the paste (`--browser-wait`). */
+  browserWaitSeconds?: number;
   json: boolean;
   /** Generation flags as given (validated, files not read yet). */
   gen: {
@@ -191,6 +195,14 @@ export function parseCommandLine(args: string[]): ParsedCommand {
     out.runArgs = rest;
     if (values.listen !== undefined) out.listen = values.listen;
     return out;
+  }
+
+  if (values["browser-wait"] !== undefined) {
+    const raw = values["browser-wait"].trim();
+    if (!/^\d+(\.\d+)?$/.test(raw)) {
+      throw new UsageError(`--browser-wait: expected a number of seconds, got "${raw}"`);
+    }
+    out.browserWaitSeconds = Number(raw);
   }
 
   if (command === "login" || command === "usage" || command === "logout") {

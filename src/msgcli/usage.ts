@@ -12,7 +12,8 @@ export const USAGE =
   `msgcli v${VERSION}: a Messages API client that signs in with your Claude subscription
 
 Usage:
-  msgcli login [--out PATH] [--manual]   sign in (OAuth with PKCE) and write the credentials file
+  msgcli login [--out PATH] [--manual] [--browser-wait SECONDS]
+                                         sign in (OAuth with PKCE) and write the credentials file
   msgcli logout                          remove the credentials (the token is not revoked:
                                          the protocol documents no revocation endpoint)
   msgcli query "<prompt>" [gen flags]    send one prompt and print the reply
@@ -43,6 +44,9 @@ Global flags:
                          (default: HTTPS_PROXY/https_proxy, then ALL_PROXY/all_proxy)
   --out PATH             (login) where to write the credentials
   --manual               (login) paste "code#state" instead of using a local callback
+  --browser-wait SECONDS (login) how long to wait for the browser before offering to
+                         finish by pasting the code, as --manual does (default 30)
+  --listen ADDR          (run) where a daemon it starts listens (default 127.0.0.1:8787)
   --json                 (usage) machine-readable output
 
 Environment:
@@ -51,8 +55,6 @@ Environment:
   MSGCLI_API_BASE_URL, MSGCLI_OAUTH_AUTHORIZE_URL, MSGCLI_OAUTH_TOKEN_URL,
   MSGCLI_OAUTH_CLIENT_ID   upstream endpoints (for gateways and tests)
   MSGCLI_NO_BROWSER=1      do not try to open a browser during login
-  MSGCLI_LOGIN_HINT_SECONDS  seconds login waits for the browser before it offers to
-                           finish by pasting the code (as --manual; default 30)
 
 For your own use with your own Claude subscription; the provider's terms apply
 (https://www.anthropic.com/legal/consumer-terms). See docs/msgcli.md.

@@ -212,7 +212,7 @@ Deno.test("login with no browser: offers the --manual way at once, with its URL,
   assert.equal(tok.redirect_uri, DEFAULTS.manualRedirectUrl);
 });
 
-Deno.test("login: a browser that never answers gets the --manual hint after MSGCLI_LOGIN_HINT_SECONDS; the callback still works", async () => {
+Deno.test("login: a browser that never answers gets the --manual hint after --browser-wait; the callback still works", async () => {
   await using s = await setup();
   const out = `${s.dir}/creds.json`;
   // A browser opener that starts and does nothing (a machine whose browser never answers).
@@ -224,9 +224,8 @@ Deno.test("login: a browser that never answers gets the --manual hint after MSGC
     MSGCLI_NO_BROWSER: "",
     DISPLAY: ":99",
     PATH: `${bin}:${Deno.env.get("PATH")}`,
-    MSGCLI_LOGIN_HINT_SECONDS: "1",
   };
-  const child = spawnMsgcli(["login"], { env, stdin: "" });
+  const child = spawnMsgcli(["login", "--browser-wait", "1"], { env, stdin: "" });
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   const first = await readUntil(reader, /oauth\/authorize\?\S+\s/);
   assert.doesNotMatch(first, /--manual/, "no hint before the wait");

@@ -2,7 +2,7 @@
  * `msgcli login [--out PATH] [--manual]`: OAuth sign-in with PKCE. By default the browser is
  * sent back to a loopback callback server (src/msg/oauth_callback.ts); with `--manual` the
  * user pastes the `code#state` the provider's page shows. Without `--manual`, when no browser
- * could be opened, or none has answered within `MSGCLI_LOGIN_HINT_SECONDS` (default 30 s),
+ * could be opened, or none has answered within `--browser-wait SECONDS` (default 30 s),
  * login prints the `--manual` URL of the same sign-in and accepts the pasted code as well
  * (the callback still counts until the 5-minute deadline). The tokens go to the credentials
  * file (`--out`, else the configured one).
@@ -27,20 +27,8 @@ import type { CliIO } from "../io.ts";
 
 /** How long `login` waits for the browser callback. */
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
-/** How long `login` waits for a browser before it offers the `--manual` way (seconds). */
+/** How long `login` waits for a browser before it offers the `--manual` way (seconds; `--browser-wait`). */
 export const LOGIN_HINT_SECONDS = 30;
-
-/** The seconds of `MSGCLI_LOGIN_HINT_SECONDS` (default {@link LOGIN_HINT_SECONDS}). */
-export function loginHintSeconds(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === "") return LOGIN_HINT_SECONDS;
-  const n = Number(raw.trim());
-  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(n)) {
-    throw new UsageError(
-      `MSGCLI_LOGIN_HINT_SECONDS: expected a number of seconds, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return n;
-}
 
 /** Reads a pasted `code#state` and checks its state; null at end of input. */
 async function readPastedCode(io: CliIO, state: string): Promise<string | null> {
@@ -59,7 +47,7 @@ async function readPastedCode(io: CliIO, state: string): Promise<string | null> 
 
 /** Runs `msgcli login`; returns the exit code. */
 export function login(p: ParsedCommand, io: CliIO): Promise<number> {
-  const hintSeconds = loginHintSeconds(io.env("MSGCLI_LOGIN_HINT_SECONDS"));
+  const hintSeconds = p.browserWaitSeconds ?? LOGIN_HINT_SECONDS;
   return withRuntime(p, io, async ({ cfg, upstream }) => {
     const store = new CredentialStore(cfg.credentialsPath);
     const pkce = await generatePkce();
