@@ -189,3 +189,36 @@ Deno.test("healthResponse: fields appear only after a real refresh; 503 only whe
   assert.match(unusable.body.fix ?? "", /chmod 600/);
   assert.ok(!("fix" in alive.body));
 });
+
+Deno.test("serve status words: healthText for each /healthz state; clientUrl for all-interfaces", async () => {
+  const { healthText, clientUrl } = await import("../../src/serve/control.ts");
+  const base = { token_alive: false, expires_at: null, started_at: "x", uptime_s: 1 };
+  assert.equal(
+    healthText({
+      code: 200,
+      body: { ...base, status: "no_credentials", fix: 'run "msgcli login"' },
+    }),
+    'no_credentials: run "msgcli login"',
+  );
+  assert.equal(
+    healthText({
+      code: 503,
+      body: { ...base, status: "degraded", last_refresh_ok: false, last_refresh_error: "boom" },
+    }),
+    "degraded (503): token dead, boom",
+  );
+  assert.equal(
+    healthText({
+      code: 200,
+      body: { ...base, status: "ok", token_alive: true, expires_at: "2026-01-01T00:00:00.000Z" },
+    }),
+    "ok, token alive until 2026-01-01T00:00:00.000Z",
+  );
+  assert.match(
+    healthText({ error: "Connection refused" }),
+    /did not answer \(Connection refused\)/,
+  );
+  assert.equal(clientUrl({ hostname: "0.0.0.0", port: 8787 }), "http://127.0.0.1:8787");
+  assert.equal(clientUrl({ hostname: "::", port: 1 }), "http://[::1]:1");
+  assert.equal(clientUrl({ hostname: "127.0.0.1", port: 2 }), "http://127.0.0.1:2");
+});
