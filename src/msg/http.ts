@@ -165,10 +165,10 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
   function dialCheck(target: URL): Promise<void> {
     const hop = firstHop(target);
     const key = `${hop.hostname}:${hop.port}`;
-    // The host that was not reached is named as what it is (the proxy, or the target).
-    const what = proxyUrl ? `the proxy ${key}` : key;
     let p = dialed.get(key);
     if (p === undefined) {
+      // The host that was not reached is named as what it is (the proxy, or the target).
+      const what = proxyUrl ? `the proxy ${key}` : key;
       p = (async () => {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const timeout = new Promise<never>((_, reject) => {
