@@ -16,6 +16,7 @@ import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
 import { safeEnv } from "./common/env.ts";
+import { AUTOSTART_RUN, autostartDirs } from "./common/autostart.ts";
 import { defaultPort } from "./common/net.ts";
 
 /** A set of Deno permissions, as `deno run` flags take them. */
@@ -344,6 +345,52 @@ export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
   if (cfg.proxy !== undefined) addNet(net, urlHostPort(cfg.proxy));
   const creds = credentialsDir(cfg.credentialsPath);
   return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
+}
+
+/** Programs the background-service commands run (`msgcli serve start|stop|status`, `run`). */
+export const SERVE_CONTROL_RUN: readonly string[] = ["sh", "ps", "kill"];
+
+/**
+ * The set of `msgcli serve start|stop|restart|status` for a listen address (`host:port`,
+ * brackets for IPv6): the daemon's, with the listen host on any port (port 0 is chosen by
+ * the daemon) and the loopback names (a client reaches `0.0.0.0` at 127.0.0.1), and the
+ * programs that start, check and stop it ({@link SERVE_CONTROL_RUN}); for `enable` and
+ * `disable`, `systemctl`/`launchctl` and the folders of the user's units and agents.
+ */
+export function serveControlPlan(
+  listen: string,
+  cfg: MsgEndpoints,
+  env: (name: string) => string | undefined = safeEnv,
+): PermissionPlan {
+  const plan = servePlan(listen, cfg);
+  const host = listen.startsWith("[")
+    ? listen.slice(0, listen.indexOf("]") + 1)
+    : listen.split(":")[0];
+  plan.net = plan.net.filter((n) => n !== listen);
+  for (const h of [host, "127.0.0.1", "localhost", "[::1]"]) addNet(plan.net, h);
+  plan.run = [...SERVE_CONTROL_RUN, ...AUTOSTART_RUN];
+  // enable/disable: the user's systemd units and launchd agents (src/common/autostart.ts).
+  const home = env("HOME") ?? env("USERPROFILE");
+  if (home) {
+    const dirs = autostartDirs({ home, xdgConfigHome: env("XDG_CONFIG_HOME") || undefined });
+    for (const d of dirs) {
+      add(plan.read, d);
+      add(plan.write, d);
+    }
+  }
+  plan.env = [...plan.env, "XDG_CONFIG_HOME"];
+  return plan;
+}
+
+/**
+ * `msgcli run -- COMMAND`: adds to msgcli's `plan` the command it runs, the programs that
+ * start and check the daemon ({@link SERVE_CONTROL_RUN}), and the daemon's listen host
+ * (`host` or `[v6]`).
+ */
+export function addRunPermissions(plan: PermissionPlan, command: string, listenHost: string): void {
+  plan.run = [...(plan.run ?? [])];
+  for (const r of [command, ...SERVE_CONTROL_RUN]) if (!plan.run.includes(r)) plan.run.push(r);
+  addNet(plan.net, listenHost);
 }
 
 /**

@@ -11,9 +11,17 @@ import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
 import { commandFiles, parseCommandLine, type ParsedCommand } from "./msgcli/args.ts";
 import { loadMsgConfig } from "./msg/config.ts";
-import { parseServeFlags } from "./serve/flags.ts";
+import {
+  DEFAULT_LISTEN,
+  formatListen,
+  parseListen,
+  parseServeFlags,
+  withoutAuthKey,
+} from "./serve/flags.ts";
+
 import { planPermissions } from "./serve/permissions.ts";
 import {
+  addRunPermissions,
   MEMCLI_ENV_VARS,
   MEMORY_ENV_VARS,
   MSGCLI_ENV_VARS,
@@ -25,6 +33,7 @@ import {
   POSTGRES_ENV_VARS,
   projectMarkers,
   SERVE_ENV_VARS,
+  serveControlPlan,
 } from "./permissions.ts";
 import { safeEnv } from "./common/env.ts";
 
@@ -141,27 +150,15 @@ function serveLaunch(env: Env, args: string[] | null): Launch {
   const { args: rest, key } = withoutAuthKey(given);
   const launch = planned(SERVE_ENTRY, SERVE_DENO_FLAGS, rest, SERVE_ENV_VARS, () => {
     const flags = parseServeFlags(given, env);
-    return { plan: planPermissions(flags.listen, loadMsgConfig(env, flags.proxyFlag)) };
+    const cfg = loadMsgConfig(env, flags.proxyFlag);
+    if (flags.action !== undefined) {
+      // start, stop, restart, status: the service commands run sh, ps and kill.
+      return { plan: serveControlPlan(formatListen(flags.listen), cfg, env) };
+    }
+    return { plan: planPermissions(flags.listen, cfg) };
   });
   if (key !== undefined) launch.env = { MSGCLI_SERVE_KEY: key };
   return launch;
-}
-
-/** `args` without `--auth-key KEY` / `--auth-key=KEY`, and the (last) key given. */
-export function withoutAuthKey(args: string[]): { args: string[]; key?: string } {
-  const out: string[] = [];
-  let key: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") {
-      out.push(...args.slice(i));
-      break;
-    }
-    if (a === "--auth-key" && i + 1 < args.length) key = args[++i];
-    else if (a.startsWith("--auth-key=")) key = a.slice("--auth-key=".length);
-    else out.push(a);
-  }
-  return key === undefined ? { args: out } : { args: out, key };
 }
 
 const MSGCLI_ENTRY = "src/bin/msgcli.ts";
@@ -178,7 +175,13 @@ function msgcliLaunch({ env, args, cwd }: LaunchContext): Launch {
     const cfg = loadMsgConfig(env, parsed?.proxyFlag);
     const files = parsed ? commandFiles(parsed) : null;
     // Fixed grants name the working directory as ".", wherever it will be.
-    return { plan: msgcliPlan(cfg, files, files ? cwd : ".") };
+    const plan = msgcliPlan(cfg, files, files ? cwd : ".");
+    if (parsed?.command === "run" && parsed.runArgs?.length) {
+      const listen = parseListen(parsed.listen ?? DEFAULT_LISTEN);
+      const host = formatListen(listen).slice(0, -(String(listen.port).length + 1));
+      addRunPermissions(plan, parsed.runArgs[0], host);
+    }
+    return { plan };
   });
 }
 

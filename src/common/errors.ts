@@ -33,8 +33,9 @@ export function errorMessage(err: unknown): string {
 /** Options of {@link describeError}. */
 export interface DescribeOptions {
   /**
-   * `"inline"` (default): the messages joined by `": "`, a cause already quoted by the message
-   * around it left out. `"lines"`: one line each, causes indented as `  caused by: ...`.
+   * `"inline"` (default): the messages joined by `": "`. `"lines"`: one line each, causes
+   * indented as `  caused by: ...`. In both, a cause already quoted by a message around it is
+   * left out, so that no reason is told twice.
    */
   style?: "inline" | "lines";
   /** Text of one link of the chain; undefined falls back to its message. */
@@ -51,9 +52,8 @@ export function describeError(err: unknown, opts: DescribeOptions = {}): string 
   let cur: unknown = err;
   for (let i = 0; cur !== undefined && cur !== null && i < depth; i++) {
     const msg = opts.describe?.(cur) ?? errorMessage(cur);
-    if (lines) parts.push(msg);
     // A cause already quoted by the message around it is not repeated.
-    else if (msg && !parts.some((p) => p.includes(msg))) parts.push(msg);
+    if (msg && !parts.some((p) => p.includes(msg))) parts.push(msg);
     cur = cur instanceof Error ? cur.cause : undefined;
   }
   return lines

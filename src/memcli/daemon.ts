@@ -30,13 +30,14 @@ export function entrypointArgs(name: "admin" | "mcp", plan: PermissionPlan): str
   return args;
 }
 
-/** The state of the daemon recorded in a data directory. */
-export type DaemonCheck =
+/** The state of the daemon recorded in a data directory (`S`: what its state file holds). */
+export type DaemonCheck<S = DaemonState> =
   | { kind: "none" }
-  | { kind: "running"; pid: number; state: DaemonState | null }
-  | { kind: "stale"; pid: number; state: DaemonState | null };
+  | { kind: "running"; pid: number; state: S | null }
+  | { kind: "stale"; pid: number; state: S | null };
 
-async function alive(pid: number): Promise<boolean> {
+async function alive(pid: number, marker = "admin.ts"): Promise<boolean> {
+  if (!Number.isInteger(pid) || pid <= 1) return false;
   // `ps` rather than /proc: Deno allows /proc/<pid> reads only with --allow-all.
   try {
     const out = await new Deno.Command("ps", {
@@ -46,14 +47,20 @@ async function alive(pid: number): Promise<boolean> {
     }).output();
     const line = new TextDecoder().decode(out.stdout).trim();
     // Zombies are gone; a reused pid that is not our daemon counts as gone too.
-    return out.success && line !== "" && !line.startsWith("Z") && line.includes("admin.ts");
+    return out.success && line !== "" && !line.startsWith("Z") && line.includes(marker);
   } catch {
     return false;
   }
 }
 
-/** Is the daemon of this data directory running, gone (stale pid file), or never started? */
-export async function checkDaemon(layout: Layout): Promise<DaemonCheck> {
+/**
+ * Is the daemon of this data directory running, gone (stale pid file), or never started?
+ * `marker` names its entry file (also used for `msgcli serve`'s files, src/serve/control.ts).
+ */
+export async function checkDaemon<S = DaemonState>(
+  layout: Pick<Layout, "pidFile" | "stateFile">,
+  marker = "admin.ts",
+): Promise<DaemonCheck<S>> {
   let text: string;
   try {
     text = await Deno.readTextFile(layout.pidFile);
@@ -61,12 +68,14 @@ export async function checkDaemon(layout: Layout): Promise<DaemonCheck> {
     return { kind: "none" };
   }
   const pid = Number(text.trim());
-  let state: DaemonState | null = null;
+  let state: S | null = null;
   try {
     state = JSON.parse(await Deno.readTextFile(layout.stateFile));
   } catch { /* absent */ }
   if (!Number.isInteger(pid) || pid <= 1) return { kind: "stale", pid: 0, state };
-  return (await alive(pid)) ? { kind: "running", pid, state } : { kind: "stale", pid, state };
+  return (await alive(pid, marker))
+    ? { kind: "running", pid, state }
+    : { kind: "stale", pid, state };
 }
 
 /** Remove the pid and state files. */
@@ -121,7 +130,11 @@ export async function spawnDaemon(
 }
 
 /** The daemon's log written since `offset` (last `lines` lines). */
-export async function logTail(layout: Layout, offset: number, lines = 20): Promise<string> {
+export async function logTail(
+  layout: Pick<Layout, "logFile">,
+  offset: number,
+  lines = 20,
+): Promise<string> {
   try {
     const bytes = await Deno.readFile(layout.logFile);
     const text = new TextDecoder().decode(bytes.subarray(offset)).trimEnd();
@@ -162,9 +175,9 @@ export async function waitHealthy(
   return { ok: false, reason: "timeout" };
 }
 
-/** Is this pid still our daemon? */
-export function isAlive(pid: number): Promise<boolean> {
-  return alive(pid);
+/** Is this pid still our daemon (a process whose command line names `marker`)? */
+export function isAlive(pid: number, marker = "admin.ts"): Promise<boolean> {
+  return alive(pid, marker);
 }
 
 /**
@@ -172,6 +185,7 @@ export function isAlive(pid: number): Promise<boolean> {
  * memcli asks only for `--allow-run=sh,ps,kill`. A process already gone is not an error.
  */
 async function signal(pid: number, sig: "TERM" | "KILL"): Promise<void> {
+  if (!Number.isInteger(pid) || pid <= 1) return; // never a group, never init
   await new Deno.Command("kill", {
     args: [`-${sig}`, String(pid)],
     stdout: "null",
@@ -181,18 +195,20 @@ async function signal(pid: number, sig: "TERM" | "KILL"): Promise<void> {
 
 /**
  * Stop the daemon: SIGTERM, wait up to `timeoutMs`, then SIGKILL and wait up to 5 s more.
+ * `marker` names the daemon's entry file (a reused pid running something else is gone).
  */
 export async function stopDaemon(
   pid: number,
   timeoutMs: number,
+  marker = "admin.ts",
 ): Promise<"stopped" | "killed" | "failed"> {
   const waitGone = async (ms: number) => {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
-      if (!(await alive(pid))) return true;
+      if (!(await alive(pid, marker))) return true;
       await new Promise((r) => setTimeout(r, 50));
     }
-    return !(await alive(pid));
+    return !(await alive(pid, marker));
   };
   await signal(pid, "TERM");
   if (await waitGone(timeoutMs)) return "stopped";

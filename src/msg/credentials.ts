@@ -292,18 +292,7 @@ export class CredentialStore {
    */
   async #recoverTempsUnlocked(): Promise<boolean> {
     const dir = dirname(this.path);
-    const prefix = `.${basename(this.path)}.`;
-    const leftovers: string[] = [];
-    try {
-      for await (const e of Deno.readDir(dir)) {
-        if (!e.isFile || !e.name.startsWith(prefix)) continue;
-        if (e.name.endsWith(".tmp") || e.name.endsWith(".probe")) {
-          leftovers.push(`${dir}/${e.name}`);
-        }
-      }
-    } catch {
-      return false;
-    }
+    const leftovers = await this.#leftovers();
     if (leftovers.length === 0) return false;
     let current: Credentials | null = null;
     try {
@@ -340,6 +329,51 @@ export class CredentialStore {
       await Deno.remove(path).catch(() => {});
     }
     return adopted;
+  }
+
+  /**
+   * Logout: under the exclusive lock, removes the credentials file and every leftover temp
+   * file of an interrupted write or probe (`.<name>.<uuid>.tmp`, `.probe`: a leftover temp
+   * may hold a live token). The lock file stays (removing a lock file others may be waiting
+   * on would let two processes hold "the" lock). Creates nothing when the directory does not
+   * exist. Returns whether a credentials file was removed.
+   */
+  async remove(): Promise<boolean> {
+    try {
+      await Deno.stat(dirname(this.path));
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return false;
+      throw e;
+    }
+    return await this.#withLock(true, async () => {
+      for (const path of await this.#leftovers()) await Deno.remove(path).catch(() => {});
+      try {
+        await Deno.remove(this.path);
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound) return false;
+        throw e;
+      }
+      await syncDir(dirname(this.path));
+      return true;
+    });
+  }
+
+  /** Leftover temp and probe files next to the credentials file. */
+  async #leftovers(): Promise<string[]> {
+    const dir = dirname(this.path);
+    const prefix = `.${basename(this.path)}.`;
+    const leftovers: string[] = [];
+    try {
+      for await (const e of Deno.readDir(dir)) {
+        if (!e.isFile || !e.name.startsWith(prefix)) continue;
+        if (e.name.endsWith(".tmp") || e.name.endsWith(".probe")) {
+          leftovers.push(`${dir}/${e.name}`);
+        }
+      }
+    } catch {
+      return [];
+    }
+    return leftovers;
   }
 
   /** Reads the credentials under a shared lock. Refuses a file accessible by group/others. */

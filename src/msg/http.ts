@@ -167,13 +167,15 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
     const key = `${hop.hostname}:${hop.port}`;
     let p = dialed.get(key);
     if (p === undefined) {
+      // The host that was not reached is named as what it is (the proxy, or the target).
+      const what = proxyUrl ? `the proxy ${key}` : key;
       p = (async () => {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
             () =>
               reject(
-                new DialError(key, `connecting to ${key} timed out after ${dialTimeoutMs} ms`),
+                new DialError(key, `connecting to ${what} timed out after ${dialTimeoutMs} ms`),
               ),
             dialTimeoutMs,
           );
@@ -188,7 +190,7 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
         } catch (e) {
           connecting.then((c) => c.close(), () => {});
           if (e instanceof DialError) throw e;
-          throw new DialError(key, `cannot connect to ${key}: ${(e as Error).message}`, {
+          throw new DialError(key, `cannot connect to ${what}: ${(e as Error).message}`, {
             cause: e,
           });
         } finally {

@@ -42,6 +42,7 @@ export function startCallbackServer(state: string): CallbackServer {
     resolveCode = res;
     rejectCode = rej;
   });
+  codePromise.catch(() => {}); // a rejection nobody waits for (closed unused) is no error
   let finish!: (ok: boolean, message: string) => void;
   const done = new Promise<{ ok: boolean; message: string }>((res) => {
     finish = (ok, message) => res({ ok, message });
@@ -87,9 +88,15 @@ export function startCallbackServer(state: string): CallbackServer {
   } catch {
     server6 = undefined;
   }
-  const close = async () => {
-    await server.shutdown();
-    await server6?.shutdown();
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    // A wait still pending ends (its timer too): the sign-in finished another way.
+    rejectCode(new OAuthError("closed", 0, "login: the callback server was closed"));
+    closing ??= (async () => {
+      await server.shutdown();
+      await server6?.shutdown();
+    })();
+    return closing;
   };
   return {
     redirectUri: `http://localhost:${port}/callback`,

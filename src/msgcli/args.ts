@@ -10,7 +10,17 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../common/errors.ts";
 import type { MsgcliFiles } from "../permissions.ts";
 
-const COMMANDS = ["login", "query", "stream", "usage", "version", "help", "serve"] as const;
+const COMMANDS = [
+  "login",
+  "logout",
+  "query",
+  "stream",
+  "usage",
+  "run",
+  "version",
+  "help",
+  "serve",
+] as const;
 /** A command word. */
 export type Command = (typeof COMMANDS)[number];
 
@@ -28,6 +38,8 @@ const OPTIONS = {
   model: { type: "string" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
+  listen: { type: "string" },
+  "browser-wait": { type: "string" },
 } as const;
 
 type FlagName = keyof typeof OPTIONS;
@@ -42,6 +54,8 @@ const FLAG_SCOPE: Partial<Record<FlagName, readonly Command[]>> = {
   model: ["query", "stream"],
   "max-tokens": ["query", "stream"],
   temperature: ["query", "stream"],
+  listen: ["run"],
+  "browser-wait": ["login"],
 };
 
 /** The parsed command line. */
@@ -52,6 +66,8 @@ export interface ParsedCommand {
   proxyFlag?: string;
   out?: string;
   manual: boolean;
+  /** login: seconds to wait for a browser before offering the paste (`--browser-wait`). */
+  browserWaitSeconds?: number;
   json: boolean;
   /** Generation flags as given (validated, files not read yet). */
   gen: {
@@ -64,6 +80,10 @@ export interface ParsedCommand {
   };
   /** For serve: the arguments to pass on. */
   serveArgs?: string[];
+  /** For run: the command and its arguments. */
+  runArgs?: string[];
+  /** For run: where a daemon it starts listens (`--listen`, default 127.0.0.1:8787). */
+  listen?: string;
 }
 
 /**
@@ -165,7 +185,27 @@ export function parseCommandLine(args: string[]): ParsedCommand {
     out.out = values.out;
   }
 
-  if (command === "login" || command === "usage") {
+  if (command === "run") {
+    if (rest.length === 0) {
+      throw new UsageError("run: missing command (msgcli run -- COMMAND [ARGS...])");
+    }
+    if (rest[0].includes(",")) {
+      throw new UsageError(`run: a command name must not contain ",": ${JSON.stringify(rest[0])}`);
+    }
+    out.runArgs = rest;
+    if (values.listen !== undefined) out.listen = values.listen;
+    return out;
+  }
+
+  if (values["browser-wait"] !== undefined) {
+    const raw = values["browser-wait"].trim();
+    if (!/^\d+(\.\d+)?$/.test(raw)) {
+      throw new UsageError(`--browser-wait: expected a number of seconds, got "${raw}"`);
+    }
+    out.browserWaitSeconds = Number(raw);
+  }
+
+  if (command === "login" || command === "usage" || command === "logout") {
     if (rest.length > 0) throw new UsageError(`${command}: unexpected argument "${rest[0]}"`);
     return out;
   }

@@ -20,8 +20,8 @@ export interface CliIO {
   readStdin: () => Promise<string>;
   /** One line of stdin (without the line end); null at end of input. */
   readLine: () => Promise<string | null>;
-  /** Tries to open a URL in a browser; failures are ignored. */
-  openBrowser: (url: string) => Promise<void>;
+  /** Tries to open a URL in a browser; false when no browser could be started. */
+  openBrowser: (url: string) => Promise<boolean>;
   /** Runs `msgcli serve` with the arguments after `serve` (globals included). */
   runServe: (args: string[]) => Promise<number>;
 }
@@ -45,11 +45,14 @@ export function processIo(): CliIO & { release(): void } {
   };
 }
 
-/** Opens a URL with the platform's opener (`xdg-open`, `open`, `cmd /c start`), ignoring failures. */
-export async function openBrowser(url: string, env: EnvGetter): Promise<void> {
-  if (envFlag(env("MSGCLI_NO_BROWSER"))) return;
+/**
+ * Opens a URL with the platform's opener (`xdg-open`, `open`, `cmd /c start`). False when
+ * none could be started (`MSGCLI_NO_BROWSER`, no display on Linux, no opener installed).
+ */
+export async function openBrowser(url: string, env: EnvGetter): Promise<boolean> {
+  if (envFlag(env("MSGCLI_NO_BROWSER"))) return false;
   const os = Deno.build.os;
-  if (os === "linux" && !env("DISPLAY") && !env("WAYLAND_DISPLAY")) return;
+  if (os === "linux" && !env("DISPLAY") && !env("WAYLAND_DISPLAY")) return false;
   const [cmd, ...args] = os === "darwin"
     ? ["open", url]
     : os === "windows"
@@ -60,7 +63,9 @@ export async function openBrowser(url: string, env: EnvGetter): Promise<void> {
       .spawn();
     child.unref();
     await Promise.resolve();
+    return true;
   } catch {
     // No opener: the URL is printed anyway.
+    return false;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * `msgcli`: dispatch, help and error reporting. The commands are `login`, `query` (default for
- * bare text), `stream`, `usage`, `version`, `help`, and the hand-off of `serve` to the daemon.
+ * `msgcli`: dispatch, help and error reporting. The commands are `login`, `logout`, `query`
+ * (default for bare text), `stream`, `usage`, `run`, `version`, `help`, and the hand-off of
+ * `serve` to the daemon.
  * Command modules are loaded on demand so that `help` and `version` load only what they need.
  *
  * Exit codes: 0 success, 1 usage error or invalid input, 2 failure at run time
@@ -19,16 +20,25 @@ import { HINT, USAGE } from "./usage.ts";
 /** A command: do the work of a parsed command line, return the exit code. */
 export type Command = (p: ParsedCommand, io: CliIO) => Promise<number>;
 
-const COMMANDS: Record<"login" | "query" | "stream" | "usage", () => Promise<Command>> = {
+const COMMANDS: Record<
+  "login" | "logout" | "query" | "stream" | "usage" | "run",
+  () => Promise<Command>
+> = {
   login: async () => (await import("./commands/login.ts")).login,
+  logout: async () => (await import("./commands/logout.ts")).logout,
+  run: async () => (await import("./commands/run.ts")).run,
   query: async () => (await import("./commands/query.ts")).query,
   stream: async () => (await import("./commands/stream.ts")).stream,
   usage: async () => (await import("./commands/usage.ts")).usage,
 };
 
-/** An API error as one line: status, type, message and request id. */
+/**
+ * An API error as one line: status, type, message and request id. A request that got no
+ * answer (status 0: the host could not be reached) is its message alone.
+ */
 function describeApiError(e: unknown): string | undefined {
   if (!(e instanceof ApiError)) return undefined;
+  if (e.status === 0) return e.message;
   return `API error ${e.status} ${e.type}: ${e.message}${
     e.requestId ? ` (request-id ${e.requestId})` : ""
   }`;

@@ -12,12 +12,19 @@ export const USAGE =
   `msgcli v${VERSION}: a Messages API client that signs in with your Claude subscription
 
 Usage:
-  msgcli login [--out PATH] [--manual]   sign in (OAuth with PKCE) and write the credentials file
+  msgcli login [--out PATH] [--manual] [--browser-wait SECONDS]
+                                         sign in (OAuth with PKCE) and write the credentials file
+  msgcli logout                          remove the credentials (the token is not revoked:
+                                         the protocol documents no revocation endpoint)
   msgcli query "<prompt>" [gen flags]    send one prompt and print the reply
   msgcli "<prompt>" [gen flags]          same as query
   msgcli stream "<prompt>" [gen flags]   stream the reply as it is generated
   msgcli usage [--json]                  show subscription rate-limit windows
   msgcli serve [serve flags]             run the local proxy daemon (see msgcli serve --help)
+  msgcli serve start|stop|restart|status the daemon in the background
+  msgcli run -- COMMAND [ARGS...]        start the daemon if needed, run COMMAND with
+                                         ANTHROPIC_BASE_URL (and ANTHROPIC_AUTH_TOKEN) set
+                                         to it; exits with COMMAND's exit code
   msgcli version | --version | -v        print the version
   msgcli help | --help | -h              print this help
 
@@ -37,6 +44,9 @@ Global flags:
                          (default: HTTPS_PROXY/https_proxy, then ALL_PROXY/all_proxy)
   --out PATH             (login) where to write the credentials
   --manual               (login) paste "code#state" instead of using a local callback
+  --browser-wait SECONDS (login) how long to wait for the browser before offering to
+                         finish by pasting the code, as --manual does (default 30)
+  --listen ADDR          (run) where a daemon it starts listens (default 127.0.0.1:8787)
   --json                 (usage) machine-readable output
 
 Environment:
@@ -46,7 +56,8 @@ Environment:
   MSGCLI_OAUTH_CLIENT_ID   upstream endpoints (for gateways and tests)
   MSGCLI_NO_BROWSER=1      do not try to open a browser during login
 
-Uses your own Claude subscription; the provider's terms apply.
+For your own use with your own Claude subscription; the provider's terms apply
+(https://www.anthropic.com/legal/consumer-terms). See docs/msgcli.md.
 `;
 
 /** The hint printed after a usage error. */

@@ -33,6 +33,8 @@ export interface TokenProvider {
   /** The upstream accepted `token` (clears a recorded rejection). */
   upstreamAccepted(token: string): void;
   snapshot(): KeepaliveSnapshot;
+  /** Re-reads the credentials file (`/healthz` does when none are loaded). */
+  reload?(): Promise<unknown>;
 }
 
 /** Dependencies of {@link createServeApp}. */
@@ -351,7 +353,13 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
     const path = url.pathname;
     if (path === "/healthz") {
       if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed("GET");
-      const h = healthResponse(deps.tokens.snapshot(), deps.startedAt, now());
+      let snap = deps.tokens.snapshot();
+      if (snap.expiresAt === null && deps.tokens.reload) {
+        // Logged in since the last tick: report the file as it is now.
+        await deps.tokens.reload();
+        snap = deps.tokens.snapshot();
+      }
+      const h = healthResponse(snap, deps.startedAt, now());
       return json(h.status, h.body);
     }
     if (!isAuthorized(req.headers, deps.authKey)) {

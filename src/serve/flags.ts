@@ -36,17 +36,40 @@ export interface ServeFlags {
   /** `--version` / `-v` (a global flag of msgcli): print the version and exit. */
   version: boolean;
   /**
+   * A service command (`msgcli serve start|stop|restart|status`); absent: run in the
+   * foreground.
+   */
+  action?: ServeAction;
+  /**
    * Debug-only: print the daemon's permission state as JSON (probing `url` as an
    * outside host) and exit. Used by the test that proves the lock.
    */
   permissionProbe?: string;
 }
 
+/** The service commands of `msgcli serve`. */
+export const SERVE_ACTIONS = ["start", "stop", "restart", "status", "enable", "disable"] as const;
+/** A service command. */
+export type ServeAction = (typeof SERVE_ACTIONS)[number];
+
 /** Usage text of `msgcli serve`. */
-export const SERVE_USAGE = `Usage: msgcli serve [flags]
+export const SERVE_USAGE = `Usage: msgcli serve [flags]                      run in the foreground
+       msgcli serve start|restart [flags]        run in the background
+       msgcli serve stop | msgcli serve status   stop it; one line: pid, URL, token state
+       msgcli serve enable [flags] | disable     start it at login (systemd user unit,
+                                                 launchd agent, or printed instructions)
 
 Runs the local proxy daemon for the Messages API: POST /v1/messages,
-POST /v1/messages/count_tokens, GET /healthz, GET /usage. It keeps the OAuth token fresh.
+POST /v1/messages/count_tokens, GET /healthz, GET /usage. It keeps the OAuth token of your
+Claude subscription fresh, so that your own scripts, SDK programs and tools reach the API
+through one local endpoint: point them at it with
+
+  ANTHROPIC_BASE_URL=http://${DEFAULT_LISTEN}   (the key, if you set one, as ANTHROPIC_API_KEY)
+
+or let "msgcli run -- COMMAND..." start the daemon and set the variables for COMMAND.
+In the background, its pid, state and log (serve.pid, serve.json, serve.log) are in the
+credentials file's directory (default ~/.config/msgcli/). "status" exits 0 when the daemon
+runs and is ok, 2 when it runs but is not (no credentials, token dead), 3 when it does not run.
 
 Flags:
   --listen ADDR              listen address (default ${DEFAULT_LISTEN}); a non-loopback
@@ -98,7 +121,7 @@ export function parseServeFlags(
     parsed = parseArgs({
       args,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         listen: { type: "string" },
         "auth-key": { type: "string" },
@@ -114,6 +137,15 @@ export function parseServeFlags(
     throw new UsageError((err as Error).message);
   }
   const v = parsed.values;
+  if (parsed.positionals.length > 1) {
+    throw new UsageError(`unexpected argument "${parsed.positionals[1]}"`);
+  }
+  const word = parsed.positionals[0];
+  if (word !== undefined && !(SERVE_ACTIONS as readonly string[]).includes(word)) {
+    throw new UsageError(
+      `unknown serve command "${word}" (one of ${SERVE_ACTIONS.join(", ")}, or none)`,
+    );
+  }
   const listen = parseListen(v.listen ?? DEFAULT_LISTEN);
   let refreshMarginMs = DEFAULT_REFRESH_MARGIN_MS;
   if (v["refresh-margin"] !== undefined) {
@@ -145,5 +177,23 @@ export function parseServeFlags(
   if (authKey !== undefined) flags.authKey = authKey;
   if (v.proxy !== undefined) flags.proxyFlag = v.proxy;
   if (v["permission-probe"] !== undefined) flags.permissionProbe = v["permission-probe"];
+  if (word !== undefined) flags.action = word as ServeAction;
   return flags;
+}
+
+/** `args` without `--auth-key KEY` / `--auth-key=KEY`, and the (last) key given. */
+export function withoutAuthKey(args: string[]): { args: string[]; key?: string } {
+  const out: string[] = [];
+  let key: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (a === "--auth-key" && i + 1 < args.length) key = args[++i];
+    else if (a.startsWith("--auth-key=")) key = a.slice("--auth-key=".length);
+    else out.push(a);
+  }
+  return key === undefined ? { args: out } : { args: out, key };
 }

@@ -11,8 +11,14 @@ import type { KeepaliveSnapshot } from "./keepalive.ts";
  * attempt has run (a failed one counts; a tick that finds nothing to refresh does not).
  */
 export interface HealthBody {
-  /** "ok", or "degraded" when the token is dead and the last refresh failed (503). */
-  status: "ok" | "degraded";
+  /**
+   * "ok"; "degraded" when the token is dead and the last refresh failed (503);
+   * "no_credentials" when there is no usable credentials file (200: the daemon itself is fine
+   * and picks the file up once `msgcli login` writes it; restarting it would not help).
+   */
+  status: "ok" | "degraded" | "no_credentials";
+  /** With "no_credentials": what to do about it. */
+  fix?: string;
   /** The access token exists and has not expired. */
   token_alive: boolean;
   /** ISO 8601 expiry of the access token, null without credentials. */
@@ -33,9 +39,13 @@ export interface HealthBody {
   upstream_error?: string;
 }
 
+/** The fix `/healthz` names when there is no credentials file. */
+export const NO_CREDENTIALS_FIX = 'run "msgcli login"; the daemon reads the new file itself';
+
 /**
  * Builds the `/healthz` status and body. 503 only when the token is dead and refresh keeps
- * failing, or the upstream rejects the token even after a forced refresh.
+ * failing, or the upstream rejects the token even after a forced refresh. Without
+ * credentials the status is "no_credentials" with the fix, and the code 200.
  */
 export function healthResponse(
   snap: KeepaliveSnapshot,
@@ -44,8 +54,16 @@ export function healthResponse(
 ): { status: number; body: HealthBody } {
   const failing = snap.lastRefresh !== null && !snap.lastRefresh.ok;
   const degraded = (!snap.tokenAlive && failing) || snap.upstreamRejected !== null;
+  const missing = snap.expiresAt === null;
   const body: HealthBody = {
-    status: degraded ? "degraded" : "ok",
+    status: degraded ? "degraded" : missing ? "no_credentials" : "ok",
+    ...(missing && !degraded
+      ? {
+        fix: snap.credentialsError !== null
+          ? `${snap.credentialsError}; then the daemon reads the file itself`
+          : NO_CREDENTIALS_FIX,
+      }
+      : {}),
     token_alive: snap.tokenAlive,
     expires_at: snap.expiresAt === null ? null : new Date(snap.expiresAt).toISOString(),
     started_at: new Date(startedAt).toISOString(),

@@ -1,4 +1,4 @@
-import { errorMessage } from "../common/errors.ts";
+import { describeError } from "../common/errors.ts";
 /**
  * The daemon's token keepalive: a tick every minute that refreshes the OAuth access token
  * when it expires within the refresh margin, with a 30 s → 1 m → 5 m backoff on failure
@@ -83,6 +83,8 @@ export interface KeepaliveSnapshot {
    * forced refresh: when, and the upstream's message. Null otherwise.
    */
   upstreamRejected: { at: number; error: string } | null;
+  /** Why the credentials file could not be used (unreadable, insecure, invalid); null otherwise. */
+  credentialsError: string | null;
 }
 
 /** Raised by {@link Keepalive.accessToken} when there are no credentials at all. */
@@ -112,15 +114,12 @@ const realTimers: Timers = {
   clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
 };
 
-/** Error text without secrets: the message and its causes, cut to 500 characters. */
+/**
+ * Error text without secrets: the message and its causes (a cause the message already
+ * quotes told once), cut to 500 characters.
+ */
 export function errorText(err: unknown): string {
-  const parts: string[] = [];
-  let e: unknown = err;
-  for (let i = 0; e !== undefined && e !== null && i < 4; i++) {
-    parts.push(errorMessage(e));
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  const text = parts.filter((p) => p !== "").join(": ");
+  const text = describeError(err, { depth: 4 });
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
@@ -193,6 +192,7 @@ export class Keepalive<C extends TokenLike> {
       lastRefresh: this.#last,
       consecutiveFailures: this.#failures,
       nextTickAt: this.#nextTickAt,
+      credentialsError: this.#creds === null ? this.#readError : null,
     };
   }
 
@@ -229,11 +229,14 @@ export class Keepalive<C extends TokenLike> {
     return this.#creds.accessToken;
   }
 
-  /** Re-reads the file; returns the credentials now cached (errors keep the old ones). */
+  /**
+   * Re-reads the file; returns the credentials now cached. Errors keep the old ones; a file
+   * that is gone (`msgcli logout`) drops them, so the daemon stops using a removed token.
+   */
   async reload(): Promise<C | null> {
     try {
       const c = await this.#source.read();
-      if (c !== null) this.#creds = c;
+      this.#creds = c;
       this.#readError = null;
     } catch (err) {
       this.#readError = errorText(err);

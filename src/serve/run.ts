@@ -70,6 +70,12 @@ export async function runServe(args: string[], opts: RunServeOptions = {}): Prom
     throw err;
   }
 
+  if (flags.action !== undefined) {
+    // Loaded only for a service command: the daemon itself never loads it.
+    const { serveCommand } = await import("./service.ts");
+    return await serveCommand(flags.action, args, flags, config, env);
+  }
+
   const broad = broadPermissions();
   if (broad.length > 0) {
     if (canRelaunch()) return await relaunchLocked(permissionFlags(plan), args, opts.entry);

@@ -3,10 +3,13 @@
  * - `claude -p` with `ANTHROPIC_BASE_URL` at `msgcli serve` and the daemon at the fake
  *   upstream: the reply comes back through the daemon, and the upstream saw Claude Code's
  *   request (its system-role turn, `?beta=true`, its own billing block) prepared for OAuth;
+ * - `msgcli run -- claude -p …`: msgcli starts the daemon and sets the variables itself;
  * - `claude mcp list` shows `mneme-mcp` connected (API mode, a real admin daemon).
  */
 import assert from "node:assert/strict";
 import { startRig } from "../serve/helpers.ts";
+import { startFakeAnthropic } from "../fakes/anthropic.ts";
+import { fakeEnv, runMsgcli, seedCredentials } from "../msg/helpers.ts";
 import { mcpServerCommand, startAdminProcess, tempDir } from "../helpers.ts";
 import { CLAUDE_CODE_VERSION, claudeCode, clientTest, npmMissing } from "./npm.ts";
 
@@ -139,6 +142,51 @@ clientTest(
     } finally {
       await home.cleanup();
       await admin.stop();
+    }
+  },
+);
+
+clientTest(
+  `Claude Code ${CLAUDE_CODE_VERSION}: msgcli run -- claude -p starts serve and points Claude Code at it`,
+  missing,
+  async () => {
+    const reply = "Hello through msgcli run.";
+    const fake = startFakeAnthropic({ replyText: reply });
+    const home = await tempDir("mneme-claude-home-");
+    const creds = `${home.path}/msgcli/credentials.json`;
+    await Deno.mkdir(`${home.path}/msgcli`, { mode: 0o700 });
+    await seedCredentials(fake, creds);
+    // Claude Code gets a HOME of its own; Deno keeps the real cache.
+    const env = {
+      ...fakeEnv(fake, creds),
+      HOME: home.path,
+      DENO_DIR: await denoDir(),
+      CI: "true",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      MSGCLI_SERVE_KEY: DAEMON_KEY,
+    };
+    try {
+      const bin = await claudeCode();
+      const r = await runMsgcli(
+        ["run", "--listen", "127.0.0.1:0", "--", bin, "-p", "say hi"],
+        { env },
+      );
+      assert.equal(r.code, 0, `msgcli run -- claude failed:\n${r.stdout}\n${r.stderr}`);
+      assert.equal(r.stdout.trim(), reply);
+      assert.match(r.stderr, /started msgcli serve \(pid \d+\)/);
+      const ups = fake.requestsTo("/v1/messages").filter((u) => u.method === "POST");
+      assert.ok(ups.length >= 1, "the upstream was asked");
+      const up = ups[ups.length - 1];
+      assert.match(up.headers.authorization, /^Bearer sk-ant-oat01-/);
+      assert.ok(!JSON.stringify(up.headers).includes(DAEMON_KEY), "the daemon key stays local");
+      assert.match(up.headers["user-agent"], new RegExp(`^claude-cli/${CLAUDE_CODE_VERSION}`));
+    } finally {
+      await runMsgcli(["serve", "stop"], { env });
+      await fake.close();
+      await home.cleanup();
     }
   },
 );

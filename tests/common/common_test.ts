@@ -70,6 +70,19 @@ Deno.test("describeError: inline and line styles, causes, non-Error values", () 
     describeError(other, { style: "lines" }),
     "open failed\n  caused by: connection refused",
   );
+  // A chain that quotes its causes is told once, in both styles (no repeated "caused by").
+  const dial = new Error("cannot connect to h.invalid:443: failed to lookup address", {
+    cause: new Error("failed to lookup address"),
+  });
+  const top = new Error(`token endpoint unreachable: ${dial.message}`, { cause: dial });
+  const wrapped = new Error(`token refresh failed: ${top.message}`, { cause: top });
+  for (const style of ["lines", "inline"] as const) {
+    assert.equal(
+      describeError(wrapped, { style }),
+      "token refresh failed: token endpoint unreachable: cannot connect to h.invalid:443: " +
+        "failed to lookup address",
+    );
+  }
   assert.equal(describeError({ code: 7 }), '{"code":7}');
   assert.equal(describeError("plain"), "plain");
   assert.equal(

@@ -6,7 +6,11 @@
  */
 
 import { permissionFlagsFor } from "../../src/programs.ts";
-import type { FakeAnthropic } from "../fakes/anthropic.ts";
+import {
+  type FakeAnthropic,
+  type FakeAnthropicOptions,
+  startFakeAnthropic,
+} from "../fakes/anthropic.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 export const ENTRY = `${ROOT}src/bin/msgcli.ts`;
@@ -269,6 +273,36 @@ export async function startDante(): Promise<RunningProxy> {
     async close() {
       await stopChild(child);
       await cleanup();
+    },
+  };
+}
+
+/**
+ * A fake upstream and a temp config directory `<tmp>/msgcli` (0700) for the credentials and
+ * the background daemon's files; disposing stops any daemon started there (`serve stop`),
+ * the fake, and removes the directory.
+ */
+export async function configDirSetup(
+  opts: { withCredentials?: boolean; fake?: FakeAnthropicOptions } = {},
+) {
+  const fake = startFakeAnthropic(opts.fake ?? {});
+  const tmp = await tempDir();
+  const dir = `${tmp.dir}/msgcli`;
+  await Deno.mkdir(dir, { mode: 0o700 });
+  const creds = `${dir}/credentials.json`;
+  if (opts.withCredentials) await seedCredentials(fake, creds);
+  const env = fakeEnv(fake, creds);
+  return {
+    fake,
+    tmp: tmp.dir,
+    dir,
+    creds,
+    env,
+    async [Symbol.asyncDispose]() {
+      // Never leave a daemon behind, whatever the test did.
+      await runMsgcli(["serve", "stop"], { env });
+      await fake.close();
+      await tmp.cleanup();
     },
   };
 }

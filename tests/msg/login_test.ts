@@ -166,3 +166,85 @@ Deno.test("login: a failed code exchange writes nothing", async () => {
   assert.match(await stderr, /token endpoint answered 400 invalid_grant/);
   assert.equal(await exists(out), false);
 });
+
+/** Reads `reader` until `re` matches what was read; returns all of it. */
+async function readUntil(
+  reader: ReadableStreamDefaultReader<string>,
+  re: RegExp,
+  seen = "",
+): Promise<string> {
+  while (!re.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`exited before ${re}:\n${seen}`);
+    seen += value;
+  }
+  return seen;
+}
+
+Deno.test("login with no browser: offers the --manual way at once, with its URL, and takes the pasted code", async () => {
+  await using s = await setup();
+  const out = `${s.dir}/creds.json`;
+  const child = spawnMsgcli(["login"], { env: fakeEnv(s.fake, out), stdin: "" });
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const t0 = Date.now();
+  const seen = await readUntil(reader, /Code \(or wait for the browser\): /);
+  assert.ok(Date.now() - t0 < 20_000, "the hint comes at once, not after the wait");
+  assert.match(seen, /No browser could be opened on this machine/);
+  assert.match(seen, /msgcli login --manual/);
+  const urls = [...seen.matchAll(/http:\/\/\S+\/oauth\/authorize\?\S+/g)].map((m) => new URL(m[0]));
+  assert.equal(urls.length, 2);
+  assert.equal(urls[1].searchParams.get("redirect_uri"), DEFAULTS.manualRedirectUrl);
+  assert.equal(urls[1].searchParams.get("state"), urls[0].searchParams.get("state"));
+  // Sign in on "another machine": the page shows code#state; paste it.
+  const pasted = /(code_\S+#\S+)/.exec(await (await fetch(urls[1])).text())![1];
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(`${pasted}\n`));
+  await w.close();
+  const status = await child.status;
+  await child.stdout.cancel();
+  let rest = "";
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest += r.value;
+  assert.equal(status.code, 0, seen + rest);
+  assert.match(rest, /Logged in\./);
+  const creds = JSON.parse(await Deno.readTextFile(out));
+  assert.equal(creds.refreshToken, s.fake.latest!.refreshToken);
+  const tok = s.fake.requestsTo("/v1/oauth/token")[0].json as Record<string, string>;
+  assert.equal(tok.redirect_uri, DEFAULTS.manualRedirectUrl);
+});
+
+Deno.test("login: a browser that never answers gets the --manual hint after --browser-wait; the callback still works", async () => {
+  await using s = await setup();
+  const out = `${s.dir}/creds.json`;
+  // A browser opener that starts and does nothing (a machine whose browser never answers).
+  const bin = `${s.dir}/bin`;
+  await Deno.mkdir(bin);
+  await Deno.writeTextFile(`${bin}/xdg-open`, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const env = {
+    ...fakeEnv(s.fake, out),
+    MSGCLI_NO_BROWSER: "",
+    DISPLAY: ":99",
+    PATH: `${bin}:${Deno.env.get("PATH")}`,
+  };
+  const child = spawnMsgcli(["login", "--browser-wait", "1"], { env, stdin: "" });
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const first = await readUntil(reader, /oauth\/authorize\?\S+\s/);
+  assert.doesNotMatch(first, /--manual/, "no hint before the wait");
+  const t0 = Date.now();
+  const seen = await readUntil(reader, /Code \(or wait for the browser\): /, first);
+  const waited = Date.now() - t0;
+  assert.ok(waited < 20_000, `hint after ${waited} ms`);
+  assert.match(seen, /No browser has answered within 1 s\./);
+  assert.match(seen, /msgcli login --manual/);
+  // The browser answers late after all: the callback finishes the sign-in.
+  const url = new URL(/http:\/\/\S+\/oauth\/authorize\?\S+/.exec(seen)![0]);
+  const auth = await fetch(url, { redirect: "manual" });
+  await auth.body?.cancel();
+  const page = await fetch(new URL(auth.headers.get("location")!));
+  assert.match(await page.text(), /Signed in/);
+  const status = await child.status;
+  await child.stdout.cancel();
+  await child.stdin.close().catch(() => {});
+  await reader.cancel();
+  assert.equal(status.code, 0);
+  assert.equal(JSON.parse(await Deno.readTextFile(out)).refreshToken, s.fake.latest!.refreshToken);
+});

@@ -8,12 +8,18 @@ import assert from "node:assert/strict";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import {
   fakeEnv,
+  freePort,
   runMsgcli,
   seedCredentials,
   startDante,
   startTinyproxy,
   tempDir,
 } from "./helpers.ts";
+
+/** msgcli's own stderr lines (without Deno's "Info" notes about absent browser openers). */
+function ownLines(stderr: string): string[] {
+  return stderr.trim().split("\n").filter((l) => !l.startsWith("Info "));
+}
 
 async function setup(expiresInMs = 3600_000) {
   const fake = startFakeAnthropic();
@@ -118,6 +124,46 @@ Deno.test("an unreachable proxy is reported with the real error", async () => {
   await using s = await setup();
   const r = await runMsgcli(["hi", "--proxy", "http://127.0.0.1:9"], { env: s.env });
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /cannot connect to 127\.0\.0\.1:9/);
+  assert.match(r.stderr, /cannot connect to the proxy 127\.0\.0\.1:9: Connection refused/);
+  // One clean line: the host and the reason once, no "caused by", no "API error 0".
+  assert.equal(ownLines(r.stderr).length, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /caused by|API error 0/);
+  assert.equal(r.stderr.match(/Connection refused/g)?.length, 1, r.stderr);
+  assert.equal(s.fake.requests.length, 0);
+});
+
+Deno.test("an unreachable API host and token endpoint: one line naming the host and why, once", async () => {
+  await using s = await setup();
+  const port = freePort();
+  // The API host refuses the connection.
+  const api = await runMsgcli(["hi"], {
+    env: { ...s.env, MSGCLI_API_BASE_URL: `http://127.0.0.1:${port}` },
+  });
+  assert.equal(api.code, 2);
+  assert.match(
+    api.stderr,
+    new RegExp(
+      `(^|\\n)msgcli: error: cannot reach http://127\\.0\\.0\\.1:${port}/v1/messages: cannot connect to 127\\.0\\.0\\.1:${port}: Connection refused`,
+    ),
+  );
+  // The token endpoint (an expired token must be refreshed first).
+  const creds = JSON.parse(await Deno.readTextFile(s.env.MSGCLI_CREDENTIALS_PATH));
+  await Deno.writeTextFile(
+    s.env.MSGCLI_CREDENTIALS_PATH,
+    JSON.stringify({ ...creds, expiresAt: Date.now() - 1000 }),
+  );
+  const tok = await runMsgcli(["hi"], {
+    env: { ...s.env, MSGCLI_OAUTH_TOKEN_URL: `http://127.0.0.1:${port}/v1/oauth/token` },
+  });
+  assert.equal(tok.code, 2);
+  assert.match(
+    tok.stderr,
+    new RegExp(`token endpoint .*unreachable: cannot connect to 127\\.0\\.0\\.1:${port}`),
+  );
+  for (const r of [api, tok]) {
+    assert.equal(ownLines(r.stderr).length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /caused by|API error 0/);
+    assert.equal(r.stderr.match(/Connection refused/g)?.length, 1, r.stderr);
+  }
   assert.equal(s.fake.requests.length, 0);
 });

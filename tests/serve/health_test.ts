@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MESSAGE, post, readCredentials, startRig } from "./helpers.ts";
+import { MESSAGE, post, readCredentials, startRig, writeCredentials } from "./helpers.ts";
 import type { Timers } from "../../src/serve/keepalive.ts";
 
 async function health(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -175,7 +175,7 @@ Deno.test("a token rotated by another process is picked up after an upstream 401
   }
 });
 
-Deno.test("no credentials file: the daemon runs, requests get 503, healthz 200", async () => {
+Deno.test("no credentials file: the daemon runs, requests get 503, healthz 200 no_credentials with the fix; a login is picked up", async () => {
   const rig = await startRig({ daemon: { timers: recordingTimers() } });
   try {
     await Deno.remove(rig.credsPath);
@@ -195,11 +195,31 @@ Deno.test("no credentials file: the daemon runs, requests get 503, healthz 200",
     try {
       const h = await health(d.url);
       assert.equal(h.status, 200);
+      assert.equal(h.body.status, "no_credentials");
+      assert.match(h.body.fix as string, /run "msgcli login"/);
       assert.equal(h.body.token_alive, false);
       assert.equal(h.body.expires_at, null);
       const r = await post(`${d.url}/v1/messages`, MESSAGE);
       assert.equal(r.status, 503);
       assert.match((await r.json()).error.message, /msgcli login/);
+      // A login writes the file: the next /healthz reads it, without waiting for a tick.
+      const t = rig.fake.issueTokens(3600);
+      await writeCredentials({
+        accessToken: t.accessToken,
+        refreshToken: t.refreshToken,
+        expiresAt: Date.now() + 3600_000,
+      }, rig.credsPath.replace(/\/credentials\.json$/, ""));
+      const after = await health(d.url);
+      assert.equal(after.status, 200);
+      assert.equal(after.body.status, "ok");
+      assert.ok(!("fix" in after.body));
+      // A logout removes it: the next read (a tick) drops the token the daemon had.
+      await Deno.remove(rig.credsPath);
+      await d.keepalive.tick();
+      const gone = await health(d.url);
+      assert.equal(gone.body.status, "no_credentials");
+      const r2 = await post(`${d.url}/v1/messages`, MESSAGE);
+      assert.equal(r2.status, 503);
     } finally {
       await d.shutdown();
     }

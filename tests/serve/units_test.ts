@@ -65,6 +65,10 @@ Deno.test("parseServeFlags: defaults, env key, margin, proxy, debug", () => {
 Deno.test("parseServeFlags: unknown flags, positionals and bad values are usage errors", () => {
   assert.throws(() => parseServeFlags(["--bogus"], noEnv), UsageError);
   assert.throws(() => parseServeFlags(["extra"], noEnv), UsageError);
+  assert.throws(() => parseServeFlags(["start", "stop"], noEnv), /unexpected argument "stop"/);
+  assert.equal(parseServeFlags(["start", "--listen", "127.0.0.1:0"], noEnv).action, "start");
+  assert.equal(parseServeFlags(["--listen", "127.0.0.1:9", "status"], noEnv).action, "status");
+  assert.equal(parseServeFlags([], noEnv).action, undefined);
   assert.throws(() => parseServeFlags(["--refresh-margin", "soon"], noEnv), /--refresh-margin/);
   assert.throws(() => parseServeFlags(["--listen", "nope"], noEnv), /--listen/);
 });
@@ -110,7 +114,12 @@ Deno.test("auth: constant-time compare, Bearer or x-api-key", () => {
 Deno.test("healthResponse: fields appear only after a real refresh; 503 only when dead and failing", () => {
   const started = Date.parse("2026-01-01T00:00:00Z");
   const now = started + 125_000;
-  const base = { consecutiveFailures: 0, nextTickAt: null, upstreamRejected: null };
+  const base = {
+    consecutiveFailures: 0,
+    nextTickAt: null,
+    upstreamRejected: null,
+    credentialsError: null,
+  };
   const alive = healthResponse(
     { ...base, expiresAt: now + 3600_000, tokenAlive: true, lastRefresh: null },
     started,
@@ -156,4 +165,60 @@ Deno.test("healthResponse: fields appear only after a real refresh; 503 only whe
   );
   assert.equal(deadNoAttempt.status, 200);
   assert.ok(!("last_refresh_at" in deadNoAttempt.body));
+  // No credentials: not "ok", the fix in the body, 200 (503 keeps its meaning).
+  const none = healthResponse(
+    { ...base, expiresAt: null, tokenAlive: false, lastRefresh: null },
+    started,
+    now,
+  );
+  assert.equal(none.status, 200);
+  assert.equal(none.body.status, "no_credentials");
+  assert.match(none.body.fix ?? "", /msgcli login/);
+  const unusable = healthResponse(
+    {
+      ...base,
+      expiresAt: null,
+      tokenAlive: false,
+      lastRefresh: null,
+      credentialsError: "credentials file /x is accessible by group or others; chmod 600 /x",
+    },
+    started,
+    now,
+  );
+  assert.equal(unusable.body.status, "no_credentials");
+  assert.match(unusable.body.fix ?? "", /chmod 600/);
+  assert.ok(!("fix" in alive.body));
+});
+
+Deno.test("serve status words: healthText for each /healthz state; clientUrl for all-interfaces", async () => {
+  const { healthText, clientUrl } = await import("../../src/serve/control.ts");
+  const base = { token_alive: false, expires_at: null, started_at: "x", uptime_s: 1 };
+  assert.equal(
+    healthText({
+      code: 200,
+      body: { ...base, status: "no_credentials", fix: 'run "msgcli login"' },
+    }),
+    'no_credentials: run "msgcli login"',
+  );
+  assert.equal(
+    healthText({
+      code: 503,
+      body: { ...base, status: "degraded", last_refresh_ok: false, last_refresh_error: "boom" },
+    }),
+    "degraded (503): token dead, boom",
+  );
+  assert.equal(
+    healthText({
+      code: 200,
+      body: { ...base, status: "ok", token_alive: true, expires_at: "2026-01-01T00:00:00.000Z" },
+    }),
+    "ok, token alive until 2026-01-01T00:00:00.000Z",
+  );
+  assert.match(
+    healthText({ error: "Connection refused" }),
+    /did not answer \(Connection refused\)/,
+  );
+  assert.equal(clientUrl({ hostname: "0.0.0.0", port: 8787 }), "http://127.0.0.1:8787");
+  assert.equal(clientUrl({ hostname: "::", port: 1 }), "http://[::1]:1");
+  assert.equal(clientUrl({ hostname: "127.0.0.1", port: 2 }), "http://127.0.0.1:2");
 });
