@@ -1,0 +1,234 @@
+/**
+ * The start-at-login module: files written under a temporary HOME, the outside commands
+ * recorded by an injected runner (the real user manager is never touched), the unit checked
+ * by the real `systemd-analyze verify` where it is installed.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type AutostartHost,
+  type AutostartSpec,
+  autostartStatus,
+  detectAutostart,
+  disableAutostart,
+  enableAutostart,
+  manualInstructions,
+  type RunResult,
+  systemdUnit,
+} from "../../src/common/autostart.ts";
+import { exists } from "../../src/common/fs.ts";
+
+/** A host under a fresh HOME whose runner records each call and answers with `codes`. */
+async function host(
+  os: string,
+  codes: Record<string, number> = {},
+): Promise<{ host: AutostartHost; calls: string[]; home: string }> {
+  const home = await Deno.makeTempDir({ prefix: "mneme-autostart-" });
+  const calls: string[] = [];
+  const run = (cmd: string, args: string[]): Promise<RunResult> => {
+    const line = [cmd, ...args].join(" ");
+    calls.push(line);
+    const code = Object.entries(codes).find(([k]) => line.startsWith(k))?.[1] ?? 0;
+    return Promise.resolve({ code, stdout: "", stderr: code ? "refused" : "" });
+  };
+  return { host: { os, home, uid: 501, run }, calls, home };
+}
+
+const SPEC: AutostartSpec = {
+  name: "mneme-test",
+  description: "Mneme memory service (100% local)",
+  argv: ["/opt/deno dir/deno", "run", "--allow-env=$HOME", 'say "hi"'],
+  env: { DATA_DIR: "/home/u/.local/share/mneme", ADMIN_API_KEY: "s3cret-value" },
+  logFile: "/home/u/.local/share/mneme/logs/admin.log",
+};
+
+Deno.test("systemd: enable writes an owner-only unit, reloads and enables; again changes nothing", async () => {
+  const { host: h, calls, home } = await host("linux");
+  try {
+    assert.equal(await detectAutostart(h), "systemd");
+    calls.length = 0;
+    const r = await enableAutostart(SPEC, { host: h, now: true });
+    const file = join(home, ".config/systemd/user/mneme-test.service");
+    assert.equal(r.kind, "systemd");
+    assert.equal(r.file, file);
+    assert.equal(r.changed, true);
+    assert.deepEqual(calls, [
+      "systemctl --user show-environment",
+      "systemctl --user daemon-reload",
+      "systemctl --user enable mneme-test.service",
+      "systemctl --user restart mneme-test.service",
+    ]);
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    const unit = await Deno.readTextFile(file);
+    assert.match(unit, /^Description=Mneme memory service \(100%% local\)$/m);
+    assert.match(
+      unit,
+      /^ExecStart="\/opt\/deno dir\/deno" "run" "--allow-env=\$\$HOME" "say \\"hi\\""$/m,
+    );
+    assert.match(unit, /^Environment="DATA_DIR=\/home\/u\/\.local\/share\/mneme"$/m);
+    assert.match(
+      unit,
+      /^StandardOutput=append:\/home\/u\/\.local\/share\/mneme\/logs\/admin\.log$/m,
+    );
+    assert.match(unit, /^WantedBy=default\.target$/m);
+    assert.deepEqual(await autostartStatus("mneme-test", h), { kind: "systemd", file });
+
+    calls.length = 0;
+    const again = await enableAutostart(SPEC, { host: h });
+    assert.equal(again.changed, false);
+    assert.deepEqual(calls, [
+      "systemctl --user show-environment",
+      "systemctl --user enable mneme-test.service",
+    ]);
+
+    calls.length = 0;
+    const off = await disableAutostart("mneme-test", { host: h, now: true });
+    assert.equal(off.changed, true);
+    assert.deepEqual(calls, [
+      "systemctl --user show-environment",
+      "systemctl --user disable --now mneme-test.service",
+      "systemctl --user daemon-reload",
+    ]);
+    assert.equal(await exists(file), false);
+    assert.equal(await autostartStatus("mneme-test", h), null);
+    calls.length = 0;
+    assert.equal((await disableAutostart("mneme-test", { host: h })).changed, false);
+    assert.deepEqual(calls, []);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("systemd: XDG_CONFIG_HOME places the unit; a dry run writes and runs nothing", async () => {
+  const { host: h, calls, home } = await host("linux");
+  try {
+    h.xdgConfigHome = join(home, "cfg");
+    const r = await enableAutostart(SPEC, { host: h, dryRun: true, now: true });
+    const file = join(home, "cfg/systemd/user/mneme-test.service");
+    assert.equal(r.file, file);
+    assert.deepEqual(r.steps, [
+      `write ${file}`,
+      "systemctl --user daemon-reload",
+      "systemctl --user enable mneme-test.service",
+      "systemctl --user restart mneme-test.service",
+    ]);
+    assert.deepEqual(calls, ["systemctl --user show-environment"]);
+    assert.equal(await exists(join(home, "cfg")), false);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("systemd: a failing systemctl is an error naming the command", async () => {
+  const { host: h, home } = await host("linux", { "systemctl --user enable": 1 });
+  try {
+    await assert.rejects(
+      enableAutostart(SPEC, { host: h }),
+      /systemctl --user enable mneme-test\.service failed \(exit 1\): refused/,
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the unit passes systemd-analyze verify", async () => {
+  let tool = true;
+  try {
+    await new Deno.Command("systemd-analyze", { args: ["--version"], stdout: "null" }).output();
+  } catch {
+    tool = false;
+  }
+  if (!tool) return; // not installed here: the textual checks above still hold
+  const dir = await Deno.makeTempDir();
+  try {
+    // Executables that exist, so that verify checks the syntax and not the paths.
+    const spec = { ...SPEC, argv: ["/bin/sh", "-c", "echo 50% $HOME"], logFile: undefined };
+    await Deno.writeTextFile(join(dir, "mneme-test.service"), systemdUnit(spec));
+    const out = await new Deno.Command("systemd-analyze", {
+      args: ["verify", join(dir, "mneme-test.service")],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, err);
+    assert.doesNotMatch(err, /mneme-test\.service:/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("launchd: a plist under ~/Library/LaunchAgents, loaded with bootstrap, removed with bootout", async () => {
+  const { host: h, calls, home } = await host("darwin");
+  try {
+    const r = await enableAutostart(SPEC, { host: h, now: true });
+    const file = join(home, "Library/LaunchAgents/mneme-test.plist");
+    assert.equal(r.kind, "launchd");
+    assert.equal(r.file, file);
+    assert.deepEqual(calls, [
+      "launchctl bootout gui/501/mneme-test",
+      `launchctl bootstrap gui/501 ${file}`,
+    ]);
+    const plist = await Deno.readTextFile(file);
+    assert.match(plist, /<key>Label<\/key><string>mneme-test<\/string>/);
+    assert.match(plist, /<string>say &quot;hi&quot;<\/string>/);
+    assert.match(plist, /<key>RunAtLoad<\/key><true\/>/);
+    assert.match(plist, /<key>DATA_DIR<\/key><string>\/home\/u\/\.local\/share\/mneme<\/string>/);
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    calls.length = 0;
+    assert.equal((await enableAutostart(SPEC, { host: h })).changed, false);
+    assert.deepEqual(calls, []);
+    await disableAutostart("mneme-test", { host: h });
+    assert.deepEqual(calls, ["launchctl bootout gui/501/mneme-test"]);
+    assert.equal(await exists(file), false);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("no user manager: a printed fallback, nothing written, no secret shown", async () => {
+  const { host: h, calls, home } = await host("linux", { "systemctl --user show-environment": 1 });
+  try {
+    const r = await enableAutostart(SPEC, { host: h, now: true });
+    assert.equal(r.kind, "manual");
+    assert.equal(r.changed, false);
+    assert.deepEqual(calls, ["systemctl --user show-environment"]);
+    assert.ok(r.manual);
+    assert.match(r.manual, /will not start at login by itself: no systemd user manager/);
+    assert.match(
+      r.manual,
+      /@reboot env DATA_DIR=\/home\/u\/\.local\/share\/mneme ADMIN_API_KEY="\$ADMIN_API_KEY" '\/opt\/deno dir\/deno' run/,
+    );
+    assert.doesNotMatch(r.manual, /s3cret/);
+    assert.equal(await exists(join(home, ".config")), false);
+    const other = manualInstructions(SPEC, { os: "windows" });
+    assert.match(other, /windows has neither systemd nor launchd/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("bad input is an error naming the field, and writes nothing", async () => {
+  const { host: h, calls, home } = await host("linux");
+  try {
+    await assert.rejects(
+      enableAutostart({ ...SPEC, argv: ["deno", "run"] }, { host: h }),
+      /argv: the first word must be an absolute path/,
+    );
+    await assert.rejects(
+      enableAutostart({ ...SPEC, name: "../x" }, { host: h }),
+      /autostart name "\.\.\/x"/,
+    );
+    await assert.rejects(
+      enableAutostart({ ...SPEC, env: { A: "x\ny" } }, { host: h }),
+      /env A: contains a control character/,
+    );
+    await assert.rejects(
+      enableAutostart({ ...SPEC, logFile: "log" }, { host: h }),
+      /logFile: must be an absolute path/,
+    );
+    assert.deepEqual(calls, []);
+    assert.deepEqual([...Deno.readDirSync(home)], []);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
