@@ -5,7 +5,8 @@ import { permissionFlags } from "../src/permissions.ts";
 import { PROGRAMS } from "../src/programs.ts";
 import { compileArgs } from "../tasks/compile.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
-import { installArgs } from "../tasks/install.ts";
+import { binDir, installArgs, installReport, onPath, pinDeno } from "../tasks/install.ts";
+import { toolEnv } from "./helpers/install.ts";
 import { ROOT } from "./helpers.ts";
 
 Deno.test("the version comes from deno.json and nowhere else", async () => {
@@ -95,4 +96,83 @@ Deno.test("the README shows the commands deno task compile runs", async () => {
   const lines = printed.split("\n");
   assert.equal(lines.length, 5);
   for (const l of lines) assert.match(l, /^deno compile --config deno\.json --output dist\//);
+});
+
+Deno.test("deno task install: the wrappers run this Deno by absolute path, with no deno on PATH", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mneme-install-" });
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}tasks/install.ts`, "--root", root],
+      cwd: ROOT,
+      env: { ...toolEnv(), HOME: root, PATH: "/nonexistent", SHELL: "/bin/zsh" },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const bin = `${root}/bin`;
+    assert.equal(
+      text,
+      installReport(
+        bin,
+        ["mneme-admin", "mneme-mcp", "memcli", "msgcli"],
+        "/nonexistent",
+        "/bin/zsh",
+      ) + "\n",
+    );
+    assert.match(text, new RegExp(`^${bin} is not on your PATH\\. .* to ~/\\.zshrc$`, "m"));
+    assert.match(text, new RegExp(`^  export PATH="${bin}:\\$PATH"$`, "m"));
+    for (const name of ["mneme-admin", "mneme-mcp", "memcli", "msgcli"]) {
+      const wrapper = await Deno.readTextFile(`${bin}/${name}`);
+      assert.match(wrapper, new RegExp(`^exec ${Deno.execPath()} run `, "m"), name);
+      assert.doesNotMatch(wrapper, /^exec deno /m);
+    }
+    // As an agent runs a hook: a minimal environment, PATH without deno or the bin folder.
+    const run = await new Deno.Command(`${bin}/memcli`, {
+      args: ["--version"],
+      env: { ...toolEnv(), HOME: root, PATH: "/nonexistent" },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(run.success, new TextDecoder().decode(run.stderr));
+    assert.match(new TextDecoder().decode(run.stdout), /^memcli v\d/);
+    // Installing again is the same (the wrapper is pinned once).
+    assert.equal(await pinDeno(`${bin}/memcli`), true);
+    assert.match(
+      await Deno.readTextFile(`${bin}/memcli`),
+      new RegExp(`^exec ${Deno.execPath()} run `, "m"),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("install report: on PATH names the next command; off PATH gives the line for the shell", () => {
+  const r = installReport(
+    "/h/.deno/bin",
+    ["memcli"],
+    "/usr/bin:/h/.deno/bin/",
+    "/bin/bash",
+    "/d/deno",
+  );
+  assert.equal(
+    r,
+    "Installed memcli in /h/.deno/bin\nThey run Deno at /d/deno (no deno needed on PATH).\n" +
+      "/h/.deno/bin is on your PATH.\n\nNext, connect Claude Code:  memcli connect claude",
+  );
+  const off = installReport("/h/my bin", ["memcli"], "/usr/bin", "/usr/bin/fish", "/d/deno");
+  assert.match(off, /add this line to ~\/\.config\/fish\/config\.fish/);
+  assert.match(off, /^ {2}fish_add_path "\/h\/my bin"$/m);
+  assert.match(
+    off,
+    /this works without the PATH change\): {2}'\/h\/my bin\/memcli' connect claude/,
+  );
+  assert.match(installReport("/b", [], "", undefined), /add this line to ~\/\.bashrc/);
+  assert.equal(onPath("/a/b", "/x:/a/b/"), true);
+  assert.equal(onPath("/a/b", "/x:/a/bc"), false);
+  assert.equal(binDir("r", (n) => ({ HOME: "/h" })[n]), `${Deno.cwd()}/r/bin`);
+  assert.equal(binDir(undefined, (n) => ({ HOME: "/h" })[n]), "/h/.deno/bin");
+  assert.equal(binDir(undefined, (n) => ({ HOME: "/h", DENO_INSTALL_ROOT: "/i" })[n]), "/i/bin");
 });
