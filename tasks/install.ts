@@ -7,7 +7,7 @@
  * therefore needs no reinstall. Works offline once the dependencies are cached.
  * `deno task uninstall [--root DIR]` removes them.
  */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { shellQuote, shellQuoteExpanding } from "../src/common/shell.ts";
 import { PROGRAMS } from "../src/programs.ts";
@@ -49,11 +49,17 @@ export function binDir(
 /**
  * Make an installed wrapper run the Deno that installed it, by absolute path: `deno install`
  * writes `exec deno run ...`, which fails where `deno` is not on PATH (a Deno from npx, or
- * the minimal PATH an agent gives its hooks). Returns false when the file is not a wrapper.
+ * the minimal PATH an agent gives its hooks). The wrapper also tells the program the folder
+ * it is in (`MNEME_BIN_DIR`: `memcli connect` writes the commands' absolute paths). Returns
+ * false when the file is not a wrapper.
  */
 export async function pinDeno(wrapper: string, deno = Deno.execPath()): Promise<boolean> {
   const text = await Deno.readTextFile(wrapper);
-  const pinned = text.replace(/^exec deno /m, `exec ${shellQuote(deno)} `);
+  const bin = shellQuote(dirname(resolve(wrapper)));
+  const pinned = text.replace(
+    /^exec deno /m,
+    `MNEME_BIN_DIR=${bin}; export MNEME_BIN_DIR\nexec ${shellQuote(deno)} `,
+  );
   if (pinned === text) return text.includes(`exec ${shellQuote(deno)} `);
   await Deno.writeTextFile(wrapper, pinned);
   return true;

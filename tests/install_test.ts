@@ -126,6 +126,7 @@ Deno.test("deno task install: the wrappers run this Deno by absolute path, with 
     for (const name of ["mneme-admin", "mneme-mcp", "memcli", "msgcli"]) {
       const wrapper = await Deno.readTextFile(`${bin}/${name}`);
       assert.match(wrapper, new RegExp(`^exec ${Deno.execPath()} run `, "m"), name);
+      assert.match(wrapper, new RegExp(`^MNEME_BIN_DIR=${bin}; export MNEME_BIN_DIR$`, "m"));
       assert.doesNotMatch(wrapper, /^exec deno /m);
     }
     // As an agent runs a hook: a minimal environment, PATH without deno or the bin folder.

@@ -5,7 +5,10 @@
  * @module
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { join } from "node:path";
 import { existsSync } from "../common/fs.ts";
+import { findOwner, type OwnerRecord } from "../common/owner.ts";
+import { SERVICE_OWNER } from "../config.ts";
 import type { Health } from "../memory/types.ts";
 import { permissionFlags, type PermissionPlan } from "../permissions.ts";
 import type { DaemonState, Layout } from "./context.ts";
@@ -198,4 +201,17 @@ export async function stopDaemon(
   if (await waitGone(timeoutMs)) return "stopped";
   await signal(pid, "KILL");
   return (await waitGone(5000)) ? "killed" : "failed";
+}
+
+/**
+ * The memory service that holds this DATA_DIR (started by memcli, by `deno task start` or by
+ * the login service), or null when none runs.
+ */
+export function serviceOwner(layout: Layout): Promise<OwnerRecord | null> {
+  return findOwner(join(layout.dataDir, SERVICE_OWNER.dir), SERVICE_OWNER.name);
+}
+
+/** How to stop the service of pid `pid`. */
+export function stopHint(pid: number): string {
+  return pid > 0 ? `'memcli stop' (or kill ${pid})` : "'memcli stop'";
 }
