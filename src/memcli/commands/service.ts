@@ -70,7 +70,7 @@ export async function stopService(
       };
     }
     pid = owner.pid;
-    label = "the memory service (started outside memcli)";
+    label = "the memory service started outside memcli";
   }
   const how = await stopDaemon(pid, timeoutS * 1000);
   if (how === "failed") return { line: `Could not stop ${label} (pid ${pid}).`, failed: true };
