@@ -1,6 +1,6 @@
 /**
  * Configuration of the memory service from environment variables, validated once, with
- * errors that name the variable. Every variable and default is listed in the README.
+ * errors that name the variable. Every variable and default is listed in docs/configuration.md.
  * @module
  */
 import { join } from "node:path";
@@ -23,7 +23,7 @@ export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
 /**
  * The memory service configuration, read from environment variables (named on each
- * field's line in the README). `createMemoryService` takes any part of it.
+ * field's line in docs/configuration.md). `createMemoryService` takes any part of it.
  *
  * @example
  * ```ts

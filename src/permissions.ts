@@ -40,7 +40,7 @@ export interface PermissionPlan {
 /** The loopback names every memory-service program may reach (the default service URLs). */
 export const LOOPBACK: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
-/** The memory service's own variables (README, Configuration). */
+/** The memory service's own variables (docs/configuration.md). */
 export const MEMORY_ENV_VARS: readonly string[] = [
   "DATABASE_URL",
   "DATA_DIR",
