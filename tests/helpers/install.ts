@@ -3,6 +3,7 @@
  * benchmarks that run them as a user does, and the environment Deno needs for that.
  */
 import { join } from "node:path";
+import { exists } from "../../src/common/fs.ts";
 import { ROOT } from "../helpers.ts";
 
 /**
@@ -57,4 +58,19 @@ export async function installCommands(
   const bin = join(root, "bin");
   const denoDir = Deno.execPath().replace(/\/[^/]+$/, "");
   return { bin, PATH: `${bin}:${denoDir}:${Deno.env.get("PATH") ?? ""}` };
+}
+
+/** A folder of links to the few programs a user's minimal PATH has (never deno). */
+export async function minimalPath(dir: string, claude?: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  for (const name of ["sh", "ps", "kill", "node", "git", "env"]) {
+    for (const d of (Deno.env.get("PATH") ?? "").split(":")) {
+      if (d && await exists(join(d, name))) {
+        await Deno.symlink(join(d, name), join(dir, name));
+        break;
+      }
+    }
+  }
+  if (claude) await Deno.symlink(claude, join(dir, "claude"));
+  return dir;
 }

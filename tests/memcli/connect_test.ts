@@ -13,24 +13,9 @@ import { join } from "node:path";
 import { exists } from "../../src/common/fs.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { installCommands, toolEnv } from "../helpers/install.ts";
+import { installCommands, minimalPath, toolEnv } from "../helpers/install.ts";
 
 const dec = new TextDecoder();
-
-/** A folder of links to the few programs a user's minimal PATH has (never deno). */
-export async function minimalPath(dir: string, claude?: string): Promise<string> {
-  await Deno.mkdir(dir, { recursive: true });
-  for (const name of ["sh", "ps", "kill", "node", "git", "env"]) {
-    for (const d of (Deno.env.get("PATH") ?? "").split(":")) {
-      if (d && await exists(join(d, name))) {
-        await Deno.symlink(join(d, name), join(dir, name));
-        break;
-      }
-    }
-  }
-  if (claude) await Deno.symlink(claude, join(dir, "claude"));
-  return dir;
-}
 
 async function run(
   cmd: string,
