@@ -177,3 +177,25 @@ Deno.test("install report: on PATH names the next command; off PATH gives the li
   assert.equal(binDir(undefined, (n) => ({ HOME: "/h" })[n]), "/h/.deno/bin");
   assert.equal(binDir(undefined, (n) => ({ HOME: "/h", DENO_INSTALL_ROOT: "/i" })[n]), "/i/bin");
 });
+
+Deno.test("the first start fetches only what the service needs: no test-only package in deno.json or deno.lock", async () => {
+  const lock = JSON.parse(await Deno.readTextFile(`${ROOT}deno.lock`));
+  const testOnly = ["playwright-core", "@anthropic-ai/sdk", "@electric-sql/pglite-socket"];
+  const names = [
+    ...Object.keys(lock.specifiers ?? {}),
+    ...Object.keys(lock.npm ?? {}),
+    ...Object.values(denoJson.imports),
+  ];
+  for (const pkg of testOnly) {
+    assert.deepEqual(names.filter((n) => n.includes(pkg)), [], `${pkg} is for the tests only`);
+  }
+  // The tests' own lockfile holds them, and every task that loads test files names it.
+  const testLock = JSON.parse(await Deno.readTextFile(`${ROOT}tests/deno.lock`));
+  for (const pkg of testOnly) {
+    assert.ok(Object.keys(testLock.specifiers).some((n) => n.includes(pkg)), pkg);
+  }
+  const tasks = denoJson.tasks as Record<string, string>;
+  for (const t of ["test", "test:unit", "test:e2e", "check", "bench:memory", "bench:mcp"]) {
+    assert.match(tasks[t], /--lock=tests\/deno\.lock/, t);
+  }
+});
