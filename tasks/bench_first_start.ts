@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
+import { toolEnv } from "../tests/helpers/install.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -95,25 +96,10 @@ async function startOnce(
 }
 
 const rows: { run: number; first_ms: number; warm_ms: number; npm_packages: number }[] = [];
-const pass: Record<string, string> = {};
-for (
-  const k of [
-    "PATH",
-    "DENO_CERT",
-    "DENO_TLS_CA_STORE",
-    "NODE_EXTRA_CA_CERTS",
-    "SSL_CERT_FILE",
-    "SSL_CERT_DIR",
-    "HTTPS_PROXY",
-    "https_proxy",
-    "NO_PROXY",
-    "no_proxy",
-    "NPM_CONFIG_REGISTRY",
-  ]
-) {
-  const v = Deno.env.get(k);
-  if (v) pass[k] = v;
-}
+// What Deno needs to reach the registry (certificates, proxies), not its cache.
+const pass: Record<string, string> = { ...toolEnv(), PATH: Deno.env.get("PATH") ?? "" };
+delete pass.DENO_DIR;
+delete pass.XDG_CACHE_HOME;
 for (let i = 0; i < runs; i++) {
   const tmp = await Deno.makeTempDir({ prefix: "mneme-first-start-" });
   try {

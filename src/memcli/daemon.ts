@@ -215,3 +215,20 @@ export function serviceOwner(layout: Layout): Promise<OwnerRecord | null> {
 export function stopHint(pid: number): string {
   return pid > 0 ? `'memcli stop' (or kill ${pid})` : "'memcli stop'";
 }
+
+/**
+ * Whether a Mneme service answers `/healthz` with 200 at `url`, polling for up to
+ * `timeoutMs` (0: one try). Each try waits at most 2 s.
+ */
+export async function answers(url: string, timeoutMs = 0): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.status === 200) return true;
+    } catch { /* not (yet) */ }
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

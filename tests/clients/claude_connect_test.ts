@@ -12,27 +12,7 @@ import { MemoryClient } from "../../src/memory/client.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { installCommands, minimalPath, toolEnv } from "../helpers/install.ts";
-
-const dec = new TextDecoder();
-
-async function run(
-  cmd: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<{ code: number; out: string; err: string }> {
-  const r = await new Deno.Command(cmd, {
-    args,
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
-}
+import { installCommands, minimalPath, runClean, toolEnv } from "../helpers/install.ts";
 
 Deno.test("Claude Code (real CLI): install, connect, memory in the session, a service restart mid-session, disconnect", async () => {
   const claude = await claudeCodeBin();
@@ -52,10 +32,10 @@ Deno.test("Claude Code (real CLI): install, connect, memory in the session, a se
     ADMIN_PORT: String(port),
     EMBEDDING_PROVIDER: "builtin",
   };
-  const memcli = (args: string[]) => run(join(bin, "memcli"), args, env);
+  const memcli = (args: string[]) => runClean(join(bin, "memcli"), args, env);
   let restarted = "";
   try {
-    assert.equal((await run("git", ["init", "-q", repo], env)).code, 0);
+    assert.equal((await runClean("git", ["init", "-q", repo], env)).code, 0);
 
     const c = await memcli(["connect", "claude"]);
     assert.equal(c.code, 0, c.err + c.out);
@@ -77,7 +57,7 @@ Deno.test("Claude Code (real CLI): install, connect, memory in the session, a se
       return { name: "mcp__mneme__stats", input: {} };
     };
     const from = fake.requests.length;
-    const r = await run(
+    const r = await runClean(
       claude,
       ["-p", "How many memories do I have?", "--allowedTools", "mcp__mneme__stats"],
       {
@@ -130,7 +110,7 @@ Deno.test("Claude Code (real CLI): install, connect, memory in the session, a se
     }
     assert.deepEqual(leftovers, []);
   } finally {
-    await run(join(bin, "memcli"), ["stop"], env).catch(() => {});
+    await runClean(join(bin, "memcli"), ["stop"], env).catch(() => {});
     await fake.close();
     await dir.cleanup();
   }

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { type Browser, type BrowserContext, chromium, type Page } from "npm:playwright-core@1.65.1";
+import { type Browser, type BrowserContext, chromium, type Page } from "../deps.ts";
 import { ROOT, startAdminProcess } from "../helpers.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";

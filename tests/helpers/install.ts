@@ -74,3 +74,34 @@ export async function minimalPath(dir: string, claude?: string): Promise<string>
   if (claude) await Deno.symlink(claude, join(dir, "claude"));
   return dir;
 }
+
+/** Run `cmd` with exactly `env` (nothing else leaks in), stdin empty; its code and output. */
+export async function runClean(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const r = await new Deno.Command(cmd, {
+    args,
+    env,
+    cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
+}
+
+/** Whether a Mneme service answers /healthz with 200 at `url` (one try, 2 s at most). */
+export async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}

@@ -13,37 +13,7 @@ import { join } from "node:path";
 import { exists } from "../../src/common/fs.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { installCommands, minimalPath, toolEnv } from "../helpers/install.ts";
-
-const dec = new TextDecoder();
-
-async function run(
-  cmd: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<{ code: number; out: string; err: string }> {
-  const r = await new Deno.Command(cmd, {
-    args,
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-    await res.body?.cancel();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
-}
+import { answers, installCommands, minimalPath, runClean, toolEnv } from "../helpers/install.ts";
 
 Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno on PATH", async () => {
   const claude = await claudeCodeBin();
@@ -62,7 +32,7 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     ADMIN_PORT: String(port),
     EMBEDDING_PROVIDER: "builtin",
   };
-  const memcli = (args: string[], cwd?: string) => run(join(bin, "memcli"), args, env, cwd);
+  const memcli = (args: string[], cwd?: string) => runClean(join(bin, "memcli"), args, env, cwd);
   const settings = join(home, ".claude", "settings.json");
   const claudeJson = join(home, ".claude.json");
   const mcpServers = async () => {
@@ -70,7 +40,9 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     return JSON.parse(await Deno.readTextFile(claudeJson)).mcpServers ?? {};
   };
   try {
-    assert.ok((await run("git", ["init", "-q", repo], { PATH: Deno.env.get("PATH")! })).code === 0);
+    assert.ok(
+      (await runClean("git", ["init", "-q", repo], { PATH: Deno.env.get("PATH")! })).code === 0,
+    );
 
     const dry = await memcli(["connect", "claude", "--dry-run"]);
     assert.equal(dry.code, 0, dry.err + dry.out);
@@ -132,7 +104,7 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     const un = await memcli(["disconnect", "claude", "--project-dir", "."], repo);
     assert.equal(un.code, 0, un.err + un.out);
     assert.match(un.out, /nothing else was in it: file removed/);
-    const git = await run("git", ["status", "--porcelain", "--untracked-files=all"], {
+    const git = await runClean("git", ["status", "--porcelain", "--untracked-files=all"], {
       PATH: Deno.env.get("PATH")!,
     }, repo);
     assert.equal(git.out, "");
@@ -151,7 +123,7 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     assert.match(twice.out, /hooks: +none in /);
     assert.match(twice.out, /MCP: +no server 'mneme'/);
   } finally {
-    await run(join(bin, "memcli"), ["stop"], env).catch(() => {});
+    await runClean(join(bin, "memcli"), ["stop"], env).catch(() => {});
     await dir.cleanup();
   }
 });

@@ -9,17 +9,7 @@ import { freePort, tempDir } from "../helpers.ts";
 import { permissionFlagsFor } from "../../src/programs.ts";
 import { ROOT } from "../helpers.ts";
 import { memcliProcess } from "./_util.ts";
-import { toolEnv } from "../helpers/install.ts";
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-    await res.body?.cancel();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
-}
+import { answers, toolEnv } from "../helpers/install.ts";
 
 Deno.test("memcli start/stop/restart and the foreground service never collide on one DATA_DIR", async () => {
   const tmp = await tempDir("mneme-service-");

@@ -21,6 +21,7 @@ import {
   detectAutostart,
   disableAutostart,
   enableAutostart,
+  runCommand,
   type RunResult,
 } from "../../common/autostart.ts";
 import { UsageError } from "../../common/errors.ts";
@@ -42,7 +43,7 @@ import {
   writeSettings,
 } from "../claude_settings.ts";
 import { configOf, type Layout, layoutOf } from "../context.ts";
-import { checkDaemon, serviceOwner } from "../daemon.ts";
+import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { clientUrl, startDaemon } from "./setup.ts";
@@ -95,7 +96,7 @@ async function findBin(io: Io, flag: string | undefined): Promise<Bin> {
     admin: join(dir, "mneme-admin"),
   };
   for (const p of [bin.memcli, bin.mcp, bin.admin]) {
-    if ((await sh('[ -x "$1" ]', [p])).code === 0) continue;
+    if ((await runCommand("sh", ["-c", '[ -x "$1" ]', "sh", p])).code === 0) continue;
     throw new UsageError(
       `${p} is not there: connect points Claude Code at the installed commands; run ` +
         "'deno task install' in the Mneme folder first (or give their folder with --bin DIR)",
@@ -103,18 +104,6 @@ async function findBin(io: Io, flag: string | undefined): Promise<Bin> {
     );
   }
   return bin;
-}
-
-/** Run a shell `script` with `args` as $1... */
-async function sh(script: string, args: string[]): Promise<RunResult> {
-  const out = await new Deno.Command("sh", {
-    args: ["-c", script, "sh", ...args],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
 /**
@@ -176,21 +165,6 @@ function serviceSpec(io: Io, bin: Bin, layout: Layout): AutostartSpec {
     workingDirectory: layout.dataDir,
     logFile: layout.logFile,
   };
-}
-
-/** Poll /healthz until it answers (any status) or the time is up. */
-async function answers(url: string, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  do {
-    try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      if (res.status === 200) return true;
-    } catch { /* not yet */ }
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 200));
-  } while (Date.now() < deadline);
-  return false;
 }
 
 /** The hook commands connect writes: the installed memcli by absolute path. */

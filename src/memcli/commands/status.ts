@@ -10,7 +10,7 @@ import { MemoryError } from "../../domain/errors.ts";
 import type { Health, Stats } from "../../memory/types.ts";
 import { parseFlags } from "../args.ts";
 import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";
-import { checkDaemon, serviceOwner } from "../daemon.ts";
+import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
@@ -233,15 +233,4 @@ export async function status(args: string[], io: Io): Promise<number> {
   }
   io.out(out.join("\n") + "\n");
   return code;
-}
-
-/** Whether the service at `url` answers /healthz within 2 s. */
-async function answers(url: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-    await res.body?.cancel();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
 }
