@@ -115,6 +115,47 @@ function quotePathDir(dir: string): string {
   return `"${dir.replace(/(["\\`$])/g, "\\$1")}:$PATH"`;
 }
 
+/**
+ * Before the commands go: when Claude Code's settings still run them (the hooks, the MCP
+ * server), `memcli disconnect claude` removes that first, so that nothing is left pointing at
+ * commands that are gone.
+ */
+async function disconnectFirst(bin: string): Promise<void> {
+  const memcli = join(bin, "memcli");
+  const home = Deno.env.get("HOME") ?? "";
+  const claudeDir = Deno.env.get("CLAUDE_CONFIG_DIR") || join(home, ".claude");
+  const files = [
+    join(claudeDir, "settings.json"),
+    join(Deno.env.get("CLAUDE_CONFIG_DIR") ? claudeDir : home, ".claude.json"),
+  ];
+  let uses = false;
+  for (const f of files) {
+    const text = await Deno.readTextFile(f).catch(() => "");
+    if (text.includes(memcli) || text.includes(join(bin, "mneme-mcp"))) uses = true;
+  }
+  if (!uses) return;
+  try {
+    await Deno.stat(memcli);
+  } catch {
+    return;
+  }
+  console.log(
+    `Claude Code still runs Mneme's commands from ${bin}: memcli disconnect claude first`,
+  );
+  const { code } = await new Deno.Command(memcli, {
+    args: ["disconnect", "claude"],
+    cwd: home || undefined,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (code !== 0) {
+    console.error(
+      "uninstall: memcli disconnect claude failed; the commands stay (fix it, run again)",
+    );
+    Deno.exit(code);
+  }
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
@@ -123,6 +164,7 @@ if (import.meta.main) {
   const root = values.root ? ["--root", values.root] : [];
   const programs = PROGRAMS.filter((p) => p.installed);
   if (values.uninstall) {
+    await disconnectFirst(binDir(values.root));
     await forEachProgram(
       programs,
       "uninstall",

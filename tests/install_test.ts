@@ -199,3 +199,38 @@ Deno.test("the first start fetches only what the service needs: no test-only pac
     assert.match(tasks[t], /--lock=tests\/deno\.lock/, t);
   }
 });
+
+Deno.test("deno task uninstall disconnects Claude Code first when its settings still run the commands", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mneme-uninstall-" });
+  try {
+    const env = { ...toolEnv(), HOME: root, PATH: "/usr/bin:/bin", DATA_DIR: `${root}/data` };
+    const task = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", `${ROOT}tasks/install.ts`, "--root", root, ...args],
+        cwd: ROOT,
+        env,
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    assert.ok((await task([])).success);
+    const settings = `${root}/.claude/settings.json`;
+    await Deno.mkdir(`${root}/.claude`);
+    const hook = { type: "command", command: `${root}/bin/memcli bootstrap --hook`, timeout: 10 };
+    await Deno.writeTextFile(
+      settings,
+      JSON.stringify({ model: "x", hooks: { SessionStart: [{ hooks: [hook] }] } }),
+    );
+    const out = await task(["--uninstall"]);
+    const text = new TextDecoder().decode(out.stdout);
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    assert.match(
+      text,
+      /Claude Code still runs Mneme's commands from .*: memcli disconnect claude first/,
+    );
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(settings)), { model: "x" });
+    assert.match(text, /removed memcli/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
