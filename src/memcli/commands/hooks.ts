@@ -199,6 +199,7 @@ async function status(io: Io, args: string[]): Promise<number> {
   files.push(["project (local)", join(proj, ".claude", "settings.local.json")]);
   let any = false;
   const withHooks: string[] = [];
+  let bare = false;
   for (const [label, path] of files) {
     let line: string;
     try {
@@ -210,6 +211,7 @@ async function status(io: Io, args: string[]): Promise<number> {
       else {
         any = true;
         withHooks.push(label);
+        if (found.some((h) => /^(\w+=\S*\s+)*memcli\s/.test(h.command))) bare = true;
         line = found.map((h) => `\n    ${h.event}: ${h.command}`).join("");
       }
     } catch (err) {
@@ -218,6 +220,13 @@ async function status(io: Io, args: string[]): Promise<number> {
     io.out(`Claude Code ${label} settings ${path}: ${line}\n`);
   }
   if (!any) io.out("No Mneme hooks installed: run 'memcli connect claude'.\n");
+  if (bare) {
+    io.out(
+      "Warning: a hook runs 'memcli' by name: it works only when memcli is on the PATH Claude " +
+        "Code gives its hooks (else every session logs 'memcli: not found'); " +
+        "'memcli connect claude' writes the installed memcli's absolute path.\n",
+    );
+  }
   if (withHooks.length > 1) {
     io.out(
       `Warning: Mneme's hooks are in more than one settings file (${withHooks.join(", ")}); ` +
