@@ -18,8 +18,8 @@ import { claimOwner, type OwnerClaim } from "../common/owner.ts";
  * Claim DATA_DIR for this service (the embedded database has one owner): throws, naming the
  * process that runs it, its URL and how to stop it, when another service holds it.
  */
-export async function claimDataDir(dataDir: string): Promise<OwnerClaim> {
-  const got = await claimOwner(join(dataDir, SERVICE_OWNER.dir), SERVICE_OWNER.name);
+export function claimDataDir(dataDir: string): OwnerClaim {
+  const got = claimOwner(join(dataDir, SERVICE_OWNER.dir), SERVICE_OWNER.name);
   if ("claim" in got) return got.claim;
   const o = got.owner;
   const who = o.pid ? `pid ${o.pid}${o.url ? `, ${o.url}` : ", starting"}` : "starting";
@@ -69,7 +69,7 @@ export async function startAdminServer(
   checkExposure(cfg);
   // The embedded database has one owner: claimed before the port, so that a second service
   // on this DATA_DIR says who runs it (a server Postgres may have several services).
-  const claim = cfg.databaseUrl ? null : await claimDataDir(cfg.dataDir);
+  const claim = cfg.databaseUrl ? null : claimDataDir(cfg.dataDir);
   const log = opts.log ?? ((l: string) => console.error(l));
   const loopbackOnly = isLoopbackHost(cfg.adminHost);
   const starting = createStartingApp({ loopbackOnly });

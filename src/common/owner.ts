@@ -29,33 +29,42 @@ function paths(dir: string, name: string) {
   return { lock: join(dir, `${name}.lock`), json: join(dir, `${name}.json`) };
 }
 
-async function readRecord(path: string): Promise<OwnerRecord | null> {
+function parseRecord(text: string | null): OwnerRecord | null {
   try {
-    const r = JSON.parse(await Deno.readTextFile(path));
+    const r = text === null ? null : JSON.parse(text);
     if (r && typeof r === "object" && Number.isInteger(r.pid) && r.pid > 0) return r;
-  } catch { /* absent or being written */ }
+  } catch { /* being written */ }
   return null;
+}
+
+async function readRecord(path: string): Promise<OwnerRecord | null> {
+  return parseRecord(await Deno.readTextFile(path).catch(() => null));
 }
 
 /**
  * Claim `<dir>/<name>` for this process: the claim, or the current owner's record when
- * another process holds it (`{pid: 0}` when it has not recorded itself yet).
+ * another process holds it (`{pid: 0}` when it has not recorded itself yet). Synchronous, so
+ * that a server can claim and bind its port in the same turn of the event loop.
  */
-export async function claimOwner(
+export function claimOwner(
   dir: string,
   name: string,
-): Promise<{ claim: OwnerClaim } | { owner: OwnerRecord }> {
+): { claim: OwnerClaim } | { owner: OwnerRecord } {
   const p = paths(dir, name);
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = await Deno.open(p.lock, { read: true, write: true, create: true, mode: 0o600 });
+  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = Deno.openSync(p.lock, { read: true, write: true, create: true, mode: 0o600 });
   let got = false;
   try {
-    got = await file.tryLock(true);
+    got = file.tryLockSync(true);
   } finally {
     if (!got) file.close();
   }
   if (!got) {
-    return { owner: (await readRecord(p.json)) ?? { pid: 0, started_at: "" } };
+    let text: string | null = null;
+    try {
+      text = Deno.readTextFileSync(p.json);
+    } catch { /* not recorded yet */ }
+    return { owner: parseRecord(text) ?? { pid: 0, started_at: "" } };
   }
   const started = new Date().toISOString();
   let released = false;
