@@ -1,6 +1,6 @@
 /**
  * Configuration of the memory service from environment variables, validated once, with
- * errors that name the variable. Every variable and default is listed in the README.
+ * errors that name the variable. Every variable and default is listed in docs/configuration.md.
  * @module
  */
 import { join } from "node:path";
@@ -23,7 +23,7 @@ export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
 /**
  * The memory service configuration, read from environment variables (named on each
- * field's line in the README). `createMemoryService` takes any part of it.
+ * field's line in docs/configuration.md). `createMemoryService` takes any part of it.
  *
  * @example
  * ```ts
@@ -97,6 +97,16 @@ export function claudeConfigDir(env: Env = denoEnv): string {
   return join(env("HOME") ?? env("USERPROFILE") ?? ".", ".claude");
 }
 
+/** MEMORY_API_URL when it is not set: the service on this machine's default port. */
+export const DEFAULT_MEMORY_API_URL = "http://127.0.0.1:4200";
+
+/**
+ * The folder (under DATA_DIR) and name of the memory service's owner claim
+ * (`run/service.lock` and `run/service.json`, see src/common/owner.ts): the service on the
+ * embedded database holds it while it runs; memcli finds the running service there.
+ */
+export const SERVICE_OWNER = { dir: "run", name: "service" } as const;
+
 /**
  * The files `memcli hooks` touches in a Claude Code settings folder (the user's, or a
  * project's `.claude`): `settings.json`, and `mneme-backups/` for the timestamped backups and
@@ -148,7 +158,7 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
     adminPort: port,
     adminHost: host,
     adminApiKey: env("ADMIN_API_KEY") || undefined,
-    memoryApiUrl: urlVar(env, "MEMORY_API_URL", "http://127.0.0.1:4200", ["http:", "https:"]),
+    memoryApiUrl: urlVar(env, "MEMORY_API_URL", DEFAULT_MEMORY_API_URL, ["http:", "https:"]),
     embeddingProvider: provider as ProviderName,
     embeddingModel: env("EMBEDDING_MODEL")?.trim() || undefined,
     embeddingDim: intVar(env, "EMBEDDING_DIM", 768, 8, 2000),

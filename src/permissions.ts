@@ -40,7 +40,7 @@ export interface PermissionPlan {
 /** The loopback names every memory-service program may reach (the default service URLs). */
 export const LOOPBACK: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
 
-/** The memory service's own variables (README, Configuration). */
+/** The memory service's own variables (docs/configuration.md). */
 export const MEMORY_ENV_VARS: readonly string[] = [
   "DATABASE_URL",
   "DATA_DIR",
@@ -93,12 +93,26 @@ export const POSTGRES_ENV_VARS: readonly string[] = [
 ];
 
 /**
- * Variables only memcli reads: Claude Code's config folder (`memcli hooks`) and the hooks'
- * deadline.
+ * Variables only memcli reads: Claude Code's config folder (`memcli hooks`), the hooks'
+ * deadline, and for `memcli connect`: the folder of the installed commands (set by their
+ * wrappers), where the user units live, and what the check passes on to the commands it
+ * runs as Claude Code would (PATH, Deno's cache).
  */
-export const MEMCLI_ENV_VARS: readonly string[] = ["CLAUDE_CONFIG_DIR", "MEMCLI_HOOK_DEADLINE_MS"];
+export const MEMCLI_ENV_VARS: readonly string[] = [
+  "CLAUDE_CONFIG_DIR",
+  "MEMCLI_HOOK_DEADLINE_MS",
+  "MNEME_BIN_DIR",
+  "XDG_CONFIG_HOME",
+  "PATH",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+];
 
-/** Programs `memcli` runs: `sh` starts the detached daemon, `ps` and `kill` watch and stop it. */
+/**
+ * Programs `memcli` runs: `sh` starts the detached daemon and, for `memcli connect`, the
+ * installed commands, `claude`, `systemctl` and `launchctl` (through `sh`, so that a program
+ * absent here is an exit code, not a refused permission); `ps` and `kill` watch and stop it.
+ */
 export const MEMCLI_RUN: readonly string[] = ["sh", "ps", "kill"];
 
 /** `host:port` of a URL with the scheme's default port filled in (brackets kept for IPv6). */
@@ -188,6 +202,17 @@ export function projectMarkers(cwd: string): string[] {
   return out;
 }
 
+/**
+ * Claude Code's user configuration file, where `claude mcp add --scope user` puts MCP
+ * servers: `$CLAUDE_CONFIG_DIR/.claude.json`, else `~/.claude.json`; none without a home.
+ */
+export function claudeUserConfig(envOf: (name: string) => string | undefined): string | null {
+  const dir = envOf("CLAUDE_CONFIG_DIR")?.trim();
+  if (dir) return join(dir, ".claude.json");
+  const home = envOf("HOME") ?? envOf("USERPROFILE");
+  return home ? join(home, ".claude.json") : null;
+}
+
 /** The programs whose permissions follow from the memory-service configuration. */
 export type MemoryProgram = "admin" | "mcp" | "memcli";
 
@@ -203,7 +228,9 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  *   (files given to import and export); reads `.mneme` and `.git` in each directory above
  *   the working directory (project detection: {@link projectMarkers}); reads and writes
  *   Claude Code's user `settings.json` and the `mneme-backups` folder next to it
- *   (`memcli hooks`), nothing else of that folder; runs `sh`, `ps` and `kill` for the daemon.
+ *   (`memcli hooks`), nothing else of that folder; runs `sh`, `ps` and `kill` for the daemon;
+ *   for `memcli connect`, reads and writes the folders of the start-at-login entries (systemd
+ *   user units, launchd agents) and reads Claude Code's user configuration (`.claude.json`).
  *
  * Every program may also reach the loopback names ({@link LOOPBACK}), where the defaults live.
  * The programs that connect to Postgres (admin, mcp) read the libpq-style variables too.
@@ -224,11 +251,26 @@ export function planFor(
     addNet(net, urlHostPort(cfg.memoryApiUrl));
     addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
     const here = cwd === "." ? Deno.cwd() : cwd;
-    const claude = claudeSettingsFiles(absolute(claudeConfigDir(envOf), here));
+    const claudeDir = absolute(claudeConfigDir(envOf), here);
+    const claude = claudeSettingsFiles(claudeDir);
+    // `memcli connect`: the start-at-login entries, and Claude Code's user MCP servers (read).
+    const home = envOf("HOME") ?? envOf("USERPROFILE");
+    const autostart = home
+      ? autostartDirs({ home, xdgConfigHome: envOf("XDG_CONFIG_HOME") || undefined })
+      : [];
+    const mcpConfig = claudeUserConfig(envOf);
     return {
       net,
-      read: [".", dataDir, ...projectMarkers(here), claude.settings, claude.backups],
-      write: [".", dataDir, claude.settings, claude.backups],
+      read: [
+        ".",
+        dataDir,
+        ...projectMarkers(here),
+        claude.settings,
+        claude.backups,
+        ...autostart,
+        ...(mcpConfig ? [absolute(mcpConfig, here)] : []),
+      ],
+      write: [".", dataDir, claude.settings, claude.backups, ...autostart],
       env,
       run: [...MEMCLI_RUN],
       denyRead: [join(dataDir, "db")],

@@ -38,7 +38,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PGLiteSocketServer } from "../tests/deps.ts";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { startAdminServer } from "../src/admin/server.ts";

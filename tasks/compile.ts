@@ -16,7 +16,7 @@
  *
  * `deno compile` downloads a Deno runtime binary for the target, so it needs access to
  * Deno's release downloads; it cannot run on machines that reach only the npm registry.
- * `--dry-run` prints the commands instead (the README shows them; a test checks).
+ * `--dry-run` prints the commands instead (docs/permissions.md shows them; a test checks).
  */
 import { parseArgs } from "node:util";
 import { permissionFlags } from "../src/permissions.ts";

@@ -7,12 +7,16 @@ import type { Program } from "../src/programs.ts";
 /** Repository root (with a trailing slash). */
 export const ROOT = new URL("../", import.meta.url).pathname;
 
-/** Run `deno <args(program)>` for each program; stops at the first failure. */
+/**
+ * Run `deno <args(program)>` for each program, then `after(program)`; prints `done(program)`
+ * unless empty; stops at the first failure.
+ */
 export async function forEachProgram(
   programs: readonly Program[],
   verb: string,
   argsFor: (p: Program) => string[] | Promise<string[]>,
   done: (p: Program) => string,
+  after?: (p: Program) => Promise<void>,
 ): Promise<void> {
   for (const p of programs) {
     const { code } = await new Deno.Command(Deno.execPath(), {
@@ -24,7 +28,9 @@ export async function forEachProgram(
       console.error(`${verb}: ${p.name} failed`);
       Deno.exit(code);
     }
-    console.log(done(p));
+    await after?.(p);
+    const line = done(p);
+    if (line) console.log(line);
   }
 }
 

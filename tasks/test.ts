@@ -75,7 +75,7 @@ interface Totals {
 /** Run deno test, echoing its output, and read its summary line. */
 async function denoTest(testArgs: string[], limitMs: number): Promise<Totals> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", ...testArgs, ...extra],
+    args: ["test", "--lock=tests/deno.lock", ...testArgs, ...extra],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

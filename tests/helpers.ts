@@ -5,7 +5,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PGLiteSocketServer } from "./deps.ts";
 import { loadMemoryConfig, type MemoryConfig } from "../src/config.ts";
 import { createServiceOnDb, type OpenOptions } from "../src/memory/open.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";

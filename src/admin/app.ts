@@ -194,10 +194,24 @@ export function createStartingApp(opts: { loopbackOnly?: boolean }): Hono {
   guard(app, opts);
   app.all("*", (c) => {
     c.header("Retry-After", "1");
+    // A browser opening the web UI gets a page that reloads itself, not raw JSON.
+    if (c.req.method === "GET" && /\btext\/html\b/.test(c.req.header("accept") ?? "")) {
+      return c.html(STARTING_PAGE, 503);
+    }
     return c.json({ error: "starting" }, 503);
   });
   return app;
 }
+
+/** The page a browser gets while the service starts: it reloads every 2 s. */
+export const STARTING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="2">
+<title>Mneme is starting</title>
+<style>body{font-family:system-ui,sans-serif;margin:4rem auto;max-width:36rem;color:#333}</style>
+</head><body><h1>Mneme is starting…</h1>
+<p>The memory service is opening its database and loading its embedding model. This page
+reloads by itself; the first start can take a minute.</p></body></html>
+`;
 
 /** Build the Admin API app. */
 export function createAdminApp(opts: AdminOptions): Hono {

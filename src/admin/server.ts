@@ -4,13 +4,31 @@
  * schedules the hourly TTL cleanup and shuts down cleanly on SIGINT/SIGTERM.
  * @module
  */
-import type { MemoryConfig } from "../config.ts";
+import { type MemoryConfig, SERVICE_OWNER } from "../config.ts";
 import { isLoopbackHost } from "../common/net.ts";
 import { scheduleCleanup } from "../memory/cleanup.ts";
 import { describeError } from "../common/errors.ts";
 import { openMemoryService, type OpenOptions } from "../memory/open.ts";
 import type { SqlMemoryService } from "../memory/service.ts";
 import { createAdminApp, createStartingApp } from "./app.ts";
+import { join } from "node:path";
+import { claimOwner, type OwnerClaim } from "../common/owner.ts";
+
+/**
+ * Claim DATA_DIR for this service (the embedded database has one owner): throws, naming the
+ * process that runs it, its URL and how to stop it, when another service holds it.
+ */
+export function claimDataDir(dataDir: string): OwnerClaim {
+  const got = claimOwner(join(dataDir, SERVICE_OWNER.dir), SERVICE_OWNER.name);
+  if ("claim" in got) return got.claim;
+  const o = got.owner;
+  const who = o.pid ? `pid ${o.pid}${o.url ? `, ${o.url}` : ", starting"}` : "starting";
+  throw new Error(
+    `the memory service for ${dataDir} already runs (${who}): one data directory has one ` +
+      `service. Use that one${o.url ? ` (web UI and Admin API at ${o.url})` : ""}, or stop ` +
+      `it first with 'memcli stop'${o.pid ? ` (or kill ${o.pid})` : ""}`,
+  );
+}
 
 /** Shortest accepted ADMIN_API_KEY. */
 export const MIN_API_KEY_LENGTH = 16;
@@ -49,6 +67,9 @@ export async function startAdminServer(
   opts: OpenOptions & { log?: (l: string) => void } = {},
 ): Promise<AdminServer> {
   checkExposure(cfg);
+  // The embedded database has one owner: claimed before the port, so that a second service
+  // on this DATA_DIR says who runs it (a server Postgres may have several services).
+  const claim = cfg.databaseUrl ? null : claimDataDir(cfg.dataDir);
   const log = opts.log ?? ((l: string) => console.error(l));
   const loopbackOnly = isLoopbackHost(cfg.adminHost);
   const starting = createStartingApp({ loopbackOnly });
@@ -66,6 +87,7 @@ export async function startAdminServer(
       (req, info) => handler(req, info),
     );
   } catch (err) {
+    await claim?.release();
     if (err instanceof Deno.errors.AddrInUse) {
       throw new Error(
         `port ${cfg.adminPort} on ${cfg.adminHost} is already in use; stop the other process or set ADMIN_PORT`,
@@ -75,9 +97,13 @@ export async function startAdminServer(
   }
   let service: SqlMemoryService;
   try {
+    // Recorded as soon as it listens: a second service finds it while it starts.
+    const h = cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost;
+    await claim?.record({ url: clientHost(`http://${h}:${server.addr.port}`) });
     service = await openMemoryService(cfg, opts);
   } catch (err) {
     await server.shutdown();
+    await claim?.release();
     throw err;
   }
   const app = createAdminApp({
@@ -90,14 +116,21 @@ export async function startAdminServer(
   const stopCleanup = scheduleCleanup(service.store, { log, now: opts.now });
   const port = server.addr.port;
   const host = cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost;
+  const url = `http://${host}:${port}`;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     service,
     async close() {
       stopCleanup();
       await server.shutdown();
       await service.close();
+      await claim?.release();
     },
   };
+}
+
+/** The URL a client on this machine uses (a wildcard bind answers on loopback). */
+function clientHost(url: string): string {
+  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, "http://127.0.0.1");
 }

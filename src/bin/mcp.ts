@@ -20,7 +20,7 @@ infoFlagsOnly(
 
 Usage: mneme-mcp [--help | --version]
 
-Start it from an MCP client (see the README's MCP snippet). It reaches memories through the
+Start it from an MCP client (see docs/mcp.md). It reaches memories through the
 Admin API at MEMORY_API_URL (http://127.0.0.1:4200), or Postgres directly when DATABASE_URL
 is set; ADMIN_API_KEY and the EMBEDDING_* variables apply as for the admin daemon.`,
 );

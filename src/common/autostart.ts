@@ -270,8 +270,9 @@ export function shellCommand(spec: AutostartSpec): string {
 /** The printed fallback: how to start `spec` at login by hand where neither mechanism exists. */
 export function manualInstructions(spec: AutostartSpec, host: Pick<AutostartHost, "os">): string {
   validateSpec(spec);
-  const cmd = shellCommand(spec);
+  const cmd = shellCommand({ ...spec, workingDirectory: undefined });
   const log = spec.logFile ? ` >>${shellQuote(spec.logFile)} 2>&1` : " >/dev/null 2>&1";
+  const cd = spec.workingDirectory ? `cd ${shellQuote(spec.workingDirectory)} && ` : "";
   const why = host.os === "linux"
     ? "no systemd user manager answers here (systemctl --user)"
     : `${host.os} has neither systemd nor launchd`;
@@ -279,11 +280,12 @@ export function manualInstructions(spec: AutostartSpec, host: Pick<AutostartHost
     `${spec.description} will not start at login by itself: ${why}.`,
     "To start it at boot, add this line to your crontab (crontab -e):",
     "",
-    `  @reboot ${cmd}${log}`,
+    // cron reads a bare % as a line end.
+    `  @reboot ${cd}${cmd}${log}`.replace(/%/g, "\\%"),
     "",
     "or run this after each login:",
     "",
-    `  nohup ${cmd}${log} &`,
+    `  (${cd}nohup ${cmd}${log} &)`,
     "",
   ].join("\n");
 }

@@ -8,8 +8,11 @@
  *   `import()` so that API mode never loads them.
  * - api: otherwise → the Admin API at `MEMORY_API_URL` (with `ADMIN_API_KEY`), because the
  *   embedded database has one owner (the admin daemon). A fast probe of `/healthz` (at most
- *   {@link PROBE_TIMEOUT_MS}) makes a missing daemon fail at once with a message that says
- *   what to start or set, instead of an agent waiting on a dead server.
+ *   {@link PROBE_TIMEOUT_MS}) sorts out what cannot work (something else answers there, a
+ *   wrong key: the server exits with a message saying what to set) from a service that is
+ *   down or still starting: then the server serves anyway, every call is an HTTP request of
+ *   its own, so the tools answer with an error naming the fix while the service is down
+ *   (or goes away later) and work again as soon as it is back, without a reconnect.
  * @module
  */
 import type { MemoryConfig } from "../config.ts";
@@ -56,7 +59,8 @@ export interface BackendOptions {
   probeTimeoutMs?: number;
 }
 
-const HOW_TO = "the MCP server needs a memory backend: start the admin daemon (`memcli setup` or " +
+const HOW_TO =
+  "the MCP server needs a memory backend: start the memory service (`memcli start` or " +
   "`deno task start`) and set MEMORY_API_URL if it does not listen on " +
   "http://127.0.0.1:4200, or set DATABASE_URL to a Postgres database with pgvector to " +
   "connect directly";
@@ -108,17 +112,30 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
   // that answers "starting" is alive, so it gets a little longer.
   const startedWaiting = Date.now();
   let health: Health | undefined;
+  const service = new MemoryClient({ baseUrl: base, apiKey: cfg.adminApiKey });
+  const waiting = (why: string): Backend => {
+    // Down (or starting): serve anyway; each tool call says so until the service answers.
+    log(
+      `mneme mcp: warning: the Admin API at ${base} (MEMORY_API_URL) does not answer yet: ` +
+        `${why}; the tools report it until it does (${HOW_TO})`,
+    );
+    return {
+      mode: "api",
+      service,
+      description: `Admin API at ${base}${cfg.adminApiKey ? " (with API key)" : ""}, ` +
+        "not answering yet",
+      close: () => service.close(),
+    };
+  };
   for (;;) {
     let res: Response;
     try {
       res = await fetchWithin(`${base}/healthz`, { headers }, timeout);
     } catch (err) {
-      const why = err instanceof DOMException && err.name === "TimeoutError"
-        ? `no answer within ${timeout} ms`
-        : describeError(err);
-      throw new BackendError(
-        `cannot reach the Admin API at ${base} (MEMORY_API_URL): ${why}; ${HOW_TO}`,
-        { cause: err },
+      return waiting(
+        err instanceof DOMException && err.name === "TimeoutError"
+          ? `no answer within ${timeout} ms`
+          : describeError(err),
       );
     }
     const body = await res.json().catch(() => null) as Record<string, unknown> | null;
@@ -131,10 +148,7 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
     if (body && typeof body.status === "string" && Object.keys(body).length === 1) break;
     if (res.status === 503 && body?.error === "starting") {
       if (Date.now() - startedWaiting > STARTING_WAIT_MS) {
-        throw new BackendError(
-          `the Admin API at ${base} is still starting after ${STARTING_WAIT_MS / 1000} s; ` +
-            "check its log",
-        );
+        return waiting(`still starting after ${STARTING_WAIT_MS / 1000} s`);
       }
       await new Promise((r) => setTimeout(r, 200));
       continue;
@@ -159,10 +173,7 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
     }
   } catch (err) {
     if (err instanceof BackendError) throw err;
-    throw new BackendError(
-      `the Admin API at ${base} did not answer /api/stats: ${describeError(err)}; ${HOW_TO}`,
-      { cause: err },
-    );
+    return waiting(`/api/stats: ${describeError(err)}`);
   }
 
   if (health && health.status !== "ok") {
@@ -177,7 +188,6 @@ async function openApi(cfg: MemoryConfig, opts: BackendOptions): Promise<Backend
   if (health && health.version !== VERSION) {
     log(`mneme mcp: note: the Admin API runs version ${health.version}, this is ${VERSION}`);
   }
-  const service = new MemoryClient({ baseUrl: base, apiKey: cfg.adminApiKey });
   return {
     mode: "api",
     service,

@@ -300,5 +300,73 @@ export async function writeSettings(
   }
   const tmp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   await writeFileAtomic(path, tmp, text, mode);
+  // The folder held only the temporary file: no empty folder is left behind.
+  if (backup === null) await removeIfEmpty(dir);
   return { backup };
+}
+
+/** Remove folder `dir` when it is empty (never anything in it). */
+export async function removeIfEmpty(dir: string): Promise<boolean> {
+  try {
+    for await (const _ of Deno.readDir(dir)) return false;
+    await Deno.remove(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The backups in the backup folder of `path` whose text is `text`. */
+async function backupsHolding(path: string, text: string): Promise<string[]> {
+  const dir = claudeSettingsFiles(dirname(path)).backups;
+  const out: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (!e.isFile || !e.name.startsWith(`${basename(path)}.`)) continue;
+      const p = join(dir, e.name);
+      if ((await Deno.readTextFile(p).catch(() => null)) === text) out.push(p);
+    }
+  } catch { /* no folder */ }
+  return out;
+}
+
+/** What {@link writeRemoval} did. */
+export interface Removal {
+  /** The file was removed: nothing but Mneme's entries was in it. */
+  removedFile: boolean;
+  /** The backup taken, when one was needed. */
+  backup: string | null;
+  /** Backups removed: each held exactly the settings now restored. */
+  droppedBackups: string[];
+}
+
+/**
+ * Write `settings`, what is left of `path` once Mneme's entries are removed, leaving no
+ * trace of Mneme: when nothing is left the file is removed (nothing of the user's was in
+ * it: no backup); when a backup holds exactly the restored text (the one taken when Mneme's
+ * entries were added), the file is restored without a new backup and that backup is
+ * removed; else as {@link writeSettings}. An emptied backup folder is removed.
+ */
+export async function writeRemoval(
+  path: string,
+  settings: Json,
+  now = new Date(),
+): Promise<Removal> {
+  const dir = claudeSettingsFiles(dirname(path)).backups;
+  if (Object.keys(settings).length === 0) {
+    await Deno.remove(path);
+    await removeIfEmpty(dir);
+    return { removedFile: true, backup: null, droppedBackups: [] };
+  }
+  const text = serialize(settings);
+  const same = await backupsHolding(path, text);
+  if (same.length === 0) {
+    return { removedFile: false, ...await writeSettings(path, text, now), droppedBackups: [] };
+  }
+  const mode = ((await Deno.stat(path)).mode ?? 0o600) & 0o777;
+  const tmp = join(dir, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  await writeFileAtomic(path, tmp, text, mode);
+  for (const b of same) await Deno.remove(b);
+  await removeIfEmpty(dir);
+  return { removedFile: false, backup: null, droppedBackups: same };
 }

@@ -5,7 +5,10 @@
  * @module
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { join } from "node:path";
 import { existsSync } from "../common/fs.ts";
+import { findOwner, type OwnerRecord } from "../common/owner.ts";
+import { SERVICE_OWNER } from "../config.ts";
 import type { Health } from "../memory/types.ts";
 import { permissionFlags, type PermissionPlan } from "../permissions.ts";
 import type { DaemonState, Layout } from "./context.ts";
@@ -214,4 +217,34 @@ export async function stopDaemon(
   if (await waitGone(timeoutMs)) return "stopped";
   await signal(pid, "KILL");
   return (await waitGone(5000)) ? "killed" : "failed";
+}
+
+/**
+ * The memory service that holds this DATA_DIR (started by memcli, by `deno task start` or by
+ * the login service), or null when none runs.
+ */
+export function serviceOwner(layout: Layout): Promise<OwnerRecord | null> {
+  return findOwner(join(layout.dataDir, SERVICE_OWNER.dir), SERVICE_OWNER.name);
+}
+
+/** How to stop the service of pid `pid`. */
+export function stopHint(pid: number): string {
+  return pid > 0 ? `'memcli stop' (or kill ${pid})` : "'memcli stop'";
+}
+
+/**
+ * Whether a Mneme service answers `/healthz` with 200 at `url`, polling for up to
+ * `timeoutMs` (0: one try). Each try waits at most 2 s.
+ */
+export async function answers(url: string, timeoutMs = 0): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.status === 200) return true;
+    } catch { /* not (yet) */ }
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

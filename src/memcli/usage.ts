@@ -11,10 +11,15 @@ Usage: memcli <command> [flags]
 
 Stack:
   setup        start the admin daemon in the background (first-time setup)
+  start        start the memory service in the background (nothing when it runs)
+  stop         stop the memory service, whoever started it
+  restart      stop, then start
   status       show whether the daemon runs, its health, counts and data size
   uninstall    stop the daemon, keep the data (--purge deletes DATA_DIR after confirmation)
 
 Agents:
+  connect      connect Claude Code: service, start at login, hooks, MCP server, check
+  disconnect   undo connect: remove exactly what it added
   bootstrap    print the session-start Markdown (bootstrap memories) for a project
   recall       print the memories relevant to a text (or a prompt, as a hook) with their ids
   hooks        install, remove or show Mneme's Claude Code hooks (install|uninstall|status)
@@ -51,6 +56,60 @@ Flags:
   --embedding-provider P     auto | builtin | ollama | openai (default: EMBEDDING_PROVIDER, else auto)
   --timeout S                seconds to wait for the daemon to become healthy (default 120)
   -h, --help                 show this help
+`,
+  start: `Usage: memcli start [--port N] [--database-url URL] [--embedding-provider P] [--timeout S]
+
+Starts the memory service (Admin API and web UI) for DATA_DIR in the background and waits
+until it answers. When one runs already for DATA_DIR (started by memcli, by
+'deno task start' or at login) it says so and changes nothing. Flags as for setup.
+`,
+  stop: `Usage: memcli stop [--timeout S]
+
+Stops the memory service of DATA_DIR, whoever started it (memcli, 'deno task start', the
+login service): SIGTERM, then SIGKILL after the timeout (default 10 s). Data is kept.
+`,
+  restart:
+    `Usage: memcli restart [--port N] [--database-url URL] [--embedding-provider P] [--timeout S]
+
+Stops the memory service of DATA_DIR (if it runs), then starts it in the background.
+`,
+  connect: `Usage: memcli connect claude [--recall] [--project-dir DIR] [--dry-run] [--no-autostart]
+                             [--bin DIR] [--timeout S]
+
+Connects Claude Code to Mneme in one step; running it again changes nothing:
+  1. starts the memory service for DATA_DIR unless it runs;
+  2. makes it start at login: a systemd user unit (Linux), a launchd agent (macOS), else
+     prints the line to add yourself;
+  3. adds the hooks to Claude Code's user settings (--project-dir: DIR/.claude/settings.json)
+     with the absolute path of the installed memcli: SessionStart -> bootstrap, and with
+     --recall UserPromptSubmit -> recall;
+  4. registers the MCP server 'mneme' for all your projects (claude mcp add --scope user)
+     with the absolute path of the installed mneme-mcp; without 'claude' on PATH it prints
+     the line to run;
+  5. checks it as Claude Code runs it, with a minimal PATH: the hook runs and the MCP server
+     answers initialize.
+The installed commands are found in --bin DIR, else the folder memcli was installed in.
+
+Flags:
+  --recall          also the recall hook (relevant memories on each prompt)
+  --project-dir DIR hooks in DIR/.claude/settings.json instead of the user settings
+  --dry-run         say what would be done; change nothing
+  --no-autostart    do not register the start at login
+  --bin DIR         the folder of the installed commands (memcli, mneme-mcp, mneme-admin)
+  --timeout S       seconds to wait for the service to answer (default 120)
+  -h, --help        show this help
+`,
+  disconnect: `Usage: memcli disconnect claude [--project-dir DIR] [--dry-run]
+
+Undoes 'memcli connect claude': removes Mneme's hooks (a settings file left empty is
+removed, and the backup folder when nothing is in it), the MCP server 'mneme' and the start
+at login, and stops the service that start at login ran. Memories are kept. With
+--project-dir only that project's hooks are removed.
+
+Flags:
+  --project-dir DIR the hooks of DIR/.claude/settings.json instead of the user settings
+  --dry-run         say what would be done; change nothing
+  -h, --help        show this help
 `,
   status: `Usage: memcli status [--json]
 

@@ -146,7 +146,7 @@ export class MemoryClient implements MemoryService {
       throw new MemoryError(
         503,
         `cannot reach the Admin API at ${this.#base} (${describeError(err)}); ` +
-          "start it with `memcli setup` (or `deno task start`), or set MEMORY_API_URL",
+          "start it with `memcli start` (or `deno task start`), or set MEMORY_API_URL",
         { cause: err },
       );
     }
@@ -160,7 +160,11 @@ export class MemoryClient implements MemoryService {
     if (!res.ok) {
       const answer = json as { error?: unknown; field?: unknown } | undefined;
       const msg = answer?.error;
-      const message = typeof msg === "string" ? msg : `Admin API answered ${res.status}`;
+      const message = typeof msg !== "string"
+        ? `Admin API answered ${res.status}`
+        : res.status === 503 && msg === "starting"
+        ? `the memory service at ${this.#base} is starting; try again in a few seconds`
+        : msg;
       // A status outside the registered 4xx/5xx codes (a CDN's 520) is a bad gateway.
       const status = isErrorStatus(res.status) ? res.status : 502;
       const field = typeof answer?.field === "string" ? answer.field : undefined;

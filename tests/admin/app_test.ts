@@ -4,7 +4,7 @@
  * attachment and the static UI.
  */
 import assert from "node:assert/strict";
-import { createAdminApp, CSP } from "../../src/admin/app.ts";
+import { createAdminApp, createStartingApp, CSP } from "../../src/admin/app.ts";
 import { type Memory, MEMORY_TYPES, type MemoryService } from "../../src/memory/types.ts";
 import { MAX_CONTENT } from "../../src/memory/validate.ts";
 import { VERSION } from "../../src/version.ts";
@@ -633,4 +633,20 @@ Deno.test("static UI: every file of static/ is served, nothing else; bad encodin
     assert.equal(res.status, 404, path);
     await res.body?.cancel();
   }
+});
+
+Deno.test("while starting: a browser gets a page that reloads itself, a client gets JSON", async () => {
+  const app = createStartingApp({ loopbackOnly: false });
+  const page = await app.request("http://localhost/", { headers: { accept: "text/html,*/*" } });
+  assert.equal(page.status, 503);
+  assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+  assert.equal(page.headers.get("retry-after"), "1");
+  const html = await page.text();
+  assert.match(html, /<meta http-equiv="refresh" content="2">/);
+  assert.match(html, /Mneme is starting/);
+  const api = await app.request("http://localhost/api/memories", { headers: { accept: "*/*" } });
+  assert.equal(api.status, 503);
+  assert.deepEqual(await api.json(), { error: "starting" });
+  const health = await app.request("http://localhost/healthz");
+  assert.deepEqual(await health.json(), { error: "starting" });
 });

@@ -145,9 +145,24 @@ Deno.test("stdout says where it listens; a second owner of its DATA_DIR fails fa
       EMBEDDING_DIM: "16",
     });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /the embedded database in .* is in use by another process/);
-    assert.match(r.stderr, new RegExp(`pid ${child.pid}`));
+    // It names the service that runs, where, and how to stop it.
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `the memory service for ${dir.path} already runs \\(pid ${child.pid}, http://127\\.0\\.0\\.1:${port}\\): ` +
+          `one data directory has one service\\. Use that one \\(web UI and Admin API at http://127\\.0\\.0\\.1:${port}\\), ` +
+          `or stop it first with 'memcli stop' \\(or kill ${child.pid}\\)`,
+      ),
+    );
     assert.ok(r.ms < 30_000, `took ${r.ms} ms`);
+    // The same port: the same answer (not "port in use").
+    const same = await runAdmin({
+      DATA_DIR: dir.path,
+      ADMIN_PORT: String(port),
+      EMBEDDING_DIM: "16",
+    });
+    assert.equal(same.code, 1);
+    assert.match(same.stderr, /already runs \(pid \d+, /);
     assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200, "owner unharmed");
 
     child.kill("SIGTERM");

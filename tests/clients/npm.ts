@@ -11,7 +11,7 @@
  */
 import { exists } from "../../src/common/fs.ts";
 
-/** Pinned versions (the README's "tested client versions"). */
+/** Pinned versions (the tested client versions in docs/serve.md). */
 export const CLAUDE_CODE_VERSION = "2.1.330";
 export const INSPECTOR_VERSION = "2.12.0";
 export const NODE_MAJOR = "22";

@@ -198,6 +198,10 @@ Deno.test("no user manager: a printed fallback, nothing written, no secret shown
       r.manual,
       /@reboot env DATA_DIR=\/home\/u\/\.local\/share\/mneme ADMIN_API_KEY="\$ADMIN_API_KEY" '\/opt\/deno dir\/deno' run/,
     );
+    assert.match(
+      r.manual,
+      /^ {2}\(nohup env DATA_DIR=.* >>\/home\/u\/\.local\/share\/mneme\/logs\/admin\.log 2>&1 &\)$/m,
+    );
     assert.doesNotMatch(r.manual, /s3cret/);
     assert.equal(await exists(join(home, ".config")), false);
     const other = manualInstructions(SPEC, { os: "windows" });

@@ -2,8 +2,8 @@
  * Imports go one way: entrypoints → features → core → common. This test reads the import
  * statements of every file under src/ and fails on one that goes the wrong way, on a file no
  * layer claims, and inside core on store/ or embed/ reaching up into memory/ or domain/
- * reaching up into anything else of core. The layer table is the one in the README's
- * Architecture section.
+ * reaching up into anything else of core. The layer table is the one in
+ * docs/architecture.md.
  */
 import assert from "node:assert/strict";
 import { dirname, join, normalize } from "node:path";
@@ -72,7 +72,7 @@ export function violations(files: Map<string, string>): string[] {
   for (const [from, source] of files) {
     const fromLayer = layerOf(from);
     if (fromLayer < 0) {
-      found.push(`${from}: in no layer (add it to LAYERS and to the README)`);
+      found.push(`${from}: in no layer (add it to LAYERS and to docs/architecture.md)`);
       continue;
     }
     for (const spec of importSpecifiers(source)) {

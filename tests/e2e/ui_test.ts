@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "../deps.ts";
 import { ROOT, startAdminProcess } from "../helpers.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";

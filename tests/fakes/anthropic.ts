@@ -27,6 +27,12 @@ export interface RecordedRequest {
   remote: string;
 }
 
+/** A tool call the fake answers with (see {@link FakeAnthropicOptions.toolUse}). */
+export interface ToolCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
 /** A queued error answer for `/v1/messages` (and count_tokens). */
 export interface FakeError {
   status: number;
@@ -47,6 +53,13 @@ export interface FakeAnthropicOptions {
   omitRefreshToken?: boolean;
   /** Reply text; default `echo: <last user message>`. */
   replyText?: string;
+  /**
+   * Asked before each `/v1/messages` answer (not count_tokens): a tool call to answer with
+   * instead of text (a `tool_use` block, `stop_reason: "tool_use"`), or null for text.
+   */
+  toolUse?: (
+    body: Record<string, unknown>,
+  ) => Promise<ToolCall | null> | ToolCall | null;
   /** Delay between SSE events in ms (default 0). */
   streamDelayMs?: number;
   /**
@@ -323,7 +336,11 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     });
   }
 
-  function handleMessages(req: Request, rec: RecordedRequest, count: boolean): Response {
+  async function handleMessages(
+    req: Request,
+    rec: RecordedRequest,
+    count: boolean,
+  ): Promise<Response> {
     const authFail = checkAuth(req);
     if (authFail) return authFail;
     const bad = validateBody(rec.json, !count);
@@ -336,6 +353,8 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     if (count) {
       return Response.json({ input_tokens: JSON.stringify(json).length >> 2 }, { headers });
     }
+    const call = opts.toolUse ? await opts.toolUse(json) : null;
+    if (call) return toolUseAnswer(json, call, headers);
     const text = replyFor(json);
     const id = rand("msg_");
     const model = json.model as string;
@@ -428,6 +447,66 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
       },
     });
     return new Response(body, { headers });
+  }
+
+  function toolUseAnswer(
+    json: Record<string, unknown>,
+    call: ToolCall,
+    headers: Headers,
+  ): Response {
+    const id = rand("msg_");
+    const block = { type: "tool_use", id: rand("toolu_"), name: call.name, input: call.input };
+    const usage = { input_tokens: 12, output_tokens: 8 };
+    if (json.stream !== true) {
+      headers.set("content-type", "application/json");
+      return new Response(
+        JSON.stringify({
+          id,
+          type: "message",
+          role: "assistant",
+          model: json.model,
+          content: [block],
+          stop_reason: "tool_use",
+          stop_sequence: null,
+          usage,
+        }),
+        { headers },
+      );
+    }
+    headers.set("content-type", "text/event-stream; charset=utf-8");
+    const events = [
+      sse("message_start", {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model: json.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      }),
+      sse("content_block_start", {
+        type: "content_block_start",
+        index: 0,
+        content_block: { ...block, input: {} },
+      }),
+      sse("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(call.input) },
+      }),
+      sse("content_block_stop", { type: "content_block_stop", index: 0 }),
+      sse("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: "tool_use", stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      }),
+      sse("message_stop", { type: "message_stop" }),
+    ];
+    return new Response(events.join(""), { headers });
   }
 
   function handleUsage(req: Request): Response {

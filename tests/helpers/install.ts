@@ -3,6 +3,7 @@
  * benchmarks that run them as a user does, and the environment Deno needs for that.
  */
 import { join } from "node:path";
+import { exists } from "../../src/common/fs.ts";
 import { ROOT } from "../helpers.ts";
 
 /**
@@ -57,4 +58,50 @@ export async function installCommands(
   const bin = join(root, "bin");
   const denoDir = Deno.execPath().replace(/\/[^/]+$/, "");
   return { bin, PATH: `${bin}:${denoDir}:${Deno.env.get("PATH") ?? ""}` };
+}
+
+/** A folder of links to the few programs a user's minimal PATH has (never deno). */
+export async function minimalPath(dir: string, claude?: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  for (const name of ["sh", "ps", "kill", "node", "git", "env"]) {
+    for (const d of (Deno.env.get("PATH") ?? "").split(":")) {
+      if (d && await exists(join(d, name))) {
+        await Deno.symlink(join(d, name), join(dir, name));
+        break;
+      }
+    }
+  }
+  if (claude) await Deno.symlink(claude, join(dir, "claude"));
+  return dir;
+}
+
+/** Run `cmd` with exactly `env` (nothing else leaks in), stdin empty; its code and output. */
+export async function runClean(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<{ code: number; out: string; err: string }> {
+  const r = await new Deno.Command(cmd, {
+    args,
+    env,
+    cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
+}
+
+/** Whether a Mneme service answers /healthz with 200 at `url` (one try, 2 s at most). */
+export async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
 }

@@ -80,7 +80,7 @@ Deno.test("uninstall: a daemon ignoring SIGTERM is killed after --timeout", asyn
       env: { DATA_DIR: dataDir, MEMORY_API_URL: `http://127.0.0.1:${closedPort()}` },
     });
     assert.equal(s.code, 1);
-    assert.match(s.out, /^Mneme admin: not responding \(the daemon process is alive/);
+    assert.match(s.out, /^Mneme admin: not responding \(the service process is alive/);
     assert.match(s.out, new RegExp(`Daemon: {4}pid ${child.pid}\\n`));
     const t0 = Date.now();
     const r = await memcliProcess(["uninstall", "--timeout", "1"], { env: { DATA_DIR: dataDir } });

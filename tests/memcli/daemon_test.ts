@@ -77,10 +77,34 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
         assert.equal(j.url, url);
         assert.equal(j.url_source, "setup");
         assert.equal(j.stats.total, 3);
-        assert.ok(j.data_dir_bytes > 0);
+        // One size, as du counts it (the database included).
+        const du = await new Deno.Command("du", { args: ["-sk", dataDir], stdout: "piped" })
+          .output();
+        const kib = Number(new TextDecoder().decode(du.stdout).split(/\s/)[0]);
+        assert.ok(Math.abs(j.data_dir_bytes - kib * 1024) <= 64 * 1024, `${j.data_dir_bytes}`);
+        assert.ok(j.data_dir_bytes > 1024 * 1024, "the database is counted");
         assert.ok(j.uptime_seconds >= 0);
       },
     );
+
+    await t.step("status: a wrong MEMORY_API_URL is told from a hung service", async () => {
+      const wrong = `http://127.0.0.1:${freePort()}`;
+      const r = await memcliProcess(["status"], { env: { ...env, MEMORY_API_URL: wrong } });
+      assert.equal(r.code, 1);
+      assert.match(
+        r.out,
+        new RegExp(
+          `^Mneme admin: not reached at ${wrong} \\(MEMORY_API_URL\\), but running at ${url}\n`,
+        ),
+      );
+      assert.match(
+        r.out,
+        new RegExp(
+          `Problem: {3}MEMORY_API_URL=${wrong} does not answer, but the service of this DATA_DIR answers at ${url}: set MEMORY_API_URL=${url}, or unset it`,
+        ),
+      );
+      assert.doesNotMatch(r.out, /hung/);
+    });
 
     await t.step("a second setup says so and changes nothing", async () => {
       const before = await Deno.readTextFile(`${dataDir}/run/admin.json`);

@@ -280,6 +280,12 @@ Deno.test("hooks status: what is installed where, and whether the service answer
     );
     assert.match(r.out, /project settings .*proj\/\.claude\/settings\.json: no file/);
     assert.doesNotMatch(r.out, /No Mneme hooks installed/);
+    // Run by name, the hooks depend on Claude Code's PATH: status says so.
+    assert.match(r.out, /Warning: a hook runs 'memcli' by name: .*'memcli connect claude' writes/);
+    await memcli(["hooks", "install", "--recall", "--command", "/opt/bin/memcli"], { env });
+    const abs = await memcli(["hooks", "status"], { env, cwd: proj });
+    assert.doesNotMatch(abs.out, /by name/);
+    assert.doesNotMatch(none.out, /by name/);
   } finally {
     await h.cleanup();
   }

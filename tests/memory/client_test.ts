@@ -19,7 +19,7 @@ Deno.test("MemoryClient: unreachable API is a 503 that says what to start", asyn
     assert.ok(err instanceof MemoryError);
     assert.equal(err.status, 503);
     assert.match(err.message, new RegExp(`cannot reach the Admin API at http://127.0.0.1:${port}`));
-    assert.match(err.message, /memcli setup/);
+    assert.match(err.message, /memcli start/);
     assert.match(err.message, /MEMORY_API_URL/);
     return true;
   });

@@ -4,7 +4,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PGLiteSocketServer } from "../deps.ts";
 import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import {

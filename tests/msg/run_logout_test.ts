@@ -41,7 +41,7 @@ Deno.test("logout removes the credentials and leftover temp files under the lock
 
 /** An SDK program as a user writes it: no base URL, no key in the code. */
 const SDK_SCRIPT = `
-import Anthropic from "@anthropic-ai/sdk";
+import Anthropic from "npm:@anthropic-ai/sdk@1.11.0";
 const client = new Anthropic({ maxRetries: 0 });
 const msg = await client.messages.create({
   model: "claude-sonnet-4-6",
@@ -68,6 +68,7 @@ Deno.test("run -- an @anthropic-ai/sdk script: serve started, the script reaches
     "-A",
     "--config",
     `${ROOT}deno.json`,
+    `--lock=${ROOT}tests/deno.lock`,
     script,
   ];
   const r = await runMsgcli(args, { env: { ...s.env, MSGCLI_SERVE_KEY: "run-test-key-0123" } });

@@ -1,6 +1,6 @@
 /** The official SDK as a real client of the daemon. */
 import assert from "node:assert/strict";
-import Anthropic from "@anthropic-ai/sdk";
+import { Anthropic } from "../deps.ts";
 import { startRig } from "./helpers.ts";
 
 Deno.test("official SDK: messages.create, messages.stream and countTokens through the daemon", async () => {

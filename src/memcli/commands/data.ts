@@ -19,7 +19,7 @@ import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
-/** Why a file is refused by memcli's permissions (README, Install and permissions). */
+/** Why a file is refused by memcli's permissions (docs/permissions.md). */
 const OUTSIDE_SCOPE = "outside memcli's permissions (it reads and writes files in the " +
   "working directory and DATA_DIR, never DATA_DIR/db); run it from the file's directory " +
   "or use - for standard input or output";

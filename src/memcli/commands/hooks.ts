@@ -19,10 +19,12 @@ import {
   type MnemeEvent,
   parseSettings,
   readSettingsText,
+  removeIfEmpty,
   removeMnemeHooks,
   serialize,
   SettingsError,
   unifiedDiff,
+  writeRemoval,
   writeSettings,
 } from "../claude_settings.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
@@ -57,7 +59,7 @@ function settingsPath(io: Io, projectDir: string | undefined): string {
 }
 
 /** Refuse, without a permission prompt, a file memcli may not read (and write). */
-function checkAccess(path: string, write: boolean): void {
+export function checkAccess(path: string, write: boolean): void {
   const q = (name: "read" | "write", p: string) => {
     try {
       return Deno.permissions.querySync({ name, path: p }).state === "granted";
@@ -162,10 +164,20 @@ async function edit(
     io.err(`Dry run: ${path} was not changed.\n`);
     return 0;
   }
-  const { backup } = await writeSettings(path, after);
+  let note = "";
+  if (verb === "install") {
+    const { backup } = await writeSettings(path, after);
+    if (backup) note = ` (backup: ${backup})`;
+  } else {
+    const r = await writeRemoval(path, result.settings);
+    if (r.removedFile) {
+      note = " (nothing else was in it: file removed)";
+      if (projectDir) await removeIfEmpty(dirname(path));
+    } else if (r.backup) note = ` (backup: ${r.backup})`;
+    else if (r.droppedBackups.length) note = " (restored as it was before; its backup removed)";
+  }
   io.out(
-    `${verb === "install" ? "Installed" : "Removed"} Mneme's hooks in ${path}` +
-      (backup ? ` (backup: ${backup})` : "") + ":\n" +
+    `${verb === "install" ? "Installed" : "Removed"} Mneme's hooks in ${path}${note}:\n` +
       result.changes.map((c) => `  ${c}\n`).join(""),
   );
   if (verb === "install") {
@@ -198,6 +210,8 @@ async function status(io: Io, args: string[]): Promise<number> {
   files.push(["project", join(proj, ".claude", "settings.json")]);
   files.push(["project (local)", join(proj, ".claude", "settings.local.json")]);
   let any = false;
+  const withHooks: string[] = [];
+  let bare = false;
   for (const [label, path] of files) {
     let line: string;
     try {
@@ -208,6 +222,8 @@ async function status(io: Io, args: string[]): Promise<number> {
       else if (!found.length) line = "no Mneme hooks";
       else {
         any = true;
+        withHooks.push(label);
+        if (found.some((h) => /^(\w+=\S*\s+)*memcli\s/.test(h.command))) bare = true;
         line = found.map((h) => `\n    ${h.event}: ${h.command}`).join("");
       }
     } catch (err) {
@@ -215,7 +231,21 @@ async function status(io: Io, args: string[]): Promise<number> {
     }
     io.out(`Claude Code ${label} settings ${path}: ${line}\n`);
   }
-  if (!any) io.out("No Mneme hooks installed: run 'memcli hooks install [--recall]'.\n");
+  if (!any) io.out("No Mneme hooks installed: run 'memcli connect claude'.\n");
+  if (bare) {
+    io.out(
+      "Warning: a hook runs 'memcli' by name: it works only when memcli is on the PATH Claude " +
+        "Code gives its hooks (else every session logs 'memcli: not found'); " +
+        "'memcli connect claude' writes the installed memcli's absolute path.\n",
+    );
+  }
+  if (withHooks.length > 1) {
+    io.out(
+      `Warning: Mneme's hooks are in more than one settings file (${withHooks.join(", ")}); ` +
+        "Claude Code runs them all, so every session gets the bootstrap twice. Keep one: " +
+        "'memcli hooks uninstall' (user) or 'memcli hooks uninstall --project-dir DIR'.\n",
+    );
+  }
   let url = "";
   try {
     const cfg = configOf(io);

@@ -5,6 +5,7 @@
  */
 import { loadMemoryConfig, type MemoryConfig } from "../../config.ts";
 import { planFor } from "../../permissions.ts";
+import type { Health } from "../../memory/types.ts";
 import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import { configOf, type DaemonState, layoutOf } from "../context.ts";
@@ -14,8 +15,10 @@ import {
   entrypointArgs,
   logTail,
   portFree,
+  serviceOwner,
   spawnDaemon,
   stopDaemon,
+  stopHint,
   waitHealthy,
 } from "../daemon.ts";
 import type { Io } from "../io.ts";
@@ -50,47 +53,58 @@ export function mcpSnippet(url: string, withKey: boolean, cfg: MemoryConfig): st
   );
 }
 
-/** Run `memcli setup`. */
-export async function setup(args: string[], io: Io): Promise<number> {
-  const p = parseFlags("setup", args, {
-    port: { type: "string" },
-    "database-url": { type: "string" },
-    "embedding-provider": { type: "string" },
-    timeout: { type: "string" },
-  });
-  if (p.help) {
-    io.out(COMMAND_USAGE.setup);
-    return 0;
-  }
-  const flagPort = intFlag("setup", "port", p.values.port, 1, 65535);
-  const provider = choiceFlag("setup", "embedding-provider", p.values["embedding-provider"], [
-    ...PROVIDERS,
-  ]);
-  const dbUrl = stringFlag("setup", "database-url", p.values["database-url"]);
-  if (dbUrl !== undefined && !/^postgres(ql)?:\/\/./.test(dbUrl)) {
-    throw new UsageError("--database-url: must be a postgres:// or postgresql:// URL", "setup");
-  }
-  const timeoutS = intFlag("setup", "timeout", p.values.timeout, 1, 3600) ?? 120;
+/** What {@link startDaemon} starts, from the flags of setup and start. */
+export interface StartOptions {
+  /** Admin API port (default: ADMIN_PORT, else 4200). */
+  port?: number;
+  /** Server Postgres instead of the embedded database. */
+  databaseUrl?: string;
+  /** The embedding provider. */
+  provider?: string;
+  /** Seconds to wait for /healthz. */
+  timeoutS: number;
+}
 
+/** A daemon that answers: started now, or already running. */
+export interface Started {
+  /** The URL clients use. */
+  url: string;
+  /** Its pid. */
+  pid: number;
+  /** Whether it was running before (nothing was started). */
+  already: boolean;
+  /** Its /healthz answer (when started now). */
+  health?: Health;
+}
+
+/**
+ * Start the admin daemon for this DATA_DIR in the background unless it runs already; on
+ * failure says why on stderr (prefixed `memcli <verb>:`) and returns null.
+ */
+export async function startDaemon(
+  io: Io,
+  opts: StartOptions,
+  verb: string,
+): Promise<Started | null> {
   const cfg = configOf(io);
-  const port = flagPort ?? cfg.adminPort;
-  if (port === 0) throw new UsageError("ADMIN_PORT=0: setup needs a fixed port (--port)", "setup");
+  const port = opts.port ?? cfg.adminPort;
+  if (port === 0) {
+    throw new UsageError("ADMIN_PORT=0: the daemon needs a fixed port (--port)", verb);
+  }
   const layout = layoutOf(cfg.dataDir);
 
   const check = await checkDaemon(layout);
   if (check.kind === "running") {
-    const url = check.state?.url ?? clientUrl(cfg.adminHost, port);
-    io.out(
-      `The admin daemon is already running (pid ${check.pid}) at ${url}; nothing changed.\n` +
-        `Data dir: ${layout.dataDir}\n` +
-        "Run 'memcli status' for details, or 'memcli uninstall' first to change settings.\n",
-    );
-    return 0;
+    return {
+      url: check.state?.url ?? clientUrl(cfg.adminHost, port),
+      pid: check.pid,
+      already: true,
+    };
   }
   if (check.kind === "stale") {
     io.err(
-      `memcli setup: removing a stale pid file (daemon pid ${check.pid} is gone; it was not ` +
-        "stopped with 'memcli uninstall'; see logs/admin.log)\n",
+      `memcli ${verb}: removing a stale pid file (daemon pid ${check.pid} is gone; it was not ` +
+        "stopped with 'memcli stop'; see logs/admin.log)\n",
     );
     await clearPidFiles(layout);
   }
@@ -101,27 +115,36 @@ export async function setup(args: string[], io: Io): Promise<number> {
   }
 
   const url = clientUrl(cfg.adminHost, port);
+  const owner = await serviceOwner(layout);
+  if (owner) {
+    io.err(
+      `memcli ${verb}: the memory service for ${layout.dataDir} already runs (pid ${owner.pid}` +
+        `${owner.url ? `, ${owner.url}` : ""}), started outside memcli (deno task start, or a ` +
+        `login service); stop it first: ${stopHint(owner.pid)}\n`,
+    );
+    return null;
+  }
   if (!portFree(cfg.adminHost, port)) {
     let who = "";
     try {
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
       const body = await res.json().catch(() => null);
       if (body && typeof body === "object" && "version" in body) {
-        who = " (a Mneme admin API answers there, not started by memcli for this DATA_DIR)";
+        who = " (a Mneme admin API answers there, for another DATA_DIR)";
       }
     } catch { /* something else */ }
     io.err(
-      `memcli setup: port ${port} on ${cfg.adminHost} is already in use${who}; ` +
+      `memcli ${verb}: port ${port} on ${cfg.adminHost} is already in use${who}; ` +
         "stop the other process or choose another port with --port\n",
     );
-    return 1;
+    return null;
   }
 
   const env: Record<string, string> = { DATA_DIR: layout.dataDir, ADMIN_PORT: String(port) };
-  if (dbUrl) env.DATABASE_URL = dbUrl;
-  if (provider) env.EMBEDDING_PROVIDER = provider;
-  const usesPostgres = Boolean(dbUrl ?? cfg.databaseUrl);
-  io.err(`memcli setup: starting the admin daemon on ${url} (log: ${layout.logFile})\n`);
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  if (opts.provider) env.EMBEDDING_PROVIDER = opts.provider;
+  const usesPostgres = Boolean(opts.databaseUrl ?? cfg.databaseUrl);
+  io.err(`memcli ${verb}: starting the admin daemon on ${url} (log: ${layout.logFile})\n`);
   const daemonCfg = loadMemoryConfig((n) => env[n] ?? io.env(n));
   const plan = planFor("admin", { ...daemonCfg, dataDir: layout.dataDir });
   const { child, logOffset } = await spawnDaemon(layout, env, plan);
@@ -138,12 +161,12 @@ export async function setup(args: string[], io: Io): Promise<number> {
     mode: 0o600,
   });
 
-  const res = await waitHealthy(url, child, timeoutS * 1000);
+  const res = await waitHealthy(url, child, opts.timeoutS * 1000);
   if (!res.ok) {
     let how: string;
     if (res.reason === "timeout") {
       await stopDaemon(child.pid, 5000);
-      how = `did not become healthy within ${timeoutS} s and was stopped`;
+      how = `did not become healthy within ${opts.timeoutS} s and was stopped`;
     } else {
       how = `exited during startup (exit code ${res.code})`;
     }
@@ -154,16 +177,60 @@ export async function setup(args: string[], io: Io): Promise<number> {
     const reason = tail.findLast((l) => l.startsWith("mneme admin: ")) ?? tail.at(-1) ?? "";
     const context = tail.filter((l) => l !== reason);
     io.err(
-      `memcli setup: the admin daemon ${how}` +
+      `memcli ${verb}: the admin daemon ${how}` +
         (reason ? `: ${reason.replace(/^mneme admin: /, "")}` : "") + "\n" +
         (context.length ? `Log:\n${context.map((l) => `  ${l}`).join("\n")}\n` : "") +
         `Full log: ${layout.logFile}\n`,
     );
-    return 1;
+    return null;
   }
   child.unref();
+  return { url, pid: child.pid, already: false, health: res.health };
+}
 
-  const h = res.health;
+/** The flags setup and start share. */
+export function startOptions(verb: string, args: string[]) {
+  const p = parseFlags(verb, args, {
+    port: { type: "string" },
+    "database-url": { type: "string" },
+    "embedding-provider": { type: "string" },
+    timeout: { type: "string" },
+  });
+  const port = intFlag(verb, "port", p.values.port, 1, 65535);
+  const provider = choiceFlag(verb, "embedding-provider", p.values["embedding-provider"], [
+    ...PROVIDERS,
+  ]);
+  const databaseUrl = stringFlag(verb, "database-url", p.values["database-url"]);
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    throw new UsageError("--database-url: must be a postgres:// or postgresql:// URL", verb);
+  }
+  const timeoutS = intFlag(verb, "timeout", p.values.timeout, 1, 3600) ?? 120;
+  const opts: StartOptions = { port, databaseUrl, provider, timeoutS };
+  return { help: p.help, opts };
+}
+
+/** Run `memcli setup`. */
+export async function setup(args: string[], io: Io): Promise<number> {
+  const { help, opts } = startOptions("setup", args);
+  if (help) {
+    io.out(COMMAND_USAGE.setup);
+    return 0;
+  }
+  const cfg = configOf(io);
+  const layout = layoutOf(cfg.dataDir);
+  const started = await startDaemon(io, opts, "setup");
+  if (!started) return 1;
+  const { url } = started;
+  if (started.already) {
+    io.out(
+      `The admin daemon is already running (pid ${started.pid}) at ${url}; nothing changed.\n` +
+        `Data dir: ${layout.dataDir}\n` +
+        "Run 'memcli status' for details, or 'memcli stop' first to change settings.\n" +
+        "\nNext, connect Claude Code: memcli connect claude\n",
+    );
+    return 0;
+  }
+  const h = started.health!;
   const e = h.embedder;
   const lines = [
     "Mneme admin daemon is running.",
@@ -172,7 +239,7 @@ export async function setup(args: string[], io: Io): Promise<number> {
     `  Data dir:  ${layout.dataDir}`,
     `  Database:  ${h.database.kind}${h.database.kind === "pglite" ? ` (${layout.db})` : ""}`,
     `  Embedder:  ${e.provider}/${e.model} (${e.dimension} dimensions)`,
-    `  PID:       ${child.pid}`,
+    `  PID:       ${started.pid}`,
     `  Log:       ${layout.logFile}`,
   ];
   if (h.status === "maintenance") {
@@ -184,11 +251,11 @@ export async function setup(args: string[], io: Io): Promise<number> {
   }
   lines.push(
     "",
-    "MCP client configuration (add it to your agent's MCP settings, e.g. .mcp.json):",
+    "Next, connect Claude Code (hooks, MCP server, start at login): memcli connect claude",
+    "",
+    "Other MCP clients: add this to their MCP settings (e.g. .mcp.json):",
     "",
     mcpSnippet(url, Boolean(cfg.adminApiKey), cfg),
-    "",
-    "Session-start hook: 'memcli bootstrap' prints the bootstrap Markdown for the current project.",
     "",
   );
   io.out(lines.join("\n"));

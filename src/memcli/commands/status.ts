@@ -10,7 +10,7 @@ import { MemoryError } from "../../domain/errors.ts";
 import type { Health, Stats } from "../../memory/types.ts";
 import { parseFlags } from "../args.ts";
 import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";
-import { checkDaemon } from "../daemon.ts";
+import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
@@ -26,6 +26,26 @@ export async function dirSize(dir: string, skip?: string): Promise<number> {
     }
   } catch { /* absent or unreadable */ }
   return total;
+}
+
+/**
+ * The size of `dir` as `du -sk` counts it (blocks on disk, every file, the database's too):
+ * memcli may not read the database folder itself, so `du` measures it. Null when `du` is
+ * not there.
+ */
+export async function diskUsage(dir: string): Promise<number | null> {
+  try {
+    const out = await new Deno.Command("sh", {
+      args: ["-c", 'exec du -sk "$0"', dir],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const kib = Number(new TextDecoder().decode(out.stdout).trim().split(/\s/)[0]);
+    return out.stdout.length && Number.isFinite(kib) ? kib * 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `1.2 MiB`-style sizes. */
@@ -112,6 +132,17 @@ export async function status(args: string[], io: Io): Promise<number> {
       problems.push(`stats: ${err instanceof MemoryError ? err.message : describeError(err)}`);
     }
   }
+  // Not answering: a wrong MEMORY_API_URL, or a service that runs but is starting or hung.
+  const owner = health ? null : await serviceOwner(layout);
+  const ownUrl = check.kind === "running" ? check.state?.url : owner?.url;
+  const wrongUrl = !health && source === "env" && ownUrl !== undefined && ownUrl !== url &&
+    await answers(ownUrl);
+  if (wrongUrl) {
+    problems.push(
+      `MEMORY_API_URL=${url} does not answer, but the service of this DATA_DIR answers at ` +
+        `${ownUrl}: set MEMORY_API_URL=${ownUrl}, or unset it`,
+    );
+  }
   if (check.kind === "stale") {
     problems.push(
       `stale pid file: daemon pid ${check.pid} is gone (crashed or killed); see ${layout.logFile}` +
@@ -134,10 +165,11 @@ export async function status(args: string[], io: Io): Promise<number> {
     stats,
     problems,
     data_dir: layout.dataDir,
-    // memcli may not read DATA_DIR/db (see src/permissions.ts): the daemon reports the size
-    // of the embedded database it owns.
-    data_dir_bytes: await dirSize(layout.dataDir, layout.db) +
-      (health?.database.kind === "pglite" ? health.database.size_bytes ?? 0 : 0),
+    // One figure whether the service runs or not: what `du` says; without du, the files
+    // memcli may read plus the size the running service reports for its database.
+    data_dir_bytes: await diskUsage(layout.dataDir) ??
+      (await dirSize(layout.dataDir, layout.db) +
+        (health?.database.kind === "pglite" ? health.database.size_bytes ?? 0 : 0)),
     log_file: layout.logFile,
   };
   const code = !report.running ? 1 : report.status === "ok" ? 0 : 2;
@@ -148,8 +180,12 @@ export async function status(args: string[], io: Io): Promise<number> {
   const out: string[] = [];
   const state = report.running
     ? (report.status === "ok" ? "running" : `running (${report.status})`)
-    : check.kind === "running"
-    ? "not responding (the daemon process is alive: starting, or hung; see the log)"
+    : wrongUrl
+    ? `not reached at ${url} (MEMORY_API_URL), but running at ${ownUrl}`
+    : check.kind === "running" || owner
+    ? `not responding (the service process${
+      owner && check.kind !== "running" ? ` pid ${owner.pid}` : ""
+    } is alive: starting, or hung; see the log)`
     : "not running";
   out.push(`Mneme admin: ${state}`);
   if (check.kind === "running") {
@@ -192,7 +228,9 @@ export async function status(args: string[], io: Io): Promise<number> {
   out.push(`  Data dir:  ${layout.dataDir} (${formatBytes(report.data_dir_bytes)})`);
   out.push(`  Log:       ${layout.logFile}`);
   for (const pr of problems) out.push(`  Problem:   ${pr}`);
-  if (!report.running && check.kind !== "stale") out.push("Start it with 'memcli setup'.");
+  if (!report.running && check.kind !== "stale" && !owner && !wrongUrl) {
+    out.push("Start it with 'memcli start'.");
+  }
   io.out(out.join("\n") + "\n");
   return code;
 }

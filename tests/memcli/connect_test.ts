@@ -1,0 +1,129 @@
+/**
+ * `memcli connect claude` / `memcli disconnect claude` as a new user runs them: the commands
+ * installed with `deno task install` into a fresh HOME, run by absolute path with a PATH
+ * that holds neither the install folder nor deno (only sh, ps, kill, node and the real
+ * Claude Code CLI from npm, so no systemd user manager: the printed fallback), the real
+ * service started in the background. Checks the dry run, the settings and Claude Code's MCP
+ * registration written, idempotence, the warning of `hooks status` when hooks are in both
+ * the user and the project settings, and that disconnect leaves nothing of Mneme (no empty
+ * settings file, no backup folder, a clean `git status`).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { exists } from "../../src/common/fs.ts";
+import { freePort, tempDir } from "../helpers.ts";
+import { claudeCodeBin } from "../helpers/claude_code.ts";
+import { answers, installCommands, minimalPath, runClean, toolEnv } from "../helpers/install.ts";
+
+Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno on PATH", async () => {
+  const claude = await claudeCodeBin();
+  const dir = await tempDir("mneme-connect-");
+  const home = join(dir.path, "home");
+  const repo = join(dir.path, "repo");
+  await Deno.mkdir(home);
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { bin } = await installCommands(join(dir.path, "root"), {});
+  const PATH = await minimalPath(join(dir.path, "path"), claude);
+  const env = {
+    ...toolEnv(),
+    HOME: home,
+    PATH,
+    ADMIN_PORT: String(port),
+    EMBEDDING_PROVIDER: "builtin",
+  };
+  const memcli = (args: string[], cwd?: string) => runClean(join(bin, "memcli"), args, env, cwd);
+  const settings = join(home, ".claude", "settings.json");
+  const claudeJson = join(home, ".claude.json");
+  const mcpServers = async () => {
+    if (!(await exists(claudeJson))) return {};
+    return JSON.parse(await Deno.readTextFile(claudeJson)).mcpServers ?? {};
+  };
+  try {
+    assert.ok(
+      (await runClean("git", ["init", "-q", repo], { PATH: Deno.env.get("PATH")! })).code === 0,
+    );
+
+    const dry = await memcli(["connect", "claude", "--dry-run"]);
+    assert.equal(dry.code, 0, dry.err + dry.out);
+    assert.match(dry.out, /^Dry run: Connecting Claude Code to Mneme/);
+    assert.match(dry.out, new RegExp(`service: +would start in the background at ${url}`));
+    assert.match(
+      dry.out,
+      /MCP: +would register server 'mneme' -> .*: claude mcp add --scope user mneme -e/,
+    );
+    assert.match(dry.out, /Dry run: nothing was changed\./);
+    assert.equal(await exists(settings), false);
+    assert.deepEqual(await mcpServers(), {});
+    assert.equal(await answers(url), false);
+
+    const r = await memcli(["connect", "claude"]);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.out, new RegExp(`service: +started in the background at ${url} \\(pid \\d+\\)`));
+    assert.match(r.out, /at login: +not set up by itself here: see below/);
+    assert.match(r.out, /@reboot cd .*\/mneme-admin >>.*admin\.log 2>&1$/m);
+    assert.match(
+      r.out,
+      /check: +the SessionStart hook prints the bootstrap \(PATH=\/usr\/bin:\/bin\)/,
+    );
+    assert.match(r.out, /check: +the MCP server answers initialize \(mneme \S+, \d+ tools\)/);
+    assert.match(
+      r.out,
+      /Claude Code has Mneme from its next session\. Undo: memcli disconnect claude/,
+    );
+    assert.ok(await answers(url));
+    // The hooks and the MCP server by absolute path: they need nothing on PATH.
+    const hook = JSON.parse(await Deno.readTextFile(settings)).hooks.SessionStart[0].hooks[0];
+    assert.equal(hook.command, `MEMORY_API_URL=${url} ${bin}/memcli bootstrap --hook`);
+    const mcp = (await mcpServers()).mneme;
+    assert.deepEqual(mcp, {
+      type: "stdio",
+      command: `${bin}/mneme-mcp`,
+      args: [],
+      env: { MEMORY_API_URL: url },
+    });
+    assert.equal(await exists(join(home, ".claude", "mneme-backups")), false);
+
+    const again = await memcli(["connect", "claude"]);
+    assert.equal(again.code, 0, again.err + again.out);
+    assert.match(again.out, new RegExp(`service: +running at ${url}`));
+    assert.match(again.out, /hooks: +.*settings\.json \(already in place\)/);
+    assert.match(again.out, /MCP: +server 'mneme' -> .* \(already registered\)/);
+
+    // Hooks in the project too: status warns that the bootstrap comes twice.
+    const outside = await memcli(["connect", "claude", "--project-dir", repo]);
+    assert.equal(outside.code, 1);
+    assert.match(outside.err, /outside memcli's permissions .* with --project-dir \.\n/);
+    const proj = await memcli(["connect", "claude", "--project-dir", "."], repo);
+    assert.equal(proj.code, 0, proj.err + proj.out);
+    const st = await memcli(["hooks", "status"], repo);
+    assert.match(
+      st.out,
+      /Warning: Mneme's hooks are in more than one settings file \(user, project\)/,
+    );
+    const un = await memcli(["disconnect", "claude", "--project-dir", "."], repo);
+    assert.equal(un.code, 0, un.err + un.out);
+    assert.match(un.out, /nothing else was in it: file removed/);
+    const git = await runClean("git", ["status", "--porcelain", "--untracked-files=all"], {
+      PATH: Deno.env.get("PATH")!,
+    }, repo);
+    assert.equal(git.out, "");
+    assert.equal(await exists(join(repo, ".claude")), false);
+
+    const off = await memcli(["disconnect", "claude"]);
+    assert.equal(off.code, 0, off.err + off.out);
+    assert.match(off.out, /MCP: +removed server 'mneme'/);
+    assert.match(off.out, /service: +Stopped the memory service \(pid \d+\)\./);
+    assert.equal(await exists(settings), false);
+    assert.equal(await exists(join(home, ".claude", "mneme-backups")), false);
+    assert.deepEqual(await mcpServers(), {});
+    assert.equal(await answers(url), false);
+    const twice = await memcli(["disconnect", "claude"]);
+    assert.equal(twice.code, 0);
+    assert.match(twice.out, /hooks: +none in /);
+    assert.match(twice.out, /MCP: +no server 'mneme'/);
+  } finally {
+    await runClean(join(bin, "memcli"), ["stop"], env).catch(() => {});
+    await dir.cleanup();
+  }
+});
