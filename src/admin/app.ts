@@ -268,6 +268,9 @@ export function createAdminApp(opts: AdminOptions): Hono {
     await noBody(c);
     return c.json(await service.deleteMany(filter));
   });
+  api.post("/memories/contradictions", limit, async (c) => {
+    return c.json(await service.contradictions((await jsonBody(c)) as never));
+  });
   api.post("/memories/search", limit, async (c) => {
     return c.json(await service.search((await jsonBody(c)) as never));
   });
@@ -323,6 +326,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     ["/stats", "GET"],
     ["/memories", "GET, POST, DELETE"],
     ["/memories/search", "POST"],
+    ["/memories/contradictions", "POST"],
     ["/memories/export", "POST"],
     ["/memories/import", "POST"],
     ["/maintenance/reembed", "POST"],
