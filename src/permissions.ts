@@ -187,6 +187,52 @@ export function projectMarkers(cwd: string): string[] {
   return out;
 }
 
+/** Files a memcli command line names: read by import, written by export and backup. */
+export interface MemcliFiles {
+  /** Files to read. */
+  read: string[];
+  /** Files to write (with their temporary companions). */
+  write: string[];
+}
+
+/** The string flags of the memcli commands that name files (their values are not files). */
+const MEMCLI_FILE_FLAGS: Record<string, readonly string[]> = {
+  import: ["--batch", "--skip"],
+  export: [],
+  backup: [],
+};
+
+/**
+ * The file a memcli command line names, as the launcher grants it (exactly that file, as
+ * for `msgcli --out`): `import FILE` is read; `export FILE` and `backup FILE` are written,
+ * with `FILE.mneme-tmp` beside it (written first, then renamed). `-` (standard input or
+ * output) and any other command name no file.
+ */
+export function memcliFiles(args: readonly string[]): MemcliFiles {
+  const files: MemcliFiles = { read: [], write: [] };
+  const command = args[0];
+  if (!command || !Object.hasOwn(MEMCLI_FILE_FLAGS, command)) return files;
+  const valued = MEMCLI_FILE_FLAGS[command];
+  let file: string | undefined;
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      file ??= args[i + 1];
+      break;
+    }
+    if (valued.includes(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-") && a !== "-") continue;
+    file ??= a;
+  }
+  if (file === undefined || file === "-" || file === "") return files;
+  if (command === "import") files.read.push(file);
+  else files.write.push(file, `${file}.mneme-tmp`);
+  return files;
+}
+
 /** The programs whose permissions follow from the memory-service configuration. */
 export type MemoryProgram = "admin" | "mcp" | "memcli";
 
@@ -212,6 +258,7 @@ export function planFor(
   cfg: MemoryConfig,
   cwd = ".",
   envOf: (name: string) => string | undefined = safeEnv,
+  files: MemcliFiles = { read: [], write: [] },
 ): PermissionPlan {
   const net = [...LOOPBACK];
   const env = [
@@ -224,10 +271,18 @@ export function planFor(
     addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
     const here = cwd === "." ? Deno.cwd() : cwd;
     const claude = claudeSettingsFiles(absolute(claudeConfigDir(envOf), here));
+    const read = [".", dataDir, ...projectMarkers(here), claude.settings, claude.backups];
+    const write = [".", dataDir, claude.settings, claude.backups];
+    // The file the command line names (import, export, backup): exactly that file.
+    for (const f of files.read) add(read, absolute(f, here));
+    for (const f of files.write) {
+      add(read, absolute(f, here));
+      add(write, absolute(f, here));
+    }
     return {
       net,
-      read: [".", dataDir, ...projectMarkers(here), claude.settings, claude.backups],
-      write: [".", dataDir, claude.settings, claude.backups],
+      read,
+      write,
       env,
       run: [...MEMCLI_RUN],
       denyRead: [join(dataDir, "db")],

@@ -176,7 +176,8 @@ Flags:
   --skip N     skip the first N items (resume after a failed batch)
   -h, --help   show this help
 `,
-  search: `Usage: memcli search QUERY... [--project NAME | --global] [--scope S] [--limit N] [--json]
+  search:
+    `Usage: memcli search QUERY... [--project NAME | --global] [--scope S] [--limit N] [--json]
 
 Semantic search over global memories plus the project's. The project is --project, else the
 repository's (as for bootstrap: .mneme, git root, directory name); --global searches global

@@ -40,8 +40,8 @@ import {
   validateId,
   validateImport,
   validateList,
-  validateReplace,
   validateOffset,
+  validateReplace,
   validateSearch,
   validateUpdate,
 } from "./validate.ts";

@@ -56,9 +56,7 @@ function progress(io: Io): { update(line: string): void; done(): void } {
 export function inFlagTerms(err: unknown, positional = "CONTENT"): unknown {
   if (!(err instanceof MemoryError) || err.status !== 400 || err.field === undefined) return err;
   const name = err.field.split("[")[0];
-  const flag = name === "content" || name === "query"
-    ? positional
-    : FIELD_FLAGS[name] ?? null;
+  const flag = name === "content" || name === "query" ? positional : FIELD_FLAGS[name] ?? null;
   if (flag === null) return err;
   const rest = err.message.slice(err.field.length).replace(/^:\s*/, "");
   return new MemoryError(400, `${flag}: ${rest}`, { field: err.field });
@@ -194,7 +192,9 @@ export async function add(args: string[], io: Io): Promise<number> {
         io.err(`Possible contradictions (similarity > 0.75):\n`);
         found.forEach((c, i) => {
           io.err(
-            `  ${i + 1}. ${c.similarity.toFixed(3)}  ${c.memory.id}  ${firstLine(c.memory.content)}\n`,
+            `  ${i + 1}. ${c.similarity.toFixed(3)}  ${c.memory.id}  ${
+              firstLine(c.memory.content)
+            }\n`,
           );
         });
         const one = found.length === 1;
@@ -230,7 +230,9 @@ export async function add(args: string[], io: Io): Promise<number> {
   const expires = m.expires_at ? `, expires ${m.expires_at}` : "";
   io.out(`Added ${m.id} (${whereOf(m)}, ${m.type}${expires}).\n`);
   if (m.scope === "project" && where.source !== "--project") {
-    io.out(`Project ${m.project} from the ${where.source}; --global stores it for every project.\n`);
+    io.out(
+      `Project ${m.project} from the ${where.source}; --global stores it for every project.\n`,
+    );
   }
   if (m.supersedes) io.out(`It supersedes ${m.supersedes}, which no longer appears in recall.\n`);
   io.out(visibility(m));

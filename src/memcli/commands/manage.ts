@@ -33,9 +33,8 @@ function table(rows: string[][]): string {
   const head = ["ID", "WHERE", "TYPE", "UPDATED", "CONTENT"];
   const all = [head, ...rows];
   const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  return all.map((r) =>
-    r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ")
-  ).join("\n") + "\n";
+  return all.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  "))
+    .join("\n") + "\n";
 }
 
 /** Run `memcli list`. */
