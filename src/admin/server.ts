@@ -82,6 +82,7 @@ export async function startAdminServer(
   }
   const app = createAdminApp({
     service,
+    backup: () => service.backup(),
     apiKey: cfg.adminApiKey,
     loopbackOnly,
     log,

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   search: async () => (await import("./commands/data.ts")).search,
   add: async () => (await import("./commands/data.ts")).add,
   reembed: async () => (await import("./commands/data.ts")).reembed,
+  backup: async () => (await import("./commands/data.ts")).backup,
   list: async () => (await import("./commands/manage.ts")).list,
   get: async () => (await import("./commands/manage.ts")).get,
   update: async () => (await import("./commands/manage.ts")).update,

@@ -30,6 +30,7 @@ Memories (add, search and list work in the repository's project; --global opts o
   export       write all memories as JSON
   import       load memories from a JSON file (re-embedded with the current provider)
   reembed      re-embed every memory with the configured embedder (resumable)
+  backup       copy the embedded database to a file while the daemon runs
 
 Other:
   version      print the version
@@ -268,6 +269,23 @@ terminal it needs --yes.
 
 Flags:
   -y, --yes    delete without asking
+  -h, --help   show this help
+`,
+  backup: `Usage: memcli backup FILE
+
+Writes a consistent copy of the embedded database (DATA_DIR/db) to FILE while the daemon
+runs: a gzipped tar of the database directory's contents, taken between two statements after a
+checkpoint, with every memory, its vector and the recorded embedder. Writes go on
+meanwhile. Server Postgres (DATABASE_URL) is backed up with pg_dump instead.
+
+Restore (the daemon stopped):
+  memcli uninstall
+  mv "$DATA_DIR/db" "$DATA_DIR/db.old"
+  mkdir -m 700 "$DATA_DIR/db"
+  tar -xzf FILE -C "$DATA_DIR/db"
+  memcli setup
+
+Flags:
   -h, --help   show this help
 `,
   reembed: `Usage: memcli reembed [--batch-size N]

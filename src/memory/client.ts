@@ -360,6 +360,46 @@ export class MemoryClient implements MemoryService {
   }
 
   /**
+   * A consistent copy of the embedded database, taken while the service runs
+   * (POST /api/maintenance/backup): the bytes of a gzipped tarball of its data directory.
+   * A 409 {@link MemoryError} on server Postgres.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * await Deno.writeFile("mneme-backup.tar.gz", await client.backup());
+   * ```
+   */
+  async backup(): Promise<Uint8Array> {
+    const headers: Record<string, string> = {};
+    if (this.#key) headers.authorization = `Bearer ${this.#key}`;
+    let res: Response;
+    try {
+      res = await this.#fetch(new URL(this.#base + "/api/maintenance/backup"), {
+        method: "POST",
+        headers,
+        signal: AbortSignal.timeout(600_000),
+      });
+    } catch (err) {
+      throw new MemoryError(
+        503,
+        `cannot reach the Admin API at ${this.#base} (${describeError(err)})`,
+        { cause: err },
+      );
+    }
+    if (!res.ok || res.headers.get("content-type") !== "application/gzip") {
+      let msg = `Admin API answered ${res.status}`;
+      try {
+        const j = JSON.parse(await res.text());
+        if (typeof j?.error === "string") msg = j.error;
+      } catch { /* not JSON */ }
+      throw new MemoryError(isErrorStatus(res.status) ? res.status : 502, msg);
+    }
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /**
    * Database and embedder state (GET /healthz, which needs no key); the body of a 503
    * answer is returned as the health it describes (`status: "error"`).
    *

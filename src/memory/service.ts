@@ -609,6 +609,23 @@ export class SqlMemoryService implements MemoryService {
     return { done, total: pending.total, finished: true, embedder: target };
   }
 
+  /**
+   * A consistent copy of the embedded database while the service runs: a gzipped tarball of
+   * its data directory, memories, vectors and the recorded embedder included (restore:
+   * docs/memcli.md, Backup and restore). A 409 on server Postgres, which pg_dump backs up.
+   */
+  async backup(): Promise<Blob> {
+    const dump = this.#store.db.dump;
+    if (!dump) {
+      throw new MemoryError(
+        409,
+        "backup: the database is server Postgres (DATABASE_URL); back it up with pg_dump " +
+          "(docs/postgres.md)",
+      );
+    }
+    return await dump.call(this.#store.db);
+  }
+
   close(): Promise<void> {
     return this.#store.close();
   }

@@ -449,6 +449,35 @@ export async function importCmd(args: string[], io: Io): Promise<number> {
   return 0;
 }
 
+/** Run `memcli backup`. */
+export async function backup(args: string[], io: Io): Promise<number> {
+  const p = parseFlags("backup", args, {}, 1);
+  if (p.help) {
+    io.out(COMMAND_USAGE.backup);
+    return 0;
+  }
+  const file = p.positionals[0];
+  if (!file || file === "-") throw new UsageError("FILE is required", "backup");
+  const client = await connect(io);
+  const bytes = await client.backup();
+  const tmp = exportTemp(file);
+  try {
+    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
+    await Deno.rename(tmp, file);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    if (err instanceof Deno.errors.NotCapable) throw new Error(`${file}: ${OUTSIDE_SCOPE}`);
+    throw new Error(`${file}: cannot write (${(err as Error).message})`);
+  }
+  const mib = (bytes.length / 1048576).toFixed(1);
+  io.out(
+    `Backed up the embedded database to ${file} (${mib} MiB, gzipped tar of DATA_DIR/db).\n` +
+      "Restore it with the daemon stopped into an empty DATA_DIR/db: tar -xzf FILE -C DATA_DIR/db " +
+      "(memcli backup --help).\n",
+  );
+  return 0;
+}
+
 /** Run `memcli reembed`. */
 export async function reembed(args: string[], io: Io): Promise<number> {
   const p = parseFlags("reembed", args, { "batch-size": { type: "string" } });
