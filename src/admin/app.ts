@@ -303,7 +303,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     bodyLimit({ maxSize: IMPORT_BODY_LIMIT, onError: errorLimit }),
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
-  api.post("/maintenance/backup", limit, async (c) => {
+  api.post("/maintenance/backup", limit, async () => {
     if (!opts.backup) throw new MemoryError(404, "backup: not available on this server");
     const blob = await opts.backup();
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
