@@ -14,7 +14,7 @@ import {
   type Scope,
   SCOPES,
 } from "../../memory/types.ts";
-import { MAX_CONTENT } from "../../memory/validate.ts";
+import { MAX_CONTENT, MAX_QUERY } from "../../memory/validate.ts";
 import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
@@ -76,12 +76,17 @@ const FIELD_FLAGS: Record<string, string> = {
 };
 
 /** Refuse content the API would refuse, before sending it, in one message whatever the size. */
-export function checkContent(content: string, command: string, what = "CONTENT"): void {
+export function checkContent(
+  content: string,
+  command: string,
+  what = "CONTENT",
+  max = MAX_CONTENT,
+): void {
   if (!content.trim()) throw new UsageError(`${what} must not be empty`, command);
-  if (content.length > MAX_CONTENT) {
+  if (content.length > max) {
     throw new UsageError(
       `${what}: is ${content.length.toLocaleString("en-US")} characters; at most ` +
-        `${MAX_CONTENT.toLocaleString("en-US")}`,
+        `${max.toLocaleString("en-US")}`,
       command,
     );
   }
@@ -278,7 +283,7 @@ export async function search(args: string[], io: Io): Promise<number> {
   const limit = intFlag("search", "limit", p.values.limit, 1, 100);
   const query = p.positionals.join(" ").trim();
   if (!query) throw new UsageError("QUERY is required", "search");
-  checkContent(query, "search", "QUERY");
+  checkContent(query, "search", "QUERY", MAX_QUERY);
   const global = p.values.global === true || scope === "global" || scope === "all";
   const where = await commandProject(io, "search", { project: projectFlag, global });
   const client = await connect(io);
