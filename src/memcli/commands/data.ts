@@ -249,7 +249,7 @@ export async function add(args: string[], io: Io): Promise<number> {
     const id = res.contradictions.length === 1 ? res.contradictions[0].memory.id : "ID";
     io.out(
       `The new memory is stored. If ${
-        id === "ID" ? "one of them" : "it"
+        id === "ID" ? "one of those" : "that one"
       } is outdated, drop it: memcli forget ${id}\n` +
         "(next time, add with --replace to supersede it in one step).\n",
     );
