@@ -85,6 +85,11 @@ Deno.test("memcli daily use against a real admin daemon", async (t) => {
         (await memcli(["list", "--scope", "project", "--json"], here)).out,
       ) as Memory[];
       assert.ok(proj.every((x) => x.project === "app"));
+      // The API's field is reported as the flag the user types.
+      const noProject = await memcli(["search", "x", "--scope", "project", "--global"], here);
+      assert.equal(noProject.code, 1);
+      assert.match(noProject.err, /^memcli search: --project: /);
+      assert.doesNotMatch(noProject.err, /(^|\s)project:/);
       const bad = await memcli(["list", "--limit", "0"], here);
       assert.match(bad.err, /^memcli list: --limit: must be an integer between 1 and 1000/);
     });
