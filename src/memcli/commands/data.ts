@@ -7,6 +7,7 @@ import { MemoryError } from "../../domain/errors.ts";
 import type { MemoryClient } from "../../memory/client.ts";
 import {
   type CreateInput,
+  type CreateResult,
   type ImportItem,
   type Memory,
   MEMORY_TYPES,
@@ -221,16 +222,8 @@ export async function add(args: string[], io: Io): Promise<number> {
   } catch (err) {
     throw inFlagTerms(err);
   }
-  let res;
-  try {
-    res = await client.create(input);
-  } catch (err) {
-    throw inFlagTerms(err);
-  }
-  if (p.values.json) {
-    io.out(JSON.stringify(res, null, 2) + "\n");
-    return 0;
-  }
+  const res = await createMemory(client, input);
+  if (p.values.json) return printJson(io, res);
   const m = res.memory;
   const expires = m.expires_at ? `, expires ${m.expires_at}` : "";
   io.out(`Added ${m.id} (${whereOf(m)}, ${m.type}${expires}).\n`);
@@ -293,10 +286,7 @@ export async function search(args: string[], io: Io): Promise<number> {
   } catch (err) {
     throw inFlagTerms(err, "QUERY");
   }
-  if (p.values.json) {
-    io.out(JSON.stringify(results, null, 2) + "\n");
-    return 0;
-  }
+  if (p.values.json) return printJson(io, results);
   if (where.project !== null) {
     io.err(`Project ${where.project} (${where.source}) and global memories.\n`);
   }
@@ -330,16 +320,7 @@ export async function exportCmd(args: string[], io: Io): Promise<number> {
   const records = await client.export();
   const text = JSON.stringify(records, null, 2) + "\n";
   if (file && file !== "-") {
-    // A fixed name beside the file: the launcher grants exactly the file and this one.
-    const tmp = exportTemp(file);
-    try {
-      await Deno.writeTextFile(tmp, text);
-      await Deno.rename(tmp, file);
-    } catch (err) {
-      await Deno.remove(tmp).catch(() => {});
-      if (err instanceof Deno.errors.NotCapable) throw new Error(`${file}: ${OUTSIDE_SCOPE}`);
-      throw new Error(`${file}: cannot write (${(err as Error).message})`);
-    }
+    await writeFileAtomically(file, new TextEncoder().encode(text));
     io.err(`Exported ${records.length} memories to ${file}.\n`);
   } else {
     io.out(text);
@@ -359,6 +340,40 @@ export async function exportCmd(args: string[], io: Io): Promise<number> {
 /** The temporary file an export to `file` is written to before it is renamed. */
 export function exportTemp(file: string): string {
   return `${file}.mneme-tmp`;
+}
+
+/**
+ * Write `data` to `file` (owner-only) through {@link exportTemp}, a fixed name beside it
+ * that the launcher grants with the file, renamed at the end.
+ */
+async function writeFileAtomically(file: string, data: Uint8Array): Promise<void> {
+  const tmp = exportTemp(file);
+  try {
+    await Deno.writeFile(tmp, data, { mode: 0o600 });
+    await Deno.rename(tmp, file);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    if (err instanceof Deno.errors.NotCapable) throw new Error(`${file}: ${OUTSIDE_SCOPE}`);
+    throw new Error(`${file}: cannot write (${(err as Error).message})`);
+  }
+}
+
+/** Print `value` as indented JSON on stdout; exit code 0. */
+export function printJson(io: Io, value: unknown): number {
+  io.out(JSON.stringify(value, null, 2) + "\n");
+  return 0;
+}
+
+/** Create a memory; an API field error is reported as the flag (see {@link inFlagTerms}). */
+export async function createMemory(
+  client: MemoryClient,
+  input: CreateInput,
+): Promise<CreateResult> {
+  try {
+    return await client.create(input);
+  } catch (err) {
+    throw inFlagTerms(err);
+  }
 }
 
 /** Largest request body memcli sends to the import endpoint (the API allows 64 MiB). */
@@ -465,15 +480,7 @@ export async function backup(args: string[], io: Io): Promise<number> {
   if (!file || file === "-") throw new UsageError("FILE is required", "backup");
   const client = await connect(io);
   const bytes = await client.backup();
-  const tmp = exportTemp(file);
-  try {
-    await Deno.writeFile(tmp, bytes, { mode: 0o600 });
-    await Deno.rename(tmp, file);
-  } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
-    if (err instanceof Deno.errors.NotCapable) throw new Error(`${file}: ${OUTSIDE_SCOPE}`);
-    throw new Error(`${file}: cannot write (${(err as Error).message})`);
-  }
+  await writeFileAtomically(file, bytes);
   const mib = (bytes.length / 1048576).toFixed(1);
   io.out(
     `Backed up the embedded database to ${file} (${mib} MiB, gzipped tar of DATA_DIR/db).\n` +

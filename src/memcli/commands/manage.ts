@@ -12,7 +12,16 @@ import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import type { Io } from "../io.ts";
 import { commandProject, projectHint } from "../scope.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { checkContent, connect, firstLine, inFlagTerms, visibility, whereOf } from "./data.ts";
+import {
+  checkContent,
+  connect,
+  createMemory,
+  firstLine,
+  inFlagTerms,
+  printJson,
+  visibility,
+  whereOf,
+} from "./data.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,10 +90,7 @@ export async function list(args: string[], io: Io): Promise<number> {
   memories.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id));
   if (tag) memories = memories.filter((m) => m.tags.includes(tag));
   memories = memories.slice(0, limit);
-  if (p.values.json) {
-    io.out(JSON.stringify(memories, null, 2) + "\n");
-    return 0;
-  }
+  if (p.values.json) return printJson(io, memories);
   const label = where.project === null
     ? "Global memories"
     : scope === "project"
@@ -108,10 +114,7 @@ export async function get(args: string[], io: Io): Promise<number> {
   }
   const id = checkId("get", p.positionals[0]);
   const m = await (await connect(io)).get(id);
-  if (p.values.json) {
-    io.out(JSON.stringify(m, null, 2) + "\n");
-    return 0;
-  }
+  if (p.values.json) return printJson(io, m);
   const lines = [
     `id:            ${m.id}`,
     `where:         ${whereOf(m)}`,
@@ -151,10 +154,7 @@ export async function update(args: string[], io: Io): Promise<number> {
   } catch (err) {
     throw inFlagTerms(err);
   }
-  if (p.values.json) {
-    io.out(JSON.stringify(m, null, 2) + "\n");
-    return 0;
-  }
+  if (p.values.json) return printJson(io, m);
   io.out(`Updated ${m.id} (${whereOf(m)}, ${m.type}).\n`);
   return 0;
 }
@@ -170,25 +170,17 @@ export async function replace(args: string[], io: Io): Promise<number> {
   const content = await contentOf(io, "replace", p.positionals.slice(1));
   const client = await connect(io);
   const old = await client.get(id);
-  let res;
-  try {
-    // One request: the new memory is stored and the old one superseded in one transaction.
-    res = await client.create({
-      content,
-      scope: old.scope,
-      ...(old.project !== null ? { project: old.project } : {}),
-      type: old.type,
-      tags: old.tags,
-      weight: old.weight,
-      supersedes: id,
-    });
-  } catch (err) {
-    throw inFlagTerms(err);
-  }
-  if (p.values.json) {
-    io.out(JSON.stringify(res, null, 2) + "\n");
-    return 0;
-  }
+  // One request: the new memory is stored and the old one superseded in one transaction.
+  const res = await createMemory(client, {
+    content,
+    scope: old.scope,
+    ...(old.project !== null ? { project: old.project } : {}),
+    type: old.type,
+    tags: old.tags,
+    weight: old.weight,
+    supersedes: id,
+  });
+  if (p.values.json) return printJson(io, res);
   const m = res.memory;
   io.out(`Replaced ${id} with ${m.id} (${whereOf(m)}, ${m.type}).\n`);
   io.out(visibility(m));
