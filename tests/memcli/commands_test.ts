@@ -75,7 +75,10 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
       assert.match(dup.out, /Possible contradictions \(similarity > 0\.75\):\n {2}[01]\.\d{3} {2}/);
       assert.ok(dup.out.includes(`${m[1]}  The staging database runs on port 5433\n`));
       // The hint is a command that leaves no duplicate: the new memory is already stored.
-      assert.ok(dup.out.includes(`If that one is outdated, drop it: memcli forget ${m[1]}\n`), dup.out);
+      assert.ok(
+        dup.out.includes(`If that one is outdated, drop it: memcli forget ${m[1]}\n`),
+        dup.out,
+      );
       assert.doesNotMatch(dup.out, /--supersedes ID/);
       const newId = dup.out.match(/^Added ([0-9a-f-]{36})/)![1];
 
