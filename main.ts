@@ -65,6 +65,7 @@ export type {
   ExportRecord,
   Health,
   ImportItem,
+  ImportResult,
   ListFilter,
   Memory,
   MemoryService,

@@ -213,6 +213,52 @@ export function claudeUserConfig(envOf: (name: string) => string | undefined): s
   return home ? join(home, ".claude.json") : null;
 }
 
+/** Files a memcli command line names: read by import, written by export and backup. */
+export interface MemcliFiles {
+  /** Files to read. */
+  read: string[];
+  /** Files to write (with their temporary companions). */
+  write: string[];
+}
+
+/** The string flags of the memcli commands that name files (their values are not files). */
+const MEMCLI_FILE_FLAGS: Record<string, readonly string[]> = {
+  import: ["--batch", "--skip"],
+  export: [],
+  backup: [],
+};
+
+/**
+ * The file a memcli command line names, as the launcher grants it (exactly that file, as
+ * for `msgcli --out`): `import FILE` is read; `export FILE` and `backup FILE` are written,
+ * with `FILE.mneme-tmp` beside it (written first, then renamed). `-` (standard input or
+ * output) and any other command name no file.
+ */
+export function memcliFiles(args: readonly string[]): MemcliFiles {
+  const files: MemcliFiles = { read: [], write: [] };
+  const command = args[0];
+  if (!command || !Object.hasOwn(MEMCLI_FILE_FLAGS, command)) return files;
+  const valued = MEMCLI_FILE_FLAGS[command];
+  let file: string | undefined;
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      file ??= args[i + 1];
+      break;
+    }
+    if (valued.includes(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-") && a !== "-") continue;
+    file ??= a;
+  }
+  if (file === undefined || file === "-" || file === "") return files;
+  if (command === "import") files.read.push(file);
+  else files.write.push(file, `${file}.mneme-tmp`);
+  return files;
+}
+
 /** The programs whose permissions follow from the memory-service configuration. */
 export type MemoryProgram = "admin" | "mcp" | "memcli";
 
@@ -240,6 +286,7 @@ export function planFor(
   cfg: MemoryConfig,
   cwd = ".",
   envOf: (name: string) => string | undefined = safeEnv,
+  files: MemcliFiles = { read: [], write: [] },
 ): PermissionPlan {
   const net = [...LOOPBACK];
   const env = [
@@ -259,18 +306,26 @@ export function planFor(
       ? autostartDirs({ home, xdgConfigHome: envOf("XDG_CONFIG_HOME") || undefined })
       : [];
     const mcpConfig = claudeUserConfig(envOf);
+    const read = [
+      ".",
+      dataDir,
+      ...projectMarkers(here),
+      claude.settings,
+      claude.backups,
+      ...autostart,
+      ...(mcpConfig ? [absolute(mcpConfig, here)] : []),
+    ];
+    const write = [".", dataDir, claude.settings, claude.backups, ...autostart];
+    // The file the command line names (import, export, backup): exactly that file.
+    for (const f of files.read) add(read, absolute(f, here));
+    for (const f of files.write) {
+      add(read, absolute(f, here));
+      add(write, absolute(f, here));
+    }
     return {
       net,
-      read: [
-        ".",
-        dataDir,
-        ...projectMarkers(here),
-        claude.settings,
-        claude.backups,
-        ...autostart,
-        ...(mcpConfig ? [absolute(mcpConfig, here)] : []),
-      ],
-      write: [".", dataDir, claude.settings, claude.backups, ...autostart],
+      read,
+      write,
       env,
       run: [...MEMCLI_RUN],
       denyRead: [join(dataDir, "db")],

@@ -23,6 +23,7 @@ import { planPermissions } from "./serve/permissions.ts";
 import {
   addRunPermissions,
   MEMCLI_ENV_VARS,
+  memcliFiles,
   MEMORY_ENV_VARS,
   MSGCLI_ENV_VARS,
   msgcliPlan,
@@ -125,7 +126,8 @@ function memoryProgram(
     installed: true,
     launch: ({ env, args, cwd }) =>
       planned(entry, denoFlags, args ?? [], vars, () => {
-        const plan = planFor(program, loadMemoryConfig(env), cwd, env);
+        const files = program === "memcli" && args !== null ? memcliFiles(args) : undefined;
+        const plan = planFor(program, loadMemoryConfig(env), cwd, env, files);
         if (args === null) {
           // Fixed grants (a compiled executable): it runs in directories unknown here, and
           // carries PGlite's files in its own image.

@@ -30,6 +30,11 @@ export interface AdminOptions {
   loopbackOnly?: boolean;
   /** Error log sink (stderr by default). Never receives keys. */
   log?: (line: string) => void;
+  /**
+   * A consistent copy of the embedded database (POST /api/maintenance/backup streams it);
+   * absent: the route answers 404.
+   */
+  backup?: () => Promise<Blob>;
   /** Serve the web UI from static/ (default true). */
   ui?: boolean;
 }
@@ -282,6 +287,9 @@ export function createAdminApp(opts: AdminOptions): Hono {
     await noBody(c);
     return c.json(await service.deleteMany(filter));
   });
+  api.post("/memories/contradictions", limit, async (c) => {
+    return c.json(await service.contradictions((await jsonBody(c)) as never));
+  });
   api.post("/memories/search", limit, async (c) => {
     return c.json(await service.search((await jsonBody(c)) as never));
   });
@@ -309,6 +317,18 @@ export function createAdminApp(opts: AdminOptions): Hono {
     bodyLimit({ maxSize: IMPORT_BODY_LIMIT, onError: errorLimit }),
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
+  api.post("/maintenance/backup", limit, async () => {
+    if (!opts.backup) throw new MemoryError(404, "backup: not available on this server");
+    const blob = await opts.backup();
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    return new Response(blob.stream(), {
+      headers: {
+        "content-type": "application/gzip",
+        "content-length": String(blob.size),
+        "content-disposition": `attachment; filename="mneme-backup-${stamp}.tar.gz"`,
+      },
+    });
+  });
   api.post("/maintenance/reembed", limit, async (c) => {
     const text = await bodyText(c);
     let body: Record<string, unknown> = {};
@@ -337,9 +357,11 @@ export function createAdminApp(opts: AdminOptions): Hono {
     ["/stats", "GET"],
     ["/memories", "GET, POST, DELETE"],
     ["/memories/search", "POST"],
+    ["/memories/contradictions", "POST"],
     ["/memories/export", "POST"],
     ["/memories/import", "POST"],
     ["/maintenance/reembed", "POST"],
+    ["/maintenance/backup", "POST"],
   ];
   const notAllowed = (path: string, allow: string) =>
     api.all(path, (c) => {

@@ -108,6 +108,7 @@ export async function startAdminServer(
   }
   const app = createAdminApp({
     service,
+    backup: () => service.backup(),
     apiKey: cfg.adminApiKey,
     loopbackOnly,
     log,

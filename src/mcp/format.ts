@@ -43,9 +43,12 @@ export function rememberText(m: Memory, contradictions: Contradiction[]): string
         }`,
       );
     }
+    const id = contradictions.length === 1 ? contradictions[0].memory.id : "<its id>";
     lines.push(
-      "If one is outdated, replace it: remember the correct text with supersedes=<its id> " +
-        "(or forget it). If both are right, nothing to do.",
+      `This memory is stored: do not remember it again (that would store a duplicate). If ` +
+        `${contradictions.length === 1 ? id : "one of them"} is outdated, forget it ` +
+        `(forget id="${id}") and this one replaces it. Next time, correct a memory in one ` +
+        `step: remember the new text with supersedes="${id}". If both are right, nothing to do.`,
     );
   }
   return lines.join("\n");

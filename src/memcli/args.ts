@@ -23,11 +23,15 @@ export interface Parsed {
   help: boolean;
 }
 
-function explain(err: unknown): string {
+function explain(err: unknown, flags: FlagSpec): string {
   const code = (err as { code?: string }).code;
   const msg = errorMessage(err);
   const quoted = msg.match(/'([^']+)'/)?.[1];
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted) return `unknown flag ${quoted}`;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted) {
+    const given = quoted.replace(/^-+/, "").split("=")[0];
+    const near = given.length > 1 ? closest(given, [...Object.keys(flags), "help"]) : null;
+    return near ? `unknown flag ${quoted} (did you mean --${near}?)` : `unknown flag ${quoted}`;
+  }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" && quoted) {
     return `unexpected argument '${quoted}'`;
   }
@@ -41,6 +45,34 @@ function explain(err: unknown): string {
     return `${long} needs a value`;
   }
   return msg;
+}
+
+/** Edit distance of two short strings (case-sensitive). */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/** The closest of `names` to `given` (case-insensitive, edit distance ≤ 2 or a third), or null. */
+export function closest(given: string, names: Iterable<string>): string | null {
+  const g = given.toLowerCase();
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const n of names) {
+    const d = distance(g, n.toLowerCase());
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  const max = Math.max(2, Math.floor(given.length / 3));
+  return best !== null && bestD <= max ? best : null;
 }
 
 /** Parse `args` strictly; `maxPositionals` of `Infinity` allows any number. */
@@ -59,7 +91,7 @@ export function parseFlags(
       allowPositionals: maxPositionals > 0,
     });
   } catch (err) {
-    throw new UsageError(explain(err), command);
+    throw new UsageError(explain(err, flags), command);
   }
   const help = res.values.help === true;
   if (!help && res.positionals.length > maxPositionals) {

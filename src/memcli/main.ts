@@ -7,6 +7,7 @@ import { ConfigError } from "../config.ts";
 import { MemoryError } from "../domain/errors.ts";
 import { VERSION } from "../version.ts";
 import { describeError, UsageError } from "../common/errors.ts";
+import { closest } from "./args.ts";
 import { type Io, processIo } from "./io.ts";
 import { COMMAND_USAGE, USAGE } from "./usage.ts";
 
@@ -30,6 +31,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   search: async () => (await import("./commands/data.ts")).search,
   add: async () => (await import("./commands/data.ts")).add,
   reembed: async () => (await import("./commands/data.ts")).reembed,
+  backup: async () => (await import("./commands/data.ts")).backup,
+  list: async () => (await import("./commands/manage.ts")).list,
+  get: async () => (await import("./commands/manage.ts")).get,
+  update: async () => (await import("./commands/manage.ts")).update,
+  replace: async () => (await import("./commands/manage.ts")).replace,
+  forget: async () => (await import("./commands/manage.ts")).forget,
   version: () => Promise.resolve(version),
 };
 
@@ -71,8 +78,10 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
     }
     const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!load) {
+      const near = closest(name.replace(/^-+/, ""), Object.keys(COMMANDS));
+      const also = near && !name.startsWith("-") ? ` (did you mean '${near}'?)` : "";
       throw new UsageError(
-        name.startsWith("-") ? `unknown flag ${name}` : `unknown command '${name}'`,
+        name.startsWith("-") ? `unknown flag ${name}` : `unknown command '${name}'${also}`,
         "",
       );
     }

@@ -24,12 +24,18 @@ Agents:
   recall       print the memories relevant to a text (or a prompt, as a hook) with their ids
   hooks        install, remove or show Mneme's Claude Code hooks (install|uninstall|status)
 
-Memories:
-  add          store a memory
+Memories (add, search and list work in the repository's project; --global opts out):
+  add          store a memory (--replace supersedes the one it contradicts; --pin: session start)
   search       semantic search
+  list         list memories (table, or --json)
+  get          show one memory
+  update       change a memory's content
+  replace      store a new memory and supersede an old one, in one step
+  forget       delete memories (several: --yes or a confirmation)
   export       write all memories as JSON
   import       load memories from a JSON file (re-embedded with the current provider)
   reembed      re-embed every memory with the configured embedder (resumable)
+  backup       copy the embedded database to a file while the daemon runs
 
 Other:
   version      print the version
@@ -226,7 +232,9 @@ Flags:
 
 Loads a JSON array of memories (an export file, or items with content, scope, project,
 type, tags, weight) from FILE ("-" for stdin). Every item is re-embedded with the current
-provider and gets a new id. Items are sent in batches; each batch is all-or-nothing.
+provider and gets a new id. Items already stored (same content, scope, project and type)
+are skipped and counted: importing an export again stores nothing twice. Items are sent in
+batches; each batch is all-or-nothing.
 
 Flags:
   --batch N    items per request, 1..10000 (default 500; 10000 makes a file of up to
@@ -234,34 +242,116 @@ Flags:
   --skip N     skip the first N items (resume after a failed batch)
   -h, --help   show this help
 `,
-  search: `Usage: memcli search QUERY... [--project NAME] [--scope S] [--limit N] [--json]
+  search:
+    `Usage: memcli search QUERY... [--project NAME | --global] [--scope S] [--limit N] [--json]
 
-Semantic search. With --project the search is hierarchical: global memories plus that
-project's; without --project and --scope, global memories only; --scope all searches every
-project's memories and the global ones.
+Semantic search over global memories plus the project's. The project is --project, else the
+repository's (as for bootstrap: .mneme, git root, directory name); --global searches global
+memories only; --scope all searches every project's memories and the global ones.
 
 Flags:
   --project NAME   search global + this project's memories
+  --global         global memories only
   --scope S        global | project | all
   --limit N        1..100 (default 5)
   --json           print the raw results
   -h, --help       show this help
 `,
-  add: `Usage: memcli add CONTENT... [--type T] [--scope S] [--project NAME] [--tags a,b] [--ttl D]
-                  [--weight W] [--supersedes ID] [--json]
+  add: `Usage: memcli add CONTENT... [--type T] [--project NAME | --global] [--tags a,b] [--ttl D]
+                  [--weight W] [--pin] [--replace | --supersedes ID] [--json]
 
-Stores a memory ("-" as CONTENT reads it from stdin) and reports possible contradictions.
+Stores a memory ("-" as CONTENT reads it from stdin) in the repository's project (as for
+bootstrap: .mneme, git root, directory name), or with --global for every project, and says
+when the agent will see it: at every session start (pinned, type bootstrap) or when
+relevant to a prompt (recall).
+
+Contradictions (similar memories, similarity > 0.75): on a terminal add asks first whether
+to replace the old memory, keep both or cancel; --replace supersedes the one it contradicts
+in the same step (refused, naming them, when several do).
 
 Flags:
   --type T          fact (default) | rule | decision | feedback | context | bootstrap
-  --scope S         global (default) | project (implied by --project)
-  --project NAME    project of a project-scoped memory
+  --project NAME    project of the memory (default: the repository's)
+  --global          a global memory, for every project
+  --scope S         global | project
+  --pin             show it at every session start: stored as type bootstrap, its own type
+                    kept as a tag (the bootstrap lists it under Rules, Facts ...)
   --tags a,b        comma-separated tags (may be repeated)
   --ttl D           lifetime: 30m, 24h, 7d, 2w, 1d12h ...
   --weight W        importance 0.1..1.0 (default 1.0)
+  --replace         supersede the memory this one contradicts, in one step
   --supersedes ID   id of the memory this one replaces
   --json            print the raw create response
   -h, --help        show this help
+`,
+  list: `Usage: memcli list [--project NAME | --global] [--scope S] [--type T] [--tag TAG]
+                   [--limit N] [--json]
+
+Lists current memories, newest update first: the repository's project's (as for bootstrap)
+and the global ones; --global lists global memories only, --scope project the project's only.
+
+Flags:
+  --project NAME   this project (default: the repository's)
+  --global         global memories only
+  --scope S        global | project
+  --type T         fact | rule | decision | feedback | context | bootstrap
+  --tag TAG        only memories with this tag (among the 1000 newest)
+  --limit N        1..1000 (default 50)
+  --json           the memories as JSON
+  -h, --help       show this help
+`,
+  get: `Usage: memcli get ID [--json]
+
+Shows one memory: where, type, tags, weight, times, supersession and its content.
+
+Flags:
+  --json       the memory as JSON
+  -h, --help   show this help
+`,
+  update: `Usage: memcli update ID CONTENT... [--json]
+
+Replaces a memory's content in place (re-embedded; same id, scope, type and tags). "-" as
+CONTENT reads it from stdin. To keep the old text as history, use replace.
+
+Flags:
+  --json       the updated memory as JSON
+  -h, --help   show this help
+`,
+  replace: `Usage: memcli replace ID CONTENT... [--json]
+
+Stores CONTENT as a new memory with the old one's scope, project, type, tags and weight and
+supersedes memory ID, in one transaction: the old one drops out of recall and the bootstrap,
+and nothing is duplicated. "-" as CONTENT reads it from stdin.
+
+Flags:
+  --json       the create response as JSON
+  -h, --help   show this help
+`,
+  forget: `Usage: memcli forget ID... [--yes]
+
+Deletes memories by id. More than one asks for confirmation on a terminal; without a
+terminal it needs --yes.
+
+Flags:
+  -y, --yes    delete without asking
+  -h, --help   show this help
+`,
+  backup: `Usage: memcli backup FILE
+
+Writes a consistent copy of the embedded database (DATA_DIR/db) to FILE while the daemon
+runs: a gzipped tar of the database directory's contents, taken between two statements after a
+checkpoint, with every memory, its vector and the recorded embedder. Writes go on
+meanwhile. Server Postgres (DATABASE_URL) is backed up with pg_dump instead.
+
+Restore (the daemon stopped):
+  memcli uninstall
+  mv "$DATA_DIR/db" "$DATA_DIR/db.old"
+  mkdir -m 700 "$DATA_DIR/db"
+  tar -xzf FILE -C "$DATA_DIR/db"
+  memcli setup
+
+Flags:
+  -h, --help   show this help
 `,
   reembed: `Usage: memcli reembed [--batch-size N]
 

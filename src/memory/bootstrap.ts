@@ -78,19 +78,47 @@ const TAG_GROUP: Record<string, BootstrapGroup> = {
   context: "Context",
 };
 
-/** The fixed System section (without a trailing newline). */
-export const BOOTSTRAP_SYSTEM = [
-  "## System",
-  "",
-  "You have a persistent memory service (Mneme). Use it across sessions:",
-  "",
-  "- Follow the Rules below; treat Feedback as corrections from the user; Facts, Decisions and Context describe the user and the project.",
-  "- Before starting a task, `recall` what is relevant (pass the project so that global and project memories are both searched).",
-  "- `remember` durable knowledge only: facts, decisions with their reason, user feedback and rules. One idea per memory, short and self-contained; never store secrets.",
-  "- Use scope `project` with the project name for project-specific knowledge, `global` for what applies everywhere; set a `ttl` for temporary context.",
-  "- When `remember` reports contradictions, resolve them: replace the outdated memory by passing its id as `supersedes`, or `update`/`forget` it.",
-  "- Memories of type `bootstrap` are shown here at every session start; keep them few and essential.",
-].join("\n");
+/**
+ * The first line of the System section: how to read the sections that follow, naming only
+ * those present (no "Follow the Rules below" without a Rules section).
+ */
+function readingLine(present: ReadonlySet<BootstrapGroup>): string {
+  const parts: string[] = [];
+  if (present.has("Rules")) parts.push("follow the Rules below");
+  if (present.has("Feedback")) parts.push("treat Feedback as corrections from the user");
+  const about = (["Facts", "Decisions", "Context"] as const).filter((g) => present.has(g));
+  if (about.length) {
+    const list = about.length === 1
+      ? about[0]
+      : `${about.slice(0, -1).join(", ")} and ${about[about.length - 1]}`;
+    parts.push(`${list} ${list === "Context" ? "describes" : "describe"} the user and the project`);
+  }
+  if (!parts.length) return "- No rules, feedback or facts are pinned to session start yet.";
+  const text = parts.join("; ");
+  return `- ${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+/**
+ * The System section (without a trailing newline) for a bootstrap whose sections are
+ * `present`.
+ */
+export function bootstrapSystem(present: Iterable<BootstrapGroup>): string {
+  return [
+    "## System",
+    "",
+    "You have a persistent memory service (Mneme). Use it across sessions:",
+    "",
+    readingLine(new Set(present)),
+    "- Before starting a task, `recall` what is relevant (pass the project so that global and project memories are both searched).",
+    "- `remember` durable knowledge only: facts, decisions with their reason, user feedback and rules. One idea per memory, short and self-contained; never store secrets.",
+    "- Use scope `project` with the project name for project-specific knowledge, `global` for what applies everywhere; set a `ttl` for temporary context.",
+    "- When `remember` reports contradictions, resolve them: replace the outdated memory by passing its id as `supersedes`, or `update`/`forget` it.",
+    "- Memories of type `bootstrap` are shown here at every session start; keep them few and essential.",
+  ].join("\n");
+}
+
+/** The System section of a bootstrap with every section (Rules, Feedback, Facts ...). */
+export const BOOTSTRAP_SYSTEM: string = bootstrapSystem(BOOTSTRAP_GROUPS);
 
 /** Rough token count: `ceil(text.length / 4)` (UTF-16 code units). */
 export function estimateTokens(text: string): number {
@@ -160,7 +188,8 @@ export function renderBootstrap(
   for (const g of BOOTSTRAP_GROUPS) groups.set(g, []);
   for (const m of memories) groups.get(bootstrapGroupOf(m))!.push(m);
 
-  const parts: string[] = ["# Memory Bootstrap", BOOTSTRAP_SYSTEM];
+  const present = BOOTSTRAP_GROUPS.filter((g) => groups.get(g)!.length > 0);
+  const parts: string[] = ["# Memory Bootstrap", bootstrapSystem(present)];
   for (const g of BOOTSTRAP_GROUPS) {
     const items = groups.get(g)!;
     if (items.length === 0) continue;

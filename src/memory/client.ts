@@ -7,6 +7,7 @@
 import { describeError } from "../common/errors.ts";
 import { isErrorStatus, MemoryError } from "../domain/errors.ts";
 import type {
+  Contradiction,
   CreateInput,
   CreateResult,
   DeleteFilter,
@@ -14,6 +15,7 @@ import type {
   ExportRecord,
   Health,
   ImportItem,
+  ImportResult,
   ListFilter,
   Memory,
   MemoryService,
@@ -330,18 +332,75 @@ export class MemoryClient implements MemoryService {
 
   /**
    * Import up to 10000 memories in one transaction (POST /api/memories/import): all are
-   * validated first (errors name the item, e.g. `[3].type: ...`) and get new ids.
+   * validated first (errors name the item, e.g. `[3].type: ...`) and get new ids. Items
+   * already stored (same content, scope, project and type) are skipped and counted.
    *
    * @example
    * ```ts
    * import { type ImportItem, MemoryClient } from "@mneme/mneme";
    * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
    * const items: ImportItem[] = JSON.parse(await Deno.readTextFile("memories.json"));
-   * const { imported } = await client.import(items);
+   * const { imported, skipped } = await client.import(items);
    * ```
    */
-  import(items: ImportItem[]): Promise<{ imported: number }> {
+  import(items: ImportItem[]): Promise<ImportResult> {
     return this.request("POST", "/api/memories/import", items, undefined, 600_000);
+  }
+
+  /**
+   * The existing memories `input` would be reported as contradicting
+   * (POST /api/memories/contradictions); nothing is stored.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * const found = await client.contradictions({ content: "Staging uses port 6543" });
+   * console.log(found.map((c) => c.memory.id));
+   * ```
+   */
+  contradictions(input: CreateInput): Promise<Contradiction[]> {
+    return this.request("POST", "/api/memories/contradictions", input);
+  }
+
+  /**
+   * A consistent copy of the embedded database, taken while the service runs
+   * (POST /api/maintenance/backup): the bytes of a gzipped tarball of its data directory.
+   * A 409 {@link MemoryError} on server Postgres.
+   *
+   * @example
+   * ```ts
+   * import { MemoryClient } from "@mneme/mneme";
+   * const client = new MemoryClient({ baseUrl: "http://127.0.0.1:4200" });
+   * await Deno.writeFile("mneme-backup.tar.gz", await client.backup());
+   * ```
+   */
+  async backup(): Promise<Uint8Array> {
+    const headers: Record<string, string> = {};
+    if (this.#key) headers.authorization = `Bearer ${this.#key}`;
+    let res: Response;
+    try {
+      res = await this.#fetch(new URL(this.#base + "/api/maintenance/backup"), {
+        method: "POST",
+        headers,
+        signal: AbortSignal.timeout(600_000),
+      });
+    } catch (err) {
+      throw new MemoryError(
+        503,
+        `cannot reach the Admin API at ${this.#base} (${describeError(err)})`,
+        { cause: err },
+      );
+    }
+    if (!res.ok || res.headers.get("content-type") !== "application/gzip") {
+      let msg = `Admin API answered ${res.status}`;
+      try {
+        const j = JSON.parse(await res.text());
+        if (typeof j?.error === "string") msg = j.error;
+      } catch { /* not JSON */ }
+      throw new MemoryError(isErrorStatus(res.status) ? res.status : 502, msg);
+    }
+    return new Uint8Array(await res.arrayBuffer());
   }
 
   /**

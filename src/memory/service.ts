@@ -9,11 +9,12 @@ import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts"
 import { terms } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
-import type { NewRow, ScopeFilter, Store } from "../store/store.ts";
+import { importKey, type NewRow, type ScopeFilter, type Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { describeError } from "../common/errors.ts";
 import { badRequest, MemoryError, notFound } from "../domain/errors.ts";
 import type {
+  Contradiction,
   CreateInput,
   CreateResult,
   DeleteFilter,
@@ -22,6 +23,7 @@ import type {
   ExportRecord,
   Health,
   ImportItem,
+  ImportResult,
   ListFilter,
   Memory,
   MemoryService,
@@ -41,6 +43,7 @@ import {
   validateImport,
   validateList,
   validateOffset,
+  validateReplace,
   validateSearch,
   validateUpdate,
 } from "./validate.ts";
@@ -191,6 +194,12 @@ export interface ServiceDeps {
   wordVectors?: false | (() => Promise<WordVectors>);
 }
 
+/** The first line of `text`, at most 80 characters. */
+function oneLine(text: string): string {
+  const first = text.split("\n")[0];
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first;
+}
+
 /** Hierarchy used by contradiction checks: global sees global; a project sees global and itself. */
 function hierarchyOf(scope: Scope, project: string | null): ScopeFilter {
   return scope === "project" && project !== null
@@ -274,11 +283,12 @@ export class SqlMemoryService implements MemoryService {
     }
   }
 
-  async create(input: CreateInput): Promise<CreateResult> {
-    const v = validateCreate(input);
-    await this.#assertVectorsUsable();
-    const [embedding] = await this.#embed([v.content]);
-    const now = this.#now();
+  /** Existing memories within the contradiction threshold of `embedding` for `v`. */
+  async #contradictionsOf(
+    v: NewMemory,
+    embedding: number[],
+    now: Date,
+  ): Promise<Contradiction[]> {
     const near = await this.#store.nearest(
       embedding,
       hierarchyOf(v.scope, v.project),
@@ -286,9 +296,41 @@ export class SqlMemoryService implements MemoryService {
       now,
       v.supersedes ?? undefined,
     );
-    const contradictions = near
+    return near
       .filter((n) => n.similarity > CONTRADICTION_THRESHOLD)
       .map((n) => ({ memory: n.memory, similarity: n.similarity }));
+  }
+
+  async contradictions(input: CreateInput): Promise<Contradiction[]> {
+    const v = validateCreate(input);
+    validateReplace(input);
+    await this.#assertVectorsUsable();
+    const [embedding] = await this.#embed([v.content]);
+    return await this.#contradictionsOf(v, embedding, this.#now());
+  }
+
+  async create(input: CreateInput): Promise<CreateResult> {
+    const v = validateCreate(input);
+    const replace = validateReplace(input);
+    await this.#assertVectorsUsable();
+    const [embedding] = await this.#embed([v.content]);
+    const now = this.#now();
+    let contradictions = await this.#contradictionsOf(v, embedding, now);
+    if (replace && contradictions.length > 1) {
+      const list = contradictions
+        .map((c) => `${c.memory.id} (${c.similarity.toFixed(3)}: ${oneLine(c.memory.content)})`)
+        .join("; ");
+      throw new MemoryError(
+        409,
+        `replace: ${contradictions.length} existing memories look similar, so which one to ` +
+          `replace is unclear: ${list}; name the one to replace with supersedes`,
+        { field: "replace" },
+      );
+    }
+    if (replace && contradictions.length === 1) {
+      v.supersedes = contradictions[0].memory.id;
+      contradictions = [];
+    }
     const row = newRow(v, embedding, now);
     const memory = await this.#store.transaction(async (tx) => {
       if (v.supersedes !== null) {
@@ -475,10 +517,20 @@ export class SqlMemoryService implements MemoryService {
    * rows stay invisible until one statement publishes them all; on any failure they are
    * deleted (and at the next start, when the process was killed).
    */
-  async import(items: ImportItem[]): Promise<{ imported: number }> {
-    const valid = validateImport(items);
+  async import(items: ImportItem[]): Promise<ImportResult> {
+    const all = validateImport(items);
     await this.#assertVectorsUsable();
-    if (!valid.length) return { imported: 0 };
+    // Items already stored (same content, scope, project and type), or repeated in this
+    // import, are skipped: re-importing an export stores nothing twice.
+    const seen = await this.#store.existingKeys(all, this.#now());
+    const valid = all.filter((v) => {
+      const key = importKey(v);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const skipped = all.length - valid.length;
+    if (!valid.length) return { imported: 0, skipped };
     const info = this.#embedder.info;
     const vectors = await this.#embedInBatches(valid.map((v) => v.content));
     const now = this.#now();
@@ -509,7 +561,7 @@ export class SqlMemoryService implements MemoryService {
       this.#store.invalidateStats();
     }
     if (rows.length >= 100) await this.#store.analyze();
-    return { imported: rows.length };
+    return { imported: rows.length, skipped };
   }
 
   async health(): Promise<Health> {
@@ -584,6 +636,23 @@ export class SqlMemoryService implements MemoryService {
     }
     this.#stored = { ...target };
     return { done, total: pending.total, finished: true, embedder: target };
+  }
+
+  /**
+   * A consistent copy of the embedded database while the service runs: a gzipped tarball of
+   * its data directory, memories, vectors and the recorded embedder included (restore:
+   * docs/memcli.md, Backup and restore). A 409 on server Postgres, which pg_dump backs up.
+   */
+  async backup(): Promise<Blob> {
+    const dump = this.#store.db.dump;
+    if (!dump) {
+      throw new MemoryError(
+        409,
+        "backup: the database is server Postgres (DATABASE_URL); back it up with pg_dump " +
+          "(docs/postgres.md)",
+      );
+    }
+    return await dump.call(this.#store.db);
   }
 
   close(): Promise<void> {

@@ -46,6 +46,12 @@ export interface CreateInput {
   ttl?: string;
   /** Id of the memory this one replaces; empty string means none. */
   supersedes?: string;
+  /**
+   * Supersede the one existing memory this one contradicts (similarity above 0.75), in the
+   * same transaction as the insert; a 409 naming them when several do; stored as usual when
+   * none does. Not with `supersedes`.
+   */
+  replace?: boolean;
 }
 
 /**
@@ -248,6 +254,24 @@ export interface ExportRecord {
 }
 
 /**
+ * What an import did: `imported` items stored, `skipped` items left out because a memory
+ * with the same content, scope, project and type is already stored (or came earlier in the
+ * same import).
+ *
+ * @example
+ * ```ts
+ * import type { ImportResult } from "@mneme/mneme";
+ * const line = (r: ImportResult) => `${r.imported} imported, ${r.skipped} already stored`;
+ * ```
+ */
+export interface ImportResult {
+  /** Items stored. */
+  imported: number;
+  /** Items already stored (same content, scope, project and type), left out. */
+  skipped: number;
+}
+
+/**
  * One item of an import. Export records are accepted as they are.
  *
  * @example
@@ -376,7 +400,9 @@ export interface MemoryService {
    */
   export(options?: ExportOptions): Promise<ExportRecord[]>;
   /** Validate all, re-embed, insert in one transaction. */
-  import(items: ImportItem[]): Promise<{ imported: number }>;
+  import(items: ImportItem[]): Promise<ImportResult>;
+  /** The existing memories `input` would be reported as contradicting; nothing is stored. */
+  contradictions(input: CreateInput): Promise<Contradiction[]>;
   /** Database and embedder state. */
   health(): Promise<Health>;
   /** Re-embed one batch with the configured embedder; call until `finished`. */

@@ -238,9 +238,10 @@ const CREATE_FIELDS = [
   "weight",
   "ttl",
   "supersedes",
+  "replace",
 ] as const;
 
-/** Validate a create input and apply defaults. */
+/** Validate a create input and apply defaults (`replace` is read by {@link validateReplace}). */
 export function validateCreate(x: unknown): NewMemory {
   const obj = asObject(x, "body");
   rejectUnknown(obj, CREATE_FIELDS, "");
@@ -260,6 +261,18 @@ export function validateCreate(x: unknown): NewMemory {
     ttlMs: validateTtl(obj.ttl, "ttl"),
     supersedes,
   };
+}
+
+/** The `replace` flag of a create input: a boolean, not with `supersedes`. */
+export function validateReplace(x: unknown): boolean {
+  const obj = asObject(x, "body");
+  const r = obj.replace;
+  if (!present(r) || r === false) return false;
+  if (r !== true) throw badRequest("replace", "must be a boolean");
+  if (present(obj.supersedes) && obj.supersedes !== "") {
+    throw badRequest("replace", "must not be given with supersedes (which names the memory)");
+  }
+  return true;
 }
 
 const IMPORT_FIELDS = [

@@ -33,6 +33,12 @@ export interface Db {
   exec(text: string): Promise<void>;
   /** Run `fn` in one transaction; it is rolled back when `fn` throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * A consistent copy of an embedded database's files: a gzipped tarball of its data
+   * directory (its contents, to extract into an empty directory), taken after a checkpoint between two
+   * statements, so that no transaction is half in it. Absent on server Postgres (pg_dump).
+   */
+  dump?(): Promise<Blob>;
   /** Close the connection(s). */
   close(): Promise<void>;
 }

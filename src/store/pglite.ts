@@ -309,6 +309,12 @@ function resilientDb(h: ResilientPglite): Db {
     transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       return h.run(true, (pg) => pg.transaction((tx) => fn(wrap(tx, pg, true))));
     },
+    // In the statement queue: no statement or transaction of this process runs meanwhile.
+    dump: () =>
+      h.run(false, async (pg) => {
+        await pg.exec("checkpoint");
+        return await pg.dumpDataDir("gzip");
+      }),
     close: () => h.close(),
   };
 }

@@ -191,6 +191,13 @@ const NOT_SUPERSEDED = "m.superseded_by is null";
 export const VISIBLE =
   "(m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))";
 
+/** The identity an import deduplicates on: content, scope, project and type. */
+export function importKey(
+  m: { content: string; scope: Scope; project: string | null; type: MemoryType },
+): string {
+  return JSON.stringify([m.content, m.scope, m.project ?? null, m.type]);
+}
+
 /** A job touched less recently than this on server Postgres is left behind by a dead process. */
 export const IMPORT_STALE_MS = 10 * 60_000;
 
@@ -497,6 +504,33 @@ export class Store {
       if (await this.abandonImport(j.id, all ? undefined : IMPORT_STALE_MS / 1000)) n++;
     }
     return n;
+  }
+
+  /**
+   * Which of `items` are already stored: the keys (see {@link importKey}) of current
+   * memories (not expired, visible) with the same content, scope, project and type.
+   */
+  async existingKeys(
+    items: { content: string; scope: Scope; project: string | null; type: MemoryType }[],
+    now: Date,
+  ): Promise<Set<string>> {
+    const found = new Set<string>();
+    const contents = [...new Set(items.map((i) => i.content))];
+    const BATCH = 500;
+    for (let i = 0; i < contents.length; i += BATCH) {
+      const p = new Params();
+      const c = p.add(contents.slice(i, i + BATCH));
+      const rows = await this.db.query<
+        { content: string; scope: Scope; project: string | null; type: MemoryType }
+      >(
+        `select m.content, m.scope, m.project, m.type from memories m
+          where md5(m.content) = any(array(select md5(c) from unnest(${c}::text[]) c))
+            and m.content = any(${c}::text[]) and ${liveClause(now, p)} and ${VISIBLE}`,
+        p.values,
+      );
+      for (const r of rows) found.add(importKey(r));
+    }
+    return found;
   }
 
   /** One memory by id, expired or not; null when absent. */

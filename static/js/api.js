@@ -213,7 +213,7 @@ export const api = {
   exportBlob: async () => (await send("POST", "/api/memories/export")).blob(),
   /**
    * @param {string} text
-   * @returns {Promise<{ imported: number }>}
+   * @returns {Promise<{ imported: number, skipped: number }>}
    */
   importText: (text) => json("POST", "/api/memories/import", { raw: text }),
 };

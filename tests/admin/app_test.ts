@@ -311,7 +311,16 @@ Deno.test({
         assert.ok(!ex.text.includes("embedding"));
         const imp = await call(app, "POST", "/api/memories/import", { body: ex.json });
         assert.equal(imp.status, 200);
-        assert.deepEqual(imp.json, { imported: 2 });
+        // Already stored: skipped, nothing duplicated; the same items under another project are new.
+        assert.deepEqual(imp.json, { imported: 0, skipped: 2 });
+        assert.equal(await count(), 2);
+        const moved = (ex.json as { project?: string }[]).map((r) => ({
+          ...r,
+          scope: "project",
+          project: "q",
+        }));
+        const imp2 = await call(app, "POST", "/api/memories/import", { body: moved });
+        assert.deepEqual(imp2.json, { imported: 2, skipped: 0 });
         assert.equal(await count(), 4);
         isError(
           await call(app, "POST", "/api/memories/import", {
@@ -330,7 +339,7 @@ Deno.test({
         );
         const large = await call(app, "POST", "/api/memories/import", { body: big });
         assert.equal(large.status, 200, large.text);
-        assert.deepEqual(large.json, { imported: 80 });
+        assert.deepEqual(large.json, { imported: 80, skipped: 0 });
       });
 
       await t.step("POST /api/maintenance/reembed", async () => {

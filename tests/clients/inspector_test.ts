@@ -205,3 +205,61 @@ clientTest(
     }
   },
 );
+
+clientTest(
+  `MCP Inspector ${INSPECTOR_VERSION} --cli: a contradiction resolved with supersedes, no duplicate, the stale fact gone from recall`,
+  missing,
+  async () => {
+    const admin = await startAdminProcess();
+    const env = { ...baseEnv(), MEMORY_API_URL: admin.url };
+    try {
+      const project = "staging-app";
+      const stale = structured<{ memory: { id: string } }>(
+        await inspect(
+          env,
+          call("remember", "content=The staging database runs on port 5433", `project=${project}`),
+        ),
+      ).memory;
+      // Stored again by mistake as a contradicting fact: the warning names the one-step way.
+      const warned = await inspect(
+        env,
+        call("remember", "content=The staging database runs on port 6543", `project=${project}`),
+      );
+      const w = structured<{ memory: { id: string }; contradictions: { id: string }[] }>(warned);
+      const text = (warned.json.content as Array<{ text: string }>)[0].text;
+      assert.ok(text.includes(`supersedes="${stale.id}"`), text);
+      assert.ok(text.includes(`forget id="${stale.id}"`), text);
+      assert.match(text, /do not remember it again/);
+      // Following the warning: forget the stale one. Then a later correction in one step.
+      structured(await inspect(env, call("forget", `id=${stale.id}`)));
+      const fixed = structured<{ memory: { id: string; supersedes: string } }>(
+        await inspect(
+          env,
+          call(
+            "remember",
+            "content=The staging database runs on port 6544",
+            `project=${project}`,
+            `supersedes=${w.memory.id}`,
+          ),
+        ),
+      ).memory;
+      assert.equal(fixed.supersedes, w.memory.id);
+      const hits = structured<{ results: Array<{ memory: { id: string; content: string } }> }>(
+        await inspect(
+          env,
+          call("recall", "query=which port does the staging database use", `project=${project}`),
+        ),
+      ).results;
+      const contents = hits.map((h) => h.memory.content);
+      assert.deepEqual(contents, ["The staging database runs on port 6544"]);
+      const listed = structured<{ count: number; memories: Array<{ superseded_by: string }> }>(
+        await inspect(env, call("list", `project=${project}`)),
+      );
+      // One current fact, one superseded (history), nothing duplicated.
+      assert.equal(listed.count, 2);
+      assert.equal(listed.memories.filter((m) => !m.superseded_by).length, 1);
+    } finally {
+      await admin.stop();
+    }
+  },
+);

@@ -539,6 +539,24 @@ Deno.test({
         watch.check();
       });
 
+      await t.step("create says when the agent sees it; Pin makes a bootstrap memory", async () => {
+        await go("#/create");
+        const seen = page.locator("#create-visibility");
+        assert.match(await seen.innerText(), /when relevant to a prompt \(recall\)/);
+        await page.getByLabel("Type", { exact: true }).selectOption("rule");
+        await page.getByLabel("Pin to session start").check();
+        assert.match(await seen.innerText(), /at every session start/);
+        await page.getByLabel("Content").fill("Always run the linter before pushing.");
+        await page.getByLabel("Content").press("Control+Enter");
+        const result = page.locator("#create-result");
+        await result.locator(".notice.ok").waitFor();
+        const id = (await result.locator(".notice.ok a").first().textContent())!;
+        const m = (await apiCall<Mem>(base, "GET", `/api/memories/${id}`)).body;
+        assert.equal(m.type, "bootstrap");
+        assert.deepEqual(m.tags, ["rule"]);
+        assert.match(await seen.innerText(), /when relevant to a prompt/, "the form is reset");
+      });
+
       await t.step("360 px: no horizontal scroll on the main screens", async () => {
         await page.setViewportSize({ width: 360, height: 740 });
         for (

@@ -167,7 +167,7 @@ Deno.test("through the service: batched import, startup and runtime provider fai
     const before = fake.embedBatches().length;
     assert.deepEqual(
       await service.import(texts(150).map((content) => ({ content }))),
-      { imported: 150 },
+      { imported: 150, skipped: 0 },
     );
     assert.deepEqual(fake.embedBatches().slice(before).map((b) => b.length), [64, 64, 22]);
     const [hit] = await service.search({ query: "memory text number 7" });

@@ -73,8 +73,9 @@ export function memcliPermissions(
   env: Record<string, string>,
   cwd: string,
   walk = true,
+  args: string[] = [],
 ): string[] {
-  const flags = permissionFlagsFor("memcli", { env: (n) => env[n], args: [], cwd });
+  const flags = permissionFlagsFor("memcli", { env: (n) => env[n], args, cwd });
   if (walk) return flags;
   // Without the walk: drop exactly the `.mneme` / `.git` grants above the working directory.
   const walkPaths = new Set(projectMarkers(cwd));
@@ -99,7 +100,7 @@ export function baseEnv(env: Record<string, string> = {}): Record<string, string
 
 /** `deno run <permissions> src/bin/memcli.ts <args>` for a run with `opts`. */
 function memcliArgv(args: string[], opts: RunOptions): string[] {
-  const perms = memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT, opts.walk ?? true);
+  const perms = memcliPermissions(baseEnv(opts.env), opts.cwd ?? ROOT, opts.walk ?? true, args);
   return ["run", ...perms, `${ROOT}src/bin/memcli.ts`, ...args];
 }
 

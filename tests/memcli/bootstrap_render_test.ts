@@ -4,6 +4,7 @@ import {
   BOOTSTRAP_SYSTEM,
   BOOTSTRAP_WARNING,
   bootstrapGroupOf,
+  bootstrapSystem,
   estimateTokens,
   loadBootstrap,
   renderBootstrap,
@@ -66,7 +67,16 @@ Deno.test("renderBootstrap: System, groups in order, empty groups left out, stat
     mem({ content: "a rule", tags: ["rule"], scope: "project", project: "p" }),
     mem({ content: "a fact", tags: ["fact"] }),
   ], { project: "p", projectSource: "flag" });
-  assert.ok(md.startsWith("# Memory Bootstrap\n\n" + BOOTSTRAP_SYSTEM + "\n\n"));
+  assert.ok(
+    md.startsWith(
+      "# Memory Bootstrap\n\n" + bootstrapSystem(["Bootstrap", "Rules", "Facts", "Context"]) +
+        "\n\n",
+    ),
+  );
+  assert.match(
+    md,
+    /\n- Follow the Rules below; Facts and Context describe the user and the project\.\n/,
+  );
   const s = sections(md);
   assert.deepEqual(s.map((x) => x.title), [
     "System",
@@ -136,4 +146,17 @@ Deno.test("loadBootstrap: exactly the two list calls, merged by id, superseded l
   calls.length = 0;
   assert.deepEqual((await loadBootstrap(fake, null)).map((m) => m.content), ["a"]);
   assert.deepEqual(calls, [{ scope: "global", type: "bootstrap", limit: 100 }]);
+});
+
+Deno.test("renderBootstrap: the System section names only the sections present", () => {
+  const facts = renderBootstrap([mem({ content: "a fact", tags: ["fact"] })], {
+    project: null,
+    projectSource: "none",
+  });
+  assert.doesNotMatch(facts, /Follow the Rules/, "no Rules section, no 'Follow the Rules'");
+  assert.match(facts, /\n- Facts describe the user and the project\.\n/);
+  const none = renderBootstrap([], { project: null, projectSource: "none" });
+  assert.doesNotMatch(none, /Rules/);
+  assert.match(none, /\n- No rules, feedback or facts are pinned to session start yet\.\n/);
+  assert.match(BOOTSTRAP_SYSTEM, /Follow the Rules below; treat Feedback as corrections/);
 });

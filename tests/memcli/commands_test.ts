@@ -58,7 +58,7 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         "7d",
       ], { env });
       assert.equal(a.code, 0, a.err);
-      const m = a.out.match(/^Added ([0-9a-f-]{36}) \(project alpha, fact, expires (\S+)\)\.\n$/);
+      const m = a.out.match(/^Added ([0-9a-f-]{36}) \(project alpha, fact, expires (\S+)\)\.\n/);
       assert.ok(m, a.out);
       const stored = await client.get(m[1]);
       assert.equal(stored.content, "The staging database runs on port 5433");
@@ -74,17 +74,22 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
       // "now" is a stop word of hash-v2, so the two texts embed alike (similarity 1.000).
       assert.match(dup.out, /Possible contradictions \(similarity > 0\.75\):\n {2}[01]\.\d{3} {2}/);
       assert.ok(dup.out.includes(`${m[1]}  The staging database runs on port 5433\n`));
-      assert.match(dup.out, /--supersedes ID/);
+      // The hint is a command that leaves no duplicate: the new memory is already stored.
+      assert.ok(
+        dup.out.includes(`If that one is outdated, drop it: memcli forget ${m[1]}\n`),
+        dup.out,
+      );
+      assert.doesNotMatch(dup.out, /--supersedes ID/);
       const newId = dup.out.match(/^Added ([0-9a-f-]{36})/)![1];
 
       const sup = await memcli(
         ["add", "Staging DB moved to port 6543", "--project", "alpha", "--supersedes", newId],
         { env },
       );
-      assert.match(sup.out, new RegExp(`It supersedes ${newId}\\.`));
+      assert.match(sup.out, new RegExp(`It supersedes ${newId}, which no longer appears`));
       assert.equal((await client.get(newId)).weight, 0.1);
 
-      const fromStdin = await memcli(["add", "-", "--json", "--weight", "0.5"], {
+      const fromStdin = await memcli(["add", "-", "--global", "--json", "--weight", "0.5"], {
         env,
         stdin: "Prefer tabs\nin Makefiles\n",
       });
@@ -92,20 +97,25 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
       assert.equal(res.memory.content, "Prefer tabs\nin Makefiles");
       assert.equal(res.memory.weight, 0.5);
 
-      const badTtl = await memcli(["add", "x", "--ttl", "5 years"], { env });
+      const badTtl = await memcli(["add", "x", "--global", "--ttl", "5 years"], { env });
       assert.equal(badTtl.code, 1);
       assert.match(badTtl.err, /^memcli add: --ttl: /);
       const badScope = await memcli(["add", "x", "--scope", "global", "--project", "p"], { env });
       assert.equal(badScope.code, 1);
-      assert.match(badScope.err, /^memcli add: --(scope|project): /);
+      assert.match(badScope.err, /^memcli add: --scope global and --project cannot be combined/);
       const long = await memcli(["add", "y".repeat(20_001)], { env });
-      assert.match(long.err, /^memcli add: CONTENT: /);
+      assert.match(long.err, /^memcli add: CONTENT: is 20,001 characters; at most 20,000\n/);
+      // Past the API's 1 MiB body limit the message is the same kind, not "body too large".
+      const huge = await memcli(["add", "y".repeat(1_100_000)], { env });
+      assert.match(huge.err, /^memcli add: CONTENT: is 1,100,000 characters; at most 20,000\n/);
     });
 
     await t.step("search: text and JSON, hierarchical with --project", async () => {
       await client.create({ content: "Global rule: never push to main on Fridays" });
       await client.create({ content: "Beta pushes to main are reviewed", project: "beta" });
-      const r = await memcli(["search", "push", "to", "main", "--limit", "10"], { env });
+      const r = await memcli(["search", "push", "to", "main", "--limit", "10", "--global"], {
+        env,
+      });
       assert.equal(r.code, 0, r.err);
       assert.match(
         r.out,
@@ -125,7 +135,7 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         assert.ok(h.memory.scope === "global" || h.memory.project === "alpha", h.memory.content);
       }
       const lim = JSON.parse(
-        (await memcli(["search", "main", "--limit", "1", "--json"], { env })).out,
+        (await memcli(["search", "main", "--limit", "1", "--json", "--global"], { env })).out,
       );
       assert.equal(lim.length, 1);
       const all = await memcli(["search", "push to main", "--scope", "all"], { env });
@@ -212,7 +222,10 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         // One call for a small file: no progress lines; stdin works; export files import as is.
         const exp = JSON.parse((await memcli(["export"], { env })).out) as ExportRecord[];
         const one = exp.filter((x) => x.project === "imp").slice(0, 2);
-        const viaStdin = await memcli(["import", "-"], { env, stdin: JSON.stringify(one) });
+        const viaStdin = await memcli(["import", "-"], {
+          env,
+          stdin: JSON.stringify(one.map((x) => ({ ...x, project: "imp3" }))),
+        });
         assert.equal(viaStdin.err, "");
         assert.equal(viaStdin.out, "Imported 2 memories from -.\n");
       },

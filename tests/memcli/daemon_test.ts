@@ -60,10 +60,13 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
     await t.step(
       "status: running, pid, uptime, URL from the setup state, counts, size",
       async () => {
-        const add = await memcliProcess(["add", "kept across restarts", "--tags", "t1"], { env });
+        const add = await memcliProcess(
+          ["add", "kept across restarts", "--global", "--tags", "t1"],
+          { env },
+        );
         assert.equal(add.code, 0, add.err);
         await memcliProcess(["add", "second memory", "--project", "p"], { env });
-        await memcliProcess(["add", "third memory", "--type", "rule"], { env });
+        await memcliProcess(["add", "third memory", "--global", "--type", "rule"], { env });
         const r = await memcliProcess(["status"], { env });
         assert.equal(r.code, 0, r.out + r.err);
         assert.match(r.out, /^Mneme admin: running\n/);

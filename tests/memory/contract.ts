@@ -48,7 +48,7 @@ function iso(ms: number): string {
 async function importMany(s: MemoryService, n: number, make: (i: number) => ImportItem) {
   for (let i = 0; i < n; i += 5000) {
     const items = Array.from({ length: Math.min(5000, n - i) }, (_, k) => make(i + k));
-    assert.deepEqual(await s.import(items), { imported: items.length });
+    assert.deepEqual(await s.import(items), { imported: items.length, skipped: 0 });
   }
 }
 
@@ -150,6 +150,62 @@ const steps: Record<string, Step> = {
     assert.deepEqual(above.contradictions![0].memory, e);
     const sim = above.contradictions![0].similarity;
     assert.ok(sim > 0.75 && sim < 0.7505, `similarity ${sim}`);
+  },
+
+  async "replace: supersedes the one contradiction in the same call; several are a 409"(b) {
+    const s = b.service;
+    b.embedder.set("port 5433", axis(0)).set("port 6543", cosTo0(0.9, 1))
+      .set("far away", axis(2));
+    const old = (await s.create({ content: "port 5433", project: "p" })).memory;
+    // The check stores nothing.
+    const found = await s.contradictions({ content: "port 6543", project: "p" });
+    assert.deepEqual(found.map((c) => c.memory.id), [old.id]);
+    assert.equal((await s.list()).length, 1);
+    const r = await s.create({ content: "port 6543", project: "p", replace: true });
+    assert.equal(r.memory.supersedes, old.id);
+    assert.equal(r.contradictions, undefined);
+    assert.equal((await s.get(old.id)).superseded_by, r.memory.id);
+    // Nothing to replace: stored as usual.
+    const lone = await s.create({ content: "far away", replace: true });
+    assert.equal(lone.memory.supersedes, null);
+    // Two look alike: refused, naming both, nothing stored.
+    b.embedder.set("twin a", cosTo0(0.95, 3)).set("twin b", cosTo0(0.95, 4))
+      .set("twin c", cosTo0(0.99, 3));
+    const a = (await s.create({ content: "twin a" })).memory;
+    const bb = (await s.create({ content: "twin b" })).memory;
+    const n = (await s.list()).length;
+    const err = await rejectsWith(
+      s.create({ content: "twin c", replace: true }),
+      409,
+      "replace: 2 existing memories look similar",
+    );
+    assert.ok(err.message.includes(a.id) && err.message.includes(bb.id), err.message);
+    assert.equal((await s.list()).length, n);
+    await rejectsWith(s.create({ content: "x", replace: "yes" as never }), 400, "replace:");
+    await rejectsWith(
+      s.create({ content: "x", replace: true, supersedes: a.id }),
+      400,
+      "replace: must not be given with supersedes",
+    );
+  },
+
+  async "import skips what is stored: same content, scope, project and type"(b) {
+    const s = b.service;
+    await s.create({ content: "kept once", project: "p", type: "rule" });
+    const r = await s.import([
+      { content: "kept once", project: "p", type: "rule" },
+      { content: "kept once", project: "p" },
+      { content: "kept once", project: "q", type: "rule" },
+      { content: "kept once", type: "rule" },
+      { content: "new one" },
+      { content: "new one" },
+    ]);
+    assert.deepEqual(r, { imported: 4, skipped: 2 });
+    assert.equal((await s.list({ limit: 100 })).length, 5);
+    // An expired memory is not "stored": the same content imports again.
+    await s.create({ content: "short", ttl: "1h" });
+    b.clock.at(2 * HOUR);
+    assert.deepEqual(await s.import([{ content: "short" }]), { imported: 1, skipped: 0 });
   },
 
   async "contradictions: only the nearest 5 are checked"(b) {
@@ -562,7 +618,7 @@ const steps: Record<string, Step> = {
     }
     const before = await s.list();
     await s.deleteMany();
-    assert.deepEqual(await s.import(exported), { imported: 3 });
+    assert.deepEqual(await s.import(exported), { imported: 3, skipped: 0 });
     const after = await s.list();
     const strip = (m: Memory) => ({ ...m, id: "", supersedes: null, superseded_by: null });
     const byContent = (a: Memory, b: Memory) => a.content.localeCompare(b.content);
@@ -575,7 +631,10 @@ const steps: Record<string, Step> = {
       assert.equal(m.supersedes, null);
       assert.equal(m.superseded_by, null);
     }
-    assert.deepEqual(await s.import([]), { imported: 0 });
+    assert.deepEqual(await s.import([]), { imported: 0, skipped: 0 });
+    // Importing the export again stores nothing: every item is already there.
+    assert.deepEqual(await s.import(exported), { imported: 0, skipped: 3 });
+    assert.equal((await s.list()).length, 3);
   },
 
   async "export returns at most 10000 memories"(b) {

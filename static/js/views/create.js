@@ -84,6 +84,16 @@ export function create(root, params) {
     class: "mono",
     placeholder: "memory id (UUID)",
   }));
+  const pin = /** @type {HTMLInputElement} */ (h("input", { name: "pin", type: "checkbox" }));
+  // When the agent will see the memory: said where it is chosen.
+  const seen = h("p", { class: "hint", id: "create-visibility", "aria-live": "polite" });
+  const syncSeen = () => {
+    seen.textContent = pin.checked || type.value === "bootstrap"
+      ? "The agent sees it at every session start (the bootstrap)."
+      : "The agent sees it when relevant to a prompt (recall). Pin it to show it at every session start.";
+  };
+  pin.addEventListener("change", syncSeen);
+  type.addEventListener("change", syncSeen);
   weightIn.value = MAX_WEIGHT.toFixed(1);
   scope.value = params.get("scope") === "project" || params.get("project") ? "project" : "global";
   project.value = params.get("project") ?? "";
@@ -141,6 +151,12 @@ export function create(root, params) {
         hint: "e.g. 30m, 24h, 7d, 2w, 1d12h. Empty: never expires.",
       }),
     ),
+    field("Pin to session start", pin, {
+      name: "pin",
+      hint:
+        "Stored as type bootstrap with its type kept as a tag, so the bootstrap lists it under Rules, Facts ...",
+    }),
+    seen,
     field("Supersedes", supersedes, {
       name: "supersedes",
       hint: "Optional id of the memory this one replaces.",
@@ -150,6 +166,7 @@ export function create(root, params) {
     h("datalist", { id: "create-projects" }),
   ));
   syncProject();
+  syncSeen();
 
   const result = h("section", {
     class: "result",
@@ -185,6 +202,11 @@ export function create(root, params) {
         body.project = project.value.trim();
       }
       const tagList = parseTags(tags.value);
+      if (pin.checked && type.value !== "bootstrap") {
+        // Pinned: a bootstrap memory whose own type is a tag (the bootstrap groups by it).
+        if (!tagList.includes(type.value)) tagList.unshift(type.value);
+        body.type = "bootstrap";
+      }
       if (tagList.length) body.tags = tagList;
       if (weightIn.value.trim() !== "") body.weight = Number(weightIn.value);
       else if (weightIn.validity.badInput) body.weight = weightIn.value; // the API names the field
@@ -198,6 +220,8 @@ export function create(root, params) {
         tags.value = "";
         ttl.value = "";
         supersedes.value = "";
+        pin.checked = false;
+        syncSeen();
         announce(
           `Saved memory ${res.memory.id.slice(0, 8)}${
             res.contradictions ? `; ${res.contradictions.length} possible contradiction(s)` : ""

@@ -76,10 +76,13 @@ export function transfer(root) {
         return;
       }
       try {
-        const { imported } = await api.importText(text);
+        const { imported, skipped } = await api.importText(text);
+        const already = skipped
+          ? `; skipped ${skipped} already stored (same content, scope, project and type)`
+          : "";
         importState.textContent = `Imported ${imported} ${
           imported === 1 ? "memory" : "memories"
-        } from ${f.name}.`;
+        } from ${f.name}${already}.`;
         announce(importState.textContent);
         /** @type {HTMLFormElement} */ (form).reset();
       } catch (err) {
