@@ -36,7 +36,9 @@
  *    one) and `--searches` searches (recall / memory_searchKnowledge / search_nodes), one at a
  *    time, timed at the client from request to answer: `write_p50/p95`, `search_p50/p95`,
  *    `first_write_ms` (the session's first write, left out of the percentiles);
- * 4. `--idle` seconds of nothing, then `idle_mib` (the daemon's RSS, or the peer server's);
+ * 4. `--idle` seconds of nothing, then `idle_mib` (the daemon's RSS, or the peer server's),
+ *    `idle_all_mib` (every process of the system) and `mcp_idle_mib` (the MCP server program:
+ *    Mneme's `mneme-mcp` without its launcher; a peer's server, the same as `idle_mib`);
  * 5. `disk_mib`: the bytes of the data directory (the JSONL file; the SQLite files), for Mneme
  *    also its write-ahead log (`wal_mib`).
  *
@@ -670,6 +672,7 @@ interface Result {
   daemon_peak_mib: number;
   idle_mib: number;
   idle_all_mib: number;
+  mcp_idle_mib: number;
   disk_mib: number;
   wal_mib: number;
 }
@@ -710,6 +713,7 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     const idle = procMem(daemon).rss;
     const idleAll = sampler.sample();
+    const mcpIdle = procMem(leaf(mcp.pid)).rss;
     const peakAll = sampler.overall();
     const daemonPeak = procMem(daemon).hwm;
     const disk = await diskBytes(sys.dataPath());
@@ -731,6 +735,7 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
       daemon_peak_mib: r1(daemonPeak / MIB),
       idle_mib: r1(idle / MIB),
       idle_all_mib: r1(idleAll / MIB),
+      mcp_idle_mib: r1(mcpIdle / MIB),
       disk_mib: r1(disk.total / MIB),
       wal_mib: r1(disk.wal / MIB),
     } satisfies Result;
@@ -814,6 +819,7 @@ const FIGURES: [keyof Result, string][] = [
   ["load_peak_mib", "peak RSS during the bulk load (MiB)"],
   ["idle_mib", `RSS idle after ${IDLE_S} s, daemon (MiB)`],
   ["idle_all_mib", `RSS idle, everything (MiB)`],
+  ["mcp_idle_mib", `RSS idle, MCP server program (MiB)`],
   ["load_per_s", "bulk load (memories/s)"],
   ["load_s", "bulk load (s)"],
   ["disk_mib", "disk (MiB)"],
