@@ -103,15 +103,16 @@ const MEMORY_PROGRAM_ENV = [...MEMORY_ENV_VARS, ...POSTGRES_ENV_VARS];
 
 /**
  * V8 settings of the long-running memory programs (the daemon, the MCP server), passed in
- * `DENO_V8_FLAGS` after the user's own: semi-spaces of 1 MiB. V8 grows the young generation
- * to 3 × 16 MiB under allocation (an import, a burst of searches) and keeps it; the profile
- * (docs/performance.md) measured 40–70 MiB less RSS with it, at the same speed.
+ * `DENO_V8_FLAGS` after the user's own: semi-spaces of 1 MiB (V8 grows the young generation
+ * to 3 × 16 MiB under allocation, an import or a burst of searches, and keeps it; the profile
+ * in docs/performance.md measured 40–70 MiB less RSS with it, at the same speed), and `gc()`,
+ * which the embedded database calls once after creating a new database (src/store/pglite.ts).
  */
-export const LEAN_V8_FLAGS = "--max-semi-space-size=1";
+export const LEAN_V8_FLAGS = "--max-semi-space-size=1,--expose-gc";
 
 function leanV8(env: Env): Record<string, string> {
   const own = env("DENO_V8_FLAGS")?.trim();
-  return { DENO_V8_FLAGS: own ? `${own} ${LEAN_V8_FLAGS}` : LEAN_V8_FLAGS };
+  return { DENO_V8_FLAGS: own ? `${own},${LEAN_V8_FLAGS}` : LEAN_V8_FLAGS };
 }
 
 function memoryProgram(

@@ -10,7 +10,7 @@ Deno.test("the daemon and the MCP server get the lean V8 flags after the user's 
   for (const name of ["mneme-admin", "mneme-mcp"]) {
     assert.deepEqual(launchEnv(name, {}), { DENO_V8_FLAGS: LEAN_V8_FLAGS });
     assert.deepEqual(launchEnv(name, { DENO_V8_FLAGS: "--stack-size=2000" }), {
-      DENO_V8_FLAGS: `--stack-size=2000 ${LEAN_V8_FLAGS}`,
+      DENO_V8_FLAGS: `--stack-size=2000,${LEAN_V8_FLAGS}`,
     });
   }
   // memcli is short-lived: V8's defaults.

@@ -388,6 +388,7 @@ export async function openPglite(
   }
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
+  const created = !(await Deno.stat(join(dataDir, "PG_VERSION")).then(() => true, () => false));
   let pg: PGlite;
   try {
     pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
@@ -408,6 +409,10 @@ export async function openPglite(
   }
   // The files of a new database come out of PGlite's image with mode 0666.
   await restrictToOwner(dataDir);
+  // PGlite creates a database with two more WASM instances and a copy of the files in memory
+  // (some 400 MiB), garbage once it is open, which V8 may keep for minutes: collected now when
+  // the process may (`--expose-gc` in the daemon's V8 flags, src/programs.ts).
+  if (created) (globalThis as { gc?: () => void }).gc?.();
   const h = new ResilientPglite(
     pg,
     dataDir,
