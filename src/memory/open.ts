@@ -137,6 +137,8 @@ export async function createServiceOnDb(
       cause: err,
     });
   }
+  // The write-ahead log left by the last run (and by migrations) shrinks to its minimum.
+  await store.settle();
   const recorded = await store.recordedEmbedder();
   // `auto` chooses only while no vectors exist: an embedder recorded on a database that
   // still has no memories (say, a first start before Ollama was installed) is not binding.

@@ -127,6 +127,12 @@ export function scoreMemory(memory: Memory, relevance: number, now: Date): numbe
 
 /** Items embedded per call during an import (the event loop gets a turn after each). */
 export const IMPORT_EMBED_BATCH = 256;
+/**
+ * Items of an import embedded and then staged at a time: only one slice's vectors are held
+ * (an import of 10,000 held all of them, some 60 MB of JavaScript arrays for 768 dimensions,
+ * and the daemon kept the heap it grew to).
+ */
+export const IMPORT_SLICE = 4 * IMPORT_EMBED_BATCH;
 /** Time an import's chunk transaction aims at: well under the 200 ms reads may wait. */
 export const IMPORT_CHUNK_TARGET_MS = 50;
 /** Smallest and largest import chunk (rows). */
@@ -142,8 +148,12 @@ const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * from one chunk to the next), with a turn of the event loop after each: other requests
  * wait for one chunk at most.
  */
-async function writeInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<void>): Promise<void> {
-  let size = IMPORT_CHUNK_MIN;
+async function writeInChunks<T>(
+  rows: T[],
+  write: (chunk: T[]) => Promise<void>,
+  state = { size: IMPORT_CHUNK_MIN },
+): Promise<void> {
+  let size = state.size;
   for (let i = 0; i < rows.length;) {
     const chunk = rows.slice(i, i + size);
     const t0 = performance.now();
@@ -152,6 +162,7 @@ async function writeInChunks<T>(rows: T[], write: (chunk: T[]) => Promise<void>)
     const ms = Math.max(performance.now() - t0, 1);
     const scaled = Math.floor(size * Math.min(2, IMPORT_CHUNK_TARGET_MS / ms));
     size = Math.max(IMPORT_CHUNK_MIN, Math.min(IMPORT_CHUNK_MAX, scaled));
+    state.size = size;
     await nextTurn();
   }
 }
@@ -532,10 +543,8 @@ export class SqlMemoryService implements MemoryService {
     const skipped = all.length - valid.length;
     if (!valid.length) return { imported: 0, skipped };
     const info = this.#embedder.info;
-    const vectors = await this.#embedInBatches(valid.map((v) => v.content));
     const now = this.#now();
-    const rows = valid.map((v, i) => newRow(v, vectors[i], now));
-    const job = await this.#store.beginImport(rows.length);
+    const job = await this.#store.beginImport(valid.length);
     try {
       // Vectors of this embedder only: a re-embedding run finishing meanwhile fails the import.
       const check = async (tx: Store) => {
@@ -549,9 +558,15 @@ export class SqlMemoryService implements MemoryService {
       };
       const abandoned = () =>
         new MemoryError(409, "the import was abandoned by another process; import again");
-      await writeInChunks(rows, async (chunk) => {
-        if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
-      });
+      const chunks = { size: IMPORT_CHUNK_MIN };
+      for (let i = 0; i < valid.length; i += IMPORT_SLICE) {
+        const slice = valid.slice(i, i + IMPORT_SLICE);
+        const vectors = await this.#embedInBatches(slice.map((v) => v.content));
+        const rows = slice.map((v, j) => newRow(v, vectors[j], now));
+        await writeInChunks(rows, async (chunk) => {
+          if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
+        }, chunks);
+      }
       if (!await this.#store.publishImport(job)) throw abandoned();
     } catch (err) {
       await this.#store.abandonImport(job).catch(() => {});
@@ -560,8 +575,8 @@ export class SqlMemoryService implements MemoryService {
       // Published or deleted, the corpus changed (its statistics counted the staged rows).
       this.#store.invalidateStats();
     }
-    if (rows.length >= 100) await this.#store.analyze();
-    return { imported: rows.length, skipped };
+    if (valid.length >= 100) await this.#store.analyze();
+    return { imported: valid.length, skipped };
   }
 
   async health(): Promise<Health> {

@@ -244,15 +244,75 @@ async function noRoomFor(dir: string): Promise<boolean> {
   }
 }
 
+/** The smallest and largest shared buffer pool of the embedded database (MiB). */
+export const SHARED_BUFFERS_MIN_MB = 16;
+export const SHARED_BUFFERS_MAX_MB = 128;
+
 /**
- * PGlite's start parameters with `fsync` on: PGlite starts Postgres with `-F` (fsync off).
- * WAL flushes use `fsync()`, the one sync call PGlite's file system can pass on (its
- * `fdatasync()` does nothing); see {@link syncToDisk}.
+ * The shared buffer pool for a database of `dataBytes` on disk: a quarter of it, between
+ * {@link SHARED_BUFFERS_MIN_MB} and {@link SHARED_BUFFERS_MAX_MB} MiB, in whole MiB. PGlite's
+ * default (128 MiB) is resident from the start whatever the data (PGlite zeroes the pool), so
+ * a small database pays for it all day; the pages that do not fit stay in the OS page cache
+ * (not the daemon's memory) and are read from there.
  */
-function durableStartParams(): string[] {
+export function sharedBuffersMb(dataBytes: number): number {
+  const quarter = Math.ceil(dataBytes / 4 / 1048576);
+  return Math.max(SHARED_BUFFERS_MIN_MB, Math.min(SHARED_BUFFERS_MAX_MB, quarter));
+}
+
+/**
+ * The settings of an embedded database on a laptop, for a database of `dataBytes`:
+ *
+ * - a buffer pool sized for the data ({@link sharedBuffersMb}), WAL buffers of 1 MiB;
+ * - a small write-ahead log: a checkpoint once 48 MiB of log accumulate, no more than 32 MiB
+ *   of old segments kept for reuse, none kept for replicas (there are none). PGlite runs
+ *   Postgres in single-user mode, where no checkpointer runs on a timer: only the size of the
+ *   log (default up to 1 GiB) and closing the database trigger one, so the log of a day's
+ *   writes or of an import stayed on disk (see also {@link Store.settle});
+ * - full-page images in the log compressed (pglz), which halves the log of a bulk load;
+ * - 32 MiB for index builds (HNSW builds on a bigger graph spill to disk, slower but
+ *   bounded), 4 MiB per sort.
+ */
+export function laptopStartParams(dataBytes: number): string[] {
+  return [
+    ["shared_buffers", `${sharedBuffersMb(dataBytes)}MB`],
+    ["wal_buffers", "1MB"],
+    ["max_wal_size", "48MB"],
+    ["min_wal_size", "32MB"],
+    ["wal_keep_size", "0"],
+    ["wal_compression", "pglz"],
+    ["maintenance_work_mem", "32MB"],
+    ["work_mem", "4MB"],
+  ].flatMap(([k, v]) => ["-c", `${k}=${v}`]);
+}
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+async function dirBytes(dir: string): Promise<number> {
+  let total = 0;
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      const path = join(dir, e.name);
+      if (e.isDirectory) total += await dirBytes(path);
+      else if (e.isFile) total += (await Deno.stat(path).catch(() => ({ size: 0 }))).size;
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return total;
+}
+
+/**
+ * PGlite's start parameters: the laptop settings ({@link laptopStartParams}) for the data in
+ * `dataDir` (its tables and indexes, `base/`), and with `durable` `fsync` on: PGlite starts
+ * Postgres with `-F` (fsync off). WAL flushes use `fsync()`, the one sync call PGlite's file
+ * system can pass on (its `fdatasync()` does nothing); see {@link syncToDisk}.
+ */
+async function startParams(dataDir: string | undefined, durable: boolean): Promise<string[]> {
   const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
   if (!Array.isArray(defaults)) throw new Error("PGlite.defaultStartParams is missing");
-  return [...defaults.filter((p) => p !== "-F"), "-c", "wal_sync_method=fsync"];
+  const data = dataDir ? await dirBytes(join(dataDir, "base")) : 0;
+  const params = [...defaults, ...laptopStartParams(data)];
+  return durable ? [...params.filter((p) => p !== "-F"), "-c", "wal_sync_method=fsync"] : params;
 }
 
 /**
@@ -287,7 +347,7 @@ async function createPglite(dataDir?: string, durable = false): Promise<PGlite> 
   const pg = await PGlite.create({
     dataDir,
     extensions: { vector },
-    ...(durable ? { startParams: durableStartParams() } : {}),
+    startParams: await startParams(dataDir, durable),
   });
   if (durable) syncToDisk(pg);
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
@@ -334,6 +394,7 @@ export async function openPglite(
   }
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
+  const created = !(await Deno.stat(join(dataDir, "PG_VERSION")).then(() => true, () => false));
   let pg: PGlite;
   try {
     pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
@@ -354,6 +415,10 @@ export async function openPglite(
   }
   // The files of a new database come out of PGlite's image with mode 0666.
   await restrictToOwner(dataDir);
+  // PGlite creates a database with two more WASM instances and a copy of the files in memory
+  // (some 400 MiB), garbage once it is open, which V8 may keep for minutes: collected now when
+  // the process may (`--expose-gc` in the daemon's V8 flags, src/programs.ts).
+  if (created) (globalThis as { gc?: () => void }).gc?.();
   const h = new ResilientPglite(
     pg,
     dataDir,

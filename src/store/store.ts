@@ -994,6 +994,17 @@ export class Store {
     await this.db.exec("analyze memories");
     await this.db.exec("vacuum analyze memory_terms");
     await this.db.exec("vacuum analyze memory_term_df, memory_corpus");
+    await this.settle();
+  }
+
+  /**
+   * On the embedded database, a checkpoint: it writes the changed pages to their files and
+   * lets the write-ahead log shrink to its minimum (PGlite runs Postgres in single-user mode,
+   * where no checkpoint runs on a timer). Done at start and after bulk writes (imports,
+   * re-embedding). Server Postgres checkpoints by itself: nothing there.
+   */
+  async settle(): Promise<void> {
+    if (this.db.kind === "pglite") await this.db.exec("checkpoint");
   }
 
   /**

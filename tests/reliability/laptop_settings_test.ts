@@ -1,0 +1,68 @@
+/**
+ * The embedded database's laptop settings (src/store/pglite.ts): a buffer pool sized for the
+ * data, and a write-ahead log that shrinks back after bulk writes and at start.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { laptopStartParams, openPglite, sharedBuffersMb } from "../../src/store/pglite.ts";
+import { Store } from "../../src/store/store.ts";
+import { tempDir } from "../helpers.ts";
+
+const MIB = 1024 * 1024;
+
+async function walBytes(dataDir: string): Promise<number> {
+  let total = 0;
+  for await (const e of Deno.readDir(join(dataDir, "pg_wal"))) {
+    if (e.isFile) total += (await Deno.stat(join(dataDir, "pg_wal", e.name))).size;
+  }
+  return total;
+}
+
+Deno.test("shared buffers: a quarter of the data, between 16 and 128 MiB", () => {
+  assert.deepEqual(sharedBuffersMb(0), 16);
+  assert.deepEqual(sharedBuffersMb(100 * MIB), 25);
+  assert.deepEqual(sharedBuffersMb(4000 * MIB), 128);
+  const params = laptopStartParams(100 * MIB);
+  assert(params.includes("shared_buffers=25MB"), params.join(" "));
+  assert(params.includes("max_wal_size=48MB"), params.join(" "));
+});
+
+Deno.test("embedded database: small buffers for small data; the log shrinks back after bulk writes", async () => {
+  const dir = await tempDir("mneme-laptop-");
+  const dataDir = join(dir.path, "db");
+  try {
+    let db = await openPglite(dataDir);
+    try {
+      const show = async (k: string) =>
+        Object.values((await db.query(`show ${k}`))[0] as object)[0];
+      assert.deepEqual(await show("shared_buffers"), "16MB");
+      assert.deepEqual(await show("max_wal_size"), "48MB");
+      assert.deepEqual(await show("fsync"), "on");
+      // About 120 MiB of log: more than max_wal_size, so checkpoints run meanwhile.
+      await db.exec("create table bulk (id int, pad text)");
+      for (let i = 0; i < 6; i++) {
+        await db.exec(
+          "insert into bulk select g, repeat(md5(g::text), 30) from generate_series(1, 20000) g",
+        );
+      }
+      await new Store(db).settle();
+      const wal = await walBytes(dataDir);
+      // min_wal_size (32 MiB) of recycled segments plus the current one, at most.
+      assert(wal <= 64 * MIB, `pg_wal holds ${(wal / MIB).toFixed(0)} MiB after settle`);
+    } finally {
+      await db.close();
+    }
+    // Reopened on the bigger data: a bigger pool, still far below PGlite's 128 MiB default.
+    db = await openPglite(dataDir);
+    try {
+      const [row] = await db.query<{ shared_buffers: string }>("show shared_buffers");
+      const mb = Number(row.shared_buffers.replace("MB", ""));
+      assert(mb >= 16 && mb < 128, row.shared_buffers);
+      assert.deepEqual(await db.query("select count(*)::int as n from bulk"), [{ n: 120000 }]);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
