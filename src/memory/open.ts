@@ -4,6 +4,7 @@
  * probe the embedder, check the dimension against the column and the recorded embedder.
  * @module
  */
+import type { ReclaimerOptions } from "./vacuum.ts";
 import { join } from "node:path";
 import type { MemoryConfig } from "../config.ts";
 import { sameEmbedder } from "../embed/embedder.ts";
@@ -38,6 +39,8 @@ export interface OpenOptions {
   durable?: boolean;
   /** Progress lines of the start-up upgrade (see upgrade.ts); default stderr. */
   log?: (line: string) => void;
+  /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
+  reclaim?: ReclaimerOptions;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
@@ -157,7 +160,13 @@ export async function createServiceOnDb(
   } catch (err) {
     throw new StartupError(`embedding column check failed: ${describeError(err)}`, { cause: err });
   }
-  const service = new SqlMemoryService({ store, embedder, stored, now: opts.now });
+  const service = new SqlMemoryService({
+    store,
+    embedder,
+    stored,
+    now: opts.now,
+    reclaim: { log: opts.log, ...opts.reclaim },
+  });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);
   }

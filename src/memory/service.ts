@@ -4,6 +4,7 @@
  * export, and re-embedding. The clock is injected so that tests control time.
  * @module
  */
+import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts";
 import { terms } from "../domain/terms.ts";
@@ -187,6 +188,8 @@ export interface ServiceDeps {
    * Not used with a model's embeddings, which carry meaning already.
    */
   wordVectors?: false | (() => Promise<WordVectors>);
+  /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
+  reclaim?: ReclaimerOptions;
 }
 
 /** Hierarchy used by contradiction checks: global sees global; a project sees global and itself. */
@@ -205,6 +208,7 @@ export class SqlMemoryService implements MemoryService {
   readonly #retrieval: Retrieval;
   readonly #wordVectors: false | (() => Promise<WordVectors>);
   #embedderHealth: { at: number; ok: boolean; error?: string } | null = null;
+  readonly #reclaimer: Reclaimer;
 
   /** Wire the service. */
   constructor(deps: ServiceDeps) {
@@ -214,6 +218,12 @@ export class SqlMemoryService implements MemoryService {
     this.#now = deps.now ?? (() => new Date());
     this.#retrieval = deps.retrieval ?? "hybrid";
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
+    this.#reclaimer = new Reclaimer(deps.store, deps.reclaim);
+  }
+
+  /** The embedded database's vacuum (a no-op on server Postgres). */
+  get reclaimer(): Reclaimer {
+    return this.#reclaimer;
   }
 
   /** The store (for the TTL cleanup and maintenance). */
@@ -346,6 +356,7 @@ export class SqlMemoryService implements MemoryService {
     const f = validateDeleteFilter(filter);
     const deleted = await this.#store.deleteMany(f, BULK_DELETE_MAX);
     this.#store.invalidateStats();
+    if (deleted) this.#reclaimer.changed("bulk delete");
     return { deleted };
   }
 
@@ -478,6 +489,7 @@ export class SqlMemoryService implements MemoryService {
     } finally {
       // Published or deleted, the corpus changed (its statistics counted the staged rows).
       this.#store.invalidateStats();
+      this.#reclaimer.changed("import");
     }
     if (rows.length >= 100) await this.#store.analyze();
     return { imported: rows.length };
@@ -487,6 +499,15 @@ export class SqlMemoryService implements MemoryService {
     let database: Health["database"] = { kind: this.#store.kind, ok: true };
     try {
       database = { ...database, size_bytes: await this.#store.databaseSize() };
+      if (this.#reclaimer.enabled) {
+        const rows = await this.#store.deadRows();
+        const last = await this.#store.lastVacuum();
+        database = {
+          ...database,
+          dead_rows: rows.reduce((n, r) => n + r.dead, 0),
+          last_vacuum: last && { at: last.at, took_ms: last.took_ms, dead_rows: last.dead_rows },
+        };
+      }
     } catch (err) {
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
     }
@@ -554,10 +575,12 @@ export class SqlMemoryService implements MemoryService {
       return { done: left.done, total: left.total, finished: false, embedder: target };
     }
     this.#stored = { ...target };
+    this.#reclaimer.changed("re-embed");
     return { done, total: pending.total, finished: true, embedder: target };
   }
 
-  close(): Promise<void> {
-    return this.#store.close();
+  async close(): Promise<void> {
+    await this.#reclaimer.stop();
+    await this.#store.close();
   }
 }

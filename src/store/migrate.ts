@@ -11,6 +11,7 @@ import importJobs from "../../migrations/0005_import_jobs.sql" with { type: "tex
 import corpusStats from "../../migrations/0006_corpus_stats.sql" with { type: "text" };
 import stagedStats from "../../migrations/0007_staged_stats.sql" with { type: "text" };
 import searchFunction from "../../migrations/0008_search_function.sql" with { type: "text" };
+import maintenance from "../../migrations/0012_maintenance.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 6, name: "0006_corpus_stats", sql: corpusStats },
   { version: 7, name: "0007_staged_stats", sql: stagedStats },
   { version: 8, name: "0008_search_function", sql: searchFunction },
+  { version: 12, name: "0012_maintenance", sql: maintenance },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */

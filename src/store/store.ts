@@ -202,6 +202,36 @@ export interface StatsRow {
   count: number;
 }
 
+/** The tables the embedded database's vacuum looks after (their indexes go with them). */
+export const VACUUMED_TABLES: readonly string[] = [
+  "memories",
+  "memory_terms",
+  "memory_term_df",
+  "memory_corpus",
+  "mneme_import_jobs",
+  "mneme_meta",
+  "mneme_maintenance",
+];
+
+/** Live and dead rows of one table. */
+export interface DeadRows {
+  table: string;
+  live: number;
+  dead: number;
+}
+
+/** One vacuum of the embedded database. */
+export interface VacuumRun {
+  /** When it ended (ISO 8601). */
+  at: string;
+  /** How long it took. */
+  took_ms: number;
+  /** Dead rows the statistics counted in its tables before it ran. */
+  dead_rows: number;
+  /** The tables vacuumed. */
+  tables: string[];
+}
+
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
   /** The driver underneath. */
@@ -836,6 +866,62 @@ export class Store {
               reembed_dimension = null where id = 1`,
       [info.provider, info.model, info.dimension],
     );
+  }
+
+  /**
+   * Live and dead rows of the service's tables, from the statistics views (counted since
+   * the last clean start: a crash resets them).
+   */
+  async deadRows(): Promise<DeadRows[]> {
+    const rows = await this.db.query<{ table: string; live: number; dead: number }>(
+      `select relname::text as table, n_live_tup::float8 as live, n_dead_tup::float8 as dead
+         from pg_stat_user_tables
+        where schemaname = current_schema() and relname = any($1::text[])
+        order by relname`,
+      [VACUUMED_TABLES],
+    );
+    return rows.map((r) => ({ table: r.table, live: Number(r.live), dead: Number(r.dead) }));
+  }
+
+  /**
+   * Plain `VACUUM (ANALYZE)` of `tables` (of {@link VACUUMED_TABLES}), one statement each, so
+   * that other statements run in between: no exclusive lock but the short one that returns
+   * empty trailing pages to the file system. Records the run in `mneme_maintenance`.
+   */
+  async vacuum(tables: readonly string[] = VACUUMED_TABLES): Promise<VacuumRun> {
+    const names = VACUUMED_TABLES.filter((t) => tables.includes(t));
+    const before = await this.deadRows();
+    const dead = before.filter((r) => names.includes(r.table)).reduce((n, r) => n + r.dead, 0);
+    const t0 = performance.now();
+    for (const t of names) await this.db.exec(`vacuum (analyze) ${t}`);
+    const run: VacuumRun = {
+      at: new Date().toISOString(),
+      took_ms: Math.round(performance.now() - t0),
+      dead_rows: dead,
+      tables: names,
+    };
+    await this.db.query(
+      `insert into mneme_maintenance (task, at, took_ms, dead_rows, tables)
+       values ('vacuum', $1, $2, $3, $4)
+       on conflict (task) do update set at = excluded.at, took_ms = excluded.took_ms,
+         dead_rows = excluded.dead_rows, tables = excluded.tables`,
+      [run.at, run.took_ms, run.dead_rows, names.join(",")],
+    );
+    return run;
+  }
+
+  /** The last vacuum recorded by {@link vacuum}, or null. */
+  async lastVacuum(): Promise<VacuumRun | null> {
+    const [row] = await this.db.query<
+      { at: Date | string; took_ms: number; dead_rows: number; tables: string }
+    >("select at, took_ms, dead_rows::float8 as dead_rows, tables from mneme_maintenance where task = 'vacuum'");
+    if (!row) return null;
+    return {
+      at: new Date(row.at).toISOString(),
+      took_ms: Number(row.took_ms),
+      dead_rows: Number(row.dead_rows),
+      tables: row.tables.split(",").filter(Boolean),
+    };
   }
 
   /** Size of the database on disk, in bytes. */

@@ -103,7 +103,7 @@ Deno.test({
     try {
       const results = await Promise.all([migrate(a), migrate(b), migrate(a), migrate(b)]);
       assert.deepEqual(
-        results.flat().sort(),
+        results.flat().sort((x, y) => x - y),
         MIGRATIONS.map((m) => m.version),
         "each migration applied exactly once",
       );
