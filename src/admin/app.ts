@@ -76,6 +76,35 @@ class ClientGone extends Error {
   }
 }
 
+/** The request body did not arrive in full within {@link BODY_TIMEOUT_MS}. */
+class BodyStalled extends Error {
+  constructor() {
+    super(`the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`);
+    this.name = "BodyStalled";
+  }
+}
+
+/** A request body must arrive in full within this long, or the request is answered 408 (ms). */
+export const BODY_TIMEOUT_MS = 10_000;
+
+/**
+ * The request's body, arrived in full within {@link BODY_TIMEOUT_MS}: a client that stops
+ * sending mid-body gets a 408 (and `Connection: close`) instead of holding the request open.
+ */
+async function readBody(req: Request, timeoutMs = BODY_TIMEOUT_MS): Promise<Uint8Array> {
+  const body = req.arrayBuffer();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyStalled()), timeoutMs);
+  });
+  body.catch(() => {}); // a body that fails after the 408 was sent
+  try {
+    return new Uint8Array(await Promise.race([body, late]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Errors of a connection the client closed (reset, hung up mid-body). */
 function isDisconnect(err: unknown): boolean {
   return err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
@@ -89,10 +118,11 @@ function isDisconnect(err: unknown): boolean {
  * client that hangs up mid-body is a disconnect, not an internal error.
  */
 async function bodyText(c: Context): Promise<string> {
-  let bytes: ArrayBuffer;
+  let bytes: Uint8Array;
   try {
-    bytes = await c.req.arrayBuffer();
+    bytes = await readBody(c.req.raw);
   } catch (err) {
+    if (err instanceof BodyStalled) throw err;
     if (isDisconnect(err)) throw new ClientGone(err);
     throw err;
   }
@@ -214,10 +244,20 @@ export function createAdminApp(opts: AdminOptions): Hono {
         : { error: err.message, field: err.field };
       return c.json(body, err.status);
     }
+    if (err instanceof BodyStalled) {
+      log(`admin: ${err.message} during ${c.req.method} ${c.req.path}; answered 408`);
+      c.header("Connection", "close");
+      return c.json({ error: err.message }, 408);
+    }
     if (err instanceof ClientGone || isDisconnect(err)) {
-      // Nobody reads this answer; the log says what happened, not "internal error".
-      log(`admin: client disconnected during ${c.req.method} ${c.req.path}`);
-      return c.json({ error: "client disconnected" }, 400);
+      // Deno's HTTP server ends the connection itself, before the handler can answer, both
+      // when the client hangs up mid-body and when the body is malformed (a bad chunk): the
+      // handler sees the same error for both, so the log names both.
+      log(
+        `admin: the request body of ${c.req.method} ${c.req.path} could not be read ` +
+          "(the client disconnected, or sent a malformed body)",
+      );
+      return c.json({ error: "request body unreadable: disconnected or malformed" }, 400);
     }
     log(`admin: internal error on ${c.req.method} ${c.req.path}: ${describeError(err)}`);
     return c.json({ error: "internal server error" }, 500);
