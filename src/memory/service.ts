@@ -564,13 +564,12 @@ export class SqlMemoryService implements MemoryService {
     if (done < pending.total) {
       return { done, total: pending.total, finished: false, embedder: target };
     }
-    // Rows created while the run went on have no new vector yet: finish only when none remain.
-    const rest = await this.#store.reembedPending(1);
-    if (rest.rows.length) {
-      return { done: rest.done, total: rest.total, finished: false, embedder: target };
-    }
-    if (!await this.#store.finishReembed(target)) {
-      // A memory was written after the check above: the next call embeds it.
+    // Rows created while the run went on have no new vector yet: the final pass embeds them
+    // (up to one batch) under the table lock, so that steady writes cannot keep the run from
+    // finishing.
+    const finalPass = (texts: string[]) => this.#embedInBatches(texts);
+    if (!await this.#store.finishReembed(target, finalPass, batch)) {
+      // More than a batch was written meanwhile: the next call embeds them.
       const left = await this.#store.reembedPending(0);
       return { done: left.done, total: left.total, finished: false, embedder: target };
     }

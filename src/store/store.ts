@@ -997,17 +997,30 @@ export class Store {
 
   /**
    * Swap the new column in, rename its index and record the new embedder, provided that
-   * every memory has its new vector; returns false (changing nothing) when some memory
-   * written since the last check still lacks one. Writes wait while this runs.
+   * every memory has its new vector. The final pass: memories written since the last step
+   * (at most `max` of them) get theirs from `embed` here, under the lock, so that steady
+   * writes cannot keep the run from finishing; returns false (changing nothing) when more
+   * than `max` lack one. Writes wait while this runs.
    */
-  async finishReembed(target: EmbedderInfo): Promise<boolean> {
+  async finishReembed(
+    target: EmbedderInfo,
+    embed?: (texts: string[]) => Promise<number[][]>,
+    max = 0,
+  ): Promise<boolean> {
     const done = await this.transaction(async (s) => {
       await s.#lockReembedRun("update");
       await s.db.exec("lock table memories in exclusive mode");
-      const pending = await s.db.query(
-        "select 1 from memories where embedding_next is null limit 1",
+      const pending = await s.db.query<{ id: string; content: string }>(
+        "select id, content from memories where embedding_next is null order by id limit $1",
+        [max + 1],
       );
-      if (pending.length) return false;
+      if (pending.length > max || (pending.length && !embed)) return false;
+      if (pending.length) {
+        const vectors = await embed!(pending.map((r) => r.content));
+        await s.reembedStore(
+          pending.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
+        );
+      }
       await s.db.exec("alter table memories drop column embedding");
       await s.db.exec("alter table memories rename column embedding_next to embedding");
       await renameNextIndexes(s.db);
