@@ -15,6 +15,7 @@ import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "../common/errors.ts";
+import { MemoryError } from "../domain/errors.ts";
 import { SqlMemoryService } from "./service.ts";
 import { upgradeAtStart } from "./upgrade.ts";
 
@@ -130,6 +131,15 @@ export async function createServiceOnDb(
   try {
     await migrate(db);
   } catch (err) {
+    if (err instanceof MemoryError && err.status === 507) {
+      // A fresh (or older) database needs its schema written: it cannot start for reads.
+      throw new StartupError(
+        `the database cannot be created or upgraded: ${
+          err.message.replace(/; reads go on.*$/, "")
+        }; free space and start again`,
+        { cause: err },
+      );
+    }
     throw new StartupError(`database migration failed: ${describeError(err)}`, { cause: err });
   }
   try {
