@@ -6,7 +6,6 @@
  */
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { isLoopbackHost } from "../common/net.ts";
 import { keysEqual } from "../common/secret.ts";
 import { describeError } from "../common/errors.ts";
@@ -87,22 +86,77 @@ class BodyStalled extends Error {
 /** A request body must arrive in full within this long, or the request is answered 408 (ms). */
 export const BODY_TIMEOUT_MS = 10_000;
 
+/** A body over its size limit (413). */
+class BodyTooLarge extends Error {}
+
 /**
- * The request's body, arrived in full within {@link BODY_TIMEOUT_MS}: a client that stops
- * sending mid-body gets a 408 (and `Connection: close`) instead of holding the request open.
+ * The request's body, arrived in full within {@link BODY_TIMEOUT_MS} and at most `maxSize`
+ * bytes (else {@link BodyTooLarge}): a client that stops sending mid-body gets a 408 (and
+ * `Connection: close`) instead of holding the request open.
  */
-async function readBody(req: Request, timeoutMs = BODY_TIMEOUT_MS): Promise<Uint8Array> {
-  const body = req.arrayBuffer();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BodyStalled()), timeoutMs);
-  });
-  body.catch(() => {}); // a body that fails after the 408 was sent
+async function readBody(
+  req: Request,
+  maxSize = Infinity,
+  timeoutMs = BODY_TIMEOUT_MS,
+): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    reader.cancel(new BodyStalled()).catch(() => {});
+  }, timeoutMs);
+  const parts: Uint8Array[] = [];
+  let size = 0;
   try {
-    return new Uint8Array(await Promise.race([body, late]));
+    while (true) {
+      const r = await reader.read();
+      if (late) throw new BodyStalled();
+      if (r.done) break;
+      size += r.value.byteLength;
+      if (size > maxSize) {
+        reader.cancel().catch(() => {});
+        throw new BodyTooLarge();
+      }
+      parts.push(r.value);
+    }
   } finally {
     clearTimeout(timer);
   }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** Bodies already read by {@link limitBody}, by request. */
+const readBodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * At most `maxSize` bytes of body (else 413), read within {@link BODY_TIMEOUT_MS}. In place of
+ * Hono's bodyLimit, which copies the request (reading `request.signal`, which makes Deno warn
+ * about its legacy abort behaviour) and reads a chunked body without a deadline.
+ */
+function limitBody(maxSize: number): MiddlewareHandler {
+  return async (c, next) => {
+    const req = c.req.raw;
+    if (!req.body) return await next();
+    const length = req.headers.get("content-length");
+    if (length !== null && !req.headers.has("transfer-encoding")) {
+      if (Number(length) > maxSize) return errorLimit(c);
+      return await next();
+    }
+    try {
+      readBodies.set(req, await readBody(req, maxSize));
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return errorLimit(c);
+      throw err;
+    }
+    return await next();
+  };
 }
 
 /** Errors of a connection the client closed (reset, hung up mid-body). */
@@ -120,7 +174,7 @@ function isDisconnect(err: unknown): boolean {
 async function bodyText(c: Context): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = await readBody(c.req.raw);
+    bytes = readBodies.get(c.req.raw) ?? await readBody(c.req.raw);
   } catch (err) {
     if (err instanceof BodyStalled) throw err;
     if (isDisconnect(err)) throw new ClientGone(err);
@@ -296,7 +350,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
       await next();
     });
   }
-  const limit: MiddlewareHandler = bodyLimit({ maxSize: BODY_LIMIT, onError: errorLimit });
+  const limit: MiddlewareHandler = limitBody(BODY_LIMIT);
 
   api.get("/stats", async (c) => c.json(await service.stats()));
   api.get("/memories", async (c) => c.json(await service.list(queryObject(c.req.url))));
@@ -332,7 +386,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
   });
   api.post(
     "/memories/import",
-    bodyLimit({ maxSize: IMPORT_BODY_LIMIT, onError: errorLimit }),
+    limitBody(IMPORT_BODY_LIMIT),
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
   api.post("/maintenance/reembed", limit, async (c) => {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { BODY_TIMEOUT_MS, createAdminApp, createStartingApp, CSP } from "../../src/admin/app.ts";
 import { startAdminServer } from "../../src/admin/server.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
-import { freePort, pgliteService, tempDir, testConfig } from "../helpers.ts";
+import { freePort, pgliteService, startAdminProcess, tempDir, testConfig } from "../helpers.ts";
 
 const enc = new TextEncoder();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -350,4 +350,36 @@ Deno.test({
       await close();
     }
   },
+});
+
+Deno.test("a chunked body is read once, within the limit, without Deno's legacy-abort warning", async () => {
+  const admin = await startAdminProcess({ env: { EMBEDDING_DIM: "32" } });
+  try {
+    const chunked = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(ctl) {
+          ctl.enqueue(enc.encode(text.slice(0, 5)));
+          ctl.enqueue(enc.encode(text.slice(5)));
+          ctl.close();
+        },
+      });
+    const res = await fetch(`${admin.url}/api/memories`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunked(JSON.stringify({ content: "sent in chunks" })),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    assert.equal((await res.json()).memory.content, "sent in chunks");
+    const big = await fetch(`${admin.url}/api/memories`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunked(JSON.stringify({ content: "x".repeat(2 << 20) })),
+    });
+    assert.equal(big.status, 413);
+    await big.body?.cancel();
+    await sleep(200);
+    assert.doesNotMatch(admin.stderr(), /legacy/i);
+  } finally {
+    await admin.stop();
+  }
 });
