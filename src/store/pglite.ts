@@ -134,33 +134,24 @@ function isRead(text: string): boolean {
 
 let statfsAllowed: boolean | undefined;
 
-/** Free bytes for unprivileged users on the file system of `dir`; null when unknown. */
-async function statfsFree(dir: string): Promise<number | null> {
+/**
+ * Free bytes for unprivileged users (`free`) and size (`size`) of the file system of `dir`;
+ * null when unknown.
+ */
+async function statfsOf(dir: string, what: "free" | "size"): Promise<number | null> {
   statfsAllowed ??= Deno.permissions.querySync({ name: "sys", kind: "statfs" }).state ===
     "granted";
   if (!statfsAllowed) return null;
   try {
     const { statfs } = await import("node:fs/promises");
     const st = await statfs(dir);
-    return Number(st.bavail) * Number(st.bsize);
+    return Number(what === "free" ? st.bavail : st.blocks) * Number(st.bsize);
   } catch {
     return null;
   }
 }
 
-/** Size in bytes of the file system of `dir`; null when unknown. */
-async function statfsSize(dir: string): Promise<number | null> {
-  statfsAllowed ??= Deno.permissions.querySync({ name: "sys", kind: "statfs" }).state ===
-    "granted";
-  if (!statfsAllowed) return null;
-  try {
-    const { statfs } = await import("node:fs/promises");
-    const st = await statfs(dir);
-    return Number(st.blocks) * Number(st.bsize);
-  } catch {
-    return null;
-  }
-}
+const statfsFree = (dir: string) => statfsOf(dir, "free");
 
 /**
  * An embedded database that survives a full disk. PGlite, once a WAL write failed for want of
@@ -355,7 +346,7 @@ export async function openPglite(
   }
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
-  const reserve = opts.reserveBytes ?? diskReserve(await statfsSize(dataDir));
+  const reserve = opts.reserveBytes ?? diskReserve(await statfsOf(dataDir, "size"));
   let pg: PGlite;
   try {
     pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
