@@ -129,7 +129,7 @@ export class Reclaimer {
         return r;
       } catch (err) {
         // A database closed under it (its owner stopped without stopping this) is no failure.
-        const closed = /database is closed/.test(describeError(err));
+        const closed = /(database|PGlite) is closed/.test(describeError(err));
         if (!this.#stopped && !closed) this.#log(`vacuum (${why}) failed: ${describeError(err)}`);
         return null;
       }
