@@ -16,7 +16,6 @@ import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
 import { safeEnv } from "./common/env.ts";
-import { LAUNCHER_PID_VAR } from "./common/launcher.ts";
 import { defaultPort } from "./common/net.ts";
 
 /** A set of Deno permissions, as `deno run` flags take them. */
@@ -58,7 +57,6 @@ export const MEMORY_ENV_VARS: readonly string[] = [
   "USERPROFILE",
   "LOCALAPPDATA",
   "XDG_DATA_HOME",
-  LAUNCHER_PID_VAR,
 ];
 
 /**
@@ -267,7 +265,6 @@ export const SERVE_ENV_VARS: readonly string[] = [
   "https_proxy",
   "ALL_PROXY",
   "all_proxy",
-  LAUNCHER_PID_VAR,
 ];
 
 /** Variables `msgcli` reads beyond the daemon's. */

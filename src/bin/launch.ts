@@ -50,6 +50,8 @@ if (program === undefined) {
 }
 
 const launch = program.launch({ env: processEnv, args, cwd: Deno.cwd() });
+// The program may read the launcher's pid, to follow it (src/common/launcher.ts).
+if (!launch.plan.env.includes(LAUNCHER_PID_VAR)) launch.plan.env.push(LAUNCHER_PID_VAR);
 const runArgs = denoRunArgs(launch);
 if (/^(1|true|yes|on)$/i.test(processEnv("MNEME_LAUNCH_DEBUG") ?? "")) {
   console.error(`launch: ${program.name}: ${describePlan(launch.plan, true)}`);
