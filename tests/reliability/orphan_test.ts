@@ -139,13 +139,25 @@ async function adminServes(env: Record<string, string>, port: number): Promise<v
   }
 }
 
-Deno.test("SIGKILL of the launcher alone: the admin daemon exits within 5 s; a restart succeeds", async () => {
+/** Runs `fn` with a fresh HOME and DATA_DIR and a free port; reaps what it leaves in `left`. */
+async function withAdminDirs(
+  fn: (env: Record<string, string>, port: number, left: number[]) => Promise<void>,
+): Promise<void> {
   const home = await tempDir("mneme-orphan-home-");
   const data = await tempDir("mneme-orphan-data-");
   const left: number[] = [];
   try {
     const port = freePort();
-    const env = adminEnv(home.path, data.path, port);
+    await fn(adminEnv(home.path, data.path, port), port, left);
+  } finally {
+    await reap(left);
+    await data.cleanup();
+    await home.cleanup();
+  }
+}
+
+Deno.test("SIGKILL of the launcher alone: the admin daemon exits within 5 s; a restart succeeds", async () => {
+  await withAdminDirs(async (env, port, left) => {
     const launcher = startLauncher(env, "mneme-admin");
     await waitHealthy(`http://127.0.0.1:${port}`, launcher);
     const daemon = await findDescendant(launcher.pid, /src\/bin\/admin\.ts/);
@@ -155,20 +167,11 @@ Deno.test("SIGKILL of the launcher alone: the admin daemon exits within 5 s; a r
     const ms = await goneWithin(daemon, 5_000);
     assert.notEqual(ms, null, "the daemon outlived its launcher by more than 5 s");
     await adminServes(env, port);
-  } finally {
-    await reap(left);
-    await data.cleanup();
-    await home.cleanup();
-  }
+  });
 });
 
 Deno.test("SIGKILL of `deno task start` alone: the launcher and the daemon exit within 5 s", async () => {
-  const home = await tempDir("mneme-orphan-home-");
-  const data = await tempDir("mneme-orphan-data-");
-  const left: number[] = [];
-  try {
-    const port = freePort();
-    const env = adminEnv(home.path, data.path, port);
+  await withAdminDirs(async (env, port, left) => {
     const task = new Deno.Command(DENO, {
       args: ["task", "--config", `${ROOT}deno.json`, "start"],
       cwd: ROOT,
@@ -187,11 +190,7 @@ Deno.test("SIGKILL of `deno task start` alone: the launcher and the daemon exit 
     assert.notEqual(await goneWithin(daemon, 5_000), null, "the daemon outlived deno task");
     assert.notEqual(await goneWithin(launcher, 1_000), null, "the launcher outlived deno task");
     await adminServes(env, port);
-  } finally {
-    await reap(left);
-    await data.cleanup();
-    await home.cleanup();
-  }
+  });
 });
 
 Deno.test("SIGKILL of the launcher of msgcli serve: the proxy exits within 5 s; its port is free again", async () => {
