@@ -6,7 +6,6 @@
  */
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { isLoopbackHost } from "../common/net.ts";
 import { keysEqual } from "../common/secret.ts";
 import { describeError } from "../common/errors.ts";
@@ -81,6 +80,90 @@ class ClientGone extends Error {
   }
 }
 
+/** The request body did not arrive in full within {@link BODY_TIMEOUT_MS}. */
+class BodyStalled extends Error {
+  constructor() {
+    super(`the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`);
+    this.name = "BodyStalled";
+  }
+}
+
+/** A request body must arrive in full within this long, or the request is answered 408 (ms). */
+export const BODY_TIMEOUT_MS = 10_000;
+
+/** A body over its size limit (413). */
+class BodyTooLarge extends Error {}
+
+/**
+ * The request's body, arrived in full within {@link BODY_TIMEOUT_MS} and at most `maxSize`
+ * bytes (else {@link BodyTooLarge}): a client that stops sending mid-body gets a 408 (and
+ * `Connection: close`) instead of holding the request open.
+ */
+async function readBody(
+  req: Request,
+  maxSize = Infinity,
+  timeoutMs = BODY_TIMEOUT_MS,
+): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    reader.cancel(new BodyStalled()).catch(() => {});
+  }, timeoutMs);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (true) {
+      const r = await reader.read();
+      if (late) throw new BodyStalled();
+      if (r.done) break;
+      size += r.value.byteLength;
+      if (size > maxSize) {
+        reader.cancel().catch(() => {});
+        throw new BodyTooLarge();
+      }
+      parts.push(r.value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** Bodies already read by {@link limitBody}, by request. */
+const readBodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * At most `maxSize` bytes of body (else 413), read within {@link BODY_TIMEOUT_MS}. In place of
+ * Hono's bodyLimit, which copies the request (reading `request.signal`, which makes Deno warn
+ * about its legacy abort behaviour) and reads a chunked body without a deadline.
+ */
+function limitBody(maxSize: number): MiddlewareHandler {
+  return async (c, next) => {
+    const req = c.req.raw;
+    if (!req.body) return await next();
+    const length = req.headers.get("content-length");
+    if (length !== null && !req.headers.has("transfer-encoding")) {
+      if (Number(length) > maxSize) return errorLimit(c);
+      return await next();
+    }
+    try {
+      readBodies.set(req, await readBody(req, maxSize));
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return errorLimit(c);
+      throw err;
+    }
+    return await next();
+  };
+}
+
 /** Errors of a connection the client closed (reset, hung up mid-body). */
 function isDisconnect(err: unknown): boolean {
   return err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
@@ -94,10 +177,11 @@ function isDisconnect(err: unknown): boolean {
  * client that hangs up mid-body is a disconnect, not an internal error.
  */
 async function bodyText(c: Context): Promise<string> {
-  let bytes: ArrayBuffer;
+  let bytes: Uint8Array;
   try {
-    bytes = await c.req.arrayBuffer();
+    bytes = readBodies.get(c.req.raw) ?? await readBody(c.req.raw);
   } catch (err) {
+    if (err instanceof BodyStalled) throw err;
     if (isDisconnect(err)) throw new ClientGone(err);
     throw err;
   }
@@ -233,10 +317,20 @@ export function createAdminApp(opts: AdminOptions): Hono {
         : { error: err.message, field: err.field };
       return c.json(body, err.status);
     }
+    if (err instanceof BodyStalled) {
+      log(`admin: ${err.message} during ${c.req.method} ${c.req.path}; answered 408`);
+      c.header("Connection", "close");
+      return c.json({ error: err.message }, 408);
+    }
     if (err instanceof ClientGone || isDisconnect(err)) {
-      // Nobody reads this answer; the log says what happened, not "internal error".
-      log(`admin: client disconnected during ${c.req.method} ${c.req.path}`);
-      return c.json({ error: "client disconnected" }, 400);
+      // Deno's HTTP server ends the connection itself, before the handler can answer, both
+      // when the client hangs up mid-body and when the body is malformed (a bad chunk): the
+      // handler sees the same error for both, so the log names both.
+      log(
+        `admin: the request body of ${c.req.method} ${c.req.path} could not be read ` +
+          "(the client disconnected, or sent a malformed body)",
+      );
+      return c.json({ error: "request body unreadable: disconnected or malformed" }, 400);
     }
     log(`admin: internal error on ${c.req.method} ${c.req.path}: ${describeError(err)}`);
     return c.json({ error: "internal server error" }, 500);
@@ -275,7 +369,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
       await next();
     });
   }
-  const limit: MiddlewareHandler = bodyLimit({ maxSize: BODY_LIMIT, onError: errorLimit });
+  const limit: MiddlewareHandler = limitBody(BODY_LIMIT);
 
   api.get("/stats", async (c) => c.json(await service.stats()));
   api.get("/memories", async (c) => c.json(await service.list(queryObject(c.req.url))));
@@ -314,7 +408,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
   });
   api.post(
     "/memories/import",
-    bodyLimit({ maxSize: IMPORT_BODY_LIMIT, onError: errorLimit }),
+    limitBody(IMPORT_BODY_LIMIT),
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
   api.post("/maintenance/backup", limit, async () => {

@@ -114,7 +114,11 @@ export async function startAdminServer(
     log,
   });
   handler = (req, info) => app.fetch(req, info);
-  const stopCleanup = scheduleCleanup(service.store, { log, now: opts.now });
+  const stopCleanup = scheduleCleanup(service.store, {
+    log,
+    now: opts.now,
+    onDeleted: () => service.reclaimer.changed("ttl cleanup"),
+  });
   const port = server.addr.port;
   const host = cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost;
   const url = `http://${host}:${port}`;

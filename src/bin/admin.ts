@@ -7,6 +7,7 @@
 import { startAdminServer } from "../admin/server.ts";
 import { loadMemoryConfig } from "../config.ts";
 import { describeError } from "../common/errors.ts";
+import { watchLauncher } from "../common/launcher.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
@@ -51,6 +52,10 @@ try {
     Deno.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(sig, stop);
+  watchLauncher(() => {
+    console.error("mneme admin: the launcher that started it is gone");
+    void stop();
+  });
 } catch (err) {
   console.error(`mneme admin: ${describeError(err)}`);
   Deno.exit(1);

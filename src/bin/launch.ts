@@ -9,6 +9,12 @@
  * the program's exit code (128 + the signal when a signal ended it). The launcher itself may
  * only read variables and run Deno: it reads no file and opens no connection.
  *
+ * No program outlives its launcher: the program gets the launcher's pid in
+ * `MNEME_LAUNCHER_PID` and exits when the launcher dies, however it dies (see
+ * src/common/launcher.ts). Started by a task runner (`deno task`, which sets `INIT_CWD`), the
+ * launcher likewise follows its own parent: when the task runner is killed, the launcher
+ * sends SIGTERM to the program, waits up to 10 s (then SIGKILL), and exits.
+ *
  * `MNEME_LAUNCH_DEBUG=1` prints the command it runs to stderr (secrets are never on it: a
  * `--auth-key` is passed to the daemon in its environment).
  * @module
@@ -16,6 +22,7 @@
 import { describePlan } from "../permissions.ts";
 import { denoRunArgs, findProgram, processEnv, PROGRAMS } from "../programs.ts";
 import { exitCodeOf, forwardSignals } from "../process.ts";
+import { LAUNCHER_PID_VAR, watchParent } from "../common/launcher.ts";
 
 /**
  * Deno's own executable when this process may run it, else `deno` (a task grants
@@ -43,16 +50,35 @@ if (program === undefined) {
 }
 
 const launch = program.launch({ env: processEnv, args, cwd: Deno.cwd() });
+// The program may read the launcher's pid, to follow it (src/common/launcher.ts).
+if (!launch.plan.env.includes(LAUNCHER_PID_VAR)) launch.plan.env.push(LAUNCHER_PID_VAR);
 const runArgs = denoRunArgs(launch);
 if (/^(1|true|yes|on)$/i.test(processEnv("MNEME_LAUNCH_DEBUG") ?? "")) {
   console.error(`launch: ${program.name}: ${describePlan(launch.plan, true)}`);
 }
 let child: Deno.ChildProcess | null = null;
 const stop = forwardSignals(() => child);
+const parent = Deno.ppid;
+if (processEnv("INIT_CWD") !== undefined) {
+  // Started by a task runner: when it dies, so does the program.
+  watchParent(parent, () => {
+    const running = child;
+    if (running === null) Deno.exit(129);
+    try {
+      running.kill("SIGTERM");
+    } catch { /* already gone */ }
+    const id = setTimeout(() => {
+      try {
+        running.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }, 10_000);
+    Deno.unrefTimer(id);
+  });
+}
 try {
   child = new Deno.Command(denoCommand(), {
     args: runArgs,
-    env: launch.env,
+    env: { ...launch.env, [LAUNCHER_PID_VAR]: String(Deno.pid) },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -10,6 +10,7 @@ import { loadMemoryConfig } from "../config.ts";
 import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { describeError } from "../common/errors.ts";
+import { watchLauncher } from "../common/launcher.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
@@ -67,6 +68,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(sig, () => void shutdown(sig));
   } catch { /* SIGTERM cannot be listened to on Windows */ }
 }
+watchLauncher(() => void shutdown("the launcher that started it is gone"));
 process.stdin.on("end", () => void shutdown("stdin closed"));
 process.stdin.on("close", () => void shutdown("stdin closed"));
 

@@ -8,6 +8,7 @@
  */
 import { loadMemoryConfig } from "../config.ts";
 import { main } from "../memcli/main.ts";
+import { watchLauncher } from "../common/launcher.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 
 const QUIET = new Set([undefined, "help", "--help", "-h", "version", "--version", "-V"]);
@@ -33,4 +34,8 @@ if (!QUIET.has(command) && !HOOKS.has(command ?? "") && !rest.includes("--help")
     Deno.exit(1);
   }
 }
+watchLauncher(() => {
+  console.error("memcli: the launcher that started it is gone");
+  Deno.exit(1);
+});
 Deno.exit(await main(args));

@@ -25,6 +25,8 @@ export interface CleanupOptions {
   log?: (line: string) => void;
   /** Run once right away (default true). */
   runNow?: boolean;
+  /** Called with the number deleted when a run deleted some (the vacuum follows it). */
+  onDeleted?: (n: number) => void;
 }
 
 /** Schedule the cleanup; returns a function that stops it. */
@@ -37,7 +39,10 @@ export function scheduleCleanup(store: Store, opts: CleanupOptions = {}): () => 
     running = true;
     try {
       const n = await cleanupExpired(store, now());
-      if (n) log(`ttl cleanup: deleted ${n} expired memories`);
+      if (n) {
+        log(`ttl cleanup: deleted ${n} expired memories`);
+        opts.onDeleted?.(n);
+      }
     } catch (err) {
       log(`ttl cleanup failed: ${describeError(err)}`);
     } finally {

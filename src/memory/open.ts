@@ -4,6 +4,7 @@
  * probe the embedder, check the dimension against the column and the recorded embedder.
  * @module
  */
+import type { ReclaimerOptions } from "./vacuum.ts";
 import { join } from "node:path";
 import type { MemoryConfig } from "../config.ts";
 import { sameEmbedder } from "../embed/embedder.ts";
@@ -14,6 +15,7 @@ import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "../common/errors.ts";
+import { MemoryError } from "../domain/errors.ts";
 import { SqlMemoryService } from "./service.ts";
 import { upgradeAtStart } from "./upgrade.ts";
 
@@ -38,6 +40,8 @@ export interface OpenOptions {
   durable?: boolean;
   /** Progress lines of the start-up upgrade (see upgrade.ts); default stderr. */
   log?: (line: string) => void;
+  /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
+  reclaim?: ReclaimerOptions;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
@@ -127,6 +131,15 @@ export async function createServiceOnDb(
   try {
     await migrate(db);
   } catch (err) {
+    if (err instanceof MemoryError && err.status === 507) {
+      // A fresh (or older) database needs its schema written: it cannot start for reads.
+      throw new StartupError(
+        `the database cannot be created or upgraded: ${
+          err.message.replace(/; reads go on.*$/, "")
+        }; free space and start again`,
+        { cause: err },
+      );
+    }
     throw new StartupError(`database migration failed: ${describeError(err)}`, { cause: err });
   }
   try {
@@ -159,7 +172,13 @@ export async function createServiceOnDb(
   } catch (err) {
     throw new StartupError(`embedding column check failed: ${describeError(err)}`, { cause: err });
   }
-  const service = new SqlMemoryService({ store, embedder, stored, now: opts.now });
+  const service = new SqlMemoryService({
+    store,
+    embedder,
+    stored,
+    now: opts.now,
+    reclaim: { log: opts.log, ...opts.reclaim },
+  });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);
   }

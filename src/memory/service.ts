@@ -4,6 +4,7 @@
  * export, and re-embedding. The clock is injected so that tests control time.
  * @module
  */
+import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts";
 import { terms } from "../domain/terms.ts";
@@ -203,6 +204,8 @@ export interface ServiceDeps {
    * Not used with a model's embeddings, which carry meaning already.
    */
   wordVectors?: false | (() => Promise<WordVectors>);
+  /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
+  reclaim?: ReclaimerOptions;
 }
 
 /** The first line of `text`, at most 80 characters. */
@@ -227,6 +230,7 @@ export class SqlMemoryService implements MemoryService {
   readonly #retrieval: Retrieval;
   readonly #wordVectors: false | (() => Promise<WordVectors>);
   #embedderHealth: { at: number; ok: boolean; error?: string } | null = null;
+  readonly #reclaimer: Reclaimer;
 
   /** Wire the service. */
   constructor(deps: ServiceDeps) {
@@ -236,6 +240,12 @@ export class SqlMemoryService implements MemoryService {
     this.#now = deps.now ?? (() => new Date());
     this.#retrieval = deps.retrieval ?? "hybrid";
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
+    this.#reclaimer = new Reclaimer(deps.store, deps.reclaim);
+  }
+
+  /** The embedded database's vacuum (a no-op on server Postgres). */
+  get reclaimer(): Reclaimer {
+    return this.#reclaimer;
   }
 
   /** The store (for the TTL cleanup and maintenance). */
@@ -401,6 +411,7 @@ export class SqlMemoryService implements MemoryService {
     const f = validateDeleteFilter(filter);
     const deleted = await this.#store.deleteMany(f, BULK_DELETE_MAX);
     this.#store.invalidateStats();
+    if (deleted) this.#reclaimer.changed("bulk delete");
     return { deleted };
   }
 
@@ -574,6 +585,7 @@ export class SqlMemoryService implements MemoryService {
     } finally {
       // Published or deleted, the corpus changed (its statistics counted the staged rows).
       this.#store.invalidateStats();
+      this.#reclaimer.changed("import");
     }
     if (valid.length >= 100) await this.#store.analyze();
     return { imported: valid.length, skipped };
@@ -583,6 +595,15 @@ export class SqlMemoryService implements MemoryService {
     let database: Health["database"] = { kind: this.#store.kind, ok: true };
     try {
       database = { ...database, size_bytes: await this.#store.databaseSize() };
+      if (this.#reclaimer.enabled) {
+        const rows = await this.#store.deadRows();
+        const last = await this.#store.lastVacuum();
+        database = {
+          ...database,
+          dead_rows: rows.reduce((n, r) => n + r.dead, 0),
+          last_vacuum: last && { at: last.at, took_ms: last.took_ms, dead_rows: last.dead_rows },
+        };
+      }
     } catch (err) {
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
     }
@@ -639,17 +660,17 @@ export class SqlMemoryService implements MemoryService {
     if (done < pending.total) {
       return { done, total: pending.total, finished: false, embedder: target };
     }
-    // Rows created while the run went on have no new vector yet: finish only when none remain.
-    const rest = await this.#store.reembedPending(1);
-    if (rest.rows.length) {
-      return { done: rest.done, total: rest.total, finished: false, embedder: target };
-    }
-    if (!await this.#store.finishReembed(target)) {
-      // A memory was written after the check above: the next call embeds it.
+    // Rows created while the run went on have no new vector yet: the final pass embeds them
+    // (up to one batch) under the table lock, so that steady writes cannot keep the run from
+    // finishing.
+    const finalPass = (texts: string[]) => this.#embedInBatches(texts);
+    if (!await this.#store.finishReembed(target, finalPass, batch)) {
+      // More than a batch was written meanwhile: the next call embeds them.
       const left = await this.#store.reembedPending(0);
       return { done: left.done, total: left.total, finished: false, embedder: target };
     }
     this.#stored = { ...target };
+    this.#reclaimer.changed("re-embed");
     return { done, total: pending.total, finished: true, embedder: target };
   }
 
@@ -670,7 +691,8 @@ export class SqlMemoryService implements MemoryService {
     return await dump.call(this.#store.db);
   }
 
-  close(): Promise<void> {
-    return this.#store.close();
+  async close(): Promise<void> {
+    await this.#reclaimer.stop();
+    await this.#store.close();
   }
 }

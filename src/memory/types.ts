@@ -329,8 +329,19 @@ export interface Health {
   status: "ok" | "maintenance" | "error";
   /** Project version. */
   version: string;
-  /** Database kind, reachability and size on disk in bytes (when reachable). */
-  database: { kind: "pglite" | "postgres"; ok: boolean; size_bytes?: number; error?: string };
+  /**
+   * Database kind, reachability and size on disk in bytes (when reachable). On the embedded
+   * database also its dead rows (counted since its last clean start) and its last vacuum:
+   * when it ended, how long it took, the dead rows it found (server Postgres: autovacuum).
+   */
+  database: {
+    kind: "pglite" | "postgres";
+    ok: boolean;
+    size_bytes?: number;
+    error?: string;
+    dead_rows?: number;
+    last_vacuum?: { at: string; took_ms: number; dead_rows: number } | null;
+  };
   /** The configured embedder and whether it answered. */
   embedder: EmbedderInfo & { ok: boolean; error?: string };
   /** The embedder that made the stored vectors. */

@@ -21,6 +21,7 @@ import {
   type Timers,
 } from "./keepalive.ts";
 import { errorMessage } from "../common/errors.ts";
+import { watchLauncher } from "../common/launcher.ts";
 
 /** Graceful shutdown: in-flight requests (streams included) get this long to finish. */
 export const DRAIN_MS = 10_000;
@@ -234,7 +235,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<number> {
     : ["SIGINT", "SIGTERM"];
   const onSignal = () => void handle.shutdown();
   for (const s of signals) Deno.addSignalListener(s, onSignal);
+  const unwatch = watchLauncher(() => {
+    log("the launcher that started it is gone; shutting down");
+    onSignal();
+  });
   await handle.finished;
+  unwatch();
   for (const s of signals) Deno.removeSignalListener(s, onSignal);
   globalThis.removeEventListener("unhandledrejection", onRejection);
   globalThis.removeEventListener("error", onError);

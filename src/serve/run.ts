@@ -13,6 +13,7 @@ import { runDaemon } from "./daemon.ts";
 import { UsageError } from "../common/errors.ts";
 import { safeEnv } from "../common/env.ts";
 import { shellQuote } from "../common/shell.ts";
+import { LAUNCHER_PID_VAR, watchLauncher, withLauncherVar } from "../common/launcher.ts";
 import { parseServeFlags, SERVE_USAGE } from "./flags.ts";
 import { errorText } from "./keepalive.ts";
 import { heldPermissions, msgcliPlan } from "../permissions.ts";
@@ -183,6 +184,10 @@ async function relaunchLocked(
     Deno.addSignalListener(sig, fn);
     return { sig, fn };
   });
+  // This process stands in for the daemon: when its own launcher dies, so does the daemon,
+  // and the daemon follows this process in turn.
+  const unwatch = watchLauncher(() => forward.find((f) => f.sig !== "SIGINT")?.fn());
+  const flags = withLauncherVar(permFlags);
   try {
     let restarts = 0;
     while (true) {
@@ -193,10 +198,11 @@ async function relaunchLocked(
           "--no-prompt",
           "--no-config",
           "--unstable-no-legacy-abort",
-          ...permFlags,
+          ...flags,
           entry,
           ...args,
         ],
+        env: { [LAUNCHER_PID_VAR]: String(Deno.pid) },
         stdin: "null",
         stdout: "inherit",
         stderr: "inherit",
@@ -226,6 +232,7 @@ async function relaunchLocked(
       if (stopping) return 0;
     }
   } finally {
+    unwatch();
     for (const { sig, fn } of forward) Deno.removeSignalListener(sig, fn);
   }
 }

@@ -12,6 +12,7 @@ import corpusStats from "../../migrations/0006_corpus_stats.sql" with { type: "t
 import stagedStats from "../../migrations/0007_staged_stats.sql" with { type: "text" };
 import searchFunction from "../../migrations/0008_search_function.sql" with { type: "text" };
 import contentHash from "../../migrations/0011_content_hash.sql" with { type: "text" };
+import maintenance from "../../migrations/0012_maintenance.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 7, name: "0007_staged_stats", sql: stagedStats },
   { version: 8, name: "0008_search_function", sql: searchFunction },
   { version: 11, name: "0011_content_hash", sql: contentHash },
+  { version: 12, name: "0012_maintenance", sql: maintenance },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */
@@ -37,6 +39,15 @@ export const MAX_INDEXED_DIM = 2000;
 
 /** Apply pending migrations; returns the versions applied now. */
 export async function migrate(db: Db): Promise<number[]> {
+  // Up to date: nothing to write (a database on a nearly full disk still starts for reads).
+  try {
+    const have = new Set(
+      (await db.query<{ version: number }>("select version from mneme_migrations")).map((r) =>
+        r.version
+      ),
+    );
+    if (MIGRATIONS.every((m) => have.has(m.version))) return [];
+  } catch { /* a fresh database: no table yet */ }
   return await db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await tx.exec("create extension if not exists vector");
@@ -198,6 +209,19 @@ export async function addVectorColumn(
  * and record the embedder. Returns the embedder that made the stored vectors.
  */
 export async function ensureEmbeddingColumn(db: Db, embedder: EmbedderInfo): Promise<EmbedderInfo> {
+  // Nothing to change: read only (a database on a nearly full disk still starts for reads).
+  const seen = await recordedEmbedder(db).catch(() => null);
+  if (seen && await columnDimension(db).catch(() => null) === seen.dimension) {
+    let complete = true;
+    for (const index of vectorIndexes(db, "embedding")) {
+      const [{ missing }] = await db.query<{ missing: boolean }>(
+        "select to_regclass($1) is null as missing",
+        [index[0]],
+      );
+      if (missing) complete = false;
+    }
+    if (complete) return seen;
+  }
   return await db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     const recorded = await recordedEmbedder(tx);

@@ -65,14 +65,27 @@ export async function restrictToOwner(dir: string, skip?: string): Promise<void>
 /** Free space kept in reserve on the database's file system: writes stop below it (64 MiB). */
 export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 
+/** On a small volume the reserve is this fraction of its size instead (when smaller). */
+export const DISK_RESERVE_FRACTION = 0.05;
+
+/**
+ * The free-space reserve for a volume of `volumeBytes`: the smaller of
+ * {@link DISK_RESERVE_BYTES} and {@link DISK_RESERVE_FRACTION} of the volume (64 MiB when the
+ * size is unknown), so that a small volume is not refused from the start.
+ */
+export function diskReserve(volumeBytes: number | null): number {
+  if (volumeBytes === null || !(volumeBytes > 0)) return DISK_RESERVE_BYTES;
+  return Math.min(DISK_RESERVE_BYTES, Math.floor(volumeBytes * DISK_RESERVE_FRACTION));
+}
+
 /** How often a database closed by a full disk is tried again, at most (ms). */
 const REOPEN_INTERVAL_MS = 1000;
 
 /** Options of {@link openPglite}. */
 export interface PgliteOptions {
   /**
-   * Free bytes a write needs on the file system of `dataDir` (default
-   * {@link DISK_RESERVE_BYTES}; 0 turns the check off). Checked only when the process may
+   * Free bytes a write needs on the file system of `dataDir` (default {@link diskReserve} of
+   * its size; 0 turns the check off). Checked only when the process may
    * call statfs (`--allow-sys=statfs`).
    */
   reserveBytes?: number;
@@ -121,19 +134,24 @@ function isRead(text: string): boolean {
 
 let statfsAllowed: boolean | undefined;
 
-/** Free bytes for unprivileged users on the file system of `dir`; null when unknown. */
-async function statfsFree(dir: string): Promise<number | null> {
+/**
+ * Free bytes for unprivileged users (`free`) and size (`size`) of the file system of `dir`;
+ * null when unknown.
+ */
+async function statfsOf(dir: string, what: "free" | "size"): Promise<number | null> {
   statfsAllowed ??= Deno.permissions.querySync({ name: "sys", kind: "statfs" }).state ===
     "granted";
   if (!statfsAllowed) return null;
   try {
     const { statfs } = await import("node:fs/promises");
     const st = await statfs(dir);
-    return Number(st.bavail) * Number(st.bsize);
+    return Number(what === "free" ? st.bavail : st.blocks) * Number(st.bsize);
   } catch {
     return null;
   }
 }
+
+const statfsFree = (dir: string) => statfsOf(dir, "free");
 
 /**
  * An embedded database that survives a full disk. PGlite, once a WAL write failed for want of
@@ -395,6 +413,7 @@ export async function openPglite(
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (Deno.build.os !== "windows") await Deno.chmod(dataDir, 0o700);
   const created = !(await Deno.stat(join(dataDir, "PG_VERSION")).then(() => true, () => false));
+  const reserve = opts.reserveBytes ?? diskReserve(await statfsOf(dataDir, "size"));
   let pg: PGlite;
   try {
     pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
@@ -402,12 +421,11 @@ export async function openPglite(
     // PGlite reports a failed start as "failed to initialize properly" (or an object): say
     // what a full disk looks like.
     const free = await (opts.freeBytes ?? statfsFree)(dataDir);
-    const reserve = opts.reserveBytes ?? DISK_RESERVE_BYTES;
     if (isNoSpace(err) || (free !== null && free < reserve) || await noRoomFor(dataDir)) {
       throw new Error(
-        `the disk is full (${
+        `the disk is full: the database in ${dataDir} cannot be opened or created (${
           free === null ? "no space left on device" : `${Math.floor(free / 1048576)} MiB free`
-        }); free space on the file system of ${dataDir} and start again`,
+        }); free space on its file system and start again`,
         { cause: err },
       );
     }
@@ -422,7 +440,7 @@ export async function openPglite(
   const h = new ResilientPglite(
     pg,
     dataDir,
-    opts.reserveBytes ?? DISK_RESERVE_BYTES,
+    reserve,
     opts.freeBytes ?? statfsFree,
     opts.durable ?? true,
     opts.create ?? createPglite,

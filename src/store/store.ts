@@ -209,6 +209,36 @@ export interface StatsRow {
   count: number;
 }
 
+/** The tables the embedded database's vacuum looks after (their indexes go with them). */
+export const VACUUMED_TABLES: readonly string[] = [
+  "memories",
+  "memory_terms",
+  "memory_term_df",
+  "memory_corpus",
+  "mneme_import_jobs",
+  "mneme_meta",
+  "mneme_maintenance",
+];
+
+/** Live and dead rows of one table. */
+export interface DeadRows {
+  table: string;
+  live: number;
+  dead: number;
+}
+
+/** One vacuum of the embedded database. */
+export interface VacuumRun {
+  /** When it ended (ISO 8601). */
+  at: string;
+  /** How long it took. */
+  took_ms: number;
+  /** Dead rows the statistics counted in its tables before it ran. */
+  dead_rows: number;
+  /** The tables vacuumed. */
+  tables: string[];
+}
+
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
   /** The driver underneath. */
@@ -891,6 +921,62 @@ export class Store {
     );
   }
 
+  /**
+   * Live and dead rows of the service's tables, from the statistics views (counted since
+   * the last clean start: a crash resets them).
+   */
+  async deadRows(): Promise<DeadRows[]> {
+    const rows = await this.db.query<{ table: string; live: number; dead: number }>(
+      `select relname::text as table, n_live_tup::float8 as live, n_dead_tup::float8 as dead
+         from pg_stat_user_tables
+        where schemaname = current_schema() and relname = any($1::text[])
+        order by relname`,
+      [VACUUMED_TABLES],
+    );
+    return rows.map((r) => ({ table: r.table, live: Number(r.live), dead: Number(r.dead) }));
+  }
+
+  /**
+   * Plain `VACUUM (ANALYZE)` of `tables` (of {@link VACUUMED_TABLES}), one statement each, so
+   * that other statements run in between: no exclusive lock but the short one that returns
+   * empty trailing pages to the file system. Records the run in `mneme_maintenance`.
+   */
+  async vacuum(tables: readonly string[] = VACUUMED_TABLES): Promise<VacuumRun> {
+    const names = VACUUMED_TABLES.filter((t) => tables.includes(t));
+    const before = await this.deadRows();
+    const dead = before.filter((r) => names.includes(r.table)).reduce((n, r) => n + r.dead, 0);
+    const t0 = performance.now();
+    for (const t of names) await this.db.exec(`vacuum (analyze) ${t}`);
+    const run: VacuumRun = {
+      at: new Date().toISOString(),
+      took_ms: Math.round(performance.now() - t0),
+      dead_rows: dead,
+      tables: names,
+    };
+    await this.db.query(
+      `insert into mneme_maintenance (task, at, took_ms, dead_rows, tables)
+       values ('vacuum', $1, $2, $3, $4)
+       on conflict (task) do update set at = excluded.at, took_ms = excluded.took_ms,
+         dead_rows = excluded.dead_rows, tables = excluded.tables`,
+      [run.at, run.took_ms, run.dead_rows, names.join(",")],
+    );
+    return run;
+  }
+
+  /** The last vacuum recorded by {@link vacuum}, or null. */
+  async lastVacuum(): Promise<VacuumRun | null> {
+    const [row] = await this.db.query<
+      { at: Date | string; took_ms: number; dead_rows: number; tables: string }
+    >("select at, took_ms, dead_rows::float8 as dead_rows, tables from mneme_maintenance where task = 'vacuum'");
+    if (!row) return null;
+    return {
+      at: new Date(row.at).toISOString(),
+      took_ms: Number(row.took_ms),
+      dead_rows: Number(row.dead_rows),
+      tables: row.tables.split(",").filter(Boolean),
+    };
+  }
+
   /** Size of the database on disk, in bytes. */
   async databaseSize(): Promise<number> {
     const [row] = await this.db.query<{ size: number }>(
@@ -964,17 +1050,30 @@ export class Store {
 
   /**
    * Swap the new column in, rename its index and record the new embedder, provided that
-   * every memory has its new vector; returns false (changing nothing) when some memory
-   * written since the last check still lacks one. Writes wait while this runs.
+   * every memory has its new vector. The final pass: memories written since the last step
+   * (at most `max` of them) get theirs from `embed` here, under the lock, so that steady
+   * writes cannot keep the run from finishing; returns false (changing nothing) when more
+   * than `max` lack one. Writes wait while this runs.
    */
-  async finishReembed(target: EmbedderInfo): Promise<boolean> {
+  async finishReembed(
+    target: EmbedderInfo,
+    embed?: (texts: string[]) => Promise<number[][]>,
+    max = 0,
+  ): Promise<boolean> {
     const done = await this.transaction(async (s) => {
       await s.#lockReembedRun("update");
       await s.db.exec("lock table memories in exclusive mode");
-      const pending = await s.db.query(
-        "select 1 from memories where embedding_next is null limit 1",
+      const pending = await s.db.query<{ id: string; content: string }>(
+        "select id, content from memories where embedding_next is null order by id limit $1",
+        [max + 1],
       );
-      if (pending.length) return false;
+      if (pending.length > max || (pending.length && !embed)) return false;
+      if (pending.length) {
+        const vectors = await embed!(pending.map((r) => r.content));
+        await s.reembedStore(
+          pending.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
+        );
+      }
       await s.db.exec("alter table memories drop column embedding");
       await s.db.exec("alter table memories rename column embedding_next to embedding");
       await renameNextIndexes(s.db);

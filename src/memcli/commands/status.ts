@@ -206,6 +206,14 @@ export async function status(args: string[], io: Io): Promise<number> {
     const e = health.embedder;
     out.push(`  Version:   ${health.version}`);
     out.push(`  Database:  ${db.kind} ${db.ok ? "ok" : `error: ${db.error ?? "unreachable"}`}`);
+    if (db.dead_rows !== undefined) {
+      const last = db.last_vacuum;
+      out.push(
+        `  Vacuum:    ${db.dead_rows} dead rows; last vacuum ${
+          last ? `${last.at} (${last.dead_rows} dead rows, ${last.took_ms} ms)` : "none yet"
+        }`,
+      );
+    }
     out.push(
       `  Embedder:  ${e.provider}/${e.model} (${e.dimension} dimensions) ${
         e.ok ? "ok" : `error: ${e.error ?? "not answering"}`
