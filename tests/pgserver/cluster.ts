@@ -106,6 +106,15 @@ async function buildVector(bin: string): Promise<string | null> {
   if (!await exists(pgConfig)) return `${pgConfig} missing (postgresql-server-dev-all)`;
   const share = (await sh(pgConfig, ["--sharedir"])).out.trim();
   if (await exists(`${share}/extension/vector.control`)) return null;
+  // pg_config may come without the server's headers (libpq-dev): building needs them.
+  const headers = (await sh(pgConfig, ["--includedir-server"])).out.trim();
+  if (!await exists(`${headers}/postgres.h`)) {
+    const why = await aptInstall();
+    if (why) return why;
+    if (!await exists(`${headers}/postgres.h`)) {
+      return `${headers}/postgres.h missing (postgresql-server-dev-all)`;
+    }
+  }
   if (!isRoot()) return `pgvector is not installed in ${share} and this is not root`;
   const dir = await Deno.makeTempDir({ prefix: "mneme-pgvector-" });
   try {
