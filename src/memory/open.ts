@@ -150,8 +150,12 @@ export async function createServiceOnDb(
       cause: err,
     });
   }
-  // The write-ahead log left by the last run (and by migrations) shrinks to its minimum.
-  await store.settle();
+  // The write-ahead log left by the last run (and by migrations) shrinks to its minimum. On a
+  // disk below the free-space reserve the checkpoint is a refused write (507): the service
+  // still starts and serves reads, and the log shrinks at the next settle.
+  await store.settle().catch((err) => {
+    if (!(err instanceof MemoryError && err.status === 507)) throw err;
+  });
   const recorded = await store.recordedEmbedder();
   // `auto` chooses only while no vectors exist: an embedder recorded on a database that
   // still has no memories (say, a first start before Ollama was installed) is not binding.
