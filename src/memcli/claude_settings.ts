@@ -319,15 +319,41 @@ export async function removeIfEmpty(dir: string): Promise<boolean> {
 /** The backups in the backup folder of `path` whose text is `text`. */
 async function backupsHolding(path: string, text: string): Promise<string[]> {
   const dir = claudeSettingsFiles(dirname(path)).backups;
+  const mine = usersPart(text);
   const out: string[] = [];
   try {
     for await (const e of Deno.readDir(dir)) {
       if (!e.isFile || !e.name.startsWith(`${basename(path)}.`)) continue;
       const p = join(dir, e.name);
-      if ((await Deno.readTextFile(p).catch(() => null)) === text) out.push(p);
+      const b = await Deno.readTextFile(p).catch(() => null);
+      // The same text; or a backup taken when Mneme's entries were already there, which holds
+      // nothing of the user's that is not kept (the same once Mneme's entries are left out).
+      if (b === text || (b !== null && mine !== null && holdsMneme(b) && usersPart(b) === mine)) {
+        out.push(p);
+      }
     }
   } catch { /* no folder */ }
   return out;
+}
+
+/** Whether a settings text has Mneme's hooks. */
+function holdsMneme(text: string): boolean {
+  try {
+    return removeMnemeHooks(JSON.parse(text) as Json).changes.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A settings text without Mneme's hooks, serialized; null when it is not a JSON object. */
+function usersPart(text: string): string | null {
+  try {
+    const json = JSON.parse(text);
+    if (!json || typeof json !== "object" || Array.isArray(json)) return null;
+    return serialize(removeMnemeHooks(json as Json).settings);
+  } catch {
+    return null;
+  }
 }
 
 /** What {@link writeRemoval} did. */
@@ -355,8 +381,11 @@ export async function writeRemoval(
   const dir = claudeSettingsFiles(dirname(path)).backups;
   if (Object.keys(settings).length === 0) {
     await Deno.remove(path);
+    // Backups of Mneme's entries alone (a second install's) go with them.
+    const mineOnly = await backupsHolding(path, serialize({}));
+    for (const b of mineOnly) await Deno.remove(b);
     await removeIfEmpty(dir);
-    return { removedFile: true, backup: null, droppedBackups: [] };
+    return { removedFile: true, backup: null, droppedBackups: mineOnly };
   }
   const text = serialize(settings);
   const same = await backupsHolding(path, text);

@@ -89,6 +89,12 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     assert.match(again.out, new RegExp(`service: +running at ${url}`));
     assert.match(again.out, /hooks: +.*settings\.json \(already in place\)/);
     assert.match(again.out, /MCP: +server 'mneme' -> .* \(already registered\)/);
+    // Adding the prompt hook later backs up a file that holds only Mneme's entries; that
+    // backup goes with them at disconnect (checked below: no backup folder is left).
+    const recall = await memcli(["connect", "claude", "--recall"]);
+    assert.equal(recall.code, 0, recall.err + recall.out);
+    assert.match(recall.out, /UserPromptSubmit: added '.*memcli recall --hook'/);
+    assert.equal(await exists(join(home, ".claude", "mneme-backups")), true);
 
     // Hooks in the project too: status warns that the bootstrap comes twice.
     const outside = await memcli(["connect", "claude", "--project-dir", repo]);

@@ -152,7 +152,14 @@ Deno.test("hooks uninstall removes Mneme's entries only; --recall only the recal
     assert.deepEqual(s, FOREIGN, "back to exactly the foreign settings");
     const none = await memcli(["hooks", "uninstall"], { env });
     assert.match(none.out, /No Mneme hook .*nothing changed/);
-    assert.equal((await backups(h.path)).length, 3, "one backup per write");
+    // The backup of the user's own file stays; those of files holding Mneme's entries went
+    // with the entries (nothing of the user's is only in them).
+    const left = await backups(h.path);
+    assert.equal(left.length, 1, `${left}`);
+    assert.deepEqual(
+      JSON.parse(await Deno.readTextFile(`${h.path}/.claude/mneme-backups/${left[0]}`)),
+      FOREIGN,
+    );
   } finally {
     await h.cleanup();
   }
