@@ -10,28 +10,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryClient } from "../../src/memory/client.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
-import { freePort, tempDir } from "../helpers.ts";
-import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { installCommands, minimalPath, runClean, toolEnv } from "../helpers/install.ts";
+import { newcomer, runClean } from "../helpers/install.ts";
 
 Deno.test("Claude Code (real CLI): install, connect, memory in the session, a service restart mid-session, disconnect", async () => {
-  const claude = await claudeCodeBin();
   const fake = startFakeAnthropic();
-  const dir = await tempDir("mneme-claude-connect-");
-  const home = join(dir.path, "home");
-  const repo = join(dir.path, "billing-svc");
-  await Deno.mkdir(home);
-  const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { bin } = await installCommands(join(dir.path, "root"), {});
-  const PATH = await minimalPath(join(dir.path, "path"), claude);
-  const env = {
-    ...toolEnv(),
-    HOME: home,
-    PATH,
-    ADMIN_PORT: String(port),
-    EMBEDDING_PROVIDER: "builtin",
-  };
+  const { claude, dir, home, repo, url, bin, env } = await newcomer(
+    "mneme-claude-connect-",
+    "billing-svc",
+  );
   const memcli = (args: string[]) => runClean(join(bin, "memcli"), args, env);
   let restarted = "";
   try {

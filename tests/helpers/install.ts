@@ -4,7 +4,8 @@
  */
 import { join } from "node:path";
 import { exists } from "../../src/common/fs.ts";
-import { ROOT } from "../helpers.ts";
+import { freePort, ROOT, tempDir } from "../helpers.ts";
+import { claudeCodeBin } from "./claude_code.ts";
 
 /**
  * Deno's cache (also when HOME points elsewhere) and what Deno and npm need to reach the
@@ -104,4 +105,29 @@ export async function answers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * A newcomer's machine for the connect tests: the real Claude Code CLI, a temporary folder
+ * with a fresh HOME and a repository path, the commands installed into it, a PATH with
+ * neither the install folder nor deno, a free admin port and the environment to run them.
+ */
+export async function newcomer(prefix: string, repoName: string) {
+  const claude = await claudeCodeBin();
+  const dir = await tempDir(prefix);
+  const home = join(dir.path, "home");
+  const repo = join(dir.path, repoName);
+  await Deno.mkdir(home);
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { bin } = await installCommands(join(dir.path, "root"), {});
+  const PATH = await minimalPath(join(dir.path, "path"), claude);
+  const env: Record<string, string> = {
+    ...toolEnv(),
+    HOME: home,
+    PATH,
+    ADMIN_PORT: String(port),
+    EMBEDDING_PROVIDER: "builtin",
+  };
+  return { claude, dir, home, repo, port, url, bin, PATH, env };
 }

@@ -11,27 +11,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { exists } from "../../src/common/fs.ts";
-import { freePort, tempDir } from "../helpers.ts";
-import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { answers, installCommands, minimalPath, runClean, toolEnv } from "../helpers/install.ts";
+import { answers, newcomer, runClean } from "../helpers/install.ts";
 
 Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno on PATH", async () => {
-  const claude = await claudeCodeBin();
-  const dir = await tempDir("mneme-connect-");
-  const home = join(dir.path, "home");
-  const repo = join(dir.path, "repo");
-  await Deno.mkdir(home);
-  const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { bin } = await installCommands(join(dir.path, "root"), {});
-  const PATH = await minimalPath(join(dir.path, "path"), claude);
-  const env = {
-    ...toolEnv(),
-    HOME: home,
-    PATH,
-    ADMIN_PORT: String(port),
-    EMBEDDING_PROVIDER: "builtin",
-  };
+  const { dir, home, repo, url, bin, env } = await newcomer(
+    "mneme-connect-",
+    "repo",
+  );
   const memcli = (args: string[], cwd?: string) => runClean(join(bin, "memcli"), args, env, cwd);
   const settings = join(home, ".claude", "settings.json");
   const claudeJson = join(home, ".claude.json");
