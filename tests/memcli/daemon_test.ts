@@ -153,6 +153,8 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
     });
 
     await t.step("crashed daemon: stale pid file reported; bootstrap still exits 0", async () => {
+      // Never pid 0 (the whole process group: a failed setup step leaves pid unset).
+      assert.ok(pid > 1, `the daemon's pid from setup: ${pid}`);
       Deno.kill(pid, "SIGKILL");
       for (let i = 0; i < 100 && (await processAlive(pid)); i++) {
         await new Promise((r) => setTimeout(r, 50));
