@@ -139,6 +139,23 @@ function oauthError(status: number, error: string, description: string): Respons
   return Response.json({ error, error_description: description }, { status });
 }
 
+/** The stream's `message_start` event of an assistant message. */
+function messageStart(id: string, model: unknown): string {
+  return sse("message_start", {
+    type: "message_start",
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 12, output_tokens: 1 },
+    },
+  });
+}
+
 function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
@@ -379,19 +396,7 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     headers.set("cache-control", "no-cache");
     const chunks = text.match(/.{1,4}/gs) ?? [""];
     const events: string[] = [
-      sse("message_start", {
-        type: "message_start",
-        message: {
-          id,
-          type: "message",
-          role: "assistant",
-          model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 1 },
-        },
-      }),
+      messageStart(id, model),
       sse("content_block_start", {
         type: "content_block_start",
         index: 0,
@@ -475,19 +480,7 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     }
     headers.set("content-type", "text/event-stream; charset=utf-8");
     const events = [
-      sse("message_start", {
-        type: "message_start",
-        message: {
-          id,
-          type: "message",
-          role: "assistant",
-          model: json.model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 1 },
-        },
-      }),
+      messageStart(id, json.model),
       sse("content_block_start", {
         type: "content_block_start",
         index: 0,

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { finishChild } from "../../src/common/shell.ts";
 import { permissionFlagsFor } from "../../src/programs.ts";
 import {
   type FakeAnthropic,
@@ -76,16 +77,7 @@ export function spawnMsgcli(args: string[], opts: RunOptions = {}): Deno.ChildPr
 
 /** Runs msgcli to completion. */
 export async function runMsgcli(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const child = spawnMsgcli(args, opts);
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    // A child that exits before reading its input (a usage error) closes the pipe: fine.
-    await w.write(new TextEncoder().encode(opts.stdin)).catch(() => {});
-    await w.close().catch(() => {});
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await finishChild(spawnMsgcli(args, opts), opts.stdin);
 }
 
 /** A temporary directory removed by `cleanup()`. */

@@ -25,7 +25,7 @@ import {
   type RunResult,
 } from "../../common/autostart.ts";
 import { UsageError } from "../../common/errors.ts";
-import { shellQuote } from "../../common/shell.ts";
+import { finishChild, shellQuote } from "../../common/shell.ts";
 import { claudeConfigDir, claudeSettingsFiles, DEFAULT_MEMORY_API_URL } from "../../config.ts";
 import { claudeUserConfig, MEMORY_ENV_VARS } from "../../permissions.ts";
 import { intFlag, parseFlags, stringFlag } from "../args.ts";
@@ -129,14 +129,7 @@ async function runSh(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(opts.stdin)).catch(() => {});
-    await w.close().catch(() => {});
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await finishChild(child, opts.stdin);
 }
 
 /** The autostart host of this process, its commands run through `sh`. */
