@@ -66,6 +66,8 @@ export interface Launch {
   args: string[];
   /** Variables to set in the program's environment (e.g. a key moved off the command line). */
   env: Record<string, string>;
+  /** Its own lockfile, relative to the repository root, when deno.lock does not cover it. */
+  lock?: string;
 }
 
 /** One program of the table. */
@@ -125,6 +127,14 @@ function leanV8(env: Env): Record<string, string> {
   return { DENO_V8_FLAGS: own ? `${own},${LEAN_V8_FLAGS}` : LEAN_V8_FLAGS };
 }
 
+/**
+ * The MCP server's lockfile. The MCP SDK and zod (with the SDK's ~90 dependencies) are pinned
+ * in src/mcp/sdk.ts, outside deno.json's import map and deno.lock: `deno task` fetches every
+ * package of the import map and the lockfile before it runs any task, so keeping them out
+ * lets the first `deno task start` fetch only the service's four packages.
+ */
+export const MCP_LOCK = "src/mcp/deno.lock";
+
 function memoryProgram(
   name: string,
   task: string,
@@ -132,14 +142,16 @@ function memoryProgram(
   denoFlags: string[],
 ): Program {
   const entry = `src/bin/${program}.ts`;
+  const lock = program === "mcp" ? { lock: MCP_LOCK } : {};
   const vars = program === "memcli" ? [...MEMORY_ENV_VARS, ...MEMCLI_ENV_VARS] : MEMORY_PROGRAM_ENV;
   return {
     name,
     task,
     entry,
     installed: true,
-    launch: ({ env, args, cwd }) =>
-      planned(entry, denoFlags, args ?? [], vars, () => {
+    launch: ({ env, args, cwd }) => ({
+      ...lock,
+      ...planned(entry, denoFlags, args ?? [], vars, () => {
         const files = program === "memcli" && args !== null ? memcliFiles(args) : undefined;
         const plan = planFor(program, loadMemoryConfig(env), cwd, env, files);
         if (args === null) {
@@ -150,6 +162,7 @@ function memoryProgram(
         }
         return program === "memcli" ? { plan } : { plan, env: leanV8(env) };
       }),
+    }),
   };
 }
 
@@ -241,11 +254,14 @@ function location(relative: string): string {
  * entry file and the arguments.
  */
 export function denoRunArgs(launch: Launch): string[] {
-  const config = ROOT_URL.protocol === "file:" ? ["--config", location("deno.json")] : [];
+  const local = ROOT_URL.protocol === "file:";
+  const config = local ? ["--config", location("deno.json")] : [];
+  const lock = local && launch.lock ? [`--lock=${location(launch.lock)}`] : [];
   return [
     "run",
     ...launch.denoFlags,
     ...config,
+    ...lock,
     ...permissionFlags(launch.plan),
     location(launch.entry),
     ...launch.args,

@@ -1,9 +1,9 @@
 /**
- * `deno task bench:first-start [--runs N] [--checkout DIR]`: the first `deno task start` on
+ * `deno task bench:first-start [--runs N] [--checkout DIR] [--label L]`: the first `deno task start` on
  * an empty Deno cache, as a newcomer's first run: a fresh DENO_DIR, HOME and DATA_DIR each
  * run, then the time until the web UI's `/healthz` answers 200 and the npm packages Deno
  * downloaded for it. A second start on the now warm cache is timed too. Needs the npm
- * registry. Prints a table and writes `bench/results/first-start-<date>.json`.
+ * registry. Prints a table and writes `bench/results/first-start[-L]-<date>.json`.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,7 +12,7 @@ import { toolEnv } from "../tests/helpers/install.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { runs: { type: "string" }, checkout: { type: "string" } },
+  options: { runs: { type: "string" }, checkout: { type: "string" }, label: { type: "string" } },
 });
 const runs = Number(values.runs ?? 1);
 const checkout = values.checkout ?? ROOT;
@@ -127,4 +127,8 @@ try {
   loadavg = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 } catch { /* not Linux */ }
 console.log(`load average at the end: ${loadavg || "unknown"}`);
-await writeBenchResult(`first-start`, { target_first_ms: 8000, loadavg, rows });
+await writeBenchResult(values.label ? `first-start-${values.label}` : "first-start", {
+  target_first_ms: 8000,
+  loadavg,
+  rows,
+});

@@ -39,6 +39,7 @@ export function compileArgs(
     "compile",
     "--config",
     `${root}deno.json`,
+    ...(launch.lock ? [`--lock=${root}${launch.lock}`] : []),
     "--output",
     `${root}dist/${p.name}`,
     ...(target ? ["--target", target] : []),

@@ -9,3 +9,12 @@
 export { PGLiteSocketServer } from "npm:@electric-sql/pglite-socket@0.2.17";
 export { default as Anthropic } from "npm:@anthropic-ai/sdk@1.11.0";
 export { type Browser, type BrowserContext, chromium, type Page } from "npm:playwright-core@1.65.1";
+export { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+export { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+export { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
+export type {
+  CallToolResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";

@@ -13,7 +13,7 @@ import type { Db } from "../src/store/db.ts";
 import { openPglite } from "../src/store/pglite.ts";
 import { openPostgres } from "../src/store/postgres.ts";
 import { permissionFlags } from "../src/permissions.ts";
-import { findProgram } from "../src/programs.ts";
+import { findProgram, MCP_LOCK } from "../src/programs.ts";
 
 /** Repository root. */
 export const ROOT = new URL("../", import.meta.url).pathname;
@@ -183,6 +183,7 @@ export function mcpServerCommand(env: Record<string, string>): string[] {
     Deno.execPath(),
     "run",
     ...launch.denoFlags,
+    `--lock=${ROOT}${MCP_LOCK}`,
     ...permissionFlags(launch.plan),
     `${ROOT}src/bin/mcp.ts`,
   ];

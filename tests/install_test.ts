@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { VERSION } from "../src/version.ts";
 import { permissionFlags } from "../src/permissions.ts";
-import { PROGRAMS } from "../src/programs.ts";
+import { denoRunArgs, findProgram, MCP_LOCK, PROGRAMS } from "../src/programs.ts";
 import { compileArgs } from "../tasks/compile.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
 import { binDir, installArgs, installReport, onPath, pinDeno } from "../tasks/install.ts";
@@ -95,7 +95,12 @@ Deno.test("docs/permissions.md shows the commands deno task compile runs", async
   assert.equal(block[1].trim(), printed);
   const lines = printed.split("\n");
   assert.equal(lines.length, 5);
-  for (const l of lines) assert.match(l, /^deno compile --config deno\.json --output dist\//);
+  for (const l of lines) {
+    assert.match(
+      l,
+      /^deno compile --config deno\.json (--lock=src\/mcp\/deno\.lock )?--output dist\//,
+    );
+  }
 });
 
 Deno.test("deno task install: the wrappers run this Deno by absolute path, with no deno on PATH", async () => {
@@ -194,6 +199,19 @@ Deno.test("the first start fetches only what the service needs: no test-only pac
   for (const pkg of testOnly) {
     assert.ok(Object.keys(testLock.specifiers).some((n) => n.includes(pkg)), pkg);
   }
+  // `deno task` fetches every package of deno.json and deno.lock before any task runs: they
+  // hold the service's own packages and nothing they pull in (the MCP SDK brings ~90).
+  const service = ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "hono", "postgres"];
+  assert.deepEqual(
+    Object.keys(lock.npm).map((n) => n.replace(/_.*$/, "").replace(/@[^@/]+$/, "")).sort(),
+    service,
+  );
+  // The MCP server has its own lockfile, with the SDK, and the launcher passes it.
+  const mcpLock = JSON.parse(await Deno.readTextFile(`${ROOT}${MCP_LOCK}`));
+  assert.ok(Object.keys(mcpLock.specifiers).some((n) => n.includes("@modelcontextprotocol/sdk")));
+  const mcp = findProgram("mneme-mcp")!;
+  const ctx = { env: (n: string) => (n === "HOME" ? "/home/you" : undefined), args: [], cwd: "/" };
+  assert.ok(denoRunArgs(mcp.launch(ctx)).includes(`--lock=${ROOT}${MCP_LOCK}`));
   const tasks = denoJson.tasks as Record<string, string>;
   for (const t of ["test", "test:unit", "test:e2e", "check", "bench:memory", "bench:mcp"]) {
     assert.match(tasks[t], /--lock=tests\/deno\.lock/, t);

@@ -11,8 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client, StdioClientTransport } from "./deps.ts";
 import { startFakeAnthropic } from "./fakes/anthropic.ts";
 import { startFakeOllama } from "./fakes/ollama.ts";
 import { startFakeOpenAI } from "./fakes/openai.ts";

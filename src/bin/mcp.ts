@@ -5,7 +5,7 @@
  * @module
  */
 import process from "node:process";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StdioServerTransport } from "../mcp/sdk.ts";
 import { loadMemoryConfig } from "../config.ts";
 import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";

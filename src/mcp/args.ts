@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "./sdk.ts";
 import { badRequest } from "../domain/errors.ts";
 
 /** Wording of the service (`src/memory/validate.ts`) where it says more than the type. */

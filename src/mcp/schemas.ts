@@ -15,7 +15,7 @@
  * them, and clients receive them as JSON Schema.
  * @module
  */
-import { z } from "zod";
+import { z } from "./sdk.ts";
 import { MAX_CONTENT, MAX_LIST_LIMIT, MAX_SEARCH_LIMIT, MAX_TAGS } from "../memory/validate.ts";
 import { MEMORY_TYPES, SCOPES } from "../memory/types.ts";
 

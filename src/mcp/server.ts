@@ -10,13 +10,14 @@
  * field at fault. Nothing escapes as a protocol error or a crash.
  * @module
  */
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   type CallToolResult,
   ErrorCode,
   McpError,
+  McpServer,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  ResourceTemplate,
+} from "./sdk.ts";
 import { loadBootstrap, renderBootstrap } from "../memory/bootstrap.ts";
 import { describeError } from "../common/errors.ts";
 import { badRequest, MemoryError } from "../domain/errors.ts";

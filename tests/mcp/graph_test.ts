@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { ROOT } from "../helpers.ts";
+import { MCP_LOCK } from "../../src/programs.ts";
 
 interface Dep {
   code?: { specifier: string };
@@ -13,7 +14,7 @@ interface Dep {
 
 Deno.test("mcp entrypoint: database modules load only through dynamic import", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", `${ROOT}src/bin/mcp.ts`],
+    args: ["info", "--json", `--lock=${ROOT}${MCP_LOCK}`, `${ROOT}src/bin/mcp.ts`],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",

@@ -7,10 +7,14 @@
  * servers whose backend cannot work exit non-zero at once with a message saying what to set.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { permissionFlagsFor } from "../../src/programs.ts";
+import {
+  type CallToolResult,
+  Client,
+  type Resource,
+  StdioClientTransport,
+  type Tool,
+} from "../deps.ts";
+import { MCP_LOCK, permissionFlagsFor } from "../../src/programs.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
 import type { Memory, SearchResult } from "../../src/memory/types.ts";
@@ -32,7 +36,8 @@ const ENTRY = `${ROOT}src/bin/mcp.ts`;
  * installed mneme-mcp holds there), so that a missing one fails here.
  */
 function perms(env: Record<string, string>): string[] {
-  return permissionFlagsFor("mcp", { env: (n) => env[n], args: [], cwd: Deno.cwd() });
+  const flags = permissionFlagsFor("mcp", { env: (n) => env[n], args: [], cwd: Deno.cwd() });
+  return [`--lock=${ROOT}${MCP_LOCK}`, ...flags];
 }
 
 /** Variables the child needs beyond the SDK's default safe set. */

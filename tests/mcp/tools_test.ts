@@ -4,14 +4,14 @@
  * refused call writes nothing.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type {
-  CallToolResult,
-  Resource,
-  ResourceTemplate,
-  Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  Client,
+  InMemoryTransport,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "../deps.ts";
 import { createMcpServer, TOOL_NAMES } from "../../src/mcp/server.ts";
 import { HELP_TOPICS, recallOutput } from "../../src/mcp/schemas.ts";
 import { recallText } from "../../src/mcp/format.ts";

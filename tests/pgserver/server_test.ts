@@ -8,10 +8,7 @@
 import assert from "node:assert/strict";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "../deps.ts";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, Client, InMemoryTransport, StdioClientTransport } from "../deps.ts";
 import { createAdminApp } from "../../src/admin/app.ts";
 import { createMcpServer } from "../../src/mcp/server.ts";
 import { MemoryClient } from "../../src/memory/client.ts";
