@@ -4,13 +4,16 @@
  * launcher (src/bin/launch.ts) with its program's name: it holds only `--allow-env` and
  * `--allow-run` for this Deno executable, and computes the program's exact permissions each
  * time it starts, from the configuration it starts with. Changing a setting after installing
- * therefore needs no reinstall. Works offline once the dependencies are cached.
+ * therefore needs no reinstall. It then fetches the programs' npm packages into Deno's cache,
+ * here, in the user's own environment: an agent starts mneme-mcp with a minimal environment
+ * (no proxy or certificate settings) and a short timeout, so its first start must not need the
+ * network. Works offline once the dependencies are cached.
  * `deno task uninstall [--root DIR]` removes them.
  */
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { shellQuote, shellQuoteExpanding } from "../src/common/shell.ts";
-import { PROGRAMS } from "../src/programs.ts";
+import { type Program, PROGRAMS } from "../src/programs.ts";
 import { forEachProgram, ROOT } from "./entrypoints.ts";
 
 /** The `deno` arguments that install program `name` as a launcher wrapper. */
@@ -31,6 +34,22 @@ export function installArgs(name: string, root: string[] = []): string[] {
     `${ROOT}src/bin/launch.ts`,
     "--",
     name,
+  ];
+}
+
+/**
+ * The `deno` arguments that fetch program `p`'s dependencies into Deno's cache, with the
+ * lockfile the launcher runs it with.
+ */
+export function cacheArgs(p: Program): string[] {
+  const lock = p.launch({ env: () => undefined, args: [], cwd: ROOT }).lock;
+  return [
+    "cache",
+    "--quiet",
+    "--config",
+    `${ROOT}deno.json`,
+    ...(lock ? [`--lock=${ROOT}${lock}`] : []),
+    `${ROOT}${p.entry}`,
   ];
 }
 
@@ -185,6 +204,10 @@ if (import.meta.main) {
         }
       },
     );
+    console.log(
+      "Fetching the commands' npm packages into Deno's cache (once; then they start offline)",
+    );
+    await forEachProgram(programs, "cache", cacheArgs, () => "");
     console.log(
       installReport(
         bin,

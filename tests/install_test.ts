@@ -5,7 +5,14 @@ import { permissionFlags } from "../src/permissions.ts";
 import { denoRunArgs, findProgram, MCP_LOCK, PROGRAMS } from "../src/programs.ts";
 import { compileArgs } from "../tasks/compile.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
-import { binDir, installArgs, installReport, onPath, pinDeno } from "../tasks/install.ts";
+import {
+  binDir,
+  cacheArgs,
+  installArgs,
+  installReport,
+  onPath,
+  pinDeno,
+} from "../tasks/install.ts";
 import { toolEnv } from "./helpers/install.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -119,12 +126,13 @@ Deno.test("deno task install: the wrappers run this Deno by absolute path, with 
     const bin = `${root}/bin`;
     assert.equal(
       text,
-      installReport(
-        bin,
-        ["mneme-admin", "mneme-mcp", "memcli", "msgcli"],
-        "/nonexistent",
-        "/bin/zsh",
-      ) + "\n",
+      "Fetching the commands' npm packages into Deno's cache (once; then they start offline)\n" +
+        installReport(
+          bin,
+          ["mneme-admin", "mneme-mcp", "memcli", "msgcli"],
+          "/nonexistent",
+          "/bin/zsh",
+        ) + "\n",
     );
     assert.match(text, new RegExp(`^${bin} is not on your PATH\\. .* to ~/\\.zshrc$`, "m"));
     assert.match(text, new RegExp(`^  export PATH="${bin}:\\$PATH"$`, "m"));
@@ -210,6 +218,8 @@ Deno.test("the first start fetches only what the service needs: no test-only pac
   const mcpLock = JSON.parse(await Deno.readTextFile(`${ROOT}${MCP_LOCK}`));
   assert.ok(Object.keys(mcpLock.specifiers).some((n) => n.includes("@modelcontextprotocol/sdk")));
   const mcp = findProgram("mneme-mcp")!;
+  // deno task install fetches them with that lockfile, so that no first start needs the network.
+  assert.ok(cacheArgs(mcp).includes(`--lock=${ROOT}${MCP_LOCK}`));
   const ctx = { env: (n: string) => (n === "HOME" ? "/home/you" : undefined), args: [], cwd: "/" };
   assert.ok(denoRunArgs(mcp.launch(ctx)).includes(`--lock=${ROOT}${MCP_LOCK}`));
   const tasks = denoJson.tasks as Record<string, string>;

@@ -227,6 +227,17 @@ export function serviceOwner(layout: Layout): Promise<OwnerRecord | null> {
   return findOwner(join(layout.dataDir, SERVICE_OWNER.dir), SERVICE_OWNER.name);
 }
 
+/**
+ * Whether the service answering at `url` is the one that holds this DATA_DIR's embedded
+ * database (not another folder's, or another user's, on the same port).
+ */
+export async function servesDataDir(layout: Layout, url: string): Promise<boolean> {
+  const owner = await serviceOwner(layout);
+  if (owner === null) return false;
+  if (!owner.url) return true; // it holds the folder and is still starting
+  return new URL(owner.url).port === new URL(url).port;
+}
+
 /** How to stop the service of pid `pid`. */
 export function stopHint(pid: number): string {
   return pid > 0 ? `'memcli stop' (or kill ${pid})` : "'memcli stop'";

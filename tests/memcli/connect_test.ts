@@ -6,7 +6,8 @@
  * service started in the background. Checks the dry run, the settings and Claude Code's MCP
  * registration written, idempotence, the warning of `hooks status` when hooks are in both
  * the user and the project settings, and that disconnect leaves nothing of Mneme (no empty
- * settings file, no backup folder, a clean `git status`).
+ * settings file, no backup folder, a clean `git status`), and that another data folder's
+ * connect does not attach to this folder's service on the same port.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -75,6 +76,15 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     assert.match(again.out, new RegExp(`service: +running at ${url}`));
     assert.match(again.out, /hooks: +.*settings\.json \(already in place\)/);
     assert.match(again.out, /MCP: +server 'mneme' -> .* \(already registered\)/);
+    // Another data folder's connect on the same port: refused, nothing of it written.
+    const before = await Deno.readTextFile(settings);
+    const other = await runClean(join(bin, "memcli"), ["connect", "claude"], {
+      ...env,
+      DATA_DIR: join(dir.path, "other"),
+    });
+    assert.equal(other.code, 1, other.err + other.out);
+    assert.match(other.err, new RegExp(`a Mneme service answers at ${url}, but it does not hold`));
+    assert.equal(await Deno.readTextFile(settings), before);
     // Adding the prompt hook later backs up a file that holds only Mneme's entries; that
     // backup goes with them at disconnect (checked below: no backup folder is left).
     const recall = await memcli(["connect", "claude", "--recall"]);

@@ -43,7 +43,7 @@ import {
   writeSettings,
 } from "../claude_settings.ts";
 import { configOf, type Layout, layoutOf } from "../context.ts";
-import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
+import { answers, checkDaemon, servesDataDir, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { clientUrl, startDaemon } from "./setup.ts";
@@ -409,6 +409,14 @@ export async function connect(args: string[], io: Io): Promise<number> {
   const host = hostOf(io);
   const kind = p.values["no-autostart"] ? "none" : await detectAutostart(host);
   const running = await answers(url, 0);
+  if (running && !cfg.databaseUrl && !(await servesDataDir(layout, url))) {
+    io.err(
+      `memcli connect: a Mneme service answers at ${url}, but it does not hold ` +
+        `${layout.dataDir} (it serves another data folder, or another user's). Stop that ` +
+        `one, or give this folder's service a free port: ADMIN_PORT=4201 memcli connect claude\n`,
+    );
+    return 1;
+  }
   const spec = serviceSpec(io, bin, layout);
   let manual: string | undefined;
   if (kind === "systemd" || kind === "launchd") {
