@@ -69,6 +69,11 @@ async function adminServer() {
     port,
     logs,
     server,
+    /** The contents of every memory written. */
+    async contents(): Promise<string[]> {
+      const res = await fetch(`${server.url}/api/memories/export`, { method: "POST" });
+      return (await res.json()).map((m: { content: string }) => m.content);
+    },
     async close() {
       await server.close();
       await dir.cleanup();
@@ -133,9 +138,7 @@ Deno.test({
       ], 10_000);
       assert.match(ok.text, /^HTTP\/1\.1 200 /, ok.text);
       assert.match(ok.text, /HTTP\/1\.1 201 Created/, ok.text);
-      const list = await (await fetch(`${a.server.url}/api/memories/export`, { method: "POST" }))
-        .json();
-      assert.deepEqual(list.map((m: { content: string }) => m.content), ["kept"]);
+      assert.deepEqual(await a.contents(), ["kept"]);
     } finally {
       await a.close();
     }
@@ -216,9 +219,7 @@ Deno.test({
         a.logs.join("\n"),
       );
       // Only the slow one was written.
-      const list = await (await fetch(`${a.server.url}/api/memories/export`, { method: "POST" }))
-        .json();
-      assert.deepEqual(list.map((m: { content: string }) => m.content), ["slow"]);
+      assert.deepEqual(await a.contents(), ["slow"]);
     } finally {
       await a.close();
     }
