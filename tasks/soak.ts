@@ -1,6 +1,6 @@
 /**
  * `deno task soak [--kills 15] [--ops 10000] [--memories 2000] [--import-size 2000]
- * [--searches 200] [--dim 256]`: how the embedded database ages (issue 31). Bounded, loopback
+ * [--searches 200] [--dim 256] [--settle 150]`: how the embedded database ages (issue 31). Bounded, loopback
  * only: the admin daemon (embedded database, builtin embedder) on a temporary DATA_DIR.
  *
  * 1. imports `--memories` memories (acknowledged);
@@ -19,6 +19,7 @@
 import { parseArgs } from "node:util";
 import { type AdminProcess, freePort, startAdminProcess, tempDir } from "../tests/helpers.ts";
 import { writeBenchResult } from "./entrypoints.ts";
+import { openPglite } from "../src/store/pglite.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -29,7 +30,7 @@ const { values } = parseArgs({
     "import-size": { type: "string", default: "2000" },
     searches: { type: "string", default: "200" },
     dim: { type: "string", default: "256" },
-    settle: { type: "string", default: "15" },
+    settle: { type: "string", default: "150" },
   },
   strict: true,
 });
@@ -93,6 +94,36 @@ async function dirSize(dir: string): Promise<number> {
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+/**
+ * Waits for a vacuum of the daemon at `base` that ends after now (its own schedule: after a
+ * bulk change, after the start, or on the dead-row check every minute), up to `--settle`
+ * seconds; returns the seconds waited.
+ */
+async function settle(base: string): Promise<number> {
+  const from = Date.now();
+  while (Date.now() < from + SETTLE_MS) {
+    const h = await call(base, "GET", "/healthz");
+    const at = h.database?.last_vacuum?.at;
+    if (at && Date.parse(at) > from) break;
+    await sleep(2000);
+  }
+  return Math.round((Date.now() - from) / 1000);
+}
+
+/** The 15 largest relations (tables, indexes, TOAST) of the database in `dir`, in bytes. */
+async function relations(dir: string): Promise<Record<string, number>> {
+  const db = await openPglite(dir);
+  try {
+    const rows = await db.query<{ name: string; bytes: number }>(
+      `select c.relname as name, pg_relation_size(c.oid)::float8 as bytes from pg_class c
+        where c.relkind in ('r', 'i', 't') order by 2 desc limit 15`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+  } finally {
+    await db.close();
+  }
 }
 
 const aged = await tempDir("mneme-soak-aged-");
@@ -183,8 +214,10 @@ try {
     }
   }
 
-  // What a restarted daemon does by itself (its vacuum after the start), then measure.
-  await sleep(SETTLE_MS);
+  // What the daemon does by itself: its vacuum after the start, and its dead-row schedule
+  // (checked every minute) after the last operations; then measure. Waits for a vacuum
+  // that ended after the last operation, up to `--settle` seconds.
+  const settled_s = await settle(url());
   const now = new Map((await exportAll(url())).map((m) => [m.id, m.content]));
   let lost = 0;
   for (const [id, content] of acked) {
@@ -207,7 +240,7 @@ try {
     for (let i = 0; i < all.length; i += 5000) {
       await call(other.url, "POST", "/api/memories/import", all.slice(i, i + 5000));
     }
-    await sleep(SETTLE_MS);
+    const fresh_settled_s = await settle(other.url);
     const freshHealth = await call(other.url, "GET", "/healthz");
     const lat = { aged: [] as number[], fresh: [] as number[] };
     for (let i = 0; i < SEARCHES + 10; i++) {
@@ -269,11 +302,26 @@ try {
       searches: SEARCHES,
       dim: Number(DIM),
       live_items_checked: liveItems.length,
+      settled_s,
+      fresh_settled_s,
       ...row,
     });
     if (lost > 0) Deno.exitCode = 1;
   } finally {
     await other.stop();
+  }
+  // Where the difference lies: the largest relations of each database (daemons stopped).
+  await daemon.stop();
+  const rel = {
+    aged: await relations(`${aged.path}/db`),
+    fresh: await relations(`${fresh.path}/db`),
+  };
+  const vacuums = daemon.stderr().split("\n").filter((l) => /vacuum/.test(l));
+  console.log(`\nthe last aged daemon's vacuums:\n${vacuums.join("\n")}`);
+  console.log("\n| relation | aged | fresh |\n|---|---|---|");
+  for (const [name, bytes] of Object.entries(rel.aged)) {
+    const kib = (n?: number) => (n === undefined ? "-" : `${Math.round(n / 1024)} KiB`);
+    console.log(`| ${name} | ${kib(bytes)} | ${kib(rel.fresh[name])} |`);
   }
 } finally {
   await daemon.stop();

@@ -323,9 +323,9 @@ export function createAdminApp(opts: AdminOptions): Hono {
       return c.json({ error: err.message }, 408);
     }
     if (err instanceof ClientGone || isDisconnect(err)) {
-      // Deno's HTTP server ends the connection itself, before the handler can answer, both
-      // when the client hangs up mid-body and when the body is malformed (a bad chunk): the
-      // handler sees the same error for both, so the log names both.
+      // Reading the body failed: the client hung up mid-body, or (on a bare Deno.serve) the
+      // body was malformed; the handler sees the same error for both, so the log names both.
+      // The daemon's server (common/http_front.ts) answers malformed bodies itself.
       log(
         `admin: the request body of ${c.req.method} ${c.req.path} could not be read ` +
           "(the client disconnected, or sent a malformed body)",

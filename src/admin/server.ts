@@ -10,7 +10,8 @@ import { scheduleCleanup } from "../memory/cleanup.ts";
 import { describeError } from "../common/errors.ts";
 import { openMemoryService, type OpenOptions } from "../memory/open.ts";
 import type { SqlMemoryService } from "../memory/service.ts";
-import { createAdminApp, createStartingApp } from "./app.ts";
+import { createAdminApp, createStartingApp, IMPORT_BODY_LIMIT } from "./app.ts";
+import { type FramedServer, serveFramed } from "../common/http_front.ts";
 import { join } from "node:path";
 import { claimOwner, type OwnerClaim } from "../common/owner.ts";
 
@@ -80,10 +81,17 @@ export async function startAdminServer(
     req,
     info,
   ) => starting.fetch(req, info);
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: FramedServer;
   try {
-    server = Deno.serve(
-      { hostname: cfg.adminHost, port: cfg.adminPort, onListen: () => {} },
+    // Behind the front that times out slow headers and bodies and answers malformed ones.
+    server = serveFramed(
+      {
+        hostname: cfg.adminHost,
+        port: cfg.adminPort,
+        name: "admin",
+        log,
+        maxBodyBytes: IMPORT_BODY_LIMIT,
+      },
       (req, info) => handler(req, info),
     );
   } catch (err) {

@@ -4,8 +4,9 @@
  * leave its dead rows (and their vector index entries) behind for good: the database grows and
  * searches slow down while the number of memories stays the same.
  *
- * The reclaimer runs a plain `VACUUM (ANALYZE)` (never FULL: no lock that blocks readers
- * for long; empty pages at a table's end go back to the file system):
+ * The reclaimer runs a plain `VACUUM (ANALYZE)` (no lock that blocks readers for long; empty
+ * pages at a table's end go back to the file system), then compacts (`VACUUM FULL`) a small
+ * table that stays bloated (see `COMPACT_FACTOR` in store.ts):
  * - shortly after a bulk change (an import published or abandoned, a bulk delete, a finished
  *   re-embed, an hourly TTL cleanup that deleted rows), coalesced into one run;
  * - on a schedule, for each table whose dead rows pass `minDead + fraction × live` (the
@@ -123,8 +124,9 @@ export class Reclaimer {
       if (this.#stopped) return null;
       try {
         const r = await this.#store.vacuum(tables);
-        if (r.dead_rows > 0) {
-          this.#log(`vacuum (${why}): ${r.dead_rows} dead rows in ${r.took_ms} ms`);
+        if (r.dead_rows > 0 || r.compacted) {
+          const full = r.compacted ? `; compacted ${r.compacted.join(", ")}` : "";
+          this.#log(`vacuum (${why}): ${r.dead_rows} dead rows in ${r.took_ms} ms${full}`);
         }
         return r;
       } catch (err) {

@@ -10,7 +10,9 @@ import { type EnvGetter, loadMsgConfig, type MsgConfig } from "../msg/config.ts"
 import { type Credentials, CredentialsError, CredentialStore } from "../msg/credentials.ts";
 import { createUpstreamFetch } from "../msg/http.ts";
 import { refreshAccessToken } from "../msg/oauth.ts";
-import { createServeApp, type ServeApp } from "./app.ts";
+import { createServeApp, MAX_BODY_BYTES, type ServeApp } from "./app.ts";
+import { apiErrorBody } from "./errors.ts";
+import { type FramedServer, serveFramed } from "../common/http_front.ts";
 import { isLoopbackHost } from "../common/net.ts";
 import { formatListen, type ListenAddress, type ServeFlags } from "./flags.ts";
 import {
@@ -42,6 +44,9 @@ export interface DaemonOptions {
   backoffMs?: readonly number[];
   drainMs?: number;
   dialTimeoutMs?: number;
+  /** Request header and body-stall timeouts (ms; default 10 s each, common/http_front.ts). */
+  headerTimeoutMs?: number;
+  bodyStallMs?: number;
 }
 
 /** A running daemon. */
@@ -125,12 +130,20 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     ...(flags.authKey !== undefined ? { authKey: flags.authKey } : {}),
   });
 
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let server: FramedServer;
   try {
-    server = Deno.serve({
+    // Behind the front that times out slow headers and bodies and answers malformed ones
+    // (client side only: responses stream as long as they need).
+    server = serveFramed({
       hostname: flags.listen.hostname,
       port: flags.listen.port,
-      onListen: () => {},
+      name: "serve",
+      log,
+      maxBodyBytes: MAX_BODY_BYTES,
+      ...(opts.headerTimeoutMs !== undefined ? { headerTimeoutMs: opts.headerTimeoutMs } : {}),
+      ...(opts.bodyStallMs !== undefined ? { bodyStallMs: opts.bodyStallMs } : {}),
+      errorBody: (status, message) =>
+        apiErrorBody(status === 413 ? "request_too_large" : "invalid_request_error", message),
       onError: (err) => {
         log(`internal error: ${errorMessage(err)}`);
         return new Response(

@@ -153,3 +153,52 @@ Deno.test("the start vacuums once; import-and-delete cycles reuse the space of d
     },
   );
 });
+
+Deno.test("churn: the vacuum folds the statistics' deltas and compacts a table left bloated", async () => {
+  await withService(
+    { reclaim: { afterChangeMs: 3_600_000, atStartMs: null, checkMs: 3_600_000 } },
+    async (s, logs) => {
+      const sizes = async () =>
+        Object.fromEntries(
+          (await s.store.db.query<{ t: string; heap: number; rows: number }>(
+            `select t, pg_relation_size(t)::float8 as heap,
+                    (select n_live_tup from pg_stat_user_tables where relname = t)::float8 as rows
+               from unnest(array['memories', 'memory_term_df']) as t`,
+          )).map((r) => [r.t, { heap: Number(r.heap), rows: Number(r.rows) }]),
+        );
+      await s.import(items(1500, "churn"));
+      await s.store.vacuum();
+      const fresh = await sizes();
+      const ids = (await s.store.db.query<{ id: string }>("select id::text as id from memories"))
+        .map((r) => r.id);
+      // Every memory updated: a dead version each, and deltas for every term.
+      for (const [i, id] of ids.entries()) {
+        await s.update(id, { content: `changed ${i}: the build of flag ${i % 13}` });
+      }
+      // Small tables here: 64 KiB of slack instead of the 1 MiB the service leaves.
+      const slack = { slackBytes: 64 * 1024 };
+      const run = await s.store.vacuum(undefined, slack);
+      const after = await sizes();
+      assert.ok(run.compacted?.includes("memory_term_df"), JSON.stringify(run));
+      assert.ok(
+        after.memories.heap <= fresh.memories.heap * 1.3,
+        `memories ${fresh.memories.heap} -> ${after.memories.heap} bytes`,
+      );
+      assert.ok(
+        after.memory_term_df.heap <= fresh.memory_term_df.heap * 1.5,
+        `memory_term_df ${fresh.memory_term_df.heap} -> ${after.memory_term_df.heap} bytes`,
+      );
+      // The deltas were folded: about one row per term again, not one per write.
+      assert.ok(
+        after.memory_term_df.rows <= fresh.memory_term_df.rows * 1.5,
+        `memory_term_df rows ${fresh.memory_term_df.rows} -> ${after.memory_term_df.rows}`,
+      );
+      // Compacting again right away finds nothing to do.
+      assert.equal((await s.store.vacuum(undefined, slack)).compacted, undefined);
+      // The search still works on the rebuilt index.
+      const found = await s.search({ query: "changed build flag", project: "churn", limit: 3 });
+      assert.equal(found.length, 3);
+      assert.ok(!logs.some((l) => /failed/.test(l)), logs.join("\n"));
+    },
+  );
+});
