@@ -11,6 +11,7 @@ import { watchLauncher } from "../common/launcher.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
+import { databaseCreatorArgs } from "../programs.ts";
 
 const USAGE = `mneme-admin v${VERSION}: the Mneme Admin API and web UI.
 
@@ -24,6 +25,42 @@ OLLAMA_URL, OPENAI_BASE_URL, OPENAI_API_KEY. See docs/configuration.md.
 
 infoFlagsOnly("mneme-admin", USAGE);
 
+/** How long the database creator may take before it is stopped (ms). */
+const CREATOR_TIMEOUT_MS = 300_000;
+
+/**
+ * Creates a new embedded database in `staging` in a child process (src/bin/initdb.ts), with
+ * exactly its permissions: this process never holds PGlite's `initdb` (600–780 MiB).
+ */
+async function runDatabaseCreator(staging: string): Promise<void> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: databaseCreatorArgs(staging),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => {
+    if (child.pid > 0) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }
+  }, CREATOR_TIMEOUT_MS);
+  try {
+    const { code, signal, stderr } = await child.output();
+    if (code !== 0) {
+      const why = new TextDecoder().decode(stderr).trim().split("\n").slice(-3).join("; ");
+      throw new Error(
+        `creating the database failed (${signal ? `signal ${signal}` : `exit code ${code}`})${
+          why ? `: ${why}` : ""
+        }`,
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 try {
   const cfg = loadMemoryConfig();
   const plan = planFor("admin", cfg);
@@ -32,7 +69,11 @@ try {
     console.error(problem);
     Deno.exit(1);
   }
-  const server = await startAdminServer(cfg);
+  // A new embedded database is created in a child process; that is the one thing `run`
+  // (Deno's own executable) is for, given up once the database is open.
+  const creates = (plan.run?.length ?? 0) > 0;
+  const server = await startAdminServer(cfg, creates ? { createDatabase: runDatabaseCreator } : {});
+  if (creates) Deno.permissions.revokeSync({ name: "run" });
   const info = server.service.embedderInfo;
   console.log(`mneme admin listening on ${server.url}`);
   console.log(
@@ -40,7 +81,7 @@ try {
       cfg.databaseUrl ? "" : ` (${cfg.dataDir}/db)`
     }; embedder: ${info.provider}/${info.model} (${info.dimension} dimensions)`,
   );
-  console.log(`permissions: ${heldPermissions(plan)}`);
+  console.log(`permissions: ${heldPermissions({ ...plan, run: undefined })}`);
   const reason = server.service.maintenanceReason;
   if (reason) console.error(`maintenance mode: ${reason}`);
   let stopping = false;

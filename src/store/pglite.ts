@@ -325,7 +325,10 @@ async function dirBytes(dir: string): Promise<number> {
  * Postgres with `-F` (fsync off). WAL flushes use `fsync()`, the one sync call PGlite's file
  * system can pass on (its `fdatasync()` does nothing); see {@link syncToDisk}.
  */
-async function startParams(dataDir: string | undefined, durable: boolean): Promise<string[]> {
+export async function startParams(
+  dataDir: string | undefined,
+  durable: boolean,
+): Promise<string[]> {
   const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
   if (!Array.isArray(defaults)) throw new Error("PGlite.defaultStartParams is missing");
   const data = dataDir ? await dirBytes(join(dataDir, "base")) : 0;
