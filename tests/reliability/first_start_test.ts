@@ -7,8 +7,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { COMPLETE_MARKER, createDatabaseFiles, stagingDir } from "../../src/store/pglite_create.ts";
 import { openPglite } from "../../src/store/pglite.ts";
-import { databaseCreatorArgs } from "../../src/programs.ts";
-import { creatorPlan, permissionFlags } from "../../src/permissions.ts";
+import { databaseCreatorArgs, findProgram } from "../../src/programs.ts";
+import { creatorPlan, permissionFlags, planFor } from "../../src/permissions.ts";
+import { loadMemoryConfig } from "../../src/config.ts";
 import { startAdminProcess, tempDir } from "../helpers.ts";
 
 /** Runs the real creator child on `staging`, as the daemon does; resolves to its status. */
@@ -50,6 +51,23 @@ Deno.test("the creator child runs with exactly its permissions: its staging dire
   assert.deepEqual([plan.net, plan.env, plan.run ?? []], [[], [], []]);
   assert.ok(!flags.some((f) => f === "-A" || /^--allow-(all|run|net|env|sys|ffi)/.test(f)));
   assert.ok(flags.includes("--no-prompt"));
+});
+
+Deno.test("the admin daemon may run Deno's own executable on the embedded database only, and not once compiled", () => {
+  const env = (vars: Record<string, string>) => (k: string) => vars[k];
+  const embedded = env({ HOME: "/home/you", DATA_DIR: "/data" });
+  assert.deepEqual(planFor("admin", loadMemoryConfig(embedded), "/").run, [Deno.execPath()]);
+  const server = env({ HOME: "/home/you", DATABASE_URL: "postgres://u@db.internal/mneme" });
+  assert.equal(planFor("admin", loadMemoryConfig(server), "/").run, undefined);
+  const admin = findProgram("mneme-admin")!;
+  assert.deepEqual(admin.launch({ env: embedded, args: [], cwd: "/" }).plan.run, [
+    Deno.execPath(),
+  ]);
+  assert.equal(admin.launch({ env: embedded, args: null, cwd: "/" }).plan.run, undefined);
+  for (const name of ["mneme-mcp", "memcli"]) {
+    const run = findProgram(name)!.launch({ env: embedded, args: [], cwd: "/" }).plan.run ?? [];
+    assert.ok(!run.includes(Deno.execPath()), name);
+  }
 });
 
 Deno.test("a new database is created in a child and moved into place; an existing one is left alone", async () => {
