@@ -264,14 +264,16 @@ async function noRoomFor(dir: string): Promise<boolean> {
 
 /** The smallest and largest shared buffer pool of the embedded database (MiB). */
 export const SHARED_BUFFERS_MIN_MB = 16;
-export const SHARED_BUFFERS_MAX_MB = 128;
+export const SHARED_BUFFERS_MAX_MB = 24;
 
 /**
  * The shared buffer pool for a database of `dataBytes` on disk: a quarter of it, between
  * {@link SHARED_BUFFERS_MIN_MB} and {@link SHARED_BUFFERS_MAX_MB} MiB, in whole MiB. PGlite's
  * default (128 MiB) is resident from the start whatever the data (PGlite zeroes the pool), so
  * a small database pays for it all day; the pages that do not fit stay in the OS page cache
- * (not the daemon's memory) and are read from there.
+ * (not the daemon's memory) and are read from there. At 20,000 memories (some 240 MB of data)
+ * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast
+ * (docs/performance.md).
  */
 export function sharedBuffersMb(dataBytes: number): number {
   const quarter = Math.ceil(dataBytes / 4 / 1048576);
