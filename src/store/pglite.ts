@@ -11,6 +11,7 @@ import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
 import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
+import { collectGarbage } from "../common/gc.ts";
 
 type Runner = Pick<PGlite, "query" | "exec"> | Transaction;
 
@@ -441,7 +442,7 @@ export async function openPglite(
   // PGlite creates a database with two more WASM instances and a copy of the files in memory
   // (some 400 MiB), garbage once it is open, which V8 may keep for minutes: collected now when
   // the process may (`--expose-gc` in the daemon's V8 flags, src/programs.ts).
-  if (created) (globalThis as { gc?: () => void }).gc?.();
+  if (created) collectGarbage();
   const h = new ResilientPglite(
     pg,
     dataDir,
