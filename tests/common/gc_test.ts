@@ -7,51 +7,51 @@ import { collectGarbage, IdleCollector } from "../../src/common/gc.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-Deno.test("idle collector: one collection after a burst, once quiet; none while work runs", async () => {
-  let runs = 0;
+/** A collector that counts its collections, over a heap of `heap` bytes. */
+function counting(quietMs: number, minHeapBytes: number, heap: number) {
+  const counter = { runs: 0 };
   const c = new IdleCollector({
-    quietMs: 300,
-    minHeapBytes: 10,
-    collect: () => runs++,
-    heapBytes: () => 100,
+    quietMs,
+    minHeapBytes,
+    collect: () => counter.runs++,
+    heapBytes: () => heap,
   });
+  return { c, counter };
+}
+
+Deno.test("idle collector: one collection after a burst, once quiet; none while work runs", async () => {
+  const { c, counter } = counting(300, 10, 100);
   try {
     await sleep(150);
-    assert.equal(runs, 0, "nothing before any work");
+    assert.equal(counter.runs, 0, "nothing before any work");
     c.begin();
     await sleep(700);
-    assert.equal(runs, 0, "not while a request runs");
+    assert.equal(counter.runs, 0, "not while a request runs");
     c.begin();
     c.end();
     c.end();
     await sleep(0);
-    assert.equal(runs, 0, "not before the quiet time");
+    assert.equal(counter.runs, 0, "not before the quiet time");
     await sleep(900);
-    assert.equal(runs, 1, "once after the burst");
+    assert.equal(counter.runs, 1, "once after the burst");
     await sleep(500);
-    assert.equal(runs, 1, "not again without new work");
+    assert.equal(counter.runs, 1, "not again without new work");
     c.begin();
     c.end();
     await sleep(900);
-    assert.equal(runs, 2, "once after the next burst");
+    assert.equal(counter.runs, 2, "once after the next burst");
   } finally {
     c.stop();
   }
 });
 
 Deno.test("idle collector: a small heap is left alone", async () => {
-  let runs = 0;
-  const c = new IdleCollector({
-    quietMs: 30,
-    minHeapBytes: 1000,
-    collect: () => runs++,
-    heapBytes: () => 999,
-  });
+  const { c, counter } = counting(30, 1000, 999);
   try {
     c.begin();
     c.end();
     await sleep(150);
-    assert.equal(runs, 0);
+    assert.equal(counter.runs, 0);
   } finally {
     c.stop();
   }

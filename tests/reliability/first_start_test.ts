@@ -29,6 +29,24 @@ async function runCreator(staging: string): Promise<void> {
 
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
 
+/** Waits (up to a minute) until `path` exists: the creator has started writing. */
+async function untilExists(path: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await exists(path)) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Runs `fn` in a fresh temporary directory, removed afterwards. */
+async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await tempDir();
+  try {
+    await fn(dir.path);
+  } finally {
+    await dir.cleanup();
+  }
+}
+
 /** Opens the database in `dir` and checks it works (a table, a row, pgvector). */
 async function usable(dir: string): Promise<void> {
   const db = await openPglite(dir);
@@ -70,10 +88,9 @@ Deno.test("the admin daemon may run Deno's own executable on the embedded databa
   }
 });
 
-Deno.test("a new database is created in a child and moved into place; an existing one is left alone", async () => {
-  const dir = await tempDir();
-  try {
-    const db = join(dir.path, "db");
+Deno.test("a new database is created in a child and moved into place; an existing one is left alone", () =>
+  inTempDir(async (dir) => {
+    const db = join(dir, "db");
     await Deno.mkdir(db, { mode: 0o700 });
     await Deno.writeTextFile(join(db, "mneme.lock"), "1\n"); // the owner lock stays
     let runs = 0;
@@ -95,22 +112,15 @@ Deno.test("a new database is created in a child and moved into place; an existin
     assert.equal(await createDatabaseFiles(db, creator), false);
     assert.equal(runs, 1);
     await usable(db);
-  } finally {
-    await dir.cleanup();
-  }
-});
+  }));
 
-Deno.test("a creator killed half-way leaves nothing trusted: the next start creates the database afresh", async () => {
-  const dir = await tempDir();
-  try {
-    const db = join(dir.path, "db");
+Deno.test("a creator killed half-way leaves nothing trusted: the next start creates the database afresh", () =>
+  inTempDir(async (dir) => {
+    const db = join(dir, "db");
     const staging = stagingDir(db);
     const child = spawnCreator(staging);
     // Killed once it has started writing the database (or whenever it gets there first).
-    const deadline = Date.now() + 60_000;
-    while (!(await exists(join(staging, "base"))) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilExists(join(staging, "base"));
     assert.ok(child.pid > 0);
     child.kill("SIGKILL");
     const status = await child.status;
@@ -127,15 +137,11 @@ Deno.test("a creator killed half-way leaves nothing trusted: the next start crea
     assert.equal(runs, status.success ? 0 : 1);
     assert.ok(!(await exists(staging)));
     await usable(db);
-  } finally {
-    await dir.cleanup();
-  }
-});
+  }));
 
-Deno.test("a staging directory without its marker is never moved into place", async () => {
-  const dir = await tempDir();
-  try {
-    const db = join(dir.path, "db");
+Deno.test("a staging directory without its marker is never moved into place", () =>
+  inTempDir(async (dir) => {
+    const db = join(dir, "db");
     const staging = stagingDir(db);
     await runCreator(staging);
     await Deno.remove(join(staging, COMPLETE_MARKER)); // as if killed before the marker
@@ -146,7 +152,7 @@ Deno.test("a staging directory without its marker is never moved into place", as
     assert.ok(!(await exists(join(db, "stray"))));
     await usable(db);
     // A creator that fails leaves no database either.
-    const other = join(dir.path, "other");
+    const other = join(dir, "other");
     await assert.rejects(
       createDatabaseFiles(other, async (s) => {
         await Deno.mkdir(s);
@@ -155,15 +161,11 @@ Deno.test("a staging directory without its marker is never moved into place", as
       /did not finish/,
     );
     assert.ok(!(await exists(join(other, "PG_VERSION"))));
-  } finally {
-    await dir.cleanup();
-  }
-});
+  }));
 
-Deno.test("a move killed half-way is finished by the next start, without creating again", async () => {
-  const dir = await tempDir();
-  try {
-    const db = join(dir.path, "db");
+Deno.test("a move killed half-way is finished by the next start, without creating again", () =>
+  inTempDir(async (dir) => {
+    const db = join(dir, "db");
     const staging = stagingDir(db);
     await runCreator(staging);
     // Killed after moving some entries: `db` holds part of the files, no PG_VERSION.
@@ -177,15 +179,11 @@ Deno.test("a move killed half-way is finished by the next start, without creatin
     );
     assert.ok(!(await exists(staging)));
     await usable(db);
-  } finally {
-    await dir.cleanup();
-  }
-});
+  }));
 
-Deno.test("the admin daemon killed during its first start starts cleanly the next time", async () => {
-  const dir = await tempDir();
-  try {
-    const dataDir = join(dir.path, "data");
+Deno.test("the admin daemon killed during its first start starts cleanly the next time", () =>
+  inTempDir(async (dir) => {
+    const dataDir = join(dir, "data");
     // First start, killed while the creator child works.
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", new URL("../../src/bin/admin.ts", import.meta.url).pathname],
@@ -200,10 +198,7 @@ Deno.test("the admin daemon killed during its first start starts cleanly the nex
       stderr: "null",
     }).spawn();
     const staging = stagingDir(join(dataDir, "db"));
-    const deadline = Date.now() + 60_000;
-    while (!(await exists(join(staging, "base"))) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilExists(join(staging, "base"));
     assert.ok(child.pid > 0);
     child.kill("SIGKILL");
     await child.status;
@@ -224,7 +219,4 @@ Deno.test("the admin daemon killed during its first start starts cleanly the nex
     } finally {
       await admin.stop();
     }
-  } finally {
-    await dir.cleanup();
-  }
-});
+  }));
