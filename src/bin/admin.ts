@@ -63,7 +63,9 @@ async function runDatabaseCreator(staging: string): Promise<void> {
 
 try {
   const cfg = loadMemoryConfig();
-  const plan = planFor("admin", cfg);
+  // Running Deno is the one optional permission: without it (a hand-written `deno run`
+  // line), a new database is created in this process instead of a child.
+  const { run, ...plan } = planFor("admin", cfg);
   const problem = permissionProblem("mneme admin", plan);
   if (problem) {
     console.error(problem);
@@ -71,7 +73,8 @@ try {
   }
   // A new embedded database is created in a child process; that is the one thing `run`
   // (Deno's own executable) is for, given up once the database is open.
-  const creates = (plan.run?.length ?? 0) > 0;
+  const creates = run !== undefined && run.length > 0 &&
+    Deno.permissions.querySync({ name: "run", command: run[0] }).state === "granted";
   const server = await startAdminServer(cfg, creates ? { createDatabase: runDatabaseCreator } : {});
   if (creates) Deno.permissions.revokeSync({ name: "run" });
   const info = server.service.embedderInfo;
@@ -81,7 +84,7 @@ try {
       cfg.databaseUrl ? "" : ` (${cfg.dataDir}/db)`
     }; embedder: ${info.provider}/${info.model} (${info.dimension} dimensions)`,
   );
-  console.log(`permissions: ${heldPermissions({ ...plan, run: undefined })}`);
+  console.log(`permissions: ${heldPermissions(plan)}`);
   const reason = server.service.maintenanceReason;
   if (reason) console.error(`maintenance mode: ${reason}`);
   let stopping = false;

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { COMPLETE_MARKER, createDatabaseFiles, stagingDir } from "../../src/store/pglite_create.ts";
 import { openPglite } from "../../src/store/pglite.ts";
-import { databaseCreatorArgs, findProgram } from "../../src/programs.ts";
+import { databaseCreatorArgs, findProgram, permissionFlagsFor } from "../../src/programs.ts";
 import { creatorPlan, permissionFlags, planFor } from "../../src/permissions.ts";
 import { loadMemoryConfig } from "../../src/config.ts";
-import { startAdminProcess, tempDir } from "../helpers.ts";
+import { freePort, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 
 /** Runs the real creator child on `staging`, as the daemon does; resolves to its status. */
 function spawnCreator(staging: string): Deno.ChildProcess {
@@ -218,5 +218,55 @@ Deno.test("the admin daemon killed during its first start starts cleanly the nex
       assert.ok(!(await exists(staging)));
     } finally {
       await admin.stop();
+    }
+  }));
+
+Deno.test("without the run permission (a hand-written deno run line), the daemon creates its database itself", () =>
+  inTempDir(async (dir) => {
+    const port = freePort();
+    // The test's own environment (its HOME and Deno cache), as startAdminProcess runs it.
+    const env: Record<string, string> = {
+      DATA_DIR: join(dir, "data"),
+      ADMIN_PORT: String(port),
+      ADMIN_HOST: "127.0.0.1",
+      EMBEDDING_PROVIDER: "builtin",
+    };
+    const flags = permissionFlagsFor("mneme-admin", {
+      env: (k) => env[k] ?? Deno.env.get(k),
+      args: [],
+      cwd: dir,
+    });
+    assert.ok(flags.some((f) => f.startsWith("--allow-run=")));
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--config",
+        `${ROOT}deno.json`,
+        ...flags.filter((f) => !f.startsWith("--allow-run=")),
+        `${ROOT}src/bin/admin.ts`,
+      ],
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    try {
+      let healthy = false;
+      const deadline = Date.now() + 90_000;
+      while (!healthy && Date.now() < deadline) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+          await res.body?.cancel();
+          healthy = res.status === 200;
+        } catch { /* not listening yet */ }
+        if (!healthy) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(healthy, "the daemon did not become healthy");
+      assert.ok(await exists(join(dir, "data", "db", "PG_VERSION")));
+      assert.ok(!(await exists(stagingDir(join(dir, "data", "db")))));
+    } finally {
+      if (child.pid > 0) child.kill("SIGTERM");
+      await child.output().catch(() => {});
     }
   }));
