@@ -263,6 +263,31 @@ async function noRoomFor(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * What to throw when the database in `dataDir` failed to open or be created with `err`: a
+ * clear "the disk is full" error when that is why (PGlite reports a failed start as "failed
+ * to initialize properly", or an object), else `err` itself. `reserve` defaults to
+ * {@link diskReserve} of the volume.
+ */
+export async function openFailure(
+  dataDir: string,
+  err: unknown,
+  reserve?: number,
+  freeBytes: (dir: string) => Promise<number | null> = statfsFree,
+): Promise<unknown> {
+  const need = reserve ?? diskReserve(await statfsOf(dataDir, "size"));
+  const free = await freeBytes(dataDir);
+  if (isNoSpace(err) || (free !== null && free < need) || await noRoomFor(dataDir)) {
+    return new Error(
+      `the disk is full: the database in ${dataDir} cannot be opened or created (${
+        free === null ? "no space left on device" : `${Math.floor(free / 1048576)} MiB free`
+      }); free space on its file system and start again`,
+      { cause: err },
+    );
+  }
+  return err;
+}
+
 /** The smallest and largest shared buffer pool of the embedded database (MiB). */
 export const SHARED_BUFFERS_MIN_MB = 16;
 export const SHARED_BUFFERS_MAX_MB = 24;
@@ -424,18 +449,7 @@ export async function openPglite(
   try {
     pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
   } catch (err) {
-    // PGlite reports a failed start as "failed to initialize properly" (or an object): say
-    // what a full disk looks like.
-    const free = await (opts.freeBytes ?? statfsFree)(dataDir);
-    if (isNoSpace(err) || (free !== null && free < reserve) || await noRoomFor(dataDir)) {
-      throw new Error(
-        `the disk is full: the database in ${dataDir} cannot be opened or created (${
-          free === null ? "no space left on device" : `${Math.floor(free / 1048576)} MiB free`
-        }); free space on its file system and start again`,
-        { cause: err },
-      );
-    }
-    throw err;
+    throw await openFailure(dataDir, err, reserve, opts.freeBytes);
   }
   // The files of a new database come out of PGlite's image with mode 0666.
   await restrictToOwner(dataDir);

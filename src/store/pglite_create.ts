@@ -17,7 +17,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
-import { restrictToOwner, startParams } from "./pglite.ts";
+import { openFailure, restrictToOwner, startParams } from "./pglite.ts";
 
 /** The file the creator writes last in a complete staging directory. */
 export const COMPLETE_MARKER = ".mneme-complete";
@@ -138,7 +138,12 @@ export async function createDatabaseFiles(
   }
   if (!(await exists(join(staging, COMPLETE_MARKER)))) {
     await removeTree(staging);
-    await runCreator(staging);
+    try {
+      await runCreator(staging);
+    } catch (err) {
+      await removeTree(staging).catch(() => {}); // its space, at once (a full disk)
+      throw await openFailure(dataDir, err);
+    }
     if (!(await exists(join(staging, COMPLETE_MARKER)))) {
       throw new Error(`creating the database in ${staging} did not finish`);
     }
