@@ -267,7 +267,8 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  *
  * - admin: listens on ADMIN_HOST; reaches the database and the embedder; reads and writes
  *   DATA_DIR; reads PGlite's files; on the embedded database, `statfs` (the free-space check
- *   before writes); nothing else (no run, ffi, other sys).
+ *   before writes) and running Deno's own executable until the database is open (a new one is
+ *   created in a child: {@link creatorPlan}); nothing else (no ffi, other sys).
  * - mcp: reaches the Admin API (or the database) and the embedder; no file access at all.
  * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
  *   but may not read the database files in it; reads and writes the working directory
@@ -345,7 +346,19 @@ export function planFor(
     env,
     // The embedded database checks the free space before a write (a full disk is a 507).
     ...(cfg.databaseUrl ? {} : { sys: ["statfs"] }),
+    // A new embedded database is created by a child Deno ({@link creatorPlan}); the daemon
+    // gives this up once its database is open. A compiled executable creates it itself.
+    ...(cfg.databaseUrl || Deno.build.standalone ? {} : { run: [Deno.execPath()] }),
   };
+}
+
+/**
+ * The database creator, the admin daemon's short-lived child that creates a new embedded
+ * database (src/bin/initdb.ts): reads and writes its staging directory `staging`, reads
+ * PGlite's files; nothing else (no network, variables, run or sys).
+ */
+export function creatorPlan(staging: string): PermissionPlan {
+  return { net: [], read: [staging, ...pgliteFiles()], write: [staging], env: [] };
 }
 
 /** Every environment variable the proxy daemon (`msgcli serve`) reads. */

@@ -22,6 +22,7 @@ import {
 import { planPermissions } from "./serve/permissions.ts";
 import {
   addRunPermissions,
+  creatorPlan,
   MEMCLI_ENV_VARS,
   memcliFiles,
   MEMORY_ENV_VARS,
@@ -156,9 +157,11 @@ function memoryProgram(
         const plan = planFor(program, loadMemoryConfig(env), cwd, env, files);
         if (args === null) {
           // Fixed grants (a compiled executable): it runs in directories unknown here, and
-          // carries PGlite's files in its own image.
+          // carries PGlite's files in its own image; it cannot start Deno (it creates a new
+          // database itself).
           const drop = new Set([...projectMarkers(cwd), ...pgliteFiles()]);
           plan.read = plan.read.filter((p) => !drop.has(p));
+          if (program === "admin") delete plan.run;
         }
         return program === "memcli" ? { plan } : { plan, env: leanV8(env) };
       }),
@@ -238,6 +241,23 @@ export const PROGRAMS: readonly Program[] = [
 /** The program called `name` (a command name or a task name), or undefined. */
 export function findProgram(name: string): Program | undefined {
   return PROGRAMS.find((p) => p.name === name || p.task === name);
+}
+
+/** The entry of the database creator, the admin daemon's child (src/bin/initdb.ts). */
+export const INITDB_ENTRY = "src/bin/initdb.ts";
+
+/**
+ * The `deno` arguments that run the database creator on `staging` (an absolute path) with
+ * exactly its permissions ({@link creatorPlan}).
+ */
+export function databaseCreatorArgs(staging: string): string[] {
+  return denoRunArgs({
+    entry: INITDB_ENTRY,
+    denoFlags: ["--no-prompt", "--quiet"],
+    plan: creatorPlan(staging),
+    args: [staging],
+    env: {},
+  });
 }
 
 /** Repository root (with a trailing slash), as a URL. */

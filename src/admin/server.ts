@@ -4,6 +4,7 @@
  * schedules the hourly TTL cleanup and shuts down cleanly on SIGINT/SIGTERM.
  * @module
  */
+import { IdleCollector } from "../common/gc.ts";
 import { type MemoryConfig, SERVICE_OWNER } from "../config.ts";
 import { isLoopbackHost } from "../common/net.ts";
 import { scheduleCleanup } from "../memory/cleanup.ts";
@@ -121,7 +122,16 @@ export async function startAdminServer(
     loopbackOnly,
     log,
   });
-  handler = (req, info) => app.fetch(req, info);
+  // Once quiet after requests, V8 gives back the garbage they left (src/common/gc.ts).
+  const idle = new IdleCollector();
+  handler = async (req, info) => {
+    idle.begin();
+    try {
+      return await app.fetch(req, info);
+    } finally {
+      idle.end();
+    }
+  };
   const stopCleanup = scheduleCleanup(service.store, {
     log,
     now: opts.now,
@@ -136,6 +146,7 @@ export async function startAdminServer(
     service,
     async close() {
       stopCleanup();
+      idle.stop();
       await server.shutdown();
       await service.close();
       await claim?.release();

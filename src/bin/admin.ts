@@ -11,6 +11,7 @@ import { watchLauncher } from "../common/launcher.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
+import { databaseCreatorArgs } from "../programs.ts";
 
 const USAGE = `mneme-admin v${VERSION}: the Mneme Admin API and web UI.
 
@@ -24,15 +25,58 @@ OLLAMA_URL, OPENAI_BASE_URL, OPENAI_API_KEY. See docs/configuration.md.
 
 infoFlagsOnly("mneme-admin", USAGE);
 
+/** How long the database creator may take before it is stopped (ms). */
+const CREATOR_TIMEOUT_MS = 300_000;
+
+/**
+ * Creates a new embedded database in `staging` in a child process (src/bin/initdb.ts), with
+ * exactly its permissions: this process never holds PGlite's `initdb` (600–780 MiB).
+ */
+async function runDatabaseCreator(staging: string): Promise<void> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: databaseCreatorArgs(staging),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => {
+    if (child.pid > 0) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }
+  }, CREATOR_TIMEOUT_MS);
+  try {
+    const { code, signal, stderr } = await child.output();
+    if (code !== 0) {
+      const why = new TextDecoder().decode(stderr).trim().split("\n").slice(-3).join("; ");
+      throw new Error(
+        `creating the database failed (${signal ? `signal ${signal}` : `exit code ${code}`})${
+          why ? `: ${why}` : ""
+        }`,
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 try {
   const cfg = loadMemoryConfig();
-  const plan = planFor("admin", cfg);
+  // Running Deno is the one optional permission: without it (a hand-written `deno run`
+  // line), a new database is created in this process instead of a child.
+  const { run, ...plan } = planFor("admin", cfg);
   const problem = permissionProblem("mneme admin", plan);
   if (problem) {
     console.error(problem);
     Deno.exit(1);
   }
-  const server = await startAdminServer(cfg);
+  // A new embedded database is created in a child process; that is the one thing `run`
+  // (Deno's own executable) is for, given up once the database is open.
+  const creates = run !== undefined && run.length > 0 &&
+    Deno.permissions.querySync({ name: "run", command: run[0] }).state === "granted";
+  const server = await startAdminServer(cfg, creates ? { createDatabase: runDatabaseCreator } : {});
+  if (creates) Deno.permissions.revokeSync({ name: "run" });
   const info = server.service.embedderInfo;
   console.log(`mneme admin listening on ${server.url}`);
   console.log(

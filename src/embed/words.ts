@@ -135,6 +135,41 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
+const BASE64 = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) {
+  BASE64["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+}
+
+/**
+ * The bytes of base64 `text` (whitespace and padding skipped; throws on any other character),
+ * decoded straight into one array: `atob` of a 7.5 MB text, and the copy without its line
+ * breaks, left some 20 MiB of garbage and of the allocator's heap behind for good.
+ */
+export function decodeBase64(text: string): Uint8Array {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && BASE64[c] >= 0) digits++;
+  }
+  const out = new Uint8Array(Math.floor((digits * 3) / 4));
+  let acc = 0, bits = 0, at = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? BASE64[c] : -1;
+    if (v < 0) {
+      if (c === 61 || c === 10 || c === 13 || c === 32 || c === 9) continue; // = and spaces
+      throw new Error(`word vectors: not base64 (character ${c} at ${i})`);
+    }
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
 let builtin: Promise<WordVectors> | undefined;
 
 /** The word vectors that ship with Mneme, loaded once per process on first use. */
@@ -144,10 +179,7 @@ export function builtinWordVectors(): Promise<WordVectors> {
     const { default: b64 } = await import("../../models/glove-100d-50k.b64", {
       with: { type: "text" },
     });
-    const bin = atob(b64.replace(/\s+/g, ""));
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return decodeWordVectors(bytes);
+    return decodeWordVectors(decodeBase64(b64));
   })();
   builtin.catch(() => builtin = undefined);
   return builtin;

@@ -12,6 +12,7 @@ import { selectEmbedder } from "../embed/select.ts";
 import type { Db } from "../store/db.ts";
 import { ensureEmbeddingColumn, migrate } from "../store/migrate.ts";
 import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
+import { createDatabaseFiles } from "../store/pglite_create.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "../common/errors.ts";
@@ -42,6 +43,12 @@ export interface OpenOptions {
   log?: (line: string) => void;
   /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
   reclaim?: ReclaimerOptions;
+  /**
+   * Embedded database: creates a new database in the staging directory it is given, in
+   * another process (see src/store/pglite_create.ts), so that this one never holds PGlite's
+   * `initdb`. Without it, a new database is created in this process.
+   */
+  createDatabase?: (staging: string) => Promise<void>;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
@@ -110,6 +117,7 @@ export async function openDatabase(
     );
   }
   try {
+    if (opts.createDatabase) await createDatabaseFiles(dir, opts.createDatabase);
     const db = await openPglite(dir, { durable: opts.durable });
     await restrictToOwner(cfg.dataDir, dir); // DATA_DIR/db: done by openPglite
     return { db, release: () => lock.close() };

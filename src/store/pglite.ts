@@ -11,6 +11,7 @@ import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
 import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
+import { collectGarbage } from "../common/gc.ts";
 
 type Runner = Pick<PGlite, "query" | "exec"> | Transaction;
 
@@ -262,16 +263,43 @@ async function noRoomFor(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * What to throw when the database in `dataDir` failed to open or be created with `err`: a
+ * clear "the disk is full" error when that is why (PGlite reports a failed start as "failed
+ * to initialize properly", or an object), else `err` itself. `reserve` defaults to
+ * {@link diskReserve} of the volume.
+ */
+export async function openFailure(
+  dataDir: string,
+  err: unknown,
+  reserve?: number,
+  freeBytes: (dir: string) => Promise<number | null> = statfsFree,
+): Promise<unknown> {
+  const need = reserve ?? diskReserve(await statfsOf(dataDir, "size"));
+  const free = await freeBytes(dataDir);
+  if (isNoSpace(err) || (free !== null && free < need) || await noRoomFor(dataDir)) {
+    return new Error(
+      `the disk is full: the database in ${dataDir} cannot be opened or created (${
+        free === null ? "no space left on device" : `${Math.floor(free / 1048576)} MiB free`
+      }); free space on its file system and start again`,
+      { cause: err },
+    );
+  }
+  return err;
+}
+
 /** The smallest and largest shared buffer pool of the embedded database (MiB). */
 export const SHARED_BUFFERS_MIN_MB = 16;
-export const SHARED_BUFFERS_MAX_MB = 128;
+export const SHARED_BUFFERS_MAX_MB = 24;
 
 /**
  * The shared buffer pool for a database of `dataBytes` on disk: a quarter of it, between
  * {@link SHARED_BUFFERS_MIN_MB} and {@link SHARED_BUFFERS_MAX_MB} MiB, in whole MiB. PGlite's
  * default (128 MiB) is resident from the start whatever the data (PGlite zeroes the pool), so
  * a small database pays for it all day; the pages that do not fit stay in the OS page cache
- * (not the daemon's memory) and are read from there.
+ * (not the daemon's memory) and are read from there. At 20,000 memories (some 240 MB of data)
+ * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast
+ * (docs/performance.md).
  */
 export function sharedBuffersMb(dataBytes: number): number {
   const quarter = Math.ceil(dataBytes / 4 / 1048576);
@@ -325,7 +353,10 @@ async function dirBytes(dir: string): Promise<number> {
  * Postgres with `-F` (fsync off). WAL flushes use `fsync()`, the one sync call PGlite's file
  * system can pass on (its `fdatasync()` does nothing); see {@link syncToDisk}.
  */
-async function startParams(dataDir: string | undefined, durable: boolean): Promise<string[]> {
+export async function startParams(
+  dataDir: string | undefined,
+  durable: boolean,
+): Promise<string[]> {
   const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
   if (!Array.isArray(defaults)) throw new Error("PGlite.defaultStartParams is missing");
   const data = dataDir ? await dirBytes(join(dataDir, "base")) : 0;
@@ -418,25 +449,14 @@ export async function openPglite(
   try {
     pg = await (opts.create ?? createPglite)(dataDir, opts.durable ?? true);
   } catch (err) {
-    // PGlite reports a failed start as "failed to initialize properly" (or an object): say
-    // what a full disk looks like.
-    const free = await (opts.freeBytes ?? statfsFree)(dataDir);
-    if (isNoSpace(err) || (free !== null && free < reserve) || await noRoomFor(dataDir)) {
-      throw new Error(
-        `the disk is full: the database in ${dataDir} cannot be opened or created (${
-          free === null ? "no space left on device" : `${Math.floor(free / 1048576)} MiB free`
-        }); free space on its file system and start again`,
-        { cause: err },
-      );
-    }
-    throw err;
+    throw await openFailure(dataDir, err, reserve, opts.freeBytes);
   }
   // The files of a new database come out of PGlite's image with mode 0666.
   await restrictToOwner(dataDir);
   // PGlite creates a database with two more WASM instances and a copy of the files in memory
   // (some 400 MiB), garbage once it is open, which V8 may keep for minutes: collected now when
   // the process may (`--expose-gc` in the daemon's V8 flags, src/programs.ts).
-  if (created) (globalThis as { gc?: () => void }).gc?.();
+  if (created) collectGarbage();
   const h = new ResilientPglite(
     pg,
     dataDir,

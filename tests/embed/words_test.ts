@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   builtinWordVectors,
   cosine,
+  decodeBase64,
   decodeWordVectors,
   encodeWordVectors,
 } from "../../src/embed/words.ts";
@@ -50,4 +51,14 @@ Deno.test("word vectors that ship: related words are nearer than unrelated ones"
   assert.ok(sim("pets", "cat") > sim("pets", "invoice"));
   assert.ok(sim("married husband", "wedding anniversary") > sim("married husband", "compiler"));
   assert.equal(wv.sentence("8080 4711 --"), null);
+});
+
+Deno.test("word vectors: base64 decodes as atob does, line breaks and padding skipped", () => {
+  const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7919) % 256);
+  for (const n of [0, 1, 2, 3, 4, 57, 58, 1000]) {
+    const b64 = btoa(String.fromCharCode(...bytes.subarray(0, n)));
+    const wrapped = b64.replace(/.{76}/g, "$&\n") + "\n";
+    assert.deepEqual(decodeBase64(wrapped), bytes.subarray(0, n), `${n} bytes`);
+  }
+  assert.throws(() => decodeBase64("QU*D"), /not base64/);
 });

@@ -18,12 +18,12 @@ async function walBytes(dataDir: string): Promise<number> {
   return total;
 }
 
-Deno.test("shared buffers: a quarter of the data, between 16 and 128 MiB", () => {
+Deno.test("shared buffers: a quarter of the data, between 16 and 24 MiB", () => {
   assert.deepEqual(sharedBuffersMb(0), 16);
-  assert.deepEqual(sharedBuffersMb(100 * MIB), 25);
-  assert.deepEqual(sharedBuffersMb(4000 * MIB), 128);
-  const params = laptopStartParams(100 * MIB);
-  assert(params.includes("shared_buffers=25MB"), params.join(" "));
+  assert.deepEqual(sharedBuffersMb(80 * MIB), 20);
+  assert.deepEqual(sharedBuffersMb(4000 * MIB), 24);
+  const params = laptopStartParams(80 * MIB);
+  assert(params.includes("shared_buffers=20MB"), params.join(" "));
   assert(params.includes("max_wal_size=48MB"), params.join(" "));
 });
 
