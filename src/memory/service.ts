@@ -646,7 +646,22 @@ export class SqlMemoryService implements MemoryService {
     const target = this.#embedder.info;
     const running = await this.#store.reembedTarget();
     if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);
-    const pending = await this.#store.reembedPending(batch);
+    // A run of the stored embedder itself converts the stored vectors (to halfvec, server
+    // Postgres: src/memory/upgrade.ts): nothing to embed.
+    const convert = sameEmbedder(target, this.#stored);
+    const pending = await this.#store.reembedPending(convert ? 0 : batch);
+    if (convert) {
+      const n = await this.#store.reembedConvert(batch);
+      const done = pending.done + n;
+      if (n === batch && done < pending.total) {
+        return { done, total: pending.total, finished: false, embedder: target };
+      }
+      if (!await this.#store.finishReembed(target, "convert")) {
+        throw new Error("converting the stored vectors: the run was ended meanwhile");
+      }
+      this.#reclaimer.changed("re-embed");
+      return { done: pending.total, total: pending.total, finished: true, embedder: target };
+    }
     if (pending.rows.length) {
       // In chunks (each its own statement): a row's new vector goes into two HNSW indexes,
       // a few milliseconds each, and a batch of thousands must not hold the database.

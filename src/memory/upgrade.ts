@@ -8,8 +8,9 @@
  *    builtin model through the same resumable run as `memcli reembed`: the builtin embedder
  *    is local and fast, so no one has to run it by hand. Other providers keep the maintenance
  *    flow (reads work, writes and searches answer 409 until `memcli reembed`).
+ * 3. Vectors stored as 4-byte `vector`s become 2-byte `halfvec`s (see convertToHalfvec).
  *
- * Both steps work in batches and are resumable: a start that is stopped half-way continues
+ * The steps are resumable: a start that is stopped half-way continues
  * where it stopped, and no memory is lost or doubled (vectors go to a side column that is
  * swapped in when every memory has one).
  * @module
@@ -36,6 +37,43 @@ export async function upgradeAtStart(
     if (rows.length < UPGRADE_BATCH) break;
   }
   if (built) store.invalidateStats();
+  await reembedBuiltin(service, log);
+  await convertToHalfvec(service, log);
+}
+
+/**
+ * Step 3: vectors stored as 4-byte `vector`s (databases made before 0.8) become `halfvec`s.
+ * The embedded database converts in one statement (its one process upgrades before it
+ * serves; a kill leaves the old column and the next start does it again); server Postgres
+ * converts online, in batches, through a run of the stored embedder itself (no embedding:
+ * the stored vectors are converted), searched on the old column until the swap.
+ */
+async function convertToHalfvec(
+  service: SqlMemoryService,
+  log: (line: string) => void,
+): Promise<void> {
+  const store = service.store;
+  if (!await store.vectorsToConvert()) return;
+  log("upgrade: storing the vectors as halfvec (half the disk)");
+  if (store.db.kind === "pglite") {
+    await store.convertVectorsInPlace();
+    log("upgrade: vectors stored as halfvec, done");
+    return;
+  }
+  // In maintenance (another embedder configured), `memcli reembed` makes a halfvec column.
+  if (!sameEmbedder(service.storedEmbedder, service.embedderInfo)) return;
+  for (;;) {
+    const p = await service.reembed({ batchSize: UPGRADE_BATCH });
+    log(`upgrade: converted ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
+    if (p.finished) break;
+  }
+}
+
+/** Step 2: re-embed vectors of an older builtin model. */
+async function reembedBuiltin(
+  service: SqlMemoryService,
+  log: (line: string) => void,
+): Promise<void> {
   const stored = service.storedEmbedder;
   const target = service.embedderInfo;
   // Only an older builtin model is upgraded here; a changed EMBEDDING_DIM or provider is

@@ -74,6 +74,33 @@ export async function migrate(db: Db): Promise<number[]> {
   });
 }
 
+/**
+ * The element type of new vector columns: pgvector's `halfvec` (2-byte floats, since pgvector
+ * 0.7), where the server has it, else `vector` (4-byte floats). Cosine rankings of half floats
+ * are those of the full floats (LoCoMo dev hit@5 unchanged, docs/performance.md), at half the
+ * disk and memory of the vectors and their HNSW index.
+ */
+export async function vectorType(db: Db): Promise<"halfvec" | "vector"> {
+  const [row] = await db.query<{ half: boolean }>(
+    "select to_regtype('halfvec') is not null as half",
+  );
+  return row?.half ? "halfvec" : "vector";
+}
+
+/** The element type of `column` (`vector` or `halfvec`), or null when there is no column. */
+export async function columnType(
+  db: Db,
+  column = "embedding",
+): Promise<"halfvec" | "vector" | null> {
+  const rows = await db.query<{ type: string }>(
+    `select format_type(atttypid, null) as type from pg_attribute
+      where attrelid = 'memories'::regclass and attname = $1 and not attisdropped`,
+    [column],
+  );
+  const t = rows[0]?.type;
+  return t === "halfvec" || t === "vector" ? t : null;
+}
+
 /** The dimension of the `embedding` column, or null when it has none yet. */
 export async function columnDimension(db: Db, column = "embedding"): Promise<number | null> {
   const rows = await db.query<{ typmod: number }>(
@@ -154,13 +181,17 @@ export async function buildVectorIndex(
   }
 }
 
-function createVectorIndex(
+/** Build one HNSW cosine index of `column`, with the operator class of the column's type. */
+async function createVectorIndex(
   tx: Db,
   column: "embedding" | "embedding_next",
   [index, where]: [string, string],
 ): Promise<void> {
-  return tx.exec(
-    `create index ${index} on memories using hnsw (${column} vector_cosine_ops) ${HNSW_WITH} ${where}`,
+  const ops = await columnType(tx, column) === "halfvec"
+    ? "halfvec_cosine_ops"
+    : "vector_cosine_ops";
+  await tx.exec(
+    `create index ${index} on memories using hnsw (${column} ${ops}) ${HNSW_WITH} ${where}`,
   );
 }
 
@@ -178,7 +209,10 @@ export async function renameNextIndexes(tx: Db): Promise<void> {
   }
 }
 
-/** Give `column` the type vector(dim) and its HNSW cosine index (empty column or new one). */
+/**
+ * Give `column` the type halfvec(dim) ({@link vectorType}) and its HNSW cosine index (empty
+ * column or new one).
+ */
 export async function setVectorColumn(
   tx: Db,
   column: "embedding" | "embedding_next",
@@ -186,12 +220,14 @@ export async function setVectorColumn(
 ): Promise<void> {
   const d = checkDim(dim);
   await dropVectorIndexes(tx, column);
-  await tx.exec(`alter table memories alter column ${column} type vector(${d})`);
+  await tx.exec(`alter table memories alter column ${column} type ${await vectorType(tx)}(${d})`);
   await buildVectorIndex(tx, column);
 }
 
 /**
- * Add `column` as vector(dim) with its HNSW cosine index. Adding a column without a default
+ * Add `column` as halfvec(dim) ({@link vectorType}) with its HNSW cosine index, unless
+ * `index` is false (a run that fills the column first and builds the index once at its end).
+ * Adding a column without a default
  * changes only the catalog, where changing the type of an existing column rewrites the table
  * and rebuilds every index (seconds at 10k memories, with the database held).
  */
@@ -199,9 +235,12 @@ export async function addVectorColumn(
   tx: Db,
   column: "embedding" | "embedding_next",
   dim: number,
+  index = true,
 ): Promise<void> {
-  await tx.exec(`alter table memories add column ${column} vector(${checkDim(dim)})`);
-  await buildVectorIndex(tx, column);
+  await tx.exec(
+    `alter table memories add column ${column} ${await vectorType(tx)}(${checkDim(dim)})`,
+  );
+  if (index) await buildVectorIndex(tx, column);
 }
 
 /**

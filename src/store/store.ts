@@ -4,17 +4,20 @@
  * No user value is ever spliced into SQL text; all go through bind parameters.
  * @module
  */
-import type { EmbedderInfo } from "../embed/embedder.ts";
+import { type EmbedderInfo, sameEmbedder } from "../embed/embedder.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { termCounts } from "../domain/terms.ts";
 import type { Db } from "./db.ts";
 import {
   addVectorColumn,
   CLEANUP_LOCK,
+  columnDimension,
+  columnType,
   MIGRATION_LOCK,
   recordedEmbedder,
   renameNextIndexes,
   setVectorColumn,
+  vectorType,
 } from "./migrate.ts";
 
 /** Which memories a query may see. */
@@ -1016,6 +1019,56 @@ export class Store {
     });
   }
 
+  /**
+   * True when the stored vectors are 4-byte `vector`s where the database has `halfvec`, and no
+   * re-embedding run to another embedder is in progress (one that finishes makes a halfvec
+   * column anyway); a conversion run in progress (of the recorded embedder) counts.
+   */
+  async vectorsToConvert(): Promise<boolean> {
+    if (await vectorType(this.db) !== "halfvec") return false;
+    if (await columnType(this.db) !== "vector") return false;
+    const run = await this.reembedTarget();
+    if (run === null) return true;
+    const recorded = await this.recordedEmbedder();
+    return recorded !== null && sameEmbedder(run, recorded);
+  }
+
+  /**
+   * Convert the stored vectors to halfvec in one statement: the table is rewritten and its
+   * indexes built once (the HNSW index as halfvec). All or nothing: a kill half-way leaves the
+   * `vector` column as it was, and the next start does it again. For the embedded database,
+   * whose one process upgrades before it serves; server Postgres converts online instead
+   * (a re-embedding run of the same embedder, {@link reembedConvert}). Returns false when
+   * there was nothing to convert (another process did it).
+   */
+  async convertVectorsInPlace(): Promise<boolean> {
+    const done = await this.transaction(async (s) => {
+      await s.db.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      if (!await s.vectorsToConvert()) return false;
+      const dim = await columnDimension(s.db);
+      if (dim === null) return false;
+      await setVectorColumn(s.db, "embedding", dim);
+      return true;
+    });
+    if (done) await this.analyze();
+    return done;
+  }
+
+  /**
+   * A step of a run of the stored embedder itself (a conversion to halfvec): up to `limit`
+   * memories get their stored vector, converted, as their new one; no embedding needed.
+   */
+  async reembedConvert(limit: number): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `update memories m set embedding_next = m.embedding
+        where m.id in (select id from memories where embedding_next is null
+                          and embedding is not null order by id limit $1)
+        returning m.id`,
+      [limit],
+    );
+    return rows.length;
+  }
+
   /** Memories not yet re-embedded in this run (up to `limit`), and the run's size. */
   async reembedPending(limit: number): Promise<{
     rows: { id: string; content: string }[];
@@ -1053,23 +1106,30 @@ export class Store {
    * every memory has its new vector. The final pass: memories written since the last step
    * (at most `max` of them) get theirs from `embed` here, under the lock, so that steady
    * writes cannot keep the run from finishing; returns false (changing nothing) when more
-   * than `max` lack one. Writes wait while this runs.
+   * than `max` lack one. With `convert` (a run of the stored embedder itself, to halfvec),
+   * the rest are converted from the stored vectors, however many. Writes wait while this runs.
    */
   async finishReembed(
     target: EmbedderInfo,
-    embed?: (texts: string[]) => Promise<number[][]>,
+    embed?: ((texts: string[]) => Promise<number[][]>) | "convert",
     max = 0,
   ): Promise<boolean> {
     const done = await this.transaction(async (s) => {
       await s.#lockReembedRun("update");
       await s.db.exec("lock table memories in exclusive mode");
-      const pending = await s.db.query<{ id: string; content: string }>(
+      if (embed === "convert") {
+        // A conversion: the rest of the memories converted here, however many.
+        await s.db.exec(
+          "update memories set embedding_next = embedding where embedding_next is null",
+        );
+      }
+      const pending = embed === "convert" ? [] : await s.db.query<{ id: string; content: string }>(
         "select id, content from memories where embedding_next is null order by id limit $1",
         [max + 1],
       );
       if (pending.length > max || (pending.length && !embed)) return false;
-      if (pending.length) {
-        const vectors = await embed!(pending.map((r) => r.content));
+      if (pending.length && typeof embed === "function") {
+        const vectors = await embed(pending.map((r) => r.content));
         await s.reembedStore(
           pending.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
         );
