@@ -22,6 +22,19 @@ import { join } from "node:path";
 export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
 /**
+ * The builtin embedder's default dimension (`EMBEDDING_DIM`). Chosen on LoCoMo dev
+ * (`deno task bench:recall --dim N`, docs/performance.md): hit@5 0.629 at 768, 0.625 at 384,
+ * 0.622 at 256, with a quarter of the bytes of 768 four-byte floats once stored as halfvec.
+ */
+export const DEFAULT_EMBEDDING_DIM = 384;
+
+/**
+ * The default dimension before 0.8. A database whose builtin vectors have it is re-embedded
+ * at the default dimension at start (src/memory/upgrade.ts), unless `EMBEDDING_DIM` keeps it.
+ */
+export const LEGACY_EMBEDDING_DIM = 768;
+
+/**
  * The memory service configuration, read from environment variables (named on each
  * field's line in docs/configuration.md). `createMemoryService` takes any part of it.
  *
@@ -53,7 +66,7 @@ export interface MemoryConfig {
   embeddingProvider: ProviderName;
   /** Model override for ollama/openai. */
   embeddingModel?: string;
-  /** Builtin embedder dimension, default 768. */
+  /** Builtin embedder dimension, default {@link DEFAULT_EMBEDDING_DIM}. */
   embeddingDim: number;
   /** Ollama base URL, default http://127.0.0.1:11434. */
   ollamaUrl: string;
@@ -161,7 +174,7 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
     memoryApiUrl: urlVar(env, "MEMORY_API_URL", DEFAULT_MEMORY_API_URL, ["http:", "https:"]),
     embeddingProvider: provider as ProviderName,
     embeddingModel: env("EMBEDDING_MODEL")?.trim() || undefined,
-    embeddingDim: intVar(env, "EMBEDDING_DIM", 768, 8, 2000),
+    embeddingDim: intVar(env, "EMBEDDING_DIM", DEFAULT_EMBEDDING_DIM, 8, 2000),
     ollamaUrl: urlVar(env, "OLLAMA_URL", "http://127.0.0.1:11434", ["http:", "https:"]),
     openaiBaseUrl: urlVar(env, "OPENAI_BASE_URL", "https://api.openai.com/v1", [
       "http:",

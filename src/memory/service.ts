@@ -140,6 +140,14 @@ export const IMPORT_CHUNK_TARGET_MS = 50;
 export const IMPORT_CHUNK_MIN = 16;
 const IMPORT_CHUNK_MAX = 1000;
 
+/**
+ * Imports of at least this many items on the embedded database take the bulk path, when they
+ * are at least half as many as the memories already stored: the HNSW index is dropped, the rows
+ * staged without it, and the index built once before they are published (a build costs about
+ * a quarter of as many insertions into the live graph, measured on PGlite; docs/performance.md).
+ */
+export const BULK_IMPORT_MIN = 2000;
+
 /** Let the event loop run pending I/O (other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -555,8 +563,18 @@ export class SqlMemoryService implements MemoryService {
     if (!valid.length) return { imported: 0, skipped };
     const info = this.#embedder.info;
     const now = this.#now();
+    const bulk = this.#store.kind === "pglite" && valid.length >= BULK_IMPORT_MIN &&
+      valid.length * 2 >= await this.#store.countRows();
+    let bulkEnded = !bulk;
+    const endBulk = async () => {
+      if (bulkEnded) return;
+      bulkEnded = true;
+      if (--this.#bulkImports === 0) await this.#store.buildSearchIndex();
+    };
     const job = await this.#store.beginImport(valid.length);
     try {
+      // Several bulk imports at once: the first drops the index, the last one to end builds it.
+      if (bulk && this.#bulkImports++ === 0) await this.#store.dropSearchIndex();
       // Vectors of this embedder only: a re-embedding run finishing meanwhile fails the import.
       const check = async (tx: Store) => {
         const recorded = await tx.recordedEmbedder(true);
@@ -578,9 +596,12 @@ export class SqlMemoryService implements MemoryService {
           if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
         }, chunks);
       }
+      // The index built before the rows are published: they are searched with it at once.
+      await endBulk();
       if (!await this.#store.publishImport(job)) throw abandoned();
     } catch (err) {
       await this.#store.abandonImport(job).catch(() => {});
+      await endBulk().catch(() => {});
       throw err;
     } finally {
       // Published or deleted, the corpus changed (its statistics counted the staged rows).
@@ -641,6 +662,8 @@ export class SqlMemoryService implements MemoryService {
   }
 
   #reembedQueue: Promise<unknown> = Promise.resolve();
+  /** Bulk imports running (the HNSW index is dropped while there is one). */
+  #bulkImports = 0;
 
   async #reembedStep(batch: number): Promise<ReembedProgress> {
     const target = this.#embedder.info;

@@ -75,12 +75,16 @@ export async function migrate(db: Db): Promise<number[]> {
 }
 
 /**
- * The element type of new vector columns: pgvector's `halfvec` (2-byte floats, since pgvector
- * 0.7), where the server has it, else `vector` (4-byte floats). Cosine rankings of half floats
- * are those of the full floats (LoCoMo dev hit@5 unchanged, docs/performance.md), at half the
- * disk and memory of the vectors and their HNSW index.
+ * The element type of new vector columns. On server Postgres, pgvector's `halfvec` (2-byte
+ * floats, since pgvector 0.7) where the server has it: cosine rankings of half floats are those
+ * of the full floats (LoCoMo dev hit@5 0.629 against 0.628), at half the disk and memory of the
+ * vectors and their HNSW index. On the embedded database `vector` (4-byte floats): compiled to
+ * WASM, pgvector converts half floats without the CPU's instructions, and an HNSW insertion
+ * took 3.7 times as long with halfvec at 384 dimensions, a build 4.5 times, a search 1.5 times
+ * (docs/performance.md).
  */
 export async function vectorType(db: Db): Promise<"halfvec" | "vector"> {
+  if (db.kind === "pglite") return "vector";
   const [row] = await db.query<{ half: boolean }>(
     "select to_regtype('halfvec') is not null as half",
   );
@@ -196,8 +200,27 @@ async function createVectorIndex(
 }
 
 /** Drop the HNSW indexes of `column`. */
-async function dropVectorIndexes(tx: Db, column: "embedding" | "embedding_next"): Promise<void> {
+export async function dropVectorIndexes(
+  tx: Db,
+  column: "embedding" | "embedding_next",
+): Promise<void> {
   for (const [index] of vectorIndexes(tx, column)) await tx.exec(`drop index if exists ${index}`);
+}
+
+/** Build those HNSW indexes of `embedding` that are missing; returns how many were built. */
+export async function createMissingVectorIndexes(tx: Db): Promise<number> {
+  let built = 0;
+  for (const index of vectorIndexes(tx, "embedding")) {
+    const [{ missing }] = await tx.query<{ missing: boolean }>(
+      "select to_regclass($1) is null as missing",
+      [index[0]],
+    );
+    if (missing) {
+      await createVectorIndex(tx, "embedding", index);
+      built++;
+    }
+  }
+  return built;
 }
 
 /** Rename the HNSW indexes of `embedding_next` to those of `embedding` (a re-embed's end). */
@@ -273,15 +296,10 @@ export async function ensureEmbeddingColumn(db: Db, embedder: EmbedderInfo): Pro
           } dimensions but ${recorded.dimension} are recorded; the schema was changed by hand`,
         );
       }
-      // Databases from before schema 8 have no index of global memories yet (server Postgres):
-      // built once here (it covers only the memories that are not project-scoped).
-      for (const index of vectorIndexes(tx, "embedding")) {
-        const [{ missing }] = await tx.query<{ missing: boolean }>(
-          "select to_regclass($1) is null as missing",
-          [index[0]],
-        );
-        if (missing) await createVectorIndex(tx, "embedding", index);
-      }
+      // Databases from before schema 8 have no index of global memories yet (server Postgres),
+      // and a bulk import killed before its end left none (the embedded database): built once
+      // here.
+      await createMissingVectorIndexes(tx);
       return recorded;
     }
     await setVectorColumn(tx, "embedding", embedder.dimension);

@@ -11,8 +11,9 @@ import type { Db } from "./db.ts";
 import {
   addVectorColumn,
   CLEANUP_LOCK,
-  columnDimension,
   columnType,
+  createMissingVectorIndexes,
+  dropVectorIndexes,
   MIGRATION_LOCK,
   recordedEmbedder,
   renameNextIndexes,
@@ -891,6 +892,52 @@ export class Store {
     return recordedEmbedder(this.db, share);
   }
 
+  /** Rows in `memories` (staged ones included). */
+  async countRows(): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Drop the HNSW index of the stored vectors, for a bulk import on the embedded database:
+   * its rows then go in without one insertion into the graph each, and the index is built
+   * once at its end ({@link buildSearchIndex}). Searches meanwhile compare every vector.
+   */
+  async dropSearchIndex(): Promise<void> {
+    await dropVectorIndexes(this.db, "embedding");
+  }
+
+  /**
+   * Build the HNSW index of the stored vectors when it is missing (the end of a bulk import;
+   * one killed before its end leaves none, and the next start builds it). With the working
+   * memory of one build raised to 64 MB, so that the graph of tens of thousands of vectors
+   * is built in memory (pgvector builds on disk, much slower, past it).
+   */
+  async buildSearchIndex(): Promise<void> {
+    await this.transaction(async (s) => {
+      await s.db.exec("set local maintenance_work_mem = '64MB'");
+      await createMissingVectorIndexes(s.db);
+    });
+  }
+
+  /**
+   * Rewrite `memories` (`VACUUM FULL`) on the embedded database, after a re-embedding run at
+   * start: the swapped-out vectors stay in the table's files as a dropped column until the
+   * table is rewritten (80 MB of 768-dimension vectors at 20k memories). Every index of the
+   * table is rebuilt once; the database is held meanwhile (seconds at 20k), so only the start-up
+   * upgrade, which runs before the daemon serves, does this. Nothing on server Postgres.
+   */
+  async rewriteMemories(): Promise<void> {
+    if (this.db.kind !== "pglite") return;
+    await this.db.exec("set maintenance_work_mem = '64MB'");
+    try {
+      await this.db.exec("vacuum full memories");
+    } finally {
+      await this.db.exec("reset maintenance_work_mem");
+    }
+    await this.settle();
+  }
+
   /** True when no memory is stored (the recorded embedder made no vectors yet). */
   async isEmpty(): Promise<boolean> {
     const [row] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
@@ -1020,7 +1067,8 @@ export class Store {
   }
 
   /**
-   * True when the stored vectors are 4-byte `vector`s where the database has `halfvec`, and no
+   * True when the stored vectors are 4-byte `vector`s where new columns are `halfvec`
+   * ({@link vectorType}: server Postgres), and no
    * re-embedding run to another embedder is in progress (one that finishes makes a halfvec
    * column anyway); a conversion run in progress (of the recorded embedder) counts.
    */
@@ -1031,27 +1079,6 @@ export class Store {
     if (run === null) return true;
     const recorded = await this.recordedEmbedder();
     return recorded !== null && sameEmbedder(run, recorded);
-  }
-
-  /**
-   * Convert the stored vectors to halfvec in one statement: the table is rewritten and its
-   * indexes built once (the HNSW index as halfvec). All or nothing: a kill half-way leaves the
-   * `vector` column as it was, and the next start does it again. For the embedded database,
-   * whose one process upgrades before it serves; server Postgres converts online instead
-   * (a re-embedding run of the same embedder, {@link reembedConvert}). Returns false when
-   * there was nothing to convert (another process did it).
-   */
-  async convertVectorsInPlace(): Promise<boolean> {
-    const done = await this.transaction(async (s) => {
-      await s.db.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      if (!await s.vectorsToConvert()) return false;
-      const dim = await columnDimension(s.db);
-      if (dim === null) return false;
-      await setVectorColumn(s.db, "embedding", dim);
-      return true;
-    });
-    if (done) await this.analyze();
-    return done;
   }
 
   /**

@@ -11,6 +11,7 @@ import { startAdminServer } from "../../src/admin/server.ts";
 import type { ImportItem } from "../../src/memory/types.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { Store } from "../../src/store/store.ts";
+import type { Db } from "../../src/store/db.ts";
 import { startAdminProcess, tempDir, testConfig } from "../helpers.ts";
 
 function items(n: number, tag: string): ImportItem[] {
@@ -116,6 +117,7 @@ Deno.test("reads and /healthz answer while a 5,000-item import is being written,
     );
     const done = await importing;
     assert.deepEqual(done, { status: 200, body: { imported: total, skipped: 0 } });
+    await assertSearchIndex(server.service.store.db);
     assert.ok(count.calls() > 2, "the import was written in chunks");
     const after = await (await fetch(`${server.url}/api/stats`)).json();
     assert.equal(after.total, total + 1);
@@ -151,6 +153,7 @@ Deno.test("an import failing or abandoned half-way deletes what it wrote; valida
               (select count(*)::int from mneme_import_jobs) as jobs`,
     );
     assert.deepEqual(left, { rows: 1, jobs: 0 }, "the failed import left rows or its job");
+    await assertSearchIndex(server.service.store.db);
     const list = await (await fetch(`${server.url}/api/memories`)).json();
     assert.deepEqual(list.map((m: { id: string }) => m.id), [seededId]);
     // Another process abandons the import (its job row disappears) after two chunks: 409.
@@ -167,20 +170,32 @@ Deno.test("an import failing or abandoned half-way deletes what it wrote; valida
               (select count(*)::int from mneme_import_jobs) as jobs`,
     );
     assert.deepEqual(rest, { rows: 1, jobs: 0 }, "the abandoned import left rows");
+    await assertSearchIndex(server.service.store.db);
   } finally {
     Store.prototype.stageImport = original;
     await close();
   }
 });
 
+/** The HNSW index is there (a bulk import drops it while it runs and builds it at its end). */
+async function assertSearchIndex(db: Db): Promise<void> {
+  const [r] = await db.query<{ ok: boolean }>(
+    "select to_regclass('memories_embedding_hnsw') is not null as ok",
+  );
+  assert.ok(r.ok, "the bulk import left no HNSW index");
+}
+
 /** Counts in the database of a stopped daemon. */
-async function countRows(dataDir: string): Promise<{ rows: number; staged: number; jobs: number }> {
+async function countRows(
+  dataDir: string,
+): Promise<{ rows: number; staged: number; jobs: number; index: boolean }> {
   const db = await openPglite(join(dataDir, "db"));
   try {
-    const [r] = await db.query<{ rows: number; staged: number; jobs: number }>(
+    const [r] = await db.query<{ rows: number; staged: number; jobs: number; index: boolean }>(
       `select (select count(*)::int from memories) as rows,
               (select count(*)::int from memories where import_job is not null) as staged,
-              (select count(*)::int from mneme_import_jobs) as jobs`,
+              (select count(*)::int from mneme_import_jobs) as jobs,
+              to_regclass('memories_embedding_hnsw') is not null as index`,
     );
     return r;
   } finally {
@@ -226,7 +241,8 @@ Deno.test("a daemon killed with SIGKILL mid-import shows nothing of it after a r
       } finally {
         await again.stop();
       }
-      assert.deepEqual(await countRows(dir.path), { rows: 1, staged: 0, jobs: 0 });
+      // The bulk path dropped the HNSW index: the restart built it again.
+      assert.deepEqual(await countRows(dir.path), { rows: 1, staged: 0, jobs: 0, index: true });
       return;
     } finally {
       await dir.cleanup();
