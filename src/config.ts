@@ -74,6 +74,12 @@ export interface MemoryConfig {
   openaiBaseUrl: string;
   /** OpenAI-compatible API key. */
   openaiApiKey?: string;
+  /**
+   * `IMPORT_BULK` (default off): on the embedded database, large imports stage their rows
+   * without the HNSW index and build it once at their end: about 5 times the rate, but the
+   * daemon answers nothing while the index is built (seconds at 10,000 memories).
+   */
+  importBulk?: boolean;
 }
 
 /** A configuration error naming the variable. */
@@ -129,6 +135,14 @@ export function claudeSettingsFiles(dir: string): { settings: string; backups: s
   return { settings: join(dir, "settings.json"), backups: join(dir, "mneme-backups") };
 }
 
+/** An on/off variable: `on`, `1`, `true` or `off`, `0`, `false`; unset is off. */
+function onOff(env: Env, name: string): boolean {
+  const raw = env(name)?.trim().toLowerCase();
+  if (!raw || raw === "off" || raw === "0" || raw === "false") return false;
+  if (raw === "on" || raw === "1" || raw === "true") return true;
+  throw new ConfigError(`${name}="${env(name)}" must be on or off`);
+}
+
 function intVar(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = env(name)?.trim();
   if (!raw) return def;
@@ -181,5 +195,6 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
       "https:",
     ]),
     openaiApiKey: env("OPENAI_API_KEY") || undefined,
+    importBulk: onOff(env, "IMPORT_BULK"),
   };
 }

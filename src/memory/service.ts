@@ -141,10 +141,12 @@ export const IMPORT_CHUNK_MIN = 16;
 const IMPORT_CHUNK_MAX = 1000;
 
 /**
- * Imports of at least this many items on the embedded database take the bulk path, when they
- * are at least half as many as the memories already stored: the HNSW index is dropped, the rows
- * staged without it, and the index built once before they are published (a build costs about
- * a quarter of as many insertions into the live graph, measured on PGlite; docs/performance.md).
+ * With `IMPORT_BULK` on, imports of at least this many items on the embedded database take the
+ * bulk path, when they are at least half as many as the memories already stored: the HNSW index
+ * is dropped, the rows staged without it, and the index built once before they are published
+ * (a build costs about a quarter of as many insertions into the live graph, measured on PGlite;
+ * docs/performance.md). PGlite runs in the daemon's thread: while the index is built (about
+ * 0.45 ms a memory), the daemon answers nothing. Off by default for that reason.
  */
 export const BULK_IMPORT_MIN = 2000;
 
@@ -214,6 +216,8 @@ export interface ServiceDeps {
   wordVectors?: false | (() => Promise<WordVectors>);
   /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
   reclaim?: ReclaimerOptions;
+  /** Large imports on the embedded database build the HNSW index once (`IMPORT_BULK`). */
+  bulkImports?: boolean;
 }
 
 /** The first line of `text`, at most 80 characters. */
@@ -249,6 +253,7 @@ export class SqlMemoryService implements MemoryService {
     this.#retrieval = deps.retrieval ?? "hybrid";
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
     this.#reclaimer = new Reclaimer(deps.store, deps.reclaim);
+    this.#bulkEnabled = deps.bulkImports ?? false;
   }
 
   /** The embedded database's vacuum (a no-op on server Postgres). */
@@ -563,7 +568,8 @@ export class SqlMemoryService implements MemoryService {
     if (!valid.length) return { imported: 0, skipped };
     const info = this.#embedder.info;
     const now = this.#now();
-    const bulk = this.#store.kind === "pglite" && valid.length >= BULK_IMPORT_MIN &&
+    const bulk = this.#bulkEnabled && this.#store.kind === "pglite" &&
+      valid.length >= BULK_IMPORT_MIN &&
       valid.length * 2 >= await this.#store.countRows();
     let bulkEnded = !bulk;
     const endBulk = async () => {
@@ -662,21 +668,23 @@ export class SqlMemoryService implements MemoryService {
   }
 
   #reembedQueue: Promise<unknown> = Promise.resolve();
-  /** Bulk imports running (the HNSW index is dropped while there is one). */
-  #bulkImports = 0;
 
-  async #reembedStep(batch: number): Promise<ReembedProgress> {
-    const target = this.#embedder.info;
-    const running = await this.#store.reembedTarget();
-    if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);
-    // A run of the stored embedder itself converts the stored vectors (to halfvec, server
-    // Postgres: src/memory/upgrade.ts): nothing to embed.
-    const convert = sameEmbedder(target, this.#stored);
-    const pending = await this.#store.reembedPending(convert ? 0 : batch);
-    if (convert) {
-      const n = await this.#store.reembedConvert(batch);
+  /**
+   * One step of converting the stored vectors to the type of new columns (halfvec on server
+   * Postgres; src/memory/upgrade.ts): a run of the stored embedder itself, whose new vectors
+   * are the stored ones converted, `batchSize` at a time; nothing is embedded. A re-embedding
+   * step of the same embedder (`memcli reembed`) may take turns with it: both fill the same
+   * column with vectors of the current contents.
+   */
+  convertVectors(batchSize: number): Promise<ReembedProgress> {
+    const step = this.#reembedQueue.then(async () => {
+      const target = this.#stored;
+      const running = await this.#store.reembedTarget();
+      if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);
+      const pending = await this.#store.reembedPending(0);
+      const n = await this.#store.reembedConvert(batchSize);
       const done = pending.done + n;
-      if (n === batch && done < pending.total) {
+      if (n === batchSize && done < pending.total) {
         return { done, total: pending.total, finished: false, embedder: target };
       }
       if (!await this.#store.finishReembed(target, "convert")) {
@@ -684,7 +692,20 @@ export class SqlMemoryService implements MemoryService {
       }
       this.#reclaimer.changed("re-embed");
       return { done: pending.total, total: pending.total, finished: true, embedder: target };
-    }
+    });
+    this.#reembedQueue = step.catch(() => {});
+    return step;
+  }
+  /** Bulk imports running (the HNSW index is dropped while there is one). */
+  #bulkImports = 0;
+  /** Whether large imports take the bulk path ({@link BULK_IMPORT_MIN}). */
+  readonly #bulkEnabled: boolean;
+
+  async #reembedStep(batch: number): Promise<ReembedProgress> {
+    const target = this.#embedder.info;
+    const running = await this.#store.reembedTarget();
+    if (!running || !sameEmbedder(running, target)) await this.#store.beginReembed(target);
+    const pending = await this.#store.reembedPending(batch);
     if (pending.rows.length) {
       // In chunks (each its own statement): a row's new vector goes into two HNSW indexes,
       // a few milliseconds each, and a batch of thousands must not hold the database.

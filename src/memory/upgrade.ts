@@ -58,7 +58,7 @@ async function convertToHalfvec(
   if (!sameEmbedder(service.storedEmbedder, service.embedderInfo)) return;
   log("upgrade: storing the vectors as halfvec (half the disk)");
   for (;;) {
-    const p = await service.reembed({ batchSize: UPGRADE_BATCH });
+    const p = await service.convertVectors(UPGRADE_BATCH);
     log(`upgrade: converted ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
     if (p.finished) break;
   }

@@ -49,7 +49,6 @@ serverTest("a 0.7.0 database on server Postgres is converted to halfvec online",
     const lines: string[] = [];
     const s = await openMemoryService(cfg, { log: (l) => lines.push(l) });
     try {
-      console.log(lines);
       assert.ok(lines.some((l) => /converted 1101\/1101, done/.test(l)), lines.join("\n"));
       assert.equal(await columnType(s.store.db), "halfvec");
       assertSameVectors(before, await vectors(s.store.db));
