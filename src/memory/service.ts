@@ -696,6 +696,7 @@ export class SqlMemoryService implements MemoryService {
     this.#reembedQueue = step.catch(() => {});
     return step;
   }
+
   /** Bulk imports running (the HNSW index is dropped while there is one). */
   #bulkImports = 0;
   /** Whether large imports take the bulk path ({@link BULK_IMPORT_MIN}). */

@@ -5,14 +5,17 @@
  * 1. Postings for the lexical side of search are built for memories stored before schema
  *    version 2 (`term_count` is null until they have them).
  * 2. Vectors made by an older builtin model (`hash-v1`), or at the old default dimension (768,
- *    before 0.8), are re-embedded with the configured builtin model and dimension through the same resumable run as `memcli reembed`: the builtin embedder
- *    is local and fast, so no one has to run it by hand. Other providers keep the maintenance
- *    flow (reads work, writes and searches answer 409 until `memcli reembed`).
+ *    before 0.8), are re-embedded with the configured builtin model and dimension through the
+ *    same resumable run as `memcli reembed`: the builtin embedder is local and fast, so no one
+ *    has to run it by hand. Other providers keep the maintenance flow (reads work, writes and
+ *    searches answer 409 until `memcli reembed`). The embedded database's `memories` is then
+ *    rewritten once, to return the old vectors' space.
  * 3. On server Postgres, vectors stored as 4-byte `vector`s become 2-byte `halfvec`s (see
  *    convertToHalfvec).
  *
  * The steps are resumable: a start that is stopped half-way continues where it stopped, and
- * no memory is lost or doubled (vectors go to a side column that is swapped in when every memory has one).
+ * no memory is lost or doubled (vectors go to a side column that is swapped in when every
+ * memory has one).
  * @module
  */
 import { DEFAULT_EMBEDDING_DIM, LEGACY_EMBEDDING_DIM } from "../config.ts";
@@ -64,7 +67,7 @@ async function convertToHalfvec(
   }
 }
 
-/** Step 2: re-embed vectors of an older builtin model. */
+/** Step 2: re-embed vectors of an older builtin model or of the old default dimension. */
 async function reembedBuiltin(
   service: SqlMemoryService,
   log: (line: string) => void,
