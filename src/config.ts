@@ -22,6 +22,19 @@ import { join } from "node:path";
 export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
 /**
+ * The builtin embedder's default dimension (`EMBEDDING_DIM`). Chosen on LoCoMo dev
+ * (`deno task bench:recall --dim N`, docs/performance.md): hit@5 0.629 at 768, 0.625 at 384,
+ * 0.622 at 256, with a quarter of the bytes of 768 four-byte floats once stored as halfvec.
+ */
+export const DEFAULT_EMBEDDING_DIM = 384;
+
+/**
+ * The default dimension before 0.8. A database whose builtin vectors have it is re-embedded
+ * at the default dimension at start (src/memory/upgrade.ts), unless `EMBEDDING_DIM` keeps it.
+ */
+export const LEGACY_EMBEDDING_DIM = 768;
+
+/**
  * The memory service configuration, read from environment variables (named on each
  * field's line in docs/configuration.md). `createMemoryService` takes any part of it.
  *
@@ -53,7 +66,7 @@ export interface MemoryConfig {
   embeddingProvider: ProviderName;
   /** Model override for ollama/openai. */
   embeddingModel?: string;
-  /** Builtin embedder dimension, default 768. */
+  /** Builtin embedder dimension, default {@link DEFAULT_EMBEDDING_DIM}. */
   embeddingDim: number;
   /** Ollama base URL, default http://127.0.0.1:11434. */
   ollamaUrl: string;
@@ -61,6 +74,12 @@ export interface MemoryConfig {
   openaiBaseUrl: string;
   /** OpenAI-compatible API key. */
   openaiApiKey?: string;
+  /**
+   * `IMPORT_BULK` (default off): on the embedded database, large imports stage their rows
+   * without the HNSW index and build it once at their end: about 5 times the rate, but the
+   * daemon answers nothing while the index is built (seconds at 10,000 memories).
+   */
+  importBulk?: boolean;
 }
 
 /** A configuration error naming the variable. */
@@ -116,6 +135,14 @@ export function claudeSettingsFiles(dir: string): { settings: string; backups: s
   return { settings: join(dir, "settings.json"), backups: join(dir, "mneme-backups") };
 }
 
+/** An on/off variable: `on`, `1`, `true` or `off`, `0`, `false`; unset is off. */
+function onOff(env: Env, name: string): boolean {
+  const raw = env(name)?.trim().toLowerCase();
+  if (!raw || raw === "off" || raw === "0" || raw === "false") return false;
+  if (raw === "on" || raw === "1" || raw === "true") return true;
+  throw new ConfigError(`${name}="${env(name)}" must be on or off`);
+}
+
 function intVar(env: Env, name: string, def: number, min: number, max: number): number {
   const raw = env(name)?.trim();
   if (!raw) return def;
@@ -161,12 +188,13 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
     memoryApiUrl: urlVar(env, "MEMORY_API_URL", DEFAULT_MEMORY_API_URL, ["http:", "https:"]),
     embeddingProvider: provider as ProviderName,
     embeddingModel: env("EMBEDDING_MODEL")?.trim() || undefined,
-    embeddingDim: intVar(env, "EMBEDDING_DIM", 768, 8, 2000),
+    embeddingDim: intVar(env, "EMBEDDING_DIM", DEFAULT_EMBEDDING_DIM, 8, 2000),
     ollamaUrl: urlVar(env, "OLLAMA_URL", "http://127.0.0.1:11434", ["http:", "https:"]),
     openaiBaseUrl: urlVar(env, "OPENAI_BASE_URL", "https://api.openai.com/v1", [
       "http:",
       "https:",
     ]),
     openaiApiKey: env("OPENAI_API_KEY") || undefined,
+    importBulk: onOff(env, "IMPORT_BULK"),
   };
 }

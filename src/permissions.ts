@@ -51,6 +51,7 @@ export const MEMORY_ENV_VARS: readonly string[] = [
   "EMBEDDING_PROVIDER",
   "EMBEDDING_MODEL",
   "EMBEDDING_DIM",
+  "IMPORT_BULK",
   "OLLAMA_URL",
   "OPENAI_BASE_URL",
   "OPENAI_API_KEY",

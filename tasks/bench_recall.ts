@@ -66,6 +66,7 @@ const { values } = parseArgs({
     limit: { type: "string", default: "5" },
     "word-vectors": { type: "string", default: "on,off" },
     baseline: { type: "string" },
+    dim: { type: "string" },
   },
   strict: true,
 });
@@ -136,7 +137,9 @@ const pct = (xs: number[], p: number) => {
 };
 
 function makeEmbedder(name: string): Embedder {
-  if (name === "builtin") return new BuiltinEmbedder();
+  if (name === "builtin") {
+    return values.dim ? new BuiltinEmbedder(Number(values.dim)) : new BuiltinEmbedder();
+  }
   if (name === "stand-in") return new StandInEmbedder();
   throw new Error(`--embedder: unknown embedder ${name} (builtin, stand-in)`);
 }

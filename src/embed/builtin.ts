@@ -17,6 +17,7 @@
  * hash to cancel collisions on average; the vector is L2-normalised.
  * @module
  */
+import { DEFAULT_EMBEDDING_DIM } from "../config.ts";
 import { terms } from "../domain/terms.ts";
 import type { EmbedderInfo } from "./embedder.ts";
 import type { Embedder } from "./embedder.ts";
@@ -114,8 +115,8 @@ export class BuiltinEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly #fn: (text: string, dim: number) => number[];
 
-  /** Create with a dimension (default 768) and a model (default `hash-v2`). */
-  constructor(dimension = 768, model: BuiltinModel = "hash-v2") {
+  /** Create with a dimension (default {@link DEFAULT_EMBEDDING_DIM}) and a model (default `hash-v2`). */
+  constructor(dimension = DEFAULT_EMBEDDING_DIM, model: BuiltinModel = "hash-v2") {
     this.info = { provider: "builtin", model, dimension };
     this.#fn = model === "hash-v1" ? hashEmbed : hashEmbedV2;
   }

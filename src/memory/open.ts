@@ -190,6 +190,7 @@ export async function createServiceOnDb(
     stored,
     now: opts.now,
     reclaim: { log: opts.log, ...opts.reclaim },
+    bulkImports: cfg.importBulk,
   });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);

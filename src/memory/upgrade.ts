@@ -4,16 +4,21 @@
  *
  * 1. Postings for the lexical side of search are built for memories stored before schema
  *    version 2 (`term_count` is null until they have them).
- * 2. Vectors made by an older builtin model (`hash-v1`) are re-embedded with the configured
- *    builtin model through the same resumable run as `memcli reembed`: the builtin embedder
- *    is local and fast, so no one has to run it by hand. Other providers keep the maintenance
- *    flow (reads work, writes and searches answer 409 until `memcli reembed`).
+ * 2. Vectors made by an older builtin model (`hash-v1`), or at the old default dimension (768,
+ *    before 0.8), are re-embedded with the configured builtin model and dimension through the
+ *    same resumable run as `memcli reembed`: the builtin embedder is local and fast, so no one
+ *    has to run it by hand. Other providers keep the maintenance flow (reads work, writes and
+ *    searches answer 409 until `memcli reembed`). The embedded database's `memories` is then
+ *    rewritten once, to return the old vectors' space.
+ * 3. On server Postgres, vectors stored as 4-byte `vector`s become 2-byte `halfvec`s (see
+ *    convertToHalfvec).
  *
- * Both steps work in batches and are resumable: a start that is stopped half-way continues
- * where it stopped, and no memory is lost or doubled (vectors go to a side column that is
- * swapped in when every memory has one).
+ * The steps are resumable: a start that is stopped half-way continues where it stopped, and
+ * no memory is lost or doubled (vectors go to a side column that is swapped in when every
+ * memory has one).
  * @module
  */
+import { DEFAULT_EMBEDDING_DIM, LEGACY_EMBEDDING_DIM } from "../config.ts";
 import { sameEmbedder } from "../embed/embedder.ts";
 import type { SqlMemoryService } from "./service.ts";
 
@@ -36,13 +41,47 @@ export async function upgradeAtStart(
     if (rows.length < UPGRADE_BATCH) break;
   }
   if (built) store.invalidateStats();
+  await reembedBuiltin(service, log);
+  await convertToHalfvec(service, log);
+}
+
+/**
+ * Step 3, server Postgres: vectors stored as 4-byte `vector`s (databases made before 0.8)
+ * become `halfvec`s, online, in batches, through a run of the stored embedder itself (no
+ * embedding: the stored vectors are converted), searched on the old column until the swap.
+ * The embedded database keeps `vector`s ({@link vectorType}).
+ */
+async function convertToHalfvec(
+  service: SqlMemoryService,
+  log: (line: string) => void,
+): Promise<void> {
+  const store = service.store;
+  if (!await store.vectorsToConvert()) return;
+  // In maintenance (another embedder configured), `memcli reembed` makes a halfvec column.
+  if (!sameEmbedder(service.storedEmbedder, service.embedderInfo)) return;
+  log("upgrade: storing the vectors as halfvec (half the disk)");
+  for (;;) {
+    const p = await service.convertVectors(UPGRADE_BATCH);
+    log(`upgrade: converted ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
+    if (p.finished) break;
+  }
+}
+
+/** Step 2: re-embed vectors of an older builtin model or of the old default dimension. */
+async function reembedBuiltin(
+  service: SqlMemoryService,
+  log: (line: string) => void,
+): Promise<void> {
   const stored = service.storedEmbedder;
   const target = service.embedderInfo;
-  // Only an older builtin model is upgraded here; a changed EMBEDDING_DIM or provider is
-  // the user's choice and keeps the maintenance flow (`memcli reembed`).
+  // Only an older builtin model, or the old default dimension, is upgraded here; another
+  // change of EMBEDDING_DIM or provider is the user's choice and keeps the maintenance flow
+  // (`memcli reembed`).
   if (
     stored.provider !== "builtin" || target.provider !== "builtin" ||
-    stored.model === target.model || sameEmbedder(stored, target)
+    sameEmbedder(stored, target) ||
+    (stored.model === target.model &&
+      !(stored.dimension === LEGACY_EMBEDDING_DIM && target.dimension === DEFAULT_EMBEDDING_DIM))
   ) return;
   log(
     `upgrade: re-embedding memories from builtin/${stored.model} to builtin/${target.model} ` +
@@ -53,4 +92,6 @@ export async function upgradeAtStart(
     log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
     if (p.finished) break;
   }
+  // The old vectors' space back to the file system (the embedded database).
+  await service.store.rewriteMemories();
 }

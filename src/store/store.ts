@@ -4,17 +4,21 @@
  * No user value is ever spliced into SQL text; all go through bind parameters.
  * @module
  */
-import type { EmbedderInfo } from "../embed/embedder.ts";
+import { type EmbedderInfo, sameEmbedder } from "../embed/embedder.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { termCounts } from "../domain/terms.ts";
 import type { Db } from "./db.ts";
 import {
   addVectorColumn,
   CLEANUP_LOCK,
+  columnType,
+  createMissingVectorIndexes,
+  dropVectorIndexes,
   MIGRATION_LOCK,
   recordedEmbedder,
   renameNextIndexes,
   setVectorColumn,
+  vectorType,
 } from "./migrate.ts";
 
 /** Which memories a query may see. */
@@ -906,6 +910,52 @@ export class Store {
     return recordedEmbedder(this.db, share);
   }
 
+  /** Rows in `memories` (staged ones included). */
+  async countRows(): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Drop the HNSW index of the stored vectors, for a bulk import on the embedded database:
+   * its rows then go in without one insertion into the graph each, and the index is built
+   * once at its end ({@link buildSearchIndex}). Searches meanwhile compare every vector.
+   */
+  async dropSearchIndex(): Promise<void> {
+    await dropVectorIndexes(this.db, "embedding");
+  }
+
+  /**
+   * Build the HNSW index of the stored vectors when it is missing (the end of a bulk import;
+   * one killed before its end leaves none, and the next start builds it). With the working
+   * memory of one build raised to 64 MB, so that the graph of tens of thousands of vectors
+   * is built in memory (pgvector builds on disk, much slower, past it).
+   */
+  async buildSearchIndex(): Promise<void> {
+    await this.transaction(async (s) => {
+      await s.db.exec("set local maintenance_work_mem = '64MB'");
+      await createMissingVectorIndexes(s.db);
+    });
+  }
+
+  /**
+   * Rewrite `memories` (`VACUUM FULL`) on the embedded database, after a re-embedding run at
+   * start: the swapped-out vectors stay in the table's files as a dropped column until the
+   * table is rewritten (80 MB of 768-dimension vectors at 20k memories). Every index of the
+   * table is rebuilt once; the database is held meanwhile (seconds at 20k), so only the start-up
+   * upgrade, which runs before the daemon serves, does this. Nothing on server Postgres.
+   */
+  async rewriteMemories(): Promise<void> {
+    if (this.db.kind !== "pglite") return;
+    await this.db.exec("set maintenance_work_mem = '64MB'");
+    try {
+      await this.db.exec("vacuum full memories");
+    } finally {
+      await this.db.exec("reset maintenance_work_mem");
+    }
+    await this.settle();
+  }
+
   /** True when no memory is stored (the recorded embedder made no vectors yet). */
   async isEmpty(): Promise<boolean> {
     const [row] = await this.db.query<{ n: number }>("select count(*)::int as n from memories");
@@ -1066,6 +1116,36 @@ export class Store {
     });
   }
 
+  /**
+   * True when the stored vectors are 4-byte `vector`s where new columns are `halfvec`
+   * ({@link vectorType}: server Postgres), and no
+   * re-embedding run to another embedder is in progress (one that finishes makes a halfvec
+   * column anyway); a conversion run in progress (of the recorded embedder) counts.
+   */
+  async vectorsToConvert(): Promise<boolean> {
+    if (await vectorType(this.db) !== "halfvec") return false;
+    if (await columnType(this.db) !== "vector") return false;
+    const run = await this.reembedTarget();
+    if (run === null) return true;
+    const recorded = await this.recordedEmbedder();
+    return recorded !== null && sameEmbedder(run, recorded);
+  }
+
+  /**
+   * A step of a run of the stored embedder itself (a conversion to halfvec): up to `limit`
+   * memories get their stored vector, converted, as their new one; no embedding needed.
+   */
+  async reembedConvert(limit: number): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `update memories m set embedding_next = m.embedding
+        where m.id in (select id from memories where embedding_next is null
+                          and embedding is not null order by id limit $1)
+        returning m.id`,
+      [limit],
+    );
+    return rows.length;
+  }
+
   /** Memories not yet re-embedded in this run (up to `limit`), and the run's size. */
   async reembedPending(limit: number): Promise<{
     rows: { id: string; content: string }[];
@@ -1103,23 +1183,30 @@ export class Store {
    * every memory has its new vector. The final pass: memories written since the last step
    * (at most `max` of them) get theirs from `embed` here, under the lock, so that steady
    * writes cannot keep the run from finishing; returns false (changing nothing) when more
-   * than `max` lack one. Writes wait while this runs.
+   * than `max` lack one. With `convert` (a run of the stored embedder itself, to halfvec),
+   * the rest are converted from the stored vectors, however many. Writes wait while this runs.
    */
   async finishReembed(
     target: EmbedderInfo,
-    embed?: (texts: string[]) => Promise<number[][]>,
+    embed?: ((texts: string[]) => Promise<number[][]>) | "convert",
     max = 0,
   ): Promise<boolean> {
     const done = await this.transaction(async (s) => {
       await s.#lockReembedRun("update");
       await s.db.exec("lock table memories in exclusive mode");
-      const pending = await s.db.query<{ id: string; content: string }>(
+      if (embed === "convert") {
+        // A conversion: the rest of the memories converted here, however many.
+        await s.db.exec(
+          "update memories set embedding_next = embedding where embedding_next is null",
+        );
+      }
+      const pending = embed === "convert" ? [] : await s.db.query<{ id: string; content: string }>(
         "select id, content from memories where embedding_next is null order by id limit $1",
         [max + 1],
       );
       if (pending.length > max || (pending.length && !embed)) return false;
-      if (pending.length) {
-        const vectors = await embed!(pending.map((r) => r.content));
+      if (pending.length && typeof embed === "function") {
+        const vectors = await embed(pending.map((r) => r.content));
         await s.reembedStore(
           pending.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
         );

@@ -19,7 +19,7 @@ Deno.test("auto picks Ollama when it answers with the model, else builtin", asyn
     assert.deepEqual(up.info, { provider: "ollama", model: "nomic-embed-text", dimension: 768 });
     fake.models.clear();
     const noModel = await selectEmbedder(auto(fake.url), null);
-    assert.deepEqual(noModel.info, { provider: "builtin", model: "hash-v2", dimension: 768 });
+    assert.deepEqual(noModel.info, { provider: "builtin", model: "hash-v2", dimension: 384 });
   } finally {
     await fake.close();
   }
@@ -83,7 +83,7 @@ Deno.test("auto on a database without memories chooses again (nothing to re-embe
     // First start while Ollama was down: builtin recorded, but nothing stored yet.
     const first = await createServiceOnDb(db, auto(downUrl));
     assert.equal(first.embedderInfo.provider, "builtin");
-    assert.equal(await columnDimension(db), 768);
+    assert.equal(await columnDimension(db), 384);
     // Ollama is up at the next start: the empty database switches to it.
     const second = await createServiceOnDb(db, auto(fake.url));
     assert.deepEqual(second.embedderInfo, {

@@ -15,7 +15,7 @@ function cos(a: number[], b: number[]): number {
 Deno.test("builtin embedder is deterministic and L2-normalised", async () => {
   const a = new BuiltinEmbedder();
   const b = new BuiltinEmbedder();
-  assert.deepEqual(a.info, { provider: "builtin", model: "hash-v2", dimension: 768 });
+  assert.deepEqual(a.info, { provider: "builtin", model: "hash-v2", dimension: 384 });
   assert.equal(new BuiltinEmbedder(768, "hash-v1").info.model, "hash-v1");
   assert.deepEqual(await a.probe(), a.info);
   const texts = ["Deploys run on Fridays", "Use pnpm, not npm", "!!!", ""];
@@ -23,7 +23,7 @@ Deno.test("builtin embedder is deterministic and L2-normalised", async () => {
   assert.deepEqual(va, vb);
   assert.deepEqual(await a.embed([texts[0]]), [va[0]], "batching does not change vectors");
   for (const v of va) {
-    assert.equal(v.length, 768);
+    assert.equal(v.length, 384);
     assert.ok(v.every(Number.isFinite));
     assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-9, "unit length, also without words");
   }

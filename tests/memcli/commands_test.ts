@@ -334,7 +334,7 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         assert.match(r.out, /Daemon: {4}not started by memcli for this DATA_DIR/);
         assert.match(r.out, new RegExp(`URL: {7}${admin.url} \\(MEMORY_API_URL\\)`));
         assert.match(r.out, /Database: {2}pglite ok/);
-        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(768 dimensions\) ok/);
+        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(384 dimensions\) ok/);
         const total = (await client.stats()).total;
         assert.match(r.out, new RegExp(`Memories: {2}${total} \\(global \\d+, project \\d+\\)`));
         const j = JSON.parse((await memcli(["status", "--json"], { env })).out);

@@ -36,7 +36,7 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
         assert.match(r.out, new RegExp(`URL: {7}${url} `));
         assert.match(r.out, new RegExp(`Data dir: {2}${dataDir}\\n`));
         assert.match(r.out, new RegExp(`Database: {2}pglite \\(${dataDir}/db\\)`));
-        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(768 dimensions\)/);
+        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(384 dimensions\)/);
         const snippet = JSON.parse(
           r.out.slice(r.out.indexOf("\n{\n") + 1, r.out.lastIndexOf("\n}\n") + 2),
         );
@@ -176,11 +176,11 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
       "setup after a crash: clears the stale pid file; maintenance; reembed",
       async () => {
         // A different builtin dimension: the stored vectors need re-embedding.
-        const menv = { ...env, EMBEDDING_DIM: "384" };
+        const menv = { ...env, EMBEDDING_DIM: "512" };
         const r = await memcliProcess(["setup", "--port", String(port)], { env: menv });
         assert.equal(r.code, 0, r.err + r.out);
         assert.match(r.err, new RegExp(`removing a stale pid file \\(daemon pid ${pid} is gone`));
-        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(384 dimensions\)/);
+        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(512 dimensions\)/);
         assert.match(
           r.out,
           /Maintenance: .*\nSearches and writes answer 409 until you run 'memcli reembed'/,
@@ -203,7 +203,7 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
         for (const n of [1, 2, 3]) {
           assert.match(re.err, new RegExp(`Re-embedding with builtin/\\S+: ${n}/3\\n`));
         }
-        assert.match(re.out, /^Re-embedded 3 memories with builtin\/\S+ \(384 dimensions\)\.\n$/);
+        assert.match(re.out, /^Re-embedded 3 memories with builtin\/\S+ \(512 dimensions\)\.\n$/);
         const ok = await memcliProcess(["status"], { env: menv });
         assert.equal(ok.code, 0, ok.out);
         const found = await memcliProcess(["search", "kept across restarts", "--json"], {

@@ -36,11 +36,13 @@ async function schemaChecks(db: Db): Promise<void> {
     "select indexname, indexdef from pg_indexes where tablename = 'memories'",
   );
   const def = (name: string) => idx.find((i) => i.indexname === name)?.indexdef ?? "";
-  assert.match(def("memories_embedding_hnsw"), /USING hnsw \(embedding vector_cosine_ops\)/);
+  // halfvec on server Postgres, vector on the embedded database (src/store/migrate.ts vectorType).
+  const ops = db.kind === "postgres" ? "halfvec_cosine_ops" : "vector_cosine_ops";
+  assert.match(def("memories_embedding_hnsw"), new RegExp(`USING hnsw \\(embedding ${ops}\\)`));
   if (db.kind === "postgres") {
     assert.match(
       def("memories_embedding_global_hnsw"),
-      /USING hnsw \(embedding vector_cosine_ops\).* WHERE \(scope <> 'project'::text\)/,
+      /USING hnsw \(embedding halfvec_cosine_ops\).* WHERE \(scope <> 'project'::text\)/,
       "searches over global memories have an index of their own on server Postgres",
     );
   }

@@ -261,7 +261,7 @@ Deno.test("rows of an unfinished import neither show nor crowd real matches out 
       );
       await reached;
       const lexical = await s.store.candidates(
-        hashEmbed("zebra", 768),
+        hashEmbed("zebra", s.embedderInfo.dimension),
         terms("zebra"),
         { kind: "global" },
         5,

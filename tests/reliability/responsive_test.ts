@@ -11,6 +11,7 @@ import { startAdminServer } from "../../src/admin/server.ts";
 import type { ImportItem } from "../../src/memory/types.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { Store } from "../../src/store/store.ts";
+import type { Db } from "../../src/store/db.ts";
 import { startAdminProcess, tempDir, testConfig } from "../helpers.ts";
 
 function items(n: number, tag: string): ImportItem[] {
@@ -57,9 +58,10 @@ function countInserts(): {
 }
 
 /** An in-process admin server on a new DATA_DIR with one memory; `close()` removes it all. */
-async function serverWithOne(content: string) {
+async function serverWithOne(content: string, importBulk: boolean) {
   const dir = await tempDir("mneme-responsive-");
-  const server = await startAdminServer(testConfig({ dataDir: dir.path, adminPort: 0 }), {
+  const cfg = testConfig({ dataDir: dir.path, adminPort: 0, importBulk });
+  const server = await startAdminServer(cfg, {
     log: () => {},
   });
   const seeded = await (await fetch(`${server.url}/api/memories`, json({ content }))).json();
@@ -74,113 +76,139 @@ async function serverWithOne(content: string) {
   };
 }
 
-Deno.test("reads and /healthz answer while a 5,000-item import is being written, without seeing it", async () => {
-  const { server, seededId, close } = await serverWithOne("The release train leaves on Thursdays");
-  let counter: ReturnType<typeof countInserts> | undefined;
-  try {
-    const total = 5000;
-    const count = countInserts(); // from here on, only the import inserts
-    counter = count;
-    let importDone = false;
-    const importing = fetch(`${server.url}/api/memories/import`, json(items(total, "bulk")))
-      .then(async (res) => {
-        importDone = true;
-        return { status: res.status, body: await res.json() };
-      });
-    await count.firstCall; // the import writes its rows now
-    // Each answer records how many import rows were written when it came back: fewer than
-    // all of them means it did not wait for the import.
-    const ask = async (path: string, init?: RequestInit) => {
-      const res = await fetch(`${server.url}${path}`, init);
-      const body = await res.json();
-      return { status: res.status, body, written: count.rows(), importDone };
-    };
-    const [health, list, got, search, stats] = await Promise.all([
-      ask("/healthz"),
-      ask("/api/memories?limit=100"),
-      ask(`/api/memories/${seededId}`),
-      ask("/api/memories/search", json({ query: "widget gadget imported note release" })),
-      ask("/api/stats"),
-    ]);
-    for (const [name, r] of Object.entries({ health, list, got, search, stats })) {
-      assert.equal(r.status, 200, `${name}: ${JSON.stringify(r.body)}`);
-      assert.equal(r.importDone, false, `${name} answered only after the import`);
-      assert.ok(r.written < total, `${name} answered after all ${total} rows were written`);
+for (const bulk of [false, true]) {
+  Deno.test(`reads and /healthz answer while a 5,000-item import is being written, without seeing it${bulk ? " (IMPORT_BULK)" : ""}`, async () => {
+    const { server, seededId, close } = await serverWithOne(
+      "The release train leaves on Thursdays",
+      bulk,
+    );
+    let counter: ReturnType<typeof countInserts> | undefined;
+    try {
+      const total = 5000;
+      const count = countInserts(); // from here on, only the import inserts
+      counter = count;
+      let importDone = false;
+      const importing = fetch(`${server.url}/api/memories/import`, json(items(total, "bulk")))
+        .then(async (res) => {
+          importDone = true;
+          return { status: res.status, body: await res.json() };
+        });
+      await count.firstCall; // the import writes its rows now
+      // The bulk path stages without the HNSW index (built once before publishing).
+      const [during] = await server.service.store.db.query<{ index: boolean }>(
+        "select to_regclass('memories_embedding_hnsw') is not null as index",
+      );
+      assert.equal(during.index, !bulk);
+      // Each answer records how many import rows were written when it came back: fewer than
+      // all of them means it did not wait for the import.
+      const ask = async (path: string, init?: RequestInit) => {
+        const res = await fetch(`${server.url}${path}`, init);
+        const body = await res.json();
+        return { status: res.status, body, written: count.rows(), importDone };
+      };
+      const [health, list, got, search, stats] = await Promise.all([
+        ask("/healthz"),
+        ask("/api/memories?limit=100"),
+        ask(`/api/memories/${seededId}`),
+        ask("/api/memories/search", json({ query: "widget gadget imported note release" })),
+        ask("/api/stats"),
+      ]);
+      for (const [name, r] of Object.entries({ health, list, got, search, stats })) {
+        assert.equal(r.status, 200, `${name}: ${JSON.stringify(r.body)}`);
+        assert.equal(r.importDone, false, `${name} answered only after the import`);
+        assert.ok(r.written < total, `${name} answered after all ${total} rows were written`);
+      }
+      // Nothing of the import is visible before it is published.
+      assert.deepEqual(list.body.map((m: { id: string }) => m.id), [seededId]);
+      assert.equal(stats.body.total, 1);
+      assert.ok(
+        search.body.every((r: { memory: { id: string } }) => r.memory.id === seededId),
+        "search saw staged rows",
+      );
+      const done = await importing;
+      assert.deepEqual(done, { status: 200, body: { imported: total, skipped: 0 } });
+      await assertSearchIndex(server.service.store.db);
+      assert.ok(count.calls() > 2, "the import was written in chunks");
+      const after = await (await fetch(`${server.url}/api/stats`)).json();
+      assert.equal(after.total, total + 1);
+    } finally {
+      counter?.restore();
+      await close();
     }
-    // Nothing of the import is visible before it is published.
-    assert.deepEqual(list.body.map((m: { id: string }) => m.id), [seededId]);
-    assert.equal(stats.body.total, 1);
-    assert.ok(
-      search.body.every((r: { memory: { id: string } }) => r.memory.id === seededId),
-      "search saw staged rows",
-    );
-    const done = await importing;
-    assert.deepEqual(done, { status: 200, body: { imported: total, skipped: 0 } });
-    assert.ok(count.calls() > 2, "the import was written in chunks");
-    const after = await (await fetch(`${server.url}/api/stats`)).json();
-    assert.equal(after.total, total + 1);
-  } finally {
-    counter?.restore();
-    await close();
-  }
-});
+  });
+}
 
-Deno.test("an import failing or abandoned half-way deletes what it wrote; validation errors write nothing", async () => {
-  const { server, seededId, close } = await serverWithOne("Seeded before the imports");
-  const original = Store.prototype.stageImport;
-  try {
-    // A bad item at the end: 400 naming it, nothing written.
-    const bad = [...items(3000, "bad"), { content: "x", scope: "nowhere" }];
-    const res = await fetch(`${server.url}/api/memories/import`, json(bad));
-    assert.equal(res.status, 400);
-    assert.match((await res.json()).error, /^\[3000\]\.scope:/);
-    // A database failure after some chunks were committed.
-    let chunks = 0;
-    Store.prototype.stageImport = async function (this: Store, ...args) {
-      if (++chunks === 4) throw new Error("injected failure in the 4th chunk");
-      return await original.apply(this, args);
-    };
-    const failed = await fetch(`${server.url}/api/memories/import`, json(items(2000, "half")));
-    assert.equal(failed.status, 500);
-    await failed.body?.cancel();
-    assert.equal(chunks, 4, "three chunks were committed before the failure");
-    const stats = await (await fetch(`${server.url}/api/stats`)).json();
-    assert.equal(stats.total, 1);
-    const [left] = await server.service.store.db.query<{ rows: number; jobs: number }>(
-      `select (select count(*)::int from memories) as rows,
-              (select count(*)::int from mneme_import_jobs) as jobs`,
-    );
-    assert.deepEqual(left, { rows: 1, jobs: 0 }, "the failed import left rows or its job");
-    const list = await (await fetch(`${server.url}/api/memories`)).json();
-    assert.deepEqual(list.map((m: { id: string }) => m.id), [seededId]);
-    // Another process abandons the import (its job row disappears) after two chunks: 409.
-    chunks = 0;
-    Store.prototype.stageImport = async function (this: Store, ...args) {
-      if (++chunks === 3) await this.db.query("delete from mneme_import_jobs");
-      return await original.apply(this, args);
-    };
-    const gone = await fetch(`${server.url}/api/memories/import`, json(items(2000, "gone")));
-    assert.equal(gone.status, 409);
-    assert.match((await gone.json()).error, /abandoned by another process/);
-    const [rest] = await server.service.store.db.query<{ rows: number; jobs: number }>(
-      `select (select count(*)::int from memories) as rows,
-              (select count(*)::int from mneme_import_jobs) as jobs`,
-    );
-    assert.deepEqual(rest, { rows: 1, jobs: 0 }, "the abandoned import left rows");
-  } finally {
-    Store.prototype.stageImport = original;
-    await close();
-  }
-});
+for (const bulk of [false, true]) {
+  Deno.test(`an import failing or abandoned half-way deletes what it wrote; validation errors write nothing${bulk ? " (IMPORT_BULK)" : ""}`, async () => {
+    const { server, seededId, close } = await serverWithOne("Seeded before the imports", bulk);
+    const original = Store.prototype.stageImport;
+    try {
+      // A bad item at the end: 400 naming it, nothing written.
+      const bad = [...items(3000, "bad"), { content: "x", scope: "nowhere" }];
+      const res = await fetch(`${server.url}/api/memories/import`, json(bad));
+      assert.equal(res.status, 400);
+      assert.match((await res.json()).error, /^\[3000\]\.scope:/);
+      // A database failure after some chunks were committed.
+      let chunks = 0;
+      Store.prototype.stageImport = async function (this: Store, ...args) {
+        if (++chunks === 4) throw new Error("injected failure in the 4th chunk");
+        return await original.apply(this, args);
+      };
+      const failed = await fetch(`${server.url}/api/memories/import`, json(items(2000, "half")));
+      assert.equal(failed.status, 500);
+      await failed.body?.cancel();
+      assert.equal(chunks, 4, "three chunks were committed before the failure");
+      const stats = await (await fetch(`${server.url}/api/stats`)).json();
+      assert.equal(stats.total, 1);
+      const [left] = await server.service.store.db.query<{ rows: number; jobs: number }>(
+        `select (select count(*)::int from memories) as rows,
+                (select count(*)::int from mneme_import_jobs) as jobs`,
+      );
+      assert.deepEqual(left, { rows: 1, jobs: 0 }, "the failed import left rows or its job");
+      await assertSearchIndex(server.service.store.db);
+      const list = await (await fetch(`${server.url}/api/memories`)).json();
+      assert.deepEqual(list.map((m: { id: string }) => m.id), [seededId]);
+      // Another process abandons the import (its job row disappears) after two chunks: 409.
+      chunks = 0;
+      Store.prototype.stageImport = async function (this: Store, ...args) {
+        if (++chunks === 3) await this.db.query("delete from mneme_import_jobs");
+        return await original.apply(this, args);
+      };
+      const gone = await fetch(`${server.url}/api/memories/import`, json(items(2000, "gone")));
+      assert.equal(gone.status, 409);
+      assert.match((await gone.json()).error, /abandoned by another process/);
+      const [rest] = await server.service.store.db.query<{ rows: number; jobs: number }>(
+        `select (select count(*)::int from memories) as rows,
+                (select count(*)::int from mneme_import_jobs) as jobs`,
+      );
+      assert.deepEqual(rest, { rows: 1, jobs: 0 }, "the abandoned import left rows");
+      await assertSearchIndex(server.service.store.db);
+    } finally {
+      Store.prototype.stageImport = original;
+      await close();
+    }
+  });
+}
+
+/** The HNSW index is there (a bulk import drops it while it runs and builds it at its end). */
+async function assertSearchIndex(db: Db): Promise<void> {
+  const [r] = await db.query<{ ok: boolean }>(
+    "select to_regclass('memories_embedding_hnsw') is not null as ok",
+  );
+  assert.ok(r.ok, "the bulk import left no HNSW index");
+}
 
 /** Counts in the database of a stopped daemon. */
-async function countRows(dataDir: string): Promise<{ rows: number; staged: number; jobs: number }> {
+async function countRows(
+  dataDir: string,
+): Promise<{ rows: number; staged: number; jobs: number; index: boolean }> {
   const db = await openPglite(join(dataDir, "db"));
   try {
-    const [r] = await db.query<{ rows: number; staged: number; jobs: number }>(
+    const [r] = await db.query<{ rows: number; staged: number; jobs: number; index: boolean }>(
       `select (select count(*)::int from memories) as rows,
               (select count(*)::int from memories where import_job is not null) as staged,
-              (select count(*)::int from mneme_import_jobs) as jobs`,
+              (select count(*)::int from mneme_import_jobs) as jobs,
+              to_regclass('memories_embedding_hnsw') is not null as index`,
     );
     return r;
   } finally {
@@ -188,48 +216,52 @@ async function countRows(dataDir: string): Promise<{ rows: number; staged: numbe
   }
 }
 
-Deno.test("a daemon killed with SIGKILL mid-import shows nothing of it after a restart, and leaves nothing behind", async () => {
-  // Kill once some chunks are committed and before the import is published. The moment is
-  // found by trying, each time on a new database: too early (still embedding) waits longer
-  // next time, too late (published) waits less.
-  let delay = 1500;
-  for (let attempt = 1;; attempt++) {
-    const dir = await tempDir("mneme-responsive-kill-");
-    try {
-      const daemon = await startAdminProcess({ dataDir: dir.path });
-      const seeded = await (await fetch(
-        `${daemon.url}/api/memories`,
-        json({
-          content: "Seeded before the killed import",
-        }),
-      )).json();
-      const importing = fetch(`${daemon.url}/api/memories/import`, json(items(10_000, "killed")))
-        .catch(() => null);
-      await new Promise((r) => setTimeout(r, delay));
-      daemon.child.kill("SIGKILL");
-      await daemon.child.status;
-      await importing;
-      await daemon.stop();
-      const atKill = await countRows(dir.path);
-      if (atKill.staged === 0 || atKill.jobs === 0) {
-        assert.ok(attempt < 6, `no kill landed mid-import: ${JSON.stringify(atKill)}`);
-        delay = atKill.rows === 1 ? delay * 2 : Math.max(100, delay / 2);
-        continue;
-      }
-      assert.ok(atKill.rows > 1, "committed chunks were on disk at the kill");
-      const again = await startAdminProcess({ dataDir: dir.path });
+for (const bulk of [false, true]) {
+  Deno.test(`a daemon killed with SIGKILL mid-import shows nothing of it after a restart, and leaves nothing behind${bulk ? " (IMPORT_BULK)" : ""}`, async () => {
+    // Kill once some chunks are committed and before the import is published. The moment is
+    // found by trying, each time on a new database: too early (still embedding) waits longer
+    // next time, too late (published) waits less.
+    let delay = 1500;
+    const env: Record<string, string> = bulk ? { IMPORT_BULK: "on" } : {};
+    for (let attempt = 1;; attempt++) {
+      const dir = await tempDir("mneme-responsive-kill-");
       try {
-        const stats = await (await fetch(`${again.url}/api/stats`)).json();
-        assert.equal(stats.total, 1);
-        const list = await (await fetch(`${again.url}/api/memories`)).json();
-        assert.deepEqual(list.map((m: { id: string }) => m.id), [seeded.memory.id]);
+        const daemon = await startAdminProcess({ dataDir: dir.path, env });
+        const seeded = await (await fetch(
+          `${daemon.url}/api/memories`,
+          json({
+            content: "Seeded before the killed import",
+          }),
+        )).json();
+        const importing = fetch(`${daemon.url}/api/memories/import`, json(items(10_000, "killed")))
+          .catch(() => null);
+        await new Promise((r) => setTimeout(r, delay));
+        daemon.child.kill("SIGKILL");
+        await daemon.child.status;
+        await importing;
+        await daemon.stop();
+        const atKill = await countRows(dir.path);
+        if (atKill.staged === 0 || atKill.jobs === 0) {
+          assert.ok(attempt < 6, `no kill landed mid-import: ${JSON.stringify(atKill)}`);
+          delay = atKill.rows === 1 ? delay * 2 : Math.max(100, delay / 2);
+          continue;
+        }
+        assert.ok(atKill.rows > 1, "committed chunks were on disk at the kill");
+        const again = await startAdminProcess({ dataDir: dir.path, env });
+        try {
+          const stats = await (await fetch(`${again.url}/api/stats`)).json();
+          assert.equal(stats.total, 1);
+          const list = await (await fetch(`${again.url}/api/memories`)).json();
+          assert.deepEqual(list.map((m: { id: string }) => m.id), [seeded.memory.id]);
+        } finally {
+          await again.stop();
+        }
+        // The bulk path dropped the HNSW index: the restart built it again.
+        assert.deepEqual(await countRows(dir.path), { rows: 1, staged: 0, jobs: 0, index: true });
+        return;
       } finally {
-        await again.stop();
+        await dir.cleanup();
       }
-      assert.deepEqual(await countRows(dir.path), { rows: 1, staged: 0, jobs: 0 });
-      return;
-    } finally {
-      await dir.cleanup();
     }
-  }
-});
+  });
+}

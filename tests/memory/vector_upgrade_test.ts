@@ -1,0 +1,113 @@
+/**
+ * Vector storage on the embedded database: 4-byte `vector`s (server Postgres converts to
+ * halfvec: tests/pgserver/halfvec_test.ts). A 0.7.0 database with builtin vectors of the old
+ * default dimension (768) is re-embedded at the new one (384) at start, every memory there
+ * once, searchable, and the old vectors' space returned (the table rewritten); `auto` moves
+ * only that recorded dimension.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openMemoryService } from "../../src/memory/open.ts";
+import { columnDimension, columnType, recordedEmbedder } from "../../src/store/migrate.ts";
+import { DEFAULT_EMBEDDING_DIM, LEGACY_EMBEDDING_DIM } from "../../src/config.ts";
+import { selectEmbedder } from "../../src/embed/select.ts";
+import type { Db } from "../../src/store/db.ts";
+import { makeV07, vectors } from "./v07.ts";
+import { openPglite } from "../../src/store/pglite.ts";
+import { tempDir, testConfig } from "../helpers.ts";
+
+const DIM = 48;
+
+async function hnswDefs(db: Db): Promise<string[]> {
+  return (await db.query<{ def: string }>(
+    "select indexdef as def from pg_indexes where tablename = 'memories' and indexdef like '%hnsw%'",
+  )).map((r) => r.def);
+}
+
+/** `memories` with its TOAST table and indexes, in bytes. */
+async function tableSize(db: Db): Promise<number> {
+  const [r] = await db.query<{ n: number }>(
+    "select pg_total_relation_size('memories')::float8 as n",
+  );
+  return Number(r.n);
+}
+
+const contents = (n: number) =>
+  Array.from({ length: n }, (_, i) => `Note ${i}: the nightly build ${i} runs on host ${i % 17}`)
+    .concat(["Deploys run on Fridays after the zygomorphic review"]);
+
+Deno.test("the embedded database stores 4-byte vectors (halfvec is slow in WASM)", async () => {
+  const tmp = await tempDir();
+  try {
+    const s = await openMemoryService(testConfig({ dataDir: tmp.path, embeddingDim: DIM }));
+    try {
+      assert.equal(await columnType(s.store.db), "vector");
+      const defs = await hnswDefs(s.store.db);
+      assert.ok(defs.length === 1 && /vector_cosine_ops/.test(defs[0]), defs.join("\n"));
+      assert.equal(await s.store.vectorsToConvert(), false);
+    } finally {
+      await s.close();
+    }
+  } finally {
+    await tmp.cleanup();
+  }
+});
+
+Deno.test("builtin vectors of the old default (768) are re-embedded at 384 at start", async () => {
+  const tmp = await tempDir();
+  try {
+    const old = testConfig({ dataDir: tmp.path, embeddingDim: LEGACY_EMBEDDING_DIM });
+    const s0 = await openMemoryService(old);
+    const written = contents(700);
+    await s0.import(written.map((content) => ({ content, scope: "project", project: "web" })));
+    await s0.close();
+    const db0 = await openPglite(join(tmp.path, "db"));
+    await makeV07(db0, LEGACY_EMBEDDING_DIM);
+    const ids = [...(await vectors(db0)).keys()].sort();
+    const sizeBefore = await tableSize(db0);
+    await db0.close();
+
+    const lines: string[] = [];
+    const s = await openMemoryService(testConfig({ dataDir: tmp.path }), {
+      log: (l) => lines.push(l),
+    });
+    try {
+      assert.ok(lines.some((l) => /re-embedded 701\/701, done/.test(l)), lines.join("\n"));
+      assert.ok(
+        !lines.some((l) => /halfvec/.test(l)),
+        "nothing converted on the embedded database",
+      );
+      const sizeAfter = await tableSize(s.store.db);
+      assert.ok(sizeAfter < sizeBefore * 0.75, `memories: ${sizeBefore} → ${sizeAfter} bytes`);
+      assert.equal(s.maintenanceReason, null);
+      assert.deepEqual(await recordedEmbedder(s.store.db), {
+        provider: "builtin",
+        model: "hash-v2",
+        dimension: DEFAULT_EMBEDDING_DIM,
+      });
+      assert.equal(await columnType(s.store.db), "vector");
+      assert.equal(await columnDimension(s.store.db), DEFAULT_EMBEDDING_DIM);
+      const rows = await s.store.db.query<{ id: string; content: string }>(
+        "select id, content from memories",
+      );
+      assert.deepEqual(rows.map((r) => r.id).sort(), ids, "nothing lost or doubled");
+      assert.deepEqual(rows.map((r) => r.content).sort(), [...written].sort());
+      const [hit] = await s.search({ query: "when do deploys run", project: "web" });
+      assert.equal(hit.memory.content, "Deploys run on Fridays after the zygomorphic review");
+    } finally {
+      await s.close();
+    }
+  } finally {
+    await tmp.cleanup();
+  }
+});
+
+Deno.test("auto keeps a recorded builtin dimension, except the old default", async () => {
+  const cfg = testConfig({ embeddingProvider: "auto", ollamaUrl: "http://127.0.0.1:9" });
+  const at = async (dimension: number) =>
+    (await selectEmbedder(cfg, { provider: "builtin", model: "hash-v2", dimension })).info
+      .dimension;
+  assert.equal(await at(LEGACY_EMBEDDING_DIM), DEFAULT_EMBEDDING_DIM);
+  assert.equal(await at(1024), 1024);
+  assert.equal(await at(64), 64);
+});
