@@ -20,7 +20,7 @@ import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
 
 /** Oldest pgvector with iterative index scans (`hnsw.iterative_scan`), which filtered search needs. */
-export const MIN_PGVECTOR = "0.8.0";
+export const MIN_PGVECTOR = "0.8";
 
 /** Pool size when neither the caller nor `PGMAX` sets one. */
 export const DEFAULT_POOL_SIZE = 10;
