@@ -330,7 +330,8 @@ export function planFor(
       write,
       env,
       run: [...MEMCLI_RUN],
-      denyRead: [join(dataDir, "db")],
+      // The database, and the new one a first start builds beside it (`db.new`).
+      denyRead: [join(dataDir, "db"), `${join(dataDir, "db")}.new`],
     };
   }
   if (cfg.databaseUrl) addNet(net, urlHostPort(cfg.databaseUrl));
