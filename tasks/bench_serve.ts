@@ -26,6 +26,7 @@ import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 import { loadMsgConfig } from "../src/msg/config.ts";
 import { prepareMessagesRequest } from "../src/msg/prepare.ts";
 import { parseListen } from "../src/serve/flags.ts";
+import { SERVE_V8_FLAGS } from "../src/programs.ts";
 import { permissionFlags, planPermissions } from "../src/serve/permissions.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -296,6 +297,7 @@ const env: Record<string, string> = {
   ...up.env,
   MSGCLI_CREDENTIALS_PATH: credsPath,
   HOME: Deno.env.get("HOME") ?? dir,
+  DENO_V8_FLAGS: SERVE_V8_FLAGS, // as the launcher starts it
 };
 const listenPort = (() => {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
