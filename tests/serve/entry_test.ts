@@ -8,7 +8,7 @@ import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { loadMsgConfig } from "../../src/msg/config.ts";
 import { parseListen } from "../../src/serve/flags.ts";
 import { permissionFlags, planPermissions, SERVE_ENV_VARS } from "../../src/serve/permissions.ts";
-import { findProgram } from "../../src/programs.ts";
+import { findProgram, SERVE_V8_FLAGS } from "../../src/programs.ts";
 import { MESSAGE, post, writeCredentials } from "./helpers.ts";
 
 const ENTRY = new URL("../../src/bin/serve.ts", import.meta.url).pathname;
@@ -128,7 +128,7 @@ Deno.test("the serve task and msgcli serve start the daemon with exactly its set
     cwd: "/",
   });
   assert.deepEqual(launch.args, ["--listen", "127.0.0.2:9000", "--debug"]);
-  assert.deepEqual(launch.env, { MSGCLI_SERVE_KEY: "k-1" });
+  assert.deepEqual(launch.env, { MSGCLI_SERVE_KEY: "k-1", DENO_V8_FLAGS: SERVE_V8_FLAGS });
   assert.equal(launch.plan.net[0], "127.0.0.2:9000");
   assert.doesNotMatch(
     permissionFlags(launch.plan).join(" "),
