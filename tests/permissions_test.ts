@@ -478,3 +478,12 @@ Deno.test("memcli: above the working directory it may read .mneme and .git, noth
     await top.cleanup();
   }
 });
+
+Deno.test("memcli is refused the database and the new one a first start builds beside it", () => {
+  const args = denoRunArgs(findProgram("memcli")!.launch({
+    env: (n) => ({ HOME: "/home/you", DATA_DIR: "/d" })[n],
+    args: ["list"],
+    cwd: "/w",
+  }));
+  assert.ok(args.includes("--deny-read=/d/db,/d/db.new"), args.join(" "));
+});
