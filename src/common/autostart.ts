@@ -63,7 +63,13 @@ export interface AutostartHost {
 }
 
 /** Programs the module may run: grant these to a program that uses it. */
-export const AUTOSTART_RUN: readonly string[] = ["systemctl", "launchctl"];
+/**
+ * The service manager this system has: `launchctl` on macOS, `systemctl` elsewhere (granting
+ * the other one would only make Deno print that it cannot find it).
+ */
+export const AUTOSTART_RUN: readonly string[] = Deno.build.os === "darwin"
+  ? ["launchctl"]
+  : ["systemctl"];
 
 /** A {@link Runner} that runs the real command, its output captured; a missing one gives 127. */
 export const runCommand: Runner = async (cmd, args) => {
