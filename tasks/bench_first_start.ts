@@ -1,9 +1,11 @@
 /**
- * `deno task bench:first-start [--runs N] [--checkout DIR] [--label L]`: the first `deno task start` on
+ * `deno task bench:first-start [--runs N] [--checkout DIR] [--baseline DIR] [--label L]`: the first
+ * `deno task start` on
  * an empty Deno cache, as a newcomer's first run: a fresh DENO_DIR, HOME and DATA_DIR each
  * run, then the time until the web UI's `/healthz` answers 200 and the npm packages Deno
  * downloaded for it. A second start on the now warm cache is timed too. Needs the npm
- * registry. Prints a table and writes `bench/results/first-start[-L]-<date>.json`.
+ * registry. With `--baseline DIR` (another checkout, e.g. a `git worktree` of an older commit)
+ * each run times that checkout too, alternating, and the table shows both. Prints a table and writes `bench/results/first-start[-L]-<date>.json`.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,7 +14,12 @@ import { toolEnv } from "../tests/helpers/install.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { runs: { type: "string" }, checkout: { type: "string" }, label: { type: "string" } },
+  options: {
+    runs: { type: "string" },
+    checkout: { type: "string" },
+    baseline: { type: "string" },
+    label: { type: "string" },
+  },
 });
 const runs = Number(values.runs ?? 1);
 const checkout = values.checkout ?? ROOT;
@@ -49,12 +56,13 @@ async function npmPackages(denoDir: string): Promise<number> {
 async function startOnce(
   env: Record<string, string>,
   dataDir: string,
+  cwd: string,
 ): Promise<number> {
   const port = freePort();
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "start"],
-    cwd: checkout,
+    cwd,
     env: { ...env, DATA_DIR: dataDir, ADMIN_PORT: String(port), NO_COLOR: "1" },
     clearEnv: true,
     stdin: "null",
@@ -95,29 +103,50 @@ async function startOnce(
   return ms;
 }
 
-const rows: { run: number; first_ms: number; warm_ms: number; npm_packages: number }[] = [];
+interface Row {
+  run: number;
+  checkout: string;
+  first_ms: number;
+  warm_ms: number;
+  npm_packages: number;
+}
+const rows: Row[] = [];
+const checkouts = values.baseline ? [checkout, values.baseline] : [checkout];
 // What Deno needs to reach the registry (certificates, proxies), not its cache.
 const pass: Record<string, string> = { ...toolEnv(), PATH: Deno.env.get("PATH") ?? "" };
 delete pass.DENO_DIR;
 delete pass.XDG_CACHE_HOME;
 for (let i = 0; i < runs; i++) {
-  const tmp = await Deno.makeTempDir({ prefix: "mneme-first-start-" });
-  try {
-    const env = { ...pass, HOME: tmp, DENO_DIR: join(tmp, "deno") };
-    const first = await startOnce(env, join(tmp, "data"));
-    const packages = await npmPackages(env.DENO_DIR);
-    const warm = await startOnce(env, join(tmp, "data2"));
-    rows.push({ run: i + 1, first_ms: first, warm_ms: warm, npm_packages: packages });
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
+  for (const dir of checkouts) {
+    const tmp = await Deno.makeTempDir({ prefix: "mneme-first-start-" });
+    try {
+      const env = { ...pass, HOME: tmp, DENO_DIR: join(tmp, "deno") };
+      const first = await startOnce(env, join(tmp, "data"), dir);
+      const packages = await npmPackages(env.DENO_DIR);
+      const warm = await startOnce(env, join(tmp, "data2"), dir);
+      rows.push({
+        run: i + 1,
+        checkout: dir,
+        first_ms: first,
+        warm_ms: warm,
+        npm_packages: packages,
+      });
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
   }
 }
 
-console.log("| run | first start (empty cache) | second start | npm packages downloaded |");
-console.log("| --- | ------------------------- | ------------ | ----------------------- |");
+const name = (dir: string) => (dir === checkout ? "this" : "baseline");
+console.log(
+  "| run | checkout | first start (empty cache) | second start | npm packages downloaded |",
+);
+console.log(
+  "| --- | -------- | ------------------------- | ------------ | ----------------------- |",
+);
 for (const r of rows) {
   console.log(
-    `| ${r.run} | ${(r.first_ms / 1000).toFixed(1)} s | ${
+    `| ${r.run} | ${name(r.checkout)} | ${(r.first_ms / 1000).toFixed(1)} s | ${
       (r.warm_ms / 1000).toFixed(1)
     } s | ${r.npm_packages} |`,
   );
