@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { MemoryError } from "../../src/domain/errors.ts";
-import { diskReserve, openPglite } from "../../src/store/pglite.ts";
+import {
+  diskReserve,
+  FREE_SPACE_HEADROOM,
+  FREE_SPACE_TTL_MS,
+  openPglite,
+} from "../../src/store/pglite.ts";
 import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 
 const isRoot = Deno.build.os === "linux" && Deno.uid() === 0;
@@ -181,7 +186,8 @@ Deno.test({
 
 Deno.test("free-space check (no root needed): writes get a 507 below the reserve, reads go on", async () => {
   const dir = await tempDir();
-  let free = 1 << 30;
+  // Within FREE_SPACE_HEADROOM of the reserve: every write asks.
+  let free = (64 << 20) + FREE_SPACE_HEADROOM - 1;
   const db = await openPglite(join(dir.path, "db"), {
     reserveBytes: 64 << 20,
     freeBytes: () => Promise.resolve(free),
@@ -219,6 +225,41 @@ Deno.test("free-space check (no root needed): writes get a 507 below the reserve
     free = 100 << 20;
     await db.query("insert into t values ('two')");
     assert.deepEqual(await db.query("select count(*)::int as n from t"), [{ n: 2 }]);
+  } finally {
+    await db.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("free-space check: a reading far above the reserve is reused for a second, then asked again", async () => {
+  const dir = await tempDir();
+  let free = 1 << 30;
+  let asked = 0;
+  const db = await openPglite(join(dir.path, "db"), {
+    reserveBytes: 64 << 20,
+    freeBytes: () => {
+      asked++;
+      return Promise.resolve(free);
+    },
+  });
+  try {
+    await db.exec("create table t (x text)");
+    const before = asked;
+    for (let i = 0; i < 5; i++) await db.query("insert into t values ($1)", [`row ${i}`]);
+    assert.ok(asked - before <= 1, `statfs asked ${asked - before} times for 5 writes`);
+    free = 10 << 20;
+    await new Promise((r) => setTimeout(r, FREE_SPACE_TTL_MS + 100));
+    await assert.rejects(
+      db.query("insert into t values ('refused')"),
+      (err: unknown) => err instanceof MemoryError && err.status === 507,
+    );
+    // Below the headroom the reading is not reused: each write asks.
+    const n = asked;
+    for (let i = 0; i < 3; i++) {
+      await assert.rejects(db.query("insert into t values ('refused')"));
+    }
+    assert.equal(asked - n, 3);
+    assert.deepEqual(await db.query("select count(*)::int as n from t"), [{ n: 5 }]);
   } finally {
     await db.close();
     await dir.cleanup();
