@@ -47,6 +47,11 @@ export interface ReclaimerOptions {
 }
 
 /** Vacuums the embedded database when it needs it; a no-op on server Postgres. */
+/** A database closed under a run (its owner stopped without stopping this): no failure. */
+function closedUnder(err: unknown): boolean {
+  return /(database|PGlite) is closed/.test(describeError(err));
+}
+
 export class Reclaimer {
   readonly #store: Store;
   readonly #log: (line: string) => void;
@@ -108,7 +113,9 @@ export class Reclaimer {
         .map((r) => r.table);
       return due.length ? await this.vacuum("dead rows", due) : null;
     } catch (err) {
-      this.#log(`vacuum check failed: ${describeError(err)}`);
+      if (!this.#stopped && !closedUnder(err)) {
+        this.#log(`vacuum check failed: ${describeError(err)}`);
+      }
       return null;
     }
   }
@@ -130,9 +137,9 @@ export class Reclaimer {
         }
         return r;
       } catch (err) {
-        // A database closed under it (its owner stopped without stopping this) is no failure.
-        const closed = /(database|PGlite) is closed/.test(describeError(err));
-        if (!this.#stopped && !closed) this.#log(`vacuum (${why}) failed: ${describeError(err)}`);
+        if (!this.#stopped && !closedUnder(err)) {
+          this.#log(`vacuum (${why}) failed: ${describeError(err)}`);
+        }
         return null;
       }
     });

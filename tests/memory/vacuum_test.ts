@@ -202,3 +202,22 @@ Deno.test("churn: the vacuum folds the statistics' deltas and compacts a table l
     },
   );
 });
+
+Deno.test("a check that finds its database closed under it logs nothing", async () => {
+  const dir = await tempDir();
+  const lines: string[] = [];
+  try {
+    const db = await openPglite(`${dir.path}/db`);
+    const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32 }), {
+      reclaim: { atStartMs: null, checkMs: 3_600_000, log: (l) => lines.push(l) },
+    });
+    // The owner closes the database without stopping the reclaimer (bench:recall did).
+    await db.close();
+    assert.equal(await s.reclaimer.check(), null);
+    assert.equal(await s.reclaimer.vacuum("test"), null);
+    assert.deepEqual(lines, []);
+    await s.reclaimer.stop();
+  } finally {
+    await dir.cleanup();
+  }
+});
