@@ -1,6 +1,7 @@
 /**
  * `deno task bench:peers [--memories 20000] [--data DIR] [--searches 200] [--writes 100]
- *   [--systems mneme,server-memory,ai-devkit] [--idle 5]`
+ *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--smaps PREFIX]
+ *   [--v8-flags FLAGS]`
  *
  * Mneme side by side with two SQLite/JSONL-based memory servers from npm, in one run, on the
  * same LoCoMo-derived text, each through MCP over stdio as an agent client uses it:
@@ -68,6 +69,8 @@ const { values } = parseArgs({
     writes: { type: "string", default: "100" },
     systems: { type: "string", default: "ai-devkit,server-memory,mneme" },
     idle: { type: "string", default: "5" },
+    smaps: { type: "string" },
+    "v8-flags": { type: "string" },
   },
   strict: true,
 });
@@ -452,6 +455,8 @@ function mneme(home: string): System {
     ADMIN_PORT: String(port),
     ADMIN_HOST: "127.0.0.1",
     EMBEDDING_PROVIDER: "builtin",
+    // The daemon's own V8 flags, before the launcher's (an experiment's; none by default).
+    ...(values["v8-flags"] ? { DENO_V8_FLAGS: values["v8-flags"] } : {}),
   };
   let daemon: Deno.ChildProcess | null = null;
   let daemonLeaf = 0;
@@ -712,6 +717,13 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
     }
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     const idle = procMem(daemon).rss;
+    if (values.smaps) {
+      // The daemon's mappings at idle, for tasks/smaps.ts (where its memory goes).
+      await Deno.writeTextFile(
+        `${values.smaps}-${sys.name}.smaps`,
+        await Deno.readTextFile(`/proc/${daemon}/smaps`),
+      );
+    }
     const idleAll = sampler.sample();
     const mcpIdle = procMem(leaf(mcp.pid)).rss;
     const peakAll = sampler.overall();
@@ -860,6 +872,7 @@ const out = {
   searches: SEARCHES,
   writes: WRITES,
   idle_s: IDLE_S,
+  v8_flags: values["v8-flags"] ?? null,
   node,
   cpus: navigator.hardwareConcurrency,
   results,
