@@ -38,6 +38,7 @@ import {
   serveControlPlan,
 } from "./permissions.ts";
 import { safeEnv } from "./common/env.ts";
+import { wordVectorsFiles } from "./common/models.ts";
 
 /** Reads an environment variable (undefined when unset). */
 export type Env = (name: string) => string | undefined;
@@ -166,7 +167,8 @@ function memoryProgram(
           // Fixed grants (a compiled executable): it runs in directories unknown here, and
           // carries PGlite's files in its own image; it cannot start Deno (it creates a new
           // database itself).
-          const drop = new Set([...projectMarkers(cwd), ...pgliteFiles()]);
+          // The word vectors too: `deno task compile` embeds their file, read from the image.
+          const drop = new Set([...projectMarkers(cwd), ...pgliteFiles(), ...wordVectorsFiles()]);
           plan.read = plan.read.filter((p) => !drop.has(p));
           if (program === "admin") delete plan.run;
         }

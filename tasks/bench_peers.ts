@@ -1,7 +1,7 @@
 /**
  * `deno task bench:peers [--memories 20000] [--data DIR] [--searches 200] [--writes 100]
  *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--smaps PREFIX]
- *   [--v8-flags FLAGS]`
+ *   [--v8-flags FLAGS] [--daemon-env NAME=VALUE …]`
  *
  * Mneme side by side with two SQLite/JSONL-based memory servers from npm, in one run, on the
  * same LoCoMo-derived text, each through MCP over stdio as an agent client uses it:
@@ -71,6 +71,7 @@ const { values } = parseArgs({
     idle: { type: "string", default: "5" },
     smaps: { type: "string" },
     "v8-flags": { type: "string" },
+    "daemon-env": { type: "string", multiple: true },
   },
   strict: true,
 });
@@ -457,6 +458,12 @@ function mneme(home: string): System {
     EMBEDDING_PROVIDER: "builtin",
     // The daemon's own V8 flags, before the launcher's (an experiment's; none by default).
     ...(values["v8-flags"] ? { DENO_V8_FLAGS: values["v8-flags"] } : {}),
+    // More variables of the daemon's (`--daemon-env NAME=VALUE`, repeated; an experiment's).
+    ...Object.fromEntries((values["daemon-env"] ?? []).map((kv) => {
+      const at = kv.indexOf("=");
+      if (at < 1) throw new Error(`bench:peers: --daemon-env ${kv}: NAME=VALUE`);
+      return [kv.slice(0, at), kv.slice(at + 1)];
+    })),
   };
   let daemon: Deno.ChildProcess | null = null;
   let daemonLeaf = 0;
@@ -873,6 +880,7 @@ const out = {
   writes: WRITES,
   idle_s: IDLE_S,
   v8_flags: values["v8-flags"] ?? null,
+  daemon_env: values["daemon-env"] ?? [],
   node,
   cpus: navigator.hardwareConcurrency,
   results,
