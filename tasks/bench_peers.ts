@@ -48,6 +48,11 @@
  * program's own high-water mark (VmHWM; for the peers, the MCP server's). Linux only (reads
  * /proc). Prints a table with each figure's ratio to ai-devkit and writes JSON to
  * bench/results/peers-<date>.json.
+ *
+ * For experiments on Mneme's daemon: `--smaps PREFIX` saves its `/proc/<pid>/smaps` at idle to
+ * `PREFIX-mneme.smaps` and puts where its memory goes (tasks/smaps.ts) in the JSON
+ * (`smaps_mib`); `--v8-flags FLAGS` gives it V8 flags before the launcher's, and
+ * `--daemon-env NAME=VALUE` (repeated) more variables.
  */
 import { parseArgs } from "node:util";
 import { npmInstall, npmMissing } from "../tests/clients/npm.ts";
@@ -55,6 +60,7 @@ import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { VERSION } from "../src/version.ts";
 import { ROOT } from "./entrypoints.ts";
+import { type SmapsGroups, smapsGroups } from "./smaps.ts";
 
 /** The peers' versions (the newest on npm when this was written). */
 export const SERVER_MEMORY_VERSION = "2026.8.31";
@@ -685,6 +691,8 @@ interface Result {
   idle_mib: number;
   idle_all_mib: number;
   mcp_idle_mib: number;
+  /** With `--smaps`: the idle daemon's resident memory by group (tasks/smaps.ts). */
+  smaps_mib?: SmapsGroups;
   disk_mib: number;
   wal_mib: number;
 }
@@ -724,12 +732,12 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
     }
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     const idle = procMem(daemon).rss;
+    let smaps: SmapsGroups | undefined;
     if (values.smaps) {
-      // The daemon's mappings at idle, for tasks/smaps.ts (where its memory goes).
-      await Deno.writeTextFile(
-        `${values.smaps}-${sys.name}.smaps`,
-        await Deno.readTextFile(`/proc/${daemon}/smaps`),
-      );
+      // The daemon's mappings at idle, and where its memory goes (tasks/smaps.ts).
+      const text = await Deno.readTextFile(`/proc/${daemon}/smaps`);
+      await Deno.writeTextFile(`${values.smaps}-${sys.name}.smaps`, text);
+      smaps = smapsGroups(text);
     }
     const idleAll = sampler.sample();
     const mcpIdle = procMem(leaf(mcp.pid)).rss;
@@ -757,6 +765,7 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
       mcp_idle_mib: r1(mcpIdle / MIB),
       disk_mib: r1(disk.total / MIB),
       wal_mib: r1(disk.wal / MIB),
+      ...(smaps ? { smaps_mib: smaps } : {}),
     } satisfies Result;
   } finally {
     sampler.stop();
