@@ -289,8 +289,8 @@ export async function openFailure(
 }
 
 /** The smallest and largest shared buffer pool of the embedded database (MiB). */
-export const SHARED_BUFFERS_MIN_MB = 16;
-export const SHARED_BUFFERS_MAX_MB = 24;
+export const SHARED_BUFFERS_MIN_MB = 8;
+export const SHARED_BUFFERS_MAX_MB = 16;
 
 /**
  * The shared buffer pool for a database of `dataBytes` on disk: a quarter of it, between
@@ -298,8 +298,10 @@ export const SHARED_BUFFERS_MAX_MB = 24;
  * default (128 MiB) is resident from the start whatever the data (PGlite zeroes the pool), so
  * a small database pays for it all day; the pages that do not fit stay in the OS page cache
  * (not the daemon's memory) and are read from there. At 20,000 memories (some 240 MB of data)
- * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast
- * (docs/performance.md).
+ * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast; in
+ * 0.9 a pool of 8 MiB searched 20,000 memories as fast as one of 16 (the benchmark's daemon,
+ * started on an empty database), with 8 MiB less WASM memory, so the bounds went from 16–24 to
+ * 8–16 MiB (docs/performance.md, "Idle memory at 20,000 memories").
  */
 export function sharedBuffersMb(dataBytes: number): number {
   const quarter = Math.ceil(dataBytes / 4 / 1048576);

@@ -23,12 +23,12 @@ async function walBytes(dataDir: string): Promise<number> {
   return total;
 }
 
-Deno.test("shared buffers: a quarter of the data, between 16 and 24 MiB", () => {
-  assert.deepEqual(sharedBuffersMb(0), 16);
-  assert.deepEqual(sharedBuffersMb(80 * MIB), 20);
-  assert.deepEqual(sharedBuffersMb(4000 * MIB), 24);
-  const params = laptopStartParams(80 * MIB);
-  assert(params.includes("shared_buffers=20MB"), params.join(" "));
+Deno.test("shared buffers: a quarter of the data, between 8 and 16 MiB", () => {
+  assert.deepEqual(sharedBuffersMb(0), 8);
+  assert.deepEqual(sharedBuffersMb(48 * MIB), 12);
+  assert.deepEqual(sharedBuffersMb(4000 * MIB), 16);
+  const params = laptopStartParams(48 * MIB);
+  assert(params.includes("shared_buffers=12MB"), params.join(" "));
   assert(params.includes("max_wal_size=48MB"), params.join(" "));
   assert(params.includes("default_statistics_target=10"), params.join(" "));
 });
@@ -41,7 +41,7 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
     try {
       const show = async (k: string) =>
         Object.values((await db.query(`show ${k}`))[0] as object)[0];
-      assert.deepEqual(await show("shared_buffers"), "16MB");
+      assert.deepEqual(await show("shared_buffers"), "8MB");
       assert.deepEqual(await show("max_wal_size"), "48MB");
       assert.deepEqual(await show("fsync"), "on");
       assert.deepEqual(await show("default_statistics_target"), String(STATISTICS_TARGET));
@@ -71,7 +71,7 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
     try {
       const [row] = await db.query<{ shared_buffers: string }>("show shared_buffers");
       const mb = Number(row.shared_buffers.replace("MB", ""));
-      assert(mb >= 16 && mb < 128, row.shared_buffers);
+      assert(mb > 8 && mb <= 16, row.shared_buffers);
       assert.deepEqual(await db.query("select count(*)::int as n from bulk"), [{ n: 120000 }]);
     } finally {
       await db.close();
