@@ -18,6 +18,7 @@ import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./confi
 import { safeEnv } from "./common/env.ts";
 import { AUTOSTART_RUN, autostartDirs } from "./common/autostart.ts";
 import { defaultPort } from "./common/net.ts";
+import { wordVectorsFiles } from "./common/models.ts";
 
 /** A set of Deno permissions, as `deno run` flags take them. */
 export interface PermissionPlan {
@@ -267,10 +268,12 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  * The permissions `program` needs for `cfg`:
  *
  * - admin: listens on ADMIN_HOST; reaches the database and the embedder; reads and writes
- *   DATA_DIR; reads PGlite's files; on the embedded database, `statfs` (the free-space check
+ *   DATA_DIR; reads PGlite's files and the builtin word vectors' file (search re-ranks with
+ *   them); on the embedded database, `statfs` (the free-space check
  *   before writes) and running Deno's own executable until the database is open (a new one is
  *   created in a child: {@link creatorPlan}); nothing else (no ffi, other sys).
- * - mcp: reaches the Admin API (or the database) and the embedder; no file access at all.
+ * - mcp: reaches the Admin API (or the database) and the embedder; in API mode no file access
+ *   at all, in direct mode (DATABASE_URL) the reading of the word vectors' file.
  * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
  *   but may not read the database files in it; reads and writes the working directory
  *   (files given to import and export); reads `.mneme` and `.git` in each directory above
@@ -338,12 +341,16 @@ export function planFor(
   embedderHosts(cfg, net);
   if (program === "mcp") {
     if (!cfg.databaseUrl) addNet(net, urlHostPort(cfg.memoryApiUrl));
-    return { net, read: [], write: [], env };
+    // Direct mode searches itself, with the builtin word vectors (read on its first search).
+    return { net, read: cfg.databaseUrl ? wordVectorsFiles() : [], write: [], env };
   }
   addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
   return {
     net,
-    read: cfg.databaseUrl ? [dataDir] : [dataDir, ...pgliteFiles()],
+    // The word vectors' file too: search reads it on its first use (src/embed/words.ts).
+    read: cfg.databaseUrl
+      ? [dataDir, ...wordVectorsFiles()]
+      : [dataDir, ...pgliteFiles(), ...wordVectorsFiles()],
     write: [dataDir],
     env,
     // The embedded database checks the free space before a write (a full disk is a 507).

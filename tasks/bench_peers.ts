@@ -1,6 +1,7 @@
 /**
  * `deno task bench:peers [--memories 20000] [--data DIR] [--searches 200] [--writes 100]
- *   [--systems mneme,server-memory,ai-devkit] [--idle 5]`
+ *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--smaps PREFIX]
+ *   [--v8-flags FLAGS] [--daemon-env NAME=VALUE …]`
  *
  * Mneme side by side with two SQLite/JSONL-based memory servers from npm, in one run, on the
  * same LoCoMo-derived text, each through MCP over stdio as an agent client uses it:
@@ -47,6 +48,11 @@
  * program's own high-water mark (VmHWM; for the peers, the MCP server's). Linux only (reads
  * /proc). Prints a table with each figure's ratio to ai-devkit and writes JSON to
  * bench/results/peers-<date>.json.
+ *
+ * For experiments on Mneme's daemon: `--smaps PREFIX` saves its `/proc/<pid>/smaps` at idle to
+ * `PREFIX-mneme.smaps` and puts where its memory goes (tasks/smaps.ts) in the JSON
+ * (`smaps_mib`); `--v8-flags FLAGS` gives it V8 flags before the launcher's, and
+ * `--daemon-env NAME=VALUE` (repeated) more variables.
  */
 import { parseArgs } from "node:util";
 import { npmInstall, npmMissing } from "../tests/clients/npm.ts";
@@ -54,6 +60,7 @@ import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { VERSION } from "../src/version.ts";
 import { ROOT } from "./entrypoints.ts";
+import { type SmapsGroups, smapsGroups } from "./smaps.ts";
 
 /** The peers' versions (the newest on npm when this was written). */
 export const SERVER_MEMORY_VERSION = "2026.8.31";
@@ -68,6 +75,9 @@ const { values } = parseArgs({
     writes: { type: "string", default: "100" },
     systems: { type: "string", default: "ai-devkit,server-memory,mneme" },
     idle: { type: "string", default: "5" },
+    smaps: { type: "string" },
+    "v8-flags": { type: "string" },
+    "daemon-env": { type: "string", multiple: true },
   },
   strict: true,
 });
@@ -452,6 +462,14 @@ function mneme(home: string): System {
     ADMIN_PORT: String(port),
     ADMIN_HOST: "127.0.0.1",
     EMBEDDING_PROVIDER: "builtin",
+    // The daemon's own V8 flags, before the launcher's (an experiment's; none by default).
+    ...(values["v8-flags"] ? { DENO_V8_FLAGS: values["v8-flags"] } : {}),
+    // More variables of the daemon's (`--daemon-env NAME=VALUE`, repeated; an experiment's).
+    ...Object.fromEntries((values["daemon-env"] ?? []).map((kv) => {
+      const at = kv.indexOf("=");
+      if (at < 1) throw new Error(`bench:peers: --daemon-env ${kv}: NAME=VALUE`);
+      return [kv.slice(0, at), kv.slice(at + 1)];
+    })),
   };
   let daemon: Deno.ChildProcess | null = null;
   let daemonLeaf = 0;
@@ -673,6 +691,8 @@ interface Result {
   idle_mib: number;
   idle_all_mib: number;
   mcp_idle_mib: number;
+  /** With `--smaps`: the idle daemon's resident memory by group (tasks/smaps.ts). */
+  smaps_mib?: SmapsGroups;
   disk_mib: number;
   wal_mib: number;
 }
@@ -712,6 +732,13 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
     }
     await new Promise((r) => setTimeout(r, IDLE_S * 1000));
     const idle = procMem(daemon).rss;
+    let smaps: SmapsGroups | undefined;
+    if (values.smaps) {
+      // The daemon's mappings at idle, and where its memory goes (tasks/smaps.ts).
+      const text = await Deno.readTextFile(`/proc/${daemon}/smaps`);
+      await Deno.writeTextFile(`${values.smaps}-${sys.name}.smaps`, text);
+      smaps = smapsGroups(text);
+    }
     const idleAll = sampler.sample();
     const mcpIdle = procMem(leaf(mcp.pid)).rss;
     const peakAll = sampler.overall();
@@ -738,6 +765,7 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
       mcp_idle_mib: r1(mcpIdle / MIB),
       disk_mib: r1(disk.total / MIB),
       wal_mib: r1(disk.wal / MIB),
+      ...(smaps ? { smaps_mib: smaps } : {}),
     } satisfies Result;
   } finally {
     sampler.stop();
@@ -860,6 +888,8 @@ const out = {
   searches: SEARCHES,
   writes: WRITES,
   idle_s: IDLE_S,
+  v8_flags: values["v8-flags"] ?? null,
+  daemon_env: values["daemon-env"] ?? [],
   node,
   cpus: navigator.hardwareConcurrency,
   results,

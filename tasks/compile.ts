@@ -11,8 +11,9 @@
  * names what is missing. Where a program's set depends on its arguments, the fixed set
  * covers the working directory instead (msgcli's `--system-file` and `--history` files), and
  * memcli's project detection stops at the working directory. The web UI and the migrations
- * are module imports, and `deno compile` embeds npm packages (PGlite's WASM files), so no
- * `--include` is needed.
+ * are module imports, and `deno compile` embeds npm packages (PGlite's WASM files); the one
+ * data file, the builtin word vectors that the daemon and the MCP server search with
+ * (models/glove-100d-50k.bin), is embedded with `--include`.
  *
  * `deno compile` downloads a Deno runtime binary for the target, so it needs access to
  * Deno's release downloads; it cannot run on machines that reach only the npm registry.
@@ -23,6 +24,7 @@ import { permissionFlags } from "../src/permissions.ts";
 import { type Env, processEnv, type Program, PROGRAMS } from "../src/programs.ts";
 import { forEachProgram, ROOT } from "./entrypoints.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
+import { WORD_VECTORS_FILE } from "../src/common/models.ts";
 
 /**
  * The `deno` arguments that compile program `p` (paths relative to `root`) with the fixed
@@ -35,6 +37,7 @@ export function compileArgs(
   env: Env = processEnv,
 ): string[] {
   const launch = p.launch({ env, args: null, cwd: Deno.cwd() });
+  const searches = p.entry === "src/bin/admin.ts" || p.entry === "src/bin/mcp.ts";
   return [
     "compile",
     "--config",
@@ -44,6 +47,7 @@ export function compileArgs(
     `${root}dist/${p.name}`,
     ...(target ? ["--target", target] : []),
     ...launch.denoFlags,
+    ...(searches ? ["--include", `${root}${WORD_VECTORS_FILE}`] : []),
     ...permissionFlags(launch.plan),
     `${root}${launch.entry}`,
   ];

@@ -285,6 +285,26 @@ Deno.test("memcli: cannot read the database directory nor files outside the work
     assert.equal(exported.code, 0, exported.stderr);
     const records = JSON.parse(await Deno.readTextFile(join(work.path, "out.json")));
     assert.equal(records.length, 3);
+
+    // A hybrid search reads the word vectors' file, the one file the daemon reads outside
+    // DATA_DIR and PGlite's packages, with exactly that file's grant.
+    const start = denoRunArgs(findProgram("start")!.launch({
+      env: (n) => (adminEnv as Record<string, string>)[n],
+      args: [],
+      cwd: ROOT,
+    }));
+    const read = start.find((f) => f.startsWith("--allow-read="))!.split("=")[1].split(",");
+    assert.deepEqual(read.filter((p) => p.endsWith(".bin")), [
+      join(ROOT, "models", "glove-100d-50k.bin"),
+    ]);
+    const res = await fetch(`http://127.0.0.1:${port}/api/memories/search`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "a permission scope test", scope: "all" }),
+    });
+    const found = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(found));
+    assert.equal(found.length, 3, JSON.stringify(found));
   } finally {
     try {
       daemon.kill("SIGTERM");

@@ -24,11 +24,20 @@ export function collectGarbage(): boolean {
   return true;
 }
 
+/**
+ * The heap above which the idle collection runs by default: 24 MiB. The admin daemon's live
+ * heap is about 20 MiB (its modules, PGlite's, the word vectors); after the benchmark's writes
+ * and searches at 20,000 memories its heap held 28–30 MiB, under the 48 MiB of 0.8, so nothing
+ * was collected, and a collection gave back 8–19 MiB (docs/performance.md, "Idle memory at
+ * 20,000 memories").
+ */
+export const IDLE_GC_MIN_HEAP = 24 * 1024 * 1024;
+
 /** Options of {@link IdleCollector}. */
 export interface IdleCollectorOptions {
   /** Quiet time after the last piece of work before collecting (ms; default 2,000). */
   quietMs?: number;
-  /** Collect only when the JS heap holds more than this (bytes; default 48 MiB). */
+  /** Collect only when the JS heap holds more than this (bytes; default {@link IDLE_GC_MIN_HEAP}). */
   minHeapBytes?: number;
   /** The collection (default {@link collectGarbage}). */
   collect?: () => void;
@@ -54,7 +63,7 @@ export class IdleCollector {
 
   constructor(opts: IdleCollectorOptions = {}) {
     this.#quietMs = opts.quietMs ?? 2000;
-    this.#minHeap = opts.minHeapBytes ?? 48 * 1024 * 1024;
+    this.#minHeap = opts.minHeapBytes ?? IDLE_GC_MIN_HEAP;
     this.#collect = opts.collect ?? collectGarbage;
     this.#heap = opts.heapBytes ?? (() => Deno.memoryUsage().heapTotal);
     this.#timer = setInterval(() => this.#check(), Math.max(10, Math.floor(this.#quietMs / 4)));

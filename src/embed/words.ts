@@ -14,11 +14,14 @@
  * Nothing is stored: the vectors are computed for the few candidates of a search, so the
  * stored vectors, contradiction warnings and the database stay as they are.
  *
- * The file is imported as text (base64) on first use, so programs that never search do not
- * load it, and no read permission or download is needed.
+ * The file (models/glove-100d-50k.bin, 5.6 MB) is read on the first search, so programs that
+ * never search do not load it; the programs that search are granted the reading of exactly
+ * that file (src/permissions.ts). It was a base64 text module until 0.9: a module stays loaded
+ * for the process's life, and its 7.6 MB of text (and Deno's copy of it) with it.
  * @module
  */
 import { STOP_WORDS } from "../domain/terms.ts";
+import { WORD_VECTORS_URL } from "../common/models.ts";
 
 /** Word vectors with frequency ranks, ready to build sentence vectors. */
 export interface WordVectors {
@@ -135,39 +138,21 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-const BASE64 = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++) {
-  BASE64["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
-}
-
 /**
- * The bytes of base64 `text` (whitespace and padding skipped; throws on any other character),
- * decoded straight into one array: `atob` of a 7.5 MB text, and the copy without its line
- * breaks, left some 20 MiB of garbage and of the allocator's heap behind for good.
+ * The bytes of the word-vector file at `url`: read from the file system (a checkout, an
+ * installed copy, a compiled executable's own image), or fetched when the modules are served
+ * over the network.
  */
-export function decodeBase64(text: string): Uint8Array {
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128 && BASE64[c] >= 0) digits++;
+export async function readWordVectorFile(
+  url: URL = WORD_VECTORS_URL,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (url.protocol === "file:") return await Deno.readFile(url);
+  const res = await fetch(url);
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new Error(`word vectors: ${url}: HTTP ${res.status}`);
   }
-  const out = new Uint8Array(Math.floor((digits * 3) / 4));
-  let acc = 0, bits = 0, at = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const v = c < 128 ? BASE64[c] : -1;
-    if (v < 0) {
-      if (c === 61 || c === 10 || c === 13 || c === 32 || c === 9) continue; // = and spaces
-      throw new Error(`word vectors: not base64 (character ${c} at ${i})`);
-    }
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[at++] = (acc >> bits) & 0xff;
-    }
-  }
-  return out;
+  return new Uint8Array(await res.arrayBuffer());
 }
 
 let builtin: Promise<WordVectors> | undefined;
@@ -175,12 +160,7 @@ let builtin: Promise<WordVectors> | undefined;
 /** The word vectors that ship with Mneme, loaded once per process on first use. */
 export function builtinWordVectors(): Promise<WordVectors> {
   // A failed load is not kept: the next search tries again.
-  builtin ??= (async () => {
-    const { default: b64 } = await import("../../models/glove-100d-50k.b64", {
-      with: { type: "text" },
-    });
-    return decodeWordVectors(decodeBase64(b64));
-  })();
+  builtin ??= readWordVectorFile().then(decodeWordVectors);
   builtin.catch(() => builtin = undefined);
   return builtin;
 }

@@ -310,8 +310,8 @@ export async function openFailure(
 }
 
 /** The smallest and largest shared buffer pool of the embedded database (MiB). */
-export const SHARED_BUFFERS_MIN_MB = 16;
-export const SHARED_BUFFERS_MAX_MB = 24;
+export const SHARED_BUFFERS_MIN_MB = 8;
+export const SHARED_BUFFERS_MAX_MB = 16;
 
 /**
  * The shared buffer pool for a database of `dataBytes` on disk: a quarter of it, between
@@ -319,13 +319,21 @@ export const SHARED_BUFFERS_MAX_MB = 24;
  * default (128 MiB) is resident from the start whatever the data (PGlite zeroes the pool), so
  * a small database pays for it all day; the pages that do not fit stay in the OS page cache
  * (not the daemon's memory) and are read from there. At 20,000 memories (some 240 MB of data)
- * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast
- * (docs/performance.md).
+ * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast; in
+ * 0.9 a pool of 8 MiB searched 20,000 memories as fast as one of 16 (the benchmark's daemon,
+ * started on an empty database), with 8 MiB less WASM memory, so the bounds went from 16–24 to
+ * 8–16 MiB (docs/performance.md, "Idle memory at 20,000 memories").
  */
 export function sharedBuffersMb(dataBytes: number): number {
   const quarter = Math.ceil(dataBytes / 4 / 1048576);
   return Math.max(SHARED_BUFFERS_MIN_MB, Math.min(SHARED_BUFFERS_MAX_MB, quarter));
 }
+
+/**
+ * The embedded database's statistics target: `ANALYZE` samples 300 × this many rows of a
+ * table (see {@link laptopStartParams}).
+ */
+export const STATISTICS_TARGET = 10;
 
 /**
  * The settings of an embedded database on a laptop, for a database of `dataBytes`:
@@ -338,7 +346,12 @@ export function sharedBuffersMb(dataBytes: number): number {
  *   writes or of an import stayed on disk (see also {@link Store.settle});
  * - full-page images in the log compressed (pglz), which halves the log of a bulk load;
  * - 32 MiB for index builds (HNSW builds on a bigger graph spill to disk, slower but
- *   bounded), 4 MiB per sort.
+ *   bounded), 4 MiB per sort;
+ * - planner statistics from a sample of 3,000 rows a table (`default_statistics_target = 10`,
+ *   {@link STATISTICS_TARGET}) rather than 30,000. `ANALYZE` holds its sample in memory,
+ *   whole rows: at 20,000 memories (a 384-dimension vector inline in each row) the analysis
+ *   after an import grew PGlite's WASM memory by 42 MiB, which it never gives back, against
+ *   6 MiB with this sample (docs/performance.md, "Idle memory at 20,000 memories").
  */
 export function laptopStartParams(dataBytes: number): string[] {
   return [
@@ -350,6 +363,7 @@ export function laptopStartParams(dataBytes: number): string[] {
     ["wal_compression", "pglz"],
     ["maintenance_work_mem", "32MB"],
     ["work_mem", "4MB"],
+    ["default_statistics_target", String(STATISTICS_TARGET)],
   ].flatMap(([k, v]) => ["-c", `${k}=${v}`]);
 }
 

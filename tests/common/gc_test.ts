@@ -3,7 +3,7 @@
  * the process is quiet, never while work runs, and only when the heap is worth it.
  */
 import assert from "node:assert/strict";
-import { collectGarbage, IdleCollector } from "../../src/common/gc.ts";
+import { collectGarbage, IDLE_GC_MIN_HEAP, IdleCollector } from "../../src/common/gc.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,6 +54,26 @@ Deno.test("idle collector: a small heap is left alone", async () => {
     assert.equal(counter.runs, 0);
   } finally {
     c.stop();
+  }
+});
+
+Deno.test("idle collector: by default, a heap above 24 MiB is collected, one below is not", async () => {
+  assert.equal(IDLE_GC_MIN_HEAP, 24 * 1024 * 1024);
+  for (const [heap, runs] of [[IDLE_GC_MIN_HEAP + 1, 1], [IDLE_GC_MIN_HEAP - 1, 0]]) {
+    const counter = { runs: 0 };
+    const c = new IdleCollector({
+      quietMs: 30,
+      collect: () => counter.runs++,
+      heapBytes: () => heap,
+    });
+    try {
+      c.begin();
+      c.end();
+      await sleep(150);
+      assert.equal(counter.runs, runs, `heap of ${heap} bytes`);
+    } finally {
+      c.stop();
+    }
   }
 });
 

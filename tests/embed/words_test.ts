@@ -7,10 +7,14 @@ import assert from "node:assert/strict";
 import {
   builtinWordVectors,
   cosine,
-  decodeBase64,
   decodeWordVectors,
   encodeWordVectors,
+  readWordVectorFile,
 } from "../../src/embed/words.ts";
+import { WORD_VECTORS_URL, wordVectorsFiles } from "../../src/common/models.ts";
+
+const hex = (b: ArrayBuffer) =>
+  Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, "0")).join("");
 
 Deno.test("word vectors: encode and decode round-trip within 8-bit precision", () => {
   const words = ["alpha", "beta", "gamma"];
@@ -53,12 +57,36 @@ Deno.test("word vectors that ship: related words are nearer than unrelated ones"
   assert.equal(wv.sentence("8080 4711 --"), null);
 });
 
-Deno.test("word vectors: base64 decodes as atob does, line breaks and padding skipped", () => {
-  const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7919) % 256);
-  for (const n of [0, 1, 2, 3, 4, 57, 58, 1000]) {
-    const b64 = btoa(String.fromCharCode(...bytes.subarray(0, n)));
-    const wrapped = b64.replace(/.{76}/g, "$&\n") + "\n";
-    assert.deepEqual(decodeBase64(wrapped), bytes.subarray(0, n), `${n} bytes`);
+Deno.test("word vectors that ship: the same bytes as 0.8's base64 module decoded to", async () => {
+  // SHA-256 of models/glove-100d-50k.b64 (0.8.0) decoded: the vectors did not change.
+  const bytes = await readWordVectorFile();
+  assert.equal(bytes.length, 5_609_645);
+  assert.equal(
+    hex(await crypto.subtle.digest("SHA-256", bytes)),
+    "8d393271349659200ebb26a9c0c1f6bae2f23b7ed6a3a1d26b97ce0432909ea5",
+  );
+  assert.deepEqual(wordVectorsFiles(), [
+    new URL("../../models/glove-100d-50k.bin", import.meta.url).pathname,
+  ]);
+  assert.deepEqual(wordVectorsFiles(new URL("https://example.com/models/x.bin")), []);
+});
+
+Deno.test("word vectors: fetched when the modules are served over the network", async () => {
+  const file = await Deno.readFile(WORD_VECTORS_URL);
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: ac.signal, onListen: () => {} },
+    (req) =>
+      new URL(req.url).pathname === "/models/glove-100d-50k.bin"
+        ? new Response(file)
+        : new Response("no", { status: 404 }),
+  );
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    assert.deepEqual(await readWordVectorFile(new URL(`${base}/models/glove-100d-50k.bin`)), file);
+    await assert.rejects(() => readWordVectorFile(new URL(`${base}/nope.bin`)), /HTTP 404/);
+  } finally {
+    ac.abort();
+    await server.finished;
   }
-  assert.throws(() => decodeBase64("QU*D"), /not base64/);
 });

@@ -4,7 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { laptopStartParams, openPglite, sharedBuffersMb } from "../../src/store/pglite.ts";
+import {
+  laptopStartParams,
+  openPglite,
+  sharedBuffersMb,
+  STATISTICS_TARGET,
+} from "../../src/store/pglite.ts";
 import { Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -18,13 +23,14 @@ async function walBytes(dataDir: string): Promise<number> {
   return total;
 }
 
-Deno.test("shared buffers: a quarter of the data, between 16 and 24 MiB", () => {
-  assert.deepEqual(sharedBuffersMb(0), 16);
-  assert.deepEqual(sharedBuffersMb(80 * MIB), 20);
-  assert.deepEqual(sharedBuffersMb(4000 * MIB), 24);
-  const params = laptopStartParams(80 * MIB);
-  assert(params.includes("shared_buffers=20MB"), params.join(" "));
+Deno.test("shared buffers: a quarter of the data, between 8 and 16 MiB", () => {
+  assert.deepEqual(sharedBuffersMb(0), 8);
+  assert.deepEqual(sharedBuffersMb(48 * MIB), 12);
+  assert.deepEqual(sharedBuffersMb(4000 * MIB), 16);
+  const params = laptopStartParams(48 * MIB);
+  assert(params.includes("shared_buffers=12MB"), params.join(" "));
   assert(params.includes("max_wal_size=48MB"), params.join(" "));
+  assert(params.includes("default_statistics_target=10"), params.join(" "));
 });
 
 Deno.test("embedded database: small buffers for small data; the log shrinks back after bulk writes", async () => {
@@ -35,9 +41,10 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
     try {
       const show = async (k: string) =>
         Object.values((await db.query(`show ${k}`))[0] as object)[0];
-      assert.deepEqual(await show("shared_buffers"), "16MB");
+      assert.deepEqual(await show("shared_buffers"), "8MB");
       assert.deepEqual(await show("max_wal_size"), "48MB");
       assert.deepEqual(await show("fsync"), "on");
+      assert.deepEqual(await show("default_statistics_target"), String(STATISTICS_TARGET));
       // About 120 MiB of log: more than max_wal_size, so checkpoints run meanwhile.
       await db.exec("create table bulk (id int, pad text)");
       for (let i = 0; i < 6; i++) {
@@ -45,6 +52,13 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
           "insert into bulk select g, repeat(md5(g::text), 30) from generate_series(1, 20000) g",
         );
       }
+      // Statistics from a small sample: at most target + 1 histogram bounds (101 by default).
+      await db.exec("analyze bulk");
+      const [stats] = await db.query<{ bounds: number }>(
+        `select array_length(histogram_bounds::text::int[], 1) as bounds from pg_stats
+          where tablename = 'bulk' and attname = 'id'`,
+      );
+      assert(stats.bounds > 1 && stats.bounds <= STATISTICS_TARGET + 1, JSON.stringify(stats));
       await new Store(db).settle();
       const wal = await walBytes(dataDir);
       // min_wal_size (32 MiB) of recycled segments plus the current one, at most.
@@ -57,7 +71,7 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
     try {
       const [row] = await db.query<{ shared_buffers: string }>("show shared_buffers");
       const mb = Number(row.shared_buffers.replace("MB", ""));
-      assert(mb >= 16 && mb < 128, row.shared_buffers);
+      assert(mb > 8 && mb <= 16, row.shared_buffers);
       assert.deepEqual(await db.query("select count(*)::int as n from bulk"), [{ n: 120000 }]);
     } finally {
       await db.close();
