@@ -150,6 +150,12 @@ const IMPORT_CHUNK_MAX = 1000;
  */
 export const BULK_IMPORT_MIN = 2000;
 
+/**
+ * How long `/healthz` waits for the embedded database before it answers from the database's
+ * last answer, with how long it has been busy (`database.busy_ms`).
+ */
+export const HEALTH_DATABASE_WAIT_MS = 100;
+
 /** Let the event loop run pending I/O (other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -618,7 +624,7 @@ export class SqlMemoryService implements MemoryService {
     return { imported: valid.length, skipped };
   }
 
-  async health(): Promise<Health> {
+  async #databaseHealth(): Promise<Health["database"]> {
     let database: Health["database"] = { kind: this.#store.kind, ok: true };
     try {
       database = { ...database, size_bytes: await this.#store.databaseSize() };
@@ -633,6 +639,36 @@ export class SqlMemoryService implements MemoryService {
       }
     } catch (err) {
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
+    }
+    this.#lastDatabase = database;
+    return database;
+  }
+
+  /** The database part of the last health check that got the database's answer. */
+  #lastDatabase: Health["database"] | null = null;
+  /** The health check of the database under way (one at a time). */
+  #databaseCheck: Promise<Health["database"]> | null = null;
+
+  async health(): Promise<Health> {
+    // The embedded database in its worker may be running a long statement (an index build):
+    // wait for it at most HEALTH_DATABASE_WAIT_MS, then answer from its last answer with how
+    // long it has been busy (the check goes on and refreshes the last answer).
+    this.#databaseCheck ??= this.#databaseHealth().finally(() => this.#databaseCheck = null);
+    const check = this.#databaseCheck;
+    let database: Health["database"];
+    if (!this.#store.db.busyFor) database = await check;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), HEALTH_DATABASE_WAIT_MS);
+      });
+      const answered = await Promise.race([check, late]);
+      clearTimeout(timer);
+      const busy = this.#store.db.busyFor();
+      database = answered ?? {
+        ...(this.#lastDatabase ?? { kind: this.#store.kind, ok: true }),
+        busy_ms: Math.round(busy ?? HEALTH_DATABASE_WAIT_MS),
+      };
     }
     const cached = this.#embedderHealth;
     if (!cached || Date.now() - cached.at > 10_000) {

@@ -1,0 +1,124 @@
+/**
+ * The embedded database in a worker thread: this module is the worker's side. It opens the
+ * database with {@link openPglite} (the disk-full guard and its statement queue included) and
+ * runs what the daemon's thread asks of it, so that a long statement (an index build, a
+ * vacuum, a dump) holds this thread only and the daemon goes on answering. The daemon's side
+ * and the message protocol are in {@link openPgliteInWorker} (src/store/pglite.ts).
+ *
+ * Once the database is open, the worker gives up what it does not need: the network, running
+ * programs, the environment and native libraries (Deno cannot revoke part of a file grant, so
+ * its reads and writes stay those of the process, which are already DATA_DIR and PGlite's
+ * files).
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import type { Db } from "./db.ts";
+import { openPglite, type WorkerReply, type WorkerRequest } from "./pglite.ts";
+import { MemoryError } from "../domain/errors.ts";
+
+/** What a worker that opens nothing more may keep: none of these. */
+const GIVEN_UP: Deno.PermissionDescriptor[] = [
+  { name: "net" },
+  { name: "run" },
+  { name: "env" },
+  { name: "ffi" },
+];
+
+/** Thrown into PGlite's transaction to roll it back when the daemon's callback failed. */
+const ROLLBACK = Symbol("rollback");
+
+/** The fields of an error that cross to the daemon's thread (Postgres's among them). */
+function serializeError(err: unknown): WorkerReply["error"] {
+  if (!(err instanceof Error)) return { name: "Error", message: String(err), fields: {} };
+  const fields: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(err)) {
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") fields[k] = v;
+  }
+  return {
+    name: err.name,
+    message: err.message,
+    stack: err.stack,
+    status: err instanceof MemoryError ? err.status : undefined,
+    fields,
+  };
+}
+
+let db: Db | null = null;
+const txs = new Map<number, { tx: Db; end: (commit: boolean) => void; done: Promise<void> }>();
+let nextTx = 1;
+
+function reply(msg: WorkerReply, transfer: Transferable[] = []): void {
+  self.postMessage(msg, transfer);
+}
+
+async function handle(req: WorkerRequest): Promise<void> {
+  const { id } = req;
+  try {
+    if (req.op === "open") {
+      db = await openPglite(req.dataDir, { durable: req.durable, reserveBytes: req.reserveBytes });
+      for (const d of GIVEN_UP) {
+        try {
+          Deno.permissions.revokeSync(d);
+        } catch { /* a permission this Deno does not know */ }
+      }
+      return reply({ id, ok: true });
+    }
+    if (!db) throw new Error("the database is not open");
+    const runner = req.tx !== undefined ? txs.get(req.tx)?.tx : db;
+    if (!runner) throw new Error(`transaction ${req.tx} is not open`);
+    switch (req.op) {
+      case "query":
+        return reply({ id, ok: true, rows: await runner.query(req.text, req.params) });
+      case "exec":
+        await runner.exec(req.text);
+        return reply({ id, ok: true });
+      case "begin": {
+        const txId = nextTx++;
+        // Replies once the transaction holds the database (the queue may make it wait); the
+        // reply of `end` comes once it is committed or rolled back.
+        let end!: (commit: boolean) => void;
+        const outcome = new Promise<boolean>((resolve) => end = resolve);
+        let started = false;
+        const done: Promise<void> = db.transaction(async (tx) => {
+          started = true;
+          txs.set(txId, { tx, end, done });
+          reply({ id, ok: true, tx: txId });
+          if (!await outcome) throw ROLLBACK;
+        });
+        // A transaction that could not begin answers `begin` with its error.
+        done.then(undefined, (err) => {
+          if (!started) reply({ id, ok: false, error: serializeError(err) });
+        });
+        return;
+      }
+      case "end": {
+        const t = txs.get(req.tx!);
+        if (!t) throw new Error(`transaction ${req.tx} is not open`);
+        t.end(req.commit);
+        try {
+          await t.done;
+        } catch (err) {
+          if (err !== ROLLBACK) throw err;
+        } finally {
+          txs.delete(req.tx!);
+        }
+        return reply({ id, ok: true });
+      }
+      case "dump": {
+        const blob = await db.dump!();
+        const bytes = await blob.arrayBuffer();
+        return reply({ id, ok: true, bytes, type: blob.type }, [bytes]);
+      }
+      case "close":
+        await db.close();
+        db = null;
+        return reply({ id, ok: true });
+    }
+  } catch (err) {
+    reply({ id, ok: false, error: serializeError(err) });
+  }
+}
+
+self.onmessage = (e: MessageEvent<WorkerRequest>) => {
+  void handle(e.data);
+};
