@@ -145,8 +145,9 @@ const IMPORT_CHUNK_MAX = 1000;
  * bulk path, when they are at least half as many as the memories already stored: the HNSW index
  * is dropped, the rows staged without it, and the index built once before they are published
  * (a build costs about a quarter of as many insertions into the live graph, measured on PGlite;
- * docs/performance.md). PGlite runs in the daemon's thread: while the index is built (about
- * 0.45 ms a memory), the daemon answers nothing. Off by default for that reason.
+ * docs/performance.md). The build (about 0.45 ms a memory) holds the database's worker thread
+ * (src/store/pglite_worker.ts), not the daemon's: `/healthz` answers meanwhile, reads of the
+ * database wait for it. On by default; `IMPORT_BULK=off` turns it off.
  */
 export const BULK_IMPORT_MIN = 2000;
 
@@ -154,7 +155,7 @@ export const BULK_IMPORT_MIN = 2000;
  * How long `/healthz` waits for the embedded database before it answers from the database's
  * last answer, with how long it has been busy (`database.busy_ms`).
  */
-export const HEALTH_DATABASE_WAIT_MS = 100;
+export const HEALTH_DATABASE_WAIT_MS = 50;
 
 /** Let the event loop run pending I/O (other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -222,7 +223,10 @@ export interface ServiceDeps {
   wordVectors?: false | (() => Promise<WordVectors>);
   /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
   reclaim?: ReclaimerOptions;
-  /** Large imports on the embedded database build the HNSW index once (`IMPORT_BULK`). */
+  /**
+   * Large imports on the embedded database build the HNSW index once (`IMPORT_BULK`, on by
+   * default in the configuration; false when absent here).
+   */
   bulkImports?: boolean;
 }
 
@@ -574,8 +578,10 @@ export class SqlMemoryService implements MemoryService {
     if (!valid.length) return { imported: 0, skipped };
     const info = this.#embedder.info;
     const now = this.#now();
+    // Only where the index build holds another thread than this one (the worker of an
+    // embedded database on disk): an in-memory database in this thread would block it.
     const bulk = this.#bulkEnabled && this.#store.kind === "pglite" &&
-      valid.length >= BULK_IMPORT_MIN &&
+      this.#store.db.busyFor !== undefined && valid.length >= BULK_IMPORT_MIN &&
       valid.length * 2 >= await this.#store.countRows();
     let bulkEnded = !bulk;
     const endBulk = async () => {

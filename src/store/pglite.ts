@@ -534,7 +534,7 @@ export type WorkerDb = Db & Required<Pick<Db, "busyFor">>;
  * by structured clone, errors with their name, message, HTTP status ({@link MemoryError}) and
  * Postgres's fields (`code`, `detail`, …). A transaction is pinned to the worker's connection
  * while it is open: other statements queue behind it there, as in the thread. The worker
- * holds the process's permissions less the network, programs, the environment and FFI.
+ * holds the process's permissions (src/store/pglite_worker.ts says why no fewer).
  */
 export async function openPgliteInWorker(
   dataDir: string,

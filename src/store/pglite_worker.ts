@@ -5,24 +5,15 @@
  * vacuum, a dump) holds this thread only and the daemon goes on answering. The daemon's side
  * and the message protocol are in {@link openPgliteInWorker} (src/store/pglite.ts).
  *
- * Once the database is open, the worker gives up what it does not need: the network, running
- * programs, the environment and native libraries (Deno cannot revoke part of a file grant, so
- * its reads and writes stay those of the process, which are already DATA_DIR and PGlite's
- * files).
+ * The worker holds the process's permissions, no more (a worker inherits them): a subset
+ * needs Deno's unstable `--unstable-worker-options`, and revoking one in the worker revokes
+ * it for the whole process (Deno 2.9: the worker shares the parent's permission state).
  * @module
  */
 /// <reference lib="deno.worker" />
 import type { Db } from "./db.ts";
 import { openPglite, type WorkerReply, type WorkerRequest } from "./pglite.ts";
 import { MemoryError } from "../domain/errors.ts";
-
-/** What a worker that opens nothing more may keep: none of these. */
-const GIVEN_UP: Deno.PermissionDescriptor[] = [
-  { name: "net" },
-  { name: "run" },
-  { name: "env" },
-  { name: "ffi" },
-];
 
 /** Thrown into PGlite's transaction to roll it back when the daemon's callback failed. */
 const ROLLBACK = Symbol("rollback");
@@ -56,11 +47,6 @@ async function handle(req: WorkerRequest): Promise<void> {
   try {
     if (req.op === "open") {
       db = await openPglite(req.dataDir, { durable: req.durable, reserveBytes: req.reserveBytes });
-      for (const d of GIVEN_UP) {
-        try {
-          Deno.permissions.revokeSync(d);
-        } catch { /* a permission this Deno does not know */ }
-      }
       return reply({ id, ok: true });
     }
     if (!db) throw new Error("the database is not open");
