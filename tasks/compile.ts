@@ -11,8 +11,9 @@
  * names what is missing. Where a program's set depends on its arguments, the fixed set
  * covers the working directory instead (msgcli's `--system-file` and `--history` files), and
  * memcli's project detection stops at the working directory. The web UI and the migrations
- * are module imports, and `deno compile` embeds npm packages (PGlite's WASM files), so no
- * `--include` is needed.
+ * are module imports, and `deno compile` embeds npm packages (PGlite's WASM files); the one
+ * module it cannot find by itself is the embedded database's worker (loaded by URL), which
+ * the admin daemon's executable includes ({@link WORKER_MODULES}).
  *
  * `deno compile` downloads a Deno runtime binary for the target, so it needs access to
  * Deno's release downloads; it cannot run on machines that reach only the npm registry.
@@ -23,6 +24,15 @@ import { permissionFlags } from "../src/permissions.ts";
 import { type Env, processEnv, type Program, PROGRAMS } from "../src/programs.ts";
 import { forEachProgram, ROOT } from "./entrypoints.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
+
+/**
+ * Modules a program loads as workers, by entry point: `deno compile` follows imports, not
+ * `new Worker(url)`, so they are included by name. The admin daemon runs the embedded database
+ * in one (src/store/pglite_worker.ts); the other programs never open it.
+ */
+export const WORKER_MODULES: Record<string, string[]> = {
+  "src/bin/admin.ts": ["src/store/pglite_worker.ts"],
+};
 
 /**
  * The `deno` arguments that compile program `p` (paths relative to `root`) with the fixed
@@ -45,6 +55,7 @@ export function compileArgs(
     ...(target ? ["--target", target] : []),
     ...launch.denoFlags,
     ...permissionFlags(launch.plan),
+    ...(WORKER_MODULES[launch.entry] ?? []).flatMap((m) => ["--include", `${root}${m}`]),
     `${root}${launch.entry}`,
   ];
 }
