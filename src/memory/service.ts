@@ -606,9 +606,19 @@ export class SqlMemoryService implements MemoryService {
       const abandoned = () =>
         new MemoryError(409, "the import was abandoned by another process; import again");
       const chunks = { size: IMPORT_CHUNK_MIN };
+      const embedSlice = (i: number) =>
+        this.#embedInBatches(valid.slice(i, i + IMPORT_SLICE).map((v) => v.content));
+      let embedding = embedSlice(0);
       for (let i = 0; i < valid.length; i += IMPORT_SLICE) {
         const slice = valid.slice(i, i + IMPORT_SLICE);
-        const vectors = await this.#embedInBatches(slice.map((v) => v.content));
+        const vectors = await embedding;
+        // The next slice is embedded here while this one is written by the database (its
+        // worker thread, or the server): two cores at work. Its failure is thrown when it is
+        // awaited, after this slice's.
+        if (i + IMPORT_SLICE < valid.length) {
+          embedding = embedSlice(i + IMPORT_SLICE);
+          embedding.catch(() => {});
+        }
         const rows = slice.map((v, j) => newRow(v, vectors[j], now));
         await writeInChunks(rows, async (chunk) => {
           if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
