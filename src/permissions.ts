@@ -162,6 +162,31 @@ export function pgliteFiles(): string[] {
   return out;
 }
 
+/**
+ * The modules the embedded database's worker thread loads (src/store/pglite_worker.ts and what
+ * it imports, relative to src/; npm packages are in {@link pgliteFiles}). Deno checks read
+ * access to each module a worker loads, unlike the modules of the main thread, so the admin
+ * daemon is granted exactly these files. A test checks the list against the imports.
+ */
+export const PGLITE_WORKER_MODULES: readonly string[] = [
+  "store/pglite_worker.ts",
+  "store/pglite.ts",
+  "store/search_params.ts",
+  "domain/errors.ts",
+  "common/errors.ts",
+  "common/gc.ts",
+];
+
+/**
+ * The files of {@link PGLITE_WORKER_MODULES}, or none when the modules are not on the file
+ * system (run from a URL).
+ */
+export function pgliteWorkerFiles(): string[] {
+  const base = new URL("./", import.meta.url);
+  if (base.protocol !== "file:") return [];
+  return PGLITE_WORKER_MODULES.map((m) => fileURLToPath(new URL(m, base)));
+}
+
 function add(list: string[], entry: string): void {
   if (!list.includes(entry)) list.push(entry);
 }
@@ -267,9 +292,10 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  * The permissions `program` needs for `cfg`:
  *
  * - admin: listens on ADMIN_HOST; reaches the database and the embedder; reads and writes
- *   DATA_DIR; reads PGlite's files; on the embedded database, `statfs` (the free-space check
- *   before writes) and running Deno's own executable until the database is open (a new one is
- *   created in a child: {@link creatorPlan}); nothing else (no ffi, other sys).
+ *   DATA_DIR; reads PGlite's files and the modules of its worker ({@link pgliteWorkerFiles});
+ *   on the embedded database, `statfs` (the free-space check before writes) and running
+ *   Deno's own executable until the database is open (a new one is created in a child:
+ *   {@link creatorPlan}); nothing else (no ffi, other sys).
  * - mcp: reaches the Admin API (or the database) and the embedder; no file access at all.
  * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
  *   but may not read the database files in it; reads and writes the working directory
@@ -343,7 +369,7 @@ export function planFor(
   addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
   return {
     net,
-    read: cfg.databaseUrl ? [dataDir] : [dataDir, ...pgliteFiles()],
+    read: cfg.databaseUrl ? [dataDir] : [dataDir, ...pgliteFiles(), ...pgliteWorkerFiles()],
     write: [dataDir],
     env,
     // The embedded database checks the free space before a write (a full disk is a 507).

@@ -31,6 +31,7 @@ import {
   permissionFlags,
   type PermissionPlan,
   pgliteFiles,
+  pgliteWorkerFiles,
   planFor,
   POSTGRES_ENV_VARS,
   projectMarkers,
@@ -166,7 +167,11 @@ function memoryProgram(
           // Fixed grants (a compiled executable): it runs in directories unknown here, and
           // carries PGlite's files in its own image; it cannot start Deno (it creates a new
           // database itself).
-          const drop = new Set([...projectMarkers(cwd), ...pgliteFiles()]);
+          const drop = new Set([
+            ...projectMarkers(cwd),
+            ...pgliteFiles(),
+            ...pgliteWorkerFiles(),
+          ]);
           plan.read = plan.read.filter((p) => !drop.has(p));
           if (program === "admin") delete plan.run;
         }

@@ -9,7 +9,7 @@ import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
-import { EF_SEARCH } from "./migrate.ts";
+import { EF_SEARCH } from "./search_params.ts";
 import { errorMessage } from "../common/errors.ts";
 import { collectGarbage } from "../common/gc.ts";
 

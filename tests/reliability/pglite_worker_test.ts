@@ -6,10 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { MemoryError } from "../../src/domain/errors.ts";
 import { openPglite, openPgliteInWorker } from "../../src/store/pglite.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createServiceOnDb } from "../../src/memory/open.ts";
+import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../src/permissions.ts";
 import { tempDir, testConfig } from "../helpers.ts";
 
 async function caught(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
@@ -134,4 +136,28 @@ Deno.test("while the worker runs a long statement, the caller's thread and /heal
     await service.close();
     await dir.cleanup();
   }
+});
+
+Deno.test("the admin daemon is granted exactly the modules its database worker loads", async () => {
+  // Deno checks read access to each module a worker loads: PGLITE_WORKER_MODULES must be the
+  // worker's graph of local modules, type-only imports left out (they are not loaded).
+  const src = new URL("../../src/", import.meta.url);
+  const seen = new Set<string>();
+  const visit = async (rel: string) => {
+    if (seen.has(rel)) return;
+    seen.add(rel);
+    const text = await Deno.readTextFile(new URL(rel, src));
+    const re = /^(?:import|export)\s+(type\s+)?(?:[^;]*?\s+from\s+)?"(\.{1,2}\/[^"]+)"/gms;
+    for (const m of text.matchAll(re)) {
+      if (m[1]) continue;
+      const url = new URL(m[2], new URL(rel, src));
+      await visit(url.href.slice(src.href.length));
+    }
+  };
+  await visit("store/pglite_worker.ts");
+  assert.deepEqual([...seen].sort(), [...PGLITE_WORKER_MODULES].sort());
+  assert.deepEqual(
+    pgliteWorkerFiles(),
+    PGLITE_WORKER_MODULES.map((m) => fromFileUrl(new URL(m, src))),
+  );
 });
