@@ -14,6 +14,7 @@
 import type { Db } from "./db.ts";
 import { openPglite, type WorkerReply, type WorkerRequest } from "./pglite.ts";
 import { MemoryError } from "../domain/errors.ts";
+import { IdleCollector } from "../common/gc.ts";
 
 /** Thrown into PGlite's transaction to roll it back when the daemon's callback failed. */
 const ROLLBACK = Symbol("rollback");
@@ -105,6 +106,14 @@ async function handle(req: WorkerRequest): Promise<void> {
   }
 }
 
+/**
+ * This thread's heap is its own: the daemon's collections (src/common/gc.ts) do not reach
+ * it. The garbage of a burst of statements (an import's payloads and rows) is collected once
+ * the worker falls quiet, as the daemon's.
+ */
+const idle = new IdleCollector({ minHeapBytes: 8 * 1024 * 1024 });
+
 self.onmessage = (e: MessageEvent<WorkerRequest>) => {
-  void handle(e.data);
+  idle.begin();
+  void handle(e.data).finally(() => idle.end());
 };
