@@ -486,7 +486,7 @@ export type WorkerRequest =
     | { op: "open"; dataDir: string; durable?: boolean; reserveBytes?: number }
     | { op: "query"; text: string; params?: unknown[]; tx?: number }
     | { op: "exec"; text: string; tx?: number }
-    | { op: "begin"; tx?: undefined }
+    | { op: "begin"; tx: number }
     | { op: "end"; tx: number; commit: boolean }
     | { op: "dump"; tx?: undefined }
     | { op: "close"; tx?: undefined }
@@ -497,7 +497,6 @@ export interface WorkerReply {
   id: number;
   ok: boolean;
   rows?: unknown[];
-  tx?: number;
   bytes?: ArrayBuffer;
   type?: string;
   /** A failure: its name, message, HTTP status (a MemoryError) and Postgres's fields. */
@@ -548,6 +547,7 @@ export async function openPgliteInWorker(
     { resolve: (r: WorkerReply) => void; reject: (e: Error) => void; at: number }
   >();
   let nextId = 1;
+  let nextTx = 1;
   let dead: Error | null = null;
   const fail = (err: Error) => {
     dead ??= err;
@@ -586,10 +586,15 @@ export async function openPgliteInWorker(
       },
       async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
         if (tx !== undefined) return await fn(db);
-        const id = (await call({ op: "begin" })).tx!;
+        // Its statements go at once, without waiting for `begin`'s answer: the worker holds
+        // them until the transaction holds the database (one round trip less).
+        const id = nextTx++;
+        const began = call({ op: "begin", tx: id });
+        began.catch(() => {});
         let result: T;
         try {
           result = await fn(runner(id));
+          await began;
         } catch (err) {
           await call({ op: "end", tx: id, commit: false }).catch(() => {});
           throw err;

@@ -36,8 +36,45 @@ function serializeError(err: unknown): WorkerReply["error"] {
 }
 
 let db: Db | null = null;
-const txs = new Map<number, { tx: Db; end: (commit: boolean) => void; done: Promise<void> }>();
-let nextTx = 1;
+
+/** A transaction: its connection once begun, how to end it, and its outcome. */
+interface OpenTx {
+  ready: Promise<Db>;
+  end: (commit: boolean) => void;
+  done: Promise<void>;
+}
+const txs = new Map<number, OpenTx>();
+
+/**
+ * Begin transaction `txId` (numbered by the daemon's side, which sends its statements without
+ * waiting for this reply): registered at once, so that the statements that follow wait for it
+ * to hold the database (the queue may make it wait); replies then, or with the error it could
+ * not begin with (which its statements get too). `end` commits or rolls it back.
+ */
+function begin(database: Db, id: number, txId: number): void {
+  let end!: (commit: boolean) => void;
+  const outcome = new Promise<boolean>((resolve) => end = resolve);
+  let begun!: (tx: Db) => void;
+  let failed!: (err: unknown) => void;
+  const ready = new Promise<Db>((resolve, reject) => {
+    begun = resolve;
+    failed = reject;
+  });
+  ready.catch(() => {}); // reported by the reply, and to each statement that awaits it
+  let started = false;
+  const done: Promise<void> = database.transaction(async (tx) => {
+    started = true;
+    begun(tx);
+    reply({ id, ok: true });
+    if (!await outcome) throw ROLLBACK;
+  });
+  done.then(undefined, (err) => {
+    if (started) return;
+    failed(err);
+    reply({ id, ok: false, error: serializeError(err) });
+  });
+  txs.set(txId, { ready, end, done });
+}
 
 function reply(msg: WorkerReply, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
@@ -51,43 +88,30 @@ async function handle(req: WorkerRequest): Promise<void> {
       return reply({ id, ok: true });
     }
     if (!db) throw new Error("the database is not open");
-    const runner = req.tx !== undefined ? txs.get(req.tx)?.tx : db;
-    if (!runner) throw new Error(`transaction ${req.tx} is not open`);
+    if (req.op === "begin") return begin(db, id, req.tx);
+    let runner: Db = db;
+    if (req.tx !== undefined && req.op !== "end") {
+      const t = txs.get(req.tx);
+      if (!t) throw new Error(`transaction ${req.tx} is not open`);
+      runner = await t.ready;
+    }
     switch (req.op) {
       case "query":
         return reply({ id, ok: true, rows: await runner.query(req.text, req.params) });
       case "exec":
         await runner.exec(req.text);
         return reply({ id, ok: true });
-      case "begin": {
-        const txId = nextTx++;
-        // Replies once the transaction holds the database (the queue may make it wait); the
-        // reply of `end` comes once it is committed or rolled back.
-        let end!: (commit: boolean) => void;
-        const outcome = new Promise<boolean>((resolve) => end = resolve);
-        let started = false;
-        const done: Promise<void> = db.transaction(async (tx) => {
-          started = true;
-          txs.set(txId, { tx, end, done });
-          reply({ id, ok: true, tx: txId });
-          if (!await outcome) throw ROLLBACK;
-        });
-        // A transaction that could not begin answers `begin` with its error.
-        done.then(undefined, (err) => {
-          if (!started) reply({ id, ok: false, error: serializeError(err) });
-        });
-        return;
-      }
       case "end": {
-        const t = txs.get(req.tx!);
+        const t = txs.get(req.tx);
         if (!t) throw new Error(`transaction ${req.tx} is not open`);
         t.end(req.commit);
         try {
           await t.done;
         } catch (err) {
-          if (err !== ROLLBACK) throw err;
+          // Rolled back; or never begun, which a rollback need not report.
+          if (err !== ROLLBACK && req.commit) throw err;
         } finally {
-          txs.delete(req.tx!);
+          txs.delete(req.tx);
         }
         return reply({ id, ok: true });
       }

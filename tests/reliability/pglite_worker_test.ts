@@ -87,6 +87,39 @@ Deno.test("the worker adapter answers as the in-thread one: rows, errors, transa
   }
 });
 
+Deno.test("transactions started together through the worker run one after the other", async () => {
+  const dir = await tempDir("mneme-worker-");
+  const db = await openPgliteInWorker(join(dir.path, "db"));
+  try {
+    await db.exec("create table t (who text)");
+    const run = (who: string) =>
+      db.transaction(async (tx) => {
+        await tx.query("insert into t values ($1)", [who]);
+        await new Promise((r) => setTimeout(r, 50)); // the other one is sent meanwhile
+        const rows = await tx.query<{ who: string }>("select who from t order by who");
+        if (who === "c") throw new Error("c rolls back");
+        return rows.map((r) => r.who);
+      });
+    const [a, b, c, outside] = await Promise.allSettled([
+      run("a"),
+      run("b"),
+      run("c"),
+      db.query<{ n: number }>("select count(*)::int as n from t"),
+    ]);
+    // Each saw the rows committed before it and its own, nothing of one still open.
+    assert.deepEqual(a, { status: "fulfilled", value: ["a"] });
+    assert.deepEqual(b, { status: "fulfilled", value: ["a", "b"] });
+    assert.equal(c.status, "rejected");
+    assert.deepEqual(outside, { status: "fulfilled", value: [{ n: 2 }] });
+    assert.deepEqual(await db.query("select who from t order by who"), [{ who: "a" }, {
+      who: "b",
+    }]);
+  } finally {
+    await db.close();
+    await dir.cleanup();
+  }
+});
+
 Deno.test("the worker adapter refuses writes below the disk reserve with a 507, reads go on", async () => {
   const dir = await tempDir("mneme-worker-");
   try {
@@ -98,6 +131,14 @@ Deno.test("the worker adapter refuses writes below the disk reserve with a 507, 
       assert.ok(err instanceof MemoryError, `${err}`);
       assert.equal((err as MemoryError).status, 507);
       assert.match(err.message, /the disk is full/);
+      // A transaction is a write: refused at its begin, which its statements get too.
+      let ran = 0;
+      const txErr = await caught(db.transaction(async (tx) => {
+        ran++;
+        await tx.query("select 1");
+      }));
+      assert.equal(txErr.status, 507, `${txErr}`);
+      assert.ok(ran <= 1);
       assert.deepEqual(await db.query("select 1 as one"), [{ one: 1 }]);
     } finally {
       await db.close();
