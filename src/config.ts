@@ -75,9 +75,10 @@ export interface MemoryConfig {
   /** OpenAI-compatible API key. */
   openaiApiKey?: string;
   /**
-   * `IMPORT_BULK` (default off): on the embedded database, large imports stage their rows
-   * without the HNSW index and build it once at their end: about 5 times the rate, but the
-   * daemon answers nothing while the index is built (seconds at 10,000 memories).
+   * `IMPORT_BULK` (default on): on the embedded database, large imports stage their rows
+   * without the HNSW index and build it once at their end, in the database's worker thread
+   * (the daemon answers meanwhile; reads of the database wait for the build). Off: every row
+   * goes into the live index (a third of the rate).
    */
   importBulk?: boolean;
 }
@@ -136,9 +137,10 @@ export function claudeSettingsFiles(dir: string): { settings: string; backups: s
 }
 
 /** An on/off variable: `on`, `1`, `true` or `off`, `0`, `false`; unset is off. */
-function onOff(env: Env, name: string): boolean {
+function onOff(env: Env, name: string, def = false): boolean {
   const raw = env(name)?.trim().toLowerCase();
-  if (!raw || raw === "off" || raw === "0" || raw === "false") return false;
+  if (!raw) return def;
+  if (raw === "off" || raw === "0" || raw === "false") return false;
   if (raw === "on" || raw === "1" || raw === "true") return true;
   throw new ConfigError(`${name}="${env(name)}" must be on or off`);
 }
@@ -195,6 +197,6 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
       "https:",
     ]),
     openaiApiKey: env("OPENAI_API_KEY") || undefined,
-    importBulk: onOff(env, "IMPORT_BULK"),
+    importBulk: onOff(env, "IMPORT_BULK", true),
   };
 }

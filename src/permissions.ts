@@ -163,6 +163,31 @@ export function pgliteFiles(): string[] {
   return out;
 }
 
+/**
+ * The modules the embedded database's worker thread loads (src/store/pglite_worker.ts and what
+ * it imports, relative to src/; npm packages are in {@link pgliteFiles}). Deno checks read
+ * access to each module a worker loads, unlike the modules of the main thread, so the admin
+ * daemon is granted exactly these files. A test checks the list against the imports.
+ */
+export const PGLITE_WORKER_MODULES: readonly string[] = [
+  "store/pglite_worker.ts",
+  "store/pglite.ts",
+  "store/search_params.ts",
+  "domain/errors.ts",
+  "common/errors.ts",
+  "common/gc.ts",
+];
+
+/**
+ * The files of {@link PGLITE_WORKER_MODULES}, or none when the modules are not on the file
+ * system (run from a URL).
+ */
+export function pgliteWorkerFiles(): string[] {
+  const base = new URL("./", import.meta.url);
+  if (base.protocol !== "file:") return [];
+  return PGLITE_WORKER_MODULES.map((m) => fileURLToPath(new URL(m, base)));
+}
+
 function add(list: string[], entry: string): void {
   if (!list.includes(entry)) list.push(entry);
 }
@@ -268,10 +293,11 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  * The permissions `program` needs for `cfg`:
  *
  * - admin: listens on ADMIN_HOST; reaches the database and the embedder; reads and writes
- *   DATA_DIR; reads PGlite's files and the builtin word vectors' file (search re-ranks with
- *   them); on the embedded database, `statfs` (the free-space check
- *   before writes) and running Deno's own executable until the database is open (a new one is
- *   created in a child: {@link creatorPlan}); nothing else (no ffi, other sys).
+ *   DATA_DIR; reads PGlite's files, the modules of its worker ({@link pgliteWorkerFiles}) and
+ *   the builtin word vectors' file (search re-ranks with them); on the embedded database,
+ *   `statfs` (the free-space check before writes) and running Deno's own executable until the
+ *   database is open (a new one is created in a child: {@link creatorPlan}); nothing else (no
+ *   ffi, other sys).
  * - mcp: reaches the Admin API (or the database) and the embedder; in API mode no file access
  *   at all, in direct mode (DATABASE_URL) the reading of the word vectors' file.
  * - memcli: reaches the Admin API; reads and writes DATA_DIR (pid, state and log files)
@@ -350,7 +376,7 @@ export function planFor(
     // The word vectors' file too: search reads it on its first use (src/embed/words.ts).
     read: cfg.databaseUrl
       ? [dataDir, ...wordVectorsFiles()]
-      : [dataDir, ...pgliteFiles(), ...wordVectorsFiles()],
+      : [dataDir, ...pgliteFiles(), ...pgliteWorkerFiles(), ...wordVectorsFiles()],
     write: [dataDir],
     env,
     // The embedded database checks the free space before a write (a full disk is a 507).

@@ -31,6 +31,7 @@ import {
   permissionFlags,
   type PermissionPlan,
   pgliteFiles,
+  pgliteWorkerFiles,
   planFor,
   POSTGRES_ENV_VARS,
   projectMarkers,
@@ -196,7 +197,12 @@ function memoryProgram(
           // carries PGlite's files in its own image; it cannot start Deno (it creates a new
           // database itself).
           // The word vectors too: `deno task compile` embeds their file, read from the image.
-          const drop = new Set([...projectMarkers(cwd), ...pgliteFiles(), ...wordVectorsFiles()]);
+          const drop = new Set([
+            ...projectMarkers(cwd),
+            ...pgliteFiles(),
+            ...pgliteWorkerFiles(),
+            ...wordVectorsFiles(),
+          ]);
           plan.read = plan.read.filter((p) => !drop.has(p));
           if (program === "admin") delete plan.run;
         }

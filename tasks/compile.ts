@@ -13,7 +13,9 @@
  * memcli's project detection stops at the working directory. The web UI and the migrations
  * are module imports, and `deno compile` embeds npm packages (PGlite's WASM files); the one
  * data file, the builtin word vectors that the daemon and the MCP server search with
- * (models/glove-100d-50k.bin), is embedded with `--include`.
+ * (models/glove-100d-50k.bin), is embedded with `--include`, and so is the one module it cannot
+ * find by itself, the embedded database's worker (loaded by URL), which the admin daemon's
+ * executable includes ({@link WORKER_MODULES}).
  *
  * `deno compile` downloads a Deno runtime binary for the target, so it needs access to
  * Deno's release downloads; it cannot run on machines that reach only the npm registry.
@@ -25,6 +27,15 @@ import { type Env, processEnv, type Program, PROGRAMS } from "../src/programs.ts
 import { forEachProgram, ROOT } from "./entrypoints.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
 import { WORD_VECTORS_FILE } from "../src/common/models.ts";
+
+/**
+ * Modules a program loads as workers, by entry point: `deno compile` follows imports, not
+ * `new Worker(url)`, so they are included by name. The admin daemon runs the embedded database
+ * in one (src/store/pglite_worker.ts); the other programs never open it.
+ */
+export const WORKER_MODULES: Record<string, string[]> = {
+  "src/bin/admin.ts": ["src/store/pglite_worker.ts"],
+};
 
 /**
  * The `deno` arguments that compile program `p` (paths relative to `root`) with the fixed
@@ -49,6 +60,7 @@ export function compileArgs(
     ...launch.denoFlags,
     ...(searches ? ["--include", `${root}${WORD_VECTORS_FILE}`] : []),
     ...permissionFlags(launch.plan),
+    ...(WORKER_MODULES[launch.entry] ?? []).flatMap((m) => ["--include", `${root}${m}`]),
     `${root}${launch.entry}`,
   ];
 }

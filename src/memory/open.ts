@@ -11,7 +11,7 @@ import { sameEmbedder } from "../embed/embedder.ts";
 import { selectEmbedder } from "../embed/select.ts";
 import type { Db } from "../store/db.ts";
 import { ensureEmbeddingColumn, migrate } from "../store/migrate.ts";
-import { isNoSpace, openPglite, restrictToOwner } from "../store/pglite.ts";
+import { isNoSpace, openPgliteInWorker, restrictToOwner } from "../store/pglite.ts";
 import { createDatabaseFiles } from "../store/pglite_create.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
@@ -118,7 +118,9 @@ export async function openDatabase(
   }
   try {
     if (opts.createDatabase) await createDatabaseFiles(dir, opts.createDatabase);
-    const db = await openPglite(dir, { durable: opts.durable });
+    // In a worker thread: a long statement (an import's index build) holds that thread, and
+    // this one goes on answering (docs/architecture.md).
+    const db = await openPgliteInWorker(dir, { durable: opts.durable });
     await restrictToOwner(cfg.dataDir, dir); // DATA_DIR/db: done by openPglite
     return { db, release: () => lock.close() };
   } catch (err) {

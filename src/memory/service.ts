@@ -145,10 +145,17 @@ const IMPORT_CHUNK_MAX = 1000;
  * bulk path, when they are at least half as many as the memories already stored: the HNSW index
  * is dropped, the rows staged without it, and the index built once before they are published
  * (a build costs about a quarter of as many insertions into the live graph, measured on PGlite;
- * docs/performance.md). PGlite runs in the daemon's thread: while the index is built (about
- * 0.45 ms a memory), the daemon answers nothing. Off by default for that reason.
+ * docs/performance.md). The build (about 0.45 ms a memory) holds the database's worker thread
+ * (src/store/pglite_worker.ts), not the daemon's: `/healthz` answers meanwhile, reads of the
+ * database wait for it. On by default; `IMPORT_BULK=off` turns it off.
  */
 export const BULK_IMPORT_MIN = 2000;
+
+/**
+ * How long `/healthz` waits for the embedded database before it answers from the database's
+ * last answer, with how long it has been busy (`database.busy_ms`).
+ */
+export const HEALTH_DATABASE_WAIT_MS = 50;
 
 /** Let the event loop run pending I/O (other requests) before going on. */
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -216,7 +223,10 @@ export interface ServiceDeps {
   wordVectors?: false | (() => Promise<WordVectors>);
   /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
   reclaim?: ReclaimerOptions;
-  /** Large imports on the embedded database build the HNSW index once (`IMPORT_BULK`). */
+  /**
+   * Large imports on the embedded database build the HNSW index once (`IMPORT_BULK`, on by
+   * default in the configuration; false when absent here).
+   */
   bulkImports?: boolean;
 }
 
@@ -575,8 +585,10 @@ export class SqlMemoryService implements MemoryService {
     if (!valid.length) return { imported: 0, skipped };
     const info = this.#embedder.info;
     const now = this.#now();
+    // Only where the index build holds another thread than this one (the worker of an
+    // embedded database on disk): an in-memory database in this thread would block it.
     const bulk = this.#bulkEnabled && this.#store.kind === "pglite" &&
-      valid.length >= BULK_IMPORT_MIN &&
+      this.#store.db.busyFor !== undefined && valid.length >= BULK_IMPORT_MIN &&
       valid.length * 2 >= await this.#store.countRows();
     let bulkEnded = !bulk;
     const endBulk = async () => {
@@ -601,9 +613,19 @@ export class SqlMemoryService implements MemoryService {
       const abandoned = () =>
         new MemoryError(409, "the import was abandoned by another process; import again");
       const chunks = { size: IMPORT_CHUNK_MIN };
+      const embedSlice = (i: number) =>
+        this.#embedInBatches(valid.slice(i, i + IMPORT_SLICE).map((v) => v.content));
+      let embedding = embedSlice(0);
       for (let i = 0; i < valid.length; i += IMPORT_SLICE) {
         const slice = valid.slice(i, i + IMPORT_SLICE);
-        const vectors = await this.#embedInBatches(slice.map((v) => v.content));
+        const vectors = await embedding;
+        // The next slice is embedded here while this one is written by the database (its
+        // worker thread, or the server): two cores at work. Its failure is thrown when it is
+        // awaited, after this slice's.
+        if (i + IMPORT_SLICE < valid.length) {
+          embedding = embedSlice(i + IMPORT_SLICE);
+          embedding.catch(() => {});
+        }
         const rows = slice.map((v, j) => newRow(v, vectors[j], now));
         await writeInChunks(rows, async (chunk) => {
           if (!await this.#store.stageImport(job, chunk, check)) throw abandoned();
@@ -625,7 +647,7 @@ export class SqlMemoryService implements MemoryService {
     return { imported: valid.length, skipped };
   }
 
-  async health(): Promise<Health> {
+  async #databaseHealth(): Promise<Health["database"]> {
     let database: Health["database"] = { kind: this.#store.kind, ok: true };
     try {
       database = { ...database, size_bytes: await this.#store.databaseSize() };
@@ -640,6 +662,36 @@ export class SqlMemoryService implements MemoryService {
       }
     } catch (err) {
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
+    }
+    this.#lastDatabase = database;
+    return database;
+  }
+
+  /** The database part of the last health check that got the database's answer. */
+  #lastDatabase: Health["database"] | null = null;
+  /** The health check of the database under way (one at a time). */
+  #databaseCheck: Promise<Health["database"]> | null = null;
+
+  async health(): Promise<Health> {
+    // The embedded database in its worker may be running a long statement (an index build):
+    // wait for it at most HEALTH_DATABASE_WAIT_MS, then answer from its last answer with how
+    // long it has been busy (the check goes on and refreshes the last answer).
+    this.#databaseCheck ??= this.#databaseHealth().finally(() => this.#databaseCheck = null);
+    const check = this.#databaseCheck;
+    let database: Health["database"];
+    if (!this.#store.db.busyFor) database = await check;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), HEALTH_DATABASE_WAIT_MS);
+      });
+      const answered = await Promise.race([check, late]);
+      clearTimeout(timer);
+      const busy = this.#store.db.busyFor();
+      database = answered ?? {
+        ...(this.#lastDatabase ?? { kind: this.#store.kind, ok: true }),
+        busy_ms: Math.round(busy ?? HEALTH_DATABASE_WAIT_MS),
+      };
     }
     const cached = this.#embedderHealth;
     if (!cached || Date.now() - cached.at > 10_000) {

@@ -333,10 +333,14 @@ export interface Health {
    * Database kind, reachability and size on disk in bytes (when reachable). On the embedded
    * database also its dead rows (counted since its last clean start) and its last vacuum:
    * when it ended, how long it took, the dead rows it found (server Postgres: autovacuum).
+   * `busy_ms`: the embedded database did not answer within 50 ms because it is running a
+   * long statement (an import's index build, a vacuum, a backup) for that long; the other
+   * fields are then those of its last answer (the daemon goes on answering meanwhile).
    */
   database: {
     kind: "pglite" | "postgres";
     ok: boolean;
+    busy_ms?: number;
     size_bytes?: number;
     error?: string;
     dead_rows?: number;

@@ -39,6 +39,12 @@ export interface Db {
    * statements, so that no transaction is half in it. Absent on server Postgres (pg_dump).
    */
   dump?(): Promise<Blob>;
+  /**
+   * The embedded database run by a worker thread (src/store/pglite_worker.ts): how long (ms)
+   * the oldest statement it is running or has queued has waited so far, null when it has
+   * none. Absent where statements do not run beside the caller's thread.
+   */
+  busyFor?(): number | null;
   /** Close the connection(s). */
   close(): Promise<void>;
 }

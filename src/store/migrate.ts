@@ -152,7 +152,7 @@ function checkDim(dim: number): number {
 export const HNSW_WITH = "with (m = 8, ef_construction = 64)";
 
 /** The HNSW search breadth every connection sets (pgvector's default is 40). */
-export const EF_SEARCH = 80;
+export { EF_SEARCH } from "./search_params.ts";
 
 /**
  * The HNSW cosine indexes of `column`: one over every memory and, on server Postgres, one over

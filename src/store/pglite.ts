@@ -9,7 +9,7 @@ import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "../domain/errors.ts";
 import type { Db } from "./db.ts";
-import { EF_SEARCH } from "./migrate.ts";
+import { EF_SEARCH } from "./search_params.ts";
 import { errorMessage } from "../common/errors.ts";
 import { collectGarbage } from "../common/gc.ts";
 
@@ -513,3 +513,160 @@ export async function openPglite(
 export function wrapPglite(pg: PGlite): Db {
   return wrap(pg, pg, false);
 }
+
+/** A request of the daemon's thread to the database worker (src/store/pglite_worker.ts). */
+export type WorkerRequest =
+  & { id: number }
+  & (
+    | { op: "open"; dataDir: string; durable?: boolean; reserveBytes?: number }
+    | { op: "query"; text: string; params?: unknown[]; tx?: number }
+    | { op: "exec"; text: string; tx?: number }
+    | { op: "begin"; tx: number }
+    | { op: "end"; tx: number; commit: boolean }
+    | { op: "dump"; tx?: undefined }
+    | { op: "close"; tx?: undefined }
+  );
+
+/** The worker's answer to the request of the same `id`. */
+export interface WorkerReply {
+  id: number;
+  ok: boolean;
+  rows?: unknown[];
+  bytes?: ArrayBuffer;
+  type?: string;
+  /** A failure: its name, message, HTTP status (a MemoryError) and Postgres's fields. */
+  error?: {
+    name: string;
+    message: string;
+    stack?: string;
+    status?: number;
+    fields: Record<string, string | number | boolean>;
+  };
+}
+
+/** An error of the worker, rebuilt in the daemon's thread with the fields it carried. */
+function rebuildError(e: NonNullable<WorkerReply["error"]>): Error {
+  const fields = { ...e.fields };
+  delete fields.status;
+  delete fields.message;
+  delete fields.name;
+  const err = e.status !== undefined
+    ? new MemoryError(e.status as 500, e.message)
+    : Object.assign(new Error(e.message), { name: e.name });
+  Object.assign(err, fields);
+  return err;
+}
+
+/** The embedded database run by a worker thread: {@link Db}, and whether it is busy. */
+export type WorkerDb = Db & Required<Pick<Db, "busyFor">>;
+
+/**
+ * Open (creating when needed) the embedded database in `dataDir` in a worker thread
+ * (src/store/pglite_worker.ts), which runs {@link openPglite} there: the same database, disk
+ * guard and statement queue, but a long statement (an index build, a vacuum, a dump) holds
+ * the worker's thread, not the caller's. Statements cross as messages: parameters and rows
+ * by structured clone, errors with their name, message, HTTP status ({@link MemoryError}) and
+ * Postgres's fields (`code`, `detail`, …). A transaction is pinned to the worker's connection
+ * while it is open: other statements queue behind it there, as in the thread. The worker
+ * holds the process's permissions (src/store/pglite_worker.ts says why no fewer).
+ */
+export async function openPgliteInWorker(
+  dataDir: string,
+  opts: Pick<PgliteOptions, "durable" | "reserveBytes"> = {},
+): Promise<WorkerDb> {
+  const worker = new Worker(new URL("./pglite_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  const waiting = new Map<
+    number,
+    { resolve: (r: WorkerReply) => void; reject: (e: Error) => void; at: number }
+  >();
+  let nextId = 1;
+  let nextTx = 1;
+  let dead: Error | null = null;
+  const fail = (err: Error) => {
+    dead ??= err;
+    for (const w of waiting.values()) w.reject(dead);
+    waiting.clear();
+  };
+  worker.onmessage = (e: MessageEvent<WorkerReply>) => {
+    const w = waiting.get(e.data.id);
+    if (!w) return;
+    waiting.delete(e.data.id);
+    if (e.data.ok) w.resolve(e.data);
+    else w.reject(rebuildError(e.data.error!));
+  };
+  worker.onerror = (e: ErrorEvent) => {
+    e.preventDefault();
+    fail(new Error(`the database worker stopped: ${e.message}`));
+    worker.terminate();
+  };
+  worker.onmessageerror = () => fail(new Error("the database worker sent an unreadable message"));
+  const call = (req: DistributiveOmit<WorkerRequest, "id">): Promise<WorkerReply> => {
+    if (dead) return Promise.reject(dead);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject, at: performance.now() });
+      worker.postMessage({ ...req, id });
+    });
+  };
+  const runner = (tx?: number): Db => {
+    const db: Db = {
+      kind: "pglite",
+      async query<T>(text: string, params?: unknown[]) {
+        return (await call({ op: "query", text, params, tx })).rows as T[];
+      },
+      async exec(text: string) {
+        await call({ op: "exec", text, tx });
+      },
+      async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+        if (tx !== undefined) return await fn(db);
+        // Its statements go at once, without waiting for `begin`'s answer: the worker holds
+        // them until the transaction holds the database (one round trip less).
+        const id = nextTx++;
+        const began = call({ op: "begin", tx: id });
+        began.catch(() => {});
+        let result: T;
+        try {
+          result = await fn(runner(id));
+          await began;
+        } catch (err) {
+          await call({ op: "end", tx: id, commit: false }).catch(() => {});
+          throw err;
+        }
+        await call({ op: "end", tx: id, commit: true });
+        return result;
+      },
+      async dump() {
+        const r = await call({ op: "dump" });
+        return new Blob([r.bytes!], { type: r.type });
+      },
+      async close() {
+        if (dead) return;
+        try {
+          await call({ op: "close" });
+        } finally {
+          fail(new Error("the database is closed"));
+          worker.terminate();
+        }
+      },
+    };
+    return db;
+  };
+  try {
+    await call({ op: "open", dataDir, durable: opts.durable, reserveBytes: opts.reserveBytes });
+  } catch (err) {
+    fail(new Error("the database did not open"));
+    worker.terminate();
+    throw err;
+  }
+  return Object.assign(runner(), {
+    busyFor(): number | null {
+      let oldest = Infinity;
+      for (const w of waiting.values()) oldest = Math.min(oldest, w.at);
+      return oldest === Infinity ? null : performance.now() - oldest;
+    },
+  });
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

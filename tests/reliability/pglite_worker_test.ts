@@ -1,0 +1,204 @@
+/**
+ * The embedded database in a worker thread (src/store/pglite_worker.ts) behaves as the one in
+ * the caller's thread: rows, Postgres's errors with their fields, transactions committed and
+ * rolled back, a full disk's 507, a dump; and while it runs a long statement the caller's
+ * thread goes on, and `/healthz` answers from the database's last answer with `busy_ms`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { MemoryError } from "../../src/domain/errors.ts";
+import { openPglite, openPgliteInWorker } from "../../src/store/pglite.ts";
+import type { Db } from "../../src/store/db.ts";
+import { createServiceOnDb } from "../../src/memory/open.ts";
+import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../src/permissions.ts";
+import { tempDir, testConfig } from "../helpers.ts";
+
+async function caught(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error & Record<string, unknown>;
+  }
+  throw new Error("expected a failure");
+}
+
+/** What `db` answers to the same statements, for both adapters. */
+async function behaviour(db: Db) {
+  await db.exec("create table t (id int primary key, v text, at timestamptz, tags text[])");
+  await db.query("insert into t values ($1, $2, $3, $4)", [
+    1,
+    "a",
+    new Date("2026-01-02T03:04:05Z"),
+    ["x", "y"],
+  ]);
+  const dup = await caught(db.query("insert into t values (1, 'b')"));
+  const syntax = await caught(db.query("selec 1"));
+  const thrown = await caught(db.transaction(async (tx) => {
+    await tx.query("insert into t (id, v) values (2, 'rolled back')");
+    throw new Error("the caller's own failure");
+  }));
+  const inner = await caught(db.transaction(async (tx) => {
+    await tx.query("insert into t (id, v) values (3, 'rolled back too')");
+    await tx.query("insert into t (id, v) values (3, 'twice')");
+  }));
+  const committed = await db.transaction(async (tx) => {
+    await tx.query("insert into t (id, v) values (4, 'kept')");
+    // A transaction inside a transaction is the same one.
+    return await tx.transaction(async (t2) =>
+      (await t2.query<{ n: number }>("select count(*)::int as n from t"))[0].n
+    );
+  });
+  return {
+    rows: await db.query("select * from t order by id"),
+    dup: { name: dup.name, code: dup.code, detail: dup.detail, constraint: dup.constraint },
+    syntax: { code: syntax.code, message: syntax.message },
+    thrown: thrown.message,
+    inner: inner.code,
+    committed,
+  };
+}
+
+Deno.test("the worker adapter answers as the in-thread one: rows, errors, transactions", async () => {
+  const dir = await tempDir("mneme-worker-");
+  try {
+    const inThread = await openPglite(join(dir.path, "a"));
+    const expected = await behaviour(inThread);
+    await inThread.close();
+    const worker = await openPgliteInWorker(join(dir.path, "b"));
+    try {
+      const got = await behaviour(worker);
+      assert.deepEqual(got, expected);
+      assert.equal(got.dup.code, "23505");
+      assert.equal(got.inner, "23505");
+      assert.deepEqual(got.rows.map((r) => r.id), [1, 4]);
+      assert.ok((got.rows[0] as { at: unknown }).at instanceof Date);
+      // A dump is a gzipped tarball of the data directory.
+      const dump = await worker.dump!();
+      const head = new Uint8Array(await dump.slice(0, 2).arrayBuffer());
+      assert.deepEqual([...head], [0x1f, 0x8b]);
+      assert.equal(worker.busyFor(), null);
+    } finally {
+      await worker.close();
+    }
+    await assert.rejects(worker.query("select 1"), /closed/);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("transactions started together through the worker run one after the other", async () => {
+  const dir = await tempDir("mneme-worker-");
+  const db = await openPgliteInWorker(join(dir.path, "db"));
+  try {
+    await db.exec("create table t (who text)");
+    const run = (who: string) =>
+      db.transaction(async (tx) => {
+        await tx.query("insert into t values ($1)", [who]);
+        await new Promise((r) => setTimeout(r, 50)); // the other one is sent meanwhile
+        const rows = await tx.query<{ who: string }>("select who from t order by who");
+        if (who === "c") throw new Error("c rolls back");
+        return rows.map((r) => r.who);
+      });
+    const [a, b, c, outside] = await Promise.allSettled([
+      run("a"),
+      run("b"),
+      run("c"),
+      db.query<{ n: number }>("select count(*)::int as n from t"),
+    ]);
+    // Each saw the rows committed before it and its own, nothing of one still open.
+    assert.deepEqual(a, { status: "fulfilled", value: ["a"] });
+    assert.deepEqual(b, { status: "fulfilled", value: ["a", "b"] });
+    assert.equal(c.status, "rejected");
+    assert.deepEqual(outside, { status: "fulfilled", value: [{ n: 2 }] });
+    assert.deepEqual(await db.query("select who from t order by who"), [{ who: "a" }, {
+      who: "b",
+    }]);
+  } finally {
+    await db.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("the worker adapter refuses writes below the disk reserve with a 507, reads go on", async () => {
+  const dir = await tempDir("mneme-worker-");
+  try {
+    const db = await openPgliteInWorker(join(dir.path, "db"), {
+      reserveBytes: Number.MAX_SAFE_INTEGER,
+    });
+    try {
+      const err = await caught(db.exec("create table t (id int)"));
+      assert.ok(err instanceof MemoryError, `${err}`);
+      assert.equal((err as MemoryError).status, 507);
+      assert.match(err.message, /the disk is full/);
+      // A transaction is a write: refused at its begin, which its statements get too.
+      let ran = 0;
+      const txErr = await caught(db.transaction(async (tx) => {
+        ran++;
+        await tx.query("select 1");
+      }));
+      assert.equal(txErr.status, 507, `${txErr}`);
+      assert.ok(ran <= 1);
+      assert.deepEqual(await db.query("select 1 as one"), [{ one: 1 }]);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("while the worker runs a long statement, the caller's thread and /healthz answer", async () => {
+  const dir = await tempDir("mneme-worker-");
+  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const service = await createServiceOnDb(db, testConfig({ dataDir: dir.path }), {
+    log: () => {},
+  });
+  try {
+    const first = await service.health();
+    assert.equal(first.database.busy_ms, undefined);
+    assert.equal(first.database.ok, true);
+    let slept = false;
+    const sleeping = db.query("select pg_sleep(3)").then(() => slept = true);
+    // The caller's thread is free: a timer fires while the statement runs.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(slept, false);
+    assert.ok((db.busyFor() ?? 0) >= 250, `busy for ${db.busyFor()}`);
+    const during = await service.health();
+    assert.equal(slept, false, "/healthz waited for the statement");
+    assert.equal(during.status, "ok");
+    assert.equal(during.database.ok, true);
+    assert.ok((during.database.busy_ms ?? 0) >= 300, JSON.stringify(during.database));
+    assert.equal(during.database.size_bytes, first.database.size_bytes);
+    await sleeping;
+    const after = await service.health();
+    assert.equal(after.database.busy_ms, undefined);
+  } finally {
+    await service.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("the admin daemon is granted exactly the modules its database worker loads", async () => {
+  // Deno checks read access to each module a worker loads: PGLITE_WORKER_MODULES must be the
+  // worker's graph of local modules, type-only imports left out (they are not loaded).
+  const src = new URL("../../src/", import.meta.url);
+  const seen = new Set<string>();
+  const visit = async (rel: string) => {
+    if (seen.has(rel)) return;
+    seen.add(rel);
+    const text = await Deno.readTextFile(new URL(rel, src));
+    const re = /^(?:import|export)\s+(type\s+)?(?:[^;]*?\s+from\s+)?"(\.{1,2}\/[^"]+)"/gms;
+    for (const m of text.matchAll(re)) {
+      if (m[1]) continue;
+      const url = new URL(m[2], new URL(rel, src));
+      await visit(url.href.slice(src.href.length));
+    }
+  };
+  await visit("store/pglite_worker.ts");
+  assert.deepEqual([...seen].sort(), [...PGLITE_WORKER_MODULES].sort());
+  assert.deepEqual(
+    pgliteWorkerFiles(),
+    PGLITE_WORKER_MODULES.map((m) => fromFileUrl(new URL(m, src))),
+  );
+});
