@@ -243,6 +243,8 @@ export interface VacuumRun {
   tables: string[];
   /** The tables also compacted (`VACUUM FULL`: rewritten with their indexes), if any. */
   compacted?: string[];
+  /** The indexes rebuilt (`REINDEX`) because they were bloated, if any. */
+  reindexed?: string[];
 }
 
 /**
@@ -260,6 +262,24 @@ export const COMPACT_SLACK_BYTES = 1024 * 1024;
  * database for about a second per 10 MiB, which requests would notice on larger ones.
  */
 export const COMPACT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The postings' B-tree indexes are rebuilt (`REINDEX`) when their file is over this many times
+ * the postings' heap (for the share of the rows they hold), plus {@link COMPACT_SLACK_BYTES}.
+ * An entry is its row less the row's header, so fresh from a build (90% full pages) an index
+ * is 0.85-0.98 of the heap; filled by inserts in random order, as writes and imports fill it,
+ * its pages are about 70% full and it is 1.15-1.3 of the heap (at 20,000 memories the lookup
+ * index was 38 MB, 29 MB once rebuilt). Indexes up to {@link COMPACT_MAX_BYTES} only: the build
+ * holds the embedded database (3 s for the 38 MB one on a loaded machine).
+ */
+export const REINDEX_RATIO = 1.08;
+/** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_RATIO}). */
+export const REINDEXED: readonly string[] = ["memory_terms_lookup", "memory_terms_global"];
+/**
+ * Rebuilt with any of {@link REINDEXED}: its entries (a memory's id, deduplicated) bloat with
+ * theirs, but its size against the heap depends on the number of terms per memory.
+ */
+const REINDEXED_ALONG = "memory_terms_memory_id";
 
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
@@ -1044,14 +1064,20 @@ export class Store {
         compacted.push(t);
       }
     }
+    // The postings' indexes, unless VACUUM FULL just rebuilt them.
+    const reindexed = this.db.kind === "pglite" && names.includes("memory_terms") &&
+        !compacted.includes("memory_terms")
+      ? await this.#reindexBloated(slack, max)
+      : [];
     // The rewrite's write-ahead log shrinks back at a checkpoint (PGlite runs none by itself).
-    if (compacted.length) await this.settle();
+    if (compacted.length || reindexed.length) await this.settle();
     const run: VacuumRun = {
       at: new Date().toISOString(),
       took_ms: Math.round(performance.now() - t0),
       dead_rows: dead,
       tables: names,
       ...(compacted.length ? { compacted } : {}),
+      ...(reindexed.length ? { reindexed } : {}),
     };
     await this.db.query(
       `insert into mneme_maintenance (task, at, took_ms, dead_rows, tables)
@@ -1061,6 +1087,30 @@ export class Store {
       [run.at, run.took_ms, run.dead_rows, names.join(",")],
     );
     return run;
+  }
+
+  /**
+   * Rebuild the postings indexes of {@link REINDEXED} that are bloated (see
+   * {@link REINDEX_RATIO}) and at most `max` bytes, and then {@link REINDEXED_ALONG}; returns
+   * the indexes rebuilt. Called after a vacuum of `memory_terms` (its row counts are fresh).
+   */
+  async #reindexBloated(slack: number, max: number): Promise<string[]> {
+    const rows = await this.db.query<{ name: string; bytes: number; due: number }>(
+      `select i.relname as name, pg_relation_size(i.oid)::float8 as bytes,
+              (pg_relation_size(t.oid)::float8 * greatest(i.reltuples, 0)
+                / greatest(t.reltuples, 1))::float8 as due
+         from pg_class t join pg_index x on x.indrelid = t.oid join pg_class i on i.oid = x.indexrelid
+        where t.relname = 'memory_terms' and t.relnamespace = current_schema()::regnamespace
+          and i.relname = any($1::text[])`,
+      [REINDEXED],
+    );
+    const bloated = rows.filter((r) =>
+      Number(r.bytes) > REINDEX_RATIO * Number(r.due) + slack && Number(r.bytes) <= max
+    ).map((r) => r.name).sort();
+    if (!bloated.length) return [];
+    // The names come from REINDEXED (a fixed list), never input.
+    for (const name of [...bloated, REINDEXED_ALONG]) await this.db.exec(`reindex index ${name}`);
+    return [...bloated, REINDEXED_ALONG];
   }
 
   /** The last vacuum recorded by {@link vacuum}, or null. */
@@ -1240,7 +1290,12 @@ export class Store {
    * re-embedding). Server Postgres checkpoints by itself: nothing there.
    */
   async settle(): Promise<void> {
-    if (this.db.kind === "pglite") await this.db.exec("checkpoint");
+    if (this.db.kind !== "pglite") return;
+    await this.db.exec("checkpoint");
+    // The checkpoint's redo point is in the current segment, which stays however little of it
+    // the log still needs: a switch to a new segment (created sparse, wal_init_zero off) and a
+    // second checkpoint (nothing left to write) let the old one go (wal_recycle off).
+    await this.db.exec("select pg_switch_wal(); checkpoint");
   }
 
   /**
