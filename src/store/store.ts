@@ -1294,8 +1294,22 @@ export class Store {
     await this.db.exec("checkpoint");
     // The checkpoint's redo point is in the current segment, which stays however little of it
     // the log still needs: a switch to a new segment (created sparse, wal_init_zero off) and a
-    // second checkpoint (nothing left to write) let the old one go (wal_recycle off).
-    await this.db.exec("select pg_switch_wal(); checkpoint");
+    // second checkpoint (nothing left to write) let the old one go (wal_recycle off). Spare
+    // segments made ahead, full of zeros (by versions before 0.9, with wal_recycle on), are
+    // switched through until the current one is new, so an older database sheds them at once.
+    const ahead = async () =>
+      (await this.db.query<{ name: string }>(
+        `select name from pg_ls_waldir()
+          where name ~ '^[0-9A-F]{24}$' and name > pg_walfile_name(pg_current_wal_lsn())`,
+      )).map((r) => r.name);
+    for (let i = 0; i < 8; i++) {
+      const spares = await ahead();
+      await this.db.exec("select pg_switch_wal(); checkpoint");
+      const [row] = await this.db.query<{ name: string }>(
+        "select pg_walfile_name(pg_current_wal_lsn()) as name",
+      );
+      if (!spares.includes(row.name)) break;
+    }
   }
 
   /**

@@ -4,7 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { laptopStartParams, openPglite, sharedBuffersMb } from "../../src/store/pglite.ts";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import {
+  laptopStartParams,
+  openPglite,
+  sharedBuffersMb,
+  startParams,
+} from "../../src/store/pglite.ts";
 import { Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -67,6 +74,47 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
       const mb = Number(row.shared_buffers.replace("MB", ""));
       assert(mb >= 16 && mb < 128, row.shared_buffers);
       assert.deepEqual(await db.query("select count(*)::int as n from bulk"), [{ n: 120000 }]);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("a database of 0.8, with spare log segments full of zeros, sheds them at its first settle", async () => {
+  const dir = await tempDir("mneme-laptop-");
+  const dataDir = join(dir.path, "db");
+  try {
+    // 0.8's settings: old segments renamed into spares, new ones written full of zeros.
+    const params = await startParams(undefined, false);
+    const ours = /^wal_(recycle|init_zero)=/;
+    const old = params.filter((p, i) =>
+      !ours.test(p) && !(p === "-c" && ours.test(params[i + 1] ?? ""))
+    );
+    const pg = await PGlite.create({ dataDir, extensions: { vector }, startParams: old });
+    try {
+      assert.deepEqual((await pg.query<{ wal_recycle: string }>("show wal_recycle")).rows, [
+        { wal_recycle: "on" },
+      ]);
+      await pg.exec("create table bulk (id int, pad text)");
+      for (let i = 0; i < 4; i++) {
+        await pg.exec(
+          "insert into bulk select g, repeat(md5(g::text), 30) from generate_series(1, 20000) g",
+        );
+      }
+      await pg.exec("checkpoint");
+    } finally {
+      await pg.close();
+    }
+    const before = await walBytes(dataDir);
+    assert(before >= 32 * MIB, `pg_wal held only ${(before / MIB).toFixed(1)} MiB with 0.8`);
+    const db = await openPglite(dataDir);
+    try {
+      await new Store(db).settle();
+      const wal = await walBytes(dataDir);
+      assert(wal <= MIB, `pg_wal holds ${(wal / MIB).toFixed(1)} MiB after settle`);
+      assert.deepEqual(await db.query("select count(*)::int as n from bulk"), [{ n: 80000 }]);
     } finally {
       await db.close();
     }
