@@ -7,7 +7,7 @@
  * The reclaimer runs a plain `VACUUM (ANALYZE)` (no lock that blocks readers for long; empty
  * pages at a table's end go back to the file system), then compacts (`VACUUM FULL`) a small
  * table that stays bloated (see `COMPACT_FACTOR` in store.ts) and rebuilds (`REINDEX`) a postings
- * index left bloated by random inserts (see `REINDEX_RATIO`):
+ * index left bloated by random inserts (see `REINDEX_FACTOR`):
  * - shortly after a bulk change (an import published or abandoned, a bulk delete, a finished
  *   re-embed, an hourly TTL cleanup that deleted rows), coalesced into one run;
  * - on a schedule, for each table whose dead rows pass `minDead + fraction × live` (the

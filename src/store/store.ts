@@ -264,20 +264,19 @@ export const COMPACT_SLACK_BYTES = 1024 * 1024;
 export const COMPACT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * The postings' B-tree indexes are rebuilt (`REINDEX`) when their file is over this many times
- * the postings' heap (for the share of the rows they hold), plus {@link COMPACT_SLACK_BYTES}.
- * An entry is its row less the row's header, so fresh from a build (90% full pages) an index
- * is 0.85-0.98 of the heap; filled by inserts in random order, as writes and imports fill it,
- * its pages are about 70% full and it is 1.15-1.3 of the heap (at 20,000 memories the lookup
- * index was 38 MB, 29 MB once rebuilt). Indexes up to {@link COMPACT_MAX_BYTES} only: the build
- * holds the embedded database (3 s for the 38 MB one on a loaded machine).
+ * A postings index ({@link REINDEXED}) is rebuilt (`REINDEX`) when its file is over this many
+ * times the size a build would give it, plus {@link COMPACT_SLACK_BYTES}. A build fills its
+ * pages to 90%; entries inserted in random order, as writes and imports add them, leave them
+ * about 70% full (at 20,000 memories the lookup index was 38.4 MB, 29.2 MB once rebuilt, and
+ * the estimate below said 29.0). Indexes up to {@link COMPACT_MAX_BYTES} only: the build holds
+ * the embedded database (3 s for the 38 MB one on a loaded machine).
  */
-export const REINDEX_RATIO = 1.08;
-/** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_RATIO}). */
+export const REINDEX_FACTOR = 1.15;
+/** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_FACTOR}). */
 export const REINDEXED: readonly string[] = ["memory_terms_lookup", "memory_terms_global"];
 /**
- * Rebuilt with any of {@link REINDEXED}: its entries (a memory's id, deduplicated) bloat with
- * theirs, but its size against the heap depends on the number of terms per memory.
+ * Rebuilt with any of {@link REINDEXED}: its entries (memory ids, deduplicated, so its size
+ * cannot be told from its rows) are inserted in the same random order.
  */
 const REINDEXED_ALONG = "memory_terms_memory_id";
 
@@ -1091,21 +1090,32 @@ export class Store {
 
   /**
    * Rebuild the postings indexes of {@link REINDEXED} that are bloated (see
-   * {@link REINDEX_RATIO}) and at most `max` bytes, and then {@link REINDEXED_ALONG}; returns
-   * the indexes rebuilt. Called after a vacuum of `memory_terms` (its row counts are fresh).
+   * {@link REINDEX_FACTOR}) and at most `max` bytes, and then {@link REINDEXED_ALONG}; returns
+   * the indexes rebuilt. The size a build would give an index: the sum of its entries (the
+   * row's columns in the index's order, laid out as in the table, behind an index tuple's
+   * header of 8 bytes, 16 with a null; aligned to 8; a line pointer of 4 each) over pages of
+   * 8,168 bytes filled to 90%.
    */
   async #reindexBloated(slack: number, max: number): Promise<string[]> {
-    const rows = await this.db.query<{ name: string; bytes: number; due: number }>(
-      `select i.relname as name, pg_relation_size(i.oid)::float8 as bytes,
-              (pg_relation_size(t.oid)::float8 * greatest(i.reltuples, 0)
-                / greatest(t.reltuples, 1))::float8 as due
-         from pg_class t join pg_index x on x.indrelid = t.oid join pg_class i on i.oid = x.indexrelid
-        where t.relname = 'memory_terms' and t.relnamespace = current_schema()::regnamespace
-          and i.relname = any($1::text[])`,
+    const [est] = await this.db.query<{ lookup: number; global: number }>(
+      `select coalesce(sum(((case when project is null then 16 else 8 end)
+                 + pg_column_size(row(term, project, impact, memory_id, tf, len)) - 24 + 7)
+                 / 8 * 8 + 4), 0)::float8 as lookup,
+              coalesce(sum((8 + pg_column_size(row(term, impact, memory_id, tf, len)) - 24 + 7)
+                 / 8 * 8 + 4) filter (where project is null), 0)::float8 as global
+         from memory_terms`,
+    );
+    const built: Record<string, number> = {
+      memory_terms_lookup: Number(est.lookup) / (8168 * 0.9) * 8192,
+      memory_terms_global: Number(est.global) / (8168 * 0.9) * 8192,
+    };
+    const rows = await this.db.query<{ name: string; bytes: number }>(
+      `select c.relname as name, pg_relation_size(c.oid)::float8 as bytes from pg_class c
+        where c.relname = any($1::text[]) and c.relnamespace = current_schema()::regnamespace`,
       [REINDEXED],
     );
     const bloated = rows.filter((r) =>
-      Number(r.bytes) > REINDEX_RATIO * Number(r.due) + slack && Number(r.bytes) <= max
+      Number(r.bytes) > REINDEX_FACTOR * built[r.name] + slack && Number(r.bytes) <= max
     ).map((r) => r.name).sort();
     if (!bloated.length) return [];
     // The names come from REINDEXED (a fixed list), never input.

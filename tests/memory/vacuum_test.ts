@@ -217,13 +217,14 @@ Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left hal
       // Memories of every length (the impact, the index's order within a term, varies), in
       // chunks, as writes and imports come: entries land all over the index.
       const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa"];
-      for (let i = 0; i < 4; i++) {
+      // Project memories, and global ones (their postings have an index of their own).
+      for (let i = 0; i < 6; i++) {
         await s.import(
           items(600, `p${i}`).map((x, j) => ({
-            ...x,
             content: `${x.content} w${j} ${
               words.slice(0, (j * 7919 + i * 31) % 7).join(" ").repeat(1 + (j * 104729) % 5)
             }`,
+            ...(i < 4 ? { project: x.project } : {}),
           })),
         );
       }
@@ -232,21 +233,34 @@ Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left hal
       const found = async () => (await s.search(query)).map((r) => [r.memory.id, r.confidence]);
       const before = await found();
       assert.equal(before.length, 10);
+      const foundGlobal = async () =>
+        (await s.search({ query: "build module flag w7", scope: "global", limit: 10 })).map((
+          r,
+        ) => [r.memory.id, r.confidence]);
+      const beforeGlobal = await foundGlobal();
+      assert.equal(beforeGlobal.length, 10);
       const lookup = await size("memory_terms_lookup");
+      const global = await size("memory_terms_global");
       const byId = await size("memory_terms_memory_id");
       const slack = { slackBytes: 64 * 1024 };
       const run = await s.store.vacuum(undefined, slack);
       assert.deepEqual(
         run.reindexed,
-        ["memory_terms_lookup", "memory_terms_memory_id"],
+        ["memory_terms_global", "memory_terms_lookup", "memory_terms_memory_id"],
         JSON.stringify(run),
       );
       const rebuilt = await size("memory_terms_lookup");
       assert.ok(rebuilt <= lookup * 0.9, `memory_terms_lookup ${lookup} -> ${rebuilt} bytes`);
+      const rebuiltGlobal = await size("memory_terms_global");
+      assert.ok(
+        rebuiltGlobal <= global * 0.9,
+        `memory_terms_global ${global} -> ${rebuiltGlobal} bytes`,
+      );
       assert.ok(await size("memory_terms_memory_id") <= byId, "memory_terms_memory_id grew");
       // Fresh from the build: nothing to rebuild on the next run.
       assert.equal((await s.store.vacuum(undefined, slack)).reindexed, undefined);
       assert.deepEqual(await found(), before);
+      assert.deepEqual(await foundGlobal(), beforeGlobal);
       assert.ok(!logs.some((l) => /failed/.test(l)), logs.join("\n"));
     },
   );
