@@ -257,6 +257,10 @@ Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left hal
         `memory_terms_global ${global} -> ${rebuiltGlobal} bytes`,
       );
       assert.ok(await size("memory_terms_memory_id") <= byId, "memory_terms_memory_id grew");
+      // The rebuild's smaller sort memory was the rebuild's own.
+      assert.deepEqual(await s.store.db.query("show maintenance_work_mem"), [
+        { maintenance_work_mem: "32MB" },
+      ]);
       // Fresh from the build: nothing to rebuild on the next run.
       assert.equal((await s.store.vacuum(undefined, slack)).reindexed, undefined);
       assert.deepEqual(await found(), before);
