@@ -1293,12 +1293,23 @@ export class Store {
 
   /**
    * Refresh planner statistics (after bulk loads, so searches keep using the index) and
-   * vacuum the postings, so that searches read them with index-only scans.
+   * vacuum the postings, so that searches read them with index-only scans; on the embedded
+   * database, rebuild the postings' indexes the load left bloated (`compact`: as
+   * {@link vacuum}'s).
    */
-  async analyze(): Promise<void> {
+  async analyze(compact: { slackBytes?: number; maxBytes?: number } = {}): Promise<void> {
     await this.compactStats();
     await this.db.exec("analyze memories");
     await this.db.exec("vacuum analyze memory_terms");
+    // On the embedded database the postings' indexes an import left bloated are rebuilt here,
+    // within the import's request, rather than by the vacuum that follows it, where the
+    // rebuild held up the next requests of other clients for seconds.
+    if (this.db.kind === "pglite") {
+      await this.#reindexBloated(
+        compact.slackBytes ?? COMPACT_SLACK_BYTES,
+        compact.maxBytes ?? COMPACT_MAX_BYTES,
+      );
+    }
     await this.db.exec("vacuum analyze memory_term_df, memory_corpus");
     await this.settle();
   }
