@@ -318,7 +318,7 @@ export function sharedBuffersMb(dataBytes: number): number {
  * - old segments removed at a checkpoint rather than renamed into spares for reuse
  *   (`wal_recycle = off`), and new ones created sparse rather than written full of zeros
  *   (`wal_init_zero = off`): the log takes on disk what it holds. After an import of 20,000
- *   memories it kept 48 MiB (three segments of 16 MiB, two of them spares), now 0-2 MiB (with
+ *   memories it kept 48 MiB (three segments of 16 MiB, two of them spares), now 0-6 MiB (with
  *   {@link Store.settle}'s switch to a new segment). Syncs are unchanged (fsync on); a full disk
  *   fails a log write instead of a segment's creation;
  * - full-page images in the log compressed (pglz), which halves the log of a bulk load;
