@@ -1,6 +1,6 @@
 /**
  * `deno task bench:peers [--memories 20000] [--data DIR] [--searches 200] [--writes 100]
- *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--smaps PREFIX]
+ *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--keep] [--smaps PREFIX]
  *   [--v8-flags FLAGS] [--daemon-env NAME=VALUE …]`
  *
  * Mneme side by side with two SQLite/JSONL-based memory servers from npm, in one run, on the
@@ -16,7 +16,7 @@
  * The peers are installed with the `npm` client into the test clients' cache (see
  * tests/clients/npm.ts; versions {@link SERVER_MEMORY_VERSION} and {@link AI_DEVKIT_VERSION})
  * and run with the machine's `node`. Each system runs alone, one after the other, in a fresh
- * HOME and data directory (removed afterwards).
+ * HOME and data directory (removed afterwards; kept with `--keep`, which prints where).
  *
  * The text: every dialogue turn of the conversations in `--data` (default
  * `../shared/data/locomo-dev`, the format of bench:recall) as `"<speaker>: <text>"`, one
@@ -75,6 +75,7 @@ const { values } = parseArgs({
     writes: { type: "string", default: "100" },
     systems: { type: "string", default: "ai-devkit,server-memory,mneme" },
     idle: { type: "string", default: "5" },
+    keep: { type: "boolean", default: false },
     smaps: { type: "string" },
     "v8-flags": { type: "string" },
     "daemon-env": { type: "string", multiple: true },
@@ -830,7 +831,8 @@ for (const name of SYSTEMS) {
       : await aiDevkit(home, devkitBin);
     results.push(await runSystem(sys, items, extra, queries));
   } finally {
-    await Deno.remove(home, { recursive: true }).catch(() => {});
+    if (values.keep) console.error(`${name}: kept ${home}`);
+    else await Deno.remove(home, { recursive: true }).catch(() => {});
   }
 }
 

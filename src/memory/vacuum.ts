@@ -6,7 +6,8 @@
  *
  * The reclaimer runs a plain `VACUUM (ANALYZE)` (no lock that blocks readers for long; empty
  * pages at a table's end go back to the file system), then compacts (`VACUUM FULL`) a small
- * table that stays bloated (see `COMPACT_FACTOR` in store.ts):
+ * table that stays bloated (see `COMPACT_FACTOR` in store.ts) and rebuilds (`REINDEX`) a postings
+ * index left bloated by random inserts (see `REINDEX_FACTOR`):
  * - shortly after a bulk change (an import published or abandoned, a bulk delete, a finished
  *   re-embed, an hourly TTL cleanup that deleted rows), coalesced into one run;
  * - on a schedule, for each table whose dead rows pass `minDead + fraction × live` (the
@@ -131,8 +132,9 @@ export class Reclaimer {
       if (this.#stopped) return null;
       try {
         const r = await this.#store.vacuum(tables);
-        if (r.dead_rows > 0 || r.compacted) {
-          const full = r.compacted ? `; compacted ${r.compacted.join(", ")}` : "";
+        if (r.dead_rows > 0 || r.compacted || r.reindexed) {
+          const full = (r.compacted ? `; compacted ${r.compacted.join(", ")}` : "") +
+            (r.reindexed ? `; rebuilt ${r.reindexed.join(", ")}` : "");
           this.#log(`vacuum (${why}): ${r.dead_rows} dead rows in ${r.took_ms} ms${full}`);
         }
         return r;

@@ -243,6 +243,8 @@ export interface VacuumRun {
   tables: string[];
   /** The tables also compacted (`VACUUM FULL`: rewritten with their indexes), if any. */
   compacted?: string[];
+  /** The indexes rebuilt (`REINDEX`) because they were bloated, if any. */
+  reindexed?: string[];
 }
 
 /**
@@ -260,6 +262,25 @@ export const COMPACT_SLACK_BYTES = 1024 * 1024;
  * database for about a second per 10 MiB, which requests would notice on larger ones.
  */
 export const COMPACT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A postings index ({@link REINDEXED}) is rebuilt (`REINDEX`) when its file is over this many
+ * times the size a build would give it, plus {@link COMPACT_SLACK_BYTES}. A build fills its
+ * pages to 90%; entries inserted in random order, as writes and imports add them, leave them
+ * about 70% full (at 20,000 memories the lookup index was 38.4 MB, 29.2 MB once rebuilt, and
+ * the estimate below said 29.0). Indexes up to {@link COMPACT_MAX_BYTES} only: the build holds
+ * the embedded database (3 s for the 38 MB one on a loaded machine).
+ */
+export const REINDEX_FACTOR = 1.15;
+/** The memory a rebuild of a postings index sorts in (see `#reindexBloated`). */
+const REINDEX_WORK_MEM = "4MB";
+/** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_FACTOR}). */
+export const REINDEXED: readonly string[] = ["memory_terms_lookup", "memory_terms_global"];
+/**
+ * Rebuilt with any of {@link REINDEXED}: its entries (memory ids, deduplicated, so its size
+ * cannot be told from its rows) are inserted in the same random order.
+ */
+const REINDEXED_ALONG = "memory_terms_memory_id";
 
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
@@ -1044,14 +1065,22 @@ export class Store {
         compacted.push(t);
       }
     }
-    // The rewrite's write-ahead log shrinks back at a checkpoint (PGlite runs none by itself).
-    if (compacted.length) await this.settle();
+    // The postings' indexes, unless VACUUM FULL just rebuilt them.
+    const reindexed = this.db.kind === "pglite" && names.includes("memory_terms") &&
+        !compacted.includes("memory_terms")
+      ? await this.#reindexBloated(slack, max)
+      : [];
+    // The log of the vacuum (it logs the pages it marks all-visible: 13 MiB after an import of
+    // 20,000 memories) and of any rewrite shrinks back at a checkpoint (PGlite runs none by
+    // itself).
+    await this.settle();
     const run: VacuumRun = {
       at: new Date().toISOString(),
       took_ms: Math.round(performance.now() - t0),
       dead_rows: dead,
       tables: names,
       ...(compacted.length ? { compacted } : {}),
+      ...(reindexed.length ? { reindexed } : {}),
     };
     await this.db.query(
       `insert into mneme_maintenance (task, at, took_ms, dead_rows, tables)
@@ -1061,6 +1090,49 @@ export class Store {
       [run.at, run.took_ms, run.dead_rows, names.join(",")],
     );
     return run;
+  }
+
+  /**
+   * Rebuild the postings indexes of {@link REINDEXED} that are bloated (see
+   * {@link REINDEX_FACTOR}) and at most `max` bytes, and then {@link REINDEXED_ALONG}; returns
+   * the indexes rebuilt. The size a build would give an index: the sum of its entries (the
+   * row's columns in the index's order, laid out as in the table, behind an index tuple's
+   * header of 8 bytes, 16 with a null; aligned to 8; a line pointer of 4 each) over pages of
+   * 8,168 bytes filled to 90%.
+   */
+  async #reindexBloated(slack: number, max: number): Promise<string[]> {
+    const [est] = await this.db.query<{ lookup: number; global: number }>(
+      `select coalesce(sum(((case when project is null then 16 else 8 end)
+                 + pg_column_size(row(term, project, impact, memory_id, tf, len)) - 24 + 7)
+                 / 8 * 8 + 4), 0)::float8 as lookup,
+              coalesce(sum((8 + pg_column_size(row(term, impact, memory_id, tf, len)) - 24 + 7)
+                 / 8 * 8 + 4) filter (where project is null), 0)::float8 as global
+         from memory_terms`,
+    );
+    const built: Record<string, number> = {
+      memory_terms_lookup: Number(est.lookup) / (8168 * 0.9) * 8192,
+      memory_terms_global: Number(est.global) / (8168 * 0.9) * 8192,
+    };
+    const rows = await this.db.query<{ name: string; bytes: number }>(
+      `select c.relname as name, pg_relation_size(c.oid)::float8 as bytes from pg_class c
+        where c.relname = any($1::text[]) and c.relnamespace = current_schema()::regnamespace`,
+      [REINDEXED],
+    );
+    const bloated = rows.filter((r) =>
+      Number(r.bytes) > REINDEX_FACTOR * built[r.name] + slack && Number(r.bytes) <= max
+    ).map((r) => r.name).sort();
+    if (!bloated.length) return [];
+    // The names come from REINDEXED (a fixed list), never input. The build sorts in 4 MiB and
+    // spills the rest to temporary files: PGlite's WASM memory never shrinks, and with the
+    // 32 MiB of maintenance_work_mem the daemon kept 20-39 MiB more after a rebuild at 20,000
+    // memories (2-12 MiB with 4 MiB), the build as fast.
+    for (const name of [...bloated, REINDEXED_ALONG]) {
+      await this.db.transaction(async (tx) => {
+        await tx.exec(`set local maintenance_work_mem = '${REINDEX_WORK_MEM}'`);
+        await tx.exec(`reindex index ${name}`);
+      });
+    }
+    return [...bloated, REINDEXED_ALONG];
   }
 
   /** The last vacuum recorded by {@link vacuum}, or null. */
@@ -1223,12 +1295,23 @@ export class Store {
 
   /**
    * Refresh planner statistics (after bulk loads, so searches keep using the index) and
-   * vacuum the postings, so that searches read them with index-only scans.
+   * vacuum the postings, so that searches read them with index-only scans; on the embedded
+   * database, rebuild the postings' indexes the load left bloated (`compact`: as
+   * {@link vacuum}'s).
    */
-  async analyze(): Promise<void> {
+  async analyze(compact: { slackBytes?: number; maxBytes?: number } = {}): Promise<void> {
     await this.compactStats();
     await this.db.exec("analyze memories");
     await this.db.exec("vacuum analyze memory_terms");
+    // On the embedded database the postings' indexes an import left bloated are rebuilt here,
+    // within the import's request, rather than by the vacuum that follows it, where the
+    // rebuild held up the next requests of other clients for seconds.
+    if (this.db.kind === "pglite") {
+      await this.#reindexBloated(
+        compact.slackBytes ?? COMPACT_SLACK_BYTES,
+        compact.maxBytes ?? COMPACT_MAX_BYTES,
+      );
+    }
     await this.db.exec("vacuum analyze memory_term_df, memory_corpus");
     await this.settle();
   }
@@ -1240,7 +1323,26 @@ export class Store {
    * re-embedding). Server Postgres checkpoints by itself: nothing there.
    */
   async settle(): Promise<void> {
-    if (this.db.kind === "pglite") await this.db.exec("checkpoint");
+    if (this.db.kind !== "pglite") return;
+    await this.db.exec("checkpoint");
+    // The checkpoint's redo point is in the current segment, which stays however little of it
+    // the log still needs: a switch to a new segment (created sparse, wal_init_zero off) and a
+    // second checkpoint (nothing left to write) let the old one go (wal_recycle off). Spare
+    // segments made ahead, full of zeros (by versions before 0.9, with wal_recycle on), are
+    // switched through until the current one is new, so an older database sheds them at once.
+    const ahead = async () =>
+      (await this.db.query<{ name: string }>(
+        `select name from pg_ls_waldir()
+          where name ~ '^[0-9A-F]{24}$' and name > pg_walfile_name(pg_current_wal_lsn())`,
+      )).map((r) => r.name);
+    for (let i = 0; i < 8; i++) {
+      const spares = await ahead();
+      await this.db.exec("select pg_switch_wal(); checkpoint");
+      const [row] = await this.db.query<{ name: string }>(
+        "select pg_walfile_name(pg_current_wal_lsn()) as name",
+      );
+      if (!spares.includes(row.name)) break;
+    }
   }
 
   /**

@@ -220,4 +220,99 @@ Deno.test("a check that finds its database closed under it logs nothing", async 
   } finally {
     await dir.cleanup();
   }
+
+const indexSize = async (s: SqlMemoryService, index: string) =>
+  Number(
+    (await s.store.db.query<{ b: number }>(
+      "select pg_relation_size($1::regclass)::float8 as b",
+      [index],
+    ))[0].b,
+  );
+
+/**
+ * Fill the postings' indexes as writes and imports do: memories of every length (the impact,
+ * the index's order within a term, varies), project and global ones (their postings have an
+ * index of their own), in imports of 90 (fewer than the 100 after which an import rebuilds
+ * them itself): entries land all over the indexes, whose pages end up about 70% full.
+ */
+async function bloat(s: SqlMemoryService): Promise<Record<string, number>> {
+  const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa"];
+  for (let i = 0; i < 6; i++) {
+    const all = items(600, `p${i}`).map((x, j) => ({
+      content: `${x.content} w${j} ${
+        words.slice(0, (j * 7919 + i * 31) % 7).join(" ").repeat(1 + (j * 104729) % 5)
+      }`,
+      ...(i < 4 ? { project: x.project } : {}),
+    }));
+    for (let k = 0; k < all.length; k += 90) await s.import(all.slice(k, k + 90));
+  }
+  const sizes: Record<string, number> = {};
+  for (const x of ["memory_terms_lookup", "memory_terms_global", "memory_terms_memory_id"]) {
+    sizes[x] = await indexSize(s, x);
+  }
+  return sizes;
+}
+
+// The confidence does not move with the clock (the score's recency part does).
+const searched = async (s: SqlMemoryService) =>
+  [
+    await s.search({ query: "build module flag w7", project: "p2", limit: 10 }),
+    await s.search({ query: "build module flag w7", scope: "global", limit: 10 }),
+  ].map((found) => found.map((r) => [r.memory.id, r.confidence]));
+
+const NO_TIMERS = { reclaim: { afterChangeMs: 3_600_000, atStartMs: null, checkMs: 3_600_000 } };
+/** Small indexes here: 64 KiB of slack instead of the 1 MiB the service leaves. */
+const SMALL = { slackBytes: 64 * 1024 };
+
+Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left 70% full, same results", async () => {
+  await withService(NO_TIMERS, async (s, logs) => {
+    const before = await bloat(s);
+    const found = await searched(s);
+    assert.deepEqual(found.map((f) => f.length), [10, 10]);
+    const run = await s.store.vacuum(undefined, SMALL);
+    assert.deepEqual(
+      run.reindexed,
+      ["memory_terms_global", "memory_terms_lookup", "memory_terms_memory_id"],
+      JSON.stringify(run),
+    );
+    for (const x of ["memory_terms_lookup", "memory_terms_global"]) {
+      const now = await indexSize(s, x);
+      assert.ok(now <= before[x] * 0.9, `${x} ${before[x]} -> ${now} bytes`);
+    }
+    const byId = await indexSize(s, "memory_terms_memory_id");
+    assert.ok(byId <= before.memory_terms_memory_id, "memory_terms_memory_id grew");
+    // The rebuild's smaller sort memory was the rebuild's own.
+    assert.deepEqual(await s.store.db.query("show maintenance_work_mem"), [
+      { maintenance_work_mem: "32MB" },
+    ]);
+    // Fresh from the build: nothing to rebuild on the next run, which still checkpoints: the
+    // log written before it (24 MB here, more than a segment) is gone, one segment is left.
+    await s.store.db.exec(
+      "create table pad as select repeat(md5(g::text), 30) as x from generate_series(1, 25000) g",
+    );
+    assert.equal((await s.store.vacuum(undefined, SMALL)).reindexed, undefined);
+    assert.deepEqual(
+      await s.store.db.query(
+        "select count(*)::int as n from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'",
+      ),
+      [{ n: 1 }],
+    );
+    assert.deepEqual(await searched(s), found);
+    assert.ok(!logs.some((l) => /failed/.test(l)), logs.join("\n"));
+  });
+});
+
+Deno.test("bloat: the statistics' refresh after an import rebuilds them too, so the vacuum after it has none to do", async () => {
+  await withService(NO_TIMERS, async (s) => {
+    const before = await bloat(s);
+    const found = await searched(s);
+    await s.store.analyze(SMALL);
+    const now = await indexSize(s, "memory_terms_lookup");
+    assert.ok(
+      now <= before.memory_terms_lookup * 0.9,
+      `memory_terms_lookup ${before.memory_terms_lookup} -> ${now} bytes`,
+    );
+    assert.equal((await s.store.vacuum(undefined, SMALL)).reindexed, undefined);
+    assert.deepEqual(await searched(s), found);
+  });
 });
