@@ -220,6 +220,7 @@ Deno.test("a check that finds its database closed under it logs nothing", async 
   } finally {
     await dir.cleanup();
   }
+});
 
 const indexSize = async (s: SqlMemoryService, index: string) =>
   Number(
