@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import {
   ADMIN_MALLOC_TUNABLES,
   ADMIN_V8_FLAGS,
+  DATABASE_CREATOR_ENV,
   findProgram,
   LEAN_V8_FLAGS,
   SERVE_V8_FLAGS,
 } from "../src/programs.ts";
-import { ROOT } from "./helpers.ts";
+import { ROOT, startAdminProcess } from "./helpers.ts";
 
 const launchEnv = (name: string, vars: Record<string, string>) =>
   findProgram(name)!.launch({ env: (n) => vars[n], args: [], cwd: ROOT }).env;
@@ -104,3 +105,46 @@ async function accepted(flags: string) {
     new TextDecoder().decode(out.stderr),
   );
 }
+
+Deno.test({
+  name: "the database creator runs without the admin daemon's additions (its initdb peaked higher)",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    assert.deepEqual(DATABASE_CREATOR_ENV, { DENO_V8_FLAGS: LEAN_V8_FLAGS, GLIBC_TUNABLES: "" });
+    // The daemon as the launcher starts it; its child, seen in /proc while it creates the
+    // database, has the creator's environment.
+    let seen: Record<string, string> | null = null;
+    let looking = true;
+    const watch = (async () => {
+      while (looking && !seen) {
+        for await (const e of Deno.readDir("/proc")) {
+          if (!/^\d+$/.test(e.name)) continue;
+          try {
+            const cmd = await Deno.readTextFile(`/proc/${e.name}/cmdline`);
+            if (!cmd.includes("src/bin/initdb.ts")) continue;
+            const raw = await Deno.readTextFile(`/proc/${e.name}/environ`);
+            seen = Object.fromEntries(
+              raw.split("\0").filter((kv) => kv.includes("=")).map((kv) => {
+                const at = kv.indexOf("=");
+                return [kv.slice(0, at), kv.slice(at + 1)];
+              }),
+            );
+            break;
+          } catch { /* gone meanwhile */ }
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const admin = await startAdminProcess({ env: launchEnv("mneme-admin", {}) });
+    try {
+      looking = false;
+      await watch;
+      assert.ok(seen, "the database creator was seen");
+      const env = seen as Record<string, string>;
+      assert.equal(env.DENO_V8_FLAGS, LEAN_V8_FLAGS);
+      assert.equal(env.GLIBC_TUNABLES, "");
+    } finally {
+      await admin.stop();
+    }
+  },
+});

@@ -11,7 +11,7 @@ import { watchLauncher } from "../common/launcher.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
-import { databaseCreatorArgs } from "../programs.ts";
+import { DATABASE_CREATOR_ENV, databaseCreatorArgs } from "../programs.ts";
 
 const USAGE = `mneme-admin v${VERSION}: the Mneme Admin API and web UI.
 
@@ -35,6 +35,7 @@ const CREATOR_TIMEOUT_MS = 300_000;
 async function runDatabaseCreator(staging: string): Promise<void> {
   const child = new Deno.Command(Deno.execPath(), {
     args: databaseCreatorArgs(staging),
+    env: { ...DATABASE_CREATOR_ENV },
     stdin: "null",
     stdout: "null",
     stderr: "piped",
