@@ -644,6 +644,9 @@ export class SqlMemoryService implements MemoryService {
       this.#reclaimer.changed("import");
     }
     if (valid.length >= 100) await this.#store.analyze();
+    // The index build grew the database's WASM memory by tens of MiB for good (about 30 at
+    // 20,000 memories): a fresh worker gives it back.
+    if (bulk && this.#bulkImports === 0) await this.#store.db.renew?.();
     return { imported: valid.length, skipped };
   }
 

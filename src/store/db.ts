@@ -45,6 +45,12 @@ export interface Db {
    * none. Absent where statements do not run beside the caller's thread.
    */
   busyFor?(): number | null;
+  /**
+   * Give back the memory a large operation grew: the embedded database in a worker thread is
+   * closed and opened again in a fresh worker (about a second; statements wait meanwhile), since
+   * PGlite's WASM memory never shrinks. Absent where there is nothing to give back.
+   */
+  renew?(): Promise<void>;
   /** Close the connection(s). */
   close(): Promise<void>;
 }

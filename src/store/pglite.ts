@@ -566,7 +566,9 @@ function rebuildError(e: NonNullable<WorkerReply["error"]>): Error {
 }
 
 /** The embedded database run by a worker thread: {@link Db}, and whether it is busy. */
-export type WorkerDb = Db & Required<Pick<Db, "busyFor">>;
+export type WorkerDb = Db & Required<Pick<Db, "busyFor" | "renew">> & {
+  readonly replacements: number;
+};
 
 /**
  * Open (creating when needed) the embedded database in `dataDir` in a worker thread
@@ -582,9 +584,6 @@ export async function openPgliteInWorker(
   dataDir: string,
   opts: Pick<PgliteOptions, "durable" | "reserveBytes"> = {},
 ): Promise<WorkerDb> {
-  const worker = new Worker(new URL("./pglite_worker.ts", import.meta.url).href, {
-    type: "module",
-  });
   const waiting = new Map<
     number,
     { resolve: (r: WorkerReply) => void; reject: (e: Error) => void; at: number }
@@ -597,20 +596,33 @@ export async function openPgliteInWorker(
     for (const w of waiting.values()) w.reject(dead);
     waiting.clear();
   };
-  worker.onmessage = (e: MessageEvent<WorkerReply>) => {
-    const w = waiting.get(e.data.id);
-    if (!w) return;
-    waiting.delete(e.data.id);
-    if (e.data.ok) w.resolve(e.data);
-    else w.reject(rebuildError(e.data.error!));
+  /** Transactions begun and not ended. */
+  let openTx = 0;
+  /** A replacement of the worker in progress: new statements and transactions wait for it. */
+  let gate: Promise<void> | null = null;
+  let replaced = 0;
+  const spawn = (): Worker => {
+    const w = new Worker(new URL("./pglite_worker.ts", import.meta.url).href, { type: "module" });
+    w.onmessage = (e: MessageEvent<WorkerReply>) => {
+      const entry = waiting.get(e.data.id);
+      if (!entry) return;
+      waiting.delete(e.data.id);
+      if (e.data.ok) entry.resolve(e.data);
+      else entry.reject(rebuildError(e.data.error!));
+    };
+    w.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      w.terminate();
+      if (w === worker) fail(new Error(`the database worker stopped: ${e.message}`));
+    };
+    w.onmessageerror = () => {
+      if (w === worker) fail(new Error("the database worker sent an unreadable message"));
+    };
+    return w;
   };
-  worker.onerror = (e: ErrorEvent) => {
-    e.preventDefault();
-    fail(new Error(`the database worker stopped: ${e.message}`));
-    worker.terminate();
-  };
-  worker.onmessageerror = () => fail(new Error("the database worker sent an unreadable message"));
-  const call = (req: DistributiveOmit<WorkerRequest, "id">): Promise<WorkerReply> => {
+  let worker = spawn();
+  /** Send one request to the current worker. */
+  const post = (req: DistributiveOmit<WorkerRequest, "id">): Promise<WorkerReply> => {
     if (dead) return Promise.reject(dead);
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -618,6 +630,37 @@ export async function openPgliteInWorker(
       worker.postMessage({ ...req, id });
     });
   };
+  const open = () =>
+    post({ op: "open", dataDir, durable: opts.durable, reserveBytes: opts.reserveBytes });
+  /** Wait for a replacement to end (the caller then posts in the same turn). */
+  const passGate = async () => {
+    while (gate) await gate;
+  };
+  /** A statement; outside a transaction it waits for a replacement in progress. */
+  const call = async (req: DistributiveOmit<WorkerRequest, "id">): Promise<WorkerReply> => {
+    // A transaction's statements follow its begin, which passed the gate already.
+    if (!("tx" in req) || req.tx === undefined) await passGate();
+    return await post(req);
+  };
+  /**
+   * Replace the worker by a fresh one on the same database once nothing is in flight: PGlite's
+   * WASM memory, which never shrinks, goes with the old one. New statements wait meanwhile.
+   */
+  const renew = (): Promise<void> =>
+    gate ??= (async () => {
+      while (waiting.size || openTx) await new Promise((r) => setTimeout(r, 5));
+      const old = worker;
+      await post({ op: "close" });
+      worker = spawn();
+      old.terminate();
+      await open();
+      replaced++;
+    })().catch((err) => {
+      fail(new Error(`the database worker could not be replaced: ${errorMessage(err)}`));
+      throw dead;
+    }).finally(() => {
+      gate = null;
+    });
   const runner = (tx?: number): Db => {
     const db: Db = {
       kind: "pglite",
@@ -629,21 +672,27 @@ export async function openPgliteInWorker(
       },
       async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
         if (tx !== undefined) return await fn(db);
+        await passGate();
         // Its statements go at once, without waiting for `begin`'s answer: the worker holds
         // them until the transaction holds the database (one round trip less).
         const id = nextTx++;
-        const began = call({ op: "begin", tx: id });
-        began.catch(() => {});
-        let result: T;
+        openTx++;
         try {
-          result = await fn(runner(id));
-          await began;
-        } catch (err) {
-          await call({ op: "end", tx: id, commit: false }).catch(() => {});
-          throw err;
+          const began = call({ op: "begin", tx: id });
+          began.catch(() => {});
+          let result: T;
+          try {
+            result = await fn(runner(id));
+            await began;
+          } catch (err) {
+            await call({ op: "end", tx: id, commit: false }).catch(() => {});
+            throw err;
+          }
+          await call({ op: "end", tx: id, commit: true });
+          return result;
+        } finally {
+          openTx--;
         }
-        await call({ op: "end", tx: id, commit: true });
-        return result;
       },
       async dump() {
         const r = await call({ op: "dump" });
@@ -651,8 +700,10 @@ export async function openPgliteInWorker(
       },
       async close() {
         if (dead) return;
+        await passGate();
+        if (dead) return;
         try {
-          await call({ op: "close" });
+          await post({ op: "close" });
         } finally {
           fail(new Error("the database is closed"));
           worker.terminate();
@@ -662,19 +713,22 @@ export async function openPgliteInWorker(
     return db;
   };
   try {
-    await call({ op: "open", dataDir, durable: opts.durable, reserveBytes: opts.reserveBytes });
+    await open();
   } catch (err) {
     fail(new Error("the database did not open"));
     worker.terminate();
     throw err;
   }
-  return Object.assign(runner(), {
+  const db = Object.assign(runner(), {
+    renew,
     busyFor(): number | null {
       let oldest = Infinity;
       for (const w of waiting.values()) oldest = Math.min(oldest, w.at);
       return oldest === Infinity ? null : performance.now() - oldest;
     },
   });
+  // How many times the worker was replaced (a getter: Object.assign would copy its value).
+  return Object.defineProperty(db, "replacements", { get: () => replaced }) as WorkerDb;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

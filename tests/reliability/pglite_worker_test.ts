@@ -202,3 +202,66 @@ Deno.test("the admin daemon is granted exactly the modules its database worker l
     PGLITE_WORKER_MODULES.map((m) => fromFileUrl(new URL(m, src))),
   );
 });
+
+Deno.test("renew: the worker is replaced by a fresh one on the same files; statements sent meanwhile wait, none lost", async () => {
+  const dir = await tempDir();
+  const db = await openPgliteInWorker(join(dir.path, "db"));
+  try {
+    await db.exec("create table t (id int primary key, pad text)");
+    await db.query("insert into t select g, md5(g::text) from generate_series(1, 1000) g");
+    await db.exec("set work_mem = '8MB'");
+    assert.equal(db.replacements, 0);
+    // A transaction open when the renewal is asked for ends first; statements sent while it
+    // runs wait for the new worker.
+    let release!: () => void;
+    const held = new Promise<void>((r) => release = r);
+    const tx = db.transaction(async (t) => {
+      await t.query("insert into t values (0, 'in the transaction')");
+      await held;
+      return await t.query<{ n: number }>("select count(*)::int as n from t");
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const renewing = db.renew();
+    const during = db.query<{ n: number }>("select count(*)::int as n from t");
+    const txDuring = db.transaction((t) =>
+      t.query<{ pad: string }>("insert into t values (-1, 'during') returning pad")
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(db.replacements, 0, "the renewal waits for the open transaction");
+    release();
+    assert.deepEqual(await tx, [{ n: 1001 }]);
+    await renewing;
+    assert.equal(db.replacements, 1);
+    assert.deepEqual(await during, [{ n: 1001 }]);
+    assert.deepEqual(await txDuring, [{ pad: "during" }]);
+    // A fresh session: its settings are the defaults again; the data is all there.
+    assert.deepEqual(await db.query("show work_mem"), [{ work_mem: "4MB" }]);
+    assert.deepEqual(await db.query("select count(*)::int as n from t"), [{ n: 1002 }]);
+  } finally {
+    await db.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("a bulk import ends by renewing the database's worker (its index build's memory given back)", async () => {
+  const dir = await tempDir();
+  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    reclaim: { atStartMs: null },
+  });
+  try {
+    const items = Array.from({ length: 2000 }, (_, i) => ({
+      content: `bulk note ${i} about the deploy pipeline and cache ${i % 17}`,
+    }));
+    assert.deepEqual(await s.import(items), { imported: 2000, skipped: 0 });
+    assert.equal(db.replacements, 1);
+    // The renewed worker serves the imported memories, and a small import renews nothing.
+    const found = await s.search({ query: "bulk note 1234 deploy pipeline", limit: 1 });
+    assert.equal(found[0]?.memory.content, "bulk note 1234 about the deploy pipeline and cache 10");
+    await s.import([{ content: "one more" }]);
+    assert.equal(db.replacements, 1);
+  } finally {
+    await s.close();
+    await dir.cleanup();
+  }
+});
