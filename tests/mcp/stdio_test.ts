@@ -184,7 +184,8 @@ async function basicFlow(mcp: McpProcess, project: string) {
 
 Deno.test("mcp stdio: direct mode on Postgres (pglite-socket)", async () => {
   const pg = await pgliteServer();
-  const dataDir = `${(await tempDir()).path}/never-created`;
+  const parent = await tempDir();
+  const dataDir = `${parent.path}/never-created`;
   let mcp: McpProcess | undefined;
   try {
     // A memory that expired an hour ago, written before the server starts: the TTL cleanup
@@ -216,6 +217,7 @@ Deno.test("mcp stdio: direct mode on Postgres (pglite-socket)", async () => {
   } finally {
     await mcp?.close();
     await pg.close();
+    await parent.cleanup();
   }
 });
 

@@ -179,11 +179,12 @@ serverTest(
   "the MCP server in direct mode: remember, project-scoped recall, rows in the table",
   async () => {
     const { name, url } = await freshDb();
+    const parent = await tempDir();
     const env: Record<string, string> = {
       NO_COLOR: "1",
       EMBEDDING_PROVIDER: "builtin",
       DATABASE_URL: url,
-      DATA_DIR: `${(await tempDir()).path}/never-created`,
+      DATA_DIR: `${parent.path}/never-created`,
     };
     for (const k of ["DENO_DIR", "XDG_CACHE_HOME", "HOME"]) {
       const v = Deno.env.get(k);
@@ -226,6 +227,7 @@ serverTest(
       assert.equal(await count(name), 31);
     } finally {
       await client.close().catch(() => {});
+      await parent.cleanup();
     }
   },
 );
@@ -373,18 +375,19 @@ serverTest(
 
 serverTest("the admin daemon prints a refused connection's cause once", async () => {
   const port = freePort();
+  const parent = await tempDir();
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}src/bin/admin.ts`],
     env: {
       DATABASE_URL: `postgres://u:p@127.0.0.1:${port}/mneme`,
-      DATA_DIR: `${(await tempDir()).path}/unused`,
+      DATA_DIR: `${parent.path}/unused`,
       ADMIN_PORT: String(freePort()),
       EMBEDDING_PROVIDER: "builtin",
       NO_COLOR: "1",
     },
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).output().finally(() => parent.cleanup());
   const err = new TextDecoder().decode(out.stderr);
   assert.equal(out.code, 1);
   assert.equal(err.split("ECONNREFUSED").length - 1, 1, err);
