@@ -53,6 +53,7 @@ export const MEMORY_ENV_VARS: readonly string[] = [
   "EMBEDDING_MODEL",
   "EMBEDDING_DIM",
   "IMPORT_BULK",
+  "DATABASE_IDLE_UNLOAD_S",
   "OLLAMA_URL",
   "OPENAI_BASE_URL",
   "OPENAI_API_KEY",

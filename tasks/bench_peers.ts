@@ -1,6 +1,6 @@
 /**
  * `deno task bench:peers [--memories 20000] [--data DIR] [--searches 200] [--writes 100]
- *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--keep] [--smaps PREFIX]
+ *   [--systems mneme,server-memory,ai-devkit] [--idle 5] [--unload-after 15] [--keep] [--smaps PREFIX]
  *   [--v8-flags FLAGS] [--daemon-env NAME=VALUE …]`
  *
  * Mneme side by side with two SQLite/JSONL-based memory servers from npm, in one run, on the
@@ -40,6 +40,9 @@
  * 4. `--idle` seconds of nothing, then `idle_mib` (the daemon's RSS, or the peer server's),
  *    `idle_all_mib` (every process of the system) and `mcp_idle_mib` (the MCP server program:
  *    Mneme's `mneme-mcp` without its launcher; a peer's server, the same as `idle_mib`);
+ *    Mneme's daemon then gets `--unload-after` seconds (default 15, its
+ *    `DATABASE_IDLE_UNLOAD_S`; 600 in use) to close its idle database: `unloaded_mib` is its RSS
+ *    2 s after `/healthz` says so;
  * 5. `disk_mib`: the bytes of the data directory (the JSONL file; the SQLite files), for Mneme
  *    also its write-ahead log (`wal_mib`).
  *
@@ -75,6 +78,7 @@ const { values } = parseArgs({
     writes: { type: "string", default: "100" },
     systems: { type: "string", default: "ai-devkit,server-memory,mneme" },
     idle: { type: "string", default: "5" },
+    "unload-after": { type: "string", default: "15" },
     keep: { type: "boolean", default: false },
     smaps: { type: "string" },
     "v8-flags": { type: "string" },
@@ -95,6 +99,9 @@ const MEMORIES = positive("memories", values.memories);
 const SEARCHES = positive("searches", values.searches);
 const WRITES = positive("writes", values.writes);
 const IDLE_S = Number(values.idle) >= 0 ? Number(values.idle) : 5;
+const UNLOAD_S = Number(values["unload-after"]) >= 1
+  ? Math.round(Number(values["unload-after"]))
+  : 15;
 const SYSTEMS = values.systems!.split(",").map((s) => s.trim()).filter(Boolean);
 for (const s of SYSTEMS) {
   if (!["mneme", "server-memory", "ai-devkit"].includes(s)) {
@@ -421,6 +428,8 @@ interface System {
   search(mcp: StdioMcp, query: string, project: string): Promise<unknown>;
   /** What the disk figure measures. */
   dataPath(): string;
+  /** Mneme: resolves once the daemon has closed its idle database (`DATABASE_IDLE_UNLOAD_S`). */
+  unloaded?(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -463,6 +472,9 @@ function mneme(home: string): System {
     ADMIN_PORT: String(port),
     ADMIN_HOST: "127.0.0.1",
     EMBEDDING_PROVIDER: "builtin",
+    // The quiet spell after which the daemon closes its database, shortened from 600 s so that
+    // the run measures the daemon after it (`--unload-after`; `--daemon-env` may override it).
+    DATABASE_IDLE_UNLOAD_S: String(UNLOAD_S),
     // The daemon's own V8 flags, before the launcher's (an experiment's; none by default).
     ...(values["v8-flags"] ? { DENO_V8_FLAGS: values["v8-flags"] } : {}),
     // More variables of the daemon's (`--daemon-env NAME=VALUE`, repeated; an experiment's).
@@ -478,6 +490,14 @@ function mneme(home: string): System {
   return {
     name: "mneme",
     version: VERSION,
+    async unloaded() {
+      for (const end = Date.now() + 600_000; Date.now() < end;) {
+        const health = await (await fetch(`${url}/healthz`)).json();
+        if (health.database?.unloaded) return;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new Error("mneme-admin did not close its idle database within 10 minutes");
+    },
     async start(sampler) {
       daemon = new Deno.Command(Deno.execPath(), {
         args: LAUNCH("mneme-admin"),
@@ -692,6 +712,8 @@ interface Result {
   idle_mib: number;
   idle_all_mib: number;
   mcp_idle_mib: number;
+  /** Mneme: the daemon's RSS 2 s after it closed its idle database (`--unload-after`). */
+  unloaded_mib?: number;
   /** With `--smaps`: the idle daemon's resident memory by group (tasks/smaps.ts). */
   smaps_mib?: SmapsGroups;
   disk_mib: number;
@@ -742,6 +764,13 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
     }
     const idleAll = sampler.sample();
     const mcpIdle = procMem(leaf(mcp.pid)).rss;
+    // Mneme after its quiet spell: the database closed, its worker ended.
+    let unloaded: number | undefined;
+    if (sys.unloaded) {
+      await sys.unloaded();
+      await new Promise((r) => setTimeout(r, 2000));
+      unloaded = procMem(daemon).rss;
+    }
     const peakAll = sampler.overall();
     const daemonPeak = procMem(daemon).hwm;
     const disk = await diskBytes(sys.dataPath());
@@ -764,6 +793,7 @@ async function runSystem(sys: System, items: Item[], extra: Item[], queries: [st
       idle_mib: r1(idle / MIB),
       idle_all_mib: r1(idleAll / MIB),
       mcp_idle_mib: r1(mcpIdle / MIB),
+      ...(unloaded !== undefined ? { unloaded_mib: r1(unloaded / MIB) } : {}),
       disk_mib: r1(disk.total / MIB),
       wal_mib: r1(disk.wal / MIB),
       ...(smaps ? { smaps_mib: smaps } : {}),
@@ -850,6 +880,7 @@ const FIGURES: [keyof Result, string][] = [
   ["idle_mib", `RSS idle after ${IDLE_S} s, daemon (MiB)`],
   ["idle_all_mib", `RSS idle, everything (MiB)`],
   ["mcp_idle_mib", `RSS idle, MCP server program (MiB)`],
+  ["unloaded_mib", "RSS, database unloaded, daemon (MiB)"],
   ["load_per_s", "bulk load (memories/s)"],
   ["load_s", "bulk load (s)"],
   ["disk_mib", "disk (MiB)"],
@@ -870,7 +901,7 @@ console.log(
 );
 const ratios: Record<string, Record<string, number>> = {};
 for (const [k, label] of FIGURES) {
-  let line = label.padEnd(w) + results.map((r) => String(r[k]).padStart(24)).join("");
+  let line = label.padEnd(w) + results.map((r) => String(r[k] ?? "-").padStart(24)).join("");
   if (base) {
     for (const r of results) {
       if (r === base) continue;
@@ -890,6 +921,7 @@ const out = {
   searches: SEARCHES,
   writes: WRITES,
   idle_s: IDLE_S,
+  unload_after_s: UNLOAD_S,
   v8_flags: values["v8-flags"] ?? null,
   daemon_env: values["daemon-env"] ?? [],
   node,

@@ -191,3 +191,19 @@ export function badRequest(field: string, message: string): MemoryError {
 export function notFound(id: string): MemoryError {
   return new MemoryError(404, `memory ${id} not found`, { field: "id" });
 }
+
+const IDLE_CLOSED = "the database is closed while idle";
+
+/**
+ * What a check (a statement run with `background`, src/store/db.ts) gets from a database closed for
+ * idleness, or being closed: it is not opened for a check (the caller answers from what it
+ * knew).
+ */
+export function idleClosed(): MemoryError {
+  return new MemoryError(503, IDLE_CLOSED);
+}
+
+/** Whether `err` is {@link idleClosed}'s. */
+export function isIdleClosed(err: unknown): boolean {
+  return err instanceof MemoryError && err.message === IDLE_CLOSED;
+}

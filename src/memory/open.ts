@@ -6,7 +6,7 @@
  */
 import type { ReclaimerOptions } from "./vacuum.ts";
 import { join } from "node:path";
-import type { MemoryConfig } from "../config.ts";
+import { DEFAULT_IDLE_UNLOAD_S, type MemoryConfig } from "../config.ts";
 import { sameEmbedder } from "../embed/embedder.ts";
 import { selectEmbedder } from "../embed/select.ts";
 import type { Db } from "../store/db.ts";
@@ -120,7 +120,10 @@ export async function openDatabase(
     if (opts.createDatabase) await createDatabaseFiles(dir, opts.createDatabase);
     // In a worker thread: a long statement (an import's index build) holds that thread, and
     // this one goes on answering (docs/architecture.md).
-    const db = await openPgliteInWorker(dir, { durable: opts.durable });
+    const db = await openPgliteInWorker(dir, {
+      durable: opts.durable,
+      idleUnloadMs: (cfg.databaseIdleUnloadS ?? DEFAULT_IDLE_UNLOAD_S) * 1000,
+    });
     await restrictToOwner(cfg.dataDir, dir); // DATA_DIR/db: done by openPglite
     return { db, release: () => lock.close() };
   } catch (err) {

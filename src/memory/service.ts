@@ -13,7 +13,7 @@ import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidenc
 import { importKey, type NewRow, type ScopeFilter, type Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError, notFound } from "../domain/errors.ts";
+import { badRequest, isIdleClosed, MemoryError, notFound } from "../domain/errors.ts";
 import type {
   Contradiction,
   CreateInput,
@@ -664,6 +664,9 @@ export class SqlMemoryService implements MemoryService {
         };
       }
     } catch (err) {
+      // Closed for idleness meanwhile: its checks are not answered, its last answer is.
+      const unloaded = this.#store.db.unloaded?.();
+      if (unloaded || isIdleClosed(err)) return this.#unloadedDatabase(unloaded ?? {});
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
     }
     this.#lastDatabase = database;
@@ -676,6 +679,10 @@ export class SqlMemoryService implements MemoryService {
   #databaseCheck: Promise<Health["database"]> | null = null;
 
   async health(): Promise<Health> {
+    // Closed for idleness (DATABASE_IDLE_UNLOAD_S): answered from its last answer without
+    // opening it, so that a health probe does not keep an idle daemon's database in memory.
+    const unloaded = this.#store.db.unloaded?.();
+    if (unloaded) return await this.#healthOf(this.#unloadedDatabase(unloaded));
     // The embedded database in its worker may be running a long statement (an index build):
     // wait for it at most HEALTH_DATABASE_WAIT_MS, then answer from its last answer with how
     // long it has been busy (the check goes on and refreshes the last answer).
@@ -696,6 +703,20 @@ export class SqlMemoryService implements MemoryService {
         busy_ms: Math.round(busy ?? HEALTH_DATABASE_WAIT_MS),
       };
     }
+    return await this.#healthOf(database);
+  }
+
+  /** The database part of the health while the database is closed for idleness. */
+  #unloadedDatabase(state: { reopenError?: string }): Health["database"] {
+    if (state.reopenError !== undefined) {
+      return { kind: this.#store.kind, ok: false, unloaded: true, error: state.reopenError };
+    }
+    const { busy_ms: _, ...last } = this.#lastDatabase ?? { kind: this.#store.kind, ok: true };
+    return { ...last, unloaded: true };
+  }
+
+  /** The health, given its database part. */
+  async #healthOf(database: Health["database"]): Promise<Health> {
     const cached = this.#embedderHealth;
     if (!cached || Date.now() - cached.at > 10_000) {
       try {

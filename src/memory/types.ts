@@ -336,11 +336,15 @@ export interface Health {
    * `busy_ms`: the embedded database did not answer within 50 ms because it is running a
    * long statement (an import's index build, a vacuum, a backup) for that long; the other
    * fields are then those of its last answer (the daemon goes on answering meanwhile).
+   * `unloaded`: the embedded database is closed after a quiet spell (`DATABASE_IDLE_UNLOAD_S`)
+   * and opens at the next request that needs it; the other fields are those of its last
+   * answer, or `ok: false` with the `error` of a failed attempt to open it again.
    */
   database: {
     kind: "pglite" | "postgres";
     ok: boolean;
     busy_ms?: number;
+    unloaded?: boolean;
     size_bytes?: number;
     error?: string;
     dead_rows?: number;

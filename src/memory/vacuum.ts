@@ -107,7 +107,8 @@ export class Reclaimer {
 
   /** Vacuum the tables over the threshold; resolves with the run, or null when none was due. */
   async check(): Promise<VacuumRun | null> {
-    if (!this.#enabled || this.#stopped) return null;
+    // Closed for idleness: no row changed since (any write opens it again).
+    if (!this.#enabled || this.#stopped || this.#store.db.unloaded?.()) return null;
     try {
       const due = (await this.#store.deadRows())
         .filter((r) => r.dead > 0 && r.dead >= this.#opts.minDead + this.#opts.fraction * r.live)

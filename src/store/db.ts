@@ -17,6 +17,12 @@ export interface QueryOptions {
    * again and retries, outside a transaction only. Ignored by the PGlite adapter.
    */
   prepare?: boolean;
+  /**
+   * A check, not a use: the embedded database that closes after a quiet spell
+   * (`DATABASE_IDLE_UNLOAD_S`) does not count it as activity, so that `/healthz` polled by a
+   * monitor and the vacuum's minute check do not keep an idle database open.
+   */
+  background?: boolean;
 }
 
 /** Minimal SQL executor shared by both adapters. */
@@ -51,6 +57,12 @@ export interface Db {
    * PGlite's WASM memory never shrinks. Absent where there is nothing to give back.
    */
   renew?(): Promise<void>;
+  /**
+   * The embedded database in a worker thread closes after a quiet spell (`DATABASE_IDLE_UNLOAD_S`)
+   * and opens again at the next statement: null while it is open; while it is closed, an object
+   * with the error of the last attempt to open it again, if that failed. Absent elsewhere.
+   */
+  unloaded?(): { reopenError?: string } | null;
   /** Close the connection(s). */
   close(): Promise<void>;
 }

@@ -7,8 +7,8 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { fsyncSync } from "node:fs";
 import { join } from "node:path";
-import { MemoryError } from "../domain/errors.ts";
-import type { Db } from "./db.ts";
+import { idleClosed, MemoryError } from "../domain/errors.ts";
+import type { Db, QueryOptions } from "./db.ts";
 import { EF_SEARCH } from "./search_params.ts";
 import { errorMessage } from "../common/errors.ts";
 import { collectGarbage } from "../common/gc.ts";
@@ -566,9 +566,23 @@ function rebuildError(e: NonNullable<WorkerReply["error"]>): Error {
 }
 
 /** The embedded database run by a worker thread: {@link Db}, and whether it is busy. */
-export type WorkerDb = Db & Required<Pick<Db, "busyFor" | "renew">> & {
+export type WorkerDb = Db & Required<Pick<Db, "busyFor" | "renew" | "unloaded">> & {
+  /** How many times the worker was replaced ({@link Db.renew}). */
   readonly replacements: number;
+  /** How many times the database was closed for idleness ({@link WorkerOptions.idleUnloadMs}). */
+  readonly unloads: number;
 };
+
+/** Options of {@link openPgliteInWorker}. */
+export interface WorkerOptions extends Pick<PgliteOptions, "durable" | "reserveBytes"> {
+  /**
+   * Close the database and end its worker after this long (ms) without a statement, and open
+   * it again in a new worker at the next one (about half a second at 20,000 memories): an idle
+   * daemon gives back PGlite's WASM memory, its compiled code and the worker's heap (some 80
+   * MiB at 20,000 memories). 0 or absent: never.
+   */
+  idleUnloadMs?: number;
+}
 
 /**
  * Open (creating when needed) the embedded database in `dataDir` in a worker thread
@@ -582,17 +596,31 @@ export type WorkerDb = Db & Required<Pick<Db, "busyFor" | "renew">> & {
  */
 export async function openPgliteInWorker(
   dataDir: string,
-  opts: Pick<PgliteOptions, "durable" | "reserveBytes"> = {},
+  opts: WorkerOptions = {},
 ): Promise<WorkerDb> {
   const waiting = new Map<
     number,
-    { resolve: (r: WorkerReply) => void; reject: (e: Error) => void; at: number }
+    {
+      resolve: (r: WorkerReply) => void;
+      reject: (e: Error) => void;
+      at: number;
+      background: boolean;
+    }
   >();
   let nextId = 1;
   let nextTx = 1;
   let dead: Error | null = null;
+  /** Closed for idleness: the next statement opens it again (see `idleUnloadMs`). */
+  let unloaded: { reopenError?: string } | null = null;
+  let unloads = 0;
+  const idleMs = opts.idleUnloadMs ?? 0;
+  let lastActive = performance.now();
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The database is being closed for idleness. */
+  let closing = false;
   const fail = (err: Error) => {
     dead ??= err;
+    clearTimeout(idleTimer);
     for (const w of waiting.values()) w.reject(dead);
     waiting.clear();
   };
@@ -607,6 +635,8 @@ export async function openPgliteInWorker(
       const entry = waiting.get(e.data.id);
       if (!entry) return;
       waiting.delete(e.data.id);
+      if (!entry.background) lastActive = performance.now();
+      armIdle();
       if (e.data.ok) entry.resolve(e.data);
       else entry.reject(rebuildError(e.data.error!));
     };
@@ -622,25 +652,90 @@ export async function openPgliteInWorker(
   };
   let worker = spawn();
   /** Send one request to the current worker. */
-  const post = (req: DistributiveOmit<WorkerRequest, "id">): Promise<WorkerReply> => {
+  const post = (
+    req: DistributiveOmit<WorkerRequest, "id">,
+    background = false,
+  ): Promise<WorkerReply> => {
     if (dead) return Promise.reject(dead);
     const id = nextId++;
+    const at = performance.now();
+    if (!background) lastActive = at;
     return new Promise((resolve, reject) => {
-      waiting.set(id, { resolve, reject, at: performance.now() });
+      waiting.set(id, { resolve, reject, at, background });
       worker.postMessage({ ...req, id });
     });
   };
   const open = () =>
     post({ op: "open", dataDir, durable: opts.durable, reserveBytes: opts.reserveBytes });
-  /** Wait for a replacement to end (the caller then posts in the same turn). */
+  /**
+   * Wait for a replacement to end, and open the database again if it was closed for
+   * idleness (the caller then posts in the same turn).
+   */
   const passGate = async () => {
-    while (gate) await gate;
+    while (!dead && (gate || unloaded)) await (gate ?? reopen());
+  };
+  /** Open the database closed for idleness in a new worker; a failure stays for the next call. */
+  const reopen = (): Promise<void> =>
+    gate ??= (async () => {
+      try {
+        // Only the database that was closed: never a new one where its files went missing.
+        await Deno.stat(join(dataDir, "PG_VERSION")).catch((err) => {
+          throw new Error(`the database files in ${dataDir} are gone: ${errorMessage(err)}`);
+        });
+        worker = spawn();
+        await open();
+      } catch (err) {
+        worker.terminate();
+        unloaded = { reopenError: errorMessage(err) };
+        // A full disk keeps its 507; anything else: the database is unavailable (503).
+        if (err instanceof MemoryError) throw err;
+        throw new MemoryError(503, `the database could not be opened again: ${errorMessage(err)}`);
+      }
+      unloaded = null;
+    })().finally(() => {
+      gate = null;
+    });
+  /**
+   * Close the database and end its worker once nothing is in flight and nothing was sent for
+   * `idleMs` (checked again later otherwise).
+   */
+  const armIdle = () => {
+    if (!idleMs || idleTimer !== undefined || dead || unloaded) return;
+    const wait = Math.max(50, idleMs - (performance.now() - lastActive));
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      if (dead || unloaded) return;
+      // Checks in flight (`background`) do not hold it open: the worker answers them first.
+      const inFlight = [...waiting.values()].some((w) => !w.background);
+      if (gate || inFlight || openTx || performance.now() - lastActive < idleMs) {
+        armIdle();
+        return;
+      }
+      closing = true;
+      gate = (async () => {
+        await post({ op: "close" });
+        worker.terminate();
+        unloaded = {};
+        unloads++;
+      })().catch((err) => {
+        fail(new Error(`the database could not be closed for idleness: ${errorMessage(err)}`));
+      }).finally(() => {
+        closing = false;
+        gate = null;
+      });
+    }, wait);
+    Deno.unrefTimer(idleTimer);
   };
   /** A statement; outside a transaction it waits for a replacement in progress. */
-  const call = async (req: DistributiveOmit<WorkerRequest, "id">): Promise<WorkerReply> => {
+  const call = async (
+    req: DistributiveOmit<WorkerRequest, "id">,
+    background = false,
+  ): Promise<WorkerReply> => {
+    // A check never opens a database closed for idleness (nor one being closed).
+    if (background && (unloaded || closing)) throw idleClosed();
     // A transaction's statements follow its begin, which passed the gate already.
     if (!("tx" in req) || req.tx === undefined) await passGate();
-    return await post(req);
+    return await post(req, background);
   };
   /**
    * Replace the worker by a fresh one on the same database once nothing is in flight: PGlite's
@@ -649,6 +744,8 @@ export async function openPgliteInWorker(
   const renew = (): Promise<void> =>
     gate ??= (async () => {
       while (waiting.size || openTx) await new Promise((r) => setTimeout(r, 5));
+      // Closed for idleness meanwhile: its memory went with its worker.
+      if (unloaded) return;
       const old = worker;
       await post({ op: "close" });
       worker = spawn();
@@ -664,8 +761,8 @@ export async function openPgliteInWorker(
   const runner = (tx?: number): Db => {
     const db: Db = {
       kind: "pglite",
-      async query<T>(text: string, params?: unknown[]) {
-        return (await call({ op: "query", text, params, tx })).rows as T[];
+      async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+        return (await call({ op: "query", text, params, tx }, options?.background)).rows as T[];
       },
       async exec(text: string) {
         await call({ op: "exec", text, tx });
@@ -700,8 +797,13 @@ export async function openPgliteInWorker(
       },
       async close() {
         if (dead) return;
-        await passGate();
+        while (gate) await gate.catch(() => {});
         if (dead) return;
+        clearTimeout(idleTimer);
+        if (unloaded) {
+          fail(new Error("the database is closed"));
+          return;
+        }
         try {
           await post({ op: "close" });
         } finally {
@@ -719,8 +821,10 @@ export async function openPgliteInWorker(
     worker.terminate();
     throw err;
   }
+  armIdle();
   const db = Object.assign(runner(), {
     renew,
+    unloaded: () => unloaded && { ...unloaded },
     busyFor(): number | null {
       let oldest = Infinity;
       for (const w of waiting.values()) oldest = Math.min(oldest, w.at);
@@ -728,7 +832,10 @@ export async function openPgliteInWorker(
     },
   });
   // How many times the worker was replaced (a getter: Object.assign would copy its value).
-  return Object.defineProperty(db, "replacements", { get: () => replaced }) as WorkerDb;
+  return Object.defineProperties(db, {
+    replacements: { get: () => replaced },
+    unloads: { get: () => unloads },
+  }) as WorkerDb;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

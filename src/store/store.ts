@@ -1021,6 +1021,7 @@ export class Store {
         where schemaname = current_schema() and relname = any($1::text[])
         order by relname`,
       [VACUUMED_TABLES],
+      { background: true },
     );
     return rows.map((r) => ({ table: r.table, live: Number(r.live), dead: Number(r.dead) }));
   }
@@ -1139,7 +1140,11 @@ export class Store {
   async lastVacuum(): Promise<VacuumRun | null> {
     const [row] = await this.db.query<
       { at: Date | string; took_ms: number; dead_rows: number; tables: string }
-    >("select at, took_ms, dead_rows::float8 as dead_rows, tables from mneme_maintenance where task = 'vacuum'");
+    >(
+      "select at, took_ms, dead_rows::float8 as dead_rows, tables from mneme_maintenance where task = 'vacuum'",
+      [],
+      { background: true },
+    );
     if (!row) return null;
     return {
       at: new Date(row.at).toISOString(),
@@ -1153,6 +1158,8 @@ export class Store {
   async databaseSize(): Promise<number> {
     const [row] = await this.db.query<{ size: number }>(
       "select pg_database_size(current_database())::float8 as size",
+      [],
+      { background: true },
     );
     return Number(row.size);
   }
