@@ -158,7 +158,7 @@ Deno.test({
     console.error(`e2e: screenshots in ${shots}`);
     // The second daemon (API key + maintenance) gets ready in the background: a first run
     // stores a memory with 512-dimension vectors, then the daemon restarts with the default
-    // 384 dimensions and ADMIN_API_KEY, so that it runs in maintenance behind a key.
+    // dimension and ADMIN_API_KEY, so that it runs in maintenance behind a key.
     const securedDir = await Deno.makeTempDir({ prefix: "mneme-e2e-secured-" });
     const securedReady = (async () => {
       const prep = await startAdminProcess({ dataDir: securedDir, env: { EMBEDDING_DIM: "512" } });
