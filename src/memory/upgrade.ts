@@ -87,6 +87,12 @@ async function reembedBuiltin(
     `upgrade: re-embedding memories from builtin/${stored.model} to builtin/${target.model} ` +
       `(${target.dimension} dimensions)`,
   );
+  // The embedded database has no other user and nothing is served yet, and the old vectors'
+  // HNSW index is of no use to the run: without it a re-embedded row (a new row version) goes
+  // into one graph instead of two. A start that does not finish the run builds it again first
+  // (ensureEmbeddingColumn builds a missing one). Server Postgres keeps it: other processes
+  // search the old vectors meanwhile.
+  if (service.store.kind === "pglite") await service.store.dropSearchIndex();
   for (;;) {
     const p = await service.reembed({ batchSize: UPGRADE_BATCH });
     log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);

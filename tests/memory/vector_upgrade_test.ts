@@ -135,6 +135,20 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
       }),
       /stopped/,
     );
+    // Kept at 384 after all: the old vectors' index (dropped for the run) is there again.
+    const back = await openMemoryService(old);
+    try {
+      assert.equal(back.maintenanceReason, null);
+      const defs = await hnswDefs(back.store.db);
+      assert.ok(
+        defs.some((d) => /memories_embedding_hnsw .*\(embedding vector_cosine_ops\)/.test(d)),
+        defs.join("\n"),
+      );
+      const [hit] = await back.search({ query: "when do deploys run", project: "web" });
+      assert.equal(hit.memory.content, "Deploys run on Fridays after the zygomorphic review");
+    } finally {
+      await back.close();
+    }
     const lines: string[] = [];
     const s = await openMemoryService(testConfig({ dataDir: tmp.path }), {
       log: (l) => lines.push(l),
