@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openMemoryService } from "../../src/memory/open.ts";
+import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { columnDimension, columnType, recordedEmbedder } from "../../src/store/migrate.ts";
 import { DEFAULT_EMBEDDING_DIM, LEGACY_EMBEDDING_DIMS } from "../../src/config.ts";
 import { selectEmbedder } from "../../src/embed/select.ts";
@@ -36,6 +37,35 @@ async function tableSize(db: Db): Promise<number> {
 const contents = (n: number) =>
   Array.from({ length: n }, (_, i) => `Note ${i}: the nightly build ${i} runs on host ${i % 17}`)
     .concat(["Deploys run on Fridays after the zygomorphic review"]);
+
+/**
+ * The state after a complete re-embedding at the default: every memory of `ids` once with its
+ * content, a vector of the default dimension each, the HNSW index on it, searchable.
+ */
+async function assertUpgraded(
+  s: SqlMemoryService,
+  ids: string[],
+  written: string[],
+): Promise<void> {
+  assert.equal(s.maintenanceReason, null);
+  assert.deepEqual(await recordedEmbedder(s.store.db), {
+    provider: "builtin",
+    model: "hash-v2",
+    dimension: DEFAULT_EMBEDDING_DIM,
+  });
+  assert.equal(await columnType(s.store.db), "vector");
+  assert.equal(await columnDimension(s.store.db), DEFAULT_EMBEDDING_DIM);
+  const defs = await hnswDefs(s.store.db);
+  assert.ok(defs.length === 1 && /vector_cosine_ops/.test(defs[0]), defs.join("\n"));
+  const rows = await s.store.db.query<{ id: string; content: string; n: number }>(
+    "select id, content, vector_dims(embedding) as n from memories",
+  );
+  assert.deepEqual(rows.map((r) => r.id).sort(), ids, "nothing lost or doubled");
+  assert.deepEqual(rows.map((r) => r.content).sort(), [...written].sort());
+  assert.ok(rows.every((r) => r.n === DEFAULT_EMBEDDING_DIM));
+  const [hit] = await s.search({ query: "when do deploys run", project: "web" });
+  assert.equal(hit.memory.content, "Deploys run on Fridays after the zygomorphic review");
+}
 
 Deno.test("the embedded database stores 4-byte vectors (halfvec is slow in WASM)", async () => {
   const tmp = await tempDir();
@@ -80,21 +110,7 @@ Deno.test("builtin vectors of the 0.7 default (768) are re-embedded at the defau
       );
       const sizeAfter = await tableSize(s.store.db);
       assert.ok(sizeAfter < sizeBefore * 0.75, `memories: ${sizeBefore} → ${sizeAfter} bytes`);
-      assert.equal(s.maintenanceReason, null);
-      assert.deepEqual(await recordedEmbedder(s.store.db), {
-        provider: "builtin",
-        model: "hash-v2",
-        dimension: DEFAULT_EMBEDDING_DIM,
-      });
-      assert.equal(await columnType(s.store.db), "vector");
-      assert.equal(await columnDimension(s.store.db), DEFAULT_EMBEDDING_DIM);
-      const rows = await s.store.db.query<{ id: string; content: string }>(
-        "select id, content from memories",
-      );
-      assert.deepEqual(rows.map((r) => r.id).sort(), ids, "nothing lost or doubled");
-      assert.deepEqual(rows.map((r) => r.content).sort(), [...written].sort());
-      const [hit] = await s.search({ query: "when do deploys run", project: "web" });
-      assert.equal(hit.memory.content, "Deploys run on Fridays after the zygomorphic review");
+      await assertUpgraded(s, ids, written);
     } finally {
       await s.close();
     }
@@ -156,26 +172,9 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
     try {
       assert.ok(lines.some((l) => /re-embedded 1201\/1201, done/.test(l)), lines.join("\n"));
       assert.ok(!lines.some((l) => /re-embedded 500\/1201/.test(l)), "went on where it stopped");
-      assert.equal(s.maintenanceReason, null);
-      assert.deepEqual(await recordedEmbedder(s.store.db), {
-        provider: "builtin",
-        model: "hash-v2",
-        dimension: DEFAULT_EMBEDDING_DIM,
-      });
-      assert.equal(await columnType(s.store.db), "vector");
-      assert.equal(await columnDimension(s.store.db), DEFAULT_EMBEDDING_DIM);
-      const defs = await hnswDefs(s.store.db);
-      assert.ok(defs.length === 1 && /vector_cosine_ops/.test(defs[0]), defs.join("\n"));
-      const rows = await s.store.db.query<{ id: string; content: string; n: number }>(
-        "select id, content, vector_dims(embedding) as n from memories",
-      );
-      assert.deepEqual(rows.map((r) => r.id).sort(), ids, "nothing lost or doubled");
-      assert.deepEqual(rows.map((r) => r.content).sort(), [...written].sort());
-      assert.ok(rows.every((r) => r.n === DEFAULT_EMBEDDING_DIM));
       const sizeAfter = await tableSize(s.store.db);
       assert.ok(sizeAfter < sizeBefore, `memories: ${sizeBefore} → ${sizeAfter} bytes`);
-      const [hit] = await s.search({ query: "when do deploys run", project: "web" });
-      assert.equal(hit.memory.content, "Deploys run on Fridays after the zygomorphic review");
+      await assertUpgraded(s, ids, written);
     } finally {
       await s.close();
     }
