@@ -38,7 +38,8 @@ export const LEGACY_EMBEDDING_DIMS: readonly number[] = [768, 384];
 
 /**
  * Whether builtin vectors of `dimension` follow the default dimension: those of an earlier
- * default (set by no one) are re-embedded at the configured one.
+ * default ({@link LEGACY_EMBEDDING_DIMS}) are re-embedded at the configured one, unless
+ * `EMBEDDING_DIM` names their dimension.
  */
 export function followsDefaultDim(dimension: number): boolean {
   return LEGACY_EMBEDDING_DIMS.includes(dimension);

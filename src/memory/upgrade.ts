@@ -5,11 +5,11 @@
  * 1. Postings for the lexical side of search are built for memories stored before schema
  *    version 2 (`term_count` is null until they have them).
  * 2. Vectors made by an older builtin model (`hash-v1`), or at an earlier default dimension
- *    (768 before 0.8, 384 in 0.8 and 0.9), are re-embedded with the configured builtin model and dimension through the
- *    same resumable run as `memcli reembed`: the builtin embedder is local and fast, so no one
- *    has to run it by hand. Other providers keep the maintenance flow (reads work, writes and
- *    searches answer 409 until `memcli reembed`). The embedded database's `memories` is then
- *    rewritten once, to return the old vectors' space.
+ *    (768 before 0.8, 384 in 0.8 and 0.9), are re-embedded with the configured builtin model
+ *    and dimension through the same resumable run as `memcli reembed`: the builtin embedder
+ *    is local and fast, so no one has to run it by hand. Other providers keep the maintenance
+ *    flow (reads work, writes and searches answer 409 until `memcli reembed`). The embedded
+ *    database's `memories` is then rewritten once, to return the old vectors' space.
  * 3. On server Postgres, vectors stored as 4-byte `vector`s become 2-byte `halfvec`s (see
  *    convertToHalfvec).
  *
