@@ -23,16 +23,27 @@ export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
 /**
  * The builtin embedder's default dimension (`EMBEDDING_DIM`). Chosen on LoCoMo dev
- * (`deno task bench:recall --dim N`, docs/performance.md): hit@5 0.629 at 768, 0.625 at 384,
- * 0.622 at 256, with a quarter of the bytes of 768 four-byte floats once stored as halfvec.
+ * (`deno task bench:recall --dim N`, docs/performance.md, "Vectors and templates (0.10)"):
+ * the hybrid search's hit@5 stays within the hashing's noise from 768 down to 128 dimensions
+ * (the lexical side carries it), while the vectors and their HNSW index are most of the disk.
  */
-export const DEFAULT_EMBEDDING_DIM = 384;
+export const DEFAULT_EMBEDDING_DIM = 192;
 
 /**
- * The default dimension before 0.8. A database whose builtin vectors have it is re-embedded
- * at the default dimension at start (src/memory/upgrade.ts), unless `EMBEDDING_DIM` keeps it.
+ * The earlier default dimensions: 768 before 0.8, 384 in 0.8 and 0.9. A database whose builtin
+ * vectors have one of them is re-embedded at the default dimension at start
+ * (src/memory/upgrade.ts), unless `EMBEDDING_DIM` keeps it.
  */
-export const LEGACY_EMBEDDING_DIM = 768;
+export const LEGACY_EMBEDDING_DIMS: readonly number[] = [768, 384];
+
+/**
+ * Whether builtin vectors of `dimension` follow the default dimension: those of an earlier
+ * default ({@link LEGACY_EMBEDDING_DIMS}) are re-embedded at the configured one, unless
+ * `EMBEDDING_DIM` names their dimension.
+ */
+export function followsDefaultDim(dimension: number): boolean {
+  return LEGACY_EMBEDDING_DIMS.includes(dimension);
+}
 
 /**
  * The memory service configuration, read from environment variables (named on each

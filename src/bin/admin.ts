@@ -19,7 +19,7 @@ Usage: mneme-admin [--help | --version]
 
 Configured by environment variables (defaults in parentheses): ADMIN_HOST (127.0.0.1),
 ADMIN_PORT (4200), ADMIN_API_KEY, DATA_DIR (the OS data directory), DATABASE_URL (embedded
-database when unset), EMBEDDING_PROVIDER (auto), EMBEDDING_MODEL, EMBEDDING_DIM (384),
+database when unset), EMBEDDING_PROVIDER (auto), EMBEDDING_MODEL, EMBEDDING_DIM (192),
 OLLAMA_URL, OPENAI_BASE_URL, OPENAI_API_KEY. See docs/configuration.md.
 `;
 

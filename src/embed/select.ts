@@ -4,7 +4,7 @@
  * embedder is used, so vectors never silently change meaning.
  * @module
  */
-import { LEGACY_EMBEDDING_DIM, type MemoryConfig } from "../config.ts";
+import { followsDefaultDim, type MemoryConfig } from "../config.ts";
 import type { EmbedderInfo } from "./embedder.ts";
 import { BuiltinEmbedder } from "./builtin.ts";
 import type { Embedder } from "./embedder.ts";
@@ -39,9 +39,9 @@ export async function selectEmbedder(
   if (cfg.embeddingProvider !== "auto") {
     embedder = build(cfg.embeddingProvider, cfg);
   } else if (recorded) {
-    // Builtin vectors of the old default dimension give way to the configured one (they are
-    // re-embedded at start, src/memory/upgrade.ts); other recorded dimensions are kept.
-    const dim = recorded.provider === "builtin" && recorded.dimension === LEGACY_EMBEDDING_DIM
+    // Builtin vectors of an earlier default dimension give way to the configured one (they
+    // are re-embedded at start, src/memory/upgrade.ts); other recorded dimensions are kept.
+    const dim = recorded.provider === "builtin" && followsDefaultDim(recorded.dimension)
       ? cfg.embeddingDim
       : recorded.dimension;
     embedder = build(recorded.provider, cfg, recorded.model, dim);

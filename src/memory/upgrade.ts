@@ -4,12 +4,12 @@
  *
  * 1. Postings for the lexical side of search are built for memories stored before schema
  *    version 2 (`term_count` is null until they have them).
- * 2. Vectors made by an older builtin model (`hash-v1`), or at the old default dimension (768,
- *    before 0.8), are re-embedded with the configured builtin model and dimension through the
- *    same resumable run as `memcli reembed`: the builtin embedder is local and fast, so no one
- *    has to run it by hand. Other providers keep the maintenance flow (reads work, writes and
- *    searches answer 409 until `memcli reembed`). The embedded database's `memories` is then
- *    rewritten once, to return the old vectors' space.
+ * 2. Vectors made by an older builtin model (`hash-v1`), or at an earlier default dimension
+ *    (768 before 0.8, 384 in 0.8 and 0.9), are re-embedded with the configured builtin model
+ *    and dimension through the same resumable run as `memcli reembed`: the builtin embedder
+ *    is local and fast, so no one has to run it by hand. Other providers keep the maintenance
+ *    flow (reads work, writes and searches answer 409 until `memcli reembed`). The embedded
+ *    database's `memories` is then rewritten once, to return the old vectors' space.
  * 3. On server Postgres, vectors stored as 4-byte `vector`s become 2-byte `halfvec`s (see
  *    convertToHalfvec).
  *
@@ -18,7 +18,7 @@
  * memory has one).
  * @module
  */
-import { DEFAULT_EMBEDDING_DIM, LEGACY_EMBEDDING_DIM } from "../config.ts";
+import { DEFAULT_EMBEDDING_DIM, followsDefaultDim } from "../config.ts";
 import { sameEmbedder } from "../embed/embedder.ts";
 import type { SqlMemoryService } from "./service.ts";
 
@@ -67,26 +67,32 @@ async function convertToHalfvec(
   }
 }
 
-/** Step 2: re-embed vectors of an older builtin model or of the old default dimension. */
+/** Step 2: re-embed vectors of an older builtin model or of an earlier default dimension. */
 async function reembedBuiltin(
   service: SqlMemoryService,
   log: (line: string) => void,
 ): Promise<void> {
   const stored = service.storedEmbedder;
   const target = service.embedderInfo;
-  // Only an older builtin model, or the old default dimension, is upgraded here; another
+  // Only an older builtin model, or an earlier default dimension, is upgraded here; another
   // change of EMBEDDING_DIM or provider is the user's choice and keeps the maintenance flow
   // (`memcli reembed`).
   if (
     stored.provider !== "builtin" || target.provider !== "builtin" ||
     sameEmbedder(stored, target) ||
     (stored.model === target.model &&
-      !(stored.dimension === LEGACY_EMBEDDING_DIM && target.dimension === DEFAULT_EMBEDDING_DIM))
+      !(followsDefaultDim(stored.dimension) && target.dimension === DEFAULT_EMBEDDING_DIM))
   ) return;
   log(
     `upgrade: re-embedding memories from builtin/${stored.model} to builtin/${target.model} ` +
       `(${target.dimension} dimensions)`,
   );
+  // The embedded database has no other user and nothing is served yet, and the old vectors'
+  // HNSW index is of no use to the run: without it a re-embedded row (a new row version) goes
+  // into one graph instead of two. A start that does not finish the run builds it again first
+  // (ensureEmbeddingColumn builds a missing one). Server Postgres keeps it: other processes
+  // search the old vectors meanwhile.
+  if (service.store.kind === "pglite") await service.store.dropSearchIndex();
   for (;;) {
     const p = await service.reembed({ batchSize: UPGRADE_BATCH });
     log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);

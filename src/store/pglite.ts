@@ -435,6 +435,30 @@ function syncToDisk(pg: PGlite): void {
   };
 }
 
+/** The databases `initdb` makes besides `postgres`, which only `CREATE DATABASE` copies. */
+export const TEMPLATE_DATABASES = ["template0", "template1"] as const;
+
+/**
+ * Drop the template databases (`template0`, `template1`: 7.1 MiB of files each) of an
+ * embedded database, which has exactly one database, `postgres`, that PGlite connects to
+ * (`PGDATABASE`). Nothing of PGlite or of Mneme uses them once the database exists: `initdb`
+ * makes a new database from scratch, a backup is a tarball of the data directory and a
+ * restore unpacks one, and no code creates a database (which is all a template is for). A
+ * drop cut short (Postgres marks the database invalid, removes its files, then its row) is
+ * finished at the next open, which finds the row again. Returns how many were dropped.
+ */
+export async function dropTemplateDatabases(pg: PGlite): Promise<number> {
+  const rows = (await pg.query<{ datname: string }>(
+    "select datname from pg_database where datname = any($1::text[])",
+    [[...TEMPLATE_DATABASES]],
+  )).rows;
+  for (const { datname } of rows) {
+    await pg.exec(`update pg_database set datistemplate = false where datname = '${datname}'`);
+    await pg.exec(`drop database ${datname}`);
+  }
+  return rows.length;
+}
+
 async function createPglite(dataDir?: string, durable = false): Promise<PGlite> {
   const pg = await PGlite.create({
     dataDir,
@@ -444,6 +468,9 @@ async function createPglite(dataDir?: string, durable = false): Promise<PGlite> 
   if (durable) syncToDisk(pg);
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
   await pg.exec(`set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = ${EF_SEARCH}`);
+  // A database made before 0.10 still has them: dropped at its first open. Only space is at
+  // stake, so a failure (a full disk) leaves them for the next open rather than failing this.
+  if (dataDir) await dropTemplateDatabases(pg).catch(() => 0);
   return pg;
 }
 

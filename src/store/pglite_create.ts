@@ -17,7 +17,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
-import { openFailure, restrictToOwner, startParams } from "./pglite.ts";
+import { dropTemplateDatabases, openFailure, restrictToOwner, startParams } from "./pglite.ts";
 
 /** The file the creator writes last in a complete staging directory. */
 export const COMPLETE_MARKER = ".mneme-complete";
@@ -108,7 +108,11 @@ export async function createClusterFiles(
 ): Promise<void> {
   await Deno.mkdir(dir, { mode: 0o700 });
   const pg = await PGlite.create({ dataDir: dir, startParams: await startParams(dir, false) });
-  await pg.close();
+  try {
+    await dropTemplateDatabases(pg); // 14 MiB that nothing uses
+  } finally {
+    await pg.close();
+  }
   await restrictToOwner(dir);
   await syncTree(dir);
   if (!stillWanted()) throw new Error("the process that asked for the database is gone");

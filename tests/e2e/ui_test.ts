@@ -158,7 +158,7 @@ Deno.test({
     console.error(`e2e: screenshots in ${shots}`);
     // The second daemon (API key + maintenance) gets ready in the background: a first run
     // stores a memory with 512-dimension vectors, then the daemon restarts with the default
-    // 384 dimensions and ADMIN_API_KEY, so that it runs in maintenance behind a key.
+    // dimension and ADMIN_API_KEY, so that it runs in maintenance behind a key.
     const securedDir = await Deno.makeTempDir({ prefix: "mneme-e2e-secured-" });
     const securedReady = (async () => {
       const prep = await startAdminProcess({ dataDir: securedDir, env: { EMBEDDING_DIM: "512" } });
@@ -252,12 +252,13 @@ Deno.test({
       let replacement: Mem | undefined;
       const old = seeded[0];
       await t.step("create with every field, then supersede a contradiction", async () => {
-        // A second near-duplicate: two contradictions, of which only one can be superseded.
+        // A second near-duplicate: two contradictions, of which only one can be superseded. (The
+        // new text shares "tabs" with the old one: similar above 0.75 at every builtin dimension.)
         const other = (await apiCall<{ memory: Mem }>(base, "POST", "/api/memories", {
           content: "Always use spaces for indentation in Go files.",
         })).body.memory;
         await go("#/create");
-        await page.getByLabel("Content").fill("Use spaces for indentation in Go files.");
+        await page.getByLabel("Content").fill("Use spaces, not tabs, for indentation in Go files.");
         await page.getByLabel("Scope").selectOption("global");
         await page.getByLabel("Type", { exact: true }).selectOption("rule");
         await page.getByLabel("Tags").fill("style, go , formatting");
@@ -276,7 +277,7 @@ Deno.test({
         );
         const savedId = (await result.locator(".notice.ok a").first().textContent())!;
         created = (await apiCall<Mem>(base, "GET", `/api/memories/${savedId}`)).body;
-        assert.equal(created.content, "Use spaces for indentation in Go files.");
+        assert.equal(created.content, "Use spaces, not tabs, for indentation in Go files.");
         assert.deepEqual(created.tags, ["style", "go", "formatting"]);
         assert.equal(created.weight, 0.9);
         assert.equal(created.type, "rule");
@@ -451,7 +452,9 @@ Deno.test({
         const records = JSON.parse(await Deno.readTextFile(path)) as { content: string }[];
         const expected = (await apiCall<unknown[]>(base, "POST", "/api/memories/export")).body;
         assert.deepEqual(records, expected);
-        assert.ok(records.some((r) => r.content === "Use spaces for indentation in Go files."));
+        assert.ok(
+          records.some((r) => r.content === "Use spaces, not tabs, for indentation in Go files."),
+        );
         await page.getByText(/Downloaded memories\.json/).waitFor();
         await shot("transfer");
         watch.check();

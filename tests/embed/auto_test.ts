@@ -9,6 +9,7 @@ import { columnDimension, recordedEmbedder } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { freePort, testConfig } from "../helpers.ts";
+import { DEFAULT_EMBEDDING_DIM } from "../../src/config.ts";
 
 const auto = (ollamaUrl: string) => testConfig({ embeddingProvider: "auto", ollamaUrl });
 
@@ -19,7 +20,11 @@ Deno.test("auto picks Ollama when it answers with the model, else builtin", asyn
     assert.deepEqual(up.info, { provider: "ollama", model: "nomic-embed-text", dimension: 768 });
     fake.models.clear();
     const noModel = await selectEmbedder(auto(fake.url), null);
-    assert.deepEqual(noModel.info, { provider: "builtin", model: "hash-v2", dimension: 384 });
+    assert.deepEqual(noModel.info, {
+      provider: "builtin",
+      model: "hash-v2",
+      dimension: DEFAULT_EMBEDDING_DIM,
+    });
   } finally {
     await fake.close();
   }
@@ -83,7 +88,7 @@ Deno.test("auto on a database without memories chooses again (nothing to re-embe
     // First start while Ollama was down: builtin recorded, but nothing stored yet.
     const first = await createServiceOnDb(db, auto(downUrl));
     assert.equal(first.embedderInfo.provider, "builtin");
-    assert.equal(await columnDimension(db), 384);
+    assert.equal(await columnDimension(db), DEFAULT_EMBEDDING_DIM);
     // Ollama is up at the next start: the empty database switches to it.
     const second = await createServiceOnDb(db, auto(fake.url));
     assert.deepEqual(second.embedderInfo, {

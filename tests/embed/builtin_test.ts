@@ -1,6 +1,7 @@
 /** The builtin embedder: deterministic, normalised, lexical ranking. */
 import assert from "node:assert/strict";
 import { BuiltinEmbedder, hashEmbed, hashEmbedV2, tokenize } from "../../src/embed/builtin.ts";
+import { DEFAULT_EMBEDDING_DIM } from "../../src/config.ts";
 
 function cos(a: number[], b: number[]): number {
   let dot = 0, na = 0, nb = 0;
@@ -15,7 +16,11 @@ function cos(a: number[], b: number[]): number {
 Deno.test("builtin embedder is deterministic and L2-normalised", async () => {
   const a = new BuiltinEmbedder();
   const b = new BuiltinEmbedder();
-  assert.deepEqual(a.info, { provider: "builtin", model: "hash-v2", dimension: 384 });
+  assert.deepEqual(a.info, {
+    provider: "builtin",
+    model: "hash-v2",
+    dimension: DEFAULT_EMBEDDING_DIM,
+  });
   assert.equal(new BuiltinEmbedder(768, "hash-v1").info.model, "hash-v1");
   assert.deepEqual(await a.probe(), a.info);
   const texts = ["Deploys run on Fridays", "Use pnpm, not npm", "!!!", ""];
@@ -23,7 +28,7 @@ Deno.test("builtin embedder is deterministic and L2-normalised", async () => {
   assert.deepEqual(va, vb);
   assert.deepEqual(await a.embed([texts[0]]), [va[0]], "batching does not change vectors");
   for (const v of va) {
-    assert.equal(v.length, 384);
+    assert.equal(v.length, DEFAULT_EMBEDDING_DIM);
     assert.ok(v.every(Number.isFinite));
     assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-9, "unit length, also without words");
   }

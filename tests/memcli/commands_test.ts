@@ -9,6 +9,7 @@ import { MemoryClient } from "../../src/memory/client.ts";
 import type { ExportRecord, Memory } from "../../src/memory/types.ts";
 import { startAdminProcess, tempDir } from "../helpers.ts";
 import { memcli, memcliProcess } from "./_util.ts";
+import { DEFAULT_EMBEDDING_DIM } from "../../src/config.ts";
 
 const KEY = "test-key-0123456789";
 
@@ -334,7 +335,10 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         assert.match(r.out, /Daemon: {4}not started by memcli for this DATA_DIR/);
         assert.match(r.out, new RegExp(`URL: {7}${admin.url} \\(MEMORY_API_URL\\)`));
         assert.match(r.out, /Database: {2}pglite ok/);
-        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(384 dimensions\) ok/);
+        assert.match(
+          r.out,
+          new RegExp(`Embedder: {2}builtin/\\S+ \\(${DEFAULT_EMBEDDING_DIM} dimensions\\) ok`),
+        );
         const total = (await client.stats()).total;
         assert.match(r.out, new RegExp(`Memories: {2}${total} \\(global \\d+, project \\d+\\)`));
         const j = JSON.parse((await memcli(["status", "--json"], { env })).out);

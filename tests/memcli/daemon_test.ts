@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { exists } from "../../src/common/fs.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { killDaemon, memcliInPty, memcliProcess, portIsFree } from "./_util.ts";
+import { DEFAULT_EMBEDDING_DIM } from "../../src/config.ts";
 
 async function processAlive(pid: number): Promise<boolean> {
   const out = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] }).output();
@@ -36,7 +37,10 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
         assert.match(r.out, new RegExp(`URL: {7}${url} `));
         assert.match(r.out, new RegExp(`Data dir: {2}${dataDir}\\n`));
         assert.match(r.out, new RegExp(`Database: {2}pglite \\(${dataDir}/db\\)`));
-        assert.match(r.out, /Embedder: {2}builtin\/\S+ \(384 dimensions\)/);
+        assert.match(
+          r.out,
+          new RegExp(`Embedder: {2}builtin/\\S+ \\(${DEFAULT_EMBEDDING_DIM} dimensions\\)`),
+        );
         const snippet = JSON.parse(
           r.out.slice(r.out.indexOf("\n{\n") + 1, r.out.lastIndexOf("\n}\n") + 2),
         );
