@@ -216,7 +216,9 @@ export interface StatsRow {
 /** The tables the embedded database's vacuum looks after (their indexes go with them). */
 export const VACUUMED_TABLES: readonly string[] = [
   "memories",
-  "memory_terms",
+  "memory_nums",
+  "memory_postings",
+  "memory_term_keys",
   "memory_term_df",
   "memory_corpus",
   "mneme_import_jobs",
@@ -275,12 +277,12 @@ export const REINDEX_FACTOR = 1.15;
 /** The memory a rebuild of a postings index sorts in (see `#reindexBloated`). */
 const REINDEX_WORK_MEM = "4MB";
 /** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_FACTOR}). */
-export const REINDEXED: readonly string[] = ["memory_terms_lookup", "memory_terms_global"];
+export const REINDEXED: readonly string[] = ["memory_postings_lookup"];
 /**
  * Rebuilt with any of {@link REINDEXED}: its entries (memory ids, deduplicated, so its size
  * cannot be told from its rows) are inserted in the same random order.
  */
-const REINDEXED_ALONG = "memory_terms_memory_id";
+const REINDEXED_ALONG = "memory_postings_num";
 
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
@@ -391,7 +393,8 @@ export class Store {
     const out: Memory[] = [];
     for (let i = 0; i < rows.length; i += 200) {
       const batch = rows.slice(i, i + 200);
-      const payload = JSON.stringify(batch.map((r) => ({
+      const posts = batch.map((r) => postingsOf(r.content));
+      const payload = JSON.stringify(batch.map((r, j) => ({
         id: r.id,
         content: r.content,
         scope: r.scope,
@@ -404,8 +407,13 @@ export class Store {
         updated_at: r.updatedAt.toISOString(),
         expires_at: r.expiresAt?.toISOString() ?? null,
         embedding: vectorLiteral(r.embedding),
-        ...postingsOf(r.content),
+        ...posts[j],
       })));
+      // The keys of the batch's (term, project) pairs first (migrations/0014): a statement
+      // sees the keys committed before it starts, those of concurrent writers included.
+      await this.#ensureKeys(
+        batch.map((r, j) => ({ terms: Object.keys(posts[j].terms), project: r.project })),
+      );
       // One statement writes the memories and their postings (the foreign key is checked at
       // its end), so a memory never exists without them.
       const inserted = await this.db.query<Row>(
@@ -425,10 +433,14 @@ export class Store {
              from x
            returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
                      m.updated_at, m.expires_at, m.supersedes, m.superseded_by
+         ), num as (
+           insert into memory_nums (id) select x.id from x returning num, id
          ), post as (
-           insert into memory_terms (term, memory_id, tf, len, project)
-           select t.key, x.id, t.value::int, x.len, x.project
-             from x, jsonb_each_text(x.terms) as t
+           insert into memory_postings (key, num, tf, len)
+           select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
+             from x join num n on n.id = x.id, jsonb_each_text(x.terms) as t,
+                  lateral (select k.id from memory_term_keys k
+                            where k.term = t.key and coalesce(k.project, '') = coalesce(x.project, '')) k
          )
          select * from ins`,
         [payload, job],
@@ -437,6 +449,36 @@ export class Store {
       for (const r of batch) out.push(byId.get(r.id)!);
     }
     return out;
+  }
+
+  /**
+   * Add the missing keys of the (term, project) pairs of `docs` to `memory_term_keys` (never
+   * deleted: a key left by a write that failed afterwards only waits for its pair).
+   */
+  async #ensureKeys(docs: { terms: readonly string[]; project: string | null }[]): Promise<void> {
+    const seen = new Set<string>();
+    const terms: string[] = [];
+    const projects: (string | null)[] = [];
+    for (const d of docs) {
+      for (const t of d.terms) {
+        const k = JSON.stringify([t, d.project]);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        terms.push(t);
+        projects.push(d.project);
+      }
+    }
+    if (!terms.length) return;
+    // In one order, so that two writers adding the same new pairs cannot deadlock.
+    await this.db.query(
+      `insert into memory_term_keys (term, project)
+       select x.term, x.project from unnest($1::text[], $2::text[]) as x(term, project)
+        where not exists (select 1 from memory_term_keys k
+                           where k.term = x.term and coalesce(k.project, '') = coalesce(x.project, ''))
+        order by x.term, x.project
+       on conflict (term, (coalesce(project, ''))) do nothing`,
+      [terms, projects],
+    );
   }
 
   /**
@@ -844,9 +886,8 @@ export class Store {
    */
   async storeTerms(items: { id: string; content: string }[]): Promise<void> {
     if (!items.length) return;
-    const payload = JSON.stringify(
-      items.map((i) => ({ id: i.id, c: i.content, ...postingsOf(i.content) })),
-    );
+    const posts = items.map((i) => ({ id: i.id, c: i.content, ...postingsOf(i.content) }));
+    const payload = JSON.stringify(posts);
     await this.transaction(async (s) => {
       const ids = await s.db.query<{ id: string }>(
         `update memories m set term_count = x.len
@@ -856,12 +897,32 @@ export class Store {
       );
       if (!ids.length) return;
       const keep = ids.map((r) => r.id);
-      await s.db.query(`delete from memory_terms where memory_id = any($1::uuid[])`, [keep]);
+      const projects = await s.db.query<{ id: string; project: string | null }>(
+        "select id, project from memories where id = any($1::uuid[])",
+        [keep],
+      );
+      const projectOf = new Map(projects.map((r) => [r.id, r.project]));
+      await s.#ensureKeys(
+        posts.filter((i) => projectOf.has(i.id)).map((i) => ({
+          terms: Object.keys(i.terms),
+          project: projectOf.get(i.id)!,
+        })),
+      );
+      // A memory stored before version 14 without postings has its number already (the
+      // migration numbered every memory); one stored since has it from its insert.
       await s.db.query(
-        `insert into memory_terms (term, memory_id, tf, len, project)
-         select t.key, m.id, t.value::int, x.len, m.project
+        `delete from memory_postings
+          where num in (select num from memory_nums where id = any($1::uuid[]))`,
+        [keep],
+      );
+      await s.db.query(
+        `insert into memory_postings (key, num, tf, len)
+         select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
            from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
-           join memories m on m.id = x.id, jsonb_each_text(x.terms) as t
+           join memories m on m.id = x.id join memory_nums n on n.id = m.id,
+                jsonb_each_text(x.terms) as t,
+                lateral (select k.id from memory_term_keys k
+                          where k.term = t.key and coalesce(k.project, '') = coalesce(m.project, '')) k
           where x.id = any($2::uuid[])`,
         [payload, keep],
       );
@@ -1066,8 +1127,8 @@ export class Store {
       }
     }
     // The postings' indexes, unless VACUUM FULL just rebuilt them.
-    const reindexed = this.db.kind === "pglite" && names.includes("memory_terms") &&
-        !compacted.includes("memory_terms")
+    const reindexed = this.db.kind === "pglite" && names.includes("memory_postings") &&
+        !compacted.includes("memory_postings")
       ? await this.#reindexBloated(slack, max)
       : [];
     // The log of the vacuum (it logs the pages it marks all-visible: 13 MiB after an import of
@@ -1101,17 +1162,13 @@ export class Store {
    * 8,168 bytes filled to 90%.
    */
   async #reindexBloated(slack: number, max: number): Promise<string[]> {
-    const [est] = await this.db.query<{ lookup: number; global: number }>(
-      `select coalesce(sum(((case when project is null then 16 else 8 end)
-                 + pg_column_size(row(term, project, impact, memory_id, tf, len)) - 24 + 7)
-                 / 8 * 8 + 4), 0)::float8 as lookup,
-              coalesce(sum((8 + pg_column_size(row(term, impact, memory_id, tf, len)) - 24 + 7)
-                 / 8 * 8 + 4) filter (where project is null), 0)::float8 as global
-         from memory_terms`,
+    // Every entry of memory_postings_lookup is 8 + 4 + 4 + 4 + 2 + 2 = 24 bytes (key, impact,
+    // num, tf, len: no nulls, no padding), 28 with its line pointer.
+    const [est] = await this.db.query<{ lookup: number }>(
+      `select (count(*) * 28)::float8 as lookup from memory_postings`,
     );
     const built: Record<string, number> = {
-      memory_terms_lookup: Number(est.lookup) / (8168 * 0.9) * 8192,
-      memory_terms_global: Number(est.global) / (8168 * 0.9) * 8192,
+      memory_postings_lookup: Number(est.lookup) / (8168 * 0.9) * 8192,
     };
     const rows = await this.db.query<{ name: string; bytes: number }>(
       `select c.relname as name, pg_relation_size(c.oid)::float8 as bytes from pg_class c
@@ -1302,7 +1359,7 @@ export class Store {
   async analyze(compact: { slackBytes?: number; maxBytes?: number } = {}): Promise<void> {
     await this.compactStats();
     await this.db.exec("analyze memories");
-    await this.db.exec("vacuum analyze memory_terms");
+    await this.db.exec("vacuum analyze memory_nums, memory_postings, memory_term_keys");
     // On the embedded database the postings' indexes an import left bloated are rebuilt here,
     // within the import's request, rather than by the vacuum that follows it, where the
     // rebuild held up the next requests of other clients for seconds.
