@@ -161,20 +161,31 @@ begin
         order by m.embedding <=> q_vec limit k)
     ) near
   ), keyed as (
+    -- Over every memory, every key of the term; otherwise the keys of the scope's project
+    -- values ('' for null), each looked up.
     select q.term, q.w, t.id as key from unnest(q_terms, q_weights) as q(term, w)
       join memory_term_keys t on t.term = q.term
-     where all_projects or (with_global and t.project is null) or t.project = in_project
-  ), read as (
+     where all_projects
+    union all
+    select q.term, q.w, t.id from unnest(q_terms, q_weights) as q(term, w)
+      cross join unnest(case when with_global and in_project is not null then array['', in_project]
+                             when with_global then array['']
+                             else array[in_project] end) as v(project)
+      join memory_term_keys t on t.term = q.term and coalesce(t.project, '') = v.project
+     where not all_projects
+  ), read as materialized (
     select kd.term, kd.w, x.num, x.tf, x.len, x.impact from keyed kd cross join lateral (
       select p.num, p.tf, p.len, mneme_impact(p.tf, p.len) as impact from memory_postings p
        where p.key = kd.key and (no_jobs or p.num not in (select num from staged))
        order by mneme_impact(p.tf, p.len) desc limit per) x
   ), post as (
-    select r.num, r.w * r.tf / (r.tf + k1 * (1 - b + b * r.len / q_avgdl)) as s from (
-      select read.*, case when all_projects
-               then row_number() over (partition by read.term order by read.impact desc)
-               else 1 end as rn
-        from read) r
+    select r.num, r.w * r.tf / (r.tf + k1 * (1 - b + b * r.len / q_avgdl)) as s
+      from read r where not all_projects
+    union all
+    -- Over every memory, a term's `per` best across its keys (a sort of at most `per` per key).
+    select r.num, r.w * r.tf / (r.tf + k1 * (1 - b + b * r.len / q_avgdl)) from (
+      select read.*, row_number() over (partition by read.term order by read.impact desc) as rn
+        from read where all_projects) r
      where r.rn <= per
   ), bm as (
     select post.num, sum(post.s) as score from post group by post.num
