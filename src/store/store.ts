@@ -440,7 +440,8 @@ export class Store {
            select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
              from x join num n on n.id = x.id, jsonb_each_text(x.terms) as t,
                   lateral (select k.id from memory_term_keys k
-                            where k.term = t.key and coalesce(k.project, '') = coalesce(x.project, '')) k
+                            where k.term = t.key and coalesce(k.project, '') = coalesce(x.project, '')
+                            limit 1) k
          )
          select * from ins`,
         [payload, job],
@@ -473,8 +474,10 @@ export class Store {
     await this.db.query(
       `insert into memory_term_keys (term, project)
        select x.term, x.project from unnest($1::text[], $2::text[]) as x(term, project)
-        where not exists (select 1 from memory_term_keys k
-                           where k.term = x.term and coalesce(k.project, '') = coalesce(x.project, ''))
+         left join lateral (select 1 as found from memory_term_keys k
+                             where k.term = x.term and coalesce(k.project, '') = coalesce(x.project, '')
+                             limit 1) f on true
+        where f.found is null
         order by x.term, x.project
        on conflict (term, (coalesce(project, ''))) do nothing`,
       [terms, projects],
@@ -912,17 +915,19 @@ export class Store {
       // migration numbered every memory); one stored since has it from its insert.
       await s.db.query(
         `delete from memory_postings
-          where num in (select num from memory_nums where id = any($1::uuid[]))`,
+          where num = any(array(select num from memory_nums where id = any($1::uuid[])))`,
         [keep],
       );
       await s.db.query(
         `insert into memory_postings (key, num, tf, len)
          select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
            from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
-           join memories m on m.id = x.id join memory_nums n on n.id = m.id,
+           join memories m on m.id = x.id,
+                lateral (select n.num from memory_nums n where n.id = m.id limit 1) n,
                 jsonb_each_text(x.terms) as t,
                 lateral (select k.id from memory_term_keys k
-                          where k.term = t.key and coalesce(k.project, '') = coalesce(m.project, '')) k
+                          where k.term = t.key and coalesce(k.project, '') = coalesce(m.project, '')
+                          limit 1) k
           where x.id = any($2::uuid[])`,
         [payload, keep],
       );
