@@ -209,13 +209,15 @@ begin
      order by best.score desc, n.id limit k
   ), ids as (
     select top.id from top union select vec.id from vec
+  ), numbered as materialized (
+    -- Materialized, so that bm is joined once (hashed) rather than scanned for every id.
+    select ids.id, n.num from ids
+      left join lateral (select n.num from memory_nums n where n.id = ids.id limit 1) n on true
   )
   select m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
          m.updated_at, m.expires_at, m.supersedes, m.superseded_by,
          (1 - (m.embedding <=> q_vec))::double precision,
          least(1, coalesce(s.score, 0) / q_total)::double precision
-    from (select ids.id, bm.score from ids
-            left join lateral (select n.num from memory_nums n where n.id = ids.id limit 1) n on true
-            left join bm on bm.num = n.num) s
+    from (select numbered.id, bm.score from numbered left join bm on bm.num = numbered.num) s
     cross join lateral (select * from memories m where m.id = s.id limit 1) m;
 end $$;
