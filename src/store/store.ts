@@ -409,20 +409,36 @@ export class Store {
         embedding: vectorLiteral(r.embedding),
         ...posts[j],
       })));
-      // The keys of the batch's (term, project) pairs first (migrations/0014): a statement
-      // sees the keys committed before it starts, those of concurrent writers included.
-      await this.#ensureKeys(
-        batch.map((r, j) => ({ terms: Object.keys(posts[j].terms), project: r.project })),
-      );
       // One statement writes the memories and their postings (the foreign key is checked at
-      // its end), so a memory never exists without them.
-      const inserted = await this.db.query<Row>(
+      // its end), so a memory never exists without them, and the keys of their (term, project)
+      // pairs that are missing (migrations/0014).
+      const inserted = await this.db.query<Row & { posted: number }>(
         `with x as materialized (
            select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
                 len int)
+         ), pairs as materialized (
+           select distinct t.term, x.project from x, jsonb_object_keys(x.terms) as t(term)
+         ), known as materialized (
+           select p.term, p.project, k.id from pairs p
+             cross join lateral (select k.id from memory_term_keys k
+                                  where k.term = p.term
+                                    and coalesce(k.project, '') = coalesce(p.project, '')
+                                  limit 1) k
+         ), added as (
+           -- In one order, so that two writers adding the same new pairs cannot deadlock.
+           insert into memory_term_keys (term, project)
+           select p.term, p.project from pairs p
+            where not exists (select 1 from known
+                               where known.term = p.term
+                                 and known.project is not distinct from p.project)
+            order by p.term, p.project
+           on conflict (term, (coalesce(project, ''))) do nothing
+           returning id, term, project
+         ), keys as (
+           select term, project, id from known union all select term, project, id from added
          ), ins as (
            insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
                                       created_at, updated_at, expires_at, embedding, term_count,
@@ -438,14 +454,24 @@ export class Store {
          ), post as (
            insert into memory_postings (key, num, tf, len)
            select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
-             from x join num n on n.id = x.id, jsonb_each_text(x.terms) as t,
-                  lateral (select k.id from memory_term_keys k
-                            where k.term = t.key and coalesce(k.project, '') = coalesce(x.project, '')
-                            limit 1) k
+             from x join num n on n.id = x.id
+             cross join lateral jsonb_each_text(x.terms) as t
+             join keys k on k.term = t.key and k.project is not distinct from x.project
+           returning 1
          )
-         select * from ins`,
+         select ins.*, (select count(*) from post)::int as posted from ins`,
         [payload, job],
       );
+      // A pair added by a concurrent writer after this statement began (server Postgres) is
+      // neither seen nor added here (it waited for that writer, then did nothing): its
+      // postings are written again by a statement that sees it.
+      const expected = posts.reduce((n, p) => n + Object.keys(p.terms).length, 0);
+      if (inserted.length && Number(inserted[0].posted) < expected) {
+        await this.#writePostings(
+          batch.map((r, j) => ({ id: r.id, c: r.content, ...posts[j] })),
+          batch.map((r) => r.id),
+        );
+      }
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
     }
@@ -899,27 +925,40 @@ export class Store {
         [payload],
       );
       if (!ids.length) return;
-      const keep = ids.map((r) => r.id);
-      const projects = await s.db.query<{ id: string; project: string | null }>(
-        "select id, project from memories where id = any($1::uuid[])",
-        [keep],
-      );
-      const projectOf = new Map(projects.map((r) => [r.id, r.project]));
-      await s.#ensureKeys(
-        posts.filter((i) => projectOf.has(i.id)).map((i) => ({
-          terms: Object.keys(i.terms),
-          project: projectOf.get(i.id)!,
-        })),
-      );
-      // A memory stored before version 14 without postings has its number already (the
-      // migration numbered every memory); one stored since has it from its insert.
-      await s.db.query(
-        `delete from memory_postings
+      await s.#writePostings(posts, ids.map((r) => r.id));
+    });
+  }
+
+  /**
+   * Replace the postings of the memories `keep` (of `posts`) with those of `posts`, adding
+   * the keys they lack first.
+   */
+  async #writePostings(
+    posts: { id: string; c: string; terms: Record<string, number>; len: number }[],
+    keep: string[],
+  ): Promise<void> {
+    const payload = JSON.stringify(posts);
+    const s = this;
+    const projects = await s.db.query<{ id: string; project: string | null }>(
+      "select id, project from memories where id = any($1::uuid[])",
+      [keep],
+    );
+    const projectOf = new Map(projects.map((r) => [r.id, r.project]));
+    await s.#ensureKeys(
+      posts.filter((i) => projectOf.has(i.id)).map((i) => ({
+        terms: Object.keys(i.terms),
+        project: projectOf.get(i.id)!,
+      })),
+    );
+    // A memory stored before version 14 without postings has its number already (the
+    // migration numbered every memory); one stored since has it from its insert.
+    await s.db.query(
+      `delete from memory_postings
           where num = any(array(select num from memory_nums where id = any($1::uuid[])))`,
-        [keep],
-      );
-      await s.db.query(
-        `insert into memory_postings (key, num, tf, len)
+      [keep],
+    );
+    await s.db.query(
+      `insert into memory_postings (key, num, tf, len)
          select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
            from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
            join memories m on m.id = x.id,
@@ -929,9 +968,8 @@ export class Store {
                           where k.term = t.key and coalesce(k.project, '') = coalesce(m.project, '')
                           limit 1) k
           where x.id = any($2::uuid[])`,
-        [payload, keep],
-      );
-    });
+      [payload, keep],
+    );
   }
 
   /** Counts of current memories by scope, project and type. */
