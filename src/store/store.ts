@@ -938,13 +938,12 @@ export class Store {
     keep: string[],
   ): Promise<void> {
     const payload = JSON.stringify(posts);
-    const s = this;
-    const projects = await s.db.query<{ id: string; project: string | null }>(
+    const projects = await this.db.query<{ id: string; project: string | null }>(
       "select id, project from memories where id = any($1::uuid[])",
       [keep],
     );
     const projectOf = new Map(projects.map((r) => [r.id, r.project]));
-    await s.#ensureKeys(
+    await this.#ensureKeys(
       posts.filter((i) => projectOf.has(i.id)).map((i) => ({
         terms: Object.keys(i.terms),
         project: projectOf.get(i.id)!,
@@ -952,12 +951,12 @@ export class Store {
     );
     // A memory stored before version 14 without postings has its number already (the
     // migration numbered every memory); one stored since has it from its insert.
-    await s.db.query(
+    await this.db.query(
       `delete from memory_postings
           where num = any(array(select num from memory_nums where id = any($1::uuid[])))`,
       [keep],
     );
-    await s.db.query(
+    await this.db.query(
       `insert into memory_postings (key, num, tf, len)
          select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
            from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
