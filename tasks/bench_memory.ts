@@ -277,7 +277,9 @@ async function settle(db: Db): Promise<number> {
       if (Number(n) === 0) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    await db.exec("vacuum analyze memories, memory_terms, memory_term_df, memory_corpus");
+    await db.exec(
+      "vacuum analyze memories, memory_nums, memory_postings, memory_term_keys, memory_term_df, memory_corpus",
+    );
   }
   await db.exec("checkpoint");
   return (performance.now() - t0) / 1000;

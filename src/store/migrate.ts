@@ -13,6 +13,7 @@ import stagedStats from "../../migrations/0007_staged_stats.sql" with { type: "t
 import searchFunction from "../../migrations/0008_search_function.sql" with { type: "text" };
 import contentHash from "../../migrations/0011_content_hash.sql" with { type: "text" };
 import maintenance from "../../migrations/0012_maintenance.sql" with { type: "text" };
+import compactPostings from "../../migrations/0014_compact_postings.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 8, name: "0008_search_function", sql: searchFunction },
   { version: 11, name: "0011_content_hash", sql: contentHash },
   { version: 12, name: "0012_maintenance", sql: maintenance },
+  { version: 14, name: "0014_compact_postings", sql: compactPostings },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */

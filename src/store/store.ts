@@ -216,7 +216,9 @@ export interface StatsRow {
 /** The tables the embedded database's vacuum looks after (their indexes go with them). */
 export const VACUUMED_TABLES: readonly string[] = [
   "memories",
-  "memory_terms",
+  "memory_nums",
+  "memory_postings",
+  "memory_term_keys",
   "memory_term_df",
   "memory_corpus",
   "mneme_import_jobs",
@@ -275,12 +277,12 @@ export const REINDEX_FACTOR = 1.15;
 /** The memory a rebuild of a postings index sorts in (see `#reindexBloated`). */
 const REINDEX_WORK_MEM = "4MB";
 /** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_FACTOR}). */
-export const REINDEXED: readonly string[] = ["memory_terms_lookup", "memory_terms_global"];
+export const REINDEXED: readonly string[] = ["memory_postings_lookup"];
 /**
  * Rebuilt with any of {@link REINDEXED}: its entries (memory ids, deduplicated, so its size
  * cannot be told from its rows) are inserted in the same random order.
  */
-const REINDEXED_ALONG = "memory_terms_memory_id";
+const REINDEXED_ALONG = "memory_postings_num";
 
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
@@ -391,7 +393,8 @@ export class Store {
     const out: Memory[] = [];
     for (let i = 0; i < rows.length; i += 200) {
       const batch = rows.slice(i, i + 200);
-      const payload = JSON.stringify(batch.map((r) => ({
+      const posts = batch.map((r) => postingsOf(r.content));
+      const payload = JSON.stringify(batch.map((r, j) => ({
         id: r.id,
         content: r.content,
         scope: r.scope,
@@ -404,17 +407,38 @@ export class Store {
         updated_at: r.updatedAt.toISOString(),
         expires_at: r.expiresAt?.toISOString() ?? null,
         embedding: vectorLiteral(r.embedding),
-        ...postingsOf(r.content),
+        ...posts[j],
       })));
       // One statement writes the memories and their postings (the foreign key is checked at
-      // its end), so a memory never exists without them.
-      const inserted = await this.db.query<Row>(
+      // its end), so a memory never exists without them, and the keys of their (term, project)
+      // pairs that are missing (migrations/0014).
+      const inserted = await this.db.query<Row & { posted: number }>(
         `with x as materialized (
            select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
                 len int)
+         ), pairs as materialized (
+           select distinct t.term, x.project from x, jsonb_object_keys(x.terms) as t(term)
+         ), known as materialized (
+           select p.term, p.project, k.id from pairs p
+             cross join lateral (select k.id from memory_term_keys k
+                                  where k.term = p.term
+                                    and coalesce(k.project, '') = coalesce(p.project, '')
+                                  limit 1) k
+         ), added as (
+           -- In one order, so that two writers adding the same new pairs cannot deadlock.
+           insert into memory_term_keys (term, project)
+           select p.term, p.project from pairs p
+            where not exists (select 1 from known
+                               where known.term = p.term
+                                 and known.project is not distinct from p.project)
+            order by p.term, p.project
+           on conflict (term, (coalesce(project, ''))) do nothing
+           returning id, term, project
+         ), keys as (
+           select term, project, id from known union all select term, project, id from added
          ), ins as (
            insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
                                       created_at, updated_at, expires_at, embedding, term_count,
@@ -425,18 +449,65 @@ export class Store {
              from x
            returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
                      m.updated_at, m.expires_at, m.supersedes, m.superseded_by
+         ), num as (
+           insert into memory_nums (id) select x.id from x returning num, id
          ), post as (
-           insert into memory_terms (term, memory_id, tf, len, project)
-           select t.key, x.id, t.value::int, x.len, x.project
-             from x, jsonb_each_text(x.terms) as t
+           insert into memory_postings (key, num, tf, len)
+           select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
+             from x join num n on n.id = x.id
+             cross join lateral jsonb_each_text(x.terms) as t
+             join keys k on k.term = t.key and k.project is not distinct from x.project
+           returning 1
          )
-         select * from ins`,
+         select ins.*, (select count(*) from post)::int as posted from ins`,
         [payload, job],
       );
+      // A pair added by a concurrent writer after this statement began (server Postgres) is
+      // neither seen nor added here (it waited for that writer, then did nothing): its
+      // postings are written again by a statement that sees it.
+      const expected = posts.reduce((n, p) => n + Object.keys(p.terms).length, 0);
+      if (inserted.length && Number(inserted[0].posted) < expected) {
+        await this.#writePostings(
+          batch.map((r, j) => ({ id: r.id, c: r.content, ...posts[j] })),
+          batch.map((r) => r.id),
+        );
+      }
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
     }
     return out;
+  }
+
+  /**
+   * Add the missing keys of the (term, project) pairs of `docs` to `memory_term_keys` (never
+   * deleted: a key left by a write that failed afterwards only waits for its pair).
+   */
+  async #ensureKeys(docs: { terms: readonly string[]; project: string | null }[]): Promise<void> {
+    const seen = new Set<string>();
+    const terms: string[] = [];
+    const projects: (string | null)[] = [];
+    for (const d of docs) {
+      for (const t of d.terms) {
+        const k = JSON.stringify([t, d.project]);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        terms.push(t);
+        projects.push(d.project);
+      }
+    }
+    if (!terms.length) return;
+    // In one order, so that two writers adding the same new pairs cannot deadlock.
+    await this.db.query(
+      `insert into memory_term_keys (term, project)
+       select x.term, x.project from unnest($1::text[], $2::text[]) as x(term, project)
+         left join lateral (select 1 as found from memory_term_keys k
+                             where k.term = x.term and coalesce(k.project, '') = coalesce(x.project, '')
+                             limit 1) f on true
+        where f.found is null
+        order by x.term, x.project
+       on conflict (term, (coalesce(project, ''))) do nothing`,
+      [terms, projects],
+    );
   }
 
   /**
@@ -844,9 +915,8 @@ export class Store {
    */
   async storeTerms(items: { id: string; content: string }[]): Promise<void> {
     if (!items.length) return;
-    const payload = JSON.stringify(
-      items.map((i) => ({ id: i.id, c: i.content, ...postingsOf(i.content) })),
-    );
+    const posts = items.map((i) => ({ id: i.id, c: i.content, ...postingsOf(i.content) }));
+    const payload = JSON.stringify(posts);
     await this.transaction(async (s) => {
       const ids = await s.db.query<{ id: string }>(
         `update memories m set term_count = x.len
@@ -855,17 +925,50 @@ export class Store {
         [payload],
       );
       if (!ids.length) return;
-      const keep = ids.map((r) => r.id);
-      await s.db.query(`delete from memory_terms where memory_id = any($1::uuid[])`, [keep]);
-      await s.db.query(
-        `insert into memory_terms (term, memory_id, tf, len, project)
-         select t.key, m.id, t.value::int, x.len, m.project
-           from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
-           join memories m on m.id = x.id, jsonb_each_text(x.terms) as t
-          where x.id = any($2::uuid[])`,
-        [payload, keep],
-      );
+      await s.#writePostings(posts, ids.map((r) => r.id));
     });
+  }
+
+  /**
+   * Replace the postings of the memories `keep` (of `posts`) with those of `posts`, adding
+   * the keys they lack first.
+   */
+  async #writePostings(
+    posts: { id: string; c: string; terms: Record<string, number>; len: number }[],
+    keep: string[],
+  ): Promise<void> {
+    const payload = JSON.stringify(posts);
+    const projects = await this.db.query<{ id: string; project: string | null }>(
+      "select id, project from memories where id = any($1::uuid[])",
+      [keep],
+    );
+    const projectOf = new Map(projects.map((r) => [r.id, r.project]));
+    await this.#ensureKeys(
+      posts.filter((i) => projectOf.has(i.id)).map((i) => ({
+        terms: Object.keys(i.terms),
+        project: projectOf.get(i.id)!,
+      })),
+    );
+    // A memory stored before version 14 without postings has its number already (the
+    // migration numbered every memory); one stored since has it from its insert.
+    await this.db.query(
+      `delete from memory_postings
+          where num = any(array(select num from memory_nums where id = any($1::uuid[])))`,
+      [keep],
+    );
+    await this.db.query(
+      `insert into memory_postings (key, num, tf, len)
+         select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
+           from jsonb_to_recordset($1::text::jsonb) as x(id uuid, terms jsonb, len int)
+           join memories m on m.id = x.id,
+                lateral (select n.num from memory_nums n where n.id = m.id limit 1) n,
+                jsonb_each_text(x.terms) as t,
+                lateral (select k.id from memory_term_keys k
+                          where k.term = t.key and coalesce(k.project, '') = coalesce(m.project, '')
+                          limit 1) k
+          where x.id = any($2::uuid[])`,
+      [payload, keep],
+    );
   }
 
   /** Counts of current memories by scope, project and type. */
@@ -1067,8 +1170,8 @@ export class Store {
       }
     }
     // The postings' indexes, unless VACUUM FULL just rebuilt them.
-    const reindexed = this.db.kind === "pglite" && names.includes("memory_terms") &&
-        !compacted.includes("memory_terms")
+    const reindexed = this.db.kind === "pglite" && names.includes("memory_postings") &&
+        !compacted.includes("memory_postings")
       ? await this.#reindexBloated(slack, max)
       : [];
     // The log of the vacuum (it logs the pages it marks all-visible: 13 MiB after an import of
@@ -1102,17 +1205,13 @@ export class Store {
    * 8,168 bytes filled to 90%.
    */
   async #reindexBloated(slack: number, max: number): Promise<string[]> {
-    const [est] = await this.db.query<{ lookup: number; global: number }>(
-      `select coalesce(sum(((case when project is null then 16 else 8 end)
-                 + pg_column_size(row(term, project, impact, memory_id, tf, len)) - 24 + 7)
-                 / 8 * 8 + 4), 0)::float8 as lookup,
-              coalesce(sum((8 + pg_column_size(row(term, impact, memory_id, tf, len)) - 24 + 7)
-                 / 8 * 8 + 4) filter (where project is null), 0)::float8 as global
-         from memory_terms`,
+    // Every entry of memory_postings_lookup is 8 + 4 + 4 + 4 + 2 + 2 = 24 bytes (key, impact,
+    // num, tf, len: no nulls, no padding), 28 with its line pointer.
+    const [est] = await this.db.query<{ lookup: number }>(
+      `select (count(*) * 28)::float8 as lookup from memory_postings`,
     );
     const built: Record<string, number> = {
-      memory_terms_lookup: Number(est.lookup) / (8168 * 0.9) * 8192,
-      memory_terms_global: Number(est.global) / (8168 * 0.9) * 8192,
+      memory_postings_lookup: Number(est.lookup) / (8168 * 0.9) * 8192,
     };
     const rows = await this.db.query<{ name: string; bytes: number }>(
       `select c.relname as name, pg_relation_size(c.oid)::float8 as bytes from pg_class c
@@ -1309,7 +1408,7 @@ export class Store {
   async analyze(compact: { slackBytes?: number; maxBytes?: number } = {}): Promise<void> {
     await this.compactStats();
     await this.db.exec("analyze memories");
-    await this.db.exec("vacuum analyze memory_terms");
+    await this.db.exec("vacuum analyze memory_nums, memory_postings, memory_term_keys");
     // On the embedded database the postings' indexes an import left bloated are rebuilt here,
     // within the import's request, rather than by the vacuum that follows it, where the
     // rebuild held up the next requests of other clients for seconds.

@@ -48,12 +48,11 @@ async function schemaChecks(db: Db): Promise<void> {
   }
   assert.equal(def("memories_content_tsv"), "", "the all-words full-text index is gone");
   const terms = await db.query<{ indexname: string }>(
-    "select indexname from pg_indexes where tablename = 'memory_terms'",
+    "select indexname from pg_indexes where tablename = 'memory_postings'",
   );
   assert.deepEqual(terms.map((r) => r.indexname).sort(), [
-    "memory_terms_global",
-    "memory_terms_lookup",
-    "memory_terms_memory_id",
+    "memory_postings_lookup",
+    "memory_postings_num",
   ]);
   assert.equal(await columnDimension(db), EMBEDDER.dimension);
   assert.deepEqual(await recordedEmbedder(db), EMBEDDER);
