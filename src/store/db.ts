@@ -19,6 +19,14 @@ export interface QueryOptions {
   prepare?: boolean;
 }
 
+/** One statement of {@link Db.batch}. */
+export interface BatchStep {
+  text: string;
+  params?: unknown[];
+  /** End the batch here when this statement returns no row (see {@link Db.batch}). */
+  stopUnlessRows?: boolean;
+}
+
 /** Minimal SQL executor shared by both adapters. */
 export interface Db {
   /** `pglite` (embedded) or `postgres` (server). */
@@ -31,6 +39,14 @@ export interface Db {
   ): Promise<T[]>;
   /** Run a script of statements without parameters (migrations). */
   exec(text: string): Promise<void>;
+  /**
+   * Run `steps` in order in one transaction and return each one's rows: one message to the
+   * embedded database's worker thread instead of one per statement. A step with
+   * `stopUnlessRows` that returns no row ends the batch: what ran is rolled back (inside an
+   * open transaction, left to it), and the rows so far are returned (fewer than the steps).
+   * Absent where statements do not cross threads; {@link runBatch} runs the same anywhere.
+   */
+  batch?(steps: BatchStep[]): Promise<unknown[][]>;
   /** Run `fn` in one transaction; it is rolled back when `fn` throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /**
@@ -53,4 +69,23 @@ export interface Db {
   renew?(): Promise<void>;
   /** Close the connection(s). */
   close(): Promise<void>;
+}
+
+/** {@link Db.batch} where the driver has it, else the same steps in {@link Db.transaction}. */
+export async function runBatch(db: Db, steps: BatchStep[]): Promise<unknown[][]> {
+  if (db.batch) return await db.batch(steps);
+  const out: unknown[][] = [];
+  const stop = new Error("stop");
+  try {
+    await db.transaction(async (tx) => {
+      for (const step of steps) {
+        const rows = await tx.query(step.text, step.params);
+        out.push(rows);
+        if (step.stopUnlessRows && !rows.length) throw stop;
+      }
+    });
+  } catch (err) {
+    if (err !== stop) throw err;
+  }
+  return out;
 }

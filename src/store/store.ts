@@ -7,7 +7,7 @@
 import { type EmbedderInfo, sameEmbedder } from "../embed/embedder.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { termCounts } from "../domain/terms.ts";
-import type { Db } from "./db.ts";
+import { type Db, runBatch } from "./db.ts";
 import {
   addVectorColumn,
   CLEANUP_LOCK,
@@ -283,6 +283,78 @@ export const REINDEXED: readonly string[] = ["memory_terms_lookup", "memory_term
 const REINDEXED_ALONG = "memory_terms_memory_id";
 
 /** The store: all memory queries over one {@link Db}. */
+/**
+ * Insert memories and their postings in one statement (the foreign key is checked at its end),
+ * so a memory never exists without them; $1 is the rows as JSON ({@link insertParams}), $2
+ * the import job or null.
+ */
+const INSERT_ROWS = `with x as materialized (
+           select * from jsonb_to_recordset($1::text::jsonb) as x(
+                id uuid, content text, scope text, project text, type text, tags jsonb,
+                weight double precision, supersedes uuid, created_at timestamptz,
+                updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
+                len int)
+         ), ins as (
+           insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
+                                      created_at, updated_at, expires_at, embedding, term_count,
+                                      import_job)
+           select x.id, x.content, x.scope, x.project, x.type,
+                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
+                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
+             from x
+           returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
+                     m.updated_at, m.expires_at, m.supersedes, m.superseded_by
+         ), post as (
+           insert into memory_terms (term, memory_id, tf, len, project)
+           select t.key, x.id, t.value::int, x.len, x.project
+             from x, jsonb_each_text(x.terms) as t
+         )
+         select * from ins`;
+
+/** The parameters of {@link INSERT_ROWS} for `rows` (of import `job`, or null). */
+function insertParams(rows: NewRow[], job: string | null): unknown[] {
+  const payload = JSON.stringify(rows.map((r) => ({
+    id: r.id,
+    content: r.content,
+    scope: r.scope,
+    project: r.project,
+    type: r.type,
+    tags: r.tags,
+    weight: r.weight,
+    supersedes: r.supersedes,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+    expires_at: r.expiresAt?.toISOString() ?? null,
+    embedding: vectorLiteral(r.embedding),
+    ...postingsOf(r.content),
+  })));
+  return [payload, job];
+}
+
+/**
+ * The `k` nearest current, not superseded memories by cosine distance (with `similarity`):
+ * its text and parameters. Run with sequential scans off ({@link Store.nearest}).
+ */
+function nearestStatement(
+  vector: number[],
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  excludeId?: string,
+): [string, unknown[]] {
+  const p = new Params();
+  const v = p.add(vectorLiteral(vector));
+  const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
+  return [
+    `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
+       from memories m
+      where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+        and ${VISIBLE} ${exclude}
+      order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
+    p.values,
+  ];
+}
+
 export class Store {
   /** The driver underneath. */
   readonly db: Db;
@@ -391,52 +463,51 @@ export class Store {
     const out: Memory[] = [];
     for (let i = 0; i < rows.length; i += 200) {
       const batch = rows.slice(i, i + 200);
-      const payload = JSON.stringify(batch.map((r) => ({
-        id: r.id,
-        content: r.content,
-        scope: r.scope,
-        project: r.project,
-        type: r.type,
-        tags: r.tags,
-        weight: r.weight,
-        supersedes: r.supersedes,
-        created_at: r.createdAt.toISOString(),
-        updated_at: r.updatedAt.toISOString(),
-        expires_at: r.expiresAt?.toISOString() ?? null,
-        embedding: vectorLiteral(r.embedding),
-        ...postingsOf(r.content),
-      })));
-      // One statement writes the memories and their postings (the foreign key is checked at
-      // its end), so a memory never exists without them.
-      const inserted = await this.db.query<Row>(
-        `with x as materialized (
-           select * from jsonb_to_recordset($1::text::jsonb) as x(
-                id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
-                len int)
-         ), ins as (
-           insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
-                                      created_at, updated_at, expires_at, embedding, term_count,
-                                      import_job)
-           select x.id, x.content, x.scope, x.project, x.type,
-                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
-             from x
-           returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
-                     m.updated_at, m.expires_at, m.supersedes, m.superseded_by
-         ), post as (
-           insert into memory_terms (term, memory_id, tf, len, project)
-           select t.key, x.id, t.value::int, x.len, x.project
-             from x, jsonb_each_text(x.terms) as t
-         )
-         select * from ins`,
-        [payload, job],
-      );
+      const inserted = await this.db.query<Row>(INSERT_ROWS, insertParams(batch, job));
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
     }
     return out;
+  }
+
+  /**
+   * A create without a memory to supersede, in one transaction and, on the embedded database
+   * in a worker thread, one message: the recorded embedder checked (it must be `embedder`, or
+   * none), the `k` nearest current memories to `row`'s vector within `scope` read (for the
+   * contradiction check, before the row exists), then `row` inserted. Null, with nothing
+   * written, when another embedder is recorded. Used on the embedded database only: each
+   * statement there is a message to the worker, on a server one round trip either way.
+   */
+  async insertAfterNearest(
+    row: NewRow,
+    embedder: EmbedderInfo,
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+  ): Promise<{ memory: Memory; near: Scored[] } | null> {
+    const [nearText, nearParams] = nearestStatement(row.embedding, scope, k, now);
+    const out = await runBatch(this.db, [
+      {
+        text: `select 1 as usable from mneme_meta where id = 1 and (
+                 coalesce(embedder_provider, '') = '' or coalesce(embedder_model, '') = ''
+                 or coalesce(embedder_dimension, 0) = 0
+                 or (embedder_provider = $1 and embedder_model = $2 and embedder_dimension = $3))`,
+        params: [embedder.provider, embedder.model, embedder.dimension],
+        stopUnlessRows: true,
+      },
+      { text: "set local enable_seqscan = off" },
+      { text: nearText, params: nearParams },
+      { text: "set local enable_seqscan = on" },
+      { text: INSERT_ROWS, params: insertParams([row], null) },
+    ]);
+    if (out.length < 5) return null;
+    return {
+      near: (out[2] as Row[]).map((r) => ({
+        memory: toMemory(r),
+        similarity: Number(r.similarity),
+      })),
+      memory: toMemory((out[4] as Row[])[0]),
+    };
   }
 
   /**
@@ -719,17 +790,7 @@ export class Store {
     now: Date,
     excludeId?: string,
   ): Promise<Scored[]> {
-    const p = new Params();
-    const v = p.add(vectorLiteral(vector));
-    const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
-    const rows = await this.#indexed<Row>(
-      `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
-         from memories m
-        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
-          and ${VISIBLE} ${exclude}
-        order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
-      p.values,
-    );
+    const rows = await this.#indexed<Row>(...nearestStatement(vector, scope, k, now, excludeId));
     return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
   }
 
