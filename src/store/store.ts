@@ -495,9 +495,15 @@ export class Store {
         params: [embedder.provider, embedder.model, embedder.dimension],
         stopUnlessRows: true,
       },
-      { text: "set local enable_seqscan = off" },
+      // `set local` as a function call: a prepared statement on the embedded database.
+      { text: "select set_config('enable_seqscan', 'off', true)" },
       { text: nearText, params: nearParams },
-      { text: "set local enable_seqscan = on" },
+      // The insert's plan cannot depend on its parameters (rows as JSON): the embedded
+      // database may keep it (a generic plan) rather than plan it again for each create.
+      {
+        text: `select set_config('enable_seqscan', 'on', true),
+                      set_config('plan_cache_mode', 'auto', true)`,
+      },
       { text: INSERT_ROWS, params: insertParams([row], null) },
     ]);
     if (out.length < 5) return null;
