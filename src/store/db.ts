@@ -14,7 +14,8 @@ export interface QueryOptions {
    * depend on the parameters' values, such as the call of a function (the server may keep
    * one generic plan for a prepared statement), with every parameter cast (the types it was
    * prepared with stay). When its result type changes under it, postgres.js prepares it
-   * again and retries, outside a transaction only. Ignored by the PGlite adapter.
+   * again and retries, outside a transaction only. On the embedded database: kept as a named
+   * prepared statement, neither parsed nor analysed again, its plan possibly kept.
    */
   prepare?: boolean;
 }
@@ -25,6 +26,8 @@ export interface BatchStep {
   params?: unknown[];
   /** End the batch here when this statement returns no row (see {@link Db.batch}). */
   stopUnlessRows?: boolean;
+  /** As {@link QueryOptions.prepare}. */
+  prepare?: boolean;
 }
 
 /** Minimal SQL executor shared by both adapters. */
@@ -79,7 +82,7 @@ export async function runBatch(db: Db, steps: BatchStep[]): Promise<unknown[][]>
   try {
     await db.transaction(async (tx) => {
       for (const step of steps) {
-        const rows = await tx.query(step.text, step.params);
+        const rows = await tx.query(step.text, step.params, { prepare: step.prepare });
         out.push(rows);
         if (step.stopUnlessRows && !rows.length) throw stop;
       }

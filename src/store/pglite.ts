@@ -8,7 +8,7 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { MemoryError } from "../domain/errors.ts";
-import type { BatchStep, Db } from "./db.ts";
+import type { BatchStep, Db, QueryOptions } from "./db.ts";
 import { EF_SEARCH } from "./search_params.ts";
 import { errorMessage } from "../common/errors.ts";
 import { collectGarbage } from "../common/gc.ts";
@@ -50,7 +50,7 @@ function forgetPrepared(pg: PGlite, text: string): void {
   if (KEEPS_SCHEMA.test(text) && !/;\s*\S/.test(text)) return;
   const cache = preparedOf.get(pg);
   if (!cache?.byText.size) return;
-  for (const st of cache.byText.values()) cache.closing.push(st.name);
+  for (const st of cache.byText.values()) if (st.name) cache.closing.push(st.name);
   cache.byText.clear();
 }
 
@@ -67,15 +67,16 @@ function concatBytes(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Run one statement as a named prepared statement of `pg`, in one call into the WASM module
- * (bind, execute, sync) instead of PGlite's six (parse, describe, bind, describe, execute,
- * sync), and without parsing and analysing its text again: a trivial select 0.12 → 0.04 ms.
- * It is prepared at its first use (parse and describe: its parameter types and columns) and
- * kept for {@link PREPARED_MAX} statements. Postgres plans it anew at each call as before
- * (`plan_cache_mode = force_custom_plan`, set at open), so the plans are those of
- * `pg.query`; parameters are serialised and rows parsed with the instance's own
- * serializers and parsers, as `pg.query` does. Errors are PGlite's, with `query` and
- * `params` as `pg.query` adds them.
+ * Run one statement in one call into the WASM module (parse, bind, execute, sync) instead of
+ * PGlite's six (parse, describe, bind, describe, execute, sync): its parameter types and
+ * columns are described once, at its first use, and kept for the next (a trivial select
+ * 0.12 → 0.07 ms). Planned anew at each call, as by `pg.query`. With `prepare` (a statement
+ * whose plan cannot depend on its parameters' values, as {@link QueryOptions.prepare} on
+ * server Postgres) it is kept as a named prepared statement instead, neither parsed nor
+ * analysed again (0.04 ms), and Postgres may keep its plan (a generic plan, after five). At
+ * most {@link PREPARED_MAX} statements are kept. Parameters are serialised and rows parsed
+ * with the instance's own serializers and parsers, as `pg.query` does; errors are PGlite's,
+ * with `query` and `params` as `pg.query` adds them.
  */
 async function preparedQuery<T>(
   runner: Runner,
@@ -83,6 +84,7 @@ async function preparedQuery<T>(
   text: string,
   params: unknown[] | undefined,
   inTx: boolean,
+  named = false,
 ): Promise<T[]> {
   if (!PREPARABLE.test(text)) {
     forgetPrepared(pg, text);
@@ -96,16 +98,17 @@ async function preparedQuery<T>(
     let cache = preparedOf.get(pg);
     if (!cache) preparedOf.set(pg, cache = { next: 1, byText: new Map(), closing: [] });
     const s = protocol.serialize;
-    let st = cache.byText.get(text);
+    const key = named ? `named:${text}` : text;
+    let st = cache.byText.get(key);
     try {
       if (st) {
-        cache.byText.delete(text); // moved to the end: the most recently used
+        cache.byText.delete(key); // moved to the end: the most recently used
       } else {
-        const name = `mneme_${cache.next++}`;
+        const name = named ? `mneme_${cache.next++}` : "";
         if (cache.byText.size >= PREPARED_MAX) {
-          const [oldText, old] = cache.byText.entries().next().value!;
-          cache.byText.delete(oldText);
-          cache.closing.push(old.name);
+          const [oldKey, old] = cache.byText.entries().next().value!;
+          cache.byText.delete(oldKey);
+          if (old.name) cache.closing.push(old.name);
         }
         const closing = cache.closing.splice(0).map((n) => s.close({ type: "S", name: n }));
         const { messages } = await pg.execProtocol(
@@ -126,7 +129,7 @@ async function preparedQuery<T>(
           fields: desc?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) ?? [],
         };
       }
-      cache.byText.set(text, st);
+      cache.byText.set(key, st);
       const serializers = (pg as unknown as { serializers: Record<number, (x: unknown) => string> })
         .serializers;
       const bound = values.map((v, i) => {
@@ -135,7 +138,12 @@ async function preparedQuery<T>(
         return f ? f(v) : String(v);
       });
       const { messages } = await pg.execProtocol(
-        concatBytes([s.bind({ statement: st.name, values: bound }), s.execute({}), s.sync()]),
+        concatBytes([
+          ...(st.name ? [] : [s.parse({ text })]),
+          s.bind({ statement: st.name, values: bound }),
+          s.execute({}),
+          s.sync(),
+        ]),
         { syncToFs: !inTx },
       );
       const parsers = (pg as unknown as { parsers: Record<number, types.Parser> }).parsers;
@@ -161,8 +169,8 @@ async function preparedQuery<T>(
 function wrap(runner: Runner, pg: PGlite, inTx: boolean): Db {
   const db: Db = {
     kind: "pglite",
-    query<T>(text: string, params?: unknown[]) {
-      return preparedQuery<T>(runner, pg, text, params, inTx);
+    query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+      return preparedQuery<T>(runner, pg, text, params, inTx, options?.prepare);
     },
     async exec(text: string) {
       forgetPrepared(pg, text);
@@ -586,19 +594,18 @@ async function createPglite(dataDir?: string, durable = false): Promise<PGlite> 
   });
   if (durable) syncToDisk(pg);
   // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index.
-  // Statements stay prepared (preparedQuery) but are planned anew at each call, as unnamed ones.
-  await pg.exec(
-    `set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = ${EF_SEARCH}; ` +
-      "set plan_cache_mode = force_custom_plan",
-  );
+  await pg.exec(`set hnsw.iterative_scan = relaxed_order; set hnsw.ef_search = ${EF_SEARCH}`);
   return pg;
 }
 
 function resilientDb(h: ResilientPglite): Db {
   return {
     kind: "pglite",
-    query<T>(text: string, params?: unknown[]) {
-      return h.run(!isRead(text), (pg) => preparedQuery<T>(pg, pg, text, params, false));
+    query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+      return h.run(
+        !isRead(text),
+        (pg) => preparedQuery<T>(pg, pg, text, params, false, options?.prepare),
+      );
     },
     exec(text: string) {
       return h.run(!isRead(text), async (pg) => {
@@ -675,7 +682,7 @@ export type WorkerRequest =
   & { id: number }
   & (
     | { op: "open"; dataDir: string; durable?: boolean; reserveBytes?: number }
-    | { op: "query"; text: string; params?: unknown[]; tx?: number }
+    | { op: "query"; text: string; params?: unknown[]; tx?: number; prepare?: boolean }
     | { op: "exec"; text: string; tx?: number }
     | { op: "batch"; steps: BatchStep[]; tx?: number }
     | { op: "begin"; tx: number }
@@ -813,8 +820,9 @@ export async function openPgliteInWorker(
   const runner = (tx?: number): Db => {
     const db: Db = {
       kind: "pglite",
-      async query<T>(text: string, params?: unknown[]) {
-        return (await call({ op: "query", text, params, tx })).rows as T[];
+      async query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+        const prepare = options?.prepare;
+        return (await call({ op: "query", text, params, tx, prepare })).rows as T[];
       },
       async exec(text: string) {
         await call({ op: "exec", text, tx });

@@ -100,7 +100,11 @@ async function handle(req: WorkerRequest): Promise<void> {
     }
     switch (req.op) {
       case "query":
-        return reply({ id, ok: true, rows: await runner.query(req.text, req.params) });
+        return reply({
+          id,
+          ok: true,
+          rows: await runner.query(req.text, req.params, { prepare: req.prepare }),
+        });
       case "exec":
         await runner.exec(req.text);
         return reply({ id, ok: true });
@@ -109,7 +113,7 @@ async function handle(req: WorkerRequest): Promise<void> {
         const out: unknown[][] = [];
         const run = async (t: Db) => {
           for (const step of req.steps) {
-            const rows = await t.query(step.text, step.params);
+            const rows = await t.query(step.text, step.params, { prepare: step.prepare });
             out.push(rows);
             if (step.stopUnlessRows && !rows.length) throw STOP;
           }

@@ -494,17 +494,15 @@ export class Store {
                  or (embedder_provider = $1 and embedder_model = $2 and embedder_dimension = $3))`,
         params: [embedder.provider, embedder.model, embedder.dimension],
         stopUnlessRows: true,
+        prepare: true,
       },
       // `set local` as a function call: a prepared statement on the embedded database.
-      { text: "select set_config('enable_seqscan', 'off', true)" },
+      { text: "select set_config('enable_seqscan', 'off', true)", prepare: true },
       { text: nearText, params: nearParams },
-      // The insert's plan cannot depend on its parameters (rows as JSON): the embedded
-      // database may keep it (a generic plan) rather than plan it again for each create.
-      {
-        text: `select set_config('enable_seqscan', 'on', true),
-                      set_config('plan_cache_mode', 'auto', true)`,
-      },
-      { text: INSERT_ROWS, params: insertParams([row], null) },
+      { text: "select set_config('enable_seqscan', 'on', true)", prepare: true },
+      // Its plan cannot depend on its parameters (rows as JSON): the embedded database keeps
+      // it (a generic plan) rather than plan it again for each create.
+      { text: INSERT_ROWS, params: insertParams([row], null), prepare: true },
     ]);
     if (out.length < 5) return null;
     return {
