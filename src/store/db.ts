@@ -14,7 +14,8 @@ export interface QueryOptions {
    * depend on the parameters' values, such as the call of a function (the server may keep
    * one generic plan for a prepared statement), with every parameter cast (the types it was
    * prepared with stay). When its result type changes under it, postgres.js prepares it
-   * again and retries, outside a transaction only. Ignored by the PGlite adapter.
+   * again and retries, outside a transaction only. On the embedded database: kept as a named
+   * prepared statement, neither parsed nor analysed again, its plan possibly kept.
    */
   prepare?: boolean;
   /**
@@ -23,6 +24,16 @@ export interface QueryOptions {
    * monitor and the vacuum's minute check do not keep an idle database open.
    */
   background?: boolean;
+}
+
+/** One statement of {@link Db.batch}. */
+export interface BatchStep {
+  text: string;
+  params?: unknown[];
+  /** End the batch here when this statement returns no row (see {@link Db.batch}). */
+  stopUnlessRows?: boolean;
+  /** As {@link QueryOptions.prepare}. */
+  prepare?: boolean;
 }
 
 /** Minimal SQL executor shared by both adapters. */
@@ -37,6 +48,14 @@ export interface Db {
   ): Promise<T[]>;
   /** Run a script of statements without parameters (migrations). */
   exec(text: string): Promise<void>;
+  /**
+   * Run `steps` in order in one transaction and return each one's rows: one message to the
+   * embedded database's worker thread instead of one per statement. A step with
+   * `stopUnlessRows` that returns no row ends the batch: what ran is rolled back (inside an
+   * open transaction, left to it), and the rows so far are returned (fewer than the steps).
+   * Absent where statements do not cross threads; {@link runBatch} runs the same anywhere.
+   */
+  batch?(steps: BatchStep[]): Promise<unknown[][]>;
   /** Run `fn` in one transaction; it is rolled back when `fn` throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /**
@@ -65,4 +84,23 @@ export interface Db {
   unloaded?(): { reopenError?: string } | null;
   /** Close the connection(s). */
   close(): Promise<void>;
+}
+
+/** {@link Db.batch} where the driver has it, else the same steps in {@link Db.transaction}. */
+export async function runBatch(db: Db, steps: BatchStep[]): Promise<unknown[][]> {
+  if (db.batch) return await db.batch(steps);
+  const out: unknown[][] = [];
+  const stop = new Error("stop");
+  try {
+    await db.transaction(async (tx) => {
+      for (const step of steps) {
+        const rows = await tx.query(step.text, step.params, { prepare: step.prepare });
+        out.push(rows);
+        if (step.stopUnlessRows && !rows.length) throw stop;
+      }
+    });
+  } catch (err) {
+    if (err !== stop) throw err;
+  }
+  return out;
 }

@@ -148,10 +148,12 @@ function checkDim(dim: number): number {
  * searches at ef_search = {@link EF_SEARCH}: against m = 12 / 40 at ef_search 60 before, inserts
  * into a live index are 36% cheaper (PGlite, 10k LoCoMo turns, 768 dimensions: 3.87 → 2.47 ms a
  * row) and recall@15 against exact search is a little higher (0.929 → 0.938), queries as fast
- * (`deno task bench:hnsw`). Indexes built before keep their parameters until they are rebuilt (a
- * re-embed does).
+ * (`deno task bench:hnsw`). ef_construction 64 → 32 in 0.10: a bulk import's index build of
+ * 20,000 vectors took 7.0 s instead of 10.3 with LoCoMo dev hit@5 unchanged
+ * (docs/performance.md, "Write and import speed (0.10)"). Indexes built before keep their
+ * parameters until they are rebuilt (a bulk import or a re-embed does).
  */
-export const HNSW_WITH = "with (m = 8, ef_construction = 64)";
+export const HNSW_WITH = "with (m = 8, ef_construction = 32)";
 
 /** The HNSW search breadth every connection sets (pgvector's default is 40). */
 export { EF_SEARCH } from "./search_params.ts";

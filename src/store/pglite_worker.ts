@@ -19,6 +19,9 @@ import { IdleCollector } from "../common/gc.ts";
 /** Thrown into PGlite's transaction to roll it back when the daemon's callback failed. */
 const ROLLBACK = Symbol("rollback");
 
+/** Thrown to end a batch at a step that returned no row (rolled back). */
+const STOP = Symbol("stop");
+
 /** The fields of an error that cross to the daemon's thread (Postgres's among them). */
 function serializeError(err: unknown): WorkerReply["error"] {
   if (!(err instanceof Error)) return { name: "Error", message: String(err), fields: {} };
@@ -97,10 +100,31 @@ async function handle(req: WorkerRequest): Promise<void> {
     }
     switch (req.op) {
       case "query":
-        return reply({ id, ok: true, rows: await runner.query(req.text, req.params) });
+        return reply({
+          id,
+          ok: true,
+          rows: await runner.query(req.text, req.params, { prepare: req.prepare }),
+        });
       case "exec":
         await runner.exec(req.text);
         return reply({ id, ok: true });
+      case "batch": {
+        // Db.batch: the steps in one transaction (or in the open one), in this one message.
+        const out: unknown[][] = [];
+        const run = async (t: Db) => {
+          for (const step of req.steps) {
+            const rows = await t.query(step.text, step.params, { prepare: step.prepare });
+            out.push(rows);
+            if (step.stopUnlessRows && !rows.length) throw STOP;
+          }
+        };
+        try {
+          await (req.tx !== undefined ? run(runner) : runner.transaction(run));
+        } catch (err) {
+          if (err !== STOP) throw err;
+        }
+        return reply({ id, ok: true, rows: out });
+      }
       case "end": {
         const t = txs.get(req.tx);
         if (!t) throw new Error(`transaction ${req.tx} is not open`);

@@ -7,7 +7,7 @@
 import { type EmbedderInfo, sameEmbedder } from "../embed/embedder.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { termCounts } from "../domain/terms.ts";
-import type { Db } from "./db.ts";
+import { type Db, runBatch } from "./db.ts";
 import {
   addVectorColumn,
   CLEANUP_LOCK,
@@ -285,6 +285,107 @@ export const REINDEXED: readonly string[] = ["memory_postings_lookup"];
 const REINDEXED_ALONG = "memory_postings_num";
 
 /** The store: all memory queries over one {@link Db}. */
+/**
+ * Insert memories and their postings in one statement (the foreign key is checked at its end),
+ * so a memory never exists without them, and the keys of their (term, project) pairs that are
+ * missing (migrations/0014); $1 is the rows as JSON ({@link insertParams}), $2 the import job
+ * or null. `posted`: the postings written.
+ */
+const INSERT_ROWS = `with x as materialized (
+           select * from jsonb_to_recordset($1::text::jsonb) as x(
+                id uuid, content text, scope text, project text, type text, tags jsonb,
+                weight double precision, supersedes uuid, created_at timestamptz,
+                updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
+                len int)
+         ), pairs as materialized (
+           select distinct t.term, x.project from x, jsonb_object_keys(x.terms) as t(term)
+         ), known as materialized (
+           select p.term, p.project, k.id from pairs p
+             cross join lateral (select k.id from memory_term_keys k
+                                  where k.term = p.term
+                                    and coalesce(k.project, '') = coalesce(p.project, '')
+                                  limit 1) k
+         ), added as (
+           -- In one order, so that two writers adding the same new pairs cannot deadlock.
+           insert into memory_term_keys (term, project)
+           select p.term, p.project from pairs p
+            where not exists (select 1 from known
+                               where known.term = p.term
+                                 and known.project is not distinct from p.project)
+            order by p.term, p.project
+           on conflict (term, (coalesce(project, ''))) do nothing
+           returning id, term, project
+         ), keys as (
+           select term, project, id from known union all select term, project, id from added
+         ), ins as (
+           insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
+                                      created_at, updated_at, expires_at, embedding, term_count,
+                                      import_job)
+           select x.id, x.content, x.scope, x.project, x.type,
+                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
+                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
+             from x
+           returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
+                     m.updated_at, m.expires_at, m.supersedes, m.superseded_by
+         ), num as (
+           insert into memory_nums (id) select x.id from x returning num, id
+         ), post as (
+           insert into memory_postings (key, num, tf, len)
+           select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
+             from x join num n on n.id = x.id
+             cross join lateral jsonb_each_text(x.terms) as t
+             join keys k on k.term = t.key and k.project is not distinct from x.project
+           returning 1
+         )
+         select ins.*, (select count(*) from post)::int as posted from ins`;
+
+/** The postings of each row of an insert ({@link postingsOf}). */
+type Postings = ReturnType<typeof postingsOf>;
+
+/** The parameters of {@link INSERT_ROWS} for `rows`, with their `posts` (of import `job`, or null). */
+function insertParams(rows: NewRow[], posts: Postings[], job: string | null): unknown[] {
+  const payload = JSON.stringify(rows.map((r, j) => ({
+    id: r.id,
+    content: r.content,
+    scope: r.scope,
+    project: r.project,
+    type: r.type,
+    tags: r.tags,
+    weight: r.weight,
+    supersedes: r.supersedes,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+    expires_at: r.expiresAt?.toISOString() ?? null,
+    embedding: vectorLiteral(r.embedding),
+    ...posts[j],
+  })));
+  return [payload, job];
+}
+
+/**
+ * The `k` nearest current, not superseded memories by cosine distance (with `similarity`):
+ * its text and parameters. Run with sequential scans off ({@link Store.nearest}).
+ */
+function nearestStatement(
+  vector: number[],
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  excludeId?: string,
+): [string, unknown[]] {
+  const p = new Params();
+  const v = p.add(vectorLiteral(vector));
+  const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
+  return [
+    `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
+       from memories m
+      where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+        and ${VISIBLE} ${exclude}
+      order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
+    p.values,
+  ];
+}
+
 export class Store {
   /** The driver underneath. */
   readonly db: Db;
@@ -394,84 +495,11 @@ export class Store {
     for (let i = 0; i < rows.length; i += 200) {
       const batch = rows.slice(i, i + 200);
       const posts = batch.map((r) => postingsOf(r.content));
-      const payload = JSON.stringify(batch.map((r, j) => ({
-        id: r.id,
-        content: r.content,
-        scope: r.scope,
-        project: r.project,
-        type: r.type,
-        tags: r.tags,
-        weight: r.weight,
-        supersedes: r.supersedes,
-        created_at: r.createdAt.toISOString(),
-        updated_at: r.updatedAt.toISOString(),
-        expires_at: r.expiresAt?.toISOString() ?? null,
-        embedding: vectorLiteral(r.embedding),
-        ...posts[j],
-      })));
-      // One statement writes the memories and their postings (the foreign key is checked at
-      // its end), so a memory never exists without them, and the keys of their (term, project)
-      // pairs that are missing (migrations/0014).
       const inserted = await this.db.query<Row & { posted: number }>(
-        `with x as materialized (
-           select * from jsonb_to_recordset($1::text::jsonb) as x(
-                id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
-                len int)
-         ), pairs as materialized (
-           select distinct t.term, x.project from x, jsonb_object_keys(x.terms) as t(term)
-         ), known as materialized (
-           select p.term, p.project, k.id from pairs p
-             cross join lateral (select k.id from memory_term_keys k
-                                  where k.term = p.term
-                                    and coalesce(k.project, '') = coalesce(p.project, '')
-                                  limit 1) k
-         ), added as (
-           -- In one order, so that two writers adding the same new pairs cannot deadlock.
-           insert into memory_term_keys (term, project)
-           select p.term, p.project from pairs p
-            where not exists (select 1 from known
-                               where known.term = p.term
-                                 and known.project is not distinct from p.project)
-            order by p.term, p.project
-           on conflict (term, (coalesce(project, ''))) do nothing
-           returning id, term, project
-         ), keys as (
-           select term, project, id from known union all select term, project, id from added
-         ), ins as (
-           insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
-                                      created_at, updated_at, expires_at, embedding, term_count,
-                                      import_job)
-           select x.id, x.content, x.scope, x.project, x.type,
-                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
-             from x
-           returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
-                     m.updated_at, m.expires_at, m.supersedes, m.superseded_by
-         ), num as (
-           insert into memory_nums (id) select x.id from x returning num, id
-         ), post as (
-           insert into memory_postings (key, num, tf, len)
-           select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
-             from x join num n on n.id = x.id
-             cross join lateral jsonb_each_text(x.terms) as t
-             join keys k on k.term = t.key and k.project is not distinct from x.project
-           returning 1
-         )
-         select ins.*, (select count(*) from post)::int as posted from ins`,
-        [payload, job],
+        INSERT_ROWS,
+        insertParams(batch, posts, job),
       );
-      // A pair added by a concurrent writer after this statement began (server Postgres) is
-      // neither seen nor added here (it waited for that writer, then did nothing): its
-      // postings are written again by a statement that sees it.
-      const expected = posts.reduce((n, p) => n + Object.keys(p.terms).length, 0);
-      if (inserted.length && Number(inserted[0].posted) < expected) {
-        await this.#writePostings(
-          batch.map((r, j) => ({ id: r.id, c: r.content, ...posts[j] })),
-          batch.map((r) => r.id),
-        );
-      }
+      await this.#postAgainIfMissed(batch, posts, inserted);
       const byId = new Map(inserted.map((r) => [r.id, toMemory(r)]));
       for (const r of batch) out.push(byId.get(r.id)!);
     }
@@ -508,6 +536,72 @@ export class Store {
        on conflict (term, (coalesce(project, ''))) do nothing`,
       [terms, projects],
     );
+  }
+
+  /**
+   * A pair added by a concurrent writer after an insert began (server Postgres) is neither
+   * seen nor added by it (it waited for that writer, then did nothing): the postings of
+   * `rows` are written again by a statement that sees it when fewer were `posted` than due.
+   */
+  async #postAgainIfMissed(
+    rows: NewRow[],
+    posts: Postings[],
+    inserted: { posted: number }[],
+  ): Promise<void> {
+    const expected = posts.reduce((n, p) => n + Object.keys(p.terms).length, 0);
+    if (inserted.length && Number(inserted[0].posted) < expected) {
+      await this.#writePostings(
+        rows.map((r, j) => ({ id: r.id, c: r.content, ...posts[j] })),
+        rows.map((r) => r.id),
+      );
+    }
+  }
+
+  /**
+   * A create without a memory to supersede, in one transaction and, on the embedded database
+   * in a worker thread, one message: the recorded embedder checked (it must be `embedder`, or
+   * none), the `k` nearest current memories to `row`'s vector within `scope` read (for the
+   * contradiction check, before the row exists), then `row` inserted. Null, with nothing
+   * written, when another embedder is recorded. Used on the embedded database only: each
+   * statement there is a message to the worker, on a server one round trip either way.
+   */
+  async insertAfterNearest(
+    row: NewRow,
+    embedder: EmbedderInfo,
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+  ): Promise<{ memory: Memory; near: Scored[] } | null> {
+    const [nearText, nearParams] = nearestStatement(row.embedding, scope, k, now);
+    const posts = [postingsOf(row.content)];
+    const out = await runBatch(this.db, [
+      {
+        text: `select 1 as usable from mneme_meta where id = 1 and (
+                 coalesce(embedder_provider, '') = '' or coalesce(embedder_model, '') = ''
+                 or coalesce(embedder_dimension, 0) = 0
+                 or (embedder_provider = $1 and embedder_model = $2 and embedder_dimension = $3))`,
+        params: [embedder.provider, embedder.model, embedder.dimension],
+        stopUnlessRows: true,
+        prepare: true,
+      },
+      // `set local` as a function call: a prepared statement on the embedded database.
+      { text: "select set_config('enable_seqscan', 'off', true)", prepare: true },
+      { text: nearText, params: nearParams },
+      { text: "select set_config('enable_seqscan', 'on', true)", prepare: true },
+      // Its plan cannot depend on its parameters (rows as JSON): the embedded database keeps
+      // it (a generic plan) rather than plan it again for each create.
+      { text: INSERT_ROWS, params: insertParams([row], posts, null), prepare: true },
+    ]);
+    if (out.length < 5) return null;
+    const inserted = out[4] as (Row & { posted: number })[];
+    await this.#postAgainIfMissed([row], posts, inserted);
+    return {
+      near: (out[2] as Row[]).map((r) => ({
+        memory: toMemory(r),
+        similarity: Number(r.similarity),
+      })),
+      memory: toMemory(inserted[0]),
+    };
   }
 
   /**
@@ -790,17 +884,7 @@ export class Store {
     now: Date,
     excludeId?: string,
   ): Promise<Scored[]> {
-    const p = new Params();
-    const v = p.add(vectorLiteral(vector));
-    const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
-    const rows = await this.#indexed<Row>(
-      `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
-         from memories m
-        where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
-          and ${VISIBLE} ${exclude}
-        order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
-      p.values,
-    );
+    const rows = await this.#indexed<Row>(...nearestStatement(vector, scope, k, now, excludeId));
     return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
   }
 

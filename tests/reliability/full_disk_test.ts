@@ -270,12 +270,13 @@ Deno.test("ENOSPC injected at the database seam (no root needed): paused, then r
   const dir = await tempDir();
   const opened: PGlite[] = [];
   let failNext = false;
-  // The real PGlite, whose query fails once as PGlite reports a WAL write on a full disk.
+  // The real PGlite, whose next call into Postgres (every query and prepared statement goes
+  // through execProtocolRaw) fails once as PGlite reports a WAL write on a full disk.
   const create = async (dataDir: string) => {
     const pg = await PGlite.create({ dataDir });
     opened.push(pg);
-    const query = pg.query.bind(pg);
-    pg.query = ((text: string, params?: unknown[]) => {
+    const raw = pg.execProtocolRaw.bind(pg);
+    pg.execProtocolRaw = ((message: Uint8Array, options?: { syncToFs?: boolean }) => {
       if (failNext) {
         failNext = false;
         return Promise.reject(
@@ -284,8 +285,8 @@ Deno.test("ENOSPC injected at the database seam (no root needed): paused, then r
           ),
         );
       }
-      return query(text, params);
-    }) as typeof pg.query;
+      return raw(message, options);
+    }) as typeof pg.execProtocolRaw;
     return pg;
   };
   const db = await openPglite(join(dir.path, "db"), { create, reserveBytes: 0 });
@@ -302,8 +303,10 @@ Deno.test("ENOSPC injected at the database seam (no root needed): paused, then r
     // Paused: the dropped instance is never called again (it would spin); answers are 507.
     const calls = { n: 0 };
     const dropped = opened[0];
-    const inner = dropped.query.bind(dropped);
-    dropped.query = ((t: string, p?: unknown[]) => (calls.n++, inner(t, p))) as typeof inner;
+    const inner = dropped.execProtocolRaw.bind(dropped);
+    dropped.execProtocolRaw = ((m: Uint8Array, o?: { syncToFs?: boolean }) => (
+      calls.n++, inner(m, o)
+    )) as typeof inner;
     await assert.rejects(db.query("select count(*) from t"), /is paused/);
     assert.equal(calls.n, 0);
     // A second later a new instance opens on the same files, with the acknowledged write.

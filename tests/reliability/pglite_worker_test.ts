@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { MemoryError } from "../../src/domain/errors.ts";
 import { openPglite, openPgliteInWorker } from "../../src/store/pglite.ts";
-import type { Db } from "../../src/store/db.ts";
+import { type Db, runBatch } from "../../src/store/db.ts";
 import { createServiceOnDb } from "../../src/memory/open.ts";
 import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../src/permissions.ts";
 import { tempDir, testConfig } from "../helpers.ts";
@@ -49,7 +49,31 @@ async function behaviour(db: Db) {
       (await t2.query<{ n: number }>("select count(*)::int as n from t"))[0].n
     );
   });
+  // A batch: one transaction; a step without rows ends it, rolled back; an error rolls it back.
+  const batched = await runBatch(db, [
+    { text: "insert into t (id, v) values ($1, $2) returning id", params: [5, "batched"] },
+    { text: "select v from t where id = $1", params: [5] },
+  ]);
+  const stopped = await runBatch(db, [
+    { text: "insert into t (id, v) values ($1, $2)", params: [6, "stopped"] },
+    { text: "select 1 as x where false", stopUnlessRows: true },
+    { text: "insert into t (id, v) values ($1, $2)", params: [7, "never"] },
+  ]);
+  const failed = await caught(runBatch(db, [
+    { text: "insert into t (id, v) values ($1, $2)", params: [8, "failed"] },
+    { text: "insert into t (id, v) values ($1, $2)", params: [1, "duplicate"] },
+  ]));
+  // A statement run before and after its table's columns change (statements stay prepared).
+  const before = await db.query("select * from t where id = $1", [5]);
+  await db.exec("alter table t add column n int default 7");
+  const after = await db.query("select * from t where id = $1", [5]);
+  await db.exec("alter table t drop column n");
   return {
+    batched,
+    stopped,
+    failed: failed.code,
+    before,
+    after,
     rows: await db.query("select * from t order by id"),
     dup: { name: dup.name, code: dup.code, detail: dup.detail, constraint: dup.constraint },
     syntax: { code: syntax.code, message: syntax.message },
@@ -71,7 +95,11 @@ Deno.test("the worker adapter answers as the in-thread one: rows, errors, transa
       assert.deepEqual(got, expected);
       assert.equal(got.dup.code, "23505");
       assert.equal(got.inner, "23505");
-      assert.deepEqual(got.rows.map((r) => r.id), [1, 4]);
+      assert.deepEqual(got.rows.map((r) => r.id), [1, 4, 5]);
+      assert.deepEqual(got.batched, [[{ id: 5 }], [{ v: "batched" }]]);
+      assert.deepEqual(got.stopped, [[], []]);
+      assert.equal(got.failed, "23505");
+      assert.equal((got.after[0] as { n: number }).n, 7);
       assert.ok((got.rows[0] as { at: unknown }).at instanceof Date);
       // A dump is a gzipped tarball of the data directory.
       const dump = await worker.dump!();
