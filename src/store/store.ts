@@ -278,11 +278,6 @@ export const REINDEX_FACTOR = 1.15;
 const REINDEX_WORK_MEM = "4MB";
 /** The postings indexes the vacuum rebuilds when bloated (see {@link REINDEX_FACTOR}). */
 export const REINDEXED: readonly string[] = ["memory_postings_lookup"];
-/**
- * Rebuilt with any of {@link REINDEXED}: its entries (memory ids, deduplicated, so its size
- * cannot be told from its rows) are inserted in the same random order.
- */
-const REINDEXED_ALONG = "memory_postings_num";
 
 /** The store: all memory queries over one {@link Db}. */
 /**
@@ -1282,7 +1277,7 @@ export class Store {
 
   /**
    * Rebuild the postings indexes of {@link REINDEXED} that are bloated (see
-   * {@link REINDEX_FACTOR}) and at most `max` bytes, and then {@link REINDEXED_ALONG}; returns
+   * {@link REINDEX_FACTOR}) and at most `max` bytes; returns
    * the indexes rebuilt. The size a build would give an index: the sum of its entries (the
    * row's columns in the index's order, laid out as in the table, behind an index tuple's
    * header of 8 bytes, 16 with a null; aligned to 8; a line pointer of 4 each) over pages of
@@ -1310,13 +1305,15 @@ export class Store {
     // spills the rest to temporary files: PGlite's WASM memory never shrinks, and with the
     // 32 MiB of maintenance_work_mem the daemon kept 20-39 MiB more after a rebuild at 20,000
     // memories (2-12 MiB with 4 MiB), the build as fast.
-    for (const name of [...bloated, REINDEXED_ALONG]) {
+    // memory_postings_num needs no rebuild: memory numbers only grow, so its entries are
+    // appended at its end (the index by uuid of 0.9.0 was rebuilt with the lookup index).
+    for (const name of bloated) {
       await this.db.transaction(async (tx) => {
         await tx.exec(`set local maintenance_work_mem = '${REINDEX_WORK_MEM}'`);
         await tx.exec(`reindex index ${name}`);
       });
     }
-    return [...bloated, REINDEXED_ALONG];
+    return bloated;
   }
 
   /** The last vacuum recorded by {@link vacuum}, or null. */
