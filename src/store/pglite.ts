@@ -91,6 +91,7 @@ async function preparedQuery<T>(
     return (await runner.query<T>(text, params)).rows;
   }
   const values = params ?? [];
+  await pg._checkReady(); // "PGlite is closed", as pg.query says it
   // The locks `pg.query` takes: outside a transaction it waits for any open one to end.
   const exclusive = <R>(fn: () => Promise<R>): Promise<R> =>
     inTx ? pg.runExclusive(fn) : pg._runExclusiveTransaction(() => pg.runExclusive(fn));
