@@ -318,3 +318,36 @@ Deno.test("bloat: the statistics' refresh after an import rebuilds them too, so 
     assert.deepEqual(await searched(s), found);
   });
 });
+
+Deno.test("churn: the vacuum rebuilds the HNSW index that deletes and new memories left bloated, not a fresh one", async () => {
+  await withService(NO_TIMERS, async (s, logs) => {
+    const hnsw = () => indexSize(s, "memories_embedding_hnsw");
+    // Tables are never compacted here (VACUUM FULL would rebuild the index too).
+    const noCompaction = { ...SMALL, factor: 100 };
+    // Small imports: every vector goes into the live index, as writes do; such an index is
+    // not taken for a bloated one.
+    for (let i = 0; i < 3; i++) await s.import(items(400, `a${i}`));
+    const first = await s.store.vacuum(undefined, noCompaction);
+    assert.ok(!first.reindexed?.includes("memories_embedding_hnsw"), JSON.stringify(first));
+    const fresh = await hnsw();
+    // Churn: every memory deleted, as many new ones written, three times.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 3; i++) {
+        await s.deleteMany({ project: `${round ? `r${round - 1}-` : "a"}${i}` });
+        await s.import(items(400, `r${round}-${i}`));
+      }
+    }
+    const bloated = await hnsw();
+    assert.ok(bloated > fresh * 2, `the index ${fresh} -> ${bloated} bytes`);
+    const run = await s.store.vacuum(undefined, noCompaction);
+    assert.ok(run.reindexed?.includes("memories_embedding_hnsw"), JSON.stringify(run));
+    const after = await hnsw();
+    assert.ok(after <= fresh * 1.2, `the index ${fresh} -> ${bloated} -> ${after} bytes`);
+    // The rebuilt index serves searches; nothing to rebuild right after.
+    const found = await s.search({ query: "the build of module 7", project: "r2-1", limit: 3 });
+    assert.equal(found.length, 3);
+    const again = await s.store.vacuum(undefined, noCompaction);
+    assert.ok(!again.reindexed?.includes("memories_embedding_hnsw"), JSON.stringify(again));
+    assert.ok(!logs.some((l) => /failed/.test(l)), logs.join("\n"));
+  });
+});
