@@ -16,7 +16,7 @@
 import { parseArgs } from "node:util";
 import { MemoryClient } from "../src/memory/client.ts";
 import { DEFAULT_DEADLINE_MS } from "../src/memcli/hook.ts";
-import { startAdminProcess, tempDir } from "../tests/helpers.ts";
+import { startAdminProcess, tempDir, untilUnloaded } from "../tests/helpers.ts";
 import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 import { writeBenchResult } from "./entrypoints.ts";
 
@@ -102,14 +102,7 @@ try {
   };
 
   /** Wait until the daemon has closed its idle database. */
-  const unloaded = async () => {
-    for (const end = Date.now() + 4 * UNLOAD_S * 1000; Date.now() < end;) {
-      const h = await (await fetch(`${admin.url}/healthz`)).json();
-      if (h.database?.unloaded) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error("the daemon did not close its idle database");
-  };
+  const unloaded = () => untilUnloaded(admin.url, 4 * UNLOAD_S * 1000);
   const recallPayload = payload({
     hook_event_name: "UserPromptSubmit",
     prompt: "Which port and option does the billing setup use?",

@@ -59,6 +59,7 @@
  */
 import { parseArgs } from "node:util";
 import { npmInstall, npmMissing } from "../tests/clients/npm.ts";
+import { freePort, untilUnloaded } from "../tests/helpers.ts";
 import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { VERSION } from "../src/version.ts";
@@ -433,13 +434,6 @@ interface System {
   stop(): Promise<void>;
 }
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
 /** Deno's cache of this run: a fresh HOME must not make the programs download their modules. */
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
   JSON.parse(
@@ -490,14 +484,7 @@ function mneme(home: string): System {
   return {
     name: "mneme",
     version: VERSION,
-    async unloaded() {
-      for (const end = Date.now() + 600_000; Date.now() < end;) {
-        const health = await (await fetch(`${url}/healthz`)).json();
-        if (health.database?.unloaded) return;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      throw new Error("mneme-admin did not close its idle database within 10 minutes");
-    },
+    unloaded: () => untilUnloaded(url, 600_000),
     async start(sampler) {
       daemon = new Deno.Command(Deno.execPath(), {
         args: LAUNCH("mneme-admin"),

@@ -173,6 +173,19 @@ export async function startAdminProcess(
 }
 
 /**
+ * Resolve once the admin daemon at `url` reports its embedded database closed for idleness
+ * (`/healthz`'s `database.unloaded`, `DATABASE_IDLE_UNLOAD_S`); reject after `timeoutMs`.
+ */
+export async function untilUnloaded(url: string, timeoutMs: number): Promise<void> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end;) {
+    const health = await (await fetch(`${url}/healthz`)).json();
+    if (health.database?.unloaded) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the daemon at ${url} did not close its idle database in ${timeoutMs} ms`);
+}
+
+/**
  * The command that starts mneme-mcp with exactly the permissions its task computes for `env`
  * (src/programs.ts), for clients that spawn it themselves. No `--config`: the clients would
  * read it as their own flag; Deno finds deno.json from the entry file's directory.

@@ -5,7 +5,7 @@
  * `--tool-arg` it cannot parse, such as `weight=heavy`, into `null`).
  */
 import assert from "node:assert/strict";
-import { mcpServerCommand, pgliteServer, startAdminProcess } from "../helpers.ts";
+import { mcpServerCommand, pgliteServer, startAdminProcess, untilUnloaded } from "../helpers.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
 import { clientTest, inspector, INSPECTOR_VERSION, npmMissing } from "./npm.ts";
 
@@ -258,6 +258,36 @@ clientTest(
       // One current fact, one superseded (history), nothing duplicated.
       assert.equal(listed.count, 2);
       assert.equal(listed.memories.filter((m) => !m.superseded_by).length, 1);
+    } finally {
+      await admin.stop();
+    }
+  },
+);
+
+clientTest(
+  `MCP Inspector ${INSPECTOR_VERSION} --cli: recall after the daemon closed its idle database opens it again`,
+  missing,
+  async () => {
+    const admin = await startAdminProcess({ env: { DATABASE_IDLE_UNLOAD_S: "1" } });
+    const env = { ...baseEnv(), MEMORY_API_URL: admin.url };
+    try {
+      const project = "idle-proj";
+      const a = structured<{ memory: { id: string } }>(
+        await inspect(
+          env,
+          call("remember", "content=Releases are cut from the main branch", `project=${project}`),
+        ),
+      ).memory;
+      await untilUnloaded(admin.url, 30_000);
+      const hits = structured<{ results: Array<{ memory: { id: string } }> }>(
+        await inspect(
+          env,
+          call("recall", "query=which branch are releases cut from", `project=${project}`),
+        ),
+      ).results;
+      assert.equal(hits[0]?.memory.id, a.id);
+      const health = await (await fetch(`${admin.url}/healthz`)).json();
+      assert.equal(health.database.unloaded, undefined, JSON.stringify(health.database));
     } finally {
       await admin.stop();
     }
