@@ -3,8 +3,7 @@
  * PGlite is single-connection: one process owns `DATA_DIR/db`.
  * @module
  */
-import { parse, PGlite, protocol, type Transaction, types } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
+import type { PGlite, Transaction, types as pgTypes } from "@electric-sql/pglite";
 import { fsyncSync } from "node:fs";
 import { join } from "node:path";
 import { idleClosed, MemoryError } from "../domain/errors.ts";
@@ -14,6 +13,18 @@ import { errorMessage } from "../common/errors.ts";
 import { collectGarbage } from "../common/gc.ts";
 
 type Runner = Pick<PGlite, "query" | "exec"> | Transaction;
+
+type PgliteModule = typeof import("@electric-sql/pglite");
+let pgliteModule: PgliteModule | undefined;
+
+/**
+ * PGlite's module, loaded at the first use. The admin daemon's main thread only talks to the
+ * worker ({@link openPgliteInWorker}) and never loads it: importing it statically cost that
+ * thread some 10 MiB of RSS (its JavaScript, about 4 MiB of V8 heap) for nothing.
+ */
+export async function loadPglite(): Promise<PgliteModule> {
+  return pgliteModule ??= await import("@electric-sql/pglite");
+}
 
 /** Statements kept prepared on one PGlite instance, at most this many (the least recent go). */
 export const PREPARED_MAX = 128;
@@ -95,6 +106,7 @@ async function preparedQuery<T>(
   // The locks `pg.query` takes: outside a transaction it waits for any open one to end.
   const exclusive = <R>(fn: () => Promise<R>): Promise<R> =>
     inTx ? pg.runExclusive(fn) : pg._runExclusiveTransaction(() => pg.runExclusive(fn));
+  const { parse, protocol, types } = pgliteModule ?? await loadPglite();
   return await exclusive(async () => {
     let cache = preparedOf.get(pg);
     if (!cache) preparedOf.set(pg, cache = { next: 1, byText: new Map(), closing: [] });
@@ -147,7 +159,7 @@ async function preparedQuery<T>(
         ]),
         { syncToFs: !inTx },
       );
-      const parsers = (pg as unknown as { parsers: Record<number, types.Parser> }).parsers;
+      const parsers = (pg as unknown as { parsers: Record<number, pgTypes.Parser> }).parsers;
       const fields = st.fields;
       const rows: T[] = [];
       for (const m of messages) {
@@ -552,6 +564,7 @@ export async function startParams(
   dataDir: string | undefined,
   durable: boolean,
 ): Promise<string[]> {
+  const { PGlite } = await loadPglite();
   const defaults = (PGlite as unknown as { defaultStartParams?: string[] }).defaultStartParams;
   if (!Array.isArray(defaults)) throw new Error("PGlite.defaultStartParams is missing");
   const data = dataDir ? await dirBytes(join(dataDir, "base")) : 0;
@@ -612,6 +625,10 @@ export async function dropTemplateDatabases(pg: PGlite): Promise<number> {
 }
 
 async function createPglite(dataDir?: string, durable = false): Promise<PGlite> {
+  const [{ PGlite }, { vector }] = await Promise.all([
+    loadPglite(),
+    import("@electric-sql/pglite-pgvector"),
+  ]);
   const pg = await PGlite.create({
     dataDir,
     extensions: { vector },

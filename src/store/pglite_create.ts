@@ -15,9 +15,14 @@
  * the next start finishes.
  * @module
  */
-import { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
-import { dropTemplateDatabases, openFailure, restrictToOwner, startParams } from "./pglite.ts";
+import {
+  dropTemplateDatabases,
+  loadPglite,
+  openFailure,
+  restrictToOwner,
+  startParams,
+} from "./pglite.ts";
 
 /** The file the creator writes last in a complete staging directory. */
 export const COMPLETE_MARKER = ".mneme-complete";
@@ -107,6 +112,7 @@ export async function createClusterFiles(
   stillWanted: () => boolean = () => true,
 ): Promise<void> {
   await Deno.mkdir(dir, { mode: 0o700 });
+  const { PGlite } = await loadPglite();
   const pg = await PGlite.create({ dataDir: dir, startParams: await startParams(dir, false) });
   try {
     await dropTemplateDatabases(pg); // 14 MiB that nothing uses
