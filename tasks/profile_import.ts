@@ -8,9 +8,11 @@
  * the analyze after it (with its checkpoint, `settle`), publishing, the dedup lookup
  * (`existingKeys`), the embedder, and the worker's renewal. A step's time is wall time in
  * the daemon's thread (a step waits for the worker); steps of the reclaimer or the renewal
- * that run in the background overlap the import's. Prints one JSON line per import.
+ * that run in the background overlap the import's. Prints one JSON line per import;
+ * `--creates N` then times N creates, one at a time, right after the imports.
  * Development only (not a test, not shipped).
  */
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { loadMemoryConfig } from "../src/config.ts";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
@@ -20,7 +22,7 @@ import { Store } from "../src/store/store.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { runs: { type: "string", default: "1" } },
+  options: { runs: { type: "string", default: "1" }, creates: { type: "string", default: "0" } },
   strict: true,
 });
 
@@ -136,6 +138,22 @@ for (let run = 0; run < Number(values.runs); run++) {
     total += ms;
     const steps = Object.fromEntries(Object.entries(times).map(([a, b]) => [a, Math.round(b)]));
     lines.push(JSON.stringify({ import: k + 1, total_ms: Math.round(ms), ...steps }));
+  }
+  const creates: number[] = [];
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < Number(values.creates); i++) {
+    const t = performance.now();
+    await service.create(item(900_000 + i));
+    creates.push(performance.now() - t);
+  }
+  if (creates.length) {
+    creates.sort((a, b) => a - b);
+    const at = (p: number) => +creates[Math.floor(p * (creates.length - 1))].toFixed(2);
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = +((cpu.user + cpu.system) / 1000 / creates.length).toFixed(2);
+    lines.push(
+      JSON.stringify({ creates: creates.length, p50_ms: at(0.5), p95_ms: at(0.95), cpu_ms: cpuMs }),
+    );
   }
   const load = Deno.loadavg().map((x) => +x.toFixed(2));
   console.log(JSON.stringify({ run: run + 1, load, per_s: Math.round(20_000 / (total / 1000)) }));
