@@ -17,8 +17,8 @@ import { parseArgs } from "node:util";
 import { loadMemoryConfig } from "../src/config.ts";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import { openMemoryService } from "../src/memory/open.ts";
-import type { ImportItem } from "../src/memory/types.ts";
 import { Store } from "../src/store/store.ts";
+import { item, reseed } from "./bench_items.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -54,63 +54,8 @@ for (
 ) wrap(Store.prototype, m);
 wrap(BuiltinEmbedder.prototype, "embed");
 
-// The generator of tasks/bench_memory.ts (same seed, same memories).
-let seed = 42;
-const rand = () => {
-  seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-  return seed / 0x80000000;
-};
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-const SUBJECTS = [
-  "the api",
-  "the database",
-  "the build",
-  "the test suite",
-  "the deploy script",
-  "the cache",
-  "the auth flow",
-  "the web ui",
-  "the cli",
-  "the scheduler",
-  "the logger",
-  "the importer",
-];
-const VERBS = ["uses", "needs", "prefers", "avoids", "requires", "depends on", "runs with"];
-const OBJECTS = [
-  "postgres 16",
-  "port 8080",
-  "tabs for indentation",
-  "deno task test",
-  "a retry with backoff",
-  "utc timestamps",
-  "strict typescript",
-  "the builtin embedder",
-  "a 30 second timeout",
-  "json logs",
-  "feature flags",
-  "semantic versioning",
-  "an advisory lock",
-  "hnsw indexes",
-  "zod schemas",
-];
-const TYPES = ["fact", "rule", "decision", "feedback", "context"] as const;
-const PROJECTS = Array.from({ length: 20 }, (_, i) => `project-${i}`);
-const sentence = (i: number) =>
-  `${pick(SUBJECTS)} ${pick(VERBS)} ${pick(OBJECTS)} and ${pick(VERBS)} ${
-    pick(OBJECTS)
-  } (note ${i})`;
-function item(i: number): ImportItem {
-  const project = rand() < 0.6 ? pick(PROJECTS) : undefined;
-  return {
-    content: sentence(i),
-    ...(project ? { scope: "project" as const, project } : {}),
-    type: pick([...TYPES]),
-    tags: [pick(["infra", "style", "testing", "ops"])],
-  };
-}
-
 for (let run = 0; run < Number(values.runs); run++) {
-  seed = 42;
+  reseed();
   const dir = await Deno.makeTempDir({ prefix: "mneme-profile-" });
   const env: Record<string, string> = { EMBEDDING_PROVIDER: "builtin", DATA_DIR: dir };
   const cfg = loadMemoryConfig((n) => env[n] ?? Deno.env.get(n));

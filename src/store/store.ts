@@ -376,9 +376,9 @@ const STAGE_ROWS = `with x as materialized (
 /** The postings of each row of an insert ({@link postingsOf}). */
 type Postings = ReturnType<typeof postingsOf>;
 
-/** The parameters of {@link INSERT_ROWS} for `rows`, with their `posts` (of import `job`, or null). */
-function insertParams(rows: NewRow[], posts: Postings[], job: string | null): unknown[] {
-  const payload = JSON.stringify(rows.map((r, j) => ({
+/** A row as the JSON of {@link INSERT_ROWS} and {@link STAGE_ROWS} reads it. */
+function rowJson(r: NewRow) {
+  return {
     id: r.id,
     content: r.content,
     scope: r.scope,
@@ -391,9 +391,12 @@ function insertParams(rows: NewRow[], posts: Postings[], job: string | null): un
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,
     embedding: vectorLiteral(r.embedding),
-    ...posts[j],
-  })));
-  return [payload, job];
+  };
+}
+
+/** The parameters of {@link INSERT_ROWS} for `rows`, with their `posts` (of import `job`, or null). */
+function insertParams(rows: NewRow[], posts: Postings[], job: string | null): unknown[] {
+  return [JSON.stringify(rows.map((r, j) => ({ ...rowJson(r), ...posts[j] }))), job];
 }
 
 /**
@@ -751,22 +754,7 @@ export class Store {
         lens.push(len);
       }
     });
-    const payload = JSON.stringify(rows.map((r, j) => ({
-      j,
-      id: r.id,
-      content: r.content,
-      scope: r.scope,
-      project: r.project,
-      type: r.type,
-      tags: r.tags,
-      weight: r.weight,
-      supersedes: r.supersedes,
-      created_at: r.createdAt.toISOString(),
-      updated_at: r.updatedAt.toISOString(),
-      expires_at: r.expiresAt?.toISOString() ?? null,
-      embedding: vectorLiteral(r.embedding),
-      len: posts[j].len,
-    })));
+    const payload = JSON.stringify(rows.map((r, j) => ({ j, ...rowJson(r), len: posts[j].len })));
     const [out] = await this.db.query<{ posted: number }>(
       STAGE_ROWS,
       [

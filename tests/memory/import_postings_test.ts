@@ -4,23 +4,17 @@
  * those of the same memories written one by one.
  */
 import assert from "node:assert/strict";
-import { SqlMemoryService } from "../../src/memory/service.ts";
-import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
-import { openPglite } from "../../src/store/pglite.ts";
-import { Store } from "../../src/store/store.ts";
-import { StandInEmbedder } from "../fakes/semantic.ts";
+import type { SqlMemoryService } from "../../src/memory/service.ts";
+import type { Store } from "../../src/store/store.ts";
+import { pgliteService } from "../helpers.ts";
 import { assertStatsExact } from "./stats_check.ts";
 
 async function withService(fn: (s: SqlMemoryService, store: Store) => Promise<void>) {
-  const db = await openPglite();
+  const { service, close } = await pgliteService({ embeddingDim: 32 });
   try {
-    await migrate(db);
-    const embedder = new StandInEmbedder();
-    const stored = await ensureEmbeddingColumn(db, embedder.info);
-    const store = new Store(db);
-    await fn(new SqlMemoryService({ store, embedder, stored }), store);
+    await fn(service, service.store);
   } finally {
-    await db.close();
+    await close();
   }
 }
 
