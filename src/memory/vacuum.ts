@@ -8,8 +8,10 @@
  * pages at a table's end go back to the file system), then compacts (`VACUUM FULL`) a small
  * table that stays bloated (see `COMPACT_FACTOR` in store.ts) and rebuilds (`REINDEX`) a postings
  * index left bloated by random inserts (see `REINDEX_FACTOR`):
- * - shortly after a bulk change (an import published or abandoned, a bulk delete, a finished
+ * - shortly after a bulk change (an import abandoned, or published with fewer than 100 memories:
+ *   larger ones vacuum what they filled in their own analyze; a bulk delete, a finished
  *   re-embed, an hourly TTL cleanup that deleted rows), coalesced into one run;
+ * - these timed runs wait while imports run ({@link Reclaimer.hold});
  * - on a schedule, for each table whose dead rows pass `minDead + fraction × live` (the
  *   statistics views' `n_dead_tup`, as autovacuum's threshold);
  * - once shortly after the start, since a crash resets those counts (a killed import's rows).
