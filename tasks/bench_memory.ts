@@ -44,9 +44,9 @@ import { parseArgs } from "node:util";
 import { startAdminServer } from "../src/admin/server.ts";
 import { loadMemoryConfig } from "../src/config.ts";
 import { MemoryClient } from "../src/memory/client.ts";
-import type { ImportItem } from "../src/memory/types.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import type { Db } from "../src/store/db.ts";
+import { item, OBJECTS, pick, PROJECTS, SUBJECTS } from "./bench_items.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -79,69 +79,6 @@ const SEARCHES = Number(values.searches);
 const CONCURRENCY = Number(values.concurrency);
 const DAEMONS = values.daemons!.split(",").map(Number);
 const DURATION_S = Number(values.duration);
-
-// A deterministic pseudo-random generator so runs are comparable: the LCG of C's rand(),
-// modulo 2^31, computed exactly (Math.imul). Until 2026-11-25 it multiplied in floating
-// point, which rounds above 2^53: its period was 10,466 draws, so the 100k memories were
-// about 1,200 sentences repeated 86 times, each repeated sentence either nearly always
-// global or nearly always in a project.
-let seed = 42;
-const rand = () => {
-  seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
-  return seed / 0x80000000;
-};
-const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
-
-const SUBJECTS = [
-  "the api",
-  "the database",
-  "the build",
-  "the test suite",
-  "the deploy script",
-  "the cache",
-  "the auth flow",
-  "the web ui",
-  "the cli",
-  "the scheduler",
-  "the logger",
-  "the importer",
-];
-const VERBS = ["uses", "needs", "prefers", "avoids", "requires", "depends on", "runs with"];
-const OBJECTS = [
-  "postgres 16",
-  "port 8080",
-  "tabs for indentation",
-  "deno task test",
-  "a retry with backoff",
-  "utc timestamps",
-  "strict typescript",
-  "the builtin embedder",
-  "a 30 second timeout",
-  "json logs",
-  "feature flags",
-  "semantic versioning",
-  "an advisory lock",
-  "hnsw indexes",
-  "zod schemas",
-];
-const TYPES = ["fact", "rule", "decision", "feedback", "context"] as const;
-const PROJECTS = Array.from({ length: 20 }, (_, i) => `project-${i}`);
-
-function sentence(i: number): string {
-  return `${pick(SUBJECTS)} ${pick(VERBS)} ${pick(OBJECTS)} and ${pick(VERBS)} ${
-    pick(OBJECTS)
-  } (note ${i})`;
-}
-
-function item(i: number): ImportItem {
-  const project = rand() < 0.6 ? pick(PROJECTS) : undefined;
-  return {
-    content: sentence(i),
-    ...(project ? { scope: "project" as const, project } : {}),
-    type: pick([...TYPES]),
-    tags: [pick(["infra", "style", "testing", "ops"])],
-  };
-}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -134,6 +134,13 @@ export const IMPORT_EMBED_BATCH = 256;
  * and the daemon kept the heap it grew to).
  */
 export const IMPORT_SLICE = 4 * IMPORT_EMBED_BATCH;
+/**
+ * How long after the last bulk import the database's worker is renewed (its index build's
+ * memory given back): long enough for the next request of a series of imports to begin.
+ */
+export const RENEW_AFTER_IMPORT_MS = 1000;
+/** Imports of at least this many memories refresh the statistics and vacuum once published. */
+export const IMPORT_ANALYZE_MIN = 100;
 /** Time an import's chunk transaction aims at: well under the 200 ms reads may wait. */
 export const IMPORT_CHUNK_TARGET_MS = 50;
 /** Smallest and largest import chunk (rows). */
@@ -603,6 +610,15 @@ export class SqlMemoryService implements MemoryService {
    * deleted (and at the next start, when the process was killed).
    */
   async import(items: ImportItem[]): Promise<ImportResult> {
+    this.#imports++;
+    try {
+      return await this.#import(items);
+    } finally {
+      if (--this.#imports === 0 && this.#renewDue) this.#renewSoon();
+    }
+  }
+
+  async #import(items: ImportItem[]): Promise<ImportResult> {
     const all = validateImport(items);
     await this.#assertVectorsUsable();
     // Items already stored (same content, scope, project and type), or repeated in this
@@ -630,6 +646,12 @@ export class SqlMemoryService implements MemoryService {
       if (--this.#bulkImports === 0) await this.#store.buildSearchIndex();
     };
     const job = await this.#store.beginImport(valid.length);
+    // Published imports of 100 or more are followed by their own analyze (below), which
+    // vacuums the tables they filled: the reclaimer's run after a bulk change would only do
+    // it again, holding the database (seconds at 20,000 memories) while the next import of
+    // a series writes. Abandoned imports and small ones leave it its work.
+    let published = false;
+    const release = this.#reclaimer.hold();
     try {
       // Several bulk imports at once: the first drops the index, the last one to end builds it.
       if (bulk && this.#bulkImports++ === 0) await this.#store.dropSearchIndex();
@@ -667,6 +689,7 @@ export class SqlMemoryService implements MemoryService {
       // The index built before the rows are published: they are searched with it at once.
       await endBulk();
       if (!await this.#store.publishImport(job)) throw abandoned();
+      published = true;
     } catch (err) {
       await this.#store.abandonImport(job).catch(() => {});
       await endBulk().catch(() => {});
@@ -674,12 +697,17 @@ export class SqlMemoryService implements MemoryService {
     } finally {
       // Published or deleted, the corpus changed (its statistics counted the staged rows).
       this.#store.invalidateStats();
-      this.#reclaimer.changed("import");
+      if (!published || valid.length < IMPORT_ANALYZE_MIN) this.#reclaimer.changed("import");
+      if (!published) release();
     }
-    if (valid.length >= 100) await this.#store.analyze();
+    try {
+      if (valid.length >= IMPORT_ANALYZE_MIN) await this.#store.analyze();
+    } finally {
+      release();
+    }
     // The index build grew the database's WASM memory by tens of MiB for good (about 30 at
-    // 20,000 memories): a fresh worker gives it back.
-    if (bulk && this.#bulkImports === 0) await this.#store.db.renew?.();
+    // 20,000 memories): a fresh worker gives it back, once a series of imports has ended.
+    if (bulk) this.#renewDue = true;
     return { imported: valid.length, skipped };
   }
 
@@ -815,6 +843,39 @@ export class SqlMemoryService implements MemoryService {
 
   /** Bulk imports running (the HNSW index is dropped while there is one). */
   #bulkImports = 0;
+  /** The renewal of the database's worker after bulk imports ({@link RENEW_AFTER_IMPORT_MS}). */
+  #renewTimer: ReturnType<typeof setTimeout> | null = null;
+  #renewing: Promise<void> | null = null;
+  /** Imports running, bulk or not. */
+  #imports = 0;
+  /** A bulk import ended since the worker was last renewed. */
+  #renewDue = false;
+
+  /**
+   * Renew the database's worker {@link RENEW_AFTER_IMPORT_MS} after the last import ended
+   * when a bulk import ran, unless another import began meanwhile (the renewal then waits
+   * for its end): an import of 20,000 sent as two requests renews once, after the second,
+   * and neither request waits for it.
+   */
+  #renewSoon(): void {
+    if (this.#renewTimer !== null) clearTimeout(this.#renewTimer);
+    this.#renewTimer = setTimeout(() => {
+      this.#renewTimer = null;
+      if (this.#imports > 0 || !this.#renewDue) return;
+      this.#renewDue = false;
+      this.#renewing = (async () => {
+        try {
+          await this.#store.db.renew?.();
+        } catch (err) {
+          // The worker failed to restart: its statements fail and /healthz says so.
+          console.error(`renewing the database's worker failed: ${describeError(err)}`);
+        } finally {
+          this.#renewing = null;
+        }
+      })();
+    }, RENEW_AFTER_IMPORT_MS);
+    Deno.unrefTimer(this.#renewTimer);
+  }
   /** Whether large imports take the bulk path ({@link BULK_IMPORT_MIN}). */
   readonly #bulkEnabled: boolean;
 
@@ -868,6 +929,9 @@ export class SqlMemoryService implements MemoryService {
   }
 
   async close(): Promise<void> {
+    if (this.#renewTimer !== null) clearTimeout(this.#renewTimer);
+    this.#renewTimer = null;
+    await this.#renewing;
     await this.#reclaimer.stop();
     await this.#store.close();
   }

@@ -8,8 +8,10 @@
  * pages at a table's end go back to the file system), then compacts (`VACUUM FULL`) a small
  * table that stays bloated (see `COMPACT_FACTOR` in store.ts) and rebuilds (`REINDEX`) a postings
  * index left bloated by random inserts (see `REINDEX_FACTOR`):
- * - shortly after a bulk change (an import published or abandoned, a bulk delete, a finished
+ * - shortly after a bulk change (an import abandoned, or published with fewer than 100 memories:
+ *   larger ones vacuum what they filled in their own analyze; a bulk delete, a finished
  *   re-embed, an hourly TTL cleanup that deleted rows), coalesced into one run;
+ * - these timed runs wait while imports run ({@link Reclaimer.hold});
  * - on a schedule, for each table whose dead rows pass `minDead + fraction × live` (the
  *   statistics views' `n_dead_tup`, as autovacuum's threshold);
  * - once shortly after the start, since a crash resets those counts (a killed import's rows).
@@ -62,6 +64,10 @@ export class Reclaimer {
   #pending: ReturnType<typeof setTimeout> | null = null;
   #running: Promise<VacuumRun | null> | null = null;
   #stopped = false;
+  /** Imports running ({@link Reclaimer.hold}). */
+  #held = 0;
+  /** A timed vacuum that came due while imports ran: run once the last one ends. */
+  #deferred: { why: string; tables: Set<string> } | null = null;
 
   constructor(store: Store, opts: ReclaimerOptions = {}) {
     this.#store = store;
@@ -78,7 +84,36 @@ export class Reclaimer {
     Deno.unrefTimer(id);
     this.#timers.add(id);
     const atStart = opts.atStartMs === undefined ? VACUUM_AT_START_MS : opts.atStartMs;
-    if (atStart !== null) this.#later(atStart, () => void this.vacuum("start"));
+    if (atStart !== null) this.#later(atStart, () => void this.#timed("start"));
+  }
+
+  /**
+   * An import runs: the vacuums of the timers (after a change, at the start, the dead-row
+   * checks) wait until the last one running ends, rather than hold the database between its
+   * chunks and its index build (an import's own analyze vacuums the tables it filled).
+   * Returns the release (idempotent).
+   */
+  hold(): () => void {
+    this.#held++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#held > 0 || !this.#deferred) return;
+      const { why, tables } = this.#deferred;
+      this.#deferred = null;
+      this.#later(this.#opts.afterChangeMs, () => void this.#timed(why, [...tables]));
+    };
+  }
+
+  /** A vacuum of the timers: now, or after the imports running ({@link Reclaimer.hold}). */
+  #timed(why: string, tables: readonly string[] = VACUUMED_TABLES): Promise<VacuumRun | null> {
+    if (this.#held > 0) {
+      const d = this.#deferred ??= { why, tables: new Set() };
+      for (const t of tables) d.tables.add(t);
+      return Promise.resolve(null);
+    }
+    return this.vacuum(why, tables);
   }
 
   /** True on the embedded database (server Postgres has autovacuum). */
@@ -101,7 +136,7 @@ export class Reclaimer {
     if (!this.#enabled || this.#stopped || this.#pending !== null) return;
     this.#pending = this.#later(this.#opts.afterChangeMs, () => {
       this.#pending = null;
-      void this.vacuum(why);
+      void this.#timed(why);
     });
   }
 
@@ -113,7 +148,7 @@ export class Reclaimer {
       const due = (await this.#store.deadRows())
         .filter((r) => r.dead > 0 && r.dead >= this.#opts.minDead + this.#opts.fraction * r.live)
         .map((r) => r.table);
-      return due.length ? await this.vacuum("dead rows", due) : null;
+      return due.length ? await this.#timed("dead rows", due) : null;
     } catch (err) {
       if (!this.#stopped && !closedUnder(err)) {
         this.#log(`vacuum check failed: ${describeError(err)}`);

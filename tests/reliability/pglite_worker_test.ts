@@ -11,6 +11,7 @@ import { MemoryError } from "../../src/domain/errors.ts";
 import { openPglite, openPgliteInWorker } from "../../src/store/pglite.ts";
 import { type Db, runBatch } from "../../src/store/db.ts";
 import { createServiceOnDb } from "../../src/memory/open.ts";
+import { RENEW_AFTER_IMPORT_MS } from "../../src/memory/service.ts";
 import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../src/permissions.ts";
 import { tempDir, testConfig } from "../helpers.ts";
 
@@ -272,22 +273,38 @@ Deno.test("renew: the worker is replaced by a fresh one on the same files; state
   }
 });
 
-Deno.test("a bulk import ends by renewing the database's worker (its index build's memory given back)", async () => {
+Deno.test("bulk imports end by renewing the database's worker once the last one ended (its index build's memory given back)", async () => {
   const dir = await tempDir();
   const db = await openPgliteInWorker(join(dir.path, "db"));
   const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
     reclaim: { atStartMs: null },
   });
+  const renewed = async (n: number) => {
+    const deadline = Date.now() + 20_000;
+    while (db.replacements < n && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(db.replacements, n);
+  };
   try {
-    const items = Array.from({ length: 2000 }, (_, i) => ({
-      content: `bulk note ${i} about the deploy pipeline and cache ${i % 17}`,
-    }));
-    assert.deepEqual(await s.import(items), { imported: 2000, skipped: 0 });
+    const items = (tag: string) =>
+      Array.from({ length: 2000 }, (_, i) => ({
+        content: `bulk note ${tag}${i} about the deploy pipeline and cache ${i % 17}`,
+      }));
+    // Two bulk imports, the second begun as soon as the first answered (as one import of
+    // 4,000 sent in two requests): one renewal, after the second.
+    const first = s.import(items(""));
+    const second = first.then(() => s.import(items("b")));
+    assert.deepEqual(await first, { imported: 2000, skipped: 0 });
+    assert.deepEqual(await second, { imported: 2000, skipped: 0 });
+    await renewed(1);
+    await new Promise((r) => setTimeout(r, RENEW_AFTER_IMPORT_MS + 500));
     assert.equal(db.replacements, 1);
     // The renewed worker serves the imported memories, and a small import renews nothing.
     const found = await s.search({ query: "bulk note 1234 deploy pipeline", limit: 1 });
     assert.equal(found[0]?.memory.content, "bulk note 1234 about the deploy pipeline and cache 10");
     await s.import([{ content: "one more" }]);
+    await new Promise((r) => setTimeout(r, RENEW_AFTER_IMPORT_MS + 500));
     assert.equal(db.replacements, 1);
   } finally {
     await s.close();

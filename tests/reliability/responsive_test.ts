@@ -28,21 +28,24 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-/** Rows written by `Store.insert` so far, counted by wrapping it (every import path uses it). */
+/** Rows staged by `Store.stageImport` so far, counted by wrapping it (every import stages). */
 function countInserts(): {
   rows(): number;
   calls(): number;
   firstCall: Promise<void>;
   restore(): void;
 } {
-  const original = Store.prototype.insert;
+  const original = Store.prototype.stageImport;
   let rows = 0;
   let calls = 0;
   let signal!: () => void;
   const firstCall = new Promise<void>((r) => (signal = r));
-  Store.prototype.insert = async function (this: Store, ...args: Parameters<Store["insert"]>) {
+  Store.prototype.stageImport = async function (
+    this: Store,
+    ...args: Parameters<Store["stageImport"]>
+  ) {
     const out = await original.apply(this, args);
-    rows += args[0].length;
+    rows += args[1].length;
     calls++;
     signal();
     return out;
@@ -52,7 +55,7 @@ function countInserts(): {
     calls: () => calls,
     firstCall,
     restore: () => {
-      Store.prototype.insert = original;
+      Store.prototype.stageImport = original;
     },
   };
 }

@@ -1,0 +1,108 @@
+/**
+ * `deno run -A --lock=tests/deno.lock tasks/profile_import.ts [--runs N]`
+ *
+ * Where a bulk import's time goes: `bench:memory --sizes 20000 --backends pglite`'s import
+ * (the same generated memories, two imports of 10,000 through the service, the embedded
+ * database in its worker as the daemon opens it, the builtin embedder), with the store's
+ * steps timed by wrapping them (`Store.prototype`): staging (`stageImport`), the index build,
+ * the analyze after it (with its checkpoint, `settle`), publishing, the dedup lookup
+ * (`existingKeys`), the embedder, and the worker's renewal. A step's time is wall time in
+ * the daemon's thread (a step waits for the worker); steps of the reclaimer or the renewal
+ * that run in the background overlap the import's. Prints one JSON line per import;
+ * `--creates N` then times N creates, one at a time, right after the imports.
+ * Development only (not a test, not shipped).
+ */
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { loadMemoryConfig } from "../src/config.ts";
+import { BuiltinEmbedder } from "../src/embed/builtin.ts";
+import { openMemoryService } from "../src/memory/open.ts";
+import { Store } from "../src/store/store.ts";
+import { item, reseed } from "./bench_items.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { runs: { type: "string", default: "1" }, creates: { type: "string", default: "0" } },
+  strict: true,
+});
+
+const times: Record<string, number> = {};
+// deno-lint-ignore no-explicit-any
+function wrap(proto: any, name: string): void {
+  const orig = proto[name];
+  if (typeof orig !== "function") return;
+  proto[name] = async function (this: unknown, ...args: unknown[]) {
+    const t = performance.now();
+    try {
+      return await orig.apply(this, args);
+    } finally {
+      times[name] = (times[name] ?? 0) + performance.now() - t;
+    }
+  };
+}
+for (
+  const m of [
+    "existingKeys",
+    "stageImport",
+    "dropSearchIndex",
+    "buildSearchIndex",
+    "publishImport",
+    "analyze",
+    "settle",
+    "vacuum",
+  ]
+) wrap(Store.prototype, m);
+wrap(BuiltinEmbedder.prototype, "embed");
+
+for (let run = 0; run < Number(values.runs); run++) {
+  reseed();
+  const dir = await Deno.makeTempDir({ prefix: "mneme-profile-" });
+  const env: Record<string, string> = { EMBEDDING_PROVIDER: "builtin", DATA_DIR: dir };
+  const cfg = loadMemoryConfig((n) => env[n] ?? Deno.env.get(n));
+  const service = await openMemoryService(cfg, { log: () => {} });
+  const db = service.store.db;
+  const renew = db.renew?.bind(db);
+  if (renew) {
+    db.renew = async () => {
+      const t = performance.now();
+      try {
+        return await renew();
+      } finally {
+        times.renew = (times.renew ?? 0) + performance.now() - t;
+      }
+    };
+  }
+  let total = 0;
+  const lines: string[] = [];
+  for (let k = 0; k < 2; k++) {
+    for (const key of Object.keys(times)) delete times[key];
+    const batch = Array.from({ length: 10_000 }, (_, j) => item(k * 10_000 + j));
+    const t0 = performance.now();
+    await service.import(batch);
+    const ms = performance.now() - t0;
+    total += ms;
+    const steps = Object.fromEntries(Object.entries(times).map(([a, b]) => [a, Math.round(b)]));
+    lines.push(JSON.stringify({ import: k + 1, total_ms: Math.round(ms), ...steps }));
+  }
+  const creates: number[] = [];
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < Number(values.creates); i++) {
+    const t = performance.now();
+    await service.create(item(900_000 + i));
+    creates.push(performance.now() - t);
+  }
+  if (creates.length) {
+    creates.sort((a, b) => a - b);
+    const at = (p: number) => +creates[Math.floor(p * (creates.length - 1))].toFixed(2);
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = +((cpu.user + cpu.system) / 1000 / creates.length).toFixed(2);
+    lines.push(
+      JSON.stringify({ creates: creates.length, p50_ms: at(0.5), p95_ms: at(0.95), cpu_ms: cpuMs }),
+    );
+  }
+  const load = Deno.loadavg().map((x) => +x.toFixed(2));
+  console.log(JSON.stringify({ run: run + 1, load, per_s: Math.round(20_000 / (total / 1000)) }));
+  for (const l of lines) console.log(l);
+  await service.close();
+  await Deno.remove(dir, { recursive: true });
+}
