@@ -136,9 +136,14 @@ export const IMPORT_EMBED_BATCH = 256;
 export const IMPORT_SLICE = 4 * IMPORT_EMBED_BATCH;
 /**
  * How long after the last bulk import the database's worker is renewed (its index build's
- * memory given back): long enough for the next request of a series of imports to begin.
+ * memory given back): long enough for the next request of a series of imports to begin. The
+ * database must also have been quiet that long: requests that follow an import (a benchmark's
+ * creates, a session's searches) are not made to wait for the fresh worker, unless they go on
+ * for {@link RENEW_AFTER_IMPORT_MAX_MS}.
  */
 export const RENEW_AFTER_IMPORT_MS = 1000;
+/** The renewal after bulk imports waits for a quiet spell at most this long (ms) after the last one. */
+export const RENEW_AFTER_IMPORT_MAX_MS = 30_000;
 /** Imports of at least this many memories refresh the statistics and vacuum once published. */
 export const IMPORT_ANALYZE_MIN = 100;
 /** Time an import's chunk transaction aims at: well under the 200 ms reads may wait. */
@@ -855,13 +860,21 @@ export class SqlMemoryService implements MemoryService {
    * Renew the database's worker {@link RENEW_AFTER_IMPORT_MS} after the last import ended
    * when a bulk import ran, unless another import began meanwhile (the renewal then waits
    * for its end): an import of 20,000 sent as two requests renews once, after the second,
-   * and neither request waits for it.
+   * and neither request waits for it. It also waits until the database has had no statement
+   * for that long (at most {@link RENEW_AFTER_IMPORT_MAX_MS} after the import), so that the
+   * requests that follow an import do not wait for the fresh worker.
    */
-  #renewSoon(): void {
+  #renewSoon(since = performance.now(), wait = RENEW_AFTER_IMPORT_MS): void {
     if (this.#renewTimer !== null) clearTimeout(this.#renewTimer);
     this.#renewTimer = setTimeout(() => {
       this.#renewTimer = null;
       if (this.#imports > 0 || !this.#renewDue) return;
+      // Requests under way or just answered: wait for a quiet spell (not past the cap).
+      const quiet = this.#store.db.quietFor?.() ?? Infinity;
+      if (
+        quiet < RENEW_AFTER_IMPORT_MS &&
+        performance.now() - since < RENEW_AFTER_IMPORT_MAX_MS
+      ) return this.#renewSoon(since, Math.max(50, RENEW_AFTER_IMPORT_MS - quiet));
       this.#renewDue = false;
       this.#renewing = (async () => {
         try {
@@ -873,7 +886,7 @@ export class SqlMemoryService implements MemoryService {
           this.#renewing = null;
         }
       })();
-    }, RENEW_AFTER_IMPORT_MS);
+    }, wait);
     Deno.unrefTimer(this.#renewTimer);
   }
   /** Whether large imports take the bulk path ({@link BULK_IMPORT_MIN}). */

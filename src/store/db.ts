@@ -71,6 +71,12 @@ export interface Db {
    */
   busyFor?(): number | null;
   /**
+   * The embedded database run by a worker thread: how long (ms) since its last statement
+   * (background checks aside) was sent or answered, 0 while one is running or queued. Absent
+   * elsewhere.
+   */
+  quietFor?(): number;
+  /**
    * Give back the memory a large operation grew: the embedded database in a worker thread is
    * closed and opened again in a fresh worker (about a second; statements wait meanwhile), since
    * PGlite's WASM memory never shrinks. Absent where there is nothing to give back.

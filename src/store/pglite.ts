@@ -767,7 +767,7 @@ function rebuildError(e: NonNullable<WorkerReply["error"]>): Error {
 }
 
 /** The embedded database run by a worker thread: {@link Db}, and whether it is busy. */
-export type WorkerDb = Db & Required<Pick<Db, "busyFor" | "renew" | "unloaded">> & {
+export type WorkerDb = Db & Required<Pick<Db, "busyFor" | "quietFor" | "renew" | "unloaded">> & {
   /** How many times the worker was replaced ({@link Db.renew}). */
   readonly replacements: number;
   /** How many times the database was closed for idleness ({@link WorkerOptions.idleUnloadMs}). */
@@ -1035,6 +1035,10 @@ export async function openPgliteInWorker(
       let oldest = Infinity;
       for (const w of waiting.values()) oldest = Math.min(oldest, w.at);
       return oldest === Infinity ? null : performance.now() - oldest;
+    },
+    quietFor(): number {
+      if (openTx || [...waiting.values()].some((w) => !w.background)) return 0;
+      return performance.now() - lastActive;
     },
   });
   // How many times the worker was replaced (a getter: Object.assign would copy its value).

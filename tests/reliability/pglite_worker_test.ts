@@ -311,3 +311,37 @@ Deno.test("bulk imports end by renewing the database's worker once the last one 
     await dir.cleanup();
   }
 });
+
+Deno.test("the renewal after a bulk import waits until the database has been quiet: searches that follow the import do not wait for a fresh worker", async () => {
+  const dir = await tempDir();
+  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    reclaim: { atStartMs: null },
+  });
+  try {
+    const items = Array.from({ length: 2000 }, (_, i) => ({
+      content: `steady note ${i} about the release train and flags ${i % 13}`,
+    }));
+    assert.deepEqual(await s.import(items), { imported: 2000, skipped: 0 });
+    // Searches one after another, every 100 ms, for three renewal delays: no renewal meanwhile.
+    const until = performance.now() + 3 * RENEW_AFTER_IMPORT_MS;
+    let searches = 0;
+    while (performance.now() < until) {
+      await s.search({ query: `steady note ${searches} release train`, limit: 3 });
+      searches++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(searches >= 10, `${searches} searches`);
+    assert.equal(db.replacements, 0, "renewed while searches kept coming");
+    // Then quiet: renewed once.
+    const deadline = Date.now() + 20_000;
+    while (db.replacements < 1 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(db.replacements, 1);
+    assert.equal(db.quietFor() >= 0, true);
+  } finally {
+    await s.close();
+    await dir.cleanup();
+  }
+});
