@@ -244,6 +244,14 @@ async function noBody(c: Context): Promise<void> {
 const errorLimit = (c: Context) =>
   c.json({ error: "request body is too large" }, 413) as unknown as Response;
 
+/** The security headers of every answer. */
+const SECURITY_HEADERS: [string, string][] = [
+  ["Content-Security-Policy", CSP],
+  ["X-Content-Type-Options", "nosniff"],
+  ["Referrer-Policy", "no-referrer"],
+  ["X-Frame-Options", "DENY"],
+];
+
 /**
  * The checks every answer goes through, the 503 "starting" one included: security headers on
  * every response, and for loopback servers the Host check (DNS rebinding) and the Origin check
@@ -252,10 +260,15 @@ const errorLimit = (c: Context) =>
 function guard(app: Hono, opts: { loopbackOnly?: boolean }): void {
   app.use("*", async (c, next) => {
     await next();
-    c.header("Content-Security-Policy", CSP);
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("X-Frame-Options", "DENY");
+    // Set on the response itself: Hono's `c.header` after the handler copies the whole
+    // response first (a new Response around its body) to set each one. A response with
+    // immutable headers (one from `fetch`) still goes through `c.header`.
+    try {
+      const headers = c.res.headers;
+      for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+    } catch {
+      for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    }
   });
   app.use("*", async (c, next) => {
     if (opts.loopbackOnly) {

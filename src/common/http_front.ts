@@ -1,20 +1,26 @@
 /**
- * A front for `Deno.serve` that checks the framing of HTTP/1 requests before they reach it.
+ * A small HTTP/1.1 server that checks the framing of each request before its handler sees it,
+ * in place of `Deno.serve`.
  *
  * `Deno.serve` (Deno 2.9) has no header timeout, and when a request's headers and a malformed
  * chunked body arrive together it drops the connection before the handler runs: no answer, no
- * log. {@link serveFramed} listens on the public address itself and relays each connection to
- * a `Deno.serve` bound to a private loopback port. Each request is read in full first (its
- * headers within {@link HEADER_TIMEOUT_MS}, its body with no pause longer than
- * {@link BODY_STALL_MS}, the whole within {@link REQUEST_TIMEOUT_MS}) and its framing checked (request line, header lines,
- * `Content-Length`, `Transfer-Encoding`, every chunk); only a complete, well-framed request
- * is passed on. Otherwise the front answers itself (400 malformed, 408 too slow, 413 too
- * large, 431 headers too large), with `Connection: close`, logs what happened, and closes the
- * connection. Responses are relayed byte for byte as they come, so long streaming responses
- * are never cut: the timeouts only cover what the client sends.
+ * log. {@link serveFramed} listens on the public address itself (`Deno.listen`) and calls the
+ * handler itself: there is no `Deno.serve` and no second connection behind it. Each request is
+ * read in full first (its headers within {@link HEADER_TIMEOUT_MS}, its body with no pause
+ * longer than {@link BODY_STALL_MS}, the whole within {@link REQUEST_TIMEOUT_MS}) and its
+ * framing checked (request line, header lines, `Content-Length`, `Transfer-Encoding`, every
+ * chunk); only a complete, well-framed request becomes the handler's `Request`. Otherwise the
+ * front answers itself (400 malformed, 408 too slow, 413 too large, 431 headers too large),
+ * with `Connection: close`, logs what happened, and closes the connection.
  *
- * The handler sees the client's own address in `info.remoteAddr` (the front maps its private
- * connection back to the client's).
+ * Responses are written as they come, so long streaming responses are never cut: the timeouts
+ * only cover what the client sends. A body complete at once (a string, bytes, JSON) goes out
+ * in one write with its `Content-Length`; a body of known length (the handler's
+ * `Content-Length`) as it is; any other body chunked, each piece as soon as the handler gives
+ * it, or, to an HTTP/1.0 client, unframed and ended by closing the connection. A client that
+ * goes away aborts its request's `signal` and cancels the response's body.
+ *
+ * The handler sees the client's own address in `info.remoteAddr`.
  * @module
  */
 
@@ -46,7 +52,7 @@ export interface FrontOptions {
   bodyStallMs?: number;
   requestTimeoutMs?: number;
   idleTimeoutMs?: number;
-  /** Passed to `Deno.serve`. */
+  /** The answer when the handler throws (as `Deno.serve`'s `onError`; default a plain 500). */
   onError?: (error: unknown) => Response | Promise<Response>;
 }
 
@@ -207,8 +213,26 @@ function parseHead(bytes: Uint8Array): Head {
   return { method, target, version: `1.${minor}`, headers, body, expectContinue, keepAlive };
 }
 
-/** The head of a response, without its framing headers. */
-function responseHead(res: Response, close: boolean, framing: string): Uint8Array {
+const encoder = new TextEncoder();
+let dateSecond = -1;
+let dateText = "";
+
+/** The `Date` header's value, computed once a second (as hyper, behind `Deno.serve`, does). */
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
+
+/**
+ * The head of a response with its framing headers (`framing`). `connection: close` when the
+ * connection closes after it; `connection: keep-alive` to an HTTP/1.0 client that keeps it.
+ */
+function responseHead(res: Response, close: boolean, framing: string, http10: boolean): Uint8Array {
   let head = `HTTP/1.1 ${res.status} ${res.statusText || STATUS_TEXT[res.status] || ""}\r\n`;
   let date = false;
   for (const [k, v] of res.headers) {
@@ -219,17 +243,21 @@ function responseHead(res: Response, close: boolean, framing: string): Uint8Arra
     if (lower === "date") date = true;
     head += `${k}: ${v}\r\n`;
   }
-  if (!date) head += `date: ${new Date().toUTCString()}\r\n`;
+  if (!date) head += `date: ${httpDate()}\r\n`;
   if (close) head += "connection: close\r\n";
-  return new TextEncoder().encode(`${head}${framing}\r\n`);
+  else if (http10) head += "connection: keep-alive\r\n";
+  return encoder.encode(`${head}${framing}\r\n`);
 }
 
 const CRLF = new Uint8Array([13, 10]);
+const UNSETTLED = Symbol("unsettled");
+/** Settled already: a read that has not settled yet loses a race against it. */
+const SETTLED = Promise.resolve(UNSETTLED);
 const LAST_CHUNK = new Uint8Array([48, 13, 10, 13, 10]);
 
 /** One chunk of a chunked body (with `head` before it, if any). */
 function chunkOf(data: Uint8Array, head?: Uint8Array): Uint8Array {
-  const size = new TextEncoder().encode(`${data.length.toString(16)}\r\n`);
+  const size = encoder.encode(`${data.length.toString(16)}\r\n`);
   const out = new Uint8Array((head?.length ?? 0) + size.length + data.length + 2);
   let at = 0;
   if (head) {
@@ -244,7 +272,7 @@ function chunkOf(data: Uint8Array, head?: Uint8Array): Uint8Array {
 
 /**
  * Serves `handler` on `hostname:port` (see the module). Throws `Deno.errors.AddrInUse` when
- * the port is taken, like `Deno.serve`.
+ * the port is taken, as `Deno.serve` does.
  */
 export function serveFramed(
   opts: FrontOptions,
@@ -291,12 +319,12 @@ export function serveFramed(
 
     async function refuse(e: Refused, what: string): Promise<void> {
       opts.log(`${opts.name}: ${e.message}${what} from ${from}; answered ${e.status}`);
-      const body = new TextEncoder().encode(
+      const body = encoder.encode(
         JSON.stringify(errorBody(e.status, e.message, e.field)),
       );
       const head = `HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status]}\r\n` +
         "content-type: application/json\r\ncache-control: no-store\r\nconnection: close\r\n" +
-        `date: ${new Date().toUTCString()}\r\ncontent-length: ${body.length}\r\n\r\n`;
+        `date: ${httpDate()}\r\ncontent-length: ${body.length}\r\n\r\n`;
       await writeAll(client, concat(encodeLatin1(head), body)).catch(() => {});
     }
 
@@ -455,16 +483,6 @@ export function serveFramed(
         // The request, as Deno.serve would build it. From here on the request is under way:
         // a shutdown lets it finish.
         state.busy = true;
-        const headers = new Headers();
-        let url: URL;
-        try {
-          for (const [k, v] of head.headers) headers.append(k, v);
-          const host = headers.get("host") ?? `${opts.hostname}:${port}`;
-          url = new URL(head.target.startsWith("/") ? `http://${host}${head.target}` : head.target);
-        } catch {
-          await refuse(new Refused(400, "headers", "malformed request target or header"), what);
-          return;
-        }
         const aborter = new AbortController();
         let body: Uint8Array | null = null;
         if (parts.length === 1) body = parts[0];
@@ -477,12 +495,23 @@ export function serveFramed(
           }
         }
         const hasBody = head.method !== "GET" && head.method !== "HEAD";
-        const req = new Request(url, {
-          method: head.method,
-          headers,
-          body: hasBody && body ? body as Uint8Array<ArrayBuffer> : null,
-          signal: aborter.signal,
-        });
+        let req: Request;
+        try {
+          // Host as `Headers.get` gives it (several are joined, and then refused by `URL`).
+          const hosts = head.headers.filter(([k]) => k.toLowerCase() === "host").map(([, v]) => v);
+          const host = hosts.length ? hosts.join(", ") : `${opts.hostname}:${port}`;
+          const url = head.target.startsWith("/") ? `http://${host}${head.target}` : head.target;
+          // The header pairs go to `Request` as they are: it checks them as `Headers` would.
+          req = new Request(new URL(url), {
+            method: head.method,
+            headers: head.headers,
+            body: hasBody && body ? body as Uint8Array<ArrayBuffer> : null,
+            signal: aborter.signal,
+          });
+        } catch {
+          await refuse(new Refused(400, "headers", "malformed request target or header"), what);
+          return;
+        }
         // While it is answered, a closed connection aborts the request (and its response).
         let gone = false;
         pending ??= client.read(chunk);
@@ -513,7 +542,7 @@ export function serveFramed(
         }
         const close = !head.keepAlive || stopping || gone ||
           /\bclose\b/i.test(res.headers.get("connection") ?? "");
-        const ok = await send(res, head.method, close, aborter.signal);
+        const ok = await send(res, head.method, close, head.version === "1.0", aborter.signal);
         completed();
         if (!ok || close) return;
       }
@@ -524,11 +553,15 @@ export function serveFramed(
       closeQuietly(client);
     }
 
-    /** Writes `res`; false when the client went away meanwhile. */
+    /**
+     * Writes `res`; false when the connection must close after it (the client went away, a
+     * body shorter than its length, a body ended by closing to an HTTP/1.0 client).
+     */
     async function send(
       res: Response,
       method: string,
       close: boolean,
+      http10: boolean,
       signal: AbortSignal,
     ): Promise<boolean> {
       const noBody = method === "HEAD" || res.status === 204 || res.status === 304;
@@ -539,7 +572,7 @@ export function serveFramed(
           ? (method === "HEAD" && length !== null ? `content-length: ${length}\r\n` : "")
           : "content-length: 0\r\n";
         try {
-          await writeAll(client, responseHead(res, close, framing));
+          await writeAll(client, responseHead(res, close, framing, http10));
           return true;
         } catch {
           return false;
@@ -549,34 +582,81 @@ export function serveFramed(
       const onAbort = () => reader.cancel().catch(() => {});
       signal.addEventListener("abort", onAbort);
       try {
-        const declared = res.headers.get("content-length");
-        if (declared !== null && /^\d{1,15}$/.test(declared)) {
+        // What the body holds already: a body complete at once (a string, bytes, JSON) has
+        // ended by its second read without waiting; a stream's next piece is not waited for.
+        type Piece = ReadableStreamReadResult<Uint8Array>;
+        const held: Piece[] = [await reader.read()];
+        let ahead: Promise<Piece> | null = null;
+        if (!held[0].done) {
+          const next = reader.read();
+          const now = await Promise.race([next, SETTLED]);
+          if (now === UNSETTLED) ahead = next;
+          else held.push(now);
+        }
+        const declaredText = res.headers.get("content-length");
+        const declared = declaredText !== null && /^\d{1,15}$/.test(declaredText)
+          ? Number(declaredText)
+          : null;
+        const whole = held[0].done ? new Uint8Array(0) : held[1]?.done ? held[0].value : null;
+        if (whole && (declared === null || declared === whole.length)) {
+          // Complete: one write, with its length.
+          const head = responseHead(res, close, `content-length: ${whole.length}\r\n`, http10);
+          await writeAll(client, concat(head, whole));
+          return true;
+        }
+        /** The body's pieces in order, the ones read above first. */
+        const nextPiece = (): Promise<Piece> => {
+          const r = held.shift();
+          if (r) return Promise.resolve(r);
+          if (ahead) {
+            const p = ahead;
+            ahead = null;
+            return p;
+          }
+          return reader.read();
+        };
+        if (declared !== null) {
           // The length the handler gave (a proxied response's): the body as it is.
           let head: Uint8Array | undefined = responseHead(
             res,
             close,
             `content-length: ${declared}\r\n`,
+            http10,
           );
           let sent = 0;
           while (true) {
-            const r = await reader.read();
+            const r = await nextPiece();
             if (r.done) break;
             sent += r.value.length;
-            if (sent > Number(declared)) throw new Error("the body is longer than its length");
+            if (sent > declared) throw new Error("the body is longer than its length");
             await writeAll(client, head ? concat(head, r.value) : r.value);
             head = undefined;
           }
           if (head) await writeAll(client, head);
           // A body shorter than its length leaves the client waiting: close.
-          return sent === Number(declared);
+          return sent === declared;
+        }
+        if (http10) {
+          // HTTP/1.0 has no chunked coding: the body as it comes, ended by closing.
+          let head: Uint8Array | undefined = responseHead(res, true, "", false);
+          while (true) {
+            const r = await nextPiece();
+            if (r.done) break;
+            if (r.value.length === 0) continue;
+            await writeAll(client, head ? concat(head, r.value) : r.value);
+            head = undefined;
+          }
+          if (head) await writeAll(client, head);
+          return false;
         }
         let head: Uint8Array | undefined = responseHead(
           res,
           close,
           "transfer-encoding: chunked\r\n",
+          http10,
         );
         while (true) {
-          const r = await reader.read();
+          const r = await nextPiece();
           if (r.done) break;
           if (r.value.length === 0) continue;
           await writeAll(client, chunkOf(r.value, head));
