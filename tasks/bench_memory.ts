@@ -480,8 +480,16 @@ if (concurrentRows.length) {
 const out = {
   date: new Date().toISOString(),
   deno: Deno.version.deno,
-  embedder: "builtin hash-v2, 768 dimensions",
-  postgres: values["database-url"] ? "server" : "PGlite behind pglite-socket",
+  embedder: `builtin hash-v2, ${loadMemoryConfig((n) => Deno.env.get(n)).embeddingDim} dimensions`,
+  // What each backend of the rows is.
+  backends: Object.fromEntries(backends.map((b) => [
+    b,
+    b === "pglite"
+      ? "embedded, DATA_DIR in a worker thread (as the daemon)"
+      : values["database-url"]
+      ? "server"
+      : "PGlite behind pglite-socket",
+  ])),
   creates: CREATES,
   searches: SEARCHES,
   rows,
