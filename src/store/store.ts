@@ -286,6 +286,17 @@ export const REINDEXED: readonly string[] = ["memory_postings_lookup"];
 
 /** The store: all memory queries over one {@link Db}. */
 /**
+ * The memories of the rows `x` of {@link INSERT_ROWS} and {@link STAGE_ROWS} (import job $2),
+ * as the columns and the select of their `insert into memories`.
+ */
+const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, weight, supersedes,
+                created_at, updated_at, expires_at, embedding, term_count, import_job)
+           select x.id, x.content, x.scope, x.project, x.type,
+                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
+                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
+             from x`;
+
+/**
  * Insert memories and their postings in one statement (the foreign key is checked at its end),
  * so a memory never exists without them, and the keys of their (term, project) pairs that are
  * missing (migrations/0014); $1 is the rows as JSON ({@link insertParams}), $2 the import job
@@ -318,13 +329,7 @@ const INSERT_ROWS = `with x as materialized (
          ), keys as (
            select term, project, id from known union all select term, project, id from added
          ), ins as (
-           insert into memories as m (id, content, scope, project, type, tags, weight, supersedes,
-                                      created_at, updated_at, expires_at, embedding, term_count,
-                                      import_job)
-           select x.id, x.content, x.scope, x.project, x.type,
-                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
-             from x
+           insert into memories as m ${MEMORY_ROWS_FROM_X}
            returning m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
                      m.updated_at, m.expires_at, m.supersedes, m.superseded_by
          ), num as (
@@ -351,13 +356,7 @@ const STAGE_ROWS = `with x as materialized (
                 weight double precision, supersedes uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, len int)
          ), ins as (
-           insert into memories (id, content, scope, project, type, tags, weight, supersedes,
-                                 created_at, updated_at, expires_at, embedding, term_count,
-                                 import_job)
-           select x.id, x.content, x.scope, x.project, x.type,
-                  array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
-             from x order by x.j
+           insert into memories ${MEMORY_ROWS_FROM_X} order by x.j
            returning 1
          ), num as (
            insert into memory_nums (id) select x.id from x order by x.j returning num, id
