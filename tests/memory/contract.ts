@@ -246,6 +246,43 @@ const steps: Record<string, Step> = {
     assert.deepEqual(ng.contradictions?.map((c) => c.memory.id), [g.id], "global sees global");
   },
 
+  async "contradictions: those of an exact search, create after create, as scopes and time vary"(
+    b,
+  ) {
+    // Thirty creates with the same statements: past the five after which Postgres may keep one
+    // plan for a prepared statement (the embedded database prepares the create's nearest-
+    // neighbour read), so that plan must hold for every project, time and vector. Each
+    // create's contradictions are checked against an exact search over what it may see.
+    const s = b.service;
+    let seed = 7;
+    const rand = () => (seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff;
+    const made: { id: string; v: number[]; project: string | null; until: number }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const now = i * 20 * 60_000;
+      b.clock.at(now);
+      const raw = axis(0).map((x) => 2 * x + rand() - 0.5);
+      const norm = Math.hypot(...raw);
+      const v = raw.map((x) => x / norm);
+      const project = [null, "alpha", "beta"][i % 3];
+      const ttl = i % 4 === 1 ? "1h" : undefined;
+      b.embedder.set(`m ${i}`, v);
+      const r = await s.create({ content: `m ${i}`, project: project ?? undefined, ttl });
+      const cos = (a: number[]) => a.reduce((sum, x, k) => sum + x * v[k], 0);
+      const want = made
+        .filter((m) => m.until > now && (m.project === null || m.project === project))
+        .map((m) => ({ id: m.id, sim: cos(m.v) }))
+        .sort((x, y) => y.sim - x.sim)
+        .slice(0, 5)
+        .filter((m) => m.sim > 0.75);
+      assert.deepEqual(
+        (r.contradictions ?? []).map((c) => c.memory.id),
+        want.map((m) => m.id),
+        `create ${i} (${project ?? "global"})`,
+      );
+      made.push({ id: r.memory.id, v, project, until: ttl ? now + HOUR : Infinity });
+    }
+  },
+
   async "supersession: weight 0.1, hidden from search and contradictions, still listed"(b) {
     const s = b.service;
     b.embedder.set("old", axis(0)).set("new", axis(0)).set("third", axis(0)).set("q", axis(0));
