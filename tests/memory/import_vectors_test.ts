@@ -142,3 +142,26 @@ Deno.test("the binary form of an import's vectors: its layout, and a vector of a
     /embedding: row 1 has 3 dimensions, not 2/,
   );
 });
+
+for (
+  const [name, open] of [["embedded", pgliteService], ["server", postgresService]] as const
+) {
+  Deno.test(`an insert and a create store exactly the vectors of their text form (${name} database)`, async () => {
+    const { service, db, close } = await open({ embeddingDim: DIM });
+    try {
+      const store = service.store;
+      const vs = vectors(230);
+      const rows = vs.map((v, i) => rowOf(i, v));
+      // Store.insert goes by 200 rows a statement: a row's slice is found by its index in each.
+      await store.insert(rows.slice(0, 220));
+      // A create's insert, in one batch with its contradiction check.
+      const embedder = (await store.recordedEmbedder())!;
+      for (const r of rows.slice(220)) {
+        assert.ok(await store.insertAfterNearest(r, embedder, { kind: "all" }, 5, r.createdAt));
+      }
+      await assertStoredAsText(db, vs);
+    } finally {
+      await close();
+    }
+  });
+}
