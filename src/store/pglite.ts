@@ -147,6 +147,9 @@ async function preparedQuery<T>(
         .serializers;
       const bound = values.map((v, i) => {
         if (v === null || v === undefined) return null;
+        // Bytes go as they are: a parameter in Postgres's binary format (PGlite's bind marks
+        // it so), as `float4ArrayBinary` (src/store/store.ts) makes them.
+        if (v instanceof Uint8Array) return v;
         const f = serializers[st!.paramTypes[i]];
         return f ? f(v) : String(v);
       });

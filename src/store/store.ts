@@ -350,11 +350,28 @@ const INSERT_ROWS = `with x as materialized (
  * already found. The memories, their numbers and postings in one statement, as
  * {@link INSERT_ROWS}. `posted`: the postings written.
  */
-const STAGE_ROWS = `with x as materialized (
-           select * from jsonb_to_recordset($1::text::jsonb) as x(
+const STAGE_ROWS = stageRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, embedding text, len int)
+                updated_at timestamptz, expires_at timestamptz, embedding text, len int)`);
+
+/**
+ * {@link STAGE_ROWS} on the embedded database: the vectors are not in the rows' JSON but in
+ * $7, all of the chunk's in one `real[]` sent in Postgres's binary format
+ * ({@link float4ArrayBinary}), $8 floats a row; row `j`'s is its slice, cast to `vector`.
+ * Neither formatted as text here nor parsed (`float_in`, in WASM) there.
+ */
+const STAGE_ROWS_BINARY = stageRows(`select r.*,
+                  ($7::real[])[r.j * $8::int + 1 : (r.j + 1) * $8::int] as embedding
+             from jsonb_to_recordset($1::text::jsonb) as r(
+                j int, id uuid, content text, scope text, project text, type text, tags jsonb,
+                weight double precision, supersedes uuid, created_at timestamptz,
+                updated_at timestamptz, expires_at timestamptz, len int)`);
+
+/** An import chunk's statement over the rows `x` that `rows` selects. */
+function stageRows(rows: string): string {
+  return `with x as materialized (
+           ${rows}
          ), ins as (
            insert into memories ${MEMORY_ROWS_FROM_X} order by x.j
            returning 1
@@ -371,12 +388,18 @@ const STAGE_ROWS = `with x as materialized (
          )
          select (select count(*) from ins)::int as inserted,
                 (select count(*) from post)::int as posted`;
+}
 
 /** The postings of each row of an insert ({@link postingsOf}). */
 type Postings = ReturnType<typeof postingsOf>;
 
 /** A row as the JSON of {@link INSERT_ROWS} and {@link STAGE_ROWS} reads it. */
 function rowJson(r: NewRow) {
+  return { ...rowFields(r), embedding: vectorLiteral(r.embedding) };
+}
+
+/** A row's fields but its vector, as {@link STAGE_ROWS_BINARY} reads them. */
+function rowFields(r: NewRow) {
   return {
     id: r.id,
     content: r.content,
@@ -389,8 +412,37 @@ function rowJson(r: NewRow) {
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,
-    embedding: vectorLiteral(r.embedding),
   };
+}
+
+/**
+ * `vectors` (each of `dimension` floats) end to end as one `real[]` in Postgres's binary array
+ * format (one dimension, no nulls, element type `float4`, OID 700), each float rounded as
+ * {@link vectorLiteral} writes it: the vectors stored are exactly those of the text form.
+ * (A float rounded to six decimals is never within half a double's step of a point halfway
+ * between two `float4`s, so rounding it to `float4` here gives what `strtof` gives for its
+ * text; `-0` is written `0` in text, so it is `0` here.)
+ */
+export function float4ArrayBinary(vectors: number[][], dimension: number): Uint8Array {
+  const n = vectors.length * dimension;
+  const out = new DataView(new ArrayBuffer(20 + n * 8));
+  out.setInt32(0, 1); // dimensions
+  out.setInt32(4, 0); // no nulls
+  out.setUint32(8, 700); // float4
+  out.setInt32(12, n);
+  out.setInt32(16, 1); // lower bound
+  let at = 20;
+  for (const [j, v] of vectors.entries()) {
+    if (v.length !== dimension) {
+      throw new Error(`embedding: row ${j} has ${v.length} dimensions, not ${dimension}`);
+    }
+    for (const x of v) {
+      out.setInt32(at, 4);
+      out.setFloat32(at + 4, Math.round(x * 1e6) / 1e6 || 0);
+      at += 8;
+    }
+  }
+  return new Uint8Array(out.buffer);
 }
 
 /** The parameters of {@link INSERT_ROWS} for `rows`, with their `posts` (of import `job`, or null). */
@@ -753,17 +805,27 @@ export class Store {
         lens.push(len);
       }
     });
-    const payload = JSON.stringify(rows.map((r, j) => ({ j, ...rowJson(r), len: posts[j].len })));
+    const params: unknown[] = [
+      "",
+      job,
+      `{${at.join(",")}}`,
+      `{${ks.join(",")}}`,
+      `{${tfs.join(",")}}`,
+      `{${lens.join(",")}}`,
+    ];
+    // The embedded database takes the vectors in binary (its parameters go as they are); a
+    // server keeps them as text in the rows' JSON.
+    const binary = this.db.kind === "pglite" && rows.length > 0;
+    if (binary) {
+      const dimension = rows[0].embedding.length;
+      params[0] = JSON.stringify(rows.map((r, j) => ({ j, ...rowFields(r), len: posts[j].len })));
+      params.push(float4ArrayBinary(rows.map((r) => r.embedding), dimension), dimension);
+    } else {
+      params[0] = JSON.stringify(rows.map((r, j) => ({ j, ...rowJson(r), len: posts[j].len })));
+    }
     const [out] = await this.db.query<{ posted: number }>(
-      STAGE_ROWS,
-      [
-        payload,
-        job,
-        `{${at.join(",")}}`,
-        `{${ks.join(",")}}`,
-        `{${tfs.join(",")}}`,
-        `{${lens.join(",")}}`,
-      ],
+      binary ? STAGE_ROWS_BINARY : STAGE_ROWS,
+      params,
       { prepare: true },
     );
     if (Number(out?.posted) !== at.length) {
