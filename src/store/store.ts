@@ -1358,7 +1358,11 @@ export class Store {
   async buildSearchIndex(): Promise<void> {
     await this.transaction(async (s) => {
       await s.db.exec("set local maintenance_work_mem = '64MB'");
-      await s.db.exec("set local wal_compression = off");
+      // The build logs each page of the index whole: pglz spent a fifth of the build
+      // compressing floats that hardly compress (docs/performance.md, "Import speed at 20,000
+      // (0.12)"). The log goes at the checkpoint after the import. A superuser's setting:
+      // the embedded database only, the one this bulk path runs on.
+      if (s.db.kind === "pglite") await s.db.exec("set local wal_compression = off");
       await createMissingVectorIndexes(s.db);
     });
   }
