@@ -8,7 +8,9 @@
  * the analyze after it (with its checkpoint, `settle`), publishing, the dedup lookup
  * (`existingKeys`), the embedder, and the worker's renewal. A step's time is wall time in
  * the daemon's thread (a step waits for the worker); steps of the reclaimer or the renewal
- * that run in the background overlap the import's. Prints one JSON line per import;
+ * that run in the background overlap the import's. Prints one JSON line per import, with
+ * the process's CPU time (`cpu_ms`, both threads: less skewed by a shared machine than wall
+ * time) and the write-ahead log written (`wal_mib`, `fpi` of it full-page images);
  * `--creates N` then times N creates, one at a time, right after the imports.
  * Development only (not a test, not shipped).
  */
@@ -77,9 +79,20 @@ for (let run = 0; run < Number(values.runs); run++) {
   for (let k = 0; k < 2; k++) {
     for (const key of Object.keys(times)) delete times[key];
     const batch = Array.from({ length: 10_000 }, (_, j) => item(k * 10_000 + j));
+    const wal = async () =>
+      (await db.query<{ fpi: number; bytes: number }>(
+        "select wal_fpi::float8 as fpi, wal_bytes::float8 as bytes from pg_stat_wal",
+      ))[0];
+    const w0 = await wal();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await service.import(batch);
     const ms = performance.now() - t0;
+    const c1 = process.cpuUsage(c0);
+    times.cpu_ms = (c1.user + c1.system) / 1000;
+    const w1 = await wal();
+    times.wal_mib = +((w1.bytes - w0.bytes) / 2 ** 20).toFixed(1);
+    times.fpi = w1.fpi - w0.fpi;
     total += ms;
     const steps = Object.fromEntries(Object.entries(times).map(([a, b]) => [a, Math.round(b)]));
     lines.push(JSON.stringify({ import: k + 1, total_ms: Math.round(ms), ...steps }));

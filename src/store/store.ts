@@ -770,22 +770,29 @@ export class Store {
     const keys = acc?.keys ?? new Map<string, number>();
     const added = new Map<string, number>();
     const staged = await this.transaction(async (s) => {
+      // The job touched and the chunk's settings made, in one statement (one message to the
+      // embedded database's worker, not four):
+      // - Staged rows need no flush of their own: nobody sees them, and the publishing commit
+      //   (synchronous) flushes the log up to itself, these chunks included. Saves one fsync
+      //   per chunk.
+      // - No statistics deltas per chunk (migrations/0007): the import adds its own when it
+      //   is published.
+      // - The embedded database (one owner, a superuser): no foreign-key check per row. The
+      //   chunk's statement makes the numbers its postings refer to, and import rows
+      //   supersede nothing (src/memory/validate.ts); its statement triggers do nothing for
+      //   staged rows.
+      const replica = s.db.kind === "pglite"
+        ? ", set_config('session_replication_role', 'replica', true)"
+        : "";
       const touched = await s.db.query(
-        "update mneme_import_jobs set touched_at = now() where id = $1 returning id",
+        `with t as (update mneme_import_jobs set touched_at = now() where id = $1 returning id)
+         select t.id, set_config('synchronous_commit', 'off', true),
+                set_config('mneme.staged', 'on', true)${replica}
+           from t`,
         [job],
+        { prepare: true },
       );
       if (!touched.length) return false;
-      // Staged rows need no flush of their own: nobody sees them, and the publishing commit
-      // (synchronous) flushes the log up to itself, these chunks included. Saves one fsync
-      // per chunk.
-      await s.db.exec("set local synchronous_commit = off");
-      // No statistics deltas per chunk (migrations/0007): the import adds its own when it is
-      // published.
-      await s.db.exec("set local mneme.staged = 'on'");
-      // The embedded database (one owner, a superuser): no foreign-key check per row. The
-      // chunk's statement makes the numbers its postings refer to, and import rows supersede
-      // nothing (src/memory/validate.ts); its statement triggers do nothing for staged rows.
-      if (s.db.kind === "pglite") await s.db.exec("set local session_replication_role = replica");
       if (check) await check(s);
       await s.#stageRows(rows, posts, job, keys, added);
       return true;
@@ -821,17 +828,42 @@ export class Store {
     });
     if (missing.size) {
       const pairs = [...missing.values()];
-      await this.#ensureKeys(pairs.map((p) => ({ terms: [p.term], project: p.project })));
+      // Found or added in one statement. A pair that a concurrent writer added after this
+      // statement began (server Postgres) is neither: it is looked up again below.
       const found = await this.db.query<{ term: string; project: string | null; id: number }>(
-        `select x.term, x.project, k.id
-           from unnest($1::text[], $2::text[]) as x(term, project)
-           cross join lateral (select k.id from memory_term_keys k
-                                where k.term = x.term
-                                  and coalesce(k.project, '') = coalesce(x.project, '')
-                                limit 1) k`,
+        `with x as materialized (
+           select x.term, x.project, k.id
+             from unnest($1::text[], $2::text[]) as x(term, project)
+             left join lateral (select k.id from memory_term_keys k
+                                 where k.term = x.term
+                                   and coalesce(k.project, '') = coalesce(x.project, '')
+                                 limit 1) k on true
+         ), ins as (
+           -- In one order, so that two writers adding the same new pairs cannot deadlock.
+           insert into memory_term_keys (term, project)
+           select term, project from x where id is null order by term, project
+           on conflict (term, (coalesce(project, ''))) do nothing
+           returning term, project, id
+         )
+         select term, project, id from x where id is not null
+         union all select term, project, id from ins`,
         [pairs.map((p) => p.term), pairs.map((p) => p.project)],
+        { prepare: true },
       );
       for (const f of found) added.set(keyOf(f.term, f.project), Number(f.id));
+      const late = pairs.filter((p) => !added.has(keyOf(p.term, p.project)));
+      if (late.length) {
+        const again = await this.db.query<{ term: string; project: string | null; id: number }>(
+          `select x.term, x.project, k.id
+             from unnest($1::text[], $2::text[]) as x(term, project)
+             cross join lateral (select k.id from memory_term_keys k
+                                  where k.term = x.term
+                                    and coalesce(k.project, '') = coalesce(x.project, '')
+                                  limit 1) k`,
+          [late.map((p) => p.term), late.map((p) => p.project)],
+        );
+        for (const f of again) added.set(keyOf(f.term, f.project), Number(f.id));
+      }
     }
     const at: number[] = [];
     const ks: number[] = [];
@@ -1370,6 +1402,11 @@ export class Store {
   async buildSearchIndex(): Promise<void> {
     await this.transaction(async (s) => {
       await s.db.exec("set local maintenance_work_mem = '64MB'");
+      // The build logs each page of the index whole: pglz spent a fifth of the build
+      // compressing floats that hardly compress (docs/performance.md, "Import speed at 20,000
+      // (0.12)"). The log goes at the checkpoint after the import. A superuser's setting:
+      // the embedded database only, the one this bulk path runs on.
+      if (s.db.kind === "pglite") await s.db.exec("set local wal_compression = off");
       await createMissingVectorIndexes(s.db);
     });
   }

@@ -42,20 +42,19 @@ function vectors(n: number): number[][] {
     }));
 }
 
+/** A global fact, its fields but its id, content, times and vector. */
+const FACT = { scope: "global", project: null, type: "fact", weight: 1 } as const;
+
 function rowOf(i: number, embedding: number[]): NewRow {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+  const times = { createdAt: at, updatedAt: at, expiresAt: null };
   return {
+    ...FACT,
+    tags: [],
     id: crypto.randomUUID(),
     content: `vector row ${i}`,
-    scope: "global",
-    project: null,
-    type: "fact",
-    tags: [],
-    weight: 1,
     supersedes: null,
-    createdAt: at,
-    updatedAt: at,
-    expiresAt: null,
+    ...times,
     embedding,
   };
 }
