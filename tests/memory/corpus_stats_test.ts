@@ -8,24 +8,12 @@ import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { type NewRow, Store } from "../../src/store/store.ts";
 import { StandInEmbedder } from "../fakes/semantic.ts";
+import { newRow } from "./fixtures.ts";
 import { assertStatsExact } from "./stats_check.ts";
 
 /** One global row of an import, written as the service stages it. */
 async function stagedRow(embedder: StandInEmbedder, content: string): Promise<NewRow> {
-  return {
-    id: crypto.randomUUID(),
-    content,
-    scope: "global",
-    project: null,
-    type: "fact",
-    tags: [],
-    weight: 1,
-    supersedes: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-    expiresAt: null,
-    embedding: (await embedder.embed([content]))[0],
-  };
+  return newRow(content, (await embedder.embed([content]))[0], new Date());
 }
 
 Deno.test("corpus statistics kept by triggers equal the counts after every kind of write", async () => {

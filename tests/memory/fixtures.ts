@@ -14,8 +14,36 @@ import type { Db } from "../../src/store/db.ts";
 import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
-import { Store } from "../../src/store/store.ts";
+import { type NewRow, Store } from "../../src/store/store.ts";
 import { pgliteServer } from "../helpers.ts";
+
+/**
+ * A row for the store's writes (`Store.insert`, `stageImport`, `insertAfterNearest`): a global
+ * fact of weight 1, no tags, created, updated at `at`, never expiring, with a new id; `over`
+ * changes any field.
+ */
+export function newRow(
+  content: string,
+  embedding: number[],
+  at: Date,
+  over: Partial<NewRow> = {},
+): NewRow {
+  return {
+    id: crypto.randomUUID(),
+    content,
+    scope: "global",
+    project: null,
+    type: "fact",
+    tags: [],
+    weight: 1,
+    supersedes: null,
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: null,
+    embedding,
+    ...over,
+  };
+}
 
 /** Dimension of the contract's vectors: small, so that 10001 inserts stay fast. */
 export const DIM = 8;

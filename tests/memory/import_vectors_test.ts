@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import { float4ArrayBinary, type NewRow, vectorLiteral } from "../../src/store/store.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
+import { newRow } from "./fixtures.ts";
 
 const DIM = 32;
 
@@ -42,21 +43,8 @@ function vectors(n: number): number[][] {
     }));
 }
 
-/** A global fact, its fields but its id, content, times and vector. */
-const FACT = { scope: "global", project: null, type: "fact", weight: 1 } as const;
-
 function rowOf(i: number, embedding: number[]): NewRow {
-  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
-  const times = { createdAt: at, updatedAt: at, expiresAt: null };
-  return {
-    ...FACT,
-    tags: [],
-    id: crypto.randomUUID(),
-    content: `vector row ${i}`,
-    supersedes: null,
-    ...times,
-    embedding,
-  };
+  return newRow(`vector row ${i}`, embedding, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
 }
 
 /** Each stored vector's text against the text form's vector parsed by the same database. */

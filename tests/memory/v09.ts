@@ -11,6 +11,7 @@ import type { EmbedderInfo } from "../../src/embed/embedder.ts";
 import { ensureEmbeddingColumn, migrate, MIGRATIONS } from "../../src/store/migrate.ts";
 import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.ts";
 import { termCounts, terms } from "../../src/domain/terms.ts";
+import { newRow } from "./fixtures.ts";
 import { assertStatsExact } from "./stats_check.ts";
 
 /** Apply the migrations of 0.9.0 (up to version 12), as its `migrate` did. */
@@ -256,20 +257,12 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
   );
   assert.ok(hit.some((c) => c.memory.id === rows[77].id && c.lexical > 0));
   const at = new Date("2026-05-01T00:00:00Z");
-  const [fresh] = await new Store(db).insert([{
-    id: crypto.randomUUID(),
-    content: "The quokka deploy of p1, a new word and a known one",
-    scope: "project",
-    project: "p1",
-    type: "fact",
-    tags: [],
-    weight: 1,
-    supersedes: null,
-    createdAt: at,
-    updatedAt: at,
-    expiresAt: null,
-    embedding: rows[5].embedding,
-  }]);
+  const [fresh] = await new Store(db).insert([
+    newRow("The quokka deploy of p1, a new word and a known one", rows[5].embedding, at, {
+      scope: "project",
+      project: "p1",
+    }),
+  ]);
   await assertStatsExact(db, "a write after the upgrade");
   const found = await new Store(db).candidates(
     rows[5].embedding,

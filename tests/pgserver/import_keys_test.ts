@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { termCounts } from "../../src/domain/terms.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
-import { Clock, sqlService, TableEmbedder } from "../memory/fixtures.ts";
+import { Clock, newRow, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
 
@@ -27,20 +27,10 @@ serverTest(
       const job = await store.beginImport(1);
       const [embedding] = await new TableEmbedder().embed([content]);
       const at = new Date("2026-03-01T12:00:00Z");
-      const row = {
-        id: crypto.randomUUID(),
-        content,
-        scope: "project" as const,
+      const row = newRow(content, embedding, at, {
+        scope: "project",
         project,
-        type: "fact" as const,
-        tags: [],
-        weight: 1,
-        supersedes: null,
-        createdAt: at,
-        updatedAt: at,
-        expiresAt: null,
-        embedding,
-      };
+      });
       let staged: Promise<boolean> | undefined;
       // The other writer adds half of the pairs and holds them uncommitted while the chunk runs.
       const theirs = terms.slice(0, 2);

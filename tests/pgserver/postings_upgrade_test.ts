@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
 import { Store } from "../../src/store/store.ts";
+import { newRow } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
 import { checkPostingsUpgrade, migrateV09 } from "../memory/v09.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
@@ -36,20 +37,13 @@ serverTest(
       await migrate(db);
       await ensureEmbeddingColumn(db, EMBEDDER);
       const at = new Date("2026-05-01T00:00:00Z");
-      const row = (content: string) => ({
-        id: crypto.randomUUID(),
-        content,
-        scope: "project" as const,
-        project: "p1",
-        type: "fact" as const,
-        tags: [],
-        weight: 1,
-        supersedes: null,
-        createdAt: at,
-        updatedAt: at,
-        expiresAt: null,
-        embedding: Array.from({ length: EMBEDDER.dimension }, (_, i) => (i === 3 ? 1 : 0.1)),
-      });
+      const row = (content: string) =>
+        newRow(
+          content,
+          Array.from({ length: EMBEDDER.dimension }, (_, i) => (i === 3 ? 1 : 0.1)),
+          at,
+          { scope: "project", project: "p1" },
+        );
       const a = row("The zebrafish tank was cleaned");
       const b = row("A zebrafish tank needs a heater");
       let release = () => {};
