@@ -72,7 +72,7 @@ Deno.test("hooks fail open: daemon down, daemon that never answers, stdin never 
     assert.equal(b.code, 0, b.err);
     assert.match(
       b.out,
-      /^Mneme memory: no memory service at http:\/\/127\.0\.0\.1:\d+ \(start it with 'memcli setup'\); no bootstrap this session\.\n$/,
+      /^Mneme memory: no memory service at http:\/\/127\.0\.0\.1:\d+ \(start it with 'memcli start'\); no bootstrap this session\.\n$/,
     );
     const r = await runTimed(["recall", "--hook"], down, cwd, payload);
     assert.equal(r.code, 0, r.err);

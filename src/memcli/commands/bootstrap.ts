@@ -47,7 +47,7 @@ async function build(
     return { text: render(await loadBootstrap(clientOf(cfg, url, timeoutMs), resolved.project)) };
   } catch (err) {
     const down = err instanceof MemoryError && err.status === 503 && url
-      ? `no memory service at ${url} (start it with 'memcli setup')`
+      ? `no memory service at ${url} (start it with 'memcli start')`
       : err instanceof Error
       ? err.message
       : String(err);

@@ -254,7 +254,7 @@ async function status(io: Io, args: string[]): Promise<number> {
     io.out(`Memory service at ${url}: ${h.status} (version ${h.version})\n`);
   } catch (err) {
     const why = err instanceof MemoryError && err.status === 503
-      ? "not answering (start it with 'memcli setup')"
+      ? "not answering (start it with 'memcli start')"
       : `not usable (${errorMessage(err)})`;
     io.out(
       `Memory service${url ? ` at ${url}` : ""}: ${why}; until it answers, the bootstrap ` +

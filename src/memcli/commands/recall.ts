@@ -190,7 +190,7 @@ export async function recall(args: string[], io: Io): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const msg = err instanceof MemoryError && err.status === 503
-      ? "the memory service is not reachable (start it with 'memcli setup')"
+      ? "the memory service is not reachable (start it with 'memcli start')"
       : err instanceof Error
       ? err.message
       : String(err);
