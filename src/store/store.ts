@@ -363,6 +363,17 @@ function insertRows(rows: string): string {
 }
 
 /**
+ * The (term, project) pairs of $1 and $2 (arrays) with the key of each, null where it has none
+ * ({@link Store.stageImport}'s new pairs).
+ */
+const PAIRS_WITH_KEYS = `select x.term, x.project, k.id
+             from unnest($1::text[], $2::text[]) as x(term, project)
+             left join lateral (select k.id from memory_term_keys k
+                                 where k.term = x.term
+                                   and coalesce(k.project, '') = coalesce(x.project, '')
+                                 limit 1) k on true`;
+
+/**
  * An import's chunk ({@link Store.stageImport}): $1 the rows as JSON, each with its index `j`,
  * $2 the import job, $3–$6 the postings as arrays of (row index, key, tf, len), the keys
  * already found. The memories, their numbers and postings in one statement, as
@@ -464,9 +475,33 @@ export function float4ArrayBinary(vectors: number[][], dimension: number): Uint8
 }
 
 /**
+ * `rows` as the JSON an insert or an import's chunk reads, each with its index `j` and
+ * `extra(j)`: on the embedded database without their vectors, which go apart as one `real[]` in
+ * binary ({@link float4ArrayBinary}) with their dimension (`vectors`); on a server with them as
+ * text in the JSON (`vectors` null).
+ */
+function rowsPayload(
+  db: Db,
+  rows: NewRow[],
+  extra: (j: number) => object,
+): { json: string; vectors: [Uint8Array, number] | null } {
+  if (db.kind !== "pglite" || !rows.length) {
+    return {
+      json: JSON.stringify(rows.map((r, j) => ({ j, ...rowJson(r), ...extra(j) }))),
+      vectors: null,
+    };
+  }
+  const dimension = rows[0].embedding.length;
+  return {
+    json: JSON.stringify(rows.map((r, j) => ({ j, ...rowFields(r), ...extra(j) }))),
+    vectors: [float4ArrayBinary(rows.map((r) => r.embedding), dimension), dimension],
+  };
+}
+
+/**
  * The statement and parameters that insert `rows` with their `posts` (of import `job`, or
  * null): {@link INSERT_ROWS_BINARY} on the embedded database, {@link INSERT_ROWS} on a server
- * (which keeps the vectors as text in the rows' JSON).
+ * ({@link rowsPayload}).
  */
 function insertStatement(
   db: Db,
@@ -474,19 +509,8 @@ function insertStatement(
   posts: Postings[],
   job: string | null,
 ): [string, unknown[]] {
-  if (db.kind !== "pglite" || !rows.length) {
-    return [INSERT_ROWS, [
-      JSON.stringify(rows.map((r, j) => ({ ...rowJson(r), ...posts[j] }))),
-      job,
-    ]];
-  }
-  const dimension = rows[0].embedding.length;
-  return [INSERT_ROWS_BINARY, [
-    JSON.stringify(rows.map((r, j) => ({ j, ...rowFields(r), ...posts[j] }))),
-    job,
-    float4ArrayBinary(rows.map((r) => r.embedding), dimension),
-    dimension,
-  ]];
+  const { json, vectors } = rowsPayload(db, rows, (j) => posts[j]);
+  return vectors ? [INSERT_ROWS_BINARY, [json, job, ...vectors]] : [INSERT_ROWS, [json, job]];
 }
 
 /**
@@ -831,14 +855,7 @@ export class Store {
       // Found or added in one statement. A pair that a concurrent writer added after this
       // statement began (server Postgres) is neither: it is looked up again below.
       const found = await this.db.query<{ term: string; project: string | null; id: number }>(
-        `with x as materialized (
-           select x.term, x.project, k.id
-             from unnest($1::text[], $2::text[]) as x(term, project)
-             left join lateral (select k.id from memory_term_keys k
-                                 where k.term = x.term
-                                   and coalesce(k.project, '') = coalesce(x.project, '')
-                                 limit 1) k on true
-         ), ins as (
+        `with x as materialized (${PAIRS_WITH_KEYS}), ins as (
            -- In one order, so that two writers adding the same new pairs cannot deadlock.
            insert into memory_term_keys (term, project)
            select term, project from x where id is null order by term, project
@@ -854,12 +871,7 @@ export class Store {
       const late = pairs.filter((p) => !added.has(keyOf(p.term, p.project)));
       if (late.length) {
         const again = await this.db.query<{ term: string; project: string | null; id: number }>(
-          `select x.term, x.project, k.id
-             from unnest($1::text[], $2::text[]) as x(term, project)
-             cross join lateral (select k.id from memory_term_keys k
-                                  where k.term = x.term
-                                    and coalesce(k.project, '') = coalesce(x.project, '')
-                                  limit 1) k`,
+          `select term, project, id from (${PAIRS_WITH_KEYS}) p where id is not null`,
           [late.map((p) => p.term), late.map((p) => p.project)],
         );
         for (const f of again) added.set(keyOf(f.term, f.project), Number(f.id));
@@ -881,27 +893,12 @@ export class Store {
         lens.push(len);
       }
     });
-    const params: unknown[] = [
-      "",
-      job,
-      `{${at.join(",")}}`,
-      `{${ks.join(",")}}`,
-      `{${tfs.join(",")}}`,
-      `{${lens.join(",")}}`,
-    ];
-    // The embedded database takes the vectors in binary (its parameters go as they are); a
-    // server keeps them as text in the rows' JSON.
-    const binary = this.db.kind === "pglite" && rows.length > 0;
-    if (binary) {
-      const dimension = rows[0].embedding.length;
-      params[0] = JSON.stringify(rows.map((r, j) => ({ j, ...rowFields(r), len: posts[j].len })));
-      params.push(float4ArrayBinary(rows.map((r) => r.embedding), dimension), dimension);
-    } else {
-      params[0] = JSON.stringify(rows.map((r, j) => ({ j, ...rowJson(r), len: posts[j].len })));
-    }
+    // The embedded database takes the vectors in binary, a server as text ({@link rowsPayload}).
+    const { json, vectors } = rowsPayload(this.db, rows, (j) => ({ len: posts[j].len }));
+    const postings = [at, ks, tfs, lens].map((xs) => `{${xs.join(",")}}`);
     const [out] = await this.db.query<{ posted: number }>(
-      binary ? STAGE_ROWS_BINARY : STAGE_ROWS,
-      params,
+      vectors ? STAGE_ROWS_BINARY : STAGE_ROWS,
+      [json, job, ...postings, ...(vectors ?? [])],
       { prepare: true },
     );
     if (Number(out?.posted) !== at.length) {
