@@ -167,7 +167,10 @@ Deno.test("memcli setup, status, uninstall and purge as real processes", async (
       assert.equal(r.code, 1);
       assert.match(r.out, /^Mneme admin: not running\n/);
       assert.match(r.out, new RegExp(`not running \\(stale pid file, pid ${pid}\\)`));
-      assert.match(r.out, /Problem: {3}stale pid file: daemon pid \d+ is gone/);
+      assert.match(
+        r.out,
+        /Problem: {3}stale pid file: daemon pid \d+ is gone.*run 'memcli start'/s,
+      );
       const j = JSON.parse((await memcliProcess(["status", "--json"], { env })).out);
       assert.equal(j.daemon, "stale");
       assert.equal(j.running, false);

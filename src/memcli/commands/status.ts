@@ -146,7 +146,7 @@ export async function status(args: string[], io: Io): Promise<number> {
   if (check.kind === "stale") {
     problems.push(
       `stale pid file: daemon pid ${check.pid} is gone (crashed or killed); see ${layout.logFile}` +
-        " and run 'memcli setup' to start it again",
+        " and run 'memcli start' to start it again",
     );
   }
   const started = check.kind !== "none" ? check.state?.started_at ?? null : null;
