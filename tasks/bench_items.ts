@@ -72,3 +72,21 @@ export function item(i: number): ImportItem {
     tags: [pick(["infra", "style", "testing", "ops"])],
   };
 }
+
+/** The projects of {@link scopedItem}: 100, of which {@link PROJECTS} are the first 20. */
+export const SCOPED_PROJECTS = Array.from({ length: 100 }, (_, i) => `project-${i}`);
+
+/**
+ * An item of `bench:memory --scoped`: a global memory one time in 50, otherwise one of 100
+ * projects', so that every scope a search may have (the global memories; a project's, with or
+ * without the global ones) holds 1–3% of the memories.
+ */
+export function scopedItem(i: number): ImportItem {
+  const project = rand() < 0.98 ? pick(SCOPED_PROJECTS) : undefined;
+  return {
+    content: sentence(i),
+    ...(project ? { scope: "project" as const, project } : {}),
+    type: pick([...TYPES]),
+    tags: [pick(["infra", "style", "testing", "ops"])],
+  };
+}
