@@ -14,6 +14,7 @@ import searchFunction from "../../migrations/0008_search_function.sql" with { ty
 import contentHash from "../../migrations/0011_content_hash.sql" with { type: "text" };
 import maintenance from "../../migrations/0012_maintenance.sql" with { type: "text" };
 import compactPostings from "../../migrations/0014_compact_postings.sql" with { type: "text" };
+import searchExact from "../../migrations/0015_search_exact.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 11, name: "0011_content_hash", sql: contentHash },
   { version: 12, name: "0012_maintenance", sql: maintenance },
   { version: 14, name: "0014_compact_postings", sql: compactPostings },
+  { version: 15, name: "0015_search_exact", sql: searchExact },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */
