@@ -63,8 +63,9 @@ export function sentence(i: number): string {
   } (note ${i})`;
 }
 
-export function item(i: number): ImportItem {
-  const project = rand() < 0.6 ? pick(PROJECTS) : undefined;
+/** An item of `bench:memory`: in one of `projects` with probability `share`, else global. */
+export function item(i: number, share = 0.6, projects = PROJECTS): ImportItem {
+  const project = rand() < share ? pick(projects) : undefined;
   return {
     content: sentence(i),
     ...(project ? { scope: "project" as const, project } : {}),
@@ -82,11 +83,5 @@ export const SCOPED_PROJECTS = Array.from({ length: 100 }, (_, i) => `project-${
  * without the global ones) holds 1–3% of the memories.
  */
 export function scopedItem(i: number): ImportItem {
-  const project = rand() < 0.98 ? pick(SCOPED_PROJECTS) : undefined;
-  return {
-    content: sentence(i),
-    ...(project ? { scope: "project" as const, project } : {}),
-    type: pick([...TYPES]),
-    tags: [pick(["infra", "style", "testing", "ops"])],
-  };
+  return item(i, 0.98, SCOPED_PROJECTS);
 }

@@ -178,36 +178,31 @@ class Params {
  * pick a bitmap scan plus an exact sort of every matching row (measured: 35–65 ms at 10k
  * rows) and uses the HNSW index with iterative scanning and the filter instead.
  * The table constraint makes `project` non-null exactly for project-scoped rows.
- * {@link exactScopeClause} is the same condition in the btree's forms.
+ * With `exact`, the same condition written with `=`, which the btree serves: the condition of
+ * an exact nearest-neighbour read ({@link EXACT_SCOPE_MAX}).
  */
-function scopeClause(f: ScopeFilter, p: Params): string {
-  switch (f.kind) {
-    case "all":
-      return "true";
-    case "global":
-      return "m.scope <> 'project'";
-    case "project":
-      return `(m.scope <> 'global' and coalesce(m.project, '') = ${p.add(f.project)})`;
-    case "hierarchy":
-      return `(m.scope <> 'project' or coalesce(m.project, '') = ${p.add(f.project)})`;
-  }
+function scopeClause(f: ScopeFilter, p: Params, exact = false): string {
+  if (f.kind === "all") return "true";
+  if (f.kind === "global") return exact ? "m.scope = 'global'" : "m.scope <> 'project'";
+  const v = p.add(f.project);
+  const own = exact
+    ? `(m.scope = 'project' and m.project = ${v})`
+    : `(m.scope <> 'global' and coalesce(m.project, '') = ${v})`;
+  if (f.kind === "project") return own;
+  return exact
+    ? `(m.scope = 'global' or ${own})`
+    : `(m.scope <> 'project' or coalesce(m.project, '') = ${v})`;
 }
 
-/**
- * {@link scopeClause} written with `=`, which the btree on (scope, project) serves: the
- * condition of an exact nearest-neighbour read ({@link EXACT_SCOPE_MAX}).
- */
-function exactScopeClause(f: ScopeFilter, p: Params): string {
-  switch (f.kind) {
-    case "all":
-      return "true";
-    case "global":
-      return "m.scope = 'global'";
-    case "project":
-      return `(m.scope = 'project' and m.project = ${p.add(f.project)})`;
-    case "hierarchy":
-      return `(m.scope = 'global' or (m.scope = 'project' and m.project = ${p.add(f.project)}))`;
-  }
+/** The project values (null: global) whose memories `scope` covers; null for every memory. */
+function scopeValues(scope: ScopeFilter): (string | null)[] | null {
+  return scope.kind === "all"
+    ? null
+    : scope.kind === "global"
+    ? [null]
+    : scope.kind === "project"
+    ? [scope.project]
+    : [null, scope.project];
 }
 
 /**
@@ -215,13 +210,7 @@ function exactScopeClause(f: ScopeFilter, p: Params): string {
  * from the memories per project value (null: global).
  */
 export function exactScope(scope: ScopeFilter, sizes: Map<string | null, number>): boolean {
-  const values = scope.kind === "all"
-    ? null
-    : scope.kind === "global"
-    ? [null]
-    : scope.kind === "project"
-    ? [scope.project]
-    : [null, scope.project];
+  const values = scopeValues(scope);
   if (values === null) return false;
   let n = 0;
   for (const v of values) n += Math.max(0, sizes.get(v) ?? 0);
@@ -590,7 +579,7 @@ function nearestStatement(
 ): [string, unknown[]] {
   const p = new Params();
   const v = p.add(vectorLiteral(vector));
-  const where = exact ? exactScopeClause(scope, p) : scopeClause(scope, p);
+  const where = scopeClause(scope, p, exact);
   const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
   return [
     `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
@@ -680,13 +669,7 @@ export class Store {
       for (const t of missing) c.df.set(t, new Map());
       for (const r of rows) c.df.get(r.term)!.set(r.project, Number(r.df));
     }
-    const values: (string | null)[] | null = scope.kind === "all"
-      ? null
-      : scope.kind === "global"
-      ? [null]
-      : scope.kind === "project"
-      ? [scope.project]
-      : [null, scope.project];
+    const values = scopeValues(scope);
     const sum = <T>(m: Map<string | null, T>, f: (x: T) => number) => {
       let total = 0;
       if (values === null) { for (const x of m.values()) total += f(x); }

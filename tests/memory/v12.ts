@@ -7,28 +7,10 @@
 import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import type { EmbedderInfo } from "../../src/embed/embedder.ts";
-import { ensureEmbeddingColumn, migrate, MIGRATIONS } from "../../src/store/migrate.ts";
+import { migrate } from "../../src/store/migrate.ts";
 import { type ScopeFilter, Store, vectorLiteral } from "../../src/store/store.ts";
 import { newRow } from "./fixtures.ts";
-
-/** Apply the migrations of 0.12.0 (up to version 14), as its `migrate` did. */
-async function migrateV12(db: Db, embedder: EmbedderInfo): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.exec("create extension if not exists vector");
-    await tx.exec(
-      `create table if not exists mneme_migrations (
-         version int primary key, name text not null, applied_at timestamptz not null default now())`,
-    );
-    for (const m of MIGRATIONS.filter((m) => m.version <= 14)) {
-      await tx.exec(m.sql);
-      await tx.query("insert into mneme_migrations (version, name) values ($1, $2)", [
-        m.version,
-        m.name,
-      ]);
-    }
-  });
-  await ensureEmbeddingColumn(db, embedder);
-}
+import { migrateUpTo } from "./v09.ts";
 
 /**
  * Make a 0.12.0 database on `db` with 300 memories of one project and 10 global ones, upgrade
@@ -36,7 +18,7 @@ async function migrateV12(db: Db, embedder: EmbedderInfo): Promise<void> {
  * server still calls it), and a search of the global memories finds an exact search's nearest.
  */
 export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): Promise<void> {
-  await migrateV12(db, embedder);
+  await migrateUpTo(db, embedder, 14);
   let seed = 5;
   const rand = () => (seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff;
   const vec = () => Array.from({ length: embedder.dimension }, () => rand() - 0.5);
