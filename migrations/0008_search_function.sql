@@ -1,3 +1,6 @@
+-- (Superseded: searches call mneme_search_scoped, migrations/0015_search_exact.sql, which
+-- reads the nearest neighbours of a small scope exactly; this function stays for daemons of
+-- 0.12 and before on the same server. What follows describes both.)
 -- Mneme schema, version 8: the hybrid search statement as a function, so that its plan is
 -- made once per connection and reused (plpgsql keeps the plans of its statements), rather
 -- than planned at every search. Planning the statement took about as long as running it

@@ -63,12 +63,25 @@ export function sentence(i: number): string {
   } (note ${i})`;
 }
 
-export function item(i: number): ImportItem {
-  const project = rand() < 0.6 ? pick(PROJECTS) : undefined;
+/** An item of `bench:memory`: in one of `projects` with probability `share`, else global. */
+export function item(i: number, share = 0.6, projects = PROJECTS): ImportItem {
+  const project = rand() < share ? pick(projects) : undefined;
   return {
     content: sentence(i),
     ...(project ? { scope: "project" as const, project } : {}),
     type: pick([...TYPES]),
     tags: [pick(["infra", "style", "testing", "ops"])],
   };
+}
+
+/** The projects of {@link scopedItem}: 100, of which {@link PROJECTS} are the first 20. */
+export const SCOPED_PROJECTS = Array.from({ length: 100 }, (_, i) => `project-${i}`);
+
+/**
+ * An item of `bench:memory --scoped`: a global memory one time in 50, otherwise one of 100
+ * projects', so that every scope a search may have (the global memories; a project's, with or
+ * without the global ones) holds 1–3% of the memories.
+ */
+export function scopedItem(i: number): ImportItem {
+  return item(i, 0.98, SCOPED_PROJECTS);
 }

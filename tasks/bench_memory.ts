@@ -1,7 +1,7 @@
 /**
  * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
  *   [--database-url URL] [--fsync on|off|on,off] [--reembed]
- *   [--concurrency 50 [--daemons 1,2] [--duration 10]]`
+ *   [--concurrency 50 [--daemons 1,2] [--duration 10]] [--scoped]`
  *
  * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
  * (started in-process on a loopback port): import throughput, create latency, search
@@ -19,6 +19,11 @@
  * `direct_*` is the baseline of the search figures, measured in the same run: direct calls of
  * the service (no HTTP), alternating the search call as it ships (prepared per connection on
  * server Postgres) with an unnamed statement (`direct_unprepared_*`, as before 2026-11-25).
+ * `--scoped` imports memories of which 2% are global and the rest spread over 100 projects
+ * (1% each), and adds the latency of searches whose scope is small among them (direct calls,
+ * alternating): without a project (`scoped_global_*`: the global memories), within a project
+ * with the global memories (`scoped_hierarchy_*`, the default with a project) and within a
+ * project only (`scoped_project_*`, `scope: "project"`).
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  *
  * With `--database-url` the admin server pools connections as it does in production
@@ -46,7 +51,15 @@ import { loadMemoryConfig } from "../src/config.ts";
 import { MemoryClient } from "../src/memory/client.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import type { Db } from "../src/store/db.ts";
-import { item, OBJECTS, pick, PROJECTS, SUBJECTS } from "./bench_items.ts";
+import {
+  item as plainItem,
+  OBJECTS,
+  pick,
+  PROJECTS,
+  SCOPED_PROJECTS,
+  scopedItem,
+  SUBJECTS,
+} from "./bench_items.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -63,6 +76,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     reembed: { type: "boolean", default: false },
     settle: { type: "boolean", default: false },
+    scoped: { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -79,6 +93,7 @@ const SEARCHES = Number(values.searches);
 const CONCURRENCY = Number(values.concurrency);
 const DAEMONS = values.daemons!.split(",").map(Number);
 const DURATION_S = Number(values.duration);
+const item = values.scoped ? scopedItem : plainItem;
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -119,6 +134,12 @@ interface Row {
   reembed_s?: number;
   reads_during_reembed_p95_ms?: number;
   reads_during_reembed_max_ms?: number;
+  scoped_global_p50_ms?: number;
+  scoped_global_p95_ms?: number;
+  scoped_hierarchy_p50_ms?: number;
+  scoped_hierarchy_p95_ms?: number;
+  scoped_project_p50_ms?: number;
+  scoped_project_p95_ms?: number;
 }
 
 // Requests in turn: /healthz, a list and a search (reads of the database).
@@ -257,6 +278,36 @@ async function directSearches(
   return out;
 }
 
+/**
+ * `--scoped`: searches over small scopes as direct calls of the service, the three kinds in
+ * turn (global memories; a project's with the global ones; a project's only), SEARCHES of each.
+ */
+async function scopedSearches(service: SqlMemoryService): Promise<Partial<Row>> {
+  const lat = { global: [] as number[], hierarchy: [] as number[], project: [] as number[] };
+  for (let i = 0; i < SEARCHES * 3; i++) {
+    const q = `${pick(SUBJECTS)} ${pick(OBJECTS)}`;
+    const project = pick(SCOPED_PROJECTS);
+    const kind = (["global", "hierarchy", "project"] as const)[i % 3];
+    const t = performance.now();
+    await service.search(
+      kind === "global"
+        ? { query: q }
+        : kind === "hierarchy"
+        ? { query: q, project, limit: 5 }
+        : { query: q, scope: "project", project, limit: 5 },
+    );
+    lat[kind].push(performance.now() - t);
+  }
+  return {
+    scoped_global_p50_ms: +pct(lat.global, 50).toFixed(2),
+    scoped_global_p95_ms: +pct(lat.global, 95).toFixed(2),
+    scoped_hierarchy_p50_ms: +pct(lat.hierarchy, 50).toFixed(2),
+    scoped_hierarchy_p95_ms: +pct(lat.hierarchy, 95).toFixed(2),
+    scoped_project_p50_ms: +pct(lat.project, 50).toFixed(2),
+    scoped_project_p95_ms: +pct(lat.project, 95).toFixed(2),
+  };
+}
+
 async function bench(backend: string, size: number, fsync: string): Promise<Row> {
   const be = await openBackend(backend);
   const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
@@ -299,6 +350,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       search.push(performance.now() - t);
     }
     const direct = await directSearches(server.service);
+    const scoped = values.scoped ? await scopedSearches(server.service) : {};
     // Create latency (embedding, contradiction check, insert with a live HNSW index).
     const create: number[] = [];
     for (let i = 0; i < CREATES; i++) {
@@ -348,6 +400,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       peak_rss_mb: Math.round(peakRss / 1048576),
       ...(settleS === undefined ? {} : { settle_s: +settleS.toFixed(1) }),
       ...reembed,
+      ...scoped,
     };
   } finally {
     await server.close();
@@ -492,6 +545,7 @@ const out = {
   ])),
   creates: CREATES,
   searches: SEARCHES,
+  ...(values.scoped ? { scoped: "2% global, 98% in 100 projects" } : {}),
   rows,
   ...(concurrentRows.length ? { concurrent: concurrentRows, duration_s: DURATION_S } : {}),
 };

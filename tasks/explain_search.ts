@@ -31,7 +31,7 @@ const plans: string[] = [];
 let capture = false;
 
 /**
- * The search is one call of the function mneme_search (migrations/0008_search_function.sql);
+ * The search is one call of the function mneme_search_scoped (migrations/0015_search_exact.sql);
  * auto_explain (a superuser may load it) reports the plans of the statements inside it, with
  * their actual rows and times, as notices of this session.
  */

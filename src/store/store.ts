@@ -84,6 +84,28 @@ export const POSTINGS_PER_TERM = 100;
 /** How long corpus statistics of a scope are reused, in milliseconds. */
 export const STATS_TTL_MS = 10_000;
 
+/**
+ * Scopes of at most this many memories (superseded and expired ones included: the rows read),
+ * and at most {@link EXACT_SCOPE_SHARE} of all, have their nearest neighbours read exactly:
+ * every distance computed over the scope's rows, found by the btree on (scope, project),
+ * rather than through the HNSW index of all memories with the scope as a filter, which walks
+ * the graph until enough rows pass it. An exact read costs about 1 ms and 0.65 ms more per
+ * 1,000 rows of the scope on the embedded database; the walk grows with the memories per row
+ * of the scope (35 ms for 100 of 20,000, 3.6 ms for 2,000 of 20,000, 0.6 ms for 1,150 of
+ * 2,000). Chosen by measurement (docs/performance.md, "Searches of a small scope (0.13)").
+ */
+export const EXACT_SCOPE_MAX = 2_000;
+
+/** The largest share of all memories a scope read exactly may hold ({@link EXACT_SCOPE_MAX}). */
+export const EXACT_SCOPE_SHARE = 0.2;
+
+/**
+ * How long the memories per project value that choose between an exact and an HNSW read are
+ * reused when no search has read them since (a create's contradiction check), in milliseconds.
+ * Writes do not drop them: they choose a plan, not a result.
+ */
+export const SIZES_TTL_MS = 60_000;
+
 /** BM25 term-frequency saturation of the lexical side (tuned on LoCoMo dev: memories are short). */
 export const BM25_K1 = 0.9;
 /** BM25 length normalisation. */
@@ -156,18 +178,45 @@ class Params {
  * pick a bitmap scan plus an exact sort of every matching row (measured: 35–65 ms at 10k
  * rows) and uses the HNSW index with iterative scanning and the filter instead.
  * The table constraint makes `project` non-null exactly for project-scoped rows.
+ * With `exact`, the same condition written with `=`, which the btree serves: the condition of
+ * an exact nearest-neighbour read ({@link EXACT_SCOPE_MAX}).
  */
-function scopeClause(f: ScopeFilter, p: Params): string {
-  switch (f.kind) {
-    case "all":
-      return "true";
-    case "global":
-      return "m.scope <> 'project'";
-    case "project":
-      return `(m.scope <> 'global' and coalesce(m.project, '') = ${p.add(f.project)})`;
-    case "hierarchy":
-      return `(m.scope <> 'project' or coalesce(m.project, '') = ${p.add(f.project)})`;
-  }
+function scopeClause(f: ScopeFilter, p: Params, exact = false): string {
+  if (f.kind === "all") return "true";
+  if (f.kind === "global") return exact ? "m.scope = 'global'" : "m.scope <> 'project'";
+  const v = p.add(f.project);
+  const own = exact
+    ? `(m.scope = 'project' and m.project = ${v})`
+    : `(m.scope <> 'global' and coalesce(m.project, '') = ${v})`;
+  if (f.kind === "project") return own;
+  return exact
+    ? `(m.scope = 'global' or ${own})`
+    : `(m.scope <> 'project' or coalesce(m.project, '') = ${v})`;
+}
+
+/** The project values (null: global) whose memories `scope` covers; null for every memory. */
+function scopeValues(scope: ScopeFilter): (string | null)[] | null {
+  return scope.kind === "all"
+    ? null
+    : scope.kind === "global"
+    ? [null]
+    : scope.kind === "project"
+    ? [scope.project]
+    : [null, scope.project];
+}
+
+/**
+ * Whether the nearest neighbours within `scope` are read exactly ({@link EXACT_SCOPE_MAX}),
+ * from the memories per project value (null: global).
+ */
+export function exactScope(scope: ScopeFilter, sizes: Map<string | null, number>): boolean {
+  const values = scopeValues(scope);
+  if (values === null) return false;
+  let n = 0;
+  for (const v of values) n += Math.max(0, sizes.get(v) ?? 0);
+  let total = 0;
+  for (const x of sizes.values()) total += Math.max(0, x);
+  return n <= EXACT_SCOPE_MAX && n <= total * EXACT_SCOPE_SHARE;
 }
 
 function fieldClause(f: FieldFilter, p: Params): string {
@@ -515,24 +564,30 @@ function insertStatement(
 
 /**
  * The `k` nearest current, not superseded memories by cosine distance (with `similarity`):
- * its text and parameters. Run with sequential scans off ({@link Store.nearest}).
+ * its text and parameters. Run with sequential scans off ({@link Store.nearest}). With
+ * `exact`, the scope's rows come from the btree on (scope, project) and are ordered by their
+ * distance plus 0, an expression no index serves (so the planner cannot take the HNSW index);
+ * otherwise from the HNSW index with the scope as a filter.
  */
 function nearestStatement(
   vector: number[],
   scope: ScopeFilter,
   k: number,
   now: Date,
+  exact: boolean,
   excludeId?: string,
 ): [string, unknown[]] {
   const p = new Params();
   const v = p.add(vectorLiteral(vector));
+  const where = scopeClause(scope, p, exact);
   const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
   return [
     `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
        from memories m
-      where ${scopeClause(scope, p)} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
+      where ${where} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
         and ${VISIBLE} ${exclude}
-      order by m.embedding <=> ${v}::vector limit ${p.add(k)}`,
+      order by ${exact ? `(m.embedding <=> ${v}::vector) + 0` : `m.embedding <=> ${v}::vector`}
+      limit ${p.add(k)}`,
     p.values,
   ];
 }
@@ -566,27 +621,43 @@ export class Store {
   // changes no ranking.
   #counts: CorpusCounts | null = null;
 
+  // Memories per project value as last read with the corpus statistics, which choose between an
+  // exact and an HNSW nearest-neighbour read ({@link exactScope}); kept for SIZES_TTL_MS.
+  #sizes: { at: number; n: Map<string | null, number> } | null = null;
+
   /** Forget the cached corpus statistics (after writes). */
   invalidateStats(): void {
     this.#counts = null;
   }
 
+  /** Whether the nearest neighbours within `scope` are read exactly ({@link exactScope}). */
+  async #exact(scope: ScopeFilter): Promise<boolean> {
+    if (scope.kind === "all") return false;
+    if (!this.#sizes || Date.now() - this.#sizes.at >= SIZES_TTL_MS) await this.#readCounts();
+    return exactScope(scope, this.#sizes!.n);
+  }
+
+  /** Read the corpus counts per project value ({@link CorpusCounts}). */
+  async #readCounts(): Promise<CorpusCounts> {
+    const rows = await this.db.query<
+      { project: string | null; n: number; len: number; with_len: number }
+    >(
+      `select c.project, sum(c.n)::float8 as n, sum(c.len)::float8 as len,
+              sum(c.with_len)::float8 as with_len
+         from memory_corpus c group by c.project`,
+    );
+    const c: CorpusCounts = { at: Date.now(), docs: new Map(), df: new Map() };
+    for (const r of rows) {
+      c.docs.set(r.project, { n: Number(r.n), len: Number(r.len), withLen: Number(r.with_len) });
+    }
+    this.#counts = c;
+    this.#sizes = { at: c.at, n: new Map([...c.docs].map(([k, d]) => [k, d.n])) };
+    return c;
+  }
+
   async #corpusStats(scope: ScopeFilter, terms: string[]): Promise<CorpusStats> {
     let c = this.#counts;
-    if (!c || Date.now() - c.at >= STATS_TTL_MS) {
-      const rows = await this.db.query<
-        { project: string | null; n: number; len: number; with_len: number }
-      >(
-        `select c.project, sum(c.n)::float8 as n, sum(c.len)::float8 as len,
-                sum(c.with_len)::float8 as with_len
-           from memory_corpus c group by c.project`,
-      );
-      c = { at: Date.now(), docs: new Map(), df: new Map() };
-      for (const r of rows) {
-        c.docs.set(r.project, { n: Number(r.n), len: Number(r.len), withLen: Number(r.with_len) });
-      }
-      this.#counts = c;
-    }
+    if (!c || Date.now() - c.at >= STATS_TTL_MS) c = await this.#readCounts();
     const missing = terms.filter((t) => !c.df.has(t));
     if (missing.length) {
       const rows = await this.db.query<{ term: string; project: string | null; df: number }>(
@@ -598,13 +669,7 @@ export class Store {
       for (const t of missing) c.df.set(t, new Map());
       for (const r of rows) c.df.get(r.term)!.set(r.project, Number(r.df));
     }
-    const values: (string | null)[] | null = scope.kind === "all"
-      ? null
-      : scope.kind === "global"
-      ? [null]
-      : scope.kind === "project"
-      ? [scope.project]
-      : [null, scope.project];
+    const values = scopeValues(scope);
     const sum = <T>(m: Map<string | null, T>, f: (x: T) => number) => {
       let total = 0;
       if (values === null) { for (const x of m.values()) total += f(x); }
@@ -727,7 +792,13 @@ export class Store {
     k: number,
     now: Date,
   ): Promise<{ memory: Memory; near: Scored[] } | null> {
-    const [nearText, nearParams] = nearestStatement(row.embedding, scope, k, now);
+    const [nearText, nearParams] = nearestStatement(
+      row.embedding,
+      scope,
+      k,
+      now,
+      await this.#exact(scope),
+    );
     const posts = [postingsOf(row.content)];
     const [insertText, insertParams] = insertStatement(this.db, [row], posts, null);
     const out = await runBatch(this.db, [
@@ -743,9 +814,10 @@ export class Store {
         stopUnlessRows: true,
         prepare: true,
       },
-      // Prepared: planned with sequential scans off, its plan stays on the HNSW index for
-      // every vector, scope and time (a generic plan after five creates, 0.3-0.4 ms a create
-      // less than planning it each time at 2,000 memories; docs/performance.md).
+      // Prepared: planned with sequential scans off, its plan stays on the HNSW index (or, for
+      // a small scope, on the btree: another text) for every vector, scope and time (a generic
+      // plan after five creates, 0.3-0.4 ms a create less than planning it each time at 2,000
+      // memories; docs/performance.md).
       { text: nearText, params: nearParams, prepare: true },
       // Its plan cannot depend on its parameters (rows as JSON): the embedded database keeps
       // it (a generic plan) rather than plan it again for each create. Sequential scans stay
@@ -1141,7 +1213,9 @@ export class Store {
     now: Date,
     excludeId?: string,
   ): Promise<Scored[]> {
-    const rows = await this.#indexed<Row>(...nearestStatement(vector, scope, k, now, excludeId));
+    const rows = await this.#indexed<Row>(
+      ...nearestStatement(vector, scope, k, now, await this.#exact(scope), excludeId),
+    );
     return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
   }
 
@@ -1199,10 +1273,13 @@ export class Store {
     }
     const idf = terms.map((t) => weightOf.get(t)!);
     total = Math.max(total, 1e-9);
-    // The statement is the function mneme_search (migrations/0008_search_function.sql), so
-    // that its plan is made once per connection. The
-    // nearest neighbours come from an HNSW index: over global memories the partial index of
-    // memories that are not project-scoped, otherwise the index of all with the scope filter. Postings carry the memory's project (null: global), so the scope applies to
+    // The statement is the function mneme_search_scoped (migrations/0015_search_exact.sql;
+    // 0008_search_function.sql describes it), so that its plan is made once per connection.
+    // The nearest neighbours of a scope of at most EXACT_SCOPE_MAX memories (counted in the
+    // statistics just read) are read exactly: its rows through the btree, every distance
+    // computed. Otherwise they come from an HNSW index: over global memories on server
+    // Postgres the partial index of memories that are not project-scoped, otherwise the index
+    // of all with the scope filter, which walks the graph until enough rows pass. Postings carry the memory's project (null: global), so the scope applies to
     // them directly: per term and project value (global: null, on an index of its own) one
     // index range read in order of impact, of which only the POSTINGS_PER_TERM first are
     // scored, so a search reads a bounded number of postings however common its words are.
@@ -1211,10 +1288,10 @@ export class Store {
     const rows = await this.db.query<Row & { similarity: number; lexical: number }>(
       // Every parameter cast: a prepared statement keeps the types it was prepared with, and
       // these are the function's own whatever a later version infers.
-      `select * from mneme_search($1::text::vector, $2::boolean, $3::text[], $4::float8[],
-                                  $5::float8, $6::float8, $7::float8, $8::float8, $9::int,
-                                  $10::int, $11::timestamptz, $12::boolean, $13::boolean,
-                                  $14::text)`,
+      `select * from mneme_search_scoped($1::text::vector, $2::boolean, $3::text[],
+                                         $4::float8[], $5::float8, $6::float8, $7::float8,
+                                         $8::float8, $9::int, $10::int, $11::timestamptz,
+                                         $12::boolean, $13::boolean, $14::text, $15::boolean)`,
       [
         vectorLiteral(vector),
         sides.vector,
@@ -1230,6 +1307,7 @@ export class Store {
         scope.kind === "all",
         scope.kind === "global" || scope.kind === "hierarchy",
         scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
+        exactScope(scope, this.#sizes!.n),
       ],
       // A function call: its plan is a function scan whatever the values, so it stays
       // prepared on each connection (one round trip a search on server Postgres).

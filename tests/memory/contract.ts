@@ -9,7 +9,8 @@ import { cleanupExpired } from "../../src/memory/cleanup.ts";
 import { MemoryError } from "../../src/domain/errors.ts";
 import type { ImportItem, Memory, MemoryService } from "../../src/memory/types.ts";
 import { VERSION } from "../../src/version.ts";
-import { axis, type Backend, type BackendFactory, Clock, cosTo0, DIM } from "./fixtures.ts";
+import type { ScopeFilter } from "../../src/store/store.ts";
+import { axis, type Backend, type BackendFactory, Clock, cosTo0, DIM, newRow } from "./fixtures.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -280,6 +281,108 @@ const steps: Record<string, Step> = {
         `create ${i} (${project ?? "global"})`,
       );
       made.push({ id: r.memory.id, v, project, until: ttl ? now + HOUR : Infinity });
+    }
+  },
+
+  async "small scopes among many memories: the nearest neighbours of an exact search"(b) {
+    // 600 memories of project "crowd", every one nearer the query than any other memory, and
+    // 20 global memories and 20 of project "small" at random: a search without a project, or
+    // in project "small", must find its scope's nearest among the crowd. Through the HNSW index
+    // of every memory with the scope as a filter, the walk reads the crowd first;
+    // hnsw.max_scan_tuples (where the setting reaches the connection the store uses) cuts it
+    // short, as the default 20,000 does on a large database, and the scope's memories are then
+    // missing. Expired, superseded and staged memories nearest of all stay out.
+    const s = b.service;
+    const store = b.inner.store;
+    let seed = 11;
+    const rand = () => (seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff;
+    const unit = (raw: number[]) => {
+      const norm = Math.hypot(...raw);
+      return raw.map((x) => x / norm);
+    };
+    const q = axis(0);
+    const cos = (v: number[]) => v.reduce((sum, x, k) => sum + x * q[k], 0);
+    const mems: { content: string; v: number[]; project: string | null }[] = [];
+    const items: ImportItem[] = [];
+    for (let i = 0; i < 640; i++) {
+      const project = i < 600 ? "crowd" : i < 620 ? null : "small";
+      const v = unit(
+        project === "crowd"
+          ? axis(0).map((x) => 8 * x + rand() - 0.5)
+          : axis(0).map((x) => 0.6 * x + 2 * rand() - 1),
+      );
+      const content = `scoped ${i}`;
+      b.embedder.set(content, v);
+      mems.push({ content, v, project });
+      items.push({ content, ...(project ? { project } : {}) });
+    }
+    await importMany(s, items.length, (i) => items[i]);
+    // Left out, each nearest the query: an expired global memory, a superseded one, and a
+    // global one of an import still in progress.
+    b.embedder.set("expires", axis(0)).set("superseded", axis(0));
+    await s.create({ content: "expires", ttl: "1h" });
+    const old = (await s.create({ content: "superseded" })).memory;
+    const replacement = unit(axis(0).map((x) => 0.3 * x + rand() - 0.5));
+    b.embedder.set("replacement", replacement);
+    await s.create({ content: "replacement", supersedes: old.id });
+    mems.push({ content: "replacement", v: replacement, project: null });
+    b.clock.at(2 * HOUR);
+    const job = await store.beginImport(1);
+    await store.stageImport(job, [newRow("staged", axis(0), b.clock.now())]);
+    const byContent = new Map((await s.list({ limit: 1000 })).map((m) => [m.id, m.content]));
+    const inScope = (m: { project: string | null }, f: ScopeFilter) =>
+      f.kind === "global"
+        ? m.project === null
+        : f.kind === "project"
+        ? m.project === (f as { project: string }).project
+        : m.project === null || m.project === (f as { project: string }).project;
+    /** The `k` nearest of `f` found are an exact search's, up to the stored precision. */
+    const check = (found: string[], f: ScopeFilter, k: number, what: string) => {
+      const want = mems.filter((m) => inScope(m, f)).map((m) => ({ ...m, sim: cos(m.v) }))
+        .sort((x, y) => y.sim - x.sim);
+      const sims = new Map(want.map((m) => [m.content, m.sim]));
+      const names = found.map((id) => byContent.get(id) ?? "(not listed)");
+      assert.equal(names.length, Math.min(k, want.length), `${what}: ${names}`);
+      const last = want[names.length - 1].sim;
+      for (const n of names) {
+        assert.ok(sims.has(n), `${what}: ${n} is out of the scope or not visible`);
+        assert.ok(sims.get(n)! >= last - tol(b), `${what}: ${n} is not among the nearest`);
+      }
+    };
+    const scopes: ScopeFilter[] = [
+      { kind: "global" },
+      { kind: "project", project: "small" },
+      { kind: "hierarchy", project: "small" },
+    ];
+    await b.db.exec("set hnsw.max_scan_tuples = 100");
+    try {
+      for (const f of scopes) {
+        const now = b.clock.now();
+        // The search statement (a query term that matches nothing), then the vector-only read.
+        const hybrid = await store.candidates(q, ["unmatched"], f, 15, now);
+        check(hybrid.map((c) => c.memory.id), f, 15, `search ${JSON.stringify(f)}`);
+        const near = await store.candidates(q, [], f, 15, now);
+        check(near.map((c) => c.memory.id), f, 15, `nearest ${JSON.stringify(f)}`);
+      }
+      // A create's contradiction check (its nearest 5 of the scope hierarchy), global and in
+      // project "small": the probes are nearer the query than every memory of those scopes.
+      for (const project of [null, "small"]) {
+        const content = `probe ${project}`;
+        const v = unit(axis(0).map((x) => 4 * x + rand() - 0.5));
+        b.embedder.set(content, v);
+        const f: ScopeFilter = project ? { kind: "hierarchy", project } : { kind: "global" };
+        const r = await s.create({ content, ...(project ? { project } : {}) });
+        const want = mems.filter((m) => inScope(m, f))
+          .map((m) => ({ ...m, sim: m.v.reduce((sum, x, k) => sum + x * v[k], 0) }))
+          .sort((x, y) => y.sim - x.sim).slice(0, 5).filter((m) => m.sim > 0.75 + tol(b));
+        const got = (r.contradictions ?? []).map((c) => c.memory.content);
+        for (const m of want) assert.ok(got.includes(m.content), `${content}: ${m.content}`);
+        mems.push({ content, v, project });
+        byContent.set(r.memory.id, content);
+      }
+    } finally {
+      await b.db.exec("reset hnsw.max_scan_tuples");
+      await store.abandonImport(job);
     }
   },
 

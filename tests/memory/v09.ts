@@ -16,13 +16,25 @@ import { assertStatsExact } from "./stats_check.ts";
 
 /** Apply the migrations of 0.9.0 (up to version 12), as its `migrate` did. */
 export async function migrateV09(db: Db, embedder: EmbedderInfo): Promise<void> {
+  await migrateUpTo(db, embedder, 12);
+  const [t] = await db.query<{ n: number }>(
+    "select count(*)::int as n from pg_tables where tablename = 'memory_terms'",
+  );
+  assert.equal(t.n, 1, "0.9.0's postings table");
+}
+
+/**
+ * Apply the migrations up to version `last` (those of an earlier release), as its `migrate`
+ * did, and give the embedding column `embedder`'s dimension.
+ */
+export async function migrateUpTo(db: Db, embedder: EmbedderInfo, last: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec("create extension if not exists vector");
     await tx.exec(
       `create table if not exists mneme_migrations (
          version int primary key, name text not null, applied_at timestamptz not null default now())`,
     );
-    for (const m of MIGRATIONS.filter((m) => m.version <= 12)) {
+    for (const m of MIGRATIONS.filter((m) => m.version <= last)) {
       await tx.exec(m.sql);
       await tx.query("insert into mneme_migrations (version, name) values ($1, $2)", [
         m.version,
@@ -31,10 +43,6 @@ export async function migrateV09(db: Db, embedder: EmbedderInfo): Promise<void> 
     }
   });
   await ensureEmbeddingColumn(db, embedder);
-  const [t] = await db.query<{ n: number }>(
-    "select count(*)::int as n from pg_tables where tablename = 'memory_terms'",
-  );
-  assert.equal(t.n, 1, "0.9.0's postings table");
 }
 
 /** A memory as 0.9.0 stored it. */
@@ -195,6 +203,21 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
         order by memory_id, term`,
     ),
   ];
+  // This version's store calls mneme_search_scoped (version 15), which needs the tables of
+  // version 14: before the upgrade, a stand-in passes its call to 0.9.0's mneme_search (the
+  // flag `exact` dropped: HNSW reads, as 0.9.0 made them).
+  await db.exec(`create function mneme_search_scoped(
+      q_vec vector, use_vec boolean, q_terms text[], q_weights float8[], k1 float8, b float8,
+      q_avgdl float8, q_total float8, k int, per int, q_now timestamptz,
+      all_projects boolean, with_global boolean, in_project text, exact boolean)
+    returns table (
+      id uuid, content text, scope text, project text, type text, tags text[],
+      weight double precision, created_at timestamptz, updated_at timestamptz,
+      expires_at timestamptz, supersedes uuid, superseded_by uuid,
+      similarity double precision, lexical double precision)
+    language sql stable as $$
+      select * from mneme_search(q_vec, use_vec, q_terms, q_weights, k1, b, q_avgdl, q_total,
+                                 k, per, q_now, all_projects, with_global, in_project) $$`);
   const before = await search();
   assert.ok(before.some((f) => f.some(([, l]) => Number(l) > 0)), "lexical matches");
   const oldPostings = await postings();
@@ -214,7 +237,8 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
   );
   assert.equal(kind.n, 1, "0.9.0's table is still there");
 
-  assert.deepEqual(await migrate(db), [14]);
+  await db.exec("drop function mneme_search_scoped");
+  assert.deepEqual(await migrate(db), [14, 15]);
   assert.deepEqual(await postings(), oldPostings, "every posting converted, impact the same");
   await assertStatsExact(db, "the upgrade");
   assert.deepEqual(await search(), before, "same candidates in every scope");

@@ -133,17 +133,17 @@ serverTest(
         const rows = await service.store.db.query<{ statement: string }>(
           "select statement from pg_prepared_statements",
         );
-        return rows.filter((p) => p.statement.includes("mneme_search(")).length;
+        return rows.filter((p) => p.statement.includes("mneme_search_scoped(")).length;
       };
       assert.equal(await preparedCalls(), 1);
       // A later version replacing the function (another process, another connection) while
       // this connection keeps the prepared call: the next search still answers, prepared.
       const [{ def }] = await adminSql(
         pg!,
-        "select pg_get_functiondef('mneme_search'::regproc) as def",
+        "select pg_get_functiondef('mneme_search_scoped'::regproc) as def",
         name,
       );
-      await adminSql(pg!, "drop function mneme_search", name);
+      await adminSql(pg!, "drop function mneme_search_scoped", name);
       await adminSql(pg!, String(def), name);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
       assert.equal(await preparedCalls(), 1);
@@ -157,7 +157,7 @@ serverTest(
           "least(1, coalesce(s.score, 0) / q_total)::double precision, 0",
         );
       assert.equal((wider.match(/extra integer|precision, 0/g) ?? []).length, 2);
-      await adminSql(pg!, "drop function mneme_search", name);
+      await adminSql(pg!, "drop function mneme_search_scoped", name);
       await adminSql(pg!, wider, name);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
       // The driver prepares it under a new name and leaves the old one to the session's end.
