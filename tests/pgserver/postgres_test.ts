@@ -16,9 +16,10 @@ import {
   parseDatabaseUrl,
   pgvectorTooOld,
 } from "../../src/store/postgres.ts";
+import { vectorLiteral } from "../../src/store/store.ts";
 import { ROOT } from "../helpers.ts";
 import { Clock, DIM, sqlService, TableEmbedder } from "../memory/fixtures.ts";
-import { freshDatabase, serverTest } from "./cluster.ts";
+import { adminSql, freshDatabase, serverTest } from "./cluster.ts";
 
 Deno.test("parseDatabaseUrl: IPv6 host without brackets, port, decoded names", () => {
   const p = parseDatabaseUrl("postgres://app%40x:p%2Fw@[::1]:6543/my%20db?sslmode=disable");
@@ -226,6 +227,65 @@ serverTest(
       await db.exec("set hnsw.iterative_scan = off");
       const still = await s.search({ query: "qq", project: "needle", limit: 10 });
       assert.equal(still.length, 10, `without iterative scans: ${still.length} of 10`);
+    } finally {
+      await s.close();
+      await d.drop();
+    }
+  },
+);
+
+serverTest(
+  "the service's connections plan no parallel query (a small scope's exact read is no Gather)",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    // Parallel plans made as cheap as can be, so that the planner picks one wherever it may.
+    await adminSql(
+      pg,
+      `alter database ${d.name} set parallel_setup_cost = 0;
+       alter database ${d.name} set parallel_tuple_cost = 0;
+       alter database ${d.name} set min_parallel_table_scan_size = 0;
+       alter database ${d.name} set min_parallel_index_scan_size = 0`,
+    );
+    const db = await openPostgres(d.url, { max: 1 });
+    const embedder = new TableEmbedder();
+    const s = await sqlService(db, embedder, new Clock());
+    try {
+      const items = [];
+      for (let i = 0; i < 400; i++) {
+        embedder.set(`crowd ${i}`, nearAxis0(0.9, i + 1));
+        items.push({ content: `crowd ${i}`, project: "crowd" });
+      }
+      for (let i = 0; i < 20; i++) {
+        embedder.set(`global ${i}`, nearAxis0(0.5, 1_000 + i));
+        items.push({ content: `global ${i}`, scope: "global" as const });
+      }
+      await s.import(items);
+      await db.exec("analyze memories");
+      // The exact read of a small scope, as src/store/store.ts writes it.
+      const explain = `explain select m.id from memories m where m.scope = 'global'
+          order by (m.embedding <=> $1::text::vector) + 0 limit 5`;
+      const q = vectorLiteral(nearAxis0(1, 1));
+      const planOf = async (run: (text: string) => Promise<Record<string, unknown>[]>) =>
+        (await run(explain)).map((r) => String(Object.values(r)[0])).join("\n");
+      const ours = await db.transaction(async (tx) => {
+        await tx.exec("set local enable_seqscan = off");
+        return await planOf((text) => tx.query(text, [q]));
+      });
+      assert.doesNotMatch(ours, /Gather/, ours);
+      // The same statement on a connection with the server's defaults is planned in parallel:
+      // without the service's setting, the assertion above fails.
+      const { default: postgres } = await import("postgres");
+      const sql = postgres(d.url, { max: 1, onnotice: () => {} });
+      let theirs: string;
+      try {
+        theirs = await sql.begin(async (tx) => {
+          await tx.unsafe("set local enable_seqscan = off");
+          return await planOf(async (text) => [...await tx.unsafe(text, [q])]);
+        }) as string;
+      } finally {
+        await sql.end({ timeout: 2 });
+      }
+      assert.match(theirs, /Gather/, theirs);
     } finally {
       await s.close();
       await d.drop();
