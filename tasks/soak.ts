@@ -14,7 +14,8 @@
  *    the search latency (p50/p95, alternating between the two daemons in the same run).
  *
  * Targets: size ≤ 1.5× fresh, search p50 ≤ 1.5× fresh, 0 lost. Prints a table and writes
- * bench/results/soak-<date>.json.
+ * bench/results/soak-<date>.json, with every relation's size in both databases (`relations`;
+ * printed: the 20 that grew most).
  */
 import { parseArgs } from "node:util";
 import { type AdminProcess, freePort, startAdminProcess, tempDir } from "../tests/helpers.ts";
@@ -112,13 +113,18 @@ async function settle(base: string): Promise<number> {
   return Math.round((Date.now() - from) / 1000);
 }
 
-/** The 15 largest relations (tables, indexes, TOAST) of the database in `dir`, in bytes. */
+/**
+ * Every relation (tables, indexes, TOAST) of the database in `dir` with its bytes, all forks
+ * (data, free space map, visibility map), largest first.
+ */
 async function relations(dir: string): Promise<Record<string, number>> {
   const db = await openPglite(dir);
   try {
     const rows = await db.query<{ name: string; bytes: number }>(
-      `select c.relname as name, pg_relation_size(c.oid)::float8 as bytes from pg_class c
-        where c.relkind in ('r', 'i', 't') order by 2 desc limit 15`,
+      `select c.relname as name,
+              (pg_relation_size(c.oid, 'main') + pg_relation_size(c.oid, 'fsm') +
+               pg_relation_size(c.oid, 'vm'))::float8 as bytes
+         from pg_class c where c.relkind in ('r', 'i', 't') order by 2 desc, 1`,
     );
     return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
   } finally {
@@ -130,6 +136,8 @@ const aged = await tempDir("mneme-soak-aged-");
 const fresh = await tempDir("mneme-soak-fresh-");
 const port = freePort();
 const t0 = Date.now();
+/** The run's figures, written with the relations once the daemons have stopped. */
+let result: Record<string, unknown> | null = null;
 let daemon = await start(aged.path, port);
 const url = () => daemon.url;
 // What the daemon acknowledged: id → content, or null for deleted.
@@ -294,7 +302,7 @@ try {
         `${row.search_p95_ms_fresh.toFixed(1)} ms | | |`,
     );
     console.log(`| acknowledged writes lost | ${lost} of ${row.acknowledged_writes} | | | 0 |`);
-    await writeBenchResult("soak", {
+    result = {
       kills: KILLS,
       ops: OPS,
       memories: MEMORIES,
@@ -305,23 +313,28 @@ try {
       settled_s,
       fresh_settled_s,
       ...row,
-    });
+    };
     if (lost > 0) Deno.exitCode = 1;
   } finally {
     await other.stop();
   }
-  // Where the difference lies: the largest relations of each database (daemons stopped).
+  // Where the difference lies: every relation of each database (daemons stopped), in the JSON;
+  // printed, the 20 that grew most.
   await daemon.stop();
   const rel = {
     aged: await relations(`${aged.path}/db`),
     fresh: await relations(`${fresh.path}/db`),
   };
+  if (result) await writeBenchResult("soak", { ...result, relations: rel });
   const vacuums = daemon.stderr().split("\n").filter((l) => /vacuum/.test(l));
   console.log(`\nthe last aged daemon's vacuums:\n${vacuums.join("\n")}`);
-  console.log("\n| relation | aged | fresh |\n|---|---|---|");
-  for (const [name, bytes] of Object.entries(rel.aged)) {
-    const kib = (n?: number) => (n === undefined ? "-" : `${Math.round(n / 1024)} KiB`);
-    console.log(`| ${name} | ${kib(bytes)} | ${kib(rel.fresh[name])} |`);
+  console.log("\n| relation | aged | fresh | grew |\n|---|---|---|---|");
+  const kib = (n?: number) => (n === undefined ? "-" : `${Math.round(n / 1024)} KiB`);
+  const grew = (name: string) => rel.aged[name] - (rel.fresh[name] ?? 0);
+  for (const name of Object.keys(rel.aged).sort((a, b) => grew(b) - grew(a)).slice(0, 20)) {
+    console.log(
+      `| ${name} | ${kib(rel.aged[name])} | ${kib(rel.fresh[name])} | ${kib(grew(name))} |`,
+    );
   }
 } finally {
   await daemon.stop();
