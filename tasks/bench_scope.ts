@@ -10,7 +10,9 @@
  * through the HNSW index with the scope as a filter (the statement of `Store.nearest` before
  * 0.13), and exactly (the scope's rows through the btree, ordered by distance + 0). Prints and
  * writes to bench/results/scope-TOTAL-<timestamp>.json the p50/p95 of each (ms), and the HNSW
- * read's recall@15 against the exact one.
+ * read's recall@15 against the exact one. Its two statements are written here, not taken from
+ * src/store/store.ts (`nearestStatement`, `scopeClause`), so that the HNSW read stays the one
+ * before 0.13 whatever the store does: change them together when the store's reads change.
  */
 import { pgliteService } from "../tests/helpers.ts";
 import { hashEmbedV2 } from "../src/embed/builtin.ts";

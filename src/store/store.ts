@@ -592,6 +592,11 @@ function nearestStatement(
   ];
 }
 
+/** The memories per project value in corpus counts (for {@link exactScope}). */
+function sizesOf(c: CorpusCounts): { at: number; n: Map<string | null, number> } {
+  return { at: c.at, n: new Map([...c.docs].map(([k, d]) => [k, d.n])) };
+}
+
 export class Store {
   /** The driver underneath. */
   readonly db: Db;
@@ -633,7 +638,13 @@ export class Store {
   /** Whether the nearest neighbours within `scope` are read exactly ({@link exactScope}). */
   async #exact(scope: ScopeFilter): Promise<boolean> {
     if (scope.kind === "all") return false;
-    if (!this.#sizes || Date.now() - this.#sizes.at >= SIZES_TTL_MS) await this.#readCounts();
+    if (!this.#sizes || Date.now() - this.#sizes.at >= SIZES_TTL_MS) {
+      // Counts a search read less than STATS_TTL_MS ago serve as they are (their terms'
+      // document frequencies stay cached); otherwise they are read again.
+      const c = this.#counts;
+      if (c && Date.now() - c.at < STATS_TTL_MS) this.#sizes = sizesOf(c);
+      else await this.#readCounts();
+    }
     return exactScope(scope, this.#sizes!.n);
   }
 
@@ -651,7 +662,7 @@ export class Store {
       c.docs.set(r.project, { n: Number(r.n), len: Number(r.len), withLen: Number(r.with_len) });
     }
     this.#counts = c;
-    this.#sizes = { at: c.at, n: new Map([...c.docs].map(([k, d]) => [k, d.n])) };
+    this.#sizes = sizesOf(c);
     return c;
   }
 

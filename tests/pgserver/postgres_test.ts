@@ -235,16 +235,56 @@ serverTest(
 );
 
 serverTest(
+  "a project too large to read exactly, among closer memories: complete through the HNSW index",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const db = await openPostgres(d.url, { max: 1 });
+    const embedder = new TableEmbedder();
+    const s = await sqlService(db, embedder, new Clock());
+    try {
+      // 800 of 3,800 memories: over a fifth of all (EXACT_SCOPE_SHARE), so its nearest
+      // neighbours come from the HNSW index of all memories with the project as a filter,
+      // whose first candidates are all of the other project.
+      const items = [];
+      for (let i = 0; i < 3000; i++) {
+        embedder.set(`crowd ${i}`, nearAxis0(0.99, i + 1));
+        items.push({ content: `crowd ${i}`, project: "crowd" });
+      }
+      for (let i = 0; i < 800; i++) {
+        embedder.set(`needle ${i}`, nearAxis0(0.8, 10_000 + i));
+        items.push({ content: `needle ${i}`, project: "needle" });
+      }
+      embedder.set("qq", nearAxis0(1, 1));
+      await s.import(items);
+      await db.exec("analyze memories");
+      const found = await s.search({ query: "qq", project: "needle", limit: 10 });
+      assert.equal(found.length, 10, found.map((r) => r.memory.content).join(", "));
+      assert.ok(found.every((r) => r.memory.content.startsWith("needle")));
+      // The service's iterative scans are what keep it complete: without them (pgvector
+      // before 0.8.0) the filtered index scan comes up short.
+      await db.exec("set hnsw.iterative_scan = off");
+      const short = await s.search({ query: "qq", project: "needle", limit: 10 });
+      assert.ok(short.length < 10, `without iterative scans: ${short.length} of 10`);
+    } finally {
+      await s.close();
+      await d.drop();
+    }
+  },
+);
+
+serverTest(
   "the service's connections plan no parallel query (a small scope's exact read is no Gather)",
   async (pg) => {
     const d = await freshDatabase(pg);
-    // Parallel plans made as cheap as can be, so that the planner picks one wherever it may.
+    // Parallel plans made as cheap as can be, so that the planner picks one wherever it may
+    // (and allowed, whatever the server's own setting).
     await adminSql(
       pg,
       `alter database ${d.name} set parallel_setup_cost = 0;
        alter database ${d.name} set parallel_tuple_cost = 0;
        alter database ${d.name} set min_parallel_table_scan_size = 0;
-       alter database ${d.name} set min_parallel_index_scan_size = 0`,
+       alter database ${d.name} set min_parallel_index_scan_size = 0;
+       alter database ${d.name} set max_parallel_workers_per_gather = 2`,
     );
     const db = await openPostgres(d.url, { max: 1 });
     const embedder = new TableEmbedder();
@@ -286,6 +326,11 @@ serverTest(
         await sql.end({ timeout: 2 });
       }
       assert.match(theirs, /Gather/, theirs);
+      // The search function sets it itself, for a connection that did not (a pooler's).
+      const [fn] = await db.query<{ config: string[] }>(
+        "select proconfig as config from pg_proc where proname = 'mneme_search_scoped'",
+      );
+      assert.ok(fn.config.includes("max_parallel_workers_per_gather=0"), String(fn.config));
     } finally {
       await s.close();
       await d.drop();
