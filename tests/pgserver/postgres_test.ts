@@ -19,7 +19,7 @@ import {
 import { vectorLiteral } from "../../src/store/store.ts";
 import { ROOT } from "../helpers.ts";
 import { Clock, DIM, sqlService, TableEmbedder } from "../memory/fixtures.ts";
-import { adminSql, freshDatabase, serverTest } from "./cluster.ts";
+import { adminSql, freshDatabase, type RealServer, serverTest } from "./cluster.ts";
 
 Deno.test("parseDatabaseUrl: IPv6 host without brackets, port, decoded names", () => {
   const p = parseDatabaseUrl("postgres://app%40x:p%2Fw@[::1]:6543/my%20db?sslmode=disable");
@@ -196,79 +196,59 @@ function nearAxis0(c: number, seed: number): number[] {
   return [c, ...rest.map((r) => r / norm * Math.sqrt(1 - c * c))];
 }
 
-serverTest(
-  "a project-scoped search finds a rare project's memories among many closer ones",
-  async (pg) => {
-    const d = await freshDatabase(pg);
-    const db = await openPostgres(d.url, { max: 1 });
-    const embedder = new TableEmbedder();
-    const s = await sqlService(db, embedder, new Clock());
-    try {
-      // 3000 memories of another project nearer to the query than the 10 sought: the
-      // index's first candidates are all of the other project, filtered away afterwards.
-      const items = [];
-      for (let i = 0; i < 3000; i++) {
-        embedder.set(`crowd ${i}`, nearAxis0(0.99, i + 1));
-        items.push({ content: `crowd ${i}`, project: "crowd" });
-      }
-      for (let i = 0; i < 10; i++) {
-        embedder.set(`needle ${i}`, nearAxis0(0.8, 10_000 + i));
-        items.push({ content: `needle ${i}`, project: "needle" });
-      }
-      embedder.set("qq", nearAxis0(1, 1));
-      await s.import(items);
-      await db.exec("analyze memories");
-      const found = await s.search({ query: "qq", project: "needle", limit: 10 });
-      assert.equal(found.length, 10, found.map((r) => r.memory.content).join(", "));
-      assert.ok(found.every((r) => r.memory.content.startsWith("needle")));
-      // Through the HNSW index without iterative scans (what pgvector before 0.8.0 did) this
-      // search came up short (0.12: fewer than 10). A scope this small (10 of 3,010) is read
-      // exactly since 0.13 (EXACT_SCOPE_MAX), the index walk not at all: it stays complete.
-      await db.exec("set hnsw.iterative_scan = off");
-      const still = await s.search({ query: "qq", project: "needle", limit: 10 });
-      assert.equal(still.length, 10, `without iterative scans: ${still.length} of 10`);
-    } finally {
-      await s.close();
-      await d.drop();
+/**
+ * 3,000 memories of project "crowd" nearer to the query than the `needles` memories of project
+ * "needle": the HNSW index's first candidates are all of the other project. Searches "needle"
+ * for 10 with the service's settings (complete, all needles), then with iterative scans off
+ * (what pgvector before 0.8.0 did) and returns how many that search found.
+ */
+async function needleSearch(pg: RealServer, needles: number): Promise<number> {
+  const d = await freshDatabase(pg);
+  const db = await openPostgres(d.url, { max: 1 });
+  const embedder = new TableEmbedder();
+  const s = await sqlService(db, embedder, new Clock());
+  try {
+    const items = [];
+    for (let i = 0; i < 3000; i++) {
+      embedder.set(`crowd ${i}`, nearAxis0(0.99, i + 1));
+      items.push({ content: `crowd ${i}`, project: "crowd" });
     }
+    for (let i = 0; i < needles; i++) {
+      embedder.set(`needle ${i}`, nearAxis0(0.8, 10_000 + i));
+      items.push({ content: `needle ${i}`, project: "needle" });
+    }
+    embedder.set("qq", nearAxis0(1, 1));
+    await s.import(items);
+    await db.exec("analyze memories");
+    const found = await s.search({ query: "qq", project: "needle", limit: 10 });
+    assert.equal(found.length, 10, found.map((r) => r.memory.content).join(", "));
+    assert.ok(found.every((r) => r.memory.content.startsWith("needle")));
+    await db.exec("set hnsw.iterative_scan = off");
+    return (await s.search({ query: "qq", project: "needle", limit: 10 })).length;
+  } finally {
+    await s.close();
+    await d.drop();
+  }
+}
+
+serverTest(
+  "a rare project's search among many closer memories: read exactly, complete",
+  async (pg) => {
+    // 10 of 3,010: read exactly since 0.13 (EXACT_SCOPE_MAX), the index walk not at all, so it
+    // stays complete without iterative scans too (0.12 came up short there).
+    const without = await needleSearch(pg, 10);
+    assert.equal(without, 10, `without iterative scans: ${without} of 10`);
   },
 );
 
 serverTest(
   "a project too large to read exactly, among closer memories: complete through the HNSW index",
   async (pg) => {
-    const d = await freshDatabase(pg);
-    const db = await openPostgres(d.url, { max: 1 });
-    const embedder = new TableEmbedder();
-    const s = await sqlService(db, embedder, new Clock());
-    try {
-      // 800 of 3,800 memories: over a fifth of all (EXACT_SCOPE_SHARE), so its nearest
-      // neighbours come from the HNSW index of all memories with the project as a filter,
-      // whose first candidates are all of the other project.
-      const items = [];
-      for (let i = 0; i < 3000; i++) {
-        embedder.set(`crowd ${i}`, nearAxis0(0.99, i + 1));
-        items.push({ content: `crowd ${i}`, project: "crowd" });
-      }
-      for (let i = 0; i < 800; i++) {
-        embedder.set(`needle ${i}`, nearAxis0(0.8, 10_000 + i));
-        items.push({ content: `needle ${i}`, project: "needle" });
-      }
-      embedder.set("qq", nearAxis0(1, 1));
-      await s.import(items);
-      await db.exec("analyze memories");
-      const found = await s.search({ query: "qq", project: "needle", limit: 10 });
-      assert.equal(found.length, 10, found.map((r) => r.memory.content).join(", "));
-      assert.ok(found.every((r) => r.memory.content.startsWith("needle")));
-      // The service's iterative scans are what keep it complete: without them (pgvector
-      // before 0.8.0) the filtered index scan comes up short.
-      await db.exec("set hnsw.iterative_scan = off");
-      const short = await s.search({ query: "qq", project: "needle", limit: 10 });
-      assert.ok(short.length < 10, `without iterative scans: ${short.length} of 10`);
-    } finally {
-      await s.close();
-      await d.drop();
-    }
+    // 800 of 3,800: over a fifth of all (EXACT_SCOPE_SHARE), so its nearest neighbours come from
+    // the HNSW index with the project as a filter; the service's iterative scans keep it
+    // complete, and without them it comes up short.
+    const without = await needleSearch(pg, 800);
+    assert.ok(without < 10, `without iterative scans: ${without} of 10`);
   },
 );
 
