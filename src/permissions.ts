@@ -165,14 +165,20 @@ export function pgliteFiles(): string[] {
 }
 
 /**
- * The modules the embedded database's worker thread loads (src/store/pglite_worker.ts and what
+ * The modules the embedded database's worker thread loads (src/store/pglite/worker.ts and what
  * it imports, relative to src/; npm packages are in {@link pgliteFiles}). Deno checks read
  * access to each module a worker loads, unlike the modules of the main thread, so the admin
  * daemon is granted exactly these files. A test checks the list against the imports.
  */
 export const PGLITE_WORKER_MODULES: readonly string[] = [
-  "store/pglite_worker.ts",
-  "store/pglite.ts",
+  "store/pglite/worker.ts",
+  "store/pglite/protocol.ts",
+  "store/pglite/open.ts",
+  "store/pglite/module.ts",
+  "store/pglite/prepared.ts",
+  "store/pglite/disk.ts",
+  "store/pglite/settings.ts",
+  "store/db.ts",
   "store/search_params.ts",
   "domain/errors.ts",
   "common/errors.ts",

@@ -121,7 +121,7 @@ const MEMORY_PROGRAM_ENV = [...MEMORY_ENV_VARS, ...POSTGRES_ENV_VARS];
  * `DENO_V8_FLAGS` after the user's own: semi-spaces of 1 MiB (V8 grows the young generation
  * to 3 × 16 MiB under allocation, an import or a burst of searches, and keeps it; the profile
  * in docs/performance.md measured 40–70 MiB less RSS with it, at the same speed), and `gc()`,
- * which the embedded database calls once after creating a new database (src/store/pglite.ts).
+ * which the embedded database calls once after creating a new database (src/store/pglite/mod.ts).
  */
 export const LEAN_V8_FLAGS = "--max-semi-space-size=1,--expose-gc";
 

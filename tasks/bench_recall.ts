@@ -32,7 +32,7 @@ import type { Embedder } from "../src/embed/embedder.ts";
 import { type Retrieval, SqlMemoryService } from "../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { StandInEmbedder } from "../tests/fakes/semantic.ts";
-import { openPglite } from "../src/store/pglite.ts";
+import { openPglite } from "../src/store/pglite/mod.ts";
 import { Store } from "../src/store/store.ts";
 import {
   askedQuestions,
@@ -286,7 +286,7 @@ if (values.baseline) {
     service: await import(new URL("src/memory/service.ts", dir).href),
     store: await import(new URL("src/store/store.ts", dir).href),
     migrate: await import(new URL("src/store/migrate.ts", dir).href),
-    pglite: await import(new URL("src/store/pglite.ts", dir).href),
+    pglite: await import(new URL("src/store/pglite/mod.ts", dir).href),
     builtin: await import(new URL("src/embed/builtin.ts", dir).href),
   };
   const oldEmbedder = new old.builtin.BuiltinEmbedder();

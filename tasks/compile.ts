@@ -31,10 +31,10 @@ import { WORD_VECTORS_FILE } from "../src/common/models.ts";
 /**
  * Modules a program loads as workers, by entry point: `deno compile` follows imports, not
  * `new Worker(url)`, so they are included by name. The admin daemon runs the embedded database
- * in one (src/store/pglite_worker.ts); the other programs never open it.
+ * in one (src/store/pglite/worker.ts); the other programs never open it.
  */
 export const WORKER_MODULES: Record<string, string[]> = {
-  "src/bin/admin.ts": ["src/store/pglite_worker.ts"],
+  "src/bin/admin.ts": ["src/store/pglite/worker.ts"],
 };
 
 /**

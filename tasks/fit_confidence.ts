@@ -24,7 +24,7 @@ import { DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
 import { COEFFICIENTS, confidenceOf, type Signals } from "../src/memory/confidence.ts";
 import { SqlMemoryService } from "../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
-import { openPglite } from "../src/store/pglite.ts";
+import { openPglite } from "../src/store/pglite/mod.ts";
 import { Store } from "../src/store/store.ts";
 import { askedQuestions, importConversations, loadData } from "./locomo.ts";
 

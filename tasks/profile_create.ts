@@ -16,8 +16,8 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { loadMemoryConfig } from "../src/config.ts";
 import { createServiceOnDb, openMemoryService } from "../src/memory/open.ts";
-import type { Db } from "../src/store/db.ts";
-import { openPglite } from "../src/store/pglite.ts";
+import { batchInTransaction, type Db } from "../src/store/db.ts";
+import { openPglite } from "../src/store/pglite/mod.ts";
 import { item, reseed } from "./bench_items.ts";
 
 const { values } = parseArgs({
@@ -50,8 +50,10 @@ let explained = !values.explain;
 
 /** `db` with each statement, and each transaction's commit, timed into {@link times}. */
 function timed(db: Db): Db {
-  return {
+  const out: Db = {
     kind: db.kind,
+    capabilities: db.capabilities,
+    batch: (steps) => batchInTransaction(out, steps),
     exec: (text) => db.exec(text),
     close: () => db.close(),
     async query(text, params, options) {
@@ -83,6 +85,7 @@ function timed(db: Db): Db {
       return out;
     },
   };
+  return out;
 }
 
 const raw = await openPglite(`${dir}/db`, { durable: true });

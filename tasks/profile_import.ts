@@ -18,7 +18,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { loadMemoryConfig } from "../src/config.ts";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
-import { openMemoryService } from "../src/memory/open.ts";
+import { createServiceOnDb, openDatabase } from "../src/memory/open.ts";
 import { Store } from "../src/store/store.ts";
 import { item, reseed } from "./bench_items.ts";
 
@@ -61,19 +61,17 @@ for (let run = 0; run < Number(values.runs); run++) {
   const dir = await Deno.makeTempDir({ prefix: "mneme-profile-" });
   const env: Record<string, string> = { EMBEDDING_PROVIDER: "builtin", DATA_DIR: dir };
   const cfg = loadMemoryConfig((n) => env[n] ?? Deno.env.get(n));
-  const service = await openMemoryService(cfg, { log: () => {} });
-  const db = service.store.db;
-  const renew = db.renew?.bind(db);
-  if (renew) {
-    db.renew = async () => {
-      const t = performance.now();
-      try {
-        return await renew();
-      } finally {
-        times.renew = (times.renew ?? 0) + performance.now() - t;
-      }
-    };
-  }
+  const { db, handle, release } = await openDatabase(cfg);
+  const renew = handle.renew.bind(handle);
+  handle.renew = async () => {
+    const t = performance.now();
+    try {
+      return await renew();
+    } finally {
+      times.renew = (times.renew ?? 0) + performance.now() - t;
+    }
+  };
+  const service = await createServiceOnDb(db, cfg, { log: () => {}, handle });
   let total = 0;
   const lines: string[] = [];
   for (let k = 0; k < 2; k++) {
@@ -117,5 +115,6 @@ for (let run = 0; run < Number(values.runs); run++) {
   console.log(JSON.stringify({ run: run + 1, load, per_s: Math.round(20_000 / (total / 1000)) }));
   for (const l of lines) console.log(l);
   await service.close();
+  release();
   await Deno.remove(dir, { recursive: true });
 }

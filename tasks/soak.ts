@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { type AdminProcess, freePort, startAdminProcess, tempDir } from "../tests/helpers.ts";
 import { writeBenchResult } from "./entrypoints.ts";
-import { openPglite } from "../src/store/pglite.ts";
+import { openPglite } from "../src/store/pglite/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

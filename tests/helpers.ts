@@ -10,7 +10,7 @@ import { loadMemoryConfig, type MemoryConfig } from "../src/config.ts";
 import { createServiceOnDb, type OpenOptions } from "../src/memory/open.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import type { Db } from "../src/store/db.ts";
-import { openPglite } from "../src/store/pglite.ts";
+import { openPglite } from "../src/store/pglite/mod.ts";
 import { openPostgres } from "../src/store/postgres.ts";
 import { permissionFlags } from "../src/permissions.ts";
 import { findProgram, MCP_LOCK } from "../src/programs.ts";

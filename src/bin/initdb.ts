@@ -2,14 +2,14 @@
  * The short-lived child that creates a new embedded database for the admin daemon:
  * `deno run <its exact permissions> src/bin/initdb.ts <staging dir>` (the command line comes
  * from src/programs.ts, `databaseCreatorArgs`). It builds the database in the staging
- * directory, syncs it to disk and marks it complete (src/store/pglite_create.ts); the daemon
+ * directory, syncs it to disk and marks it complete (src/store/pglite/create.ts); the daemon
  * then moves it into place and opens it, never holding PGlite's `initdb` itself. It stops,
  * without marking anything complete, when the daemon that started it is gone.
  * @module
  */
 import { describeError } from "../common/errors.ts";
 import { watchParent } from "../common/launcher.ts";
-import { createClusterFiles } from "../store/pglite_create.ts";
+import { createClusterFiles } from "../store/pglite/create.ts";
 
 const [dir, ...rest] = Deno.args;
 if (!dir || rest.length) {

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { DEFAULT_IDLE_UNLOAD_S, type MemoryConfig } from "../config.ts";
 import { sameEmbedder } from "../embed/embedder.ts";
 import { selectEmbedder } from "../embed/select.ts";
-import type { Db } from "../store/db.ts";
+import { type Db, type DbHandle, fixedHandle } from "../store/db.ts";
 import { ensureEmbeddingColumn, migrate } from "../store/migrate.ts";
-import { isNoSpace, openPgliteInWorker, restrictToOwner } from "../store/pglite.ts";
-import { createDatabaseFiles } from "../store/pglite_create.ts";
+import { isNoSpace, openPgliteInWorker, restrictToOwner } from "../store/pglite/mod.ts";
+import { createDatabaseFiles } from "../store/pglite/create.ts";
 import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "../common/errors.ts";
@@ -45,10 +45,12 @@ export interface OpenOptions {
   reclaim?: ReclaimerOptions;
   /**
    * Embedded database: creates a new database in the staging directory it is given, in
-   * another process (see src/store/pglite_create.ts), so that this one never holds PGlite's
+   * another process (see src/store/pglite/create.ts), so that this one never holds PGlite's
    * `initdb`. Without it, a new database is created in this process.
    */
   createDatabase?: (staging: string) => Promise<void>;
+  /** The controls returned beside the database by its opener ({@link openDatabase}). */
+  handle?: DbHandle;
 }
 
 /** Take the owner lock of an embedded database directory; fails fast when it is taken. */
@@ -84,7 +86,7 @@ async function lockDataDir(dir: string): Promise<Deno.FsFile> {
 export async function openDatabase(
   cfg: MemoryConfig,
   opts: OpenOptions = {},
-): Promise<{ db: Db; release: () => void }> {
+): Promise<{ db: Db; handle: DbHandle; release: () => void }> {
   if (cfg.databaseUrl) {
     const { target } = parseDatabaseUrl(cfg.databaseUrl);
     const hostPort = `${
@@ -92,7 +94,7 @@ export async function openDatabase(
     }:${target.port}`;
     try {
       const db = await openPostgres(cfg.databaseUrl, { max: opts.maxConnections });
-      return { db, release: () => {} };
+      return { db, handle: fixedHandle(), release: () => {} };
     } catch (err) {
       throw new StartupError(
         `cannot connect to the database at ${hostPort} (DATABASE_URL): ${describeError(err)}`,
@@ -120,12 +122,12 @@ export async function openDatabase(
     if (opts.createDatabase) await createDatabaseFiles(dir, opts.createDatabase);
     // In a worker thread: a long statement (an import's index build) holds that thread, and
     // this one goes on answering (docs/architecture.md).
-    const db = await openPgliteInWorker(dir, {
+    const { db, handle } = await openPgliteInWorker(dir, {
       durable: opts.durable,
       idleUnloadMs: (cfg.databaseIdleUnloadS ?? DEFAULT_IDLE_UNLOAD_S) * 1000,
     });
     await restrictToOwner(cfg.dataDir, dir); // DATA_DIR/db: done by openPglite
-    return { db, release: () => lock.close() };
+    return { db, handle, release: () => lock.close() };
   } catch (err) {
     lock.close();
     throw new StartupError(`cannot open the embedded database in ${dir}: ${describeError(err)}`, {
@@ -157,7 +159,7 @@ export async function createServiceOnDb(
   }
   try {
     // An import left unfinished by a killed process: its staged rows were never visible.
-    await store.abandonStaleImports(db.kind === "pglite");
+    await store.abandonStaleImports(db.capabilities.soleOwner);
   } catch (err) {
     throw new StartupError(`cleanup of unfinished imports failed: ${describeError(err)}`, {
       cause: err,
@@ -191,6 +193,7 @@ export async function createServiceOnDb(
   }
   const service = new SqlMemoryService({
     store,
+    handle: opts.handle,
     embedder,
     stored,
     now: opts.now,
@@ -217,9 +220,9 @@ export async function openMemoryService(
   cfg: MemoryConfig,
   opts: OpenOptions = {},
 ): Promise<SqlMemoryService> {
-  const { db, release } = await openDatabase(cfg, opts);
+  const { db, handle, release } = await openDatabase(cfg, opts);
   try {
-    const service = await createServiceOnDb(db, cfg, opts);
+    const service = await createServiceOnDb(db, cfg, { ...opts, handle });
     const close = service.close.bind(service);
     service.close = async () => {
       try {

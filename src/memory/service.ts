@@ -10,6 +10,7 @@ import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts"
 import { terms } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
+import { type DbHandle, fixedHandle } from "../store/db.ts";
 import { importKey, type NewRow, type ScopeFilter, type Store } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import { describeError } from "../common/errors.ts";
@@ -158,7 +159,7 @@ const IMPORT_CHUNK_MAX = 1000;
  * is dropped, the rows staged without it, and the index built once before they are published
  * (a build costs about a quarter of as many insertions into the live graph, measured on PGlite;
  * docs/performance.md). The build (about 0.45 ms a memory) holds the database's worker thread
- * (src/store/pglite_worker.ts), not the daemon's: `/healthz` answers meanwhile, reads of the
+ * (src/store/pglite/worker.ts), not the daemon's: `/healthz` answers meanwhile, reads of the
  * database wait for it. On by default; `IMPORT_BULK=off` turns it off.
  */
 export const BULK_IMPORT_MIN = 2000;
@@ -219,6 +220,11 @@ function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
 export interface ServiceDeps {
   /** Storage. */
   store: Store;
+  /**
+   * The controls returned beside the store's database by its opener (the embedded
+   * database's worker); default: a database without any ({@link fixedHandle}).
+   */
+  handle?: DbHandle;
   /** The configured embedder (already probed). */
   embedder: Embedder;
   /** The embedder that made the stored vectors. */
@@ -258,6 +264,7 @@ function hierarchyOf(scope: Scope, project: string | null): ScopeFilter {
 /** The memory service on a database. */
 export class SqlMemoryService implements MemoryService {
   readonly #store: Store;
+  readonly #handle: DbHandle;
   readonly #embedder: Embedder;
   #stored: EmbedderInfo;
   readonly #now: () => Date;
@@ -269,12 +276,13 @@ export class SqlMemoryService implements MemoryService {
   /** Wire the service. */
   constructor(deps: ServiceDeps) {
     this.#store = deps.store;
+    this.#handle = deps.handle ?? fixedHandle();
     this.#embedder = deps.embedder;
     this.#stored = deps.stored;
     this.#now = deps.now ?? (() => new Date());
     this.#retrieval = deps.retrieval ?? "hybrid";
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
-    this.#reclaimer = new Reclaimer(deps.store, deps.reclaim);
+    this.#reclaimer = new Reclaimer(deps.store, deps.reclaim, this.#handle);
     this.#bulkEnabled = deps.bulkImports ?? false;
   }
 
@@ -368,7 +376,7 @@ export class SqlMemoryService implements MemoryService {
   async create(input: CreateInput): Promise<CreateResult> {
     const v = validateCreate(input);
     const replace = validateReplace(input);
-    if (!replace && v.supersedes === null && this.#store.kind === "pglite") {
+    if (!replace && v.supersedes === null && this.#store.db.capabilities.batchedCreate) {
       const done = await this.#createAtOnce(v);
       if (done) return done;
     }
@@ -641,8 +649,8 @@ export class SqlMemoryService implements MemoryService {
     const now = this.#now();
     // Only where the index build holds another thread than this one (the worker of an
     // embedded database on disk): an in-memory database in this thread would block it.
-    const bulk = this.#bulkEnabled && this.#store.kind === "pglite" &&
-      this.#store.db.busyFor !== undefined && valid.length >= BULK_IMPORT_MIN &&
+    const bulk = this.#bulkEnabled && this.#store.db.capabilities.offThread &&
+      valid.length >= BULK_IMPORT_MIN &&
       valid.length * 2 >= await this.#store.countRows();
     let bulkEnded = !bulk;
     const endBulk = async () => {
@@ -731,7 +739,7 @@ export class SqlMemoryService implements MemoryService {
       }
     } catch (err) {
       // Closed for idleness meanwhile: its checks are not answered, its last answer is.
-      const unloaded = this.#store.db.unloaded?.();
+      const unloaded = this.#handle.unloaded();
       if (unloaded || isIdleClosed(err)) return this.#unloadedDatabase(unloaded ?? {});
       database = { kind: this.#store.kind, ok: false, error: describeError(err) };
     }
@@ -747,7 +755,7 @@ export class SqlMemoryService implements MemoryService {
   async health(): Promise<Health> {
     // Closed for idleness (DATABASE_IDLE_UNLOAD_S): answered from its last answer without
     // opening it, so that a health probe does not keep an idle daemon's database in memory.
-    const unloaded = this.#store.db.unloaded?.();
+    const unloaded = this.#handle.unloaded();
     if (unloaded) return await this.#healthOf(this.#unloadedDatabase(unloaded));
     // The embedded database in its worker may be running a long statement (an index build):
     // wait for it at most HEALTH_DATABASE_WAIT_MS, then answer from its last answer with how
@@ -755,7 +763,7 @@ export class SqlMemoryService implements MemoryService {
     this.#databaseCheck ??= this.#databaseHealth().finally(() => this.#databaseCheck = null);
     const check = this.#databaseCheck;
     let database: Health["database"];
-    if (!this.#store.db.busyFor) database = await check;
+    if (!this.#store.db.capabilities.offThread) database = await check;
     else {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<null>((resolve) => {
@@ -763,7 +771,7 @@ export class SqlMemoryService implements MemoryService {
       });
       const answered = await Promise.race([check, late]);
       clearTimeout(timer);
-      const busy = this.#store.db.busyFor();
+      const busy = this.#handle.busyFor();
       database = answered ?? {
         ...(this.#lastDatabase ?? { kind: this.#store.kind, ok: true }),
         busy_ms: Math.round(busy ?? HEALTH_DATABASE_WAIT_MS),
@@ -870,7 +878,7 @@ export class SqlMemoryService implements MemoryService {
       this.#renewTimer = null;
       if (this.#imports > 0 || !this.#renewDue) return;
       // Requests under way or just answered: wait for a quiet spell (not past the cap).
-      const quiet = this.#store.db.quietFor?.() ?? Infinity;
+      const quiet = this.#handle.quietFor();
       if (
         quiet < RENEW_AFTER_IMPORT_MS &&
         performance.now() - since < RENEW_AFTER_IMPORT_MAX_MS
@@ -878,7 +886,7 @@ export class SqlMemoryService implements MemoryService {
       this.#renewDue = false;
       this.#renewing = (async () => {
         try {
-          await this.#store.db.renew?.();
+          await this.#handle.renew();
         } catch (err) {
           // The worker failed to restart: its statements fail and /healthz says so.
           console.error(`renewing the database's worker failed: ${describeError(err)}`);
@@ -930,7 +938,7 @@ export class SqlMemoryService implements MemoryService {
    * docs/memcli.md, Backup and restore). A 409 on server Postgres, which pg_dump backs up.
    */
   async backup(): Promise<Blob> {
-    const dump = this.#store.db.dump;
+    const dump = this.#handle.dump;
     if (!dump) {
       throw new MemoryError(
         409,
@@ -938,7 +946,7 @@ export class SqlMemoryService implements MemoryService {
           "(docs/postgres.md)",
       );
     }
-    return await dump.call(this.#store.db);
+    return await dump();
   }
 
   async close(): Promise<void> {

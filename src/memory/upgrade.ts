@@ -92,7 +92,7 @@ async function reembedBuiltin(
   // into one graph instead of two. A start that does not finish the run builds it again first
   // (ensureEmbeddingColumn builds a missing one). Server Postgres keeps it: other processes
   // search the old vectors meanwhile.
-  if (service.store.kind === "pglite") await service.store.dropSearchIndex();
+  if (service.store.db.capabilities.soleOwner) await service.store.dropSearchIndex();
   for (;;) {
     const p = await service.reembed({ batchSize: UPGRADE_BATCH });
     log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);

@@ -20,6 +20,7 @@
  * @module
  */
 import { describeError } from "../common/errors.ts";
+import { type DbHandle, fixedHandle } from "../store/db.ts";
 import { type Store, VACUUMED_TABLES, type VacuumRun } from "../store/store.ts";
 
 /** How often the dead-row counts are checked (ms). */
@@ -57,6 +58,7 @@ function closedUnder(err: unknown): boolean {
 
 export class Reclaimer {
   readonly #store: Store;
+  readonly #handle: DbHandle;
   readonly #log: (line: string) => void;
   readonly #opts: Required<Omit<ReclaimerOptions, "log" | "atStartMs">>;
   readonly #enabled: boolean;
@@ -69,8 +71,9 @@ export class Reclaimer {
   /** A timed vacuum that came due while imports ran: run once the last one ends. */
   #deferred: { why: string; tables: Set<string> } | null = null;
 
-  constructor(store: Store, opts: ReclaimerOptions = {}) {
+  constructor(store: Store, opts: ReclaimerOptions = {}, handle: DbHandle = fixedHandle()) {
     this.#store = store;
+    this.#handle = handle;
     this.#log = opts.log ?? ((l) => console.error(l));
     this.#opts = {
       checkMs: opts.checkMs ?? VACUUM_CHECK_MS,
@@ -78,7 +81,7 @@ export class Reclaimer {
       minDead: opts.minDead ?? VACUUM_MIN_DEAD,
       fraction: opts.fraction ?? VACUUM_DEAD_FRACTION,
     };
-    this.#enabled = store.kind === "pglite";
+    this.#enabled = store.db.capabilities.ownVacuum;
     if (!this.#enabled) return;
     const id = setInterval(() => void this.check(), this.#opts.checkMs);
     Deno.unrefTimer(id);
@@ -143,7 +146,7 @@ export class Reclaimer {
   /** Vacuum the tables over the threshold; resolves with the run, or null when none was due. */
   async check(): Promise<VacuumRun | null> {
     // Closed for idleness: no row changed since (any write opens it again).
-    if (!this.#enabled || this.#stopped || this.#store.db.unloaded?.()) return null;
+    if (!this.#enabled || this.#stopped || this.#handle.unloaded()) return null;
     try {
       const due = (await this.#store.deadRows())
         .filter((r) => r.dead > 0 && r.dead >= this.#opts.minDead + this.#opts.fraction * r.live)

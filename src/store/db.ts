@@ -36,10 +36,73 @@ export interface BatchStep {
   prepare?: boolean;
 }
 
+/**
+ * What differs between the backends, stated by each adapter so that no code outside it asks
+ * which one it is ({@link Db.kind} is for reports only). kysely's adapters do the same
+ * (`supportsTransactionalDdl`, `supportsReturning`).
+ */
+export interface DbCapabilities {
+  /**
+   * Vectors may travel as one binary `real[]` parameter (Postgres's binary array format)
+   * rather than as text in the rows' JSON: the embedded database, where parsing floats in
+   * WASM is slow; postgres.js sends parameters as text.
+   */
+  readonly binaryVectors: boolean;
+  /**
+   * The connection may change superuser settings (`session_replication_role`,
+   * `wal_compression`): the embedded database's one user is a superuser; a server's role
+   * usually is not.
+   */
+  readonly superuser: boolean;
+  /**
+   * One process owns the database: at its start no import of another process can be running,
+   * and nothing else searches it while an upgrade runs (the embedded database's lock file).
+   */
+  readonly soleOwner: boolean;
+  /**
+   * Nothing vacuums the database unless the service does (PGlite runs Postgres in
+   * single-user mode: no autovacuum), nor gives back the space of a dropped column.
+   */
+  readonly ownVacuum: boolean;
+  /**
+   * Indexes left bloated by churn or an import are rebuilt by the service's own vacuum and
+   * analyze (the embedded database; a server's administrator has their own tools).
+   */
+  readonly reindexAfterVacuum: boolean;
+  /**
+   * No checkpoint runs by itself (single-user mode): the service checkpoints after bulk
+   * writes so that the write-ahead log shrinks.
+   */
+  readonly checkpointAfterWrite: boolean;
+  /**
+   * New vector columns may be `halfvec` when pgvector has it: not on the embedded database,
+   * where pgvector converts half floats without the CPU's instructions (3.7 times as slow).
+   */
+  readonly halfvec: boolean;
+  /**
+   * A second, partial HNSW index over the memories that are not project-scoped serves global
+   * searches (server Postgres; the embedded database keeps one index, its build is slow).
+   */
+  readonly globalVectorIndex: boolean;
+  /**
+   * A create's checks, nearest neighbours and insert go as one {@link Db.batch}: each
+   * statement of the embedded database is a call into WASM or a message to its worker.
+   */
+  readonly batchedCreate: boolean;
+  /**
+   * Statements run in another thread than the caller's (the embedded database in its
+   * worker): a long one (an index build) does not hold the caller, so a large import may drop
+   * and build the vector index, and a health check need not wait for it.
+   */
+  readonly offThread: boolean;
+}
+
 /** Minimal SQL executor shared by both adapters. */
 export interface Db {
-  /** `pglite` (embedded) or `postgres` (server). */
+  /** `pglite` (embedded) or `postgres` (server): a name for reports, not for decisions. */
   readonly kind: "pglite" | "postgres";
+  /** What this backend can and must do ({@link DbCapabilities}). */
+  readonly capabilities: DbCapabilities;
   /** Run one statement with bind parameters and return its rows. */
   query<T = Record<string, unknown>>(
     text: string,
@@ -53,48 +116,65 @@ export interface Db {
    * embedded database's worker thread instead of one per statement. A step with
    * `stopUnlessRows` that returns no row ends the batch: what ran is rolled back (inside an
    * open transaction, left to it), and the rows so far are returned (fewer than the steps).
-   * Absent where statements do not cross threads; {@link runBatch} runs the same anywhere.
+   * Where statements do not cross threads, {@link batchInTransaction}.
    */
-  batch?(steps: BatchStep[]): Promise<unknown[][]>;
+  batch(steps: BatchStep[]): Promise<unknown[][]>;
   /** Run `fn` in one transaction; it is rolled back when `fn` throws. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
-  /**
-   * A consistent copy of an embedded database's files: a gzipped tarball of its data
-   * directory (its contents, to extract into an empty directory), taken after a checkpoint between two
-   * statements, so that no transaction is half in it. Absent on server Postgres (pg_dump).
-   */
-  dump?(): Promise<Blob>;
-  /**
-   * The embedded database run by a worker thread (src/store/pglite_worker.ts): how long (ms)
-   * the oldest statement it is running or has queued has waited so far, null when it has
-   * none. Absent where statements do not run beside the caller's thread.
-   */
-  busyFor?(): number | null;
-  /**
-   * The embedded database run by a worker thread: how long (ms) since its last statement
-   * (background checks aside) was sent or answered, 0 while one is running or queued. Absent
-   * elsewhere.
-   */
-  quietFor?(): number;
-  /**
-   * Give back the memory a large operation grew: the embedded database in a worker thread is
-   * closed and opened again in a fresh worker (about a second; statements wait meanwhile), since
-   * PGlite's WASM memory never shrinks. Absent where there is nothing to give back.
-   */
-  renew?(): Promise<void>;
-  /**
-   * The embedded database in a worker thread closes after a quiet spell (`DATABASE_IDLE_UNLOAD_S`)
-   * and opens again at the next statement: null while it is open; while it is closed, an object
-   * with the error of the last attempt to open it again, if that failed. Absent elsewhere.
-   */
-  unloaded?(): { reopenError?: string } | null;
   /** Close the connection(s). */
   close(): Promise<void>;
 }
 
-/** {@link Db.batch} where the driver has it, else the same steps in {@link Db.transaction}. */
-export async function runBatch(db: Db, steps: BatchStep[]): Promise<unknown[][]> {
-  if (db.batch) return await db.batch(steps);
+/**
+ * The controls of a database's life, returned beside its {@link Db} by the opener: what only
+ * the embedded database in a worker thread does (busy and quiet times, renewal, closing when
+ * idle) and the dump of a backup. {@link fixedHandle} is the handle of a database with none.
+ */
+export interface DbHandle {
+  /**
+   * How long (ms) the oldest statement the worker is running or has queued has waited so
+   * far, null when it has none (always null where statements run beside the caller).
+   */
+  busyFor(): number | null;
+  /**
+   * How long (ms) since the last statement (background checks aside) was sent or answered,
+   * 0 while one is running or queued; Infinity where nothing is tracked.
+   */
+  quietFor(): number;
+  /**
+   * Give back the memory a large operation grew: the embedded database in a worker thread is
+   * closed and opened again in a fresh worker (about a second; statements wait meanwhile), since
+   * PGlite's WASM memory never shrinks. Nothing elsewhere.
+   */
+  renew(): Promise<void>;
+  /**
+   * The embedded database in a worker thread closes after a quiet spell (`DATABASE_IDLE_UNLOAD_S`)
+   * and opens again at the next statement: null while it is open; while it is closed, an object
+   * with the error of the last attempt to open it again, if that failed. Always null elsewhere.
+   */
+  unloaded(): { reopenError?: string } | null;
+  /**
+   * A consistent copy of an embedded database's files: a gzipped tarball of its data
+   * directory (its contents, to extract into an empty directory), taken after a checkpoint
+   * between two statements, so that no transaction is half in it. Null on server Postgres
+   * (pg_dump).
+   */
+  readonly dump: (() => Promise<Blob>) | null;
+}
+
+/** The handle of a database without lifecycle controls, with `dump` if it has one. */
+export function fixedHandle(dump: (() => Promise<Blob>) | null = null): DbHandle {
+  return {
+    busyFor: () => null,
+    quietFor: () => Infinity,
+    renew: () => Promise.resolve(),
+    unloaded: () => null,
+    dump,
+  };
+}
+
+/** {@link Db.batch} of a driver whose statements do not cross threads: one transaction. */
+export async function batchInTransaction(db: Db, steps: BatchStep[]): Promise<unknown[][]> {
   const out: unknown[][] = [];
   const stop = new Error("stop");
   try {

@@ -88,7 +88,7 @@ export async function migrate(db: Db): Promise<number[]> {
  * (docs/performance.md).
  */
 export async function vectorType(db: Db): Promise<"halfvec" | "vector"> {
-  if (db.kind === "pglite") return "vector";
+  if (!db.capabilities.halfvec) return "vector";
   const [row] = await db.query<{ half: boolean }>(
     "select to_regtype('halfvec') is not null as half",
   );
@@ -177,7 +177,7 @@ export { EF_SEARCH } from "./search_params.ts";
 function vectorIndexes(db: Db, column: "embedding" | "embedding_next"): [string, string][] {
   return [
     [`memories_${column}_hnsw`, ""],
-    ...(db.kind === "postgres"
+    ...(db.capabilities.globalVectorIndex
       ? [[`memories_${column}_global_hnsw`, "where scope <> 'project'"] as [string, string]]
       : []),
   ];

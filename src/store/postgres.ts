@@ -15,7 +15,7 @@
  */
 import postgres from "postgres";
 import { MemoryError } from "../domain/errors.ts";
-import type { Db, QueryOptions } from "./db.ts";
+import { batchInTransaction, type Db, type DbCapabilities, type QueryOptions } from "./db.ts";
 import { EF_SEARCH } from "./migrate.ts";
 import { errorMessage } from "../common/errors.ts";
 
@@ -202,9 +202,24 @@ function duringService(err: unknown, t: DbTarget): unknown {
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
+/** What server Postgres can and must do ({@link DbCapabilities}). */
+export const POSTGRES_CAPABILITIES: DbCapabilities = Object.freeze({
+  binaryVectors: false,
+  superuser: false,
+  soleOwner: false,
+  ownVacuum: false,
+  reindexAfterVacuum: false,
+  checkpointAfterWrite: false,
+  halfvec: true,
+  globalVectorIndex: true,
+  batchedCreate: false,
+  offThread: false,
+});
+
 function wrap(sql: Sql, root: postgres.Sql, inTx: boolean, t: DbTarget): Db {
   const db: Db = {
     kind: "postgres",
+    capabilities: POSTGRES_CAPABILITIES,
     async query<T>(text: string, params: unknown[] = [], options: QueryOptions = {}) {
       try {
         const rows = await sql.unsafe(
@@ -224,6 +239,7 @@ function wrap(sql: Sql, root: postgres.Sql, inTx: boolean, t: DbTarget): Db {
         throw duringService(err, t);
       }
     },
+    batch: (steps) => batchInTransaction(db, steps),
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
       if (inTx) return fn(db);
       try {

@@ -7,7 +7,7 @@
 import { type EmbedderInfo, sameEmbedder } from "../embed/embedder.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { termCounts } from "../domain/terms.ts";
-import { type Db, runBatch } from "./db.ts";
+import type { Db } from "./db.ts";
 import {
   addVectorColumn,
   CLEANUP_LOCK,
@@ -534,7 +534,7 @@ function rowsPayload(
   rows: NewRow[],
   extra: (j: number) => object,
 ): { json: string; vectors: [Uint8Array, number] | null } {
-  if (db.kind !== "pglite" || !rows.length) {
+  if (!db.capabilities.binaryVectors || !rows.length) {
     return {
       json: JSON.stringify(rows.map((r, j) => ({ j, ...rowJson(r), ...extra(j) }))),
       vectors: null,
@@ -812,7 +812,7 @@ export class Store {
     );
     const posts = [postingsOf(row.content)];
     const [insertText, insertParams] = insertStatement(this.db, [row], posts, null);
-    const out = await runBatch(this.db, [
+    const out = await this.db.batch([
       // The embedder check and `set local enable_seqscan = off` (as a function call: a
       // prepared statement on the embedded database) in one statement: no row, nothing set.
       {
@@ -888,7 +888,7 @@ export class Store {
       //   chunk's statement makes the numbers its postings refer to, and import rows
       //   supersede nothing (src/memory/validate.ts); its statement triggers do nothing for
       //   staged rows.
-      const replica = s.db.kind === "pglite"
+      const replica = s.db.capabilities.superuser
         ? ", set_config('session_replication_role', 'replica', true)"
         : "";
       const touched = await s.db.query(
@@ -1492,7 +1492,7 @@ export class Store {
       // compressing floats that hardly compress (docs/performance.md, "Import speed at 20,000
       // (0.12)"). The log goes at the checkpoint after the import. A superuser's setting:
       // the embedded database only, the one this bulk path runs on.
-      if (s.db.kind === "pglite") await s.db.exec("set local wal_compression = off");
+      if (s.db.capabilities.superuser) await s.db.exec("set local wal_compression = off");
       await createMissingVectorIndexes(s.db);
     });
   }
@@ -1505,7 +1505,7 @@ export class Store {
    * upgrade, which runs before the daemon serves, does this. Nothing on server Postgres.
    */
   async rewriteMemories(): Promise<void> {
-    if (this.db.kind !== "pglite") return;
+    if (!this.db.capabilities.ownVacuum) return;
     await this.db.exec("set maintenance_work_mem = '64MB'");
     try {
       await this.db.exec("vacuum full memories");
@@ -1605,12 +1605,14 @@ export class Store {
       }
     }
     // The postings' indexes, unless VACUUM FULL just rebuilt them; likewise the HNSW index.
-    const reindexed = this.db.kind === "pglite" && names.includes("memory_postings") &&
+    const reindexed =
+      this.db.capabilities.reindexAfterVacuum && names.includes("memory_postings") &&
         !compacted.includes("memory_postings")
-      ? await this.#reindexBloated(slack, max)
-      : [];
+        ? await this.#reindexBloated(slack, max)
+        : [];
     if (
-      this.db.kind === "pglite" && names.includes("memories") && !compacted.includes("memories")
+      this.db.capabilities.reindexAfterVacuum && names.includes("memories") &&
+      !compacted.includes("memories")
     ) {
       reindexed.push(...await this.#reindexBloatedHnsw(slack, max));
     }
@@ -1884,7 +1886,7 @@ export class Store {
     // On the embedded database the postings' indexes an import left bloated are rebuilt here,
     // within the import's request, rather than by the vacuum that follows it, where the
     // rebuild held up the next requests of other clients for seconds.
-    if (this.db.kind === "pglite") {
+    if (this.db.capabilities.reindexAfterVacuum) {
       await this.#reindexBloated(
         compact.slackBytes ?? COMPACT_SLACK_BYTES,
         compact.maxBytes ?? COMPACT_MAX_BYTES,
@@ -1901,7 +1903,7 @@ export class Store {
    * re-embedding). Server Postgres checkpoints by itself: nothing there.
    */
   async settle(): Promise<void> {
-    if (this.db.kind !== "pglite") return;
+    if (!this.db.capabilities.checkpointAfterWrite) return;
     await this.db.exec("checkpoint");
     // The checkpoint's redo point is in the current segment, which stays however little of it
     // the log still needs: a switch to a new segment (created sparse, wal_init_zero off) and a

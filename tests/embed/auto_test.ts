@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { selectEmbedder } from "../../src/embed/select.ts";
 import { createServiceOnDb, StartupError } from "../../src/memory/open.ts";
 import { columnDimension, recordedEmbedder } from "../../src/store/migrate.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { freePort, testConfig } from "../helpers.ts";
 import { DEFAULT_EMBEDDING_DIM } from "../../src/config.ts";

@@ -8,7 +8,7 @@ import { EmbedderError } from "../../src/embed/embedder.ts";
 import { OllamaEmbedder, OpenAIEmbedder } from "../../src/embed/remote.ts";
 import { MemoryError } from "../../src/domain/errors.ts";
 import { createServiceOnDb, StartupError } from "../../src/memory/open.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { ollamaVector, startFakeOllama } from "../fakes/ollama.ts";
 import { openaiVector, startFakeOpenAI } from "../fakes/openai.ts";
 import { freePort, testConfig } from "../helpers.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { SqlMemoryService } from "../../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { type NewRow, Store } from "../../src/store/store.ts";
 import { StandInEmbedder } from "../fakes/semantic.ts";
 import { newRow } from "./fixtures.ts";

@@ -12,7 +12,7 @@ import { SqlMemoryService } from "../../src/memory/service.ts";
 import type { EmbedderInfo, MemoryService } from "../../src/memory/types.ts";
 import type { Db } from "../../src/store/db.ts";
 import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
 import { type NewRow, Store } from "../../src/store/store.ts";
 import { pgliteServer } from "../helpers.ts";

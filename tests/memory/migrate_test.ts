@@ -14,7 +14,7 @@ import {
   MIGRATIONS,
   recordedEmbedder,
 } from "../../src/store/migrate.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { Store } from "../../src/store/store.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
 

@@ -3,7 +3,7 @@
  * database: see tests/memory/v09.ts (the same check runs on a real server in
  * tests/pgserver/postings_upgrade_test.ts).
  */
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { checkPostingsUpgrade, migrateV09 } from "./v09.ts";
 
 const EMBEDDER = { provider: "builtin", model: "hash-v2", dimension: 16 };

@@ -11,7 +11,7 @@ import { BuiltinEmbedder, hashEmbed } from "../../src/embed/builtin.ts";
 import { openMemoryService } from "../../src/memory/open.ts";
 import { SqlMemoryService } from "../../src/memory/service.ts";
 import { MIGRATIONS, recordedEmbedder } from "../../src/store/migrate.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.ts";
 import { terms } from "../../src/domain/terms.ts";
 import { pgliteService, tempDir, testConfig } from "../helpers.ts";

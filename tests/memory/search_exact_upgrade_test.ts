@@ -3,7 +3,7 @@
  * embedded database: see tests/memory/v12.ts (the same check runs on a real server in
  * tests/pgserver/search_exact_upgrade_test.ts).
  */
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { checkSearchExactUpgrade } from "./v12.ts";
 
 Deno.test("a 0.12.0 database gets the search of small scopes in place (PGlite)", async () => {

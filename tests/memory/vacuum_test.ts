@@ -6,7 +6,7 @@
  * space of the dead rows is reused: import-and-delete cycles stop growing the table.
  */
 import assert from "node:assert/strict";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { createServiceOnDb, type OpenOptions } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir, testConfig } from "../helpers.ts";

@@ -15,7 +15,7 @@ import { DEFAULT_EMBEDDING_DIM, LEGACY_EMBEDDING_DIMS } from "../../src/config.t
 import { selectEmbedder } from "../../src/embed/select.ts";
 import type { Db } from "../../src/store/db.ts";
 import { makeV07, vectors } from "./v07.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { tempDir, testConfig } from "../helpers.ts";
 
 const DIM = 48;

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { ROOT, tempDir } from "../helpers.ts";
 
 /** Count the calls of PGlite's file-system fsync operation from now on. */
@@ -57,7 +57,7 @@ Deno.test({
     const dir = await tempDir();
     try {
       const code = `
-        import { openPglite } from "${ROOT}src/store/pglite.ts";
+        import { openPglite } from "${ROOT}src/store/pglite/mod.ts";
         const db = await openPglite(${JSON.stringify(join(dir.path, "db"))});
         await db.exec("create table t (x int)");
         for (let i = 0; i < 50; i++) await db.query("insert into t values ($1)", [i]);

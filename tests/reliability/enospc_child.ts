@@ -5,7 +5,7 @@
  * JSON line of what happened.
  */
 import { MemoryError } from "../../src/domain/errors.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 
 const mnt = Deno.args[0];
 const db = await openPglite(`${mnt}/db`, { reserveBytes: 0 });

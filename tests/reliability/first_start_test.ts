@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMPLETE_MARKER, createDatabaseFiles, stagingDir } from "../../src/store/pglite_create.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { COMPLETE_MARKER, createDatabaseFiles, stagingDir } from "../../src/store/pglite/create.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { databaseCreatorArgs, findProgram, permissionFlagsFor } from "../../src/programs.ts";
 import { creatorPlan, permissionFlags, planFor } from "../../src/permissions.ts";
 import { loadMemoryConfig } from "../../src/config.ts";

@@ -13,7 +13,7 @@ import {
   FREE_SPACE_HEADROOM,
   FREE_SPACE_TTL_MS,
   openPglite,
-} from "../../src/store/pglite.ts";
+} from "../../src/store/pglite/mod.ts";
 import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 
 const isRoot = Deno.build.os === "linux" && Deno.uid() === 0;

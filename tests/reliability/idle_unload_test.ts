@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryError } from "../../src/domain/errors.ts";
-import { openPgliteInWorker } from "../../src/store/pglite.ts";
+import { openPgliteInWorker } from "../../src/store/pglite/mod.ts";
 import { createServiceOnDb } from "../../src/memory/open.ts";
 import { ConfigError, DEFAULT_IDLE_UNLOAD_S, loadMemoryConfig } from "../../src/config.ts";
 import { tempDir, testConfig } from "../helpers.ts";
@@ -39,17 +39,19 @@ Deno.test("DATABASE_IDLE_UNLOAD_S: 600 by default, 0 keeps the database open, an
 
 Deno.test("idle unload: the database closes after the quiet spell and opens again at the next statement, nothing lost", async () => {
   const dir = await tempDir();
-  const db = await openPgliteInWorker(join(dir.path, "db"), { idleUnloadMs: 300 });
+  const { db, handle: h } = await openPgliteInWorker(join(dir.path, "db"), {
+    idleUnloadMs: 300,
+  });
   try {
     await db.exec("create table t (id int primary key, v text)");
     await db.query("insert into t select g, md5(g::text) from generate_series(1, 500) g");
-    assert.equal(db.unloaded(), null);
-    await until(() => db.unloaded() !== null, "the unload");
-    assert.equal(db.unloads, 1);
-    assert.deepEqual(db.unloaded(), {});
+    assert.equal(h.unloaded(), null);
+    await until(() => h.unloaded() !== null, "the unload");
+    assert.equal(h.unloads, 1);
+    assert.deepEqual(h.unloaded(), {});
     // The next statement opens it again, in a new worker, with every row.
     assert.deepEqual(await db.query("select count(*)::int as n from t"), [{ n: 500 }]);
-    assert.equal(db.unloaded(), null);
+    assert.equal(h.unloaded(), null);
     // A transaction that stays open longer than the quiet spell keeps it open, and so does a
     // statement sent meanwhile.
     const tx = db.transaction(async (t) => {
@@ -58,38 +60,43 @@ Deno.test("idle unload: the database closes after the quiet spell and opens agai
       return await t.query<{ n: number }>("select count(*)::int as n from t");
     });
     await sleep(400);
-    assert.equal(db.unloaded(), null, "unloaded under an open transaction");
+    assert.equal(h.unloaded(), null, "unloaded under an open transaction");
     assert.deepEqual(await tx, [{ n: 501 }]);
-    assert.equal(db.unloads, 1);
+    assert.equal(h.unloads, 1);
     // Statements and transactions sent while it closes wait and go to the reopened database.
-    await until(() => db.unloaded() !== null, "the second unload");
+    await until(() => h.unloaded() !== null, "the second unload");
     const [count, inserted] = await Promise.all([
       db.query<{ n: number }>("select count(*)::int as n from t"),
       db.transaction((t) => t.query("insert into t values (-1, 'after') returning v")),
     ]);
     assert.deepEqual(count, [{ n: 501 }]);
     assert.deepEqual(inserted, [{ v: "after" }]);
-    assert.equal(db.unloads, 2);
+    assert.equal(h.unloads, 2);
   } finally {
     await db.close();
   }
   // Closing it while it is unloaded opens nothing; later statements fail as on a closed one.
-  const again = await openPgliteInWorker(join(dir.path, "db"), { idleUnloadMs: 200 });
+  const { db: again, handle: againH } = await openPgliteInWorker(join(dir.path, "db"), {
+    idleUnloadMs: 200,
+  });
   try {
     assert.deepEqual(await again.query("select count(*)::int as n from t"), [{ n: 502 }]);
-    await until(() => again.unloaded() !== null, "the unload");
+    await until(() => againH.unloaded() !== null, "the unload");
   } finally {
     await again.close();
   }
-  assert.equal(again.unloaded() !== null, true);
+  assert.equal(againH.unloaded() !== null, true);
   await assert.rejects(again.query("select 1"), /the database is closed/);
   await dir.cleanup();
 });
 
 Deno.test("idle unload: /healthz and the vacuum's check neither keep the database open nor open it", async () => {
   const dir = await tempDir();
-  const db = await openPgliteInWorker(join(dir.path, "db"), { idleUnloadMs: 400 });
+  const { db, handle: h } = await openPgliteInWorker(join(dir.path, "db"), {
+    idleUnloadMs: 400,
+  });
   const service = await createServiceOnDb(db, testConfig({ dataDir: dir.path, embeddingDim: 32 }), {
+    handle: h,
     log: () => {},
     reclaim: { atStartMs: null },
   });
@@ -103,7 +110,7 @@ Deno.test("idle unload: /healthz and the vacuum's check neither keep the databas
     // A monitor polling /healthz, and the vacuum's check, do not keep it open.
     const end = performance.now() + 10_000;
     let last = open;
-    while (db.unloaded() === null) {
+    while (h.unloaded() === null) {
       assert.ok(performance.now() < end, "polling /healthz kept the database open");
       const h = await service.health();
       assert.equal(h.status, "ok");
@@ -116,11 +123,11 @@ Deno.test("idle unload: /healthz and the vacuum's check neither keep the databas
     assert.equal(idle.status, "ok");
     assert.deepEqual(idle.database, { ...last.database, unloaded: true });
     assert.equal(await service.reclaimer.check(), null);
-    assert.notEqual(db.unloaded(), null, "a health check or the vacuum's check opened it");
+    assert.notEqual(h.unloaded(), null, "a health check or the vacuum's check opened it");
     // A search opens it again and finds the memory.
     const found = await service.search({ query: "which branch does the deploy run from" });
     assert.equal(found[0]?.memory.content, "the deploy runs from the release branch");
-    assert.equal(db.unloaded(), null);
+    assert.equal(h.unloaded(), null);
     assert.equal((await service.health()).database.unloaded, undefined);
   } finally {
     await service.close();
@@ -131,14 +138,15 @@ Deno.test("idle unload: /healthz and the vacuum's check neither keep the databas
 Deno.test("idle unload: where the closed database's files went missing, nothing is created; a clear 503, and /healthz says so", async () => {
   const dir = await tempDir();
   const path = join(dir.path, "db");
-  const db = await openPgliteInWorker(path, { idleUnloadMs: 200 });
+  const { db, handle: h } = await openPgliteInWorker(path, { idleUnloadMs: 200 });
   const service = await createServiceOnDb(db, testConfig({ dataDir: dir.path, embeddingDim: 32 }), {
+    handle: h,
     log: () => {},
     reclaim: { atStartMs: null },
   });
   try {
     await service.create({ content: "kept across the move" });
-    await until(() => db.unloaded() !== null, "the unload");
+    await until(() => h.unloaded() !== null, "the unload");
     await Deno.rename(path, `${path}.moved`);
     const err = await service.list({}).then(() => null, (e) => e);
     assert.ok(err instanceof MemoryError, String(err));

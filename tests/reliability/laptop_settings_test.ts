@@ -1,5 +1,5 @@
 /**
- * The embedded database's laptop settings (src/store/pglite.ts): a buffer pool sized for the
+ * The embedded database's laptop settings (src/store/pglite/mod.ts): a buffer pool sized for the
  * data, and a write-ahead log that shrinks back after bulk writes and at start.
  */
 import assert from "node:assert/strict";
@@ -12,7 +12,7 @@ import {
   sharedBuffersMb,
   startParams,
   STATISTICS_TARGET,
-} from "../../src/store/pglite.ts";
+} from "../../src/store/pglite/mod.ts";
 import { Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers.ts";
 

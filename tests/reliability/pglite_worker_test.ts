@@ -1,5 +1,5 @@
 /**
- * The embedded database in a worker thread (src/store/pglite_worker.ts) behaves as the one in
+ * The embedded database in a worker thread (src/store/pglite/worker.ts) behaves as the one in
  * the caller's thread: rows, Postgres's errors with their fields, transactions committed and
  * rolled back, a full disk's 507, a dump; and while it runs a long statement the caller's
  * thread goes on, and `/healthz` answers from the database's last answer with `busy_ms`.
@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { MemoryError } from "../../src/domain/errors.ts";
-import { openPglite, openPgliteInWorker } from "../../src/store/pglite.ts";
-import { type Db, runBatch } from "../../src/store/db.ts";
+import { openPglite, openPgliteInWorker } from "../../src/store/pglite/mod.ts";
+import type { Db } from "../../src/store/db.ts";
 import { createServiceOnDb } from "../../src/memory/open.ts";
 import { RENEW_AFTER_IMPORT_MS } from "../../src/memory/service.ts";
 import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../src/permissions.ts";
@@ -51,16 +51,16 @@ async function behaviour(db: Db) {
     );
   });
   // A batch: one transaction; a step without rows ends it, rolled back; an error rolls it back.
-  const batched = await runBatch(db, [
+  const batched = await db.batch([
     { text: "insert into t (id, v) values ($1, $2) returning id", params: [5, "batched"] },
     { text: "select v from t where id = $1", params: [5] },
   ]);
-  const stopped = await runBatch(db, [
+  const stopped = await db.batch([
     { text: "insert into t (id, v) values ($1, $2)", params: [6, "stopped"] },
     { text: "select 1 as x where false", stopUnlessRows: true },
     { text: "insert into t (id, v) values ($1, $2)", params: [7, "never"] },
   ]);
-  const failed = await caught(runBatch(db, [
+  const failed = await caught(db.batch([
     { text: "insert into t (id, v) values ($1, $2)", params: [8, "failed"] },
     { text: "insert into t (id, v) values ($1, $2)", params: [1, "duplicate"] },
   ]));
@@ -90,7 +90,7 @@ Deno.test("the worker adapter answers as the in-thread one: rows, errors, transa
     const inThread = await openPglite(join(dir.path, "a"));
     const expected = await behaviour(inThread);
     await inThread.close();
-    const worker = await openPgliteInWorker(join(dir.path, "b"));
+    const { db: worker, handle: workerH } = await openPgliteInWorker(join(dir.path, "b"));
     try {
       const got = await behaviour(worker);
       assert.deepEqual(got, expected);
@@ -103,10 +103,10 @@ Deno.test("the worker adapter answers as the in-thread one: rows, errors, transa
       assert.equal((got.after[0] as { n: number }).n, 7);
       assert.ok((got.rows[0] as { at: unknown }).at instanceof Date);
       // A dump is a gzipped tarball of the data directory.
-      const dump = await worker.dump!();
+      const dump = await workerH.dump();
       const head = new Uint8Array(await dump.slice(0, 2).arrayBuffer());
       assert.deepEqual([...head], [0x1f, 0x8b]);
-      assert.equal(worker.busyFor(), null);
+      assert.equal(workerH.busyFor(), null);
     } finally {
       await worker.close();
     }
@@ -118,7 +118,7 @@ Deno.test("the worker adapter answers as the in-thread one: rows, errors, transa
 
 Deno.test("transactions started together through the worker run one after the other", async () => {
   const dir = await tempDir("mneme-worker-");
-  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const { db } = await openPgliteInWorker(join(dir.path, "db"));
   try {
     await db.exec("create table t (who text)");
     const run = (who: string) =>
@@ -152,7 +152,7 @@ Deno.test("transactions started together through the worker run one after the ot
 Deno.test("the worker adapter refuses writes below the disk reserve with a 507, reads go on", async () => {
   const dir = await tempDir("mneme-worker-");
   try {
-    const db = await openPgliteInWorker(join(dir.path, "db"), {
+    const { db } = await openPgliteInWorker(join(dir.path, "db"), {
       reserveBytes: Number.MAX_SAFE_INTEGER,
     });
     try {
@@ -179,8 +179,9 @@ Deno.test("the worker adapter refuses writes below the disk reserve with a 507, 
 
 Deno.test("while the worker runs a long statement, the caller's thread and /healthz answer", async () => {
   const dir = await tempDir("mneme-worker-");
-  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const { db, handle: h } = await openPgliteInWorker(join(dir.path, "db"));
   const service = await createServiceOnDb(db, testConfig({ dataDir: dir.path }), {
+    handle: h,
     log: () => {},
   });
   try {
@@ -193,7 +194,7 @@ Deno.test("while the worker runs a long statement, the caller's thread and /heal
     // The caller's thread is free: a timer fires while the statement runs.
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(slept, false);
-    assert.ok((db.busyFor() ?? 0) >= 250, `busy for ${db.busyFor()}`);
+    assert.ok((h.busyFor() ?? 0) >= 250, `busy for ${h.busyFor()}`);
     const during = await service.health();
     assert.equal(slept, false, "/healthz waited for the statement");
     assert.equal(during.status, "ok");
@@ -225,7 +226,7 @@ Deno.test("the admin daemon is granted exactly the modules its database worker l
       await visit(url.href.slice(src.href.length));
     }
   };
-  await visit("store/pglite_worker.ts");
+  await visit("store/pglite/worker.ts");
   assert.deepEqual([...seen].sort(), [...PGLITE_WORKER_MODULES].sort());
   assert.deepEqual(
     pgliteWorkerFiles(),
@@ -235,12 +236,12 @@ Deno.test("the admin daemon is granted exactly the modules its database worker l
 
 Deno.test("renew: the worker is replaced by a fresh one on the same files; statements sent meanwhile wait, none lost", async () => {
   const dir = await tempDir();
-  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const { db, handle: h } = await openPgliteInWorker(join(dir.path, "db"));
   try {
     await db.exec("create table t (id int primary key, pad text)");
     await db.query("insert into t select g, md5(g::text) from generate_series(1, 1000) g");
     await db.exec("set work_mem = '8MB'");
-    assert.equal(db.replacements, 0);
+    assert.equal(h.replacements, 0);
     // A transaction open when the renewal is asked for ends first; statements sent while it
     // runs wait for the new worker.
     let release!: () => void;
@@ -251,17 +252,17 @@ Deno.test("renew: the worker is replaced by a fresh one on the same files; state
       return await t.query<{ n: number }>("select count(*)::int as n from t");
     });
     await new Promise((r) => setTimeout(r, 50));
-    const renewing = db.renew();
+    const renewing = h.renew();
     const during = db.query<{ n: number }>("select count(*)::int as n from t");
     const txDuring = db.transaction((t) =>
       t.query<{ pad: string }>("insert into t values (-1, 'during') returning pad")
     );
     await new Promise((r) => setTimeout(r, 100));
-    assert.equal(db.replacements, 0, "the renewal waits for the open transaction");
+    assert.equal(h.replacements, 0, "the renewal waits for the open transaction");
     release();
     assert.deepEqual(await tx, [{ n: 1001 }]);
     await renewing;
-    assert.equal(db.replacements, 1);
+    assert.equal(h.replacements, 1);
     assert.deepEqual(await during, [{ n: 1001 }]);
     assert.deepEqual(await txDuring, [{ pad: "during" }]);
     // A fresh session: its settings are the defaults again; the data is all there.
@@ -275,16 +276,17 @@ Deno.test("renew: the worker is replaced by a fresh one on the same files; state
 
 Deno.test("bulk imports end by renewing the database's worker once the last one ended (its index build's memory given back)", async () => {
   const dir = await tempDir();
-  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const { db, handle: h } = await openPgliteInWorker(join(dir.path, "db"));
   const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    handle: h,
     reclaim: { atStartMs: null },
   });
   const renewed = async (n: number) => {
     const deadline = Date.now() + 20_000;
-    while (db.replacements < n && Date.now() < deadline) {
+    while (h.replacements < n && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.equal(db.replacements, n);
+    assert.equal(h.replacements, n);
   };
   try {
     const items = (tag: string) =>
@@ -299,13 +301,13 @@ Deno.test("bulk imports end by renewing the database's worker once the last one 
     assert.deepEqual(await second, { imported: 2000, skipped: 0 });
     await renewed(1);
     await new Promise((r) => setTimeout(r, RENEW_AFTER_IMPORT_MS + 500));
-    assert.equal(db.replacements, 1);
+    assert.equal(h.replacements, 1);
     // The renewed worker serves the imported memories, and a small import renews nothing.
     const found = await s.search({ query: "bulk note 1234 deploy pipeline", limit: 1 });
     assert.equal(found[0]?.memory.content, "bulk note 1234 about the deploy pipeline and cache 10");
     await s.import([{ content: "one more" }]);
     await new Promise((r) => setTimeout(r, RENEW_AFTER_IMPORT_MS + 500));
-    assert.equal(db.replacements, 1);
+    assert.equal(h.replacements, 1);
   } finally {
     await s.close();
     await dir.cleanup();
@@ -314,8 +316,9 @@ Deno.test("bulk imports end by renewing the database's worker once the last one 
 
 Deno.test("the renewal after a bulk import waits until the database has been quiet: searches that follow the import do not wait for a fresh worker", async () => {
   const dir = await tempDir();
-  const db = await openPgliteInWorker(join(dir.path, "db"));
+  const { db, handle: h } = await openPgliteInWorker(join(dir.path, "db"));
   const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    handle: h,
     reclaim: { atStartMs: null },
   });
   try {
@@ -332,14 +335,14 @@ Deno.test("the renewal after a bulk import waits until the database has been qui
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.ok(searches >= 10, `${searches} searches`);
-    assert.equal(db.replacements, 0, "renewed while searches kept coming");
+    assert.equal(h.replacements, 0, "renewed while searches kept coming");
     // Then quiet: renewed once.
     const deadline = Date.now() + 20_000;
-    while (db.replacements < 1 && Date.now() < deadline) {
+    while (h.replacements < 1 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.equal(db.replacements, 1);
-    assert.equal(db.quietFor() >= 0, true);
+    assert.equal(h.replacements, 1);
+    assert.equal(h.quietFor() >= 0, true);
   } finally {
     await s.close();
     await dir.cleanup();

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startAdminServer } from "../../src/admin/server.ts";
 import type { ImportItem } from "../../src/memory/types.ts";
-import { openPglite } from "../../src/store/pglite.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { Store } from "../../src/store/store.ts";
 import type { Db } from "../../src/store/db.ts";
 import { startAdminProcess, tempDir, testConfig } from "../helpers.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryError } from "../../src/domain/errors.ts";
 import { createServiceOnDb } from "../../src/memory/open.ts";
-import { DISK_RESERVE_BYTES, diskReserve, openPglite } from "../../src/store/pglite.ts";
+import { DISK_RESERVE_BYTES, diskReserve, openPglite } from "../../src/store/pglite/mod.ts";
 import { tempDir, testConfig } from "../helpers.ts";
 
 const MiB = 1 << 20;

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { createDatabaseFiles } from "../../src/store/pglite_create.ts";
-import { openPglite, startParams } from "../../src/store/pglite.ts";
+import { createDatabaseFiles } from "../../src/store/pglite/create.ts";
+import { openPglite, startParams } from "../../src/store/pglite/mod.ts";
 import { databaseCreatorArgs } from "../../src/programs.ts";
 import type { Db } from "../../src/store/db.ts";
 import { tempDir } from "../helpers.ts";
@@ -127,7 +127,7 @@ Deno.test("a database made with its templates (0.9) loses them at its first open
         "select id from t order by v <=> '[9,9,9]' limit 1",
       );
       assert.equal(near.id, 501);
-      backup = await db.dump!();
+      backup = await db.dump();
     } finally {
       await db.close();
     }

@@ -22,7 +22,7 @@ import {
   openFailure,
   restrictToOwner,
   startParams,
-} from "./pglite.ts";
+} from "./mod.ts";
 
 /** The file the creator writes last in a complete staging directory. */
 export const COMPLETE_MARKER = ".mneme-complete";

@@ -3,7 +3,7 @@
  * database with {@link openPglite} (the disk-full guard and its statement queue included) and
  * runs what the daemon's thread asks of it, so that a long statement (an index build, a
  * vacuum, a dump) holds this thread only and the daemon goes on answering. The daemon's side
- * and the message protocol are in {@link openPgliteInWorker} (src/store/pglite.ts).
+ * is worker_client.ts beside it, and the message protocol both ends speak is protocol.ts.
  *
  * The worker holds the process's permissions, no more (a worker inherits them): a subset
  * needs Deno's unstable `--unstable-worker-options`, and revoking one in the worker revokes
@@ -11,10 +11,10 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import type { Db } from "./db.ts";
-import { openPglite, type WorkerReply, type WorkerRequest } from "./pglite.ts";
-import { MemoryError } from "../domain/errors.ts";
-import { IdleCollector } from "../common/gc.ts";
+import type { Db } from "../db.ts";
+import { openPglite, type PgliteDb } from "./open.ts";
+import { serializeError, type WorkerReply, type WorkerRequest } from "./protocol.ts";
+import { IdleCollector } from "../../common/gc.ts";
 
 /** Thrown into PGlite's transaction to roll it back when the daemon's callback failed. */
 const ROLLBACK = Symbol("rollback");
@@ -22,23 +22,7 @@ const ROLLBACK = Symbol("rollback");
 /** Thrown to end a batch at a step that returned no row (rolled back). */
 const STOP = Symbol("stop");
 
-/** The fields of an error that cross to the daemon's thread (Postgres's among them). */
-function serializeError(err: unknown): WorkerReply["error"] {
-  if (!(err instanceof Error)) return { name: "Error", message: String(err), fields: {} };
-  const fields: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(err)) {
-    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") fields[k] = v;
-  }
-  return {
-    name: err.name,
-    message: err.message,
-    stack: err.stack,
-    status: err instanceof MemoryError ? err.status : undefined,
-    fields,
-  };
-}
-
-let db: Db | null = null;
+let db: PgliteDb | null = null;
 
 /** A transaction: its connection once begun, how to end it, and its outcome. */
 interface OpenTx {
@@ -140,7 +124,7 @@ async function handle(req: WorkerRequest): Promise<void> {
         return reply({ id, ok: true });
       }
       case "dump": {
-        const blob = await db.dump!();
+        const blob = await db.dump();
         const bytes = await blob.arrayBuffer();
         return reply({ id, ok: true, bytes, type: blob.type }, [bytes]);
       }
