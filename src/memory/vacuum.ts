@@ -21,7 +21,8 @@
  */
 import { describeError } from "../common/errors.ts";
 import { type DbHandle, fixedHandle } from "../store/db.ts";
-import { type Store, VACUUMED_TABLES, type VacuumRun } from "../store/store.ts";
+import type { Store } from "../store/store.ts";
+import { VACUUMED_TABLES, type VacuumRun } from "../store/maintenance.ts";
 
 /** How often the dead-row counts are checked (ms). */
 export const VACUUM_CHECK_MS = 60_000;

@@ -171,7 +171,7 @@ export { EF_SEARCH } from "./search_params.ts";
  * (`bench:memory`, 40% global memories). There searches over global memories use the index of
  * all with the filter when the global memories are many, and read them exactly (through the
  * btree on scope and project, every distance computed) when they are at most 2,000 and a fifth
- * of all, as every small scope is on both backends (`EXACT_SCOPE_MAX` in src/store/store.ts):
+ * of all, as every small scope is on both backends (`EXACT_SCOPE_MAX` in src/store/search.ts):
  * the filtered walk of the whole graph took 86.5 ms at 10,000 memories nearly all in projects.
  */
 function vectorIndexes(db: Db, column: "embedding" | "embedding_next"): [string, string][] {

@@ -133,7 +133,7 @@ export async function preparedQuery<T>(
       const bound = values.map((v, i) => {
         if (v === null || v === undefined) return null;
         // Bytes go as they are: a parameter in Postgres's binary format (PGlite's bind marks
-        // it so), as `float4ArrayBinary` (src/store/store.ts) makes them.
+        // it so), as `float4ArrayBinary` (src/store/sql.ts) makes them.
         if (v instanceof Uint8Array) return v;
         const f = serializers[st!.paramTypes[i]];
         return f ? f(v) : String(v);

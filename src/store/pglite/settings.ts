@@ -42,12 +42,12 @@ export const STATISTICS_TARGET = 10;
  *   of old segments kept for reuse, none kept for replicas (there are none). PGlite runs
  *   Postgres in single-user mode, where no checkpointer runs on a timer: only the size of the
  *   log (default up to 1 GiB) and closing the database trigger one, so the log of a day's
- *   writes or of an import stayed on disk (see also {@link Store.settle});
+ *   writes or of an import stayed on disk (see also `settle` in src/store/maintenance.ts);
  * - old segments removed at a checkpoint rather than renamed into spares for reuse
  *   (`wal_recycle = off`), and new ones created sparse rather than written full of zeros
  *   (`wal_init_zero = off`): the log takes on disk what it holds. After an import of 20,000
  *   memories it kept 48 MiB (three segments of 16 MiB, two of them spares), now 0-6 MiB (with
- *   {@link Store.settle}'s switch to a new segment). Syncs are unchanged (fsync on); a full disk
+ *   `settle` in src/store/maintenance.ts's switch to a new segment). Syncs are unchanged (fsync on); a full disk
  *   fails a log write instead of a segment's creation;
  * - full-page images in the log compressed (pglz), which halves the log of a bulk load;
  * - 32 MiB for index builds (HNSW builds on a bigger graph spill to disk, slower but
