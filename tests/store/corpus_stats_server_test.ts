@@ -5,7 +5,7 @@
 import { openPostgres } from "../../src/store/postgres.ts";
 import { Clock, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
-import { freshDatabase, serverTest } from "./cluster.ts";
+import { freshDatabase, serverTest } from "../pgserver/cluster.ts";
 
 serverTest("corpus statistics stay exact under concurrent writes and compactions", async (pg) => {
   const fresh = await freshDatabase(pg);

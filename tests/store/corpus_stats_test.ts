@@ -8,8 +8,8 @@ import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
 import { type NewRow, Store } from "../../src/store/store.ts";
 import { StandInEmbedder } from "../fakes/semantic.ts";
-import { newRow } from "./fixtures.ts";
-import { assertStatsExact } from "./stats_check.ts";
+import { newRow } from "../memory/fixtures.ts";
+import { assertStatsExact } from "../memory/stats_check.ts";
 
 /** One global row of an import, written as the service stages it. */
 async function stagedRow(embedder: StandInEmbedder, content: string): Promise<NewRow> {

@@ -9,7 +9,7 @@ import { termCounts } from "../../src/domain/terms.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
 import { Clock, newRow, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
-import { freshDatabase, serverTest } from "./cluster.ts";
+import { freshDatabase, serverTest } from "../pgserver/cluster.ts";
 
 serverTest(
   "an import's new pairs added meanwhile by another writer are found again",

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import type { Store } from "../../src/store/store.ts";
 import { pgliteService } from "../helpers.ts";
-import { assertStatsExact } from "./stats_check.ts";
+import { assertStatsExact } from "../memory/stats_check.ts";
 
 async function withService(fn: (s: SqlMemoryService, store: Store) => Promise<void>) {
   const { service, close } = await pgliteService({ embeddingDim: 32 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import { float4ArrayBinary, type NewRow, vectorLiteral } from "../../src/store/store.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
-import { newRow } from "./fixtures.ts";
+import { newRow } from "../memory/fixtures.ts";
 
 const DIM = 32;
 

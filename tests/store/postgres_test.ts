@@ -19,7 +19,7 @@ import {
 import { vectorLiteral } from "../../src/store/store.ts";
 import { ROOT } from "../helpers.ts";
 import { Clock, DIM, sqlService, TableEmbedder } from "../memory/fixtures.ts";
-import { adminSql, freshDatabase, type RealServer, serverTest } from "./cluster.ts";
+import { adminSql, freshDatabase, type RealServer, serverTest } from "../pgserver/cluster.ts";
 
 Deno.test("parseDatabaseUrl: IPv6 host without brackets, port, decoded names", () => {
   const p = parseDatabaseUrl("postgres://app%40x:p%2Fw@[::1]:6543/my%20db?sslmode=disable");

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openPglite } from "../../src/store/pglite/mod.ts";
-import { ROOT, tempDir } from "../helpers.ts";
+import { openPglite } from "../../../src/store/pglite/mod.ts";
+import { ROOT, tempDir } from "../../helpers.ts";
 
 /** Count the calls of PGlite's file-system fsync operation from now on. */
 function countFsyncs(db: { pglite: unknown }): () => number {

@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MemoryError } from "../../src/domain/errors.ts";
-import { openPgliteInWorker } from "../../src/store/pglite/mod.ts";
-import { createServiceOnDb } from "../../src/memory/open.ts";
-import { ConfigError, DEFAULT_IDLE_UNLOAD_S, loadMemoryConfig } from "../../src/config.ts";
-import { tempDir, testConfig } from "../helpers.ts";
+import { MemoryError } from "../../../src/domain/errors.ts";
+import { openPgliteInWorker } from "../../../src/store/pglite/mod.ts";
+import { createServiceOnDb } from "../../../src/memory/open.ts";
+import { ConfigError, DEFAULT_IDLE_UNLOAD_S, loadMemoryConfig } from "../../../src/config.ts";
+import { tempDir, testConfig } from "../../helpers.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

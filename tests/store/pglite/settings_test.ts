@@ -12,9 +12,9 @@ import {
   sharedBuffersMb,
   startParams,
   STATISTICS_TARGET,
-} from "../../src/store/pglite/mod.ts";
-import { Store } from "../../src/store/store.ts";
-import { tempDir } from "../helpers.ts";
+} from "../../../src/store/pglite/mod.ts";
+import { Store } from "../../../src/store/store.ts";
+import { tempDir } from "../../helpers.ts";
 
 const MIB = 1024 * 1024;
 

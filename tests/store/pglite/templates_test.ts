@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { createDatabaseFiles } from "../../src/store/pglite/create.ts";
-import { openPglite, startParams } from "../../src/store/pglite/mod.ts";
-import { databaseCreatorArgs } from "../../src/programs.ts";
-import type { Db } from "../../src/store/db.ts";
-import { tempDir } from "../helpers.ts";
+import { createDatabaseFiles } from "../../../src/store/pglite/create.ts";
+import { openPglite, startParams } from "../../../src/store/pglite/mod.ts";
+import { databaseCreatorArgs } from "../../../src/programs.ts";
+import type { Db } from "../../../src/store/db.ts";
+import { tempDir } from "../../helpers.ts";
 
 async function databases(db: Db): Promise<string[]> {
   return (await db.query<{ datname: string }>("select datname from pg_database order by 1"))

@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { MemoryError } from "../../src/domain/errors.ts";
-import { openPglite, openPgliteInWorker } from "../../src/store/pglite/mod.ts";
-import type { Db } from "../../src/store/db.ts";
-import { createServiceOnDb } from "../../src/memory/open.ts";
-import { RENEW_AFTER_IMPORT_MS } from "../../src/memory/service.ts";
-import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../src/permissions.ts";
-import { tempDir, testConfig } from "../helpers.ts";
+import { MemoryError } from "../../../src/domain/errors.ts";
+import { openPglite, openPgliteInWorker } from "../../../src/store/pglite/mod.ts";
+import type { Db } from "../../../src/store/db.ts";
+import { createServiceOnDb } from "../../../src/memory/open.ts";
+import { RENEW_AFTER_IMPORT_MS } from "../../../src/memory/service.ts";
+import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../../src/permissions.ts";
+import { tempDir, testConfig } from "../../helpers.ts";
 
 async function caught(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
   try {
@@ -213,7 +213,7 @@ Deno.test("while the worker runs a long statement, the caller's thread and /heal
 Deno.test("the admin daemon is granted exactly the modules its database worker loads", async () => {
   // Deno checks read access to each module a worker loads: PGLITE_WORKER_MODULES must be the
   // worker's graph of local modules, type-only imports left out (they are not loaded).
-  const src = new URL("../../src/", import.meta.url);
+  const src = new URL("../../../src/", import.meta.url);
   const seen = new Set<string>();
   const visit = async (rel: string) => {
     if (seen.has(rel)) return;
