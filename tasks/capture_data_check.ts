@@ -79,6 +79,11 @@ const bySplit: Record<string, { durable: number; notDurable: number; secrets: nu
   dev: { durable: 0, notDurable: 0, secrets: 0 },
   test: { durable: 0, notDurable: 0, secrets: 0 },
 };
+const bySplitLabel: Record<string, Record<string, number>> = { dev: {}, test: {} };
+const tally = (split: unknown, key: string) => {
+  const m = bySplitLabel[String(split)];
+  if (m) m[key] = (m[key] ?? 0) + 1;
+};
 const projects: Record<string, number> = {};
 const versions: Record<string, number> = {};
 
@@ -230,6 +235,8 @@ for (const s of sessions) {
     bySplit[String(s.split)].durable++;
     byKind[String(d.kind)] = (byKind[String(d.kind)] ?? 0) + 1;
     byScope[String(d.scope)] = (byScope[String(d.scope)] ?? 0) + 1;
+    tally(s.split, `durable ${d.kind}`);
+    tally(s.split, `scope ${d.scope}`);
   }
   for (const n of (s.not_durable ?? []) as Obj[]) {
     const u = String(n.uuid);
@@ -239,6 +246,7 @@ for (const s of sessions) {
     counts.notDurable++;
     bySplit[String(s.split)].notDurable++;
     byWhy[String(n.why)] = (byWhy[String(n.why)] ?? 0) + 1;
+    tally(s.split, `not durable ${n.why}`);
     labelled.add(u);
   }
   // Every prompt a user typed is labelled (durable or not).
@@ -311,11 +319,46 @@ for (const sub of ["sessions", "real"]) {
   }
 }
 
+// The FROZEN list of README.md (sha256sum format), when there is one: every data file is
+// listed and unchanged.
+let frozen = 0;
+try {
+  const readme = await Deno.readTextFile(join(dir, "README.md"));
+  const listed = new Map<string, string>();
+  for (const m of readme.matchAll(/^([0-9a-f]{64}) {2}(\S+)$/gm)) listed.set(m[2], m[1]);
+  if (listed.size) {
+    const files = ["labels.json", ...sessions.map((s) => String(s.file))];
+    for (const f of files) if (!listed.has(f)) bad("README.md", `FROZEN list lacks ${f}`);
+    for (const [f, want] of listed) {
+      const bytes = await Deno.readFile(join(dir, f)).catch(() => null);
+      if (!bytes) {
+        bad("README.md", `FROZEN file ${f} is missing`);
+        continue;
+      }
+      const got = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)))
+        .map((b) => b.toString(16).padStart(2, "0")).join("");
+      if (got !== want) bad("README.md", `${f} changed since it was frozen`);
+      else frozen++;
+    }
+  }
+} catch (err) {
+  if (!(err instanceof Deno.errors.NotFound)) throw err;
+}
+
 console.log("capture data set:", dir);
+console.log(`frozen files verified: ${frozen}`);
 console.table(counts);
 console.log("durable by kind", byKind, "by scope", byScope);
 console.log("not durable by why", byWhy);
 console.log("by split", bySplit);
+const labelRows: Record<string, { dev: number; test: number }> = {};
+for (
+  const k of [...new Set([...Object.keys(bySplitLabel.dev), ...Object.keys(bySplitLabel.test)])]
+    .sort()
+) {
+  labelRows[k] = { dev: bySplitLabel.dev[k] ?? 0, test: bySplitLabel.test[k] ?? 0 };
+}
+console.table(labelRows);
 console.log("sessions by project", projects);
 console.log("event lines by Claude Code version", versions);
 if (problems.length) {

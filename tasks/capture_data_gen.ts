@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { Session, type SessionLabels } from "./capture_data/build.ts";
 import { DEV, type Script } from "./capture_data/sessions_dev.ts";
 import { TEST } from "./capture_data/sessions_test.ts";
+import { DEV_MORE, TEST_MORE } from "./capture_data/sessions_more.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -28,7 +29,12 @@ function build(script: Script, split: "dev" | "test"): { jsonl: string; labels: 
 await Deno.mkdir(`${out}/sessions`, { recursive: true });
 const all: SessionLabels[] = [];
 const seen = new Set<string>();
-for (const [scripts, split] of [[DEV, "dev"], [TEST, "test"]] as const) {
+for (
+  const [scripts, split] of [[[...DEV, ...DEV_MORE], "dev"], [
+    [...TEST, ...TEST_MORE],
+    "test",
+  ]] as const
+) {
   for (const script of scripts) {
     if (seen.has(script.id)) throw new Error(`duplicate session id ${script.id}`);
     seen.add(script.id);
