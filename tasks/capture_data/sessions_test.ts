@@ -7,12 +7,14 @@ import { bash, bashErr, D, edit, glob, grep, N, read, todo, write } from "./buil
 import { CWD, routine } from "./projects.ts";
 import type { Script } from "./sessions_dev.ts";
 
-const PAY = "/home/dana/src/payments-api";
-const PIPE = "/home/raj/work/ingest-pipeline";
-const INFRA = "/Users/sam/code/infra-live";
-const TALLY = "/home/lee/code/tally";
-const DASH = "/home/dana/src/dashboard-web";
-const AUTH = "/home/maria/go/src/github.com/acme/authsvc";
+const {
+  payments: PAY,
+  pipeline: PIPE,
+  infra: INFRA,
+  tally: TALLY,
+  dashboard: DASH,
+  authsvc: AUTH,
+} = CWD;
 
 const PAYMENTS: Script[] = [
   {
