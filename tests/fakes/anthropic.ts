@@ -54,6 +54,11 @@ export interface FakeAnthropicOptions {
   /** Reply text; default `echo: <last user message>`. */
   replyText?: string;
   /**
+   * Asked before each text answer on `/v1/messages`: the reply text for this request body, or
+   * null for the default (`replyText`, else the echo). Lets a script replay a list of answers.
+   */
+  reply?: (body: Record<string, unknown>) => string | null;
+  /**
    * Asked before each `/v1/messages` answer (not count_tokens): a tool call to answer with
    * instead of text (a `tool_use` block, `stop_reason: "tool_use"`), or null for text.
    */
@@ -246,6 +251,8 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
   }
 
   function replyFor(json: Record<string, unknown>): string {
+    const scripted = opts.reply?.(json);
+    if (scripted !== undefined && scripted !== null) return scripted;
     if (opts.replyText !== undefined) return opts.replyText;
     const msgs = json.messages as Array<{ role: string; content: unknown }>;
     const last = msgs[msgs.length - 1];

@@ -50,6 +50,15 @@ Deno.test("create returns the reply and records the rate-limit windows", async (
   assert.deepEqual(s.sleeps, []);
 });
 
+Deno.test("the fake replays scripted answers per request, else falls back to the echo", async () => {
+  await using s = await setup();
+  const script = ["first answer", "second answer"];
+  s.fake.options.reply = () => script.shift() ?? null;
+  assert.equal(replyText(await s.client.create(req)), "first answer");
+  assert.equal(replyText(await s.client.create(req)), "second answer");
+  assert.equal(replyText(await s.client.create(req)), "echo: yo");
+});
+
 Deno.test("retries back off exponentially (injected sleep) and honour retry-after", async () => {
   await using s = await setup();
   s.fake.options.errors = [

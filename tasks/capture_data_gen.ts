@@ -1,0 +1,61 @@
+/**
+ * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/)
+ * and bench/data/capture/labels.json, merging the labels of the real Claude Code transcripts
+ * (bench/data/capture/real/, labelled by tasks/capture_real_sessions.ts in
+ * tasks/capture_data/real_labels.json). Deterministic: a rerun writes the same bytes.
+ *
+ *   deno run -A tasks/capture_data_gen.ts [--out bench/data/capture]
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { Session, type SessionLabels } from "./capture_data/build.ts";
+import { DEV, type Script } from "./capture_data/sessions_dev.ts";
+import { TEST } from "./capture_data/sessions_test.ts";
+import { DEV_MORE, TEST_MORE } from "./capture_data/sessions_more.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { out: { type: "string", default: "bench/data/capture" } },
+});
+const out = values.out!;
+
+function build(script: Script, split: "dev" | "test"): { jsonl: string; labels: SessionLabels } {
+  const s = new Session({ ...script, split });
+  script.run(s);
+  return s.finish();
+}
+
+await Deno.mkdir(`${out}/sessions`, { recursive: true });
+const all: SessionLabels[] = [];
+const seen = new Set<string>();
+for (
+  const [scripts, split] of [[[...DEV, ...DEV_MORE], "dev"], [
+    [...TEST, ...TEST_MORE],
+    "test",
+  ]] as const
+) {
+  for (const script of scripts) {
+    if (seen.has(script.id)) throw new Error(`duplicate session id ${script.id}`);
+    seen.add(script.id);
+    const { jsonl, labels } = build(script, split);
+    await Deno.writeTextFile(`${out}/${labels.file}`, jsonl);
+    all.push(labels);
+  }
+}
+let real: SessionLabels[] = [];
+try {
+  real = JSON.parse(await Deno.readTextFile("tasks/capture_data/real_labels.json"));
+} catch (err) {
+  if (!(err instanceof Deno.errors.NotFound)) throw err;
+}
+all.push(...real);
+all.sort((a, b) => a.file.localeCompare(b.file));
+const doc = {
+  description:
+    "Labels of the capture benchmark: which statements of each session are durable memories. See README.md.",
+  schema_version: 1,
+  sessions: all,
+};
+await Deno.writeTextFile(`${out}/labels.json`, JSON.stringify(doc, null, 2) + "\n");
+console.log(`${all.length} sessions (${real.length} real) written to ${out}`);
