@@ -45,6 +45,8 @@ export interface NewRow extends
   updatedAt: Date;
   expiresAt: Date | null;
   embedding: number[];
+  /** Set (to `id`) for a memory imported as superseded: superseded, with no link kept. */
+  supersededBy?: string | null;
 }
 
 /** A memory with its cosine similarity to a query vector. */
@@ -339,11 +341,23 @@ export const REINDEXED: readonly string[] = ["memory_postings_lookup"];
  * as the columns and the select of their `insert into memories`.
  */
 const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, weight, supersedes,
-                created_at, updated_at, expires_at, embedding, term_count, import_job)
+                superseded_by, created_at, updated_at, expires_at, embedding, term_count,
+                import_job)
            select x.id, x.content, x.scope, x.project, x.type,
                   array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
+                  x.superseded_by, x.created_at, x.updated_at, x.expires_at, x.embedding::vector,
+                  x.len, $2::uuid
              from x`;
+
+/**
+ * The CTE that follows a delete's `d` (the ids deleted): a memory that one of them superseded
+ * stays superseded, by itself (the link's foreign key would set it to null, making the
+ * replaced memory current again). The user replaced it; deleting the replacement does not
+ * undo that. Its own statement's rows are left to the delete.
+ */
+const KEEP_SUPERSEDED = `kept as (
+         update memories o set superseded_by = o.id
+          where o.superseded_by in (select id from d) and o.id not in (select id from d))`;
 
 /**
  * Insert memories and their postings in one statement (the foreign key is checked at its end),
@@ -353,7 +367,7 @@ const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, weight, su
  */
 const INSERT_ROWS = insertRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
                 len int)`);
 
@@ -367,7 +381,7 @@ const INSERT_ROWS_BINARY = insertRows(`select r.*,
                   ($3::real[])[r.j * $4::int + 1 : (r.j + 1) * $4::int] as embedding
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, terms jsonb, len int)`);
 
 /** An insert's statement over the rows `x` that `rows` selects ({@link INSERT_ROWS}). */
@@ -430,7 +444,7 @@ const PAIRS_WITH_KEYS = `select x.term, x.project, k.id
  */
 const STAGE_ROWS = stageRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, len int)`);
 
 /**
@@ -443,7 +457,7 @@ const STAGE_ROWS_BINARY = stageRows(`select r.*,
                   ($7::real[])[r.j * $8::int + 1 : (r.j + 1) * $8::int] as embedding
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, len int)`);
 
 /** An import chunk's statement over the rows `x` that `rows` selects. */
@@ -487,6 +501,8 @@ function rowFields(r: NewRow) {
     tags: r.tags,
     weight: r.weight,
     supersedes: r.supersedes,
+    // An imported superseded memory: superseded by itself, as no link is kept.
+    superseded_by: r.supersededBy ?? null,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,
@@ -1194,7 +1210,8 @@ export class Store {
   /** Delete one; false when absent. */
   async delete(id: string): Promise<boolean> {
     const rows = await this.db.query(
-      `delete from memories m where m.id = $1 and ${VISIBLE} returning m.id`,
+      `with d as (delete from memories m where m.id = $1 and ${VISIBLE} returning m.id),
+       ${KEEP_SUPERSEDED} select id from d`,
       [id],
     );
     return rows.length > 0;
@@ -1209,7 +1226,7 @@ export class Store {
          delete from memories where id in (
            select m.id from memories m where ${where}
             order by m.created_at, m.id limit ${p.add(max)})
-         returning 1)
+         returning id), ${KEEP_SUPERSEDED}
        select count(*)::int as n from d`,
       p.values,
     );
@@ -1446,7 +1463,8 @@ export class Store {
       if (!got?.ok) return null;
       const rows = await tx.query<{ n: number }>(
         `with d as (delete from memories m where expires_at is not null and expires_at <= $1
-                      and ${VISIBLE} returning 1) select count(*)::int as n from d`,
+                      and ${VISIBLE} returning m.id), ${KEEP_SUPERSEDED}
+         select count(*)::int as n from d`,
         [now],
       );
       // The hourly turn of the corpus statistics' compaction (one process of many, too).
