@@ -75,7 +75,8 @@ export async function readBody(
   try {
     // A byte stream (the runtime's request and response bodies) reads into one scratch
     // buffer, given back after each read: no allocation per chunk (the default reader gives
-    // each chunk its own 64 KiB buffer).
+    // each chunk its own 64 KiB buffer). Its source must answer a read pending at its end
+    // (`byobRequest.respond(0)` after `close()`, as the streams spec asks and the runtime does).
     reader = body.getReader({ mode: "byob" });
   } catch {
     reader = body.getReader();
