@@ -17,7 +17,7 @@
  */
 import { parseArgs } from "node:util";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
-import { childPids, flood, paddedJson } from "../tests/reliability/chunk_flood.ts";
+import { flood, paddedJson, startServeProcess } from "../tests/reliability/chunk_flood.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -145,23 +145,9 @@ async function serveRound(root: string) {
     JSON.stringify({ ...t, expiresAt: Date.now() + 3600_000 }),
     { mode: 0o600 },
   );
-  const child = spawn(root, "serve.ts", ["--listen", "127.0.0.1:0"], {
-    ...Deno.env.toObject(),
-    ...fake.env,
-    MSGCLI_CREDENTIALS_PATH: creds,
-  });
-  let log = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const draining = (async () => {
-    while (true) {
-      const r = await reader.read().catch(() => ({ done: true, value: "" }));
-      if (r.done) return;
-      log += r.value;
-    }
-  })();
+  const serve = await startServeProcess(root, { ...fake.env, MSGCLI_CREDENTIALS_PATH: creds });
+  const { port, pid } = serve;
   try {
-    await until(() => Promise.resolve(/listening on http:\/\/[^:]+:\d+/.test(log)), "serve");
-    const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(log)![1]);
     const url = `http://127.0.0.1:${port}`;
     const message = {
       model: "claude-sonnet-4-6",
@@ -183,7 +169,6 @@ async function serveRound(root: string) {
       while (!(await reader.read()).done) { /* drain */ }
     }
     ttfb.sort((a, b) => a - b);
-    const pid = childPids(child.pid)[0] ?? child.pid;
     const r = await flood(
       port,
       pid,
@@ -195,8 +180,7 @@ async function serveRound(root: string) {
     const q = (p: number) => Number(ttfb[Math.floor(p * (ttfb.length - 1))].toFixed(2));
     return { ttfb: { p50: q(0.5), p90: q(0.9) }, flood: { ...r, alive } };
   } finally {
-    await stop(child);
-    await draining;
+    await serve.stop();
     await fake.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }

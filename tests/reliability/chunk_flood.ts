@@ -117,3 +117,61 @@ export function paddedJson(value: unknown, size: number): Uint8Array {
   out.set(new TextEncoder().encode(text));
   return out;
 }
+
+/** A `msgcli serve` daemon started from a checkout's entrypoint, in its own process. */
+export interface ServeProcess {
+  port: number;
+  /** The locked daemon's pid (under the launcher, src/common/launcher.ts). */
+  pid: number;
+  /** Everything it logged so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `root`'s `src/bin/serve.ts --listen 127.0.0.1:0` (`deno run -A`, with `env` on top
+ * of this process's) and resolves once it logs where it listens (30 s at most).
+ */
+export async function startServeProcess(
+  root: string,
+  env: Record<string, string>,
+): Promise<ServeProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${root}src/bin/serve.ts`, "--listen", "127.0.0.1:0"],
+    env: { ...Deno.env.toObject(), NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const draining = (async () => {
+    while (true) {
+      const r = await reader.read().catch(() => ({ done: true, value: "" }));
+      if (r.done) return;
+      log += r.value;
+    }
+  })();
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    await child.status;
+    await draining;
+  };
+  const listening = /listening on http:\/\/[^:]+:(\d+)/;
+  for (const deadline = Date.now() + 30_000; !listening.test(log);) {
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`serve did not start: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port: Number(listening.exec(log)![1]),
+    pid: childPids(child.pid)[0] ?? child.pid,
+    log: () => log,
+    stop,
+  };
+}

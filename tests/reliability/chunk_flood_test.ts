@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { startAdminProcess } from "../helpers.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { MESSAGE, writeCredentials } from "../serve/helpers.ts";
-import { childPids, flood, paddedJson } from "./chunk_flood.ts";
+import { flood, paddedJson, startServeProcess } from "./chunk_flood.ts";
 
 const CHUNKS = 2_000_000;
 const MAX_GROWTH = 64 * 1024 * 1024;
@@ -55,48 +55,13 @@ Deno.test({
     const fake = startFakeAnthropic();
     const t = fake.issueTokens(3600);
     const credsPath = await writeCredentials({ ...t, expiresAt: Date.now() + 3600_000 });
-    const env: Record<string, string> = {
+    const root = new URL("../../", import.meta.url).pathname;
+    const serve = await startServeProcess(root, {
       ...fake.env,
       MSGCLI_CREDENTIALS_PATH: credsPath,
-      HOME: Deno.env.get("HOME") ?? "/root",
-      NO_COLOR: "1",
-    };
-    for (const k of ["DENO_DIR", "PATH"]) {
-      const v = Deno.env.get(k);
-      if (v !== undefined) env[k] = v;
-    }
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        new URL("../../src/bin/serve.ts", import.meta.url).pathname,
-        "--listen",
-        "127.0.0.1:0",
-      ],
-      env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    let log = "";
-    const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    const draining = (async () => {
-      while (true) {
-        const r = await reader.read().catch(() => ({ done: true, value: "" }));
-        if (r.done) return;
-        log += r.value;
-      }
-    })();
+    });
+    const { port, pid } = serve;
     try {
-      const deadline = Date.now() + 30_000;
-      while (!/listening on http:\/\/[^:]+:(\d+)/.test(log)) {
-        if (Date.now() > deadline) throw new Error(`serve did not start: ${log}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(log)![1]);
-      // The locked daemon runs under the launcher (src/common/launcher.ts).
-      const pid = childPids(child.pid)[0] ?? child.pid;
       const body = paddedJson(MESSAGE, CHUNKS);
       const head = "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
         "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
@@ -105,7 +70,7 @@ Deno.test({
       console.log(
         `${r.status}: ${(r.ms / 1000).toFixed(1)} s, RSS ${MiB(r.before)} -> peak ${MiB(r.peak)}`,
       );
-      assert.match(r.status, /^HTTP\/1\.1 (200|408) /, `answer: ${r.status}\n${log}`);
+      assert.match(r.status, /^HTTP\/1\.1 (200|408) /, `answer: ${r.status}\n${serve.log()}`);
       assert.ok(growth < MAX_GROWTH, `RSS ${MiB(r.before)} -> peak ${MiB(r.peak)}`);
       assert.equal(
         fake.requestsTo("/v1/messages").length,
@@ -116,9 +81,7 @@ Deno.test({
       assert.equal(health.status, 200);
       await health.body?.cancel();
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
-      await draining;
+      await serve.stop();
       await fake.close();
       await Deno.remove(credsPath.replace(/\/credentials\.json$/, ""), { recursive: true })
         .catch(() => {});
