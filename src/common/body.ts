@@ -83,6 +83,9 @@ export async function readBody(
   }
   let scratch = new Uint8Array(SCRATCH);
   let late = false;
+  // The timer ends a body that stalls; a body that keeps arriving is checked against the clock
+  // at each read, since a flood of small reads can hold timers back for a long time.
+  const deadline = opts.timeoutMs === undefined ? Infinity : performance.now() + opts.timeoutMs;
   const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => {
     late = true;
     reader.cancel(new BodyTimeout(opts.timeoutMs!)).catch(() => {});
@@ -102,6 +105,10 @@ export async function readBody(
       }
       if (late) throw new BodyTimeout(opts.timeoutMs!);
       if (r.done) break;
+      if (performance.now() > deadline) {
+        reader.cancel().catch(() => {});
+        throw new BodyTimeout(opts.timeoutMs!);
+      }
       if (sink.overflow) {
         reader.cancel().catch(() => {});
         if (!opts.truncate) throw new BodyTooLarge(limit);

@@ -45,6 +45,8 @@ export interface FloodResult {
   /** Bytes sent on the wire. */
   sent: number;
   ms: number;
+  /** When the answer's status line arrived (ms from the start). */
+  answeredMs: number;
 }
 
 /**
@@ -73,6 +75,8 @@ export async function flood(
     sent += bytes.length;
   };
   let answered = false;
+  let sentAll = false;
+  let answeredMs = NaN;
   const reading = (async () => {
     const buf = new Uint8Array(16384);
     let text = "";
@@ -84,6 +88,13 @@ export async function flood(
       }
     } catch { /* reset */ }
     answered = true;
+    answeredMs = performance.now() - t0;
+    // Answered before the body was all sent (a 408): stop sending, the server reads no more.
+    if (!sentAll) {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    }
     return text.split("\r\n")[0];
   })();
   try {
@@ -99,6 +110,7 @@ export async function flood(
       await writeAll(batch.subarray(0, n * 6));
     }
     if (!answered) await writeAll(enc.encode("0\r\n\r\n"));
+    sentAll = true;
   } catch { /* the server closed the connection; the status says what it answered */ }
   const status = await reading;
   clearInterval(sampler);
@@ -107,7 +119,7 @@ export async function flood(
   try {
     conn.close();
   } catch { /* closed */ }
-  return { before, peak, after, status, sent, ms: performance.now() - t0 };
+  return { before, peak, after, status, sent, ms: performance.now() - t0, answeredMs };
 }
 
 /** A JSON value padded with spaces to exactly `size` bytes. */
