@@ -335,6 +335,25 @@ Deno.test({
       }
       const head =
         "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+      // The headers, then a malformed chunk: the handler's read fails, and the log says so.
+      const apart = await raw(
+        port,
+        [`${head}Transfer-Encoding: chunked\r\n\r\n`, "zz\r\n{}\r\n"],
+        3_000,
+        300,
+      );
+      assert.ok(apart.statuses.every((s) => s === 400), apart.text);
+      for (let i = 0; i < 50 && !rig.logs.some((l) => /could not be read/.test(l)); i++) {
+        await sleep(100);
+      }
+      assert.ok(
+        rig.logs.includes(
+          "the request body of POST /v1/messages could not be read (the client disconnected, " +
+            "or sent a malformed body)",
+        ),
+        rig.logs.join("\n"),
+      );
+      assert.equal(proxied(), 0);
       const stalled = await raw(port, [`${head}Content-Length: 50\r\n\r\n{"model":`], 6_000);
       assert.deepEqual(stalled.statuses, [408], stalled.text);
       assert.ok(
