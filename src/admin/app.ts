@@ -9,6 +9,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { isLoopbackHost } from "../common/net.ts";
 import { keysEqual } from "../common/secret.ts";
 import { describeError } from "../common/errors.ts";
+import {
+  BodyTimeout,
+  BodyTooLarge,
+  isDisconnect,
+  readBody,
+  targetProblem,
+} from "../common/body.ts";
 import { badRequest, MemoryError } from "../domain/errors.ts";
 import type { MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
@@ -72,7 +79,7 @@ function presentedKey(c: Context): string | undefined {
   return c.req.header("x-api-key") ?? undefined;
 }
 
-/** The client hung up before its request body arrived in full. */
+/** The client hung up (or sent a malformed body) before its request body arrived in full. */
 class ClientGone extends Error {
   constructor(cause: unknown) {
     super("the client disconnected before its request body arrived in full", { cause });
@@ -80,96 +87,44 @@ class ClientGone extends Error {
   }
 }
 
-/** The request body did not arrive in full within {@link BODY_TIMEOUT_MS}. */
-class BodyStalled extends Error {
-  constructor() {
-    super(`the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`);
-    this.name = "BodyStalled";
-  }
-}
-
 /** A request body must arrive in full within this long, or the request is answered 408 (ms). */
 export const BODY_TIMEOUT_MS = 10_000;
-
-/** A body over its size limit (413). */
-class BodyTooLarge extends Error {}
-
-/**
- * The request's body, arrived in full within {@link BODY_TIMEOUT_MS} and at most `maxSize`
- * bytes (else {@link BodyTooLarge}): a client that stops sending mid-body gets a 408 (and
- * `Connection: close`) instead of holding the request open.
- */
-async function readBody(
-  req: Request,
-  maxSize = Infinity,
-  timeoutMs = BODY_TIMEOUT_MS,
-): Promise<Uint8Array> {
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    reader.cancel(new BodyStalled()).catch(() => {});
-  }, timeoutMs);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (true) {
-      const r = await reader.read();
-      if (late) throw new BodyStalled();
-      if (r.done) break;
-      size += r.value.byteLength;
-      if (size > maxSize) {
-        reader.cancel().catch(() => {});
-        throw new BodyTooLarge();
-      }
-      parts.push(r.value);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
 
 /** Bodies already read by {@link limitBody}, by request. */
 const readBodies = new WeakMap<Request, Uint8Array>();
 
 /**
- * At most `maxSize` bytes of body (else 413), read within {@link BODY_TIMEOUT_MS}. In place of
- * Hono's bodyLimit, which copies the request (reading `request.signal`, which makes Deno warn
- * about its legacy abort behaviour) and reads a chunked body without a deadline.
+ * The request's body, read once (common/body.ts: one growing buffer) within
+ * {@link BODY_TIMEOUT_MS} and at most `maxSize` bytes; a client gone mid-body is
+ * {@link ClientGone}.
+ */
+async function requestBytes(req: Request, maxSize: number): Promise<Uint8Array> {
+  const done = readBodies.get(req);
+  if (done) return done;
+  try {
+    const bytes = await readBody(req.body, {
+      limit: maxSize,
+      timeoutMs: BODY_TIMEOUT_MS,
+      declaredLength: req.headers.get("content-length"),
+    });
+    readBodies.set(req, bytes);
+    return bytes;
+  } catch (err) {
+    if (isDisconnect(err)) throw new ClientGone(err);
+    throw err;
+  }
+}
+
+/**
+ * At most `maxSize` bytes of body (else 413), read within {@link BODY_TIMEOUT_MS} (else 408).
+ * In place of Hono's bodyLimit, which copies the request (reading `request.signal`, which makes
+ * Deno warn about its legacy abort behaviour) and reads a chunked body without a deadline.
  */
 function limitBody(maxSize: number): MiddlewareHandler {
   return async (c, next) => {
-    const req = c.req.raw;
-    if (!req.body) return await next();
-    const length = req.headers.get("content-length");
-    if (length !== null && !req.headers.has("transfer-encoding")) {
-      if (Number(length) > maxSize) return errorLimit(c);
-      return await next();
-    }
-    try {
-      readBodies.set(req, await readBody(req, maxSize));
-    } catch (err) {
-      if (err instanceof BodyTooLarge) return errorLimit(c);
-      throw err;
-    }
+    if (c.req.raw.body) await requestBytes(c.req.raw, maxSize);
     return await next();
   };
-}
-
-/** Errors of a connection the client closed (reset, hung up mid-body). */
-function isDisconnect(err: unknown): boolean {
-  return err instanceof Deno.errors.BadResource || err instanceof Deno.errors.ConnectionReset ||
-    err instanceof Deno.errors.ConnectionAborted || err instanceof Deno.errors.BrokenPipe ||
-    err instanceof Deno.errors.UnexpectedEof || err instanceof Deno.errors.Interrupted ||
-    err instanceof Deno.errors.Http;
 }
 
 /**
@@ -177,14 +132,7 @@ function isDisconnect(err: unknown): boolean {
  * client that hangs up mid-body is a disconnect, not an internal error.
  */
 async function bodyText(c: Context): Promise<string> {
-  let bytes: Uint8Array;
-  try {
-    bytes = readBodies.get(c.req.raw) ?? await readBody(c.req.raw);
-  } catch (err) {
-    if (err instanceof BodyStalled) throw err;
-    if (isDisconnect(err)) throw new ClientGone(err);
-    throw err;
-  }
+  const bytes = await requestBytes(c.req.raw, BODY_LIMIT);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -271,6 +219,11 @@ function guard(app: Hono, opts: { loopbackOnly?: boolean }): void {
     }
   });
   app.use("*", async (c, next) => {
+    // Never normalised into another path (a proxy in front checked the one sent).
+    const problem = targetProblem(c.req.url);
+    if (problem !== null) {
+      return c.json({ error: `request target ${problem}`, field: "target" }, 400);
+    }
     if (opts.loopbackOnly) {
       const host = (c.req.header("host") ?? "localhost").replace(/:\d+$/, "");
       if (!isLoopbackHost(host)) {
@@ -330,15 +283,18 @@ export function createAdminApp(opts: AdminOptions): Hono {
         : { error: err.message, field: err.field };
       return c.json(body, err.status);
     }
-    if (err instanceof BodyStalled) {
-      log(`admin: ${err.message} during ${c.req.method} ${c.req.path}; answered 408`);
+    if (err instanceof BodyTooLarge) return errorLimit(c);
+    if (err instanceof BodyTimeout) {
+      const message = `the request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s`;
+      log(`admin: ${message} during ${c.req.method} ${c.req.path}; answered 408`);
       c.header("Connection", "close");
-      return c.json({ error: err.message }, 408);
+      return c.json({ error: message, field: "body" }, 408);
     }
     if (err instanceof ClientGone || isDisconnect(err)) {
-      // Reading the body failed: the client hung up mid-body, or (on a bare Deno.serve) the
-      // body was malformed; the handler sees the same error for both, so the log names both.
-      // The daemon's server (common/http_front.ts) answers malformed bodies itself.
+      // Reading the body failed: the client hung up mid-body, or the runtime's server found
+      // the body malformed (a bad chunk); the handler sees the same error for both, so the log
+      // names both. A malformed body that arrives with its headers is dropped by the server
+      // before any handler runs: the client's connection closes, and nothing is handled.
       log(
         `admin: the request body of ${c.req.method} ${c.req.path} could not be read ` +
           "(the client disconnected, or sent a malformed body)",

@@ -11,8 +11,7 @@ import { scheduleCleanup } from "../memory/cleanup.ts";
 import { describeError } from "../common/errors.ts";
 import { openMemoryService, type OpenOptions } from "../memory/open.ts";
 import type { SqlMemoryService } from "../memory/service.ts";
-import { createAdminApp, createStartingApp, IMPORT_BODY_LIMIT } from "./app.ts";
-import { type FramedServer, serveFramed } from "../common/http_front.ts";
+import { createAdminApp, createStartingApp } from "./app.ts";
 import { join } from "node:path";
 import { claimOwner, type OwnerClaim } from "../common/owner.ts";
 
@@ -82,16 +81,21 @@ export async function startAdminServer(
     req,
     info,
   ) => starting.fetch(req, info);
-  let server: FramedServer;
+  let server: Deno.HttpServer<Deno.NetAddr>;
   try {
-    // Behind the front that times out slow headers and bodies and answers malformed ones.
-    server = serveFramed(
+    // The runtime's server (hyper): it refuses malformed framing itself (400, or the
+    // connection closed before any handler runs); the app reads bodies with its own size
+    // limits and deadline (common/body.ts). Off loopback, a reverse proxy in front sets the
+    // header timeout and connection limits (docs/server-postgres.md).
+    server = Deno.serve(
       {
         hostname: cfg.adminHost,
         port: cfg.adminPort,
-        name: "admin",
-        log,
-        maxBodyBytes: IMPORT_BODY_LIMIT,
+        onListen: () => {},
+        onError: (err) => {
+          log(`admin: internal error: ${describeError(err)}`);
+          return Response.json({ error: "internal server error" }, { status: 500 });
+        },
       },
       (req, info) => handler(req, info),
     );

@@ -6,6 +6,10 @@
  */
 import type { EmbedderInfo } from "./embedder.ts";
 import { checkVectors, chunks, type Embedder, EmbedderError } from "./embedder.ts";
+import { BodyTooLarge, readText } from "../common/body.ts";
+
+/** Largest embedder answer read (bytes): 128 vectors of 4,096 numbers as JSON fit many times. */
+const REPLY_LIMIT = 256 * 1024 * 1024;
 
 const TIMEOUT_MS = 60_000;
 
@@ -30,7 +34,15 @@ async function postJson(
       : "is not reachable";
     throw new EmbedderError(`${who} at ${new URL(url).origin} ${why}; ${hint}`, { cause: err });
   }
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await readText(res, { limit: REPLY_LIMIT });
+  } catch (err) {
+    const why = err instanceof BodyTooLarge
+      ? `answered more than ${REPLY_LIMIT / 2 ** 20} MiB`
+      : `did not finish its answer (${err instanceof Error ? err.message : String(err)})`;
+    throw new EmbedderError(`${who} at ${new URL(url).origin} ${why}; ${hint}`, { cause: err });
+  }
   let json: unknown = undefined;
   try {
     json = JSON.parse(text);

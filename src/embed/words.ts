@@ -22,6 +22,7 @@
  */
 import { STOP_WORDS } from "../domain/terms.ts";
 import { WORD_VECTORS_URL } from "../common/models.ts";
+import { readBody } from "../common/body.ts";
 
 /** Word vectors with frequency ranks, ready to build sentence vectors. */
 export interface WordVectors {
@@ -152,7 +153,12 @@ export async function readWordVectorFile(
     await res.body?.cancel();
     throw new Error(`word vectors: ${url}: HTTP ${res.status}`);
   }
-  return new Uint8Array(await res.arrayBuffer());
+  // Read like every body (src/common/body.ts); the file is about 6 MB.
+  const bytes = await readBody(res.body, {
+    limit: 256 * 1024 * 1024,
+    declaredLength: res.headers.get("content-length"),
+  });
+  return bytes.slice() as Uint8Array<ArrayBuffer>;
 }
 
 let builtin: Promise<WordVectors> | undefined;

@@ -5,6 +5,7 @@
  * @module
  */
 import { describeError } from "../common/errors.ts";
+import { readBody, readText } from "../common/body.ts";
 import { isErrorStatus, MemoryError } from "../domain/errors.ts";
 import type {
   Contradiction,
@@ -25,6 +26,10 @@ import type {
   Stats,
 } from "./types.ts";
 
+/** Largest JSON answer read from the Admin API (bytes; an export of 10,000 long memories fits). */
+const REPLY_LIMIT = 512 * 1024 * 1024;
+/** Largest backup read (bytes). */
+const BACKUP_LIMIT = 2 ** 31;
 /**
  * Options of {@link MemoryClient}.
  *
@@ -152,7 +157,7 @@ export class MemoryClient implements MemoryService {
         { cause: err },
       );
     }
-    const text = await res.text();
+    const text = await readText(res, { limit: REPLY_LIMIT });
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
@@ -395,12 +400,15 @@ export class MemoryClient implements MemoryService {
     if (!res.ok || res.headers.get("content-type") !== "application/gzip") {
       let msg = `Admin API answered ${res.status}`;
       try {
-        const j = JSON.parse(await res.text());
+        const j = JSON.parse(await readText(res, { limit: 64 * 1024, truncate: true }));
         if (typeof j?.error === "string") msg = j.error;
       } catch { /* not JSON */ }
       throw new MemoryError(isErrorStatus(res.status) ? res.status : 502, msg);
     }
-    return new Uint8Array(await res.arrayBuffer());
+    return await readBody(res.body, {
+      limit: BACKUP_LIMIT,
+      declaredLength: res.headers.get("content-length"),
+    });
   }
 
   /**

@@ -202,8 +202,9 @@ async function writeInChunks<T>(
 
 /** A validated memory as a row to insert, with a new id; times default to `now`. */
 function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
+  const id = crypto.randomUUID();
   return {
-    id: crypto.randomUUID(),
+    id,
     content: v.content,
     scope: v.scope,
     project: v.project,
@@ -215,6 +216,7 @@ function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
     updatedAt: v.updatedAt ?? now,
     expiresAt: v.ttlMs === null ? null : new Date(now.getTime() + v.ttlMs),
     embedding,
+    ...(v.superseded ? { supersededBy: id } : {}),
   };
 }
 
@@ -445,6 +447,10 @@ export class SqlMemoryService implements MemoryService {
     return this.#store.transaction(async (tx) => {
       const live = await tx.lockLive(target, now);
       if (!live) throw badRequest("supersedes", `memory ${target} does not exist`);
+      if (live.supersededBy === target) {
+        // Superseded by itself: imported superseded, or its replacement was deleted.
+        throw badRequest("supersedes", `memory ${target} was already superseded`);
+      }
       if (live.supersededBy !== null) {
         throw badRequest(
           "supersedes",
@@ -614,6 +620,8 @@ export class SqlMemoryService implements MemoryService {
       weight: m.weight,
       created_at: m.created_at,
       updated_at: m.updated_at,
+      // Its state, not its link: an import stores it superseded (the spec keeps no links).
+      ...(m.superseded_by !== null ? { superseded: true as const } : {}),
     }));
   }
 

@@ -251,6 +251,11 @@ export interface ExportRecord {
   created_at: string;
   /** Last update time. */
   updated_at: string;
+  /**
+   * Present (true) only when the memory was superseded: an import stores it superseded, left
+   * out of search and recall, with its weight. Which memory replaced it is not kept.
+   */
+  superseded?: true;
 }
 
 /**
@@ -306,6 +311,11 @@ export interface ImportItem {
   created_at?: string;
   /** Kept when valid, so that temporal decay survives a move. */
   updated_at?: string;
+  /**
+   * True for a memory that was replaced (an export's `superseded`): it is stored superseded,
+   * out of search and recall, with its weight. Absent or false: a current memory.
+   */
+  superseded?: boolean;
 }
 
 import type { EmbedderInfo } from "../embed/embedder.ts";

@@ -41,6 +41,8 @@ export interface NewMemory
   extends Pick<Memory, "content" | "scope" | "project" | "type" | "tags" | "weight"> {
   ttlMs: number | null;
   supersedes: string | null;
+  /** An imported memory the user had replaced: stored superseded (no link is kept). */
+  superseded?: boolean;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -285,6 +287,7 @@ const IMPORT_FIELDS = [
   "id",
   "created_at",
   "updated_at",
+  "superseded",
 ] as const;
 
 /** Validate a whole import before anything is written; errors name the item index. */
@@ -305,6 +308,13 @@ export function validateImport(x: unknown): NewMemory[] {
     );
     const createdAt = validateTimestamp(obj.created_at, `${p}created_at`);
     const updatedAt = validateTimestamp(obj.updated_at, `${p}updated_at`) ?? createdAt;
+    const superseded = obj.superseded;
+    if (present(superseded) && typeof superseded !== "boolean") {
+      throw badRequest(
+        `${p}superseded`,
+        "must be a boolean (true: the memory was replaced, and is imported superseded)",
+      );
+    }
     return {
       content: validateContent(obj.content, `${p}content`),
       scope,
@@ -314,6 +324,7 @@ export function validateImport(x: unknown): NewMemory[] {
       weight: validateWeight(obj.weight, `${p}weight`),
       ttlMs: null,
       supersedes: null,
+      superseded: superseded === true,
       createdAt,
       updatedAt,
     };

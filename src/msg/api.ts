@@ -16,9 +16,14 @@ import { refreshAccessToken } from "./oauth.ts";
 import { type MessageRequest, prepareMessagesRequest } from "./prepare.ts";
 import { parseOAuthUsage, parseUnifiedRateLimits, type UsageWindows } from "./ratelimit.ts";
 import { parseSse } from "./sse.ts";
+import { readJson, readText } from "../common/body.ts";
 
 /** Default margin for the lazy refresh before a request (spec: liveness check 60 s). */
 export const DEFAULT_REFRESH_MARGIN_MS = 60_000;
+/** Most of an error body read for its message (bytes; the rest is dropped). */
+const ERROR_TEXT_LIMIT = 64 * 1024;
+/** Largest non-streaming reply read (bytes). */
+const REPLY_LIMIT = 64 * 1024 * 1024;
 /** Maximum number of retries of one call. */
 export const MAX_RETRIES = 2;
 /** Longest `retry-after` that is waited for; longer ones are reported. */
@@ -100,7 +105,7 @@ export function replyText(res: MessageResponse): string {
 async function apiErrorFrom(res: Response, viaProxy: boolean): Promise<ApiError> {
   let text = "";
   try {
-    text = await res.text();
+    text = await readText(res, { limit: ERROR_TEXT_LIMIT, truncate: true });
   } catch {
     // body unreadable (e.g. a proxy closed the connection)
   }
@@ -268,7 +273,7 @@ export class MessagesClient {
   /** Sends one request and returns the full reply. */
   async create(body: MessageRequest): Promise<MessageResponse> {
     const res = await this.#send("/v1/messages", this.#messageBuild(body, false));
-    return await res.json() as MessageResponse;
+    return await readJson(res, { limit: REPLY_LIMIT }) as MessageResponse;
   }
 
   /**
@@ -320,7 +325,7 @@ export class MessagesClient {
         "accept": "application/json",
       }),
     }));
-    return parseOAuthUsage(await res.json());
+    return parseOAuthUsage(await readJson(res, { limit: ERROR_TEXT_LIMIT }));
   }
 }
 

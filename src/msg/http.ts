@@ -9,6 +9,7 @@
 
 import { validateProxyUrl } from "./config.ts";
 import { defaultPort } from "../common/net.ts";
+import { readText } from "../common/body.ts";
 
 /** Maximum size of each part of a debug dump. */
 export const DUMP_PART_LIMIT = 8 * 1024;
@@ -222,7 +223,7 @@ export function createUpstreamFetch(opts: UpstreamFetchOptions = {}): UpstreamFe
       const elapsed = Math.round(performance.now() - started);
       let resBody = "";
       try {
-        resBody = await res.clone().text();
+        resBody = await readText(res.clone(), { limit: 64 * 1024, truncate: true });
       } catch (e) {
         resBody = `[unreadable: ${(e as Error).message}]`;
       }

@@ -7,6 +7,7 @@
  */
 
 import { DEFAULTS, type MsgConfig } from "./config.ts";
+import { readText } from "../common/body.ts";
 
 /** A token endpoint answer. `refreshToken` is absent when the server did not rotate it. */
 export interface TokenResponse {
@@ -131,7 +132,8 @@ async function tokenRequest(
         body: JSON.stringify(body),
         signal: ac.signal,
       });
-      text = await res.text();
+      // A token reply is small: 64 KiB is plenty (a longer one is cut and fails to parse).
+      text = await readText(res, { limit: 64 * 1024, truncate: true });
     } catch (e) {
       if (ac.signal.aborted) throw ac.signal.reason;
       throw new OAuthError(

@@ -13,6 +13,14 @@ import { parseUnifiedRateLimits, type UsageWindows } from "../msg/ratelimit.ts";
 import { isAuthorized, UNAUTHORIZED_MESSAGE } from "./auth.ts";
 import { apiError } from "./errors.ts";
 import { isLoopbackHost } from "../common/net.ts";
+import {
+  BodyTimeout,
+  BodyTooLarge,
+  isDisconnect,
+  readBody,
+  readText,
+  targetProblem,
+} from "../common/body.ts";
 import { healthResponse, UsageCache } from "./health.ts";
 import { errorText, type KeepaliveSnapshot, NoCredentialsError } from "./keepalive.ts";
 
@@ -57,6 +65,8 @@ export interface ServeAppDeps {
   /** `metadata.user_id` for requests that carry none. */
   userId?: string;
   maxBodyBytes?: number;
+  /** A request body must arrive in full within this long (ms; default {@link BODY_TIMEOUT_MS}). */
+  bodyTimeoutMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -127,35 +137,57 @@ function hostOf(hostHeader: string): string {
   return i >= 0 ? h.slice(0, i) : h;
 }
 
-async function readBody(req: Request, limit: number): Promise<Uint8Array> {
-  const declared = req.headers.get("content-length");
-  const tooLarge = () =>
-    new HttpError(
-      apiError(413, "request_too_large", `request body exceeds ${limit} bytes`),
-    );
-  if (declared !== null && Number(declared) > limit) throw tooLarge();
-  if (req.body === null) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
+/** A request body must arrive in full within this long (ms), else 408. */
+export const BODY_TIMEOUT_MS = 10_000;
+/** Most of an upstream error body kept for a message (bytes). */
+const ERROR_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * The request body (common/body.ts: one growing buffer, bytes counted as they arrive): over
+ * `limit` a 413, not in full within `timeoutMs` a 408, a client gone (or a body the server
+ * found malformed) logged and answered 400 (which nobody may read).
+ */
+async function requestBody(
+  req: Request,
+  limit: number,
+  timeoutMs: number,
+  log: (msg: string) => void,
+): Promise<Uint8Array> {
+  try {
+    return await readBody(req.body, {
+      limit,
+      timeoutMs,
+      declaredLength: req.headers.get("content-length"),
+    });
+  } catch (err) {
+    const where = `${req.method} ${new URL(req.url).pathname}`;
+    if (err instanceof BodyTooLarge) {
+      throw new HttpError(
+        apiError(413, "request_too_large", `request body exceeds ${limit} bytes`),
+      );
     }
-    chunks.push(value);
+    if (err instanceof BodyTimeout) {
+      const message = `the request body did not arrive within ${timeoutMs / 1000} s`;
+      log(`${message} during ${where}; answered 408`);
+      throw new HttpError(
+        apiError(408, "invalid_request_error", message, { connection: "close" }),
+      );
+    }
+    if (isDisconnect(err)) {
+      log(
+        `the request body of ${where} could not be read (the client disconnected, or sent a ` +
+          "malformed body)",
+      );
+      throw new HttpError(
+        apiError(
+          400,
+          "invalid_request_error",
+          "request body unreadable: disconnected or malformed",
+        ),
+      );
+    }
+    throw err;
   }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
 }
 
 function json(status: number, body: unknown): Response {
@@ -170,6 +202,7 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
   const limit = deps.maxBodyBytes ?? MAX_BODY_BYTES;
+  const bodyTimeoutMs = deps.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const usage = new UsageCache<UsageWindows>();
   const controllers = new Set<AbortController>();
 
@@ -178,7 +211,7 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
     kind: "messages" | "count_tokens",
     search: string,
   ): Promise<Response> {
-    const bytes = await readBody(req, limit);
+    const bytes = await requestBody(req, limit, bodyTimeoutMs, log);
     let parsed: unknown;
     try {
       parsed = JSON.parse(new TextDecoder().decode(bytes));
@@ -247,7 +280,10 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
             upstream = await send(token);
           }
           if (upstream.status === 401) {
-            const text = await upstream.clone().text().catch(() => "");
+            const text = await readText(upstream.clone(), {
+              limit: ERROR_TEXT_LIMIT,
+              truncate: true,
+            }).catch(() => "");
             deps.tokens.upstreamRejected(token, upstreamErrorMessage(text));
           } else if (upstream.ok) {
             deps.tokens.upstreamAccepted(token);
@@ -343,6 +379,11 @@ export function createServeApp(deps: ServeAppDeps): ServeApp {
   }
 
   async function handle(req: Request): Promise<Response> {
+    // Never normalised into another path (a proxy in front checked the one sent).
+    const problem = targetProblem(req.url);
+    if (problem !== null) {
+      return apiError(400, "invalid_request_error", `request target ${problem}`);
+    }
     const url = new URL(req.url);
     if (deps.loopbackOnly) {
       const host = req.headers.get("host");

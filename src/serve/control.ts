@@ -12,6 +12,7 @@
 import { fileURLToPath } from "node:url";
 import type { AutostartSpec } from "../common/autostart.ts";
 import { errorMessage } from "../common/errors.ts";
+import { readJson } from "../common/body.ts";
 import { checkDaemon, type DaemonCheck, logTail, stopDaemon } from "../memcli/daemon.ts";
 import { credentialsDir, permissionFlags, type PermissionPlan } from "../permissions.ts";
 import { formatListen, type ListenAddress } from "./flags.ts";
@@ -67,7 +68,7 @@ export type HealthProbe = { code: number; body: HealthBody } | { error: string }
 export async function probeHealth(url: string): Promise<HealthProbe> {
   try {
     const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-    const body = await res.json();
+    const body = await readJson(res, { limit: 64 * 1024 });
     return { code: res.status, body: body as HealthBody };
   } catch (e) {
     return { error: errorMessage(e) };

@@ -10,9 +10,7 @@ import { type EnvGetter, loadMsgConfig, type MsgConfig } from "../msg/config.ts"
 import { type Credentials, CredentialsError, CredentialStore } from "../msg/credentials.ts";
 import { createUpstreamFetch } from "../msg/http.ts";
 import { refreshAccessToken } from "../msg/oauth.ts";
-import { createServeApp, MAX_BODY_BYTES, type ServeApp } from "./app.ts";
-import { apiErrorBody } from "./errors.ts";
-import { type FramedServer, serveFramed } from "../common/http_front.ts";
+import { createServeApp, type ServeApp } from "./app.ts";
 import { isLoopbackHost } from "../common/net.ts";
 import { formatListen, type ListenAddress, type ServeFlags } from "./flags.ts";
 import {
@@ -44,9 +42,8 @@ export interface DaemonOptions {
   backoffMs?: readonly number[];
   drainMs?: number;
   dialTimeoutMs?: number;
-  /** Request header and body-stall timeouts (ms; default 10 s each, common/http_front.ts). */
-  headerTimeoutMs?: number;
-  bodyStallMs?: number;
+  /** A request body must arrive in full within this long (ms; default 10 s), else 408. */
+  bodyTimeoutMs?: number;
 }
 
 /** A running daemon. */
@@ -128,22 +125,18 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     now: () => clock.now(),
     log,
     ...(flags.authKey !== undefined ? { authKey: flags.authKey } : {}),
+    ...(opts.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: opts.bodyTimeoutMs } : {}),
   });
 
-  let server: FramedServer;
+  let server: Deno.HttpServer<Deno.NetAddr>;
   try {
-    // Behind the front that times out slow headers and bodies and answers malformed ones
-    // (client side only: responses stream as long as they need).
-    server = serveFramed({
+    // The runtime's server (hyper): it refuses malformed framing itself (400, or the
+    // connection closed before any handler runs); the app reads bodies with its own size
+    // limit and deadline (common/body.ts). Responses stream as long as they need.
+    server = Deno.serve({
       hostname: flags.listen.hostname,
       port: flags.listen.port,
-      name: "serve",
-      log,
-      maxBodyBytes: MAX_BODY_BYTES,
-      ...(opts.headerTimeoutMs !== undefined ? { headerTimeoutMs: opts.headerTimeoutMs } : {}),
-      ...(opts.bodyStallMs !== undefined ? { bodyStallMs: opts.bodyStallMs } : {}),
-      errorBody: (status, message) =>
-        apiErrorBody(status === 413 ? "request_too_large" : "invalid_request_error", message),
+      onListen: () => {},
       onError: (err) => {
         log(`internal error: ${errorMessage(err)}`);
         return new Response(

@@ -48,7 +48,7 @@ const PAIRS_WITH_KEYS = `select x.term, x.project, k.id
  */
 const STAGE_ROWS = stageRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, len int)`);
 
 /**
@@ -61,7 +61,7 @@ const STAGE_ROWS_BINARY = stageRows(`select r.*,
                   ($7::real[])[r.j * $8::int + 1 : (r.j + 1) * $8::int] as embedding
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, len int)`);
 
 /** An import chunk's statement over the rows `x` that `rows` selects. */

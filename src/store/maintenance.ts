@@ -9,7 +9,7 @@
  */
 import type { Db } from "./db.ts";
 import { CLEANUP_LOCK, createMissingVectorIndexes, dropVectorIndexes } from "./migrate.ts";
-import { VISIBLE } from "./sql.ts";
+import { KEEP_SUPERSEDED, VISIBLE } from "./sql.ts";
 
 /** The tables the embedded database's vacuum looks after (their indexes go with them). */
 export const VACUUMED_TABLES: readonly string[] = [
@@ -96,7 +96,8 @@ export async function deleteExpired(db: Db, now: Date): Promise<number | null> {
     if (!got?.ok) return null;
     const rows = await tx.query<{ n: number }>(
       `with d as (delete from memories m where expires_at is not null and expires_at <= $1
-                    and ${VISIBLE} returning 1) select count(*)::int as n from d`,
+                    and ${VISIBLE} returning m.id), ${KEEP_SUPERSEDED}
+       select count(*)::int as n from d`,
       [now],
     );
     // The hourly turn of the corpus statistics' compaction (one process of many, too).

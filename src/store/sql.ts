@@ -34,7 +34,19 @@ export interface NewRow extends
   updatedAt: Date;
   expiresAt: Date | null;
   embedding: number[];
+  /** Set (to `id`) for a memory imported as superseded: superseded, with no link kept. */
+  supersededBy?: string | null;
 }
+
+/**
+ * The CTE that follows a delete's `d` (the ids deleted): a memory that one of them superseded
+ * stays superseded, by itself (the link's foreign key would set it to null, making the
+ * replaced memory current again). The user replaced it; deleting the replacement does not
+ * undo that. Its own statement's rows are left to the delete.
+ */
+export const KEEP_SUPERSEDED = `kept as (
+         update memories o set superseded_by = o.id
+          where o.superseded_by in (select id from d) and o.id not in (select id from d))`;
 
 /** A memory with its cosine similarity to a query vector. */
 export interface Scored {
@@ -193,6 +205,8 @@ export function rowFields(r: NewRow) {
     tags: r.tags,
     weight: r.weight,
     supersedes: r.supersedes,
+    // An imported superseded memory: superseded by itself, as no link is kept.
+    superseded_by: r.supersededBy ?? null,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,

@@ -32,6 +32,7 @@ import {
   COLUMNS,
   fieldClause,
   type FieldFilter,
+  KEEP_SUPERSEDED,
   liveClause,
   type NewRow,
   Params,
@@ -180,7 +181,8 @@ export class Store {
   /** Delete one; false when absent. */
   async delete(id: string): Promise<boolean> {
     const rows = await this.db.query(
-      `delete from memories m where m.id = $1 and ${VISIBLE} returning m.id`,
+      `with d as (delete from memories m where m.id = $1 and ${VISIBLE} returning m.id),
+       ${KEEP_SUPERSEDED} select id from d`,
       [id],
     );
     return rows.length > 0;
@@ -195,7 +197,7 @@ export class Store {
          delete from memories where id in (
            select m.id from memories m where ${where}
             order by m.created_at, m.id limit ${p.add(max)})
-         returning 1)
+         returning id), ${KEEP_SUPERSEDED}
        select count(*)::int as n from d`,
       p.values,
     );

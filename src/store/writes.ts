@@ -27,10 +27,12 @@ import {
  * as the columns and the select of their `insert into memories`.
  */
 export const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, weight, supersedes,
-                created_at, updated_at, expires_at, embedding, term_count, import_job)
+                superseded_by, created_at, updated_at, expires_at, embedding, term_count,
+                import_job)
            select x.id, x.content, x.scope, x.project, x.type,
                   array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.created_at, x.updated_at, x.expires_at, x.embedding::vector, x.len, $2::uuid
+                  x.superseded_by, x.created_at, x.updated_at, x.expires_at, x.embedding::vector,
+                  x.len, $2::uuid
              from x`;
 
 /**
@@ -41,7 +43,7 @@ export const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, wei
  */
 const INSERT_ROWS = insertRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
                 len int)`);
 
@@ -55,7 +57,7 @@ const INSERT_ROWS_BINARY = insertRows(`select r.*,
                   ($3::real[])[r.j * $4::int + 1 : (r.j + 1) * $4::int] as embedding
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
-                weight double precision, supersedes uuid, created_at timestamptz,
+                weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, terms jsonb, len int)`);
 
 /** An insert's statement over the rows `x` that `rows` selects ({@link INSERT_ROWS}). */

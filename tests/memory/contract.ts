@@ -746,7 +746,7 @@ const steps: Record<string, Step> = {
     assert.deepEqual(await s.deleteMany({}), { deleted: 0 });
   },
 
-  async "export/import round trip: new ids, fields kept, no embeddings or links"(b) {
+  async "export/import round trip: new ids, fields kept, what was replaced stays replaced"(b) {
     const s = b.service;
     b.embedder.set("a fact", axis(0)).set("its successor", axis(0));
     const a = (await s.create({ content: "a fact", tags: ["x", "y"] })).memory;
@@ -759,8 +759,13 @@ const steps: Record<string, Step> = {
     assert.equal(exported.length, 3, "expired memories are not exported");
     const keys = ["id", "content", "scope", "type", "tags", "weight", "created_at", "updated_at"];
     for (const r of exported) {
-      assert.deepEqual(Object.keys(r).sort(), [...keys, ...(r.project ? ["project"] : [])].sort());
+      const extra = [
+        ...(r.project ? ["project"] : []),
+        ...(r.content === "a fact" ? ["superseded"] : []),
+      ];
+      assert.deepEqual(Object.keys(r).sort(), [...keys, ...extra].sort());
     }
+    assert.equal(exported.find((r) => r.content === "a fact")?.superseded, true);
     const before = await s.list();
     await s.deleteMany();
     assert.deepEqual(await s.import(exported), { imported: 3, skipped: 0 });
@@ -774,12 +779,73 @@ const steps: Record<string, Step> = {
     for (const m of after) {
       assert.ok(!exported.some((r) => r.id === m.id), "new ids");
       assert.equal(m.supersedes, null);
-      assert.equal(m.superseded_by, null);
+      // No link is kept: the replaced one is superseded by itself, the others are current.
+      assert.equal(m.superseded_by, m.content === "a fact" ? m.id : null);
     }
     assert.deepEqual(await s.import([]), { imported: 0, skipped: 0 });
     // Importing the export again stores nothing: every item is already there.
     assert.deepEqual(await s.import(exported), { imported: 0, skipped: 3 });
     assert.equal((await s.list()).length, 3);
+  },
+
+  async "an imported superseded memory stays out of search, with its weight; plain records are current"(
+    b,
+  ) {
+    const s = b.service;
+    b.embedder.set("port is 8080", axis(0)).set("port is 9090", axis(0)).set("port", axis(0));
+    const old = (await s.create({ content: "port is 8080" })).memory;
+    const nw = (await s.create({ content: "port is 9090", supersedes: old.id })).memory;
+    const searched = async () => (await s.search({ query: "port" })).map((r) => r.memory.content);
+    assert.deepEqual(await searched(), ["port is 9090"]);
+    const exported = await s.export();
+    await s.deleteMany();
+    assert.deepEqual(await s.import(exported), { imported: 2, skipped: 0 });
+    assert.deepEqual(await searched(), ["port is 9090"], "the replaced one stays out of search");
+    const listed = await s.list();
+    const copy = listed.find((m) => m.content === "port is 8080")!;
+    assert.equal(copy.superseded_by, copy.id);
+    assert.equal(copy.weight, 0.1, "the weight it had when superseded");
+    assert.equal(listed.find((m) => m.content === "port is 9090")!.superseded_by, null);
+    assert.ok(!listed.some((m) => m.id === old.id || m.id === nw.id), "new ids");
+    // It cannot be superseded again; it can be deleted.
+    await rejectsWith(
+      s.create({ content: "port is 7070", supersedes: copy.id }),
+      400,
+      `supersedes: memory ${copy.id} was already superseded`,
+    );
+    // Without the field (the spec's plain records), or with false, an import is current.
+    await s.deleteMany();
+    const plain = exported.map(({ superseded: _, ...r }) => r);
+    assert.deepEqual(await s.import([plain[0], { ...plain[1], superseded: false }]), {
+      imported: 2,
+      skipped: 0,
+    });
+    assert.deepEqual((await searched()).sort(), ["port is 8080", "port is 9090"]);
+  },
+
+  async "deleting the memory that replaced another leaves that one replaced"(b) {
+    const s = b.service;
+    b.embedder.set("v1", axis(0)).set("v2", axis(0)).set("v3", axis(0)).set("v", axis(0));
+    const current = async () => (await s.search({ query: "v" })).map((r) => r.memory.content);
+    // One by one, in bulk, and by the TTL cleanup: the older memory stays superseded.
+    const v1 = (await s.create({ content: "v1" })).memory;
+    const v2 = (await s.create({ content: "v2", supersedes: v1.id })).memory;
+    assert.deepEqual(await s.delete(v2.id), { ok: true });
+    const after = await s.get(v1.id);
+    assert.equal(after.superseded_by, v1.id, "superseded by itself: its replacement is gone");
+    assert.equal(after.weight, 0.1);
+    assert.deepEqual(await current(), []);
+    const v3 = (await s.create({ content: "v3", tags: ["bulk"] })).memory;
+    const v1b = (await s.create({ content: "v1", type: "rule" })).memory;
+    await s.create({ content: "v2", type: "rule", supersedes: v1b.id });
+    assert.deepEqual(await s.deleteMany({ type: "rule" }), { deleted: 2 });
+    const v2c = (await s.create({ content: "v2", ttl: "1h", supersedes: v3.id })).memory;
+    assert.equal((await s.get(v3.id)).superseded_by, v2c.id);
+    b.clock.at(2 * HOUR);
+    assert.equal(await cleanupExpired(b.inner.store, b.clock.now()), 1);
+    assert.equal((await s.get(v3.id)).superseded_by, v3.id);
+    assert.deepEqual(await current(), []);
+    assert.deepEqual((await s.list()).map((m) => m.content).sort(), ["v1", "v3"]);
   },
 
   async "export returns at most 10000 memories"(b) {
@@ -813,6 +879,8 @@ const steps: Record<string, Step> = {
       [[{ content: "x", tags: "a,b" }], "[0].tags:"],
       [[{ content: "x", ttl: "1d" }], "[0].ttl:"],
       [[{ content: 5 }], "[0].content:"],
+      [[ok, { content: "x", superseded: "yes" }], "[1].superseded:"],
+      [[{ content: "x", superseded: 1 }], "[0].superseded:"],
       [{ content: "not an array" }, "body:"],
     ];
     for (const [items, prefix] of cases) {

@@ -10,6 +10,7 @@ import { parseListen } from "../../src/serve/flags.ts";
 import { permissionFlags, planPermissions, SERVE_ENV_VARS } from "../../src/serve/permissions.ts";
 import { findProgram, SERVE_V8_FLAGS } from "../../src/programs.ts";
 import { MESSAGE, post, writeCredentials } from "./helpers.ts";
+import { childPids } from "../reliability/chunk_flood.ts";
 
 const ENTRY = new URL("../../src/bin/serve.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
@@ -273,21 +274,6 @@ Deno.test("SIGTERM: the locked daemon drains a stream in flight, then exits 0", 
     await fake.close();
   }
 });
-
-function childPids(ppid: number): number[] {
-  const out: number[] = [];
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === ppid) out.push(Number(e.name));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
 
 Deno.test({
   name: "a daemon that crashes after running a while is restarted by the launcher",
