@@ -461,6 +461,26 @@ export async function autostartStatus(
   return null;
 }
 
+/**
+ * Restart the program of entry `name` now, through the mechanism that supervises it (systemd
+ * `restart`, launchd `kickstart -k`). False when no such entry is in place.
+ */
+export async function restartAutostart(
+  name: string,
+  host: AutostartHost = currentHost(),
+): Promise<boolean> {
+  const st = await autostartStatus(name, host);
+  if (st?.kind === "systemd") {
+    await must(host, "systemctl", ["--user", "restart", `${name}.service`]);
+    return true;
+  }
+  if (st?.kind === "launchd" && host.uid !== undefined) {
+    await must(host, "launchctl", ["kickstart", "-k", `gui/${host.uid}/${name}`]);
+    return true;
+  }
+  return false;
+}
+
 async function writeOwnerOnly(file: string, content: string): Promise<void> {
   await Deno.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, `${file}.tmp-${crypto.randomUUID().slice(0, 8)}`, content, 0o600);

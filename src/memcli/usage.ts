@@ -218,7 +218,9 @@ Flags:
 `,
   version: `Usage: memcli version
 
-Prints "memcli v<version>" (no network call).
+Prints "memcli v<version>" and where it is installed; when the memory service answers and
+runs another version, says so ('memcli restart' moves it to this one). 'memcli --version'
+prints the first line only, without asking the service.
 `,
   export: `Usage: memcli export [FILE]
 

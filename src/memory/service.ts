@@ -459,7 +459,7 @@ export class SqlMemoryService implements MemoryService {
 
   async list(filter: ListFilter = {}): Promise<Memory[]> {
     const f = validateList(filter);
-    return await this.#store.list(f, f.limit, this.#now());
+    return await this.#store.list(f, f.limit, this.#now(), f.idRange);
   }
 
   async update(id: string, input: { content: string }): Promise<Memory> {

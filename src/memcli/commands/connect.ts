@@ -133,7 +133,7 @@ async function runSh(
 }
 
 /** The autostart host of this process, its commands run through `sh`. */
-function hostOf(io: Io): AutostartHost {
+export function hostOf(io: Io): AutostartHost {
   return { ...currentHost((n) => safeEnv(io, n)), run: (cmd, args) => runSh([cmd, ...args]) };
 }
 

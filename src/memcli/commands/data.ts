@@ -20,6 +20,7 @@ import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import type { Io } from "../io.ts";
+import { checkIdSyntax, resolveId } from "../ids.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { commandProject, projectHint } from "../scope.ts";
 
@@ -144,6 +145,7 @@ export async function add(args: string[], io: Io): Promise<number> {
   const projectFlag = stringFlag("add", "project", p.values.project);
   const ttl = stringFlag("add", "ttl", p.values.ttl);
   const supersedes = stringFlag("add", "supersedes", p.values.supersedes);
+  if (supersedes !== undefined) checkIdSyntax("add", "--supersedes", supersedes);
   const replace = p.values.replace === true;
   if (replace && supersedes) {
     throw new UsageError("--replace and --supersedes cannot be combined", "add");
@@ -185,10 +187,10 @@ export async function add(args: string[], io: Io): Promise<number> {
   if (tags.length) input.tags = tags;
   if (ttl) input.ttl = ttl;
   if (weight !== undefined) input.weight = weight;
-  if (supersedes) input.supersedes = supersedes;
   if (replace) input.replace = true;
 
   const client = await connect(io);
+  if (supersedes) input.supersedes = await resolveId(client, "add", "--supersedes", supersedes);
   let keep = false;
   try {
     // On a terminal, a contradiction is settled before anything is stored.
