@@ -101,6 +101,14 @@ Deno.test("short ids: unique, ambiguous and unknown prefixes on every path", asy
     const f = await run(["forget", "abcdef01"]);
     assert.equal(f.code, 0, f.err);
     assert.match(f.out, new RegExp(`^Forgot ${A}\\.$`, "m"));
+    // A superseded memory is left out of search, as recall leaves it out.
+    const old = (await client.create({ content: "The nightly job runs at 02:00", project: "p" }))
+      .memory;
+    const by = await client.create({ content: "Cron moved", project: "p", supersedes: old.id });
+    const sr = await run(["search", "The nightly job runs at 02:00", "--project", "p"]);
+    assert.equal(sr.code, 0, sr.err);
+    assert.ok(!sr.out.includes(old.id), sr.out);
+    assert.ok(by.memory.id);
   } finally {
     await admin.stop();
     await dir.cleanup();

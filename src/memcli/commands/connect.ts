@@ -16,6 +16,7 @@
 import { dirname, join, resolve } from "node:path";
 import {
   type AutostartHost,
+  type AutostartKind,
   type AutostartSpec,
   currentHost,
   detectAutostart,
@@ -134,7 +135,10 @@ async function runSh(
 
 /** The autostart host of this process, its commands run through `sh`. */
 export function hostOf(io: Io): AutostartHost {
-  return { ...currentHost((n) => safeEnv(io, n)), run: (cmd, args) => runSh([cmd, ...args]) };
+  return {
+    ...currentHost((n) => safeEnv(io, n)),
+    run: (cmd, args, stdin) => runSh([cmd, ...args], { stdin }),
+  };
 }
 
 /** The memory-service variables set here (the service and the MCP server get them). */
@@ -148,7 +152,10 @@ function serviceEnv(io: Io, layout: Layout): Record<string, string> {
   return env;
 }
 
-/** The login service: the installed mneme-admin with this configuration. */
+/**
+ * The login service: the installed mneme-admin with this configuration; where no service
+ * manager supervises it, `memcli start` (which starts it in the background unless it runs).
+ */
 function serviceSpec(io: Io, bin: Bin, layout: Layout): AutostartSpec {
   return {
     name: AUTOSTART_NAME,
@@ -157,7 +164,15 @@ function serviceSpec(io: Io, bin: Bin, layout: Layout): AutostartSpec {
     env: serviceEnv(io, layout),
     workingDirectory: layout.dataDir,
     logFile: layout.logFile,
+    startCommand: [bin.memcli, "start"],
   };
+}
+
+/** What connect says of a fallback entry it wrote (no service manager here). */
+function fallbackNote(kind: AutostartKind, file: string | undefined): string {
+  if (kind === "xdg") return `XDG autostart entry ${file} (a desktop login starts the service)`;
+  if (kind === "cron") return "an @reboot line in your crontab (the service starts at boot)";
+  return `a line in ${file} (a login shell starts the service when it is not running)`;
 }
 
 /** The hook commands connect writes: the installed memcli by absolute path. */
@@ -240,13 +255,18 @@ function checkEnv(io: Io): Record<string, string> {
   return env;
 }
 
-/** Run the SessionStart hook as Claude Code does (`sh -c`), with a minimal environment. */
-async function checkHook(io: Io, command: string, cwd: string): Promise<string | null> {
+/** Run a hook as Claude Code does (`sh -c`), with a minimal environment; null when fine. */
+async function checkHook(
+  io: Io,
+  command: string,
+  cwd: string,
+  event: MnemeEvent = "SessionStart",
+): Promise<string | null> {
   const payload = JSON.stringify({
     session_id: "mneme-connect-check",
     cwd,
-    hook_event_name: "SessionStart",
-    source: "startup",
+    hook_event_name: event,
+    ...(event === "SessionStart" ? { source: "startup" } : { prompt: "mneme connect check" }),
   });
   const env = checkEnv(io);
   const key = safeEnv(io, "ADMIN_API_KEY");
@@ -384,10 +404,19 @@ export async function connect(args: string[], io: Io): Promise<number> {
     "no-autostart": { type: "boolean" },
     bin: { type: "string" },
     timeout: { type: "string" },
+    "take-over": { type: "boolean" },
+    keep: { type: "boolean" },
+    "no-recall": { type: "boolean" },
   });
   if (p.help) {
     io.out(COMMAND_USAGE.connect);
     return 0;
+  }
+  if (p.values["take-over"] && p.values.keep) {
+    throw new UsageError("--take-over and --keep cannot be combined", "connect");
+  }
+  if (p.values.recall && p.values["no-recall"]) {
+    throw new UsageError("--recall and --no-recall cannot be combined", "connect");
   }
   const dry = p.values["dry-run"] === true;
   const projectDir = stringFlag("connect", "project-dir", p.values["project-dir"]);
@@ -407,8 +436,8 @@ export async function connect(args: string[], io: Io): Promise<number> {
 
   // 1 and 2: the service, and its start at login.
   const host = hostOf(io);
-  const kind = p.values["no-autostart"] ? "none" : await detectAutostart(host);
-  const running = await answers(url, 0);
+  const kind = p.values["no-autostart"] ? "none" : await detectAutostart(host, true);
+  let running = await answers(url, 0);
   if (running && !cfg.databaseUrl && !(await servesDataDir(layout, url))) {
     io.err(
       `memcli connect: a Mneme service answers at ${url}, but it does not hold ` +
@@ -416,6 +445,42 @@ export async function connect(args: string[], io: Io): Promise<number> {
         `one, or give this folder's service a free port: ADMIN_PORT=4201 memcli connect claude\n`,
     );
     return 1;
+  }
+  // One owner: a service started in a terminal stops with it; offer to take it over.
+  const terminal = running && (await checkDaemon(layout)).kind !== "running"
+    ? await serviceOwner(layout)
+    : null;
+  if (terminal?.task) {
+    const what = `the memory service at ${url} (pid ${terminal.pid}) was started in a ` +
+      "terminal (deno task start): it stops when that terminal closes, and Claude Code then " +
+      "has no memory until it is started again";
+    let take = p.values["take-over"] === true;
+    if (!take && !p.values.keep && !dry && io.stdinIsTerminal()) {
+      io.err(
+        `${what}.\nTake it over (stop it, and start the background service on ${layout.dataDir})? [Y/n] `,
+      );
+      const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
+      take = answer === "" || answer === "y" || answer === "yes";
+    }
+    if (take && !dry) {
+      const r = await stopService(layout, 10);
+      if (r?.failed) {
+        io.err(`memcli connect: ${r.line}\n`);
+        return 1;
+      }
+      say("service:", `took over: stopped the one started in a terminal (pid ${terminal.pid})`);
+      running = false;
+    } else if (take) {
+      say("service:", `would take over the one started in a terminal (pid ${terminal.pid})`);
+    } else {
+      io.err(
+        `memcli connect: warning: ${what}. ` +
+          (p.values.keep
+            ? "Kept (--keep).\n"
+            : "Kept; 'memcli connect claude --take-over' stops it and starts the background " +
+              "service on the same data folder ('--keep' keeps it without this warning's advice).\n"),
+      );
+    }
   }
   const spec = serviceSpec(io, bin, layout);
   let manual: string | undefined;
@@ -464,18 +529,37 @@ export async function connect(args: string[], io: Io): Promise<number> {
       record.started_daemon = true;
       say("service:", `started in the background at ${started.url} (pid ${started.pid})`);
     }
-    if (kind === "manual") manual = (await enableAutostart(spec, { host, kind })).manual;
-    say(
-      "at login:",
-      kind === "none" ? "not set up (--no-autostart)" : "not set up by itself here: see below",
-    );
+    if (kind === "manual") {
+      manual = (await enableAutostart(spec, { host, kind })).manual;
+      say("at login:", "not set up by itself here: see below");
+    } else if (kind === "none") {
+      say("at login:", "not set up (--no-autostart)");
+    } else {
+      // No service manager here: the next thing that exists starts `memcli start` at login.
+      const r = await enableAutostart(spec, { host, kind, dryRun: dry });
+      say(
+        "at login:",
+        `${fallbackNote(kind, r.file)}${
+          r.changed ? ` (${would}${kind === "cron" ? "added" : "written"})` : " (already in place)"
+        }`,
+      );
+    }
   }
 
   // 3: the hooks.
-  const commands = hookCommands(bin, url, p.values.recall === true);
   const settingsPath = settingsPathOf(io, projectDir);
   const before = await readSettingsText(settingsPath);
-  const edit = addMnemeHooks(parseSettings(before, settingsPath), commands);
+  const current = parseSettings(before, settingsPath);
+  // The prompt hook: --recall adds it, --no-recall removes it, neither keeps what is there.
+  const hadRecall = findMnemeHooks(current).some((h) => h.event === "UserPromptSubmit");
+  const noRecall = p.values["no-recall"] === true;
+  const recall = p.values.recall === true || (hadRecall && !noRecall);
+  const commands = hookCommands(bin, url, recall);
+  let edit = addMnemeHooks(current, commands);
+  if (noRecall && hadRecall) {
+    const rm = removeMnemeHooks(edit.settings, ["UserPromptSubmit"]);
+    edit = { settings: rm.settings, changes: [...edit.changes, ...rm.changes] };
+  }
   if (edit.changes.length === 0) {
     say("hooks:", `${settingsPath} (already in place)`);
   } else {
@@ -483,6 +567,14 @@ export async function connect(args: string[], io: Io): Promise<number> {
     say("hooks:", `${settingsPath} (${would}${before === null ? "created" : "updated"})`);
     for (const c of edit.changes) io.out(`           ${c}\n`);
   }
+  say(
+    "recall:",
+    noRecall
+      ? (hadRecall ? `the prompt hook ${would}removed (--no-recall)` : "no prompt hook")
+      : recall
+      ? "the prompt hook injects relevant memories on each prompt (--no-recall removes it)"
+      : "no prompt hook (--recall adds one: relevant memories on each prompt)",
+  );
 
   // 4: the MCP server.
   const entry = mcpEntry(bin, url, cfg.adminApiKey);
@@ -538,6 +630,17 @@ export async function connect(args: string[], io: Io): Promise<number> {
       ? `the SessionStart hook failed: ${hookProblem}`
       : `the SessionStart hook prints the bootstrap (PATH=${MINIMAL_PATH})`,
   );
+  const recallProblem = commands.UserPromptSubmit
+    ? await checkHook(io, commands.UserPromptSubmit, cwd, "UserPromptSubmit")
+    : null;
+  if (commands.UserPromptSubmit) {
+    say(
+      "check:",
+      recallProblem
+        ? `the UserPromptSubmit hook failed: ${recallProblem}`
+        : `the UserPromptSubmit hook runs (PATH=${MINIMAL_PATH})`,
+    );
+  }
   const mcp = await checkMcp(io, entry, Math.min(timeoutS, 60) * 1000);
   say(
     "check:",
@@ -547,7 +650,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
   );
   if (mcpTodo) io.out(`\nRegister the MCP server (for all your projects):\n\n  ${mcpTodo}\n`);
   if (manual) io.out(`\n${manual}`);
-  if (hookProblem || mcp.problem) {
+  if (hookProblem || recallProblem || mcp.problem) {
     io.err(
       "memcli connect: the check failed (see above); fix it and run 'memcli connect claude' again\n",
     );
@@ -641,8 +744,20 @@ export async function disconnect(args: string[], io: Io): Promise<number> {
 
   // The start at login (which also stops the service it runs), and a daemon connect started.
   const host = hostOf(io);
-  const off = await disableAutostart(AUTOSTART_NAME, { host, dryRun: dry, now: true });
-  say("at login:", off.changed ? `${would}removed ${off.file}` : "nothing registered");
+  const off = await disableAutostart(AUTOSTART_NAME, {
+    host,
+    dryRun: dry,
+    now: true,
+    fallbacks: true,
+  });
+  say(
+    "at login:",
+    !off.changed
+      ? "nothing registered"
+      : off.kind === "systemd" || off.kind === "launchd"
+      ? `${would}removed ${off.file}`
+      : `${dry ? "would " : ""}${off.steps.join("; ")}`,
+  );
   if (rec?.started_daemon) {
     if (dry) say("service:", "would stop the background service connect started");
     else {

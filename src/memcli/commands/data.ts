@@ -56,12 +56,15 @@ function progress(io: Io): { update(line: string): void; done(): void } {
  * user typed (`--project`, not `project:`), `content` becomes `CONTENT` (or `QUERY`).
  */
 export function inFlagTerms(err: unknown, positional = "CONTENT"): unknown {
-  if (!(err instanceof MemoryError) || err.status !== 400 || err.field === undefined) return err;
+  if (!(err instanceof MemoryError) || err.field === undefined) return err;
+  if (err.status !== 400 && err.status !== 409) return err;
   const name = err.field.split("[")[0];
   const flag = name === "content" || name === "query" ? positional : FIELD_FLAGS[name] ?? null;
   if (flag === null) return err;
-  const rest = err.message.slice(err.field.length).replace(/^:\s*/, "");
-  return new MemoryError(400, `${flag}: ${rest}`, { field: err.field });
+  const rest = err.message.slice(err.field.length).replace(/^:\s*/, "")
+    // The API's field, in the message, becomes the flag too.
+    .replace(/ with supersedes$/, " with --supersedes ID (its first 8 characters will do)");
+  return new MemoryError(err.status, `${flag}: ${rest}`, { field: err.field });
 }
 
 const FIELD_FLAGS: Record<string, string> = {
