@@ -148,11 +148,11 @@ export async function add(args: string[], io: Io): Promise<number> {
   const projectFlag = stringFlag("add", "project", p.values.project);
   const ttl = stringFlag("add", "ttl", p.values.ttl);
   const supersedes = stringFlag("add", "supersedes", p.values.supersedes);
-  if (supersedes !== undefined) checkIdSyntax("add", "--supersedes", supersedes);
   const replace = p.values.replace === true;
   if (replace && supersedes) {
     throw new UsageError("--replace and --supersedes cannot be combined", "add");
   }
+  if (supersedes !== undefined) checkIdSyntax("add", "--supersedes", supersedes);
   let weight: number | undefined;
   if (p.values.weight !== undefined) {
     weight = Number(p.values.weight);
