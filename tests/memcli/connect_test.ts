@@ -158,7 +158,7 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     const off = await memcli(["disconnect", "claude"]);
     assert.equal(off.code, 0, off.err + off.out);
     assert.match(off.out, /MCP: +removed server 'mneme'/);
-    assert.match(off.out, new RegExp(`at login: +remove the line from ${join(home, ".profile")}`));
+    assert.match(off.out, new RegExp(`at login: +removed the line from ${join(home, ".profile")}`));
     assert.equal(await Deno.readTextFile(join(home, ".profile")), "");
     assert.match(off.out, /service: +Stopped the memory service \(pid \d+\)\./);
     assert.equal(await exists(settings), false);

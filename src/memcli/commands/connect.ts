@@ -47,6 +47,7 @@ import { configOf, type Layout, layoutOf } from "../context.ts";
 import { answers, checkDaemon, servesDataDir, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
+import { VERSION } from "../../version.ts";
 import { clientUrl, startDaemon } from "./setup.ts";
 import { checkAccess } from "./hooks.ts";
 import { stopService } from "./service.ts";
@@ -277,62 +278,30 @@ async function checkHook(
   return null;
 }
 
-/** Start the MCP server as Claude Code does, send initialize and tools/list; null when fine. */
+/**
+ * Start the MCP server as Claude Code does, and list its tools with the MCP SDK's client
+ * (initialize, then tools/list); `problem` null when fine.
+ */
 async function checkMcp(
   io: Io,
   entry: ReturnType<typeof mcpEntry>,
   timeoutMs: number,
 ): Promise<{ problem: string | null; tools: number; server: string }> {
-  const child = new Deno.Command("sh", {
-    args: shArgs([entry.command], { ...checkEnv(io), ...entry.env }),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  const send = (msg: unknown) => w.write(new TextEncoder().encode(JSON.stringify(msg) + "\n"));
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = "";
-  const next = async (id: number): Promise<Record<string, unknown> | null> => {
-    while (true) {
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        try {
-          const m = JSON.parse(line);
-          if (m?.id === id) return m;
-        } catch { /* not ours */ }
-        continue;
-      }
-      const { value, done } = await lines.read();
-      if (done) return null;
-      buf += value;
-    }
-  };
+  const { Client, DenoStdioTransport } = await import("../../common/mcp_client.ts");
+  const transport = new DenoStdioTransport(
+    "sh",
+    shArgs([entry.command], { ...checkEnv(io), ...entry.env }),
+  );
+  const client = new Client({ name: "memcli-connect-check", version: VERSION });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((r) => timer = setTimeout(() => r("timeout"), timeoutMs));
   const talk = async () => {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "memcli-connect-check", version: "1" },
-      },
-    });
-    const init = await next(1);
-    if (!init || !init.result) return { problem: "no answer to initialize", tools: 0, server: "" };
-    const info = (init.result as { serverInfo?: { name?: string; version?: string } }).serverInfo;
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    const list = await next(2);
-    const tools = (list?.result as { tools?: unknown[] } | undefined)?.tools?.length ?? 0;
+    await client.connect(transport);
+    const info = client.getServerVersion();
+    const { tools } = await client.listTools();
     return {
-      problem: tools ? null : "it lists no tools",
-      tools,
+      problem: tools.length ? null : "it lists no tools",
+      tools: tools.length,
       server: `${info?.name ?? "?"} ${info?.version ?? ""}`.trim(),
     };
   };
@@ -342,25 +311,15 @@ async function checkMcp(
     result = r === "timeout"
       ? { problem: `no answer within ${timeoutMs / 1000} s`, tools: 0, server: "" }
       : r;
-  } catch (err) {
-    result = { problem: (err as Error).message, tools: 0, server: "" };
+  } catch (e) {
+    result = { problem: (e as Error).message, tools: 0, server: "" };
   } finally {
     clearTimeout(timer);
   }
-  await w.close().catch(() => {});
-  await lines.cancel().catch(() => {});
-  // Its stdin closed, the server ends; one that does not is stopped.
-  const end = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-  }, 5000);
-  const status = await child.status;
-  clearTimeout(end);
-  const err = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
-  if (result.problem && err.trim()) {
-    result.problem += ` (${err.trim().split("\n").at(-1)}; exit ${status.code})`;
-  }
+  // Closing ends the server: its stdin closes (killed after 5 s if it lingers).
+  await client.close().catch(() => {});
+  const err = transport.stderr.trim();
+  if (result.problem && err) result.problem += ` (${err.split("\n").at(-1)})`;
   return result;
 }
 
@@ -756,7 +715,7 @@ export async function disconnect(args: string[], io: Io): Promise<number> {
       ? "nothing registered"
       : off.kind === "systemd" || off.kind === "launchd"
       ? `${would}removed ${off.file}`
-      : `${dry ? "would " : ""}${off.steps.join("; ")}`,
+      : off.steps.map((x) => dry ? `would ${x}` : x.replace(/^remove /, "removed ")).join("; "),
   );
   if (rec?.started_daemon) {
     if (dry) say("service:", "would stop the background service connect started");
