@@ -395,6 +395,8 @@ async function uninstall(home: string, bin: string): Promise<void> {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     }
   }
+  // The install home itself, when nothing else is left in it.
+  await Deno.remove(home).catch(() => {});
   const lines = await linesNaming(bin, Deno.env.get("HOME") ?? "");
   const [rc, line] = pathLine(bin, Deno.env.get("SHELL"));
   console.log(

@@ -109,7 +109,8 @@ Deno.test("install outlives the clone and the npx cache; a newer install switche
     await copyClone(clone2, newer);
     const before = await serviceVersion(url);
     assert.equal(before, VERSION);
-    const up = await install(clone2, await npxDeno(home, "bbbb2222"));
+    const deno2 = await npxDeno(home, "bbbb2222");
+    const up = await install(clone2, deno2);
     assert.match(up, new RegExp(`Switched from ${VERSION} to ${newer}`));
     assert.match(up, new RegExp(`Started the memory service \\(pid \\d+\\) at ${url}`));
     assert.match(up, new RegExp(`The memory service runs ${newer} now\\.`));
@@ -122,6 +123,18 @@ Deno.test("install outlives the clone and the npx cache; a newer install switche
     const v2 = await memcli(["version"]);
     assert.match(v2.out, new RegExp(`^memcli v${newer} `));
     assert.doesNotMatch(v2.out, /runs v/);
+
+    // Removing: disconnect, then uninstall; the install is gone, the memories stay.
+    assert.equal((await memcli(["disconnect", "claude"])).code, 0);
+    const un = await runClean(deno2, ["run", "-A", "tasks/install.ts", "--uninstall"], env, clone2);
+    assert.equal(un.code, 0, un.err + un.out);
+    assert.match(
+      un.out,
+      /If you added the PATH line to ~\/\.bashrc \(export PATH=".*\.deno\/bin:\$PATH"\)/,
+    );
+    await assert.rejects(Deno.lstat(installed), Deno.errors.NotFound);
+    await assert.rejects(Deno.lstat(join(bin, "memcli")), Deno.errors.NotFound);
+    assert.ok((await Deno.stat(join(home, ".local", "share", "mneme", "db"))).isDirectory);
   } finally {
     await memcli(["disconnect", "claude"]).catch(() => {});
     await memcli(["stop"]).catch(() => {});
