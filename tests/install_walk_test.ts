@@ -118,6 +118,12 @@ Deno.test("install outlives the clone and the npx cache; a newer install switche
     assert.equal(await serviceVersion(url), newer);
     assert.equal(await Deno.readLink(join(installed, "current")), `versions/${newer}`);
     assert.ok((await Deno.stat(join(installed, "versions", VERSION))).isDirectory);
+    // The same Deno: one file, linked, not a second copy.
+    const [d1, d2] = await Promise.all(
+      [VERSION, newer].map((v) => Deno.stat(join(installed, "versions", v, "deno"))),
+    );
+    assert.equal(d1.ino, d2.ino);
+    assert.equal(d2.nlink, 2);
     const list = await memcli(["list"]);
     assert.match(list.out, /keeps this memory across the upgrade/);
     const v2 = await memcli(["version"]);
