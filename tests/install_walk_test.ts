@@ -93,6 +93,10 @@ Deno.test("install outlives the clone and the npx cache; a newer install switche
     await Deno.remove(clone, { recursive: true });
     await Deno.remove(join(home, ".npm"), { recursive: true });
     await Deno.remove(join(home, ".cache"), { recursive: true }).catch(() => {});
+    // Offline from here: any download would go through a proxy that is not there (the
+    // registry stays the same: Deno's npm cache is kept per registry).
+    const online = { ...env };
+    Object.assign(env, { HTTPS_PROXY: "http://127.0.0.1:9" });
     const st = await memcli(["status"]);
     assert.equal(st.code, 0, st.err + st.out);
     assert.match(st.out, /Mneme admin: running/);
@@ -104,6 +108,8 @@ Deno.test("install outlives the clone and the npx cache; a newer install switche
     assert.match(v.out, new RegExp(`^memcli v${VERSION} \\(installed in ${installed}/versions/`));
 
     // A newer clone installs beside the old one and the service moves to it.
+    delete env.HTTPS_PROXY;
+    Object.assign(env, online);
     const newer = "99.0.0";
     const clone2 = join(dir.path, "mneme-newer");
     await copyClone(clone2, newer);
