@@ -260,8 +260,8 @@ async function run(cmd: string, args: string[], env: Record<string, string> = {}
  * Returns the previous version (null on a first install).
  */
 export async function install(home: string, bin: string): Promise<string | null> {
+  // Owner-only, the folders it creates (a `--root` folder that exists is left as it is).
   await Deno.mkdir(join(home, "versions"), { recursive: true, mode: 0o700 });
-  await Deno.chmod(home, 0o700);
   const stage = join(home, "versions", `.${VERSION}.tmp-${crypto.randomUUID().slice(0, 8)}`);
   try {
     for (const f of APP_FILES) await copyTree(join(ROOT, f), join(stage, "app", f));
