@@ -16,7 +16,13 @@ import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
 import { safeEnv } from "./common/env.ts";
-import { AUTOSTART_RUN, autostartDirs } from "./common/autostart.ts";
+import {
+  AUTOSTART_ENV,
+  AUTOSTART_RUN,
+  autostartDirs,
+  profileFiles,
+  xdgAutostartDir,
+} from "./common/autostart.ts";
 import { defaultPort } from "./common/net.ts";
 import { wordVectorsFiles } from "./common/models.ts";
 
@@ -109,6 +115,7 @@ export const MEMCLI_ENV_VARS: readonly string[] = [
   "PATH",
   "DENO_DIR",
   "XDG_CACHE_HOME",
+  ...AUTOSTART_ENV,
 ];
 
 /**
@@ -314,7 +321,9 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  *   Claude Code's user `settings.json` and the `mneme-backups` folder next to it
  *   (`memcli hooks`), nothing else of that folder; runs `sh`, `ps` and `kill` for the daemon;
  *   for `memcli connect`, reads and writes the folders of the start-at-login entries (systemd
- *   user units, launchd agents) and reads Claude Code's user configuration (`.claude.json`).
+ *   user units, launchd agents, XDG autostart entries) and the login profiles (`~/.profile`,
+ *   `~/.bash_profile`, `~/.bash_login`, `~/.zprofile`: the profile line where there is no
+ *   service manager) and reads Claude Code's user configuration (`.claude.json`).
  *
  * Every program may also reach the loopback names ({@link LOOPBACK}), where the defaults live.
  * The programs that connect to Postgres (admin, mcp) read the libpq-style variables too.
@@ -340,8 +349,10 @@ export function planFor(
     const claude = claudeSettingsFiles(claudeDir);
     // `memcli connect`: the start-at-login entries, and Claude Code's user MCP servers (read).
     const home = envOf("HOME") ?? envOf("USERPROFILE");
+    const xdg = { home: home ?? "", xdgConfigHome: envOf("XDG_CONFIG_HOME") || undefined };
+    // …and where there is no service manager: the XDG autostart entry, the profile line.
     const autostart = home
-      ? autostartDirs({ home, xdgConfigHome: envOf("XDG_CONFIG_HOME") || undefined })
+      ? [...autostartDirs(xdg), xdgAutostartDir(xdg), ...profileFiles(xdg)]
       : [];
     const mcpConfig = claudeUserConfig(envOf);
     const read = [

@@ -180,7 +180,8 @@ function memoryProgram(
   denoFlags: string[],
 ): Program {
   const entry = `src/bin/${program}.ts`;
-  const lock = program === "mcp" ? { lock: MCP_LOCK } : {};
+  // memcli checks the MCP server with the SDK's client (src/common/mcp_client.ts).
+  const lock = program === "mcp" || program === "memcli" ? { lock: MCP_LOCK } : {};
   const vars = program === "memcli" ? [...MEMORY_ENV_VARS, ...MEMCLI_ENV_VARS] : MEMORY_PROGRAM_ENV;
   return {
     name,

@@ -8,10 +8,11 @@ import { shellQuoteExpanding } from "../src/common/shell.ts";
 import {
   binDir,
   cacheArgs,
-  installArgs,
+  installHome,
   installReport,
   onPath,
-  pinDeno,
+  WRAPPER_MARK,
+  wrapperText,
 } from "../tasks/install.ts";
 import { toolEnv } from "./helpers/install.ts";
 import { ROOT } from "./helpers.ts";
@@ -60,17 +61,12 @@ Deno.test("one table: every task line is the launcher with its program's name", 
     assert.match(p.entry, /^src\/bin\/\w+\.ts$/);
   }
   assert.equal(tasks.admin, "deno task start");
-  // The installed commands are the same launcher, with Deno's own executable to run.
-  const args = installArgs("memcli");
-  const i = args.indexOf("--no-prompt");
-  assert.deepEqual(args.slice(i), [
-    "--no-prompt",
-    "--allow-env",
-    `--allow-run=${Deno.execPath()}`,
-    `${ROOT}src/bin/launch.ts`,
-    "--",
-    "memcli",
-  ]);
+  // The installed commands are the same launcher, with the install's own Deno to run.
+  const w = wrapperText("memcli", "/h/i", "/h/b");
+  assert.match(
+    w,
+    /^exec "\$here\/deno" run --no-prompt --allow-env "--allow-run=\$here\/deno" --config "\$here\/app\/deno\.json" "\$here\/app\/src\/bin\/launch\.ts" memcli "\$@"$/m,
+  );
 });
 
 Deno.test("every program's permissions are scoped, for the default configuration and fixed grants", () => {
@@ -110,7 +106,7 @@ Deno.test("docs/permissions.md shows the commands deno task compile runs", async
   }
 });
 
-Deno.test("deno task install: the wrappers run this Deno by absolute path, with no deno on PATH", async () => {
+Deno.test("deno task install: wrappers that run the install's own Deno and files, with no deno on PATH", async () => {
   const root = await Deno.makeTempDir({ prefix: "mneme-install-" });
   try {
     const out = await new Deno.Command(Deno.execPath(), {
@@ -126,38 +122,57 @@ Deno.test("deno task install: the wrappers run this Deno by absolute path, with 
     const bin = `${root}/bin`;
     assert.equal(
       text,
-      "Fetching the commands' npm packages into Deno's cache (once; then they start offline)\n" +
+      "Fetching the commands' npm packages into the install's own cache (once; then they start " +
+        "offline)\n" +
         installReport(
           bin,
           ["mneme-admin", "mneme-mcp", "memcli", "msgcli"],
           "/nonexistent",
           "/bin/zsh",
+          root,
         ) + "\n",
     );
     assert.match(text, new RegExp(`^${bin} is not on your PATH\\. .* to ~/\\.zshrc$`, "m"));
     assert.match(text, new RegExp(`^  export PATH="${bin}:\\$PATH"$`, "m"));
+    // Everything in the versioned folder: the program, its Deno (a copy), the lockfiles.
+    const v = `${root}/versions/${VERSION}`;
+    assert.equal(await Deno.readLink(`${root}/current`), `versions/${VERSION}`);
+    for (
+      const f of ["app/deno.json", "app/deno.lock", `app/${MCP_LOCK}`, "app/src/bin/launch.ts"]
+    ) {
+      assert.ok((await Deno.stat(`${v}/${f}`)).isFile, f);
+    }
+    assert.ok((await Deno.lstat(`${v}/deno`)).isFile, "Deno is copied, not linked");
+    assert.ok((await Deno.stat(`${v}/app/models`)).isDirectory);
+    assert.ok((await Deno.stat(`${v}/app/static/index.html`)).isFile);
+    assert.ok((await Deno.stat(`${root}/deno_dir/npm`)).isDirectory);
     for (const name of ["mneme-admin", "mneme-mcp", "memcli", "msgcli"]) {
       const wrapper = await Deno.readTextFile(`${bin}/${name}`);
-      assert.match(wrapper, new RegExp(`^exec ${Deno.execPath()} run `, "m"), name);
-      assert.match(wrapper, new RegExp(`^MNEME_BIN_DIR=${bin}; export MNEME_BIN_DIR$`, "m"));
+      assert.equal(wrapper, wrapperText(name, root, bin), name);
+      assert.equal(wrapper.split("\n")[1], WRAPPER_MARK);
       assert.doesNotMatch(wrapper, /^exec deno /m);
     }
     // As an agent runs a hook: a minimal environment, PATH without deno or the bin folder.
     const run = await new Deno.Command(`${bin}/memcli`, {
       args: ["--version"],
-      env: { ...toolEnv(), HOME: root, PATH: "/nonexistent" },
+      env: { HOME: root, PATH: "/nonexistent" },
       clearEnv: true,
       stdout: "piped",
       stderr: "piped",
     }).output();
     assert.ok(run.success, new TextDecoder().decode(run.stderr));
     assert.match(new TextDecoder().decode(run.stdout), /^memcli v\d/);
-    // Installing again is the same (the wrapper is pinned once).
-    assert.equal(await pinDeno(`${bin}/memcli`), true);
-    assert.match(
-      await Deno.readTextFile(`${bin}/memcli`),
-      new RegExp(`^exec ${Deno.execPath()} run `, "m"),
-    );
+    // The install gone, the wrapper says so (and what to do) instead of a module error.
+    await Deno.remove(`${root}/current`);
+    const gone = await new Deno.Command(`${bin}/memcli`, {
+      args: ["--version"],
+      env: { HOME: root, PATH: "/usr/bin:/bin" },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(gone.code, 127);
+    assert.match(new TextDecoder().decode(gone.stderr), /no Mneme install at .*deno task install/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -169,21 +184,29 @@ Deno.test("install report: on PATH names the next command; off PATH gives the li
     ["memcli"],
     "/usr/bin:/h/.deno/bin/",
     "/bin/bash",
-    "/d/deno",
+    "/h/i",
+    "1.2.3",
   );
   assert.equal(
     r,
-    "Installed memcli in /h/.deno/bin\nThey run Deno at /d/deno (no deno needed on PATH).\n" +
+    "Installed Mneme 1.2.3 in /h/i/versions/1.2.3 (with its own Deno and\n" +
+      "npm packages: it needs neither this folder nor the network any more).\n" +
+      "Commands memcli in /h/.deno/bin\n" +
       "/h/.deno/bin is on your PATH.\n\nNext, connect Claude Code:  memcli connect claude",
   );
-  const off = installReport("/h/my bin", ["memcli"], "/usr/bin", "/usr/bin/fish", "/d/deno");
+  const off = installReport("/h/my bin", ["memcli"], "/usr/bin", "/usr/bin/fish", "/h/i");
   assert.match(off, /add this line to ~\/\.config\/fish\/config\.fish/);
   assert.match(off, /^ {2}fish_add_path "\/h\/my bin"$/m);
   assert.match(
     off,
     /this works without the PATH change\): {2}'\/h\/my bin\/memcli' connect claude/,
   );
-  assert.match(installReport("/b", [], "", undefined), /add this line to ~\/\.bashrc/);
+  assert.match(installReport("/b", [], "", undefined, "/i"), /add this line to ~\/\.bashrc/);
+  assert.equal(installHome("r"), `${Deno.cwd()}/r`);
+  assert.equal(
+    installHome(undefined, (n) => ({ HOME: "/h" })[n]),
+    Deno.build.os === "linux" ? "/h/.local/share/mneme-install" : installHome(undefined),
+  );
   assert.equal(onPath("/a/b", "/x:/a/b/"), true);
   assert.equal(onPath("/a/b", "/x:/a/bc"), false);
   assert.equal(binDir("r", (n) => ({ HOME: "/h" })[n]), `${Deno.cwd()}/r/bin`);
@@ -219,7 +242,11 @@ Deno.test("the first start fetches only what the service needs: no test-only pac
   assert.ok(Object.keys(mcpLock.specifiers).some((n) => n.includes("@modelcontextprotocol/sdk")));
   const mcp = findProgram("mneme-mcp")!;
   // deno task install fetches them with that lockfile, so that no first start needs the network.
-  assert.ok(cacheArgs(mcp).includes(`--lock=${ROOT}${MCP_LOCK}`));
+  const caches = cacheArgs("/app");
+  assert.equal(caches.length, 2);
+  assert.ok(caches[1].includes(`--lock=/app/${MCP_LOCK}`));
+  assert.ok(caches[1].includes(`/app/${mcp.entry}`));
+  assert.ok(!caches[0].includes(`/app/${mcp.entry}`));
   const ctx = { env: (n: string) => (n === "HOME" ? "/home/you" : undefined), args: [], cwd: "/" };
   assert.ok(denoRunArgs(mcp.launch(ctx)).includes(`--lock=${ROOT}${MCP_LOCK}`));
   const tasks = denoJson.tasks as Record<string, string>;
@@ -231,7 +258,13 @@ Deno.test("the first start fetches only what the service needs: no test-only pac
 Deno.test("deno task uninstall disconnects Claude Code first when its settings still run the commands", async () => {
   const root = await Deno.makeTempDir({ prefix: "mneme-uninstall-" });
   try {
-    const env = { ...toolEnv(), HOME: root, PATH: "/usr/bin:/bin", DATA_DIR: `${root}/data` };
+    const env = {
+      ...toolEnv(),
+      HOME: root,
+      PATH: "/usr/bin:/bin",
+      DATA_DIR: `${root}/data`,
+      SHELL: "/bin/bash",
+    };
     const task = (args: string[]) =>
       new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", `${ROOT}tasks/install.ts`, "--root", root, ...args],
@@ -249,6 +282,7 @@ Deno.test("deno task uninstall disconnects Claude Code first when its settings s
       settings,
       JSON.stringify({ model: "x", hooks: { SessionStart: [{ hooks: [hook] }] } }),
     );
+    await Deno.writeTextFile(`${root}/.bashrc`, `# mine\nexport PATH="${root}/bin:$PATH"\n`);
     const out = await task(["--uninstall"]);
     const text = new TextDecoder().decode(out.stdout);
     assert.ok(out.success, new TextDecoder().decode(out.stderr));
@@ -257,7 +291,15 @@ Deno.test("deno task uninstall disconnects Claude Code first when its settings s
       /Claude Code still runs Mneme's commands from .*: memcli disconnect claude first/,
     );
     assert.deepEqual(JSON.parse(await Deno.readTextFile(settings)), { model: "x" });
-    assert.match(text, /removed memcli/);
+    assert.match(text, new RegExp(`^removed ${root}/bin/memcli$`, "m"));
+    for (const f of ["versions", "current", "deno_dir", "bin/memcli", "bin/mneme-mcp"]) {
+      await assert.rejects(Deno.lstat(`${root}/${f}`), Deno.errors.NotFound, f);
+    }
+    // The PATH line the user added by hand is named, for them to remove.
+    assert.match(
+      text,
+      new RegExp(`^  ${root}/\\.bashrc:2: export PATH="${root}/bin:\\$PATH"$`, "m"),
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

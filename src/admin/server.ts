@@ -14,6 +14,9 @@ import type { SqlMemoryService } from "../memory/service.ts";
 import { createAdminApp, createStartingApp } from "./app.ts";
 import { join } from "node:path";
 import { claimOwner, type OwnerClaim } from "../common/owner.ts";
+import { safeEnv } from "../common/env.ts";
+import { TASK_VAR } from "../common/launcher.ts";
+import { VERSION } from "../version.ts";
 
 /**
  * Claim DATA_DIR for this service (the embedded database has one owner): throws, naming the
@@ -112,7 +115,12 @@ export async function startAdminServer(
   try {
     // Recorded as soon as it listens: a second service finds it while it starts.
     const h = cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost;
-    await claim?.record({ url: clientHost(`http://${h}:${server.addr.port}`) });
+    await claim?.record({
+      url: clientHost(`http://${h}:${server.addr.port}`),
+      main: Deno.mainModule,
+      version: VERSION,
+      ...(safeEnv(TASK_VAR) === "1" ? { task: true } : {}),
+    });
     service = await openMemoryService(cfg, opts);
   } catch (err) {
     await server.shutdown();

@@ -22,7 +22,7 @@
 import { describePlan } from "../permissions.ts";
 import { denoRunArgs, findProgram, processEnv, PROGRAMS } from "../programs.ts";
 import { exitCodeOf, forwardSignals } from "../process.ts";
-import { LAUNCHER_PID_VAR, watchParent } from "../common/launcher.ts";
+import { LAUNCHER_PID_VAR, TASK_VAR, watchParent } from "../common/launcher.ts";
 
 /**
  * Deno's own executable when this process may run it, else `deno` (a task grants
@@ -52,6 +52,12 @@ if (program === undefined) {
 const launch = program.launch({ env: processEnv, args, cwd: Deno.cwd() });
 // The program may read the launcher's pid, to follow it (src/common/launcher.ts).
 if (!launch.plan.env.includes(LAUNCHER_PID_VAR)) launch.plan.env.push(LAUNCHER_PID_VAR);
+const task = processEnv("INIT_CWD") !== undefined;
+if (task) {
+  // It may also read whether a task runner started it (src/admin/server.ts records it).
+  if (!launch.plan.env.includes(TASK_VAR)) launch.plan.env.push(TASK_VAR);
+  launch.env[TASK_VAR] = "1";
+}
 const runArgs = denoRunArgs(launch);
 if (/^(1|true|yes|on)$/i.test(processEnv("MNEME_LAUNCH_DEBUG") ?? "")) {
   console.error(`launch: ${program.name}: ${describePlan(launch.plan, true)}`);
@@ -59,7 +65,7 @@ if (/^(1|true|yes|on)$/i.test(processEnv("MNEME_LAUNCH_DEBUG") ?? "")) {
 let child: Deno.ChildProcess | null = null;
 const stop = forwardSignals(() => child);
 const parent = Deno.ppid;
-if (processEnv("INIT_CWD") !== undefined) {
+if (task) {
   // Started by a task runner: when it dies, so does the program.
   watchParent(parent, () => {
     const running = child;

@@ -1,7 +1,10 @@
 /**
  * Start a long-running program at login, the way the platform does it: a systemd user unit on
- * Linux (when `systemctl --user` reaches a user manager), a launchd agent on macOS, and
- * elsewhere a printed fallback (the command to run after each login, and a crontab line).
+ * Linux (when `systemctl --user` reaches a user manager), a launchd agent on macOS. Where
+ * neither exists, and the caller gives a command that starts the program in the background
+ * unless it runs ({@link AutostartSpec.startCommand}), the next thing that exists: an XDG
+ * autostart entry in a desktop session, else a crontab `@reboot` line when `crontab` is
+ * there, else a line in the login shell's profile; otherwise a printed fallback.
  *
  * Generic: it knows nothing of the program it starts. The caller gives a name, the argv (the
  * first word an absolute path: neither systemd nor launchd searches the user's PATH), the
@@ -14,7 +17,10 @@ import { shellQuote } from "./shell.ts";
 import { writeFileAtomic } from "./write.ts";
 
 /** What starts the program at login. */
-export type AutostartKind = "systemd" | "launchd" | "manual";
+export type AutostartKind = "systemd" | "launchd" | "xdg" | "cron" | "profile" | "manual";
+
+/** The fallbacks without a supervisor, in the order they are tried. */
+const FALLBACKS = ["xdg", "cron", "profile"] as const;
 
 /** The program to start at login. */
 export interface AutostartSpec {
@@ -33,6 +39,12 @@ export interface AutostartSpec {
   workingDirectory?: string;
   /** A file its output is appended to (absolute); the platform's log when absent. */
   logFile?: string;
+  /**
+   * A command (first word an absolute path) that starts the program in the background unless
+   * it runs already, and returns. Given, the fallbacks without a supervisor (XDG autostart,
+   * crontab, the profile line) run it instead of `argv`; absent, they are not used.
+   */
+  startCommand?: string[];
 }
 
 /** The outcome of one outside command. */
@@ -45,8 +57,8 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs an outside command (`systemctl`, `launchctl`) and returns its outcome. */
-export type Runner = (cmd: string, args: string[]) => Promise<RunResult>;
+/** Runs an outside command (`systemctl`, `launchctl`, `crontab`) and returns its outcome. */
+export type Runner = (cmd: string, args: string[], stdin?: string) => Promise<RunResult>;
 
 /** Where and how autostart entries are written. */
 export interface AutostartHost {
@@ -58,8 +70,12 @@ export interface AutostartHost {
   xdgConfigHome?: string;
   /** The user id (launchd's `gui/<uid>` domain). */
   uid?: number;
-  /** Runs `systemctl` and `launchctl`. */
+  /** Runs `systemctl`, `launchctl` and `crontab`. */
   run: Runner;
+  /** A desktop session (`XDG_CURRENT_DESKTOP` or `DESKTOP_SESSION` set). */
+  desktop?: boolean;
+  /** The login shell (`$SHELL`): its profile gets the profile line. */
+  shell?: string;
 }
 
 /** Programs the module may run: grant these to a program that uses it. */
@@ -72,14 +88,20 @@ export const AUTOSTART_RUN: readonly string[] = Deno.build.os === "darwin"
   : ["systemctl"];
 
 /** A {@link Runner} that runs the real command, its output captured; a missing one gives 127. */
-export const runCommand: Runner = async (cmd, args) => {
+export const runCommand: Runner = async (cmd, args, stdin) => {
   try {
-    const out = await new Deno.Command(cmd, {
+    const child = new Deno.Command(cmd, {
       args,
-      stdin: "null",
+      stdin: stdin === undefined ? "null" : "piped",
       stdout: "piped",
       stderr: "piped",
-    }).output();
+    }).spawn();
+    if (stdin !== undefined) {
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(stdin));
+      await w.close();
+    }
+    const out = await child.output();
     const dec = new TextDecoder();
     return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
   } catch (err) {
@@ -106,8 +128,13 @@ export function currentHost(
     xdgConfigHome: env("XDG_CONFIG_HOME") || undefined,
     uid,
     run: runCommand,
+    desktop: Boolean(env("XDG_CURRENT_DESKTOP") || env("DESKTOP_SESSION")),
+    shell: env("SHELL") || undefined,
   };
 }
+
+/** The variables {@link currentHost} reads besides HOME and XDG_CONFIG_HOME. */
+export const AUTOSTART_ENV: readonly string[] = ["XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "SHELL"];
 
 /**
  * The folders entries are written to on `host` (systemd user units, launchd agents): grant
@@ -120,7 +147,31 @@ export function autostartDirs(host: Pick<AutostartHost, "home" | "xdgConfigHome"
   ];
 }
 
-/** The file of entry `name` for `kind` on `host`; none for the printed fallback. */
+/** The XDG autostart folder of `host` (desktop sessions start its entries at login). */
+export function xdgAutostartDir(host: Pick<AutostartHost, "home" | "xdgConfigHome">): string {
+  return join(host.xdgConfigHome || join(host.home, ".config"), "autostart");
+}
+
+/** The login profiles a profile line may be in (what `sh`, `bash` and `zsh` read at login). */
+export function profileFiles(host: Pick<AutostartHost, "home">): string[] {
+  return [".profile", ".bash_profile", ".bash_login", ".zprofile"].map((f) => join(host.home, f));
+}
+
+/**
+ * The profile a login shell of `host` reads: `~/.zprofile` for zsh; for bash the first of
+ * `~/.bash_profile` and `~/.bash_login` that exists, else `~/.profile`; else `~/.profile`.
+ */
+export async function loginProfile(host: Pick<AutostartHost, "home" | "shell">): Promise<string> {
+  const [profile, bashProfile, bashLogin, zprofile] = profileFiles(host);
+  const sh = (host.shell ?? "").split("/").pop();
+  if (sh === "zsh") return zprofile;
+  if (sh === "bash") {
+    for (const f of [bashProfile, bashLogin]) if ((await readText(f)) !== null) return f;
+  }
+  return profile;
+}
+
+/** The file of entry `name` for `kind` on `host`; none for crontab, the profile and manual. */
 export function autostartFile(
   kind: AutostartKind,
   name: string,
@@ -129,18 +180,31 @@ export function autostartFile(
   const [systemd, launchd] = autostartDirs(host);
   if (kind === "systemd") return join(systemd, `${name}.service`);
   if (kind === "launchd") return join(launchd, `${name}.plist`);
+  if (kind === "xdg") return join(xdgAutostartDir(host), `${name}.desktop`);
   return undefined;
 }
 
 /**
  * Which mechanism `host` offers: launchd on macOS; systemd on Linux when
- * `systemctl --user show-environment` succeeds (a user manager answers); else the fallback.
+ * `systemctl --user show-environment` succeeds (a user manager answers). Else, with
+ * `fallbacks`: an XDG autostart entry in a desktop session, crontab when `crontab -l` runs,
+ * else the profile line (not on Windows); else the printed fallback.
  */
-export async function detectAutostart(host: AutostartHost): Promise<AutostartKind> {
+export async function detectAutostart(
+  host: AutostartHost,
+  fallbacks = false,
+): Promise<AutostartKind> {
   if (host.os === "darwin") return "launchd";
-  if (host.os !== "linux") return "manual";
-  const r = await host.run("systemctl", ["--user", "show-environment"]);
-  return r.code === 0 ? "systemd" : "manual";
+  if (host.os === "linux") {
+    const r = await host.run("systemctl", ["--user", "show-environment"]);
+    if (r.code === 0) return "systemd";
+  }
+  if (!fallbacks || host.os === "windows") return "manual";
+  if (host.desktop) return "xdg";
+  // `crontab -l` exits 1 when the user has no crontab yet: the command is there.
+  const cron = await host.run("crontab", ["-l"]);
+  if (cron.code === 0 || cron.code === 1) return "cron";
+  return "profile";
 }
 
 /** Throws an error naming the field when `spec` cannot be written safely. */
@@ -157,6 +221,9 @@ export function validateSpec(spec: AutostartSpec): void {
       })`,
     );
   }
+  if (spec.startCommand && (spec.startCommand.length === 0 || !isAbsolute(spec.startCommand[0]))) {
+    throw new Error("autostart startCommand: the first word must be an absolute path");
+  }
   for (
     const [field, v] of [["workingDirectory", spec.workingDirectory], ["logFile", spec.logFile]]
   ) {
@@ -167,6 +234,7 @@ export function validateSpec(spec: AutostartSpec): void {
   const texts: [string, string][] = [
     ["description", spec.description],
     ...spec.argv.map((a, i): [string, string] => [`argv[${i}]`, a]),
+    ...(spec.startCommand ?? []).map((a, i): [string, string] => [`startCommand[${i}]`, a]),
     ...Object.entries(spec.env ?? {}).map(([k, v]): [string, string] => [`env ${k}`, v]),
     ["workingDirectory", spec.workingDirectory ?? ""],
     ["logFile", spec.logFile ?? ""],
@@ -273,6 +341,51 @@ export function shellCommand(spec: AutostartSpec): string {
   return cmd;
 }
 
+/** The comment that marks the crontab and profile lines of entry `name`. */
+function marker(name: string): string {
+  return `# ${name}: start at login (autostart)`;
+}
+
+/**
+ * The shell line the fallbacks run at login: when the start command is still there, it runs
+ * in the background (detached from the shell, its output appended to the log), and starts the
+ * program unless it runs already.
+ */
+export function loginLine(spec: AutostartSpec): string {
+  const start = spec.startCommand!;
+  const cmd = shellCommand({ ...spec, argv: start, workingDirectory: undefined });
+  const log = spec.logFile ? ` >>${shellQuote(spec.logFile)} 2>&1` : " >/dev/null 2>&1";
+  const cd = spec.workingDirectory ? `cd ${shellQuote(spec.workingDirectory)} && ` : "";
+  return `[ -x ${shellQuote(start[0])} ] && (${cd}${cmd}${log} </dev/null &)`;
+}
+
+/** The XDG autostart entry (`.desktop` file) for `spec`. */
+export function desktopEntry(spec: AutostartSpec): string {
+  // An argument in double quotes escapes ", `, $ and \; the value's own escapes double \.
+  const arg = `"${loginLine(spec).replace(/["`$\\]/g, "\\$&")}"`;
+  const exec = `/bin/sh -c ${arg}`.replace(/\\/g, "\\\\").replace(/%/g, "%%");
+  return [
+    "[Desktop Entry]",
+    "Type=Application",
+    `Name=${spec.description}`,
+    `Exec=${exec}`,
+    "NoDisplay=true",
+    "X-GNOME-Autostart-enabled=true",
+    "",
+  ].join("\n");
+}
+
+/** `text` without the lines marked for entry `name`. */
+function withoutMarked(text: string, name: string): string {
+  return text.split("\n").filter((l) => !l.endsWith(marker(name))).join("\n");
+}
+
+/** The crontab's text (empty when the user has none). */
+async function readCrontab(host: AutostartHost): Promise<string> {
+  const r = await host.run("crontab", ["-l"]);
+  return r.code === 0 ? r.stdout : "";
+}
+
 /** The printed fallback: how to start `spec` at login by hand where neither mechanism exists. */
 export function manualInstructions(spec: AutostartSpec, host: Pick<AutostartHost, "os">): string {
   validateSpec(spec);
@@ -323,6 +436,8 @@ export interface AutostartOptions {
   now?: boolean;
   /** Use this mechanism instead of detecting one. */
   kind?: AutostartKind;
+  /** Disable: also remove the fallbacks' entries (XDG autostart, crontab, profile line). */
+  fallbacks?: boolean;
 }
 
 async function readText(path: string): Promise<string | null> {
@@ -355,9 +470,12 @@ export async function enableAutostart(
 ): Promise<AutostartResult> {
   validateSpec(spec);
   const host = opts.host ?? currentHost();
-  const kind = opts.kind ?? await detectAutostart(host);
+  const kind = opts.kind ?? await detectAutostart(host, spec.startCommand !== undefined);
   if (kind === "manual") {
     return { kind, changed: false, steps: [], manual: manualInstructions(spec, host) };
+  }
+  if ((FALLBACKS as readonly string[]).includes(kind)) {
+    return await enableFallback(spec, kind as typeof FALLBACKS[number], host, opts);
   }
   const file = autostartFile(kind, spec.name, host)!;
   const content = kind === "systemd" ? systemdUnit(spec) : launchdPlist(spec, host.home);
@@ -401,6 +519,89 @@ export async function enableAutostart(
   return { kind, file, changed: changed || load, steps };
 }
 
+/** Enable one of the fallbacks without a supervisor; with `now`, also run the line now. */
+async function enableFallback(
+  spec: AutostartSpec,
+  kind: typeof FALLBACKS[number],
+  host: AutostartHost,
+  opts: AutostartOptions,
+): Promise<AutostartResult> {
+  if (!spec.startCommand) throw new Error(`autostart ${kind}: needs a startCommand`);
+  const line = `${loginLine(spec)} ${marker(spec.name)}`;
+  const steps: string[] = [];
+  let file: string | undefined;
+  let changed: boolean;
+  if (kind === "xdg") {
+    file = autostartFile("xdg", spec.name, host)!;
+    const content = desktopEntry(spec);
+    changed = (await readText(file)) !== content;
+    if (changed) steps.push(`write ${file}`);
+    if (changed && !opts.dryRun) await writeOwnerOnly(file, content);
+  } else if (kind === "cron") {
+    const before = await readCrontab(host);
+    const kept = withoutMarked(before, spec.name).replace(/\n*$/, "");
+    // cron reads a bare % as a line end.
+    const after = `${kept ? `${kept}\n` : ""}@reboot ${line.replace(/%/g, "\\%")}\n`;
+    changed = after !== before;
+    if (changed) steps.push("crontab - (an @reboot line)");
+    if (changed && !opts.dryRun) {
+      const r = await host.run("crontab", ["-"], after);
+      if (r.code !== 0) throw new Error(`crontab - failed (exit ${r.code}): ${r.stderr.trim()}`);
+    }
+  } else {
+    file = await loginProfile(host);
+    const before = (await readText(file)) ?? "";
+    const kept = withoutMarked(before, spec.name).replace(/\n*$/, "");
+    const after = `${kept ? `${kept}\n` : ""}${line}\n`;
+    changed = after !== before;
+    if (changed) steps.push(`add a line to ${file}`);
+    if (changed && !opts.dryRun) {
+      const mode = (await Deno.stat(file).catch(() => null))?.mode ?? 0o600;
+      await writeProfile(file, after, mode);
+    }
+  }
+  if (opts.now) {
+    steps.push("start it now (the same line)");
+    if (!opts.dryRun) await host.run("sh", ["-c", loginLine(spec)]);
+  }
+  return { kind, ...(file ? { file } : {}), changed: changed || Boolean(opts.now), steps };
+}
+
+/** Remove the fallbacks' entries of `name` (all of them); the steps taken. */
+async function disableFallbacks(
+  name: string,
+  host: AutostartHost,
+  dryRun: boolean,
+): Promise<{ kind: AutostartKind; file?: string; step: string }[]> {
+  const done: { kind: AutostartKind; file?: string; step: string }[] = [];
+  const xdg = autostartFile("xdg", name, host)!;
+  if ((await readText(xdg)) !== null) {
+    if (!dryRun) await Deno.remove(xdg);
+    done.push({ kind: "xdg", file: xdg, step: `remove ${xdg}` });
+  }
+  for (const f of profileFiles(host)) {
+    const text = await readText(f);
+    if (text === null || !text.split("\n").some((l) => l.endsWith(marker(name)))) continue;
+    if (!dryRun) {
+      const mode = (await Deno.stat(f)).mode ?? 0o600;
+      const rest = withoutMarked(text, name);
+      await writeProfile(f, rest, mode);
+    }
+    done.push({ kind: "profile", file: f, step: `remove the line from ${f}` });
+  }
+  if (host.os !== "windows") {
+    const cron = await readCrontab(host);
+    if (cron.split("\n").some((l) => l.endsWith(marker(name)))) {
+      if (!dryRun) {
+        const r = await host.run("crontab", ["-"], withoutMarked(cron, name));
+        if (r.code !== 0) throw new Error(`crontab - failed (exit ${r.code}): ${r.stderr.trim()}`);
+      }
+      done.push({ kind: "cron", step: "remove the @reboot line from the crontab" });
+    }
+  }
+  return done;
+}
+
 /**
  * Remove entry `name`: stop it when `now`, disable it, remove its file. Idempotent: nothing
  * there is no change. With kind "manual" nothing is there to remove.
@@ -417,8 +618,13 @@ export async function disableAutostart(
     if (opts.kind && opts.kind !== k) continue;
     if ((await readText(autostartFile(k, name, host)!)) !== null) found.push(k);
   }
-  if (found.length === 0) return { kind: opts.kind ?? "manual", changed: false, steps: [] };
-  const steps: string[] = [];
+  const fallen = opts.fallbacks ? await disableFallbacks(name, host, Boolean(opts.dryRun)) : [];
+  if (found.length === 0) {
+    if (fallen.length === 0) return { kind: opts.kind ?? "manual", changed: false, steps: [] };
+    const { kind, file } = fallen[0];
+    return { kind, ...(file ? { file } : {}), changed: true, steps: fallen.map((f) => f.step) };
+  }
+  const steps: string[] = fallen.map((f) => f.step);
   const kind = found[0];
   for (const k of found) {
     const file = autostartFile(k, name, host)!;
@@ -449,16 +655,53 @@ export async function disableAutostart(
   return { kind, file: autostartFile(kind, name, host), changed: true, steps };
 }
 
-/** Whether entry `name` is in place, and where. */
+/**
+ * Whether entry `name` is in place, and where (with `fallbacks`, the XDG autostart entry and
+ * the profile line too; the crontab is not read).
+ */
 export async function autostartStatus(
   name: string,
   host: AutostartHost = currentHost(),
+  fallbacks = false,
 ): Promise<{ kind: AutostartKind; file: string } | null> {
-  for (const k of ["systemd", "launchd"] as const) {
+  for (const k of ["systemd", "launchd", ...(fallbacks ? ["xdg" as const] : [])] as const) {
     const file = autostartFile(k, name, host)!;
     if ((await readText(file)) !== null) return { kind: k, file };
   }
+  if (!fallbacks) return null;
+  for (const file of profileFiles(host)) {
+    const text = await readText(file);
+    if (text?.split("\n").some((l) => l.endsWith(marker(name)))) return { kind: "profile", file };
+  }
   return null;
+}
+
+/**
+ * Restart the program of entry `name` now, through the mechanism that supervises it (systemd
+ * `restart`, launchd `kickstart -k`). False when no such entry is in place.
+ */
+export async function restartAutostart(
+  name: string,
+  host: AutostartHost = currentHost(),
+): Promise<boolean> {
+  const st = await autostartStatus(name, host);
+  if (st?.kind === "systemd") {
+    await must(host, "systemctl", ["--user", "restart", `${name}.service`]);
+    return true;
+  }
+  if (st?.kind === "launchd" && host.uid !== undefined) {
+    await must(host, "launchctl", ["kickstart", "-k", `gui/${host.uid}/${name}`]);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Rewrite a login profile in place, keeping its mode: memcli may write the profile, not a
+ * temporary file beside it in the home folder.
+ */
+async function writeProfile(file: string, text: string, mode: number): Promise<void> {
+  await Deno.writeTextFile(file, text, { mode: mode & 0o777 });
 }
 
 async function writeOwnerOnly(file: string, content: string): Promise<void> {

@@ -15,6 +15,12 @@ import { safeEnv } from "./env.ts";
 /** The variable that carries the launcher's pid to the program it starts. */
 export const LAUNCHER_PID_VAR = "MNEME_LAUNCHER_PID";
 
+/**
+ * The variable the launcher sets to `1` when a task runner started it (`deno task start`, in a
+ * terminal): the service records it, so that memcli can say that it stops with its terminal.
+ */
+export const TASK_VAR = "MNEME_TASK";
+
 /** How often the parent pid is checked. */
 export const LAUNCHER_POLL_MS = 500;
 

@@ -15,6 +15,12 @@ export interface OwnerRecord {
   url?: string;
   /** ISO time it started. */
   started_at: string;
+  /** Its main module (a clone's or an install's file), when it says. */
+  main?: string;
+  /** Its version, when it says. */
+  version?: string;
+  /** Started by a task runner (`deno task start`, in a terminal): it stops with it. */
+  task?: boolean;
 }
 
 /** A held claim: record who holds it, give it back. */

@@ -37,19 +37,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   update: async () => (await import("./commands/manage.ts")).update,
   replace: async () => (await import("./commands/manage.ts")).replace,
   forget: async () => (await import("./commands/manage.ts")).forget,
-  version: () => Promise.resolve(version),
+  version: async () => (await import("./commands/version.ts")).version,
 };
-
-// deno-lint-ignore require-await
-async function version(args: string[], io: Io): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    io.out(COMMAND_USAGE.version);
-    return 0;
-  }
-  if (args.length) throw new UsageError(`unexpected argument '${args[0]}'`, "version");
-  io.out(`memcli v${VERSION}\n`);
-  return 0;
-}
 
 /** Run `memcli` with `args`; returns the exit code. */
 export async function main(args: string[], io: Io = processIo()): Promise<number> {
@@ -63,7 +52,10 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
       io.out(USAGE);
       return 0;
     }
-    if (name === "--version" || name === "-V") return await version([], io);
+    if (name === "--version" || name === "-V") {
+      io.out(`memcli v${VERSION}\n`);
+      return 0;
+    }
     if (name === "help") {
       if (rest.length === 0) {
         io.out(USAGE);

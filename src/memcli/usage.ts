@@ -75,29 +75,41 @@ Stops the memory service of DATA_DIR, whoever started it (memcli, 'deno task sta
 login service): SIGTERM, then SIGKILL after the timeout (default 10 s). Data is kept.
 `,
   restart:
-    `Usage: memcli restart [--port N] [--database-url URL] [--embedding-provider P] [--timeout S]
+    `Usage: memcli restart [--if-running] [--port N] [--database-url URL] [--embedding-provider P]
+                      [--timeout S]
 
 Stops the memory service of DATA_DIR (if it runs), then starts it in the background.
+--if-running (what 'deno task install' runs after an upgrade): only when a service of
+DATA_DIR runs from an install on another version; through its login entry when one runs it;
+a service started from a clone (deno task start) is left alone.
 `,
-  connect: `Usage: memcli connect claude [--recall] [--project-dir DIR] [--dry-run] [--no-autostart]
-                             [--bin DIR] [--timeout S]
+  connect:
+    `Usage: memcli connect claude [--recall|--no-recall] [--take-over|--keep] [--project-dir DIR]
+                             [--dry-run] [--no-autostart] [--bin DIR] [--timeout S]
 
 Connects Claude Code to Mneme in one step; running it again changes nothing:
-  1. starts the memory service for DATA_DIR unless it runs;
-  2. makes it start at login: a systemd user unit (Linux), a launchd agent (macOS), else
-     prints the line to add yourself;
+  1. starts the memory service for DATA_DIR unless it runs; one started in a terminal
+     (deno task start) stops with that terminal: connect says so and offers to take it over
+     (on a terminal it asks; otherwise only with --take-over; --keep keeps it);
+  2. makes it start at login: a systemd user unit (Linux), a launchd agent (macOS); where
+     neither exists, the next thing that exists runs 'memcli start' at login: an XDG
+     autostart entry in a desktop session, else an @reboot line in your crontab, else a
+     line in your login shell's profile (~/.profile, ~/.bash_profile, ~/.zprofile);
   3. adds the hooks to Claude Code's user settings (--project-dir: DIR/.claude/settings.json)
      with the absolute path of the installed memcli: SessionStart -> bootstrap, and with
-     --recall UserPromptSubmit -> recall;
+     --recall UserPromptSubmit -> recall (kept when there, removed with --no-recall);
   4. registers the MCP server 'mneme' for all your projects (claude mcp add --scope user)
      with the absolute path of the installed mneme-mcp; without 'claude' on PATH it prints
      the line to run;
-  5. checks it as Claude Code runs it, with a minimal PATH: the hook runs and the MCP server
-     answers initialize.
+  5. checks it as Claude Code runs it, with a minimal PATH: every hook it installed runs and
+     the MCP server answers initialize.
 The installed commands are found in --bin DIR, else the folder memcli was installed in.
 
 Flags:
   --recall          also the recall hook (relevant memories on each prompt)
+  --no-recall       remove the recall hook
+  --take-over       stop a service started in a terminal and start the background service
+  --keep            keep a service started in a terminal (it stops with that terminal)
   --project-dir DIR hooks in DIR/.claude/settings.json instead of the user settings
   --dry-run         say what would be done; change nothing
   --no-autostart    do not register the start at login
@@ -218,7 +230,9 @@ Flags:
 `,
   version: `Usage: memcli version
 
-Prints "memcli v<version>" (no network call).
+Prints "memcli v<version>" and where it is installed; when the memory service answers and
+runs another version, says so ('memcli restart' moves it to this one). 'memcli --version'
+prints the first line only, without asking the service.
 `,
   export: `Usage: memcli export [FILE]
 

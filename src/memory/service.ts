@@ -388,20 +388,24 @@ export class SqlMemoryService implements MemoryService {
     const [embedding] = await this.#embed([v.content]);
     const now = this.#now();
     let contradictions = await this.#contradictionsOf(v, embedding, now);
-    if (replace && contradictions.length > 1) {
-      const list = contradictions
+    // An exact duplicate is not one to replace: the other candidates are.
+    const candidates = replace
+      ? contradictions.filter((c) => c.memory.content !== v.content)
+      : contradictions;
+    if (replace && candidates.length > 1) {
+      const list = candidates
         .map((c) => `${c.memory.id} (${c.similarity.toFixed(3)}: ${oneLine(c.memory.content)})`)
         .join("; ");
       throw new MemoryError(
         409,
-        `replace: ${contradictions.length} existing memories look similar, so which one to ` +
+        `replace: ${candidates.length} existing memories look similar, so which one to ` +
           `replace is unclear: ${list}; name the one to replace with supersedes`,
         { field: "replace" },
       );
     }
-    if (replace && contradictions.length === 1) {
-      v.supersedes = contradictions[0].memory.id;
-      contradictions = [];
+    if (replace && candidates.length === 1) {
+      v.supersedes = candidates[0].memory.id;
+      contradictions = contradictions.filter((c) => c !== candidates[0]);
     }
     const row = newRow(v, embedding, now);
     // Without a memory to supersede the insert is one statement, atomic by itself: no
@@ -475,7 +479,7 @@ export class SqlMemoryService implements MemoryService {
 
   async list(filter: ListFilter = {}): Promise<Memory[]> {
     const f = validateList(filter);
-    return await this.#store.list(f, f.limit, this.#now());
+    return await this.#store.list(f, f.limit, this.#now(), f.idRange);
   }
 
   async update(id: string, input: { content: string }): Promise<Memory> {

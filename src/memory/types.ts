@@ -105,6 +105,11 @@ export interface ListFilter {
   project?: string;
   /** Only this type. */
   type?: MemoryType;
+  /**
+   * Only the memories whose id starts with these hex digits (6 to 32, dashes ignored: the
+   * short id the web UI shows), to resolve a short id.
+   */
+  id_prefix?: string;
   /** 1..1000, default 50. */
   limit?: number;
 }

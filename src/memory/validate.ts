@@ -377,13 +377,39 @@ function validateFilterFields(obj: Obj): Filter {
   };
 }
 
+/** The fewest hex digits of an id prefix (the web UI shows 8). */
+export const MIN_ID_PREFIX = 6;
+
+/**
+ * Validate an id prefix (hex digits, dashes ignored) and return the range of ids it covers,
+ * `[lowest, highest]` as UUIDs; undefined when absent.
+ */
+export function validateIdPrefix(x: unknown, field = "id_prefix"): [string, string] | undefined {
+  if (x === undefined) return undefined;
+  if (typeof x !== "string") throw badRequest(field, "must be a string of hex digits");
+  const hex = x.replace(/-/g, "").toLowerCase();
+  if (!/^[0-9a-f]*$/.test(hex) || hex.length < MIN_ID_PREFIX || hex.length > 32) {
+    throw badRequest(
+      field,
+      `must be ${MIN_ID_PREFIX} to 32 hex digits of a memory id (got ${JSON.stringify(x)})`,
+    );
+  }
+  const uuid = (h: string) =>
+    `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return [uuid(hex.padEnd(32, "0")), uuid(hex.padEnd(32, "f"))];
+}
+
 /** Validate list filters (values may be query-string text). */
-export function validateList(x: unknown): Filter & { limit: number } {
+export function validateList(
+  x: unknown,
+): Filter & { limit: number; idRange?: [string, string] } {
   const obj = asObject(x ?? {}, "query");
-  rejectUnknown(obj, ["scope", "project", "type", "limit"], "");
+  rejectUnknown(obj, ["scope", "project", "type", "limit", "id_prefix"], "");
+  const idRange = validateIdPrefix(obj.id_prefix);
   return {
     ...validateFilterFields(obj),
     limit: validateLimit(obj.limit, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, true),
+    ...(idRange ? { idRange } : {}),
   };
 }
 

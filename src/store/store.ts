@@ -133,10 +133,19 @@ export class Store {
     return rows.length ? { supersededBy: rows[0].superseded_by } : null;
   }
 
-  /** Current memories matching the filter, newest update first. */
-  async list(filter: FieldFilter, limit: number, now: Date): Promise<Memory[]> {
+  /**
+   * Current memories matching the filter, newest update first; with `idRange`, only ids in
+   * it (`[lowest, highest]`: the ids a short id's prefix covers, read through the key).
+   */
+  async list(
+    filter: FieldFilter,
+    limit: number,
+    now: Date,
+    idRange?: readonly [string, string],
+  ): Promise<Memory[]> {
     const p = new Params();
-    const where = `${fieldClause(filter, p)} and ${liveClause(now, p)} and ${VISIBLE}`;
+    let where = `${fieldClause(filter, p)} and ${liveClause(now, p)} and ${VISIBLE}`;
+    if (idRange) where += ` and m.id between ${p.add(idRange[0])} and ${p.add(idRange[1])}`;
     const rows = await this.db.query<Row>(
       `select ${COLUMNS} from memories m where ${where}
         order by m.updated_at desc, m.id limit ${p.add(limit)}`,

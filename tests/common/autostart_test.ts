@@ -236,3 +236,96 @@ Deno.test("bad input is an error naming the field, and writes nothing", async ()
     await Deno.remove(home, { recursive: true });
   }
 });
+
+/** SPEC with a start command: the fallbacks without a supervisor may be used. */
+const STARTING: AutostartSpec = { ...SPEC, startCommand: ["/opt/bin/memcli", "start"] };
+
+Deno.test("no user manager, a start command: XDG autostart in a desktop session, then crontab, then the profile", async () => {
+  // A desktop session: an XDG autostart entry, owner-only; disable removes it.
+  const d = await host("linux", { "systemctl": 1 });
+  try {
+    const h = { ...d.host, desktop: true };
+    assert.equal(await detectAutostart(h), "manual", "no start command: no fallback");
+    assert.equal(await detectAutostart(h, true), "xdg");
+    d.calls.length = 0;
+    const r = await enableAutostart(STARTING, { host: h });
+    const file = join(d.home, ".config/autostart/mneme-test.desktop");
+    assert.deepEqual([r.kind, r.file, r.changed], ["xdg", file, true]);
+    assert.deepEqual(d.calls, ["systemctl --user show-environment"]);
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    const entry = await Deno.readTextFile(file);
+    assert.match(entry, /^Exec=\/bin\/sh -c "\[ -x \/opt\/bin\/memcli \] && \(env /m);
+    assert.match(entry, /^Name=Mneme memory service \(100% local\)$/m);
+    assert.doesNotMatch(entry, /s3cret/);
+    assert.deepEqual(await autostartStatus("mneme-test", h, true), { kind: "xdg", file });
+    assert.equal((await enableAutostart(STARTING, { host: h })).changed, false);
+    const off = await disableAutostart("mneme-test", { host: h, fallbacks: true });
+    assert.deepEqual([off.kind, off.changed], ["xdg", true]);
+    assert.equal(await exists(file), false);
+  } finally {
+    await Deno.remove(d.home, { recursive: true });
+  }
+  // crontab there (`crontab -l` exits 1: no crontab yet): an @reboot line, kept others.
+  const c = await host("linux", { "systemctl": 1, "crontab -l": 1 });
+  try {
+    assert.equal(await detectAutostart(c.host, true), "cron");
+    const written: string[] = [];
+    let tab = "";
+    const h = {
+      ...c.host,
+      run: (cmd: string, args: string[], stdin?: string) => {
+        const line = [cmd, ...args].join(" ");
+        c.calls.push(line);
+        if (line === "crontab -l") return Promise.resolve({ code: 0, stdout: tab, stderr: "" });
+        if (line === "crontab -") {
+          written.push(stdin ?? "");
+          tab = stdin ?? "";
+        }
+        return Promise.resolve({
+          code: line.startsWith("systemctl") ? 1 : 0,
+          stdout: "",
+          stderr: "",
+        });
+      },
+    };
+    tab = "0 * * * * other job\n";
+    const r = await enableAutostart(STARTING, { host: h, kind: "cron" });
+    assert.deepEqual([r.kind, r.changed], ["cron", true]);
+    assert.equal(written.length, 1);
+    assert.match(written[0], /^0 \* \* \* \* other job\n@reboot \[ -x \/opt\/bin\/memcli \] && /);
+    assert.match(written[0], /100\\% local|start >>/);
+    assert.match(written[0], / # mneme-test: start at login \(autostart\)\n$/);
+    assert.equal((await enableAutostart(STARTING, { host: h, kind: "cron" })).changed, false);
+    const off = await disableAutostart("mneme-test", { host: h, fallbacks: true });
+    assert.deepEqual([off.kind, off.changed], ["cron", true]);
+    assert.equal(tab, "0 * * * * other job\n");
+  } finally {
+    await Deno.remove(c.home, { recursive: true });
+  }
+  // Neither: a line in the login shell's profile (bash: ~/.bash_profile when there).
+  const p = await host("linux", { "systemctl": 1, "crontab": 127 });
+  try {
+    assert.equal(await detectAutostart(p.host, true), "profile");
+    const h = { ...p.host, shell: "/bin/bash" };
+    await Deno.writeTextFile(join(p.home, ".bash_profile"), "export A=1\n");
+    const r = await enableAutostart(STARTING, { host: h });
+    const file = join(p.home, ".bash_profile");
+    assert.deepEqual([r.kind, r.file, r.changed], ["profile", file, true]);
+    const text = await Deno.readTextFile(file);
+    assert.match(text, /^export A=1\n\[ -x \/opt\/bin\/memcli \] && \(env DATA_DIR=/);
+    assert.match(text, /ADMIN_API_KEY="\$ADMIN_API_KEY"/, "a secret is read at login, not written");
+    assert.match(text, /'\/opt\/bin\/memcli' start|\/opt\/bin\/memcli start/);
+    assert.deepEqual(await autostartStatus("mneme-test", h, true), { kind: "profile", file });
+    assert.equal((await enableAutostart(STARTING, { host: h })).changed, false);
+    const off = await disableAutostart("mneme-test", { host: h, fallbacks: true });
+    assert.deepEqual([off.kind, off.changed], ["profile", true]);
+    assert.equal(await Deno.readTextFile(file), "export A=1\n");
+    // zsh reads ~/.zprofile; others ~/.profile.
+    const z = await enableAutostart(STARTING, { host: { ...h, shell: "/usr/bin/zsh" } });
+    assert.equal(z.file, join(p.home, ".zprofile"));
+    const sh = await enableAutostart(STARTING, { host: { ...h, shell: "/bin/dash" } });
+    assert.equal(sh.file, join(p.home, ".profile"));
+  } finally {
+    await Deno.remove(p.home, { recursive: true });
+  }
+});

@@ -653,3 +653,48 @@ Deno.test({
     }
   },
 });
+
+/** The DOM headless Chromium dumps after `budgetMs` of virtual time (0: at load). */
+async function dumpDom(url: string, budgetMs: number): Promise<string> {
+  const out = await new Deno.Command(CHROMIUM, {
+    args: [
+      "--headless",
+      ...ARGS,
+      ...(budgetMs ? [`--virtual-time-budget=${budgetMs}`] : []),
+      "--dump-dom",
+      url,
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return new TextDecoder().decode(out.stdout);
+}
+
+Deno.test({
+  name: "the overview: a loading state before data, its figures within 1 s of a cold load",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await requireChromium();
+    const admin = await startAdminProcess();
+    let browser: Browser | undefined;
+    try {
+      await apiCall(admin.url, "POST", "/api/memories", { content: "One memory to count." });
+      // At load, before any data: a loading state, never a blank page.
+      const atLoad = await dumpDom(`${admin.url}/`, 0);
+      assert.match(atLoad, /id="(page|overview)-loading"[^>]*role="status"/);
+      // Within 1 s of virtual time: the figures.
+      const soon = await dumpDom(`${admin.url}/`, 1000);
+      assert.match(soon, /<p class="big" id="total-count">1<\/p>/);
+      assert.doesNotMatch(soon, /id="overview-loading"/);
+      // And in real time, a cold browser: content within 1 s of the load event.
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+      const page = await browser.newPage();
+      await page.goto(`${admin.url}/`, { waitUntil: "load" });
+      await page.waitForSelector("#total-count", { timeout: 1000 });
+    } finally {
+      await browser?.close().catch(() => {});
+      await admin.stop();
+    }
+  },
+});

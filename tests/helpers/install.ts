@@ -45,6 +45,7 @@ export async function installCommands(
   root: string,
   config: Record<string, string>,
 ): Promise<{ bin: string; PATH: string }> {
+  await seedCache(root);
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}tasks/install.ts`, "--root", root],
     cwd: ROOT,
@@ -59,6 +60,19 @@ export async function installCommands(
   const bin = join(root, "bin");
   const denoDir = Deno.execPath().replace(/\/[^/]+$/, "");
   return { bin, PATH: `${bin}:${denoDir}:${Deno.env.get("PATH") ?? ""}` };
+}
+
+/**
+ * Seed the install's own cache (`<root>/deno_dir`) with hard links to the tests' npm packages,
+ * so that each install of a test does not fetch them again (install still runs `deno cache`,
+ * which fetches whatever is missing). The walk of a newcomer (tests/install_walk_test.ts)
+ * does not seed.
+ */
+async function seedCache(root: string): Promise<void> {
+  const npm = join(toolEnv().DENO_DIR, "npm");
+  if (!(await exists(npm))) return;
+  await Deno.mkdir(join(root, "deno_dir"), { recursive: true, mode: 0o700 });
+  await new Deno.Command("cp", { args: ["-al", npm, join(root, "deno_dir", "npm")] }).output();
 }
 
 /** A folder of links to the few programs a user's minimal PATH has (never deno). */

@@ -2,7 +2,7 @@
 import { main } from "../../src/memcli/main.ts";
 import type { Io } from "../../src/memcli/io.ts";
 import { projectMarkers } from "../../src/permissions.ts";
-import { permissionFlagsFor } from "../../src/programs.ts";
+import { MCP_LOCK, permissionFlagsFor } from "../../src/programs.ts";
 import { ROOT } from "../helpers.ts";
 
 /** Result of one memcli run. */
@@ -75,7 +75,12 @@ export function memcliPermissions(
   walk = true,
   args: string[] = [],
 ): string[] {
-  const flags = permissionFlagsFor("memcli", { env: (n) => env[n], args, cwd });
+  // memcli's lockfile (the MCP SDK's client is in its graph: src/common/mcp_client.ts), then
+  // its permissions.
+  const flags = [
+    `--lock=${ROOT}${MCP_LOCK}`,
+    ...permissionFlagsFor("memcli", { env: (n) => env[n], args, cwd }),
+  ];
   if (walk) return flags;
   // Without the walk: drop exactly the `.mneme` / `.git` grants above the working directory.
   const walkPaths = new Set(projectMarkers(cwd));

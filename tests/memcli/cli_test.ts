@@ -114,7 +114,7 @@ Deno.test("unknown command or flag: stderr, usage hint, exit 1, no network call"
 Deno.test("version: the one constant, as a real process with the task's permissions", async () => {
   const r = await memcliProcess(["version"], { env: { MEMORY_API_URL: "http://127.0.0.1:9" } });
   assert.equal(r.code, 0, r.err);
-  assert.equal(r.out, `memcli v${VERSION}\n`);
+  assert.equal(r.out, `memcli v${VERSION} (run from a clone)\n`);
   assert.match(VERSION, /^\d+\.\d+\.\d+$/);
   assert.equal((await memcli(["--version"])).out, `memcli v${VERSION}\n`);
   const bad = await memcliProcess(["nope"]);

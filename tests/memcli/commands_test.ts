@@ -332,7 +332,10 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         const r = await memcli(["status"], { env });
         assert.equal(r.code, 0, r.out + r.err);
         assert.match(r.out, /^Mneme admin: running\n/);
-        assert.match(r.out, /Daemon: {4}not started by memcli for this DATA_DIR/);
+        assert.match(
+          r.out,
+          /Daemon: {4}started outside memcli \(not by memcli start or a login entry\)/,
+        );
         assert.match(r.out, new RegExp(`URL: {7}${admin.url} \\(MEMORY_API_URL\\)`));
         assert.match(r.out, /Database: {2}pglite ok/);
         assert.match(

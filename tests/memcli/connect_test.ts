@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { exists } from "../../src/common/fs.ts";
 import { answers, newcomer, runClean } from "../helpers/install.ts";
+import { ROOT } from "../helpers.ts";
 
 Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno on PATH", async () => {
   const { dir, home, repo, url, bin, env } = await newcomer(
@@ -47,8 +48,50 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     const r = await memcli(["connect", "claude"]);
     assert.equal(r.code, 0, r.err + r.out);
     assert.match(r.out, new RegExp(`service: +started in the background at ${url} \\(pid \\d+\\)`));
-    assert.match(r.out, /at login: +not set up by itself here: see below/);
-    assert.match(r.out, /@reboot cd .*\/mneme-admin >>.*admin\.log 2>&1$/m);
+    // No systemd, no crontab, no desktop here: a line in the login shell's profile.
+    const profile = join(home, ".profile");
+    assert.match(
+      r.out,
+      new RegExp(
+        `at login: +a line in ${profile} \\(a login shell starts the service when it is not ` +
+          "running\\) \\(written\\)",
+      ),
+    );
+    const line = (await Deno.readTextFile(profile)).trimEnd();
+    assert.equal(line.split("\n").length, 1);
+    assert.match(line, new RegExp(`^\\[ -x ${bin}/memcli \\] && \\(cd .* ${bin}/memcli start >>`));
+    assert.match(line, / # mneme: start at login \(autostart\)$/);
+    // For real: a new login shell starts the service when it is down…
+    const login = () =>
+      runClean("/bin/bash", ["-lc", "true"], { HOME: home, PATH: env.PATH }, home);
+    const pidOf = async () => Number(/pid (\d+)/.exec((await memcli(["status"])).out)?.[1]);
+    assert.equal((await memcli(["stop"])).code, 0);
+    assert.equal(await answers(url), false);
+    assert.equal((await login()).code, 0);
+    const deadline = Date.now() + 60_000;
+    while (!(await answers(url)) && Date.now() < deadline) {
+      await new Promise((f) => setTimeout(f, 250));
+    }
+    assert.ok(await answers(url), "the login shell started the service");
+    const pid = await pidOf();
+    // Started by the login line memcli wrote: memcli's own service, and status says so.
+    assert.match(
+      (await memcli(["status"])).out,
+      new RegExp(
+        `Daemon: +pid ${pid}, uptime .* \\(memcli's background service; the login line in ${profile} starts it\\)`,
+      ),
+    );
+    // …and does nothing when it is up.
+    assert.equal((await login()).code, 0);
+    const log = join(home, ".local", "share", "mneme", "logs", "admin.log");
+    const until = Date.now() + 30_000;
+    while (
+      !/already running \(pid \d+\)/.test(await Deno.readTextFile(log)) && Date.now() < until
+    ) {
+      await new Promise((f) => setTimeout(f, 250));
+    }
+    assert.match(await Deno.readTextFile(log), new RegExp(`already running \\(pid ${pid}\\)`));
+    assert.equal(await pidOf(), pid);
     assert.match(
       r.out,
       /check: +the SessionStart hook prints the bootstrap \(PATH=\/usr\/bin:\/bin\)/,
@@ -115,6 +158,8 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     const off = await memcli(["disconnect", "claude"]);
     assert.equal(off.code, 0, off.err + off.out);
     assert.match(off.out, /MCP: +removed server 'mneme'/);
+    assert.match(off.out, new RegExp(`at login: +removed the line from ${join(home, ".profile")}`));
+    assert.equal(await Deno.readTextFile(join(home, ".profile")), "");
     assert.match(off.out, /service: +Stopped the memory service \(pid \d+\)\./);
     assert.equal(await exists(settings), false);
     assert.equal(await exists(join(home, ".claude", "mneme-backups")), false);
@@ -126,6 +171,74 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     assert.match(twice.out, /MCP: +no server 'mneme'/);
   } finally {
     await runClean(join(bin, "memcli"), ["stop"], env).catch(() => {});
+    await dir.cleanup();
+  }
+});
+
+Deno.test("connect: a service started in a terminal is named, kept, then taken over; --recall / --no-recall", async () => {
+  const { dir, home, url, bin, env, port } = await newcomer("mneme-takeover-", "repo");
+  const memcli = (args: string[]) => runClean(join(bin, "memcli"), args, env, home);
+  const settings = join(home, ".claude", "settings.json");
+  const events = async () =>
+    Object.keys(JSON.parse(await Deno.readTextFile(settings)).hooks ?? {}).sort();
+  // `deno task start`, as in a terminal: the task runner, the launcher, the service.
+  const task = new Deno.Command(Deno.execPath(), {
+    args: ["task", "start"],
+    cwd: ROOT,
+    env: { ...env, PATH: Deno.env.get("PATH")!, ADMIN_PORT: String(port) },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    const deadline = Date.now() + 90_000;
+    while (!(await answers(url)) && Date.now() < deadline) {
+      await new Promise((f) => setTimeout(f, 250));
+    }
+    assert.ok(await answers(url), "deno task start answers");
+    const st = await memcli(["status"]);
+    assert.match(st.out, /Daemon: +pid \d+, started in a terminal \(deno task start\): it stops/);
+
+    // Not on a terminal (as under Claude Code): no prompt, the service kept, the way out said.
+    const kept = await memcli(["connect", "claude", "--recall"]);
+    assert.equal(kept.code, 0, kept.err + kept.out);
+    assert.match(kept.err, /warning: the memory service at .* was started in a terminal/);
+    assert.match(kept.err, /'memcli connect claude --take-over' stops it/);
+    assert.match(kept.out, new RegExp(`service: +running at ${url}`));
+    assert.match(kept.out, /check: +the UserPromptSubmit hook runs/);
+    assert.deepEqual(await events(), ["SessionStart", "UserPromptSubmit"]);
+    const keep = await memcli(["connect", "claude", "--keep"]);
+    assert.match(keep.err, /stops when that terminal closes.*Kept \(--keep\)/s);
+    // The recall hook stays without the flag, and connect says how to remove it.
+    assert.match(keep.out, /recall: +the prompt hook .*\(--no-recall removes it\)/);
+    assert.deepEqual(await events(), ["SessionStart", "UserPromptSubmit"]);
+
+    const took = await memcli(["connect", "claude", "--take-over", "--no-recall"]);
+    assert.equal(took.code, 0, took.err + took.out);
+    assert.match(took.out, /service: +took over: stopped the one started in a terminal/);
+    assert.match(took.out, new RegExp(`service: +started in the background at ${url}`));
+    assert.match(took.out, /UserPromptSubmit: removed/);
+    assert.match(took.out, /recall: +the prompt hook removed \(--no-recall\)/);
+    assert.deepEqual(await events(), ["SessionStart"]);
+    assert.doesNotMatch(took.out, /check: +the UserPromptSubmit hook/);
+    const code = await Promise.race([
+      task.status.then((s) => s.code),
+      new Promise<string>((f) => setTimeout(() => f("still running"), 15_000)),
+    ]);
+    assert.notEqual(code, "still running", "the terminal's service stopped");
+    assert.ok(await answers(url));
+    assert.match((await memcli(["status"])).out, /\(memcli's background service/);
+    const bad = await memcli(["connect", "claude", "--take-over", "--keep"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /--take-over and --keep cannot be combined/);
+  } finally {
+    await memcli(["disconnect", "claude"]).catch(() => {});
+    await memcli(["stop"]).catch(() => {});
+    try {
+      task.kill("SIGTERM");
+    } catch { /* gone */ }
+    await task.status;
     await dir.cleanup();
   }
 });

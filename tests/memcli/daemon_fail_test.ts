@@ -81,7 +81,10 @@ Deno.test("uninstall: a daemon ignoring SIGTERM is killed after --timeout", asyn
     });
     assert.equal(s.code, 1);
     assert.match(s.out, /^Mneme admin: not responding \(the service process is alive/);
-    assert.match(s.out, new RegExp(`Daemon: {4}pid ${child.pid}\\n`));
+    assert.match(
+      s.out,
+      new RegExp(`Daemon: {4}pid ${child.pid} \\(memcli's background service\\)\\n`),
+    );
     const t0 = Date.now();
     const r = await memcliProcess(["uninstall", "--timeout", "1"], { env: { DATA_DIR: dataDir } });
     assert.equal(r.code, 0, r.err);

@@ -194,7 +194,8 @@ Deno.test("memcli daily use against a real admin daemon", async (t) => {
           here,
         );
         assert.equal(several.code, 1);
-        assert.match(several.err, /^memcli add: replace: 2 existing memories look similar/);
+        assert.match(several.err, /^memcli add: --replace: 2 existing memories look similar/);
+        assert.match(several.err, /name the one to replace with --supersedes ID \(its first 8/);
         assert.match(several.err, /The queue worker runs on port 7001/);
         assert.match(several.err, /The queue worker runs on port 7002/);
         assert.equal((await client.stats()).total, n, "nothing stored");

@@ -62,7 +62,11 @@ Deno.test({
       ]);
       assert.deepEqual(
         await fieldOf(client.request("GET", "/api/memories", undefined, { colour: "red" })),
-        [400, "colour", "colour: unknown field; allowed fields are scope, project, type, limit"],
+        [
+          400,
+          "colour",
+          "colour: unknown field; allowed fields are scope, project, type, limit, id_prefix",
+        ],
       );
       assert.deepEqual(await fieldOf(client.get(id)), [404, "id", `memory ${id} not found`]);
       assert.deepEqual(await fieldOf(client.request("GET", "/api/nothing")), [

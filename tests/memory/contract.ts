@@ -187,6 +187,19 @@ const steps: Record<string, Step> = {
     );
     assert.ok(err.message.includes(a.id) && err.message.includes(bb.id), err.message);
     assert.equal((await s.list()).length, n);
+    // An exact duplicate is no candidate to replace: the one similar memory is.
+    const near = (j: number) => {
+      const v = new Array<number>(DIM).fill(0);
+      v[5] = 0.95;
+      v[j] = Math.sqrt(1 - 0.95 * 0.95);
+      return v;
+    };
+    b.embedder.set("dup x", near(6)).set("dup y", near(7));
+    const dx = (await s.create({ content: "dup x" })).memory;
+    const dy = (await s.create({ content: "dup y" })).memory;
+    const rd = await s.create({ content: "dup x", replace: true });
+    assert.equal(rd.memory.supersedes, dy.id);
+    assert.deepEqual(rd.contradictions?.map((c) => c.memory.id), [dx.id]);
     await rejectsWith(s.create({ content: "x", replace: "yes" as never }), 400, "replace:");
     await rejectsWith(
       s.create({ content: "x", replace: true, supersedes: a.id }),

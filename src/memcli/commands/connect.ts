@@ -16,6 +16,7 @@
 import { dirname, join, resolve } from "node:path";
 import {
   type AutostartHost,
+  type AutostartKind,
   type AutostartSpec,
   currentHost,
   detectAutostart,
@@ -46,6 +47,7 @@ import { configOf, type Layout, layoutOf } from "../context.ts";
 import { answers, checkDaemon, servesDataDir, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
+import { VERSION } from "../../version.ts";
 import { clientUrl, startDaemon } from "./setup.ts";
 import { checkAccess } from "./hooks.ts";
 import { stopService } from "./service.ts";
@@ -133,8 +135,11 @@ async function runSh(
 }
 
 /** The autostart host of this process, its commands run through `sh`. */
-function hostOf(io: Io): AutostartHost {
-  return { ...currentHost((n) => safeEnv(io, n)), run: (cmd, args) => runSh([cmd, ...args]) };
+export function hostOf(io: Io): AutostartHost {
+  return {
+    ...currentHost((n) => safeEnv(io, n)),
+    run: (cmd, args, stdin) => runSh([cmd, ...args], { stdin }),
+  };
 }
 
 /** The memory-service variables set here (the service and the MCP server get them). */
@@ -148,7 +153,10 @@ function serviceEnv(io: Io, layout: Layout): Record<string, string> {
   return env;
 }
 
-/** The login service: the installed mneme-admin with this configuration. */
+/**
+ * The login service: the installed mneme-admin with this configuration; where no service
+ * manager supervises it, `memcli start` (which starts it in the background unless it runs).
+ */
 function serviceSpec(io: Io, bin: Bin, layout: Layout): AutostartSpec {
   return {
     name: AUTOSTART_NAME,
@@ -157,7 +165,15 @@ function serviceSpec(io: Io, bin: Bin, layout: Layout): AutostartSpec {
     env: serviceEnv(io, layout),
     workingDirectory: layout.dataDir,
     logFile: layout.logFile,
+    startCommand: [bin.memcli, "start"],
   };
+}
+
+/** What connect says of a fallback entry it wrote (no service manager here). */
+function fallbackNote(kind: AutostartKind, file: string | undefined): string {
+  if (kind === "xdg") return `XDG autostart entry ${file} (a desktop login starts the service)`;
+  if (kind === "cron") return "an @reboot line in your crontab (the service starts at boot)";
+  return `a line in ${file} (a login shell starts the service when it is not running)`;
 }
 
 /** The hook commands connect writes: the installed memcli by absolute path. */
@@ -240,13 +256,18 @@ function checkEnv(io: Io): Record<string, string> {
   return env;
 }
 
-/** Run the SessionStart hook as Claude Code does (`sh -c`), with a minimal environment. */
-async function checkHook(io: Io, command: string, cwd: string): Promise<string | null> {
+/** Run a hook as Claude Code does (`sh -c`), with a minimal environment; null when fine. */
+async function checkHook(
+  io: Io,
+  command: string,
+  cwd: string,
+  event: MnemeEvent = "SessionStart",
+): Promise<string | null> {
   const payload = JSON.stringify({
     session_id: "mneme-connect-check",
     cwd,
-    hook_event_name: "SessionStart",
-    source: "startup",
+    hook_event_name: event,
+    ...(event === "SessionStart" ? { source: "startup" } : { prompt: "mneme connect check" }),
   });
   const env = checkEnv(io);
   const key = safeEnv(io, "ADMIN_API_KEY");
@@ -257,62 +278,30 @@ async function checkHook(io: Io, command: string, cwd: string): Promise<string |
   return null;
 }
 
-/** Start the MCP server as Claude Code does, send initialize and tools/list; null when fine. */
+/**
+ * Start the MCP server as Claude Code does, and list its tools with the MCP SDK's client
+ * (initialize, then tools/list); `problem` null when fine.
+ */
 async function checkMcp(
   io: Io,
   entry: ReturnType<typeof mcpEntry>,
   timeoutMs: number,
 ): Promise<{ problem: string | null; tools: number; server: string }> {
-  const child = new Deno.Command("sh", {
-    args: shArgs([entry.command], { ...checkEnv(io), ...entry.env }),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  const send = (msg: unknown) => w.write(new TextEncoder().encode(JSON.stringify(msg) + "\n"));
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = "";
-  const next = async (id: number): Promise<Record<string, unknown> | null> => {
-    while (true) {
-      const nl = buf.indexOf("\n");
-      if (nl >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        try {
-          const m = JSON.parse(line);
-          if (m?.id === id) return m;
-        } catch { /* not ours */ }
-        continue;
-      }
-      const { value, done } = await lines.read();
-      if (done) return null;
-      buf += value;
-    }
-  };
+  const { Client, DenoStdioTransport } = await import("../../common/mcp_client.ts");
+  const transport = new DenoStdioTransport(
+    "sh",
+    shArgs([entry.command], { ...checkEnv(io), ...entry.env }),
+  );
+  const client = new Client({ name: "memcli-connect-check", version: VERSION });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((r) => timer = setTimeout(() => r("timeout"), timeoutMs));
   const talk = async () => {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "memcli-connect-check", version: "1" },
-      },
-    });
-    const init = await next(1);
-    if (!init || !init.result) return { problem: "no answer to initialize", tools: 0, server: "" };
-    const info = (init.result as { serverInfo?: { name?: string; version?: string } }).serverInfo;
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    const list = await next(2);
-    const tools = (list?.result as { tools?: unknown[] } | undefined)?.tools?.length ?? 0;
+    await client.connect(transport);
+    const info = client.getServerVersion();
+    const { tools } = await client.listTools();
     return {
-      problem: tools ? null : "it lists no tools",
-      tools,
+      problem: tools.length ? null : "it lists no tools",
+      tools: tools.length,
       server: `${info?.name ?? "?"} ${info?.version ?? ""}`.trim(),
     };
   };
@@ -322,25 +311,15 @@ async function checkMcp(
     result = r === "timeout"
       ? { problem: `no answer within ${timeoutMs / 1000} s`, tools: 0, server: "" }
       : r;
-  } catch (err) {
-    result = { problem: (err as Error).message, tools: 0, server: "" };
+  } catch (e) {
+    result = { problem: (e as Error).message, tools: 0, server: "" };
   } finally {
     clearTimeout(timer);
   }
-  await w.close().catch(() => {});
-  await lines.cancel().catch(() => {});
-  // Its stdin closed, the server ends; one that does not is stopped.
-  const end = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-  }, 5000);
-  const status = await child.status;
-  clearTimeout(end);
-  const err = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());
-  if (result.problem && err.trim()) {
-    result.problem += ` (${err.trim().split("\n").at(-1)}; exit ${status.code})`;
-  }
+  // Closing ends the server: its stdin closes (killed after 5 s if it lingers).
+  await client.close().catch(() => {});
+  const err = transport.stderr.trim();
+  if (result.problem && err) result.problem += ` (${err.split("\n").at(-1)})`;
   return result;
 }
 
@@ -384,10 +363,19 @@ export async function connect(args: string[], io: Io): Promise<number> {
     "no-autostart": { type: "boolean" },
     bin: { type: "string" },
     timeout: { type: "string" },
+    "take-over": { type: "boolean" },
+    keep: { type: "boolean" },
+    "no-recall": { type: "boolean" },
   });
   if (p.help) {
     io.out(COMMAND_USAGE.connect);
     return 0;
+  }
+  if (p.values["take-over"] && p.values.keep) {
+    throw new UsageError("--take-over and --keep cannot be combined", "connect");
+  }
+  if (p.values.recall && p.values["no-recall"]) {
+    throw new UsageError("--recall and --no-recall cannot be combined", "connect");
   }
   const dry = p.values["dry-run"] === true;
   const projectDir = stringFlag("connect", "project-dir", p.values["project-dir"]);
@@ -407,8 +395,8 @@ export async function connect(args: string[], io: Io): Promise<number> {
 
   // 1 and 2: the service, and its start at login.
   const host = hostOf(io);
-  const kind = p.values["no-autostart"] ? "none" : await detectAutostart(host);
-  const running = await answers(url, 0);
+  const kind = p.values["no-autostart"] ? "none" : await detectAutostart(host, true);
+  let running = await answers(url, 0);
   if (running && !cfg.databaseUrl && !(await servesDataDir(layout, url))) {
     io.err(
       `memcli connect: a Mneme service answers at ${url}, but it does not hold ` +
@@ -416,6 +404,42 @@ export async function connect(args: string[], io: Io): Promise<number> {
         `one, or give this folder's service a free port: ADMIN_PORT=4201 memcli connect claude\n`,
     );
     return 1;
+  }
+  // One owner: a service started in a terminal stops with it; offer to take it over.
+  const terminal = running && (await checkDaemon(layout)).kind !== "running"
+    ? await serviceOwner(layout)
+    : null;
+  if (terminal?.task) {
+    const what = `the memory service at ${url} (pid ${terminal.pid}) was started in a ` +
+      "terminal (deno task start): it stops when that terminal closes, and Claude Code then " +
+      "has no memory until it is started again";
+    let take = p.values["take-over"] === true;
+    if (!take && !p.values.keep && !dry && io.stdinIsTerminal()) {
+      io.err(
+        `${what}.\nTake it over (stop it, and start the background service on ${layout.dataDir})? [Y/n] `,
+      );
+      const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
+      take = answer === "" || answer === "y" || answer === "yes";
+    }
+    if (take && !dry) {
+      const r = await stopService(layout, 10);
+      if (r?.failed) {
+        io.err(`memcli connect: ${r.line}\n`);
+        return 1;
+      }
+      say("service:", `took over: stopped the one started in a terminal (pid ${terminal.pid})`);
+      running = false;
+    } else if (take) {
+      say("service:", `would take over the one started in a terminal (pid ${terminal.pid})`);
+    } else {
+      io.err(
+        `memcli connect: warning: ${what}. ` +
+          (p.values.keep
+            ? "Kept (--keep).\n"
+            : "Kept; 'memcli connect claude --take-over' stops it and starts the background " +
+              "service on the same data folder ('--keep' keeps it without this warning's advice).\n"),
+      );
+    }
   }
   const spec = serviceSpec(io, bin, layout);
   let manual: string | undefined;
@@ -464,18 +488,37 @@ export async function connect(args: string[], io: Io): Promise<number> {
       record.started_daemon = true;
       say("service:", `started in the background at ${started.url} (pid ${started.pid})`);
     }
-    if (kind === "manual") manual = (await enableAutostart(spec, { host, kind })).manual;
-    say(
-      "at login:",
-      kind === "none" ? "not set up (--no-autostart)" : "not set up by itself here: see below",
-    );
+    if (kind === "manual") {
+      manual = (await enableAutostart(spec, { host, kind })).manual;
+      say("at login:", "not set up by itself here: see below");
+    } else if (kind === "none") {
+      say("at login:", "not set up (--no-autostart)");
+    } else {
+      // No service manager here: the next thing that exists starts `memcli start` at login.
+      const r = await enableAutostart(spec, { host, kind, dryRun: dry });
+      say(
+        "at login:",
+        `${fallbackNote(kind, r.file)}${
+          r.changed ? ` (${would}${kind === "cron" ? "added" : "written"})` : " (already in place)"
+        }`,
+      );
+    }
   }
 
   // 3: the hooks.
-  const commands = hookCommands(bin, url, p.values.recall === true);
   const settingsPath = settingsPathOf(io, projectDir);
   const before = await readSettingsText(settingsPath);
-  const edit = addMnemeHooks(parseSettings(before, settingsPath), commands);
+  const current = parseSettings(before, settingsPath);
+  // The prompt hook: --recall adds it, --no-recall removes it, neither keeps what is there.
+  const hadRecall = findMnemeHooks(current).some((h) => h.event === "UserPromptSubmit");
+  const noRecall = p.values["no-recall"] === true;
+  const recall = p.values.recall === true || (hadRecall && !noRecall);
+  const commands = hookCommands(bin, url, recall);
+  let edit = addMnemeHooks(current, commands);
+  if (noRecall && hadRecall) {
+    const rm = removeMnemeHooks(edit.settings, ["UserPromptSubmit"]);
+    edit = { settings: rm.settings, changes: [...edit.changes, ...rm.changes] };
+  }
   if (edit.changes.length === 0) {
     say("hooks:", `${settingsPath} (already in place)`);
   } else {
@@ -483,6 +526,14 @@ export async function connect(args: string[], io: Io): Promise<number> {
     say("hooks:", `${settingsPath} (${would}${before === null ? "created" : "updated"})`);
     for (const c of edit.changes) io.out(`           ${c}\n`);
   }
+  say(
+    "recall:",
+    noRecall
+      ? (hadRecall ? `the prompt hook ${would}removed (--no-recall)` : "no prompt hook")
+      : recall
+      ? "the prompt hook injects relevant memories on each prompt (--no-recall removes it)"
+      : "no prompt hook (--recall adds one: relevant memories on each prompt)",
+  );
 
   // 4: the MCP server.
   const entry = mcpEntry(bin, url, cfg.adminApiKey);
@@ -538,6 +589,17 @@ export async function connect(args: string[], io: Io): Promise<number> {
       ? `the SessionStart hook failed: ${hookProblem}`
       : `the SessionStart hook prints the bootstrap (PATH=${MINIMAL_PATH})`,
   );
+  const recallProblem = commands.UserPromptSubmit
+    ? await checkHook(io, commands.UserPromptSubmit, cwd, "UserPromptSubmit")
+    : null;
+  if (commands.UserPromptSubmit) {
+    say(
+      "check:",
+      recallProblem
+        ? `the UserPromptSubmit hook failed: ${recallProblem}`
+        : `the UserPromptSubmit hook runs (PATH=${MINIMAL_PATH})`,
+    );
+  }
   const mcp = await checkMcp(io, entry, Math.min(timeoutS, 60) * 1000);
   say(
     "check:",
@@ -547,7 +609,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
   );
   if (mcpTodo) io.out(`\nRegister the MCP server (for all your projects):\n\n  ${mcpTodo}\n`);
   if (manual) io.out(`\n${manual}`);
-  if (hookProblem || mcp.problem) {
+  if (hookProblem || recallProblem || mcp.problem) {
     io.err(
       "memcli connect: the check failed (see above); fix it and run 'memcli connect claude' again\n",
     );
@@ -641,8 +703,20 @@ export async function disconnect(args: string[], io: Io): Promise<number> {
 
   // The start at login (which also stops the service it runs), and a daemon connect started.
   const host = hostOf(io);
-  const off = await disableAutostart(AUTOSTART_NAME, { host, dryRun: dry, now: true });
-  say("at login:", off.changed ? `${would}removed ${off.file}` : "nothing registered");
+  const off = await disableAutostart(AUTOSTART_NAME, {
+    host,
+    dryRun: dry,
+    now: true,
+    fallbacks: true,
+  });
+  say(
+    "at login:",
+    !off.changed
+      ? "nothing registered"
+      : off.kind === "systemd" || off.kind === "launchd"
+      ? `${would}removed ${off.file}`
+      : off.steps.map((x) => dry ? `would ${x}` : x.replace(/^remove /, "removed ")).join("; "),
+  );
   if (rec?.started_daemon) {
     if (dry) say("service:", "would stop the background service connect started");
     else {

@@ -20,6 +20,7 @@ import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import type { Io } from "../io.ts";
+import { checkIdSyntax, resolveId } from "../ids.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { commandProject, projectHint } from "../scope.ts";
 
@@ -55,12 +56,15 @@ function progress(io: Io): { update(line: string): void; done(): void } {
  * user typed (`--project`, not `project:`), `content` becomes `CONTENT` (or `QUERY`).
  */
 export function inFlagTerms(err: unknown, positional = "CONTENT"): unknown {
-  if (!(err instanceof MemoryError) || err.status !== 400 || err.field === undefined) return err;
+  if (!(err instanceof MemoryError) || err.field === undefined) return err;
+  if (err.status !== 400 && err.status !== 409) return err;
   const name = err.field.split("[")[0];
   const flag = name === "content" || name === "query" ? positional : FIELD_FLAGS[name] ?? null;
   if (flag === null) return err;
-  const rest = err.message.slice(err.field.length).replace(/^:\s*/, "");
-  return new MemoryError(400, `${flag}: ${rest}`, { field: err.field });
+  const rest = err.message.slice(err.field.length).replace(/^:\s*/, "")
+    // The API's field, in the message, becomes the flag too.
+    .replace(/ with supersedes$/, " with --supersedes ID (its first 8 characters will do)");
+  return new MemoryError(err.status, `${flag}: ${rest}`, { field: err.field });
 }
 
 const FIELD_FLAGS: Record<string, string> = {
@@ -148,6 +152,7 @@ export async function add(args: string[], io: Io): Promise<number> {
   if (replace && supersedes) {
     throw new UsageError("--replace and --supersedes cannot be combined", "add");
   }
+  if (supersedes !== undefined) checkIdSyntax("add", "--supersedes", supersedes);
   let weight: number | undefined;
   if (p.values.weight !== undefined) {
     weight = Number(p.values.weight);
@@ -185,10 +190,10 @@ export async function add(args: string[], io: Io): Promise<number> {
   if (tags.length) input.tags = tags;
   if (ttl) input.ttl = ttl;
   if (weight !== undefined) input.weight = weight;
-  if (supersedes) input.supersedes = supersedes;
   if (replace) input.replace = true;
 
   const client = await connect(io);
+  if (supersedes) input.supersedes = await resolveId(client, "add", "--supersedes", supersedes);
   let keep = false;
   try {
     // On a terminal, a contradiction is settled before anything is stored.

@@ -10,6 +10,7 @@ import { MEMORY_TYPES, SCOPES } from "../../memory/types.ts";
 import { MAX_LIST_LIMIT } from "../../memory/validate.ts";
 import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import type { Io } from "../io.ts";
+import { checkIdSyntax, resolveId } from "../ids.ts";
 import { commandProject, projectHint } from "../scope.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import {
@@ -22,14 +23,6 @@ import {
   visibility,
   whereOf,
 } from "./data.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function checkId(command: string, id: string | undefined): string {
-  if (!id) throw new UsageError("ID is required", command);
-  if (!UUID.test(id)) throw new UsageError(`ID: '${id}' is not a memory id (a UUID)`, command);
-  return id.toLowerCase();
-}
 
 /** One memory as a table row. */
 function row(m: Memory): string[] {
@@ -112,8 +105,9 @@ export async function get(args: string[], io: Io): Promise<number> {
     io.out(COMMAND_USAGE.get);
     return 0;
   }
-  const id = checkId("get", p.positionals[0]);
-  const m = await (await connect(io)).get(id);
+  checkIdSyntax("get", "ID", p.positionals[0]);
+  const client = await connect(io);
+  const m = await client.get(await resolveId(client, "get", "ID", p.positionals[0]));
   if (p.values.json) return printJson(io, m);
   const lines = [
     `id:            ${m.id}`,
@@ -146,11 +140,13 @@ export async function update(args: string[], io: Io): Promise<number> {
     io.out(COMMAND_USAGE.update);
     return 0;
   }
-  const id = checkId("update", p.positionals[0]);
+  checkIdSyntax("update", "ID", p.positionals[0]);
   const content = await contentOf(io, "update", p.positionals.slice(1));
+  const client = await connect(io);
+  const id = await resolveId(client, "update", "ID", p.positionals[0]);
   let m: Memory;
   try {
-    m = await (await connect(io)).update(id, { content });
+    m = await client.update(id, { content });
   } catch (err) {
     throw inFlagTerms(err);
   }
@@ -166,9 +162,10 @@ export async function replace(args: string[], io: Io): Promise<number> {
     io.out(COMMAND_USAGE.replace);
     return 0;
   }
-  const id = checkId("replace", p.positionals[0]);
+  checkIdSyntax("replace", "ID", p.positionals[0]);
   const content = await contentOf(io, "replace", p.positionals.slice(1));
   const client = await connect(io);
+  const id = await resolveId(client, "replace", "ID", p.positionals[0]);
   const old = await client.get(id);
   // One request: the new memory is stored and the old one superseded in one transaction.
   const res = await createMemory(client, {
@@ -195,8 +192,11 @@ export async function forget(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (p.positionals.length === 0) throw new UsageError("ID is required", "forget");
-  const ids = [...new Set(p.positionals.map((i) => checkId("forget", i)))];
+  for (const i of p.positionals) checkIdSyntax("forget", "ID", i);
   const client = await connect(io);
+  const ids: string[] = [];
+  for (const i of p.positionals) ids.push(await resolveId(client, "forget", "ID", i));
+  ids.splice(0, ids.length, ...new Set(ids));
   if (ids.length > 1 && p.values.yes !== true) {
     if (!io.stdinIsTerminal()) {
       throw new UsageError(

@@ -6,10 +6,13 @@
  */
 import { intFlag, parseFlags } from "../args.ts";
 import { configOf, type Layout, layoutOf } from "../context.ts";
-import { checkDaemon, clearPidFiles, serviceOwner, stopDaemon } from "../daemon.ts";
+import { answers, checkDaemon, clearPidFiles, serviceOwner, stopDaemon } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { startDaemon, startOptions } from "./setup.ts";
+import { clientUrl, startDaemon, type StartOptions, startOptions } from "./setup.ts";
+import { restartAutostart } from "../../common/autostart.ts";
+import { VERSION } from "../../version.ts";
+import { AUTOSTART_NAME, hostOf } from "./connect.ts";
 
 /** Run `memcli start`. */
 export async function start(args: string[], io: Io): Promise<number> {
@@ -102,14 +105,51 @@ export async function stop(args: string[], io: Io): Promise<number> {
   return r.failed ? 1 : 0;
 }
 
-/** Run `memcli restart`. */
-export async function restart(args: string[], io: Io): Promise<number> {
-  const { help, opts } = startOptions("restart", args);
-  if (help) {
-    io.out(COMMAND_USAGE.restart);
+/**
+ * `memcli restart --if-running` (what `deno task install` runs after switching versions): the
+ * service of this DATA_DIR, when it runs from an install and not on this version, restarts
+ * now on this one, through whatever supervises it (its login entry, else memcli). A service
+ * started from a clone (`deno task start`) is left alone. 0 unless a restart failed.
+ */
+async function restartIfRunning(io: Io, opts: StartOptions): Promise<number> {
+  const cfg = configOf(io);
+  const layout = layoutOf(cfg.dataDir);
+  const check = await checkDaemon(layout);
+  const owner = await serviceOwner(layout);
+  if (check.kind !== "running" && !owner) {
+    io.out(`No memory service runs for ${layout.dataDir}; it starts on ${VERSION} next time.
+`);
     return 0;
   }
-  const layout = layoutOf(configOf(io).dataDir);
+  const admin = new URL("../../bin/admin.ts", import.meta.url).href;
+  if (owner?.version === VERSION && owner.main === admin) {
+    io.out(`The memory service for ${layout.dataDir} runs ${VERSION} already.
+`);
+    return 0;
+  }
+  if (owner?.main !== undefined && !/\/versions\/[^/]+\/app\//.test(owner.main)) {
+    io.out(
+      `The memory service for ${layout.dataDir} (pid ${owner.pid}) runs from ` +
+        `${owner.main.replace(/src\/bin\/admin\.ts$/, "")}, not from the install: left as ` +
+        "it is ('memcli restart' moves it to the installed version).\n",
+    );
+    return 0;
+  }
+  const url = clientUrl(cfg.adminHost, cfg.adminPort);
+  if (check.kind !== "running" && await restartAutostart(AUTOSTART_NAME, hostOf(io))) {
+    if (!(await answers(url, opts.timeoutS * 1000))) {
+      io.err(`memcli restart: the login service did not answer at ${url} after restarting\n`);
+      return 1;
+    }
+    io.out(`Restarted the memory service on ${VERSION} through its login entry (${url}).\n`);
+    return 0;
+  }
+  const code = await restartNow(io, layout, opts);
+  if (code === 0) io.out(`The memory service runs ${VERSION} now.\n`);
+  return code;
+}
+
+async function restartNow(io: Io, layout: Layout, opts: StartOptions): Promise<number> {
   const r = await stopService(layout, 10);
   if (r) {
     (r.failed ? io.err : io.out)(`${r.failed ? "memcli restart: " : ""}${r.line}\n`);
@@ -119,4 +159,16 @@ export async function restart(args: string[], io: Io): Promise<number> {
   if (!started) return 1;
   io.out(`Started the memory service (pid ${started.pid}) at ${started.url}\n`);
   return 0;
+}
+
+/** Run `memcli restart [--if-running]`. */
+export async function restart(args: string[], io: Io): Promise<number> {
+  const ifRunning = args.includes("--if-running");
+  const { help, opts } = startOptions("restart", args.filter((a) => a !== "--if-running"));
+  if (help) {
+    io.out(COMMAND_USAGE.restart);
+    return 0;
+  }
+  if (ifRunning) return await restartIfRunning(io, opts);
+  return await restartNow(io, layoutOf(configOf(io).dataDir), opts);
 }

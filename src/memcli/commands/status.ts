@@ -13,6 +13,8 @@ import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";
 import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
+import { autostartStatus } from "../../common/autostart.ts";
+import { AUTOSTART_NAME, hostOf } from "./connect.ts";
 
 /** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
 export async function dirSize(dir: string, skip?: string): Promise<number> {
@@ -105,6 +107,15 @@ export interface StatusReport {
   log_file: string;
 }
 
+/** Mneme's start-at-login entry here, or null (none, or not readable). */
+async function loginEntry(io: Io): Promise<{ kind: string; file: string } | null> {
+  try {
+    return await autostartStatus(AUTOSTART_NAME, hostOf(io), true);
+  } catch {
+    return null;
+  }
+}
+
 /** Run `memcli status`. */
 export async function status(args: string[], io: Io): Promise<number> {
   const p = parseFlags("status", args, { json: { type: "boolean" } });
@@ -114,7 +125,12 @@ export async function status(args: string[], io: Io): Promise<number> {
   }
   const cfg = configOf(io);
   const layout = layoutOf(cfg.dataDir);
-  const { url, source } = await apiUrlOf(io, cfg);
+  let { url, source }: { url: string; source: string } = await apiUrlOf(io, cfg);
+  if (source === "default") {
+    // A service memcli did not start (deno task start, a login unit) records where it answers.
+    const o = await serviceOwner(layout);
+    if (o?.url) ({ url, source } = { url: o.url, source: "owner" });
+  }
   const check = await checkDaemon(layout);
   const client = clientOf(cfg, url, 5000);
   const problems: string[] = [];
@@ -188,17 +204,34 @@ export async function status(args: string[], io: Io): Promise<number> {
     } is alive: starting, or hung; see the log)`
     : "not running";
   out.push(`Mneme admin: ${state}`);
+  const login = await loginEntry(io);
   if (check.kind === "running") {
     const up = report.uptime_seconds !== null
       ? `, uptime ${formatDuration(report.uptime_seconds)}`
       : "";
-    out.push(`  Daemon:    pid ${check.pid}${up}`);
+    const by = login && login.kind !== "systemd" && login.kind !== "launchd"
+      ? ` (memcli's background service; the login line in ${login.file} starts it)`
+      : " (memcli's background service)";
+    out.push(`  Daemon:    pid ${check.pid}${up}${by}`);
   } else if (check.kind === "stale") {
     out.push(`  Daemon:    not running (stale pid file, pid ${check.pid})`);
-  } else {
+  } else if (report.running) {
+    const o = await serviceOwner(layout);
+    const pid = o ? `pid ${o.pid}, ` : "";
     out.push(
-      `  Daemon:    ${report.running ? "not started by memcli for this DATA_DIR" : "not started"}`,
+      `  Daemon:    ${pid}${
+        o?.task
+          ? "started in a terminal (deno task start): it stops with that terminal; " +
+            "'memcli connect claude --take-over' moves it to the background service"
+          : login?.kind === "systemd"
+          ? `the systemd user unit ${login.file} (starts at login)`
+          : login?.kind === "launchd"
+          ? `the launchd agent ${login.file} (starts at login)`
+          : "started outside memcli (not by memcli start or a login entry)"
+      }`,
     );
+  } else {
+    out.push("  Daemon:    not started");
   }
   out.push(`  URL:       ${url}${source === "env" ? " (MEMORY_API_URL)" : ""}`);
   if (health) {

@@ -114,11 +114,20 @@ function healthCard(health) {
  */
 export async function overview(root) {
   const error = actionError();
+  // A loading state until the figures come (never a blank page).
+  const loading = h("p", {
+    class: "muted loading",
+    id: "overview-loading",
+    role: "status",
+    text: "Loading the figures…",
+  });
   root.append(
     h("div", { class: "page-head" }, h("h1", { tabindex: "-1", text: "Overview" })),
     error,
+    loading,
   );
   const [stats, health] = await Promise.allSettled([api.stats(), api.health()]);
+  loading.remove();
   const grid = h("div", { class: "grid overview" });
   if (stats.status === "fulfilled") {
     const s = stats.value;
