@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-import-prefix -- the SDK stays out of deno.json and deno.lock (see src/mcp/sdk.ts); memcli runs with src/mcp/deno.lock
 /**
  * The MCP SDK's client over stdio, the one stdio MCP client of the programs (`memcli connect`
  * checks the installed MCP server with it as Claude Code starts it). The protocol is the SDK's
