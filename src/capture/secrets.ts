@@ -83,7 +83,7 @@ const ASSIGNMENT = new RegExp(
 const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@[^\s/]+/gi;
 /** "the token is X", "password X": a word of a secret's name, a few words, then a value. */
 const NEAR_NAME = new RegExp(
-  String.raw`\b${SECRET_NAME}s?\b(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
+  String.raw`\b(?:${SECRET_NAME}|key)s?\b(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
   "gi",
 );
 

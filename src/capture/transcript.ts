@@ -30,6 +30,8 @@ export interface Cursor {
   lastUuid?: string;
   /** SHA-256 (hex, first 16 chars) of the file's first line, to notice a replaced file. */
   head?: string;
+  /** Length and SHA-256 of the last line consumed, to notice a file rewritten in place. */
+  tail?: { len: number; hash: string };
 }
 
 /** One thing said in the session, as the extractors see it. */
@@ -164,10 +166,22 @@ export async function readTranscript(
     const head = first ? await fingerprint(first) : undefined;
     let start = cursor?.offset ?? 0;
     let restarted = false;
+    let tailChanged = false;
+    if (cursor?.tail && start <= size && cursor.tail.len <= start) {
+      const buf = new Uint8Array(cursor.tail.len);
+      await file.seek(start - cursor.tail.len, Deno.SeekMode.Start);
+      let got = 0;
+      while (got < buf.length) {
+        const n = await file.read(buf.subarray(got));
+        if (n === null) break;
+        got += n;
+      }
+      tailChanged = got < buf.length || (await fingerprint(buf)) !== cursor.tail.hash;
+    }
     // Skip events up to this uuid (a file read again from the start).
     let skipUntil: string | undefined;
     if (
-      cursor && (start > size || (cursor.head !== undefined && head !== undefined &&
+      cursor && (start > size || tailChanged || (cursor.head !== undefined && head !== undefined &&
         cursor.head !== head))
     ) {
       restarted = true;
@@ -279,12 +293,23 @@ export async function readTranscript(
         if (t) turns.push(t);
       }
     }
+    let tail = cursor?.tail && !restarted && consumed === start ? cursor.tail : undefined;
+    if (lines.length) {
+      const last = lines[lines.length - 1];
+      if (last.end === consumed) {
+        const withNl = new Uint8Array(last.bytes.length + 1);
+        withNl.set(last.bytes);
+        withNl[last.bytes.length] = 10;
+        tail = { len: withNl.length, hash: await fingerprint(withNl) };
+      }
+    }
     return {
       turns,
       cursor: {
         offset: consumed,
         ...(lastUuid ? { lastUuid } : {}),
         ...(head ? { head } : {}),
+        ...(tail ? { tail } : {}),
       },
       skippedLong,
       malformed,
