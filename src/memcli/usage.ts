@@ -22,6 +22,7 @@ Agents:
   disconnect   undo connect: remove exactly what it added
   bootstrap    print the session-start Markdown (bootstrap memories) for a project
   recall       print the memories relevant to a text (or a prompt, as a hook) with their ids
+  capture      hand a session over for automatic capture (as a Stop/PreCompact/SessionEnd hook)
   hooks        install, remove or show Mneme's Claude Code hooks (install|uninstall|status)
 
 Memories (add, search and list work in the repository's project; --global opts out):
@@ -157,6 +158,17 @@ Flags:
   --hook           run as an agent hook (see above)
   --deadline MS    with --hook: hard deadline from process start, 100..60000
                    (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
+  -h, --help       show this help
+`,
+  capture: `Usage: memcli capture --hook [--deadline MS]
+
+Claude Code's Stop, PreCompact and SessionEnd hook: hands the hook's JSON on stdin
+(session_id, transcript_path, cwd, hook_event_name) to the memory service, which reads the
+session's new transcript lines later and proposes what it finds for review. Returns within
+the deadline whatever happens, exit code 0, one line on stderr when the service is down.
+
+Flags:
+  --deadline MS    hard deadline from process start (default 1500, or MEMCLI_HOOK_DEADLINE_MS)
   -h, --help       show this help
 `,
   recall: `Usage: memcli recall QUERY... [--project NAME] [--limit N] [--max-chars N]

@@ -31,6 +31,7 @@ import { claudeUserConfig, MEMORY_ENV_VARS } from "../../permissions.ts";
 import { intFlag, parseFlags, stringFlag } from "../args.ts";
 import {
   addMnemeHooks,
+  CAPTURE_EVENTS,
   EVENT_COMMAND,
   findMnemeHooks,
   type MnemeEvent,
@@ -161,7 +162,7 @@ function serviceSpec(io: Io, bin: Bin, layout: Layout): AutostartSpec {
 }
 
 /** The hook commands connect writes: the installed memcli by absolute path. */
-function hookCommands(bin: Bin, url: string, recall: boolean) {
+function hookCommands(bin: Bin, url: string, recall: boolean, capture = false) {
   // The hooks may run without the user's shell variables: a service elsewhere than the
   // default is named on the command line. (ADMIN_API_KEY is not written into the settings:
   // the hooks get it from Claude Code's environment.)
@@ -171,6 +172,7 @@ function hookCommands(bin: Bin, url: string, recall: boolean) {
     SessionStart: `${base} ${EVENT_COMMAND.SessionStart}`,
   };
   if (recall) out.UserPromptSubmit = `${base} ${EVENT_COMMAND.UserPromptSubmit}`;
+  if (capture) { for (const e of CAPTURE_EVENTS) out[e] = `${base} ${EVENT_COMMAND[e]}`; }
   return out;
 }
 
@@ -379,6 +381,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
   if (!rest) return 0;
   const p = parseFlags("connect", rest, {
     recall: { type: "boolean" },
+    capture: { type: "boolean" },
     "project-dir": { type: "string" },
     "dry-run": { type: "boolean" },
     "no-autostart": { type: "boolean" },
@@ -472,7 +475,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
   }
 
   // 3: the hooks.
-  const commands = hookCommands(bin, url, p.values.recall === true);
+  const commands = hookCommands(bin, url, p.values.recall === true, p.values.capture === true);
   const settingsPath = settingsPathOf(io, projectDir);
   const before = await readSettingsText(settingsPath);
   const edit = addMnemeHooks(parseSettings(before, settingsPath), commands);
