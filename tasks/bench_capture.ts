@@ -12,7 +12,18 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
+import { Hono } from "hono";
 import { MemoryCaptureSink, type Proposal, runCapture } from "../src/capture/pipeline.ts";
+import {
+  anthropicCall,
+  modelExtractor,
+  type ModelStats,
+  TokenBudget,
+} from "../src/capture/model.ts";
+import { readTranscript } from "../src/capture/transcript.ts";
+import { CaptureQueue, captureRoute } from "../src/capture/route.ts";
+import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
+import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 import { overlap } from "../src/capture/dedupe.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
@@ -22,6 +33,7 @@ const { values } = parseArgs({
     data: { type: "string", default: join(ROOT, "bench/data/capture") },
     split: { type: "string", default: "dev" },
     verbose: { type: "boolean", default: false },
+    "hook-runs": { type: "string", default: "20" },
   },
   strict: true,
 });
@@ -108,6 +120,100 @@ for (const s of sessions) {
   for (const d of open) missed.push({ file: s.file, text: d.text });
 }
 const ms = performance.now() - t0;
+
+// The model path: each session through the Messages API fake (API key), whose answers replay
+// the session's labelled durable statements (a perfect model's output) and whose usage counts
+// the request's characters / 4.
+const replies = new Map<string, string>();
+const fake = startFakeAnthropic({
+  apiKeys: ["bench-key"],
+  usageFromBody: true,
+  reply: (body) => {
+    void body;
+    return replies.get("current") ?? '{"memories": []}';
+  },
+});
+const perSession: number[] = [];
+for (const s of sessions) {
+  const path = join(values.data!, s.file);
+  const { turns } = await readTranscript(path, null);
+  const memories = s.durable.map((d) => {
+    const i = turns.findIndex((t) => t.uuid === d.uuid);
+    return i < 0 ? null : {
+      text: d.text,
+      type: d.kind === "preference" ? "feedback" : d.kind,
+      scope: d.scope,
+      confidence: 0.9,
+      source: `m${i + 1}`,
+    };
+  }).filter(Boolean);
+  replies.set("current", JSON.stringify({ memories }));
+  const stats: ModelStats = { calls: 0, tokens: 0, dropped: 0, fallbacks: 0 };
+  const extractor = modelExtractor(
+    anthropicCall({ baseUrl: fake.url, apiKey: "bench-key", model: "claude-haiku-4-5" }),
+    new TokenBudget(1_000_000, 1_000_000),
+    { stats },
+  );
+  await runCapture(
+    { sessionId: s.session_id, transcriptPath: path, cwd: s.cwd, event: "Stop" },
+    new MemoryCaptureSink(),
+    { project: () => Promise.resolve(s.project), extractor },
+  );
+  perSession.push(stats.tokens);
+}
+await fake.close();
+const meanTokens = perSession.reduce((a, b) => a + b, 0) / Math.max(1, perSession.length);
+const maxTokens = Math.max(0, ...perSession);
+
+// The hook: `memcli capture --hook` as installed, against a server with the capture route,
+// and with no service.
+const hookRuns = Number(values["hook-runs"]);
+const pct = (xs: number[], p: number) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length ? v[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)] : NaN;
+};
+const hookMs: { up: number[]; down: number[] } = { up: [], down: [] };
+if (hookRuns > 0) {
+  const dir = await Deno.makeTempDir({ prefix: "mneme-bench-capture-" });
+  const queue = new CaptureQueue(new MemoryCaptureSink(), { project: () => Promise.resolve("p") });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    new Hono().route("/api/capture", captureRoute(queue)).fetch,
+  );
+  const up = `http://127.0.0.1:${server.addr.port}`;
+  const config = { HOME: `${dir}/home`, DATA_DIR: `${dir}/data`, MEMORY_API_URL: up };
+  const { bin, PATH } = await installCommands(`${dir}/root`, config);
+  const first = sessions[0];
+  const payload = JSON.stringify({
+    session_id: first.session_id,
+    transcript_path: join(values.data!, first.file),
+    cwd: dir,
+    hook_event_name: "Stop",
+  });
+  for (const [row, url] of [["up", up], ["down", "http://127.0.0.1:9"]] as const) {
+    for (let i = 0; i <= hookRuns; i++) {
+      const t = performance.now();
+      const child = new Deno.Command(`${bin}/memcli`, {
+        args: ["capture", "--hook"],
+        cwd: dir,
+        env: { ...toolEnv(), ...config, MEMORY_API_URL: url, PATH },
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(payload));
+      await w.close();
+      const res = await child.output();
+      if (res.code !== 0) throw new Error(`memcli capture --hook: exit ${res.code}`);
+      if (i > 0) hookMs[row].push(performance.now() - t); // the first is a warm-up
+    }
+  }
+  await queue.idle();
+  await server.shutdown();
+  await Deno.remove(dir, { recursive: true });
+}
 const precision = tp + fp ? tp / (tp + fp) : 1;
 const recall = durableTotal ? durableFound / durableTotal : 0;
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -122,6 +228,24 @@ const rows: [string, string, string, string][] = [
   ["private texts through", "0", String(privateThrough), "0"],
   ["duplicates proposed", "0", `${dupProposed} of ${dupOpportunities}`, "0"],
   ["pipeline time, all sessions (ms)", "0", ms.toFixed(0), ""],
+  [
+    "hook p50 / p95 (ms), service up",
+    "no hook",
+    `${pct(hookMs.up, 50)?.toFixed(0)} / ${pct(hookMs.up, 95)?.toFixed(0)}`,
+    "p95 <= 100",
+  ],
+  [
+    "hook p50 / p95 (ms), service down",
+    "no hook",
+    `${pct(hookMs.down, 50)?.toFixed(0)} / ${pct(hookMs.down, 95)?.toFixed(0)}`,
+    "exit 0",
+  ],
+  [
+    "model path: tokens a session (mean / max)",
+    "0",
+    `${meanTokens.toFixed(0)} / ${maxTokens}`,
+    "",
+  ],
 ];
 const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join("  "));
@@ -149,6 +273,13 @@ await writeBenchResult(`capture-${values.split}`, {
     duplicate_opportunities: dupOpportunities,
     pipeline_ms: Math.round(ms),
   },
+  hook_ms: {
+    runs: hookRuns,
+    up: { p50: pct(hookMs.up, 50), p95: pct(hookMs.up, 95), all: hookMs.up.map(Math.round) },
+    down: { p50: pct(hookMs.down, 50), p95: pct(hookMs.down, 95) },
+  },
+  model_path_tokens: { mean: Math.round(meanTokens), max: maxTokens, per_session: perSession },
+  load: (await Deno.readTextFile("/proc/loadavg").catch(() => "")).trim(),
   junk_by_reason: junk.reduce(
     (m, j) => ({ ...m, [j.why]: ((m as Record<string, number>)[j.why] ?? 0) + 1 }),
     {},

@@ -80,7 +80,8 @@ login service): SIGTERM, then SIGKILL after the timeout (default 10 s). Data is 
 
 Stops the memory service of DATA_DIR (if it runs), then starts it in the background.
 `,
-  connect: `Usage: memcli connect claude [--recall] [--project-dir DIR] [--dry-run] [--no-autostart]
+  connect:
+    `Usage: memcli connect claude [--recall] [--capture] [--project-dir DIR] [--dry-run] [--no-autostart]
                              [--bin DIR] [--timeout S]
 
 Connects Claude Code to Mneme in one step; running it again changes nothing:
@@ -99,6 +100,7 @@ The installed commands are found in --bin DIR, else the folder memcli was instal
 
 Flags:
   --recall          also the recall hook (relevant memories on each prompt)
+  --capture         also the capture hook (Stop, PreCompact, SessionEnd -> capture --hook)
   --project-dir DIR hooks in DIR/.claude/settings.json instead of the user settings
   --dry-run         say what would be done; change nothing
   --no-autostart    do not register the start at login
@@ -199,9 +201,10 @@ Flags:
                    (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
   -h, --help       show this help
 `,
-  hooks: `Usage: memcli hooks install [--recall] [--project-dir DIR] [--dry-run] [--command CMD]
-                           [--deadline MS] [--limit N] [--max-chars N] [--min-confidence X]
-       memcli hooks uninstall [--recall] [--project-dir DIR] [--dry-run]
+  hooks: `Usage: memcli hooks install [--recall] [--capture] [--project-dir DIR] [--dry-run]
+                           [--command CMD] [--deadline MS] [--limit N] [--max-chars N]
+                           [--min-confidence X]
+       memcli hooks uninstall [--recall] [--capture] [--project-dir DIR] [--dry-run]
        memcli hooks status [--project-dir DIR]
 
 Claude Code hooks that bring memories to the agent by themselves. install adds to Claude
@@ -210,6 +213,8 @@ to DIR/.claude/settings.json:
   SessionStart      -> memcli bootstrap --hook   (the bootstrap at every session start)
   UserPromptSubmit  -> memcli recall --hook      (with --recall: relevant memories on each
                                                   prompt)
+  Stop, PreCompact, SessionEnd -> memcli capture --hook (with --capture: hand the session
+                                                  over for automatic capture)
 Every other setting and every other hook is kept; the file is first copied to
 mneme-backups/settings.json.<time> next to it, then replaced atomically; a second install
 changes nothing. uninstall removes Mneme's hooks only (with --recall: only the recall hook).
@@ -218,6 +223,7 @@ service answers.
 
 Flags:
   --recall          install: also the recall hook; uninstall: only the recall hook
+  --capture         install: also the capture hook; uninstall: only the capture hook
   --project-dir DIR edit DIR/.claude/settings.json instead of the user settings
   --dry-run         print the change as a diff; write nothing
   --command CMD     how the hooks run memcli (default "memcli", from PATH)
