@@ -168,6 +168,8 @@ const maxTokens = Math.max(0, ...perSession);
 // The hook: `memcli capture --hook` as installed, against a server with the capture route,
 // and with no service.
 const hookRuns = Number(values["hook-runs"]);
+const pctText = (xs: number[]) =>
+  xs.length ? `${pct(xs, 50).toFixed(0)} / ${pct(xs, 95).toFixed(0)}` : "skipped";
 const pct = (xs: number[], p: number) => {
   const v = [...xs].sort((a, b) => a - b);
   return v.length ? v[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)] : NaN;
@@ -231,13 +233,13 @@ const rows: [string, string, string, string][] = [
   [
     "hook p50 / p95 (ms), service up",
     "no hook",
-    `${pct(hookMs.up, 50)?.toFixed(0)} / ${pct(hookMs.up, 95)?.toFixed(0)}`,
+    pctText(hookMs.up),
     "p95 <= 100",
   ],
   [
     "hook p50 / p95 (ms), service down",
     "no hook",
-    `${pct(hookMs.down, 50)?.toFixed(0)} / ${pct(hookMs.down, 95)?.toFixed(0)}`,
+    pctText(hookMs.down),
     "exit 0",
   ],
   [

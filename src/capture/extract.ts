@@ -103,7 +103,7 @@ function splitClauses(s: string): string[] {
 
 /** Leading words that carry nothing ("ok.", "btw", "and", "also", "reminder:"). */
 const FILLER =
-  /^(?:(?:ok(?:ay)?|yeah|yes|yep|right|no|nope|stop|hmm|well|so|and|also|oh|btw|by the way|again|plus|but|fyi|note|reminder|for the record|important|agreed|good|great|thanks|cool)\b[\s,:;.!-]*)+/i;
+  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|fyi|note|reminder|for the record|important)\b[,.!:;-]*)\s*)+/i;
 
 /** Clean a sentence into a memory's wording. */
 function wording(s: string): string {
@@ -198,7 +198,7 @@ export function classify(s: string): Match | null {
     return { type: "fact", rule: "owner", confidence: 0.75 };
   }
   if (
-    /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?\d{2,5}\b/
+    /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
       .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l)
   ) return { type: "fact", rule: "port", confidence: 0.75 };
   if (
@@ -263,6 +263,32 @@ function classifyAgent(s: string): Match | null {
   return null;
 }
 
+/** A line that introduces a list of things to know ("some context:", "conventions:"). */
+const CONTEXT_HEADER =
+  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules)\b[^:\n]*:\s*$/i;
+
+/**
+ * The items of a list the user introduced as context ("some context:\n1. …\n2. …"), each
+ * split before a ", no …" clause: said to set up the work for good, each is a candidate.
+ */
+function contextItems(text: string): Set<string> {
+  const out = new Set<string>();
+  let inList = false;
+  for (const line of text.split("\n")) {
+    if (CONTEXT_HEADER.test(line)) {
+      inList = true;
+      continue;
+    }
+    const item = line.match(/^\s*(?:[-*•]|\d+[.)])\s+(.+)$/);
+    if (!inList || !item) {
+      inList = inList && item !== null;
+      continue;
+    }
+    for (const part of item[1].split(/,\s+(?=no\b)/i)) out.add(part.trim());
+  }
+  return out;
+}
+
 /** Candidates from `turns` (in order). `prevAssistant` is the agent's turn before the first. */
 export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[] {
   const out: Candidate[] = [];
@@ -296,11 +322,17 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
     const confirmed = out.length && out[out.length - 1].provenance.confirmedBy === t.uuid
       ? out[out.length - 1]
       : undefined;
-    const ss = sentences(t.text);
+    const items = contextItems(t.text);
+    const ss = items.size
+      ? sentences(t.text).flatMap((x) => x.split(/,\s+(?=no\b)/i)).map((x) => x.trim())
+      : sentences(t.text);
     let prevInTurn: Candidate | undefined;
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i];
       let m = classify(s);
+      if (
+        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !HYPOTHESIS.test(s)
+      ) m = { type: "fact", rule: "context-list", confidence: 0.6 };
       let global = false;
       // "…; that goes for everything": the previous sentence, generalised.
       if (!m && i > 0 && GENERAL_GLOBAL.test(s) && !isQuestion(ss[i - 1])) {

@@ -61,6 +61,19 @@ Deno.test("candidates carry type, scope, confidence and provenance; global for p
   assert.match(c[1].text, /^Answer briefly/);
 });
 
+Deno.test("a list the user gives as context: each item, split before a ', no …' clause", () => {
+  const t = u(
+    "Some context first:\n1. we target Node 22, no default exports please\n2. the api listens on :8443" +
+      "\n3. what about the cache?\nnow: add a /healthz endpoint",
+  );
+  const c = extractCandidates([t]).map((x) => x.text);
+  assert.deepEqual(c, [
+    "We target Node 22",
+    "No default exports please",
+    "The api listens on :8443",
+  ]);
+});
+
 Deno.test("the agent's text counts only when the user confirms it next", () => {
   const ask = a("It looks like invoices must always run after customers. Is that the rule?");
   const yes = u("yes, it must always run after customers");
