@@ -223,7 +223,7 @@ export function classify(s: string): Match | null {
 }
 
 /** A user's reply that confirms what the agent asked ("yes", "right, …", "correct"). */
-const CONFIRM =
+export const CONFIRM: RegExp =
   /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
 /** The agent asked for a confirmation. */
 const ASKS_CONFIRMATION =

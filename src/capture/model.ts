@@ -17,7 +17,7 @@
  */
 import PROMPT from "./prompt.md" with { type: "text" };
 import type { Candidate, CandidateType } from "./extract.ts";
-import { extractCandidates } from "./extract.ts";
+import { CONFIRM, extractCandidates } from "./extract.ts";
 import type { Extractor } from "./pipeline.ts";
 import { redactSecrets } from "./secrets.ts";
 import type { Turn } from "./transcript.ts";
@@ -254,7 +254,8 @@ const TYPES: CandidateType[] = ["rule", "feedback", "decision", "fact"];
  * The candidates of a model's answer: JSON (a fenced block is accepted), `memories` an array;
  * each item kept only when `text` is a string of 8..500 characters, `type` one of the memory
  * types, `scope` project or global, `confidence` a number in 0..1 and `source` the id of a
- * message that was sent. Everything else is dropped.
+ * message that was sent; an item drawn from the agent's text only when the user's next
+ * message confirms it ("yes", "right", …). Everything else is dropped.
  */
 export function parseModelAnswer(
   text: string,
@@ -271,6 +272,11 @@ export function parseModelAnswer(
   if (!Array.isArray(items)) return { candidates: [], dropped: 1 };
   const candidates: Candidate[] = [];
   let dropped = 0;
+  const order = [...sources.values()];
+  const confirmed = (t: Turn) => {
+    const next = order.slice(order.indexOf(t) + 1).find((x) => x.role === "user");
+    return next !== undefined && CONFIRM.test(next.text);
+  };
   for (const it of items) {
     const o = it as Record<string, unknown>;
     const t = sources.get(String(o?.source));
@@ -278,7 +284,8 @@ export function parseModelAnswer(
       !o || typeof o !== "object" || typeof o.text !== "string" || o.text.trim().length < 8 ||
       o.text.length > 500 || !TYPES.includes(o.type as CandidateType) ||
       (o.scope !== "project" && o.scope !== "global") || typeof o.confidence !== "number" ||
-      !(o.confidence >= 0 && o.confidence <= 1) || !t
+      !(o.confidence >= 0 && o.confidence <= 1) || !t ||
+      (t.role === "assistant" && !confirmed(t))
     ) {
       dropped++;
       continue;

@@ -52,6 +52,13 @@ const ANSWER = JSON.stringify({
       source: "m1",
     },
     "not an object",
+    {
+      text: "The agent's own claim",
+      type: "fact",
+      scope: "project",
+      confidence: 0.9,
+      source: "m2",
+    },
   ],
 });
 
@@ -75,7 +82,7 @@ function assertExtracted(r: Awaited<ReturnType<typeof extractWith>>) {
     { text: r.c[0].text, type: r.c[0].type, scope: r.c[0].scope, uuid: r.c[0].provenance.uuid },
     { text: "Use pnpm in this project", type: "rule", scope: "project", uuid: "e1" },
   );
-  assert.equal(r.stats.dropped, 4, "the malformed items are dropped");
+  assert.equal(r.stats.dropped, 5, "the malformed items and the unconfirmed agent's are dropped");
   assert.equal(r.stats.calls, 1);
   assert.ok(r.stats.tokens > 100, `tokens from usage: ${r.stats.tokens}`);
   assert.equal(r.budget.report("s1").sessionUsed, r.stats.tokens);
@@ -185,6 +192,33 @@ Deno.test("the budgets: a call that could exceed one is not made; the offline ex
   now += 2 * 3600_000;
   await ex2(t, { sessionId: "d" });
   assert.equal(day.report().dayUsed, 1000);
+});
+
+Deno.test("parseModelAnswer: the agent's statement counts when the user's next message confirms it", () => {
+  const t: Turn[] = [
+    {
+      role: "assistant",
+      text: "So prod deploys happen on Tuesdays only. Right?",
+      uuid: "a1",
+      timestamp: "",
+      sessionId: "s",
+    },
+    { role: "user", text: "yes, exactly", uuid: "u1", timestamp: "", sessionId: "s" },
+  ];
+  const item = (source: string) =>
+    JSON.stringify({
+      memories: [{
+        text: "Prod deploys happen on Tuesdays only",
+        type: "rule",
+        scope: "project",
+        confidence: 0.8,
+        source,
+      }],
+    });
+  const src = new Map([["m1", t[0]], ["m2", t[1]]]);
+  assert.equal(parseModelAnswer(item("m1"), src).candidates.length, 1);
+  const denied = new Map([["m1", t[0]], ["m2", { ...t[1], text: "no, Thursdays" }]]);
+  assert.equal(parseModelAnswer(item("m1"), denied).candidates.length, 0);
 });
 
 Deno.test("parseModelAnswer: not JSON, no memories array: nothing", () => {

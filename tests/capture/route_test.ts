@@ -86,6 +86,63 @@ Deno.test("the capture hook goes under Stop, PreCompact and SessionEnd and comes
   assert.equal(Object.keys(removeMnemeHooks(added.settings).settings).length, 0);
 });
 
+async function runHook(url: string, dataDir: string, extra: string[] = []) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--lock=tests/deno.lock",
+      "src/bin/memcli.ts",
+      "capture",
+      "--hook",
+      ...extra,
+    ],
+    env: { MEMORY_API_URL: url, DATA_DIR: dataDir },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(JSON.stringify({
+    session_id: "s1",
+    transcript_path: "/tmp/x.jsonl",
+    cwd: "/tmp",
+    hook_event_name: "Stop",
+  })));
+  await w.close();
+  const out = await child.output();
+  return {
+    code: out.code,
+    err: new TextDecoder().decode(out.stderr).trim().split("\n"),
+    out: new TextDecoder().decode(out.stdout),
+  };
+}
+
+Deno.test("memcli capture --hook: a service that never answers: exit 0 at the deadline, one line", async () => {
+  const dir = await tempDir("capture-hook-");
+  const hang = Promise.withResolvers<void>();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async () => {
+      await hang.promise;
+      return new Response("late");
+    },
+  );
+  try {
+    const r = await runHook(`http://127.0.0.1:${server.addr.port}`, dir.path, [
+      "--deadline",
+      "800",
+    ]);
+    assert.equal(r.code, 0);
+    assert.equal(r.err.length, 1, r.err.join("\n"));
+    assert.match(r.err[0], /did not answer within 800 ms; this session is captured later$/);
+  } finally {
+    hang.resolve();
+    await server.shutdown();
+    await dir.cleanup();
+  }
+});
+
 Deno.test("memcli capture --hook exits 0 with one line on stderr when the service is down", async () => {
   const dir = await tempDir("capture-hook-");
   try {
