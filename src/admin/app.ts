@@ -20,6 +20,7 @@ import { badRequest, MemoryError } from "../domain/errors.ts";
 import type { MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
+import { type CaptureQueue, captureRoute } from "../capture/route.ts";
 
 /** Largest request body on ordinary routes (1 MiB). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -43,6 +44,8 @@ export interface AdminOptions {
   backup?: () => Promise<Blob>;
   /** Serve the web UI from static/ (default true). */
   ui?: boolean;
+  /** Capture's queue: `POST /api/capture` is served when given. */
+  capture?: CaptureQueue;
 }
 
 /** Content-Security-Policy of every response: own scripts and styles only, no inline code. */
@@ -443,6 +446,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     return c.json(await service.delete(id));
   });
   notAllowed("/memories/:id", "GET, PUT, DELETE");
+  if (opts.capture) api.route("/capture", captureRoute(opts.capture));
   api.all("*", (c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
   app.all("/healthz", (c) => {

@@ -17,12 +17,21 @@ import { claudeSettingsFiles } from "../config.ts";
 import { writeFileAtomic } from "../common/write.ts";
 
 /** The events Mneme installs a hook for. */
-export type MnemeEvent = "SessionStart" | "UserPromptSubmit";
+export type MnemeEvent = "SessionStart" | "UserPromptSubmit" | CaptureEvent;
+
+/** The events of the capture hook (`--capture`). */
+export type CaptureEvent = "Stop" | "PreCompact" | "SessionEnd";
+
+/** The events of the capture hook, in the order they are written. */
+export const CAPTURE_EVENTS: CaptureEvent[] = ["Stop", "PreCompact", "SessionEnd"];
 
 /** Each event's memcli subcommand. */
 export const EVENT_COMMAND: Record<MnemeEvent, string> = {
   SessionStart: "bootstrap --hook",
   UserPromptSubmit: "recall --hook",
+  Stop: "capture --hook",
+  PreCompact: "capture --hook",
+  SessionEnd: "capture --hook",
 };
 
 /** Claude Code's own limit on each Mneme hook, in seconds (memcli stops long before). */
@@ -42,14 +51,16 @@ type Json = Record<string, unknown>;
 /** True when `command` runs memcli's bootstrap or recall hook (any path, any options). */
 export function isMnemeCommand(command: unknown): command is string {
   return typeof command === "string" &&
-    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall)\b[^;&|]*\s--hook(?=\s|$)/.test(
-      command,
-    );
+    /(^|[\s/'"])memcli(\.[A-Za-z]+)?['"]?\s+(bootstrap|recall|capture)\b[^;&|]*\s--hook(?=\s|$)/
+      .test(
+        command,
+      );
 }
 
-/** The event a Mneme command belongs to. */
-function eventOf(command: string): MnemeEvent {
-  return /\srecall\b/.test(command) ? "UserPromptSubmit" : "SessionStart";
+/** Whether a Mneme command is the one of `event` (capture's is under three events). */
+function belongsTo(command: string, event: string): boolean {
+  if (/\scapture\b/.test(command)) return (CAPTURE_EVENTS as string[]).includes(event);
+  return (/\srecall\b/.test(command) ? "UserPromptSubmit" : "SessionStart") === event;
 }
 
 /** Parse a settings file's text: absent or blank is `{}`; anything else must be an object. */
@@ -137,7 +148,7 @@ export function addMnemeHooks(settings: Json, commands: Partial<Record<MnemeEven
     let updated = false;
     for (const g of groups) {
       for (const h of commandHooks(g)) {
-        if (!updated && isMnemeCommand(h.command) && eventOf(h.command) === event) {
+        if (!updated && isMnemeCommand(h.command) && belongsTo(h.command, event)) {
           changes.push(`${event}: changed '${h.command}' to '${command}'`);
           h.command = command;
           updated = true;
@@ -174,7 +185,8 @@ export function removeMnemeHooks(settings: Json, events?: MnemeEvent[]): Edit {
       }
       const kept = list.filter((h) => {
         const c = (h as Json | null)?.command;
-        const drop = isMnemeCommand(c) && (!events || events.includes(eventOf(c)));
+        const drop = isMnemeCommand(c) &&
+          (!events || events.some((e) => e === event && belongsTo(c, e)));
         if (drop) changes.push(`${event}: removed '${c}'`);
         return !drop;
       });

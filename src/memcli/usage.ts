@@ -22,6 +22,7 @@ Agents:
   disconnect   undo connect: remove exactly what it added
   bootstrap    print the session-start Markdown (bootstrap memories) for a project
   recall       print the memories relevant to a text (or a prompt, as a hook) with their ids
+  capture      hand a session over for automatic capture (as a Stop/PreCompact/SessionEnd hook)
   hooks        install, remove or show Mneme's Claude Code hooks (install|uninstall|status)
 
 Memories (add, search and list work in the repository's project; --global opts out):
@@ -83,9 +84,8 @@ Stops the memory service of DATA_DIR (if it runs), then starts it in the backgro
 DATA_DIR runs from an install on another version; through its login entry when one runs it;
 a service started from a clone (deno task start) is left alone.
 `,
-  connect:
-    `Usage: memcli connect claude [--recall|--no-recall] [--take-over|--keep] [--project-dir DIR]
-                             [--dry-run] [--no-autostart] [--bin DIR] [--timeout S]
+  connect: `Usage: memcli connect claude [--recall|--no-recall] [--capture] [--take-over|--keep]
+                             [--project-dir DIR] [--dry-run] [--no-autostart] [--bin DIR] [--timeout S]
 
 Connects Claude Code to Mneme in one step; running it again changes nothing:
   1. starts the memory service for DATA_DIR unless it runs; one started in a terminal
@@ -108,6 +108,7 @@ The installed commands are found in --bin DIR, else the folder memcli was instal
 Flags:
   --recall          also the recall hook (relevant memories on each prompt)
   --no-recall       remove the recall hook
+  --capture         also the capture hook (Stop, PreCompact, SessionEnd -> capture --hook)
   --take-over       stop a service started in a terminal and start the background service
   --keep            keep a service started in a terminal (it stops with that terminal)
   --project-dir DIR hooks in DIR/.claude/settings.json instead of the user settings
@@ -171,6 +172,17 @@ Flags:
                    (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
   -h, --help       show this help
 `,
+  capture: `Usage: memcli capture --hook [--deadline MS]
+
+Claude Code's Stop, PreCompact and SessionEnd hook: hands the hook's JSON on stdin
+(session_id, transcript_path, cwd, hook_event_name) to the memory service, which reads the
+session's new transcript lines later and proposes what it finds for review. Returns within
+the deadline whatever happens, exit code 0, one line on stderr when the service is down.
+
+Flags:
+  --deadline MS    hard deadline from process start (default 1500, or MEMCLI_HOOK_DEADLINE_MS)
+  -h, --help       show this help
+`,
   recall: `Usage: memcli recall QUERY... [--project NAME] [--limit N] [--max-chars N]
                      [--min-confidence X] [--min-score X]
        memcli recall --hook [--deadline MS] [--limit N] [--max-chars N]
@@ -199,9 +211,10 @@ Flags:
                    (default: MEMCLI_HOOK_DEADLINE_MS, else 1500)
   -h, --help       show this help
 `,
-  hooks: `Usage: memcli hooks install [--recall] [--project-dir DIR] [--dry-run] [--command CMD]
-                           [--deadline MS] [--limit N] [--max-chars N] [--min-confidence X]
-       memcli hooks uninstall [--recall] [--project-dir DIR] [--dry-run]
+  hooks: `Usage: memcli hooks install [--recall] [--capture] [--project-dir DIR] [--dry-run]
+                           [--command CMD] [--deadline MS] [--limit N] [--max-chars N]
+                           [--min-confidence X]
+       memcli hooks uninstall [--recall] [--capture] [--project-dir DIR] [--dry-run]
        memcli hooks status [--project-dir DIR]
 
 Claude Code hooks that bring memories to the agent by themselves. install adds to Claude
@@ -210,6 +223,8 @@ to DIR/.claude/settings.json:
   SessionStart      -> memcli bootstrap --hook   (the bootstrap at every session start)
   UserPromptSubmit  -> memcli recall --hook      (with --recall: relevant memories on each
                                                   prompt)
+  Stop, PreCompact, SessionEnd -> memcli capture --hook (with --capture: hand the session
+                                                  over for automatic capture)
 Every other setting and every other hook is kept; the file is first copied to
 mneme-backups/settings.json.<time> next to it, then replaced atomically; a second install
 changes nothing. uninstall removes Mneme's hooks only (with --recall: only the recall hook).
@@ -218,6 +233,7 @@ service answers.
 
 Flags:
   --recall          install: also the recall hook; uninstall: only the recall hook
+  --capture         install: also the capture hook; uninstall: only the capture hook
   --project-dir DIR edit DIR/.claude/settings.json instead of the user settings
   --dry-run         print the change as a diff; write nothing
   --command CMD     how the hooks run memcli (default "memcli", from PATH)

@@ -30,7 +30,15 @@ export const LAYERS: readonly { name: string; paths: readonly string[] }[] = [
   },
   {
     name: "features",
-    paths: ["src/admin/", "src/mcp/", "src/memcli/", "src/msg/", "src/msgcli/", "src/serve/"],
+    paths: [
+      "src/admin/",
+      "src/capture/",
+      "src/mcp/",
+      "src/memcli/",
+      "src/msg/",
+      "src/msgcli/",
+      "src/serve/",
+    ],
   },
   { name: "entrypoints", paths: ["src/bin/", "src/programs.ts"] },
 ];

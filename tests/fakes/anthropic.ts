@@ -54,10 +54,20 @@ export interface FakeAnthropicOptions {
   /** Reply text; default `echo: <last user message>`. */
   replyText?: string;
   /**
-   * Asked before each text answer on `/v1/messages`: the reply text for this request body, or
-   * null for the default (`replyText`, else the echo). Lets a script replay a list of answers.
+   * Replays a model's answer: the reply text for a request body (asked before `replyText`;
+   * null or undefined falls through to it). Added for capture's model path.
    */
-  reply?: (body: Record<string, unknown>) => string | null;
+  reply?: (body: Record<string, unknown>) => string | null | undefined;
+  /**
+   * API keys accepted in `x-api-key` (the API-key path; no OAuth beta needed then). Default
+   * none: only OAuth access tokens.
+   */
+  apiKeys?: string[];
+  /**
+   * `usage.input_tokens` counted from the request (characters of system and messages / 4,
+   * as count_tokens does) instead of the fixed 12.
+   */
+  usageFromBody?: boolean;
   /**
    * Asked before each `/v1/messages` answer (not count_tokens): a tool call to answer with
    * instead of text (a `tool_use` block, `stop_reason: "tool_use"`), or null for text.
@@ -208,6 +218,16 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
   }
 
   function checkAuth(req: Request): Response | null {
+    const key = req.headers.get("x-api-key");
+    if (key !== null && opts.apiKeys?.length) {
+      if (!opts.apiKeys.includes(key)) {
+        return apiError(401, "authentication_error", "invalid x-api-key");
+      }
+      if (req.headers.get("anthropic-version") !== "2023-06-01") {
+        return apiError(400, "invalid_request_error", "anthropic-version: header is required");
+      }
+      return null;
+    }
     const auth = req.headers.get("authorization") ?? "";
     const m = /^Bearer (.+)$/.exec(auth);
     if (!m) return apiError(401, "authentication_error", "Missing bearer token");
@@ -251,8 +271,8 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
   }
 
   function replyFor(json: Record<string, unknown>): string {
-    const scripted = opts.reply?.(json);
-    if (scripted !== undefined && scripted !== null) return scripted;
+    const replayed = opts.reply?.(json);
+    if (replayed !== undefined && replayed !== null) return replayed;
     if (opts.replyText !== undefined) return opts.replyText;
     const msgs = json.messages as Array<{ role: string; content: unknown }>;
     const last = msgs[msgs.length - 1];
@@ -382,7 +402,12 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     const text = replyFor(json);
     const id = rand("msg_");
     const model = json.model as string;
-    const usage = { input_tokens: 12, output_tokens: Math.max(1, text.length >> 2) };
+    const usage = {
+      input_tokens: opts.usageFromBody
+        ? Math.ceil(JSON.stringify([json.system ?? "", json.messages]).length / 4)
+        : 12,
+      output_tokens: Math.max(1, text.length >> 2),
+    };
     if (json.stream !== true) {
       headers.set("content-type", "application/json");
       return new Response(

@@ -49,6 +49,13 @@ function baseName(name: string): string {
 /** Start the fake with the given models (default `nomic-embed-text` with 768 dimensions). */
 export function startFakeOllama(
   models: Record<string, number> = { "nomic-embed-text": 768 },
+  opts: {
+    /**
+     * `POST /api/chat`: the reply for a request body (replays a model's answers; default
+     * `{"memories": []}`); the model must be one of `models`. Added for capture.
+     */
+    chat?: (body: Record<string, unknown>) => string;
+  } = {},
 ): FakeOllama {
   const state = new Map(Object.entries(models));
   const requests: OllamaRequest[] = [];
@@ -75,6 +82,26 @@ export function startFakeOllama(
           digest: "0a109f422b47",
           details: { format: "gguf", family: "nomic-bert", parameter_size: "137M" },
         })),
+      });
+    }
+    if (path === "/api/chat" && req.method === "POST") {
+      const b = body as Record<string, unknown> | undefined;
+      if (!b || typeof b.model !== "string" || !Array.isArray(b.messages)) {
+        return error(400, "model and messages are required");
+      }
+      if (!state.has(baseName(b.model))) {
+        return error(404, `model "${b.model}" not found, try pulling it first`);
+      }
+      const content = (opts.chat ?? (() => '{"memories": []}'))(b);
+      return Response.json({
+        model: b.model,
+        created_at: new Date().toISOString(),
+        message: { role: "assistant", content },
+        done: true,
+        done_reason: "stop",
+        total_duration: 914_143_917,
+        prompt_eval_count: Math.ceil(JSON.stringify(b.messages).length / 4),
+        eval_count: Math.max(1, Math.ceil(content.length / 4)),
       });
     }
     if (path !== "/api/embed") return new Response("404 page not found", { status: 404 });

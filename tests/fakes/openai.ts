@@ -34,6 +34,11 @@ export interface FakeOpenAIOptions {
   models?: Record<string, number>;
   /** Answer `data` in reverse order. */
   reverse?: boolean;
+  /**
+   * `POST /v1/chat/completions`: the assistant's reply for a request body (replays a model's
+   * answers; default `{"memories": []}`). Added for capture's model path.
+   */
+  chat?: (body: Record<string, unknown>) => string;
 }
 
 /** A running fake. */
@@ -65,12 +70,42 @@ function apiError(status: number, message: string, code: string | null, param: s
   );
 }
 
+/** A chat completion in OpenAI's shape; usage counted as characters / 4. */
+function chatCompletion(
+  body: unknown,
+  reply: (body: Record<string, unknown>) => string,
+): Response {
+  const b = body as Record<string, unknown> | null;
+  if (!b || typeof b !== "object" || typeof b.model !== "string") {
+    return apiError(400, "you must provide a model parameter", null, "model");
+  }
+  if (!Array.isArray(b.messages) || b.messages.length === 0) {
+    return apiError(400, "'messages' is a required property", null, "messages");
+  }
+  const content = reply(b);
+  const prompt = Math.ceil(JSON.stringify(b.messages).length / 4);
+  const completion = Math.max(1, Math.ceil(content.length / 4));
+  return Response.json({
+    id: `chatcmpl-${crypto.randomUUID().slice(0, 12)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: b.model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+    },
+  });
+}
+
 /** Start the fake. */
 export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): FakeOpenAI {
   const options: Required<FakeOpenAIOptions> = {
     apiKey: opts.apiKey ?? "sk-test",
     models: opts.models ?? { "text-embedding-3-small": 1536 },
     reverse: opts.reverse ?? false,
+    chat: opts.chat ?? (() => '{"memories": []}'),
   };
   const requests: OpenAIRequest[] = [];
 
@@ -100,6 +135,9 @@ export function startFakeOpenAI(opts: FakeOpenAIOptions = {}): FakeOpenAI {
         "invalid_api_key",
         null,
       );
+    }
+    if (path === "/v1/chat/completions" && req.method === "POST") {
+      return chatCompletion(body, options.chat);
     }
     if (path !== "/v1/embeddings" || req.method !== "POST") {
       return apiError(404, `Invalid URL (${req.method} ${path})`, null, null);

@@ -32,6 +32,7 @@ import { claudeUserConfig, MEMORY_ENV_VARS } from "../../permissions.ts";
 import { intFlag, parseFlags, stringFlag } from "../args.ts";
 import {
   addMnemeHooks,
+  CAPTURE_EVENTS,
   EVENT_COMMAND,
   findMnemeHooks,
   type MnemeEvent,
@@ -177,7 +178,7 @@ function fallbackNote(kind: AutostartKind, file: string | undefined): string {
 }
 
 /** The hook commands connect writes: the installed memcli by absolute path. */
-function hookCommands(bin: Bin, url: string, recall: boolean) {
+function hookCommands(bin: Bin, url: string, recall: boolean, capture = false) {
   // The hooks may run without the user's shell variables: a service elsewhere than the
   // default is named on the command line. (ADMIN_API_KEY is not written into the settings:
   // the hooks get it from Claude Code's environment.)
@@ -187,6 +188,7 @@ function hookCommands(bin: Bin, url: string, recall: boolean) {
     SessionStart: `${base} ${EVENT_COMMAND.SessionStart}`,
   };
   if (recall) out.UserPromptSubmit = `${base} ${EVENT_COMMAND.UserPromptSubmit}`;
+  if (capture) { for (const e of CAPTURE_EVENTS) out[e] = `${base} ${EVENT_COMMAND[e]}`; }
   return out;
 }
 
@@ -358,6 +360,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
   if (!rest) return 0;
   const p = parseFlags("connect", rest, {
     recall: { type: "boolean" },
+    capture: { type: "boolean" },
     "project-dir": { type: "string" },
     "dry-run": { type: "boolean" },
     "no-autostart": { type: "boolean" },
@@ -513,7 +516,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
   const hadRecall = findMnemeHooks(current).some((h) => h.event === "UserPromptSubmit");
   const noRecall = p.values["no-recall"] === true;
   const recall = p.values.recall === true || (hadRecall && !noRecall);
-  const commands = hookCommands(bin, url, recall);
+  const commands = hookCommands(bin, url, recall, p.values.capture === true);
   let edit = addMnemeHooks(current, commands);
   if (noRecall && hadRecall) {
     const rm = removeMnemeHooks(edit.settings, ["UserPromptSubmit"]);

@@ -14,6 +14,7 @@ import { intFlag, numberFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import {
   addMnemeHooks,
+  CAPTURE_EVENTS,
   EVENT_COMMAND,
   findMnemeHooks,
   type MnemeEvent,
@@ -110,6 +111,9 @@ function hookCommands(p: { values: Record<string, unknown> }): Partial<Record<Mn
       "hooks",
     );
   }
+  if (p.values.capture) {
+    for (const e of CAPTURE_EVENTS) out[e] = `${base} ${EVENT_COMMAND[e]}${common}`;
+  }
   return out;
 }
 
@@ -122,6 +126,7 @@ async function edit(
     "project-dir": { type: "string" },
     "dry-run": { type: "boolean" },
     recall: { type: "boolean" },
+    capture: { type: "boolean" },
     ...(verb === "install"
       ? {
         command: { type: "string" },
@@ -144,7 +149,7 @@ async function edit(
   const settings = parseSettings(before, path);
   const result = verb === "install"
     ? addMnemeHooks(settings, hookCommands(p))
-    : removeMnemeHooks(settings, p.values.recall ? ["UserPromptSubmit"] : undefined);
+    : removeMnemeHooks(settings, uninstallEvents(p.values));
   if (result.changes.length === 0) {
     io.out(
       verb === "install"
@@ -187,6 +192,12 @@ async function edit(
     );
   }
   return 0;
+}
+
+/** The events `uninstall` removes: --recall and --capture pick theirs; neither: all. */
+function uninstallEvents(v: Record<string, unknown>): MnemeEvent[] | undefined {
+  if (!v.recall && !v.capture) return undefined;
+  return [...(v.recall ? ["UserPromptSubmit" as const] : []), ...(v.capture ? CAPTURE_EVENTS : [])];
 }
 
 function findMnemeRecall(settings: Record<string, unknown>): boolean {

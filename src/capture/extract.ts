@@ -1,0 +1,388 @@
+/**
+ * The offline extractor: memory candidates from a session's turns, without a model or the
+ * network. Conservative by design (a missed memory costs little, a junk one costs trust): it
+ * reads what the *user* wrote, sentence by sentence, and keeps a sentence only when it says
+ * something meant for good:
+ * - rules and corrections: "always…", "never…", "from now on…", "don't (ever)…", "use X, not
+ *   Y", "no <doing>…", "every X needs…", "that's a general rule";
+ * - preferences: "I prefer…", "I'd rather…", and a sentence the user generalises ("that goes
+ *   for everything", "in general", "working with me"), which then goes to the global scope;
+ * - decisions with their reason: "we chose/decided/went with/are standardising on…", "let's go
+ *   with/use… because…";
+ * - facts about the setup: ports, paths and buckets, commands in backquotes, owners, schedules,
+ *   the variable a value is read from.
+ * and drops questions, one-off instructions ("this time", "for this PR", "for now", "later"),
+ * hypotheses ("maybe", "might", "probably", "I think") and everything else (requests).
+ * The agent's text counts only where it asked for confirmation ("Is that right?") and the
+ * user's next turn confirms it ("yes", "right", "correct").
+ * @module
+ */
+import { overlap } from "./dedupe.ts";
+import type { Turn } from "./transcript.ts";
+
+/** What kind of memory a candidate is (the service's memory types). */
+export type CandidateType = "rule" | "feedback" | "decision" | "fact";
+
+/** Where a candidate came from. */
+export interface Provenance {
+  /** The Claude Code session. */
+  sessionId: string;
+  /** The transcript event the statement is in. */
+  uuid: string;
+  /** The event's time (ISO). */
+  timestamp: string;
+  /** The user's turn that confirmed an agent's statement. */
+  confirmedBy?: string;
+}
+
+/** A memory candidate, before the secret check and the dedupe. */
+export interface Candidate {
+  /** The memory's text. */
+  text: string;
+  /** Its type. */
+  type: CandidateType;
+  /** `project` (the session's project) or `global` (a personal preference). */
+  scope: "project" | "global";
+  /** How sure the extractor is, 0..1. */
+  confidence: number;
+  /** Where it came from. */
+  provenance: Provenance;
+  /** Which rule of the extractor found it (for review and tuning). */
+  rule: string;
+}
+
+/** Longest sentence considered (longer ones are rarely one durable statement). */
+const MAX_SENTENCE = 400;
+
+/** Split a turn's text into sentences (code spans kept whole; newlines and bullets split). */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  for (const para of text.split(/\n+/)) {
+    let cur = "";
+    let inCode = false;
+    for (let i = 0; i < para.length; i++) {
+      const ch = para[i];
+      cur += ch;
+      if (ch === "`") inCode = !inCode;
+      if (!inCode && /[.!?]/.test(ch) && (i + 1 === para.length || /\s/.test(para[i + 1]))) {
+        // Not a decimal or a version ("v1.2"), nor an abbreviation ("e.g.").
+        if (!/\b(e\.g|i\.e|etc|vs)\.$/i.test(cur)) {
+          out.push(cur);
+          cur = "";
+        }
+      }
+    }
+    out.push(cur);
+  }
+  return out.flatMap(splitClauses).map((s) => s.replace(/^\s*([-*•]|\d+[.)])\s+/, "").trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
+ * split it?"), and the items of a list of rules ("ground rules: do A, and don't B").
+ */
+function splitClauses(s: string): string[] {
+  const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i);
+  const out: string[] = [];
+  for (const p of parts) {
+    const m = p.match(/^([^:]*\b(?:rules?|preferences?)\b[^:]*):\s*(.+)$/i);
+    if (!m) {
+      out.push(p);
+      continue;
+    }
+    const items = m[2].split(
+      /,\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:don'?t|do not|never|always|use|write|keep)\b)/i,
+    )
+      .filter((x) => x.trim());
+    const general = GENERAL_GLOBAL.test(m[1]) ? " (in general)" : "";
+    for (const it of items) out.push(it.trim() + general);
+  }
+  return out;
+}
+
+/** Leading words that carry nothing ("ok.", "btw", "and", "also", "reminder:"). */
+const FILLER =
+  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|fyi|note|reminder|for the record|important)\b[,.!:;-]*)\s*)+/i;
+
+/** Clean a sentence into a memory's wording. */
+function wording(s: string): string {
+  let t = s.replace(FILLER, "").trim();
+  t = t.replace(/\s+/g, " ").replace(/[\s,;:]+$/, "");
+  if (!/[.!?`)]$/.test(t)) t += "";
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/** A question (to the agent or rhetorical): not a memory. */
+function isQuestion(s: string): boolean {
+  if (/\?\s*$/.test(s)) return true;
+  return /^(what|why|how|where|when|who|which|is|are|does|do|did|can|could|would|should|will)\b[^.!]*$/i
+    .test(s.replace(FILLER, "").trim()) && !/\b(always|never)\b/i.test(s);
+}
+
+/** Marks of a one-off instruction. */
+const ONE_OFF =
+  /\b(this time|for now|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today)\b/i;
+
+/** Marks of a hypothesis or a doubt. */
+const HYPOTHESIS =
+  /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe)\b/i;
+
+/** Generalisers: the previous sentence holds for good (and for everything: global). */
+const GENERAL_GLOBAL =
+  /\b(that goes for everything|for everything|not just (this|the) (repo|project)|everywhere|in all (my )?(repos|projects)|all my projects|working with me|in general)\b/i;
+const GENERAL_PROJECT = /\b(general rule|ground rule|as a rule|that's a rule|for this project)\b/i;
+
+/** Words of a personal preference (global unless the sentence names the project). */
+const PERSONAL =
+  /\b(i prefer|i'd rather|i would rather|i like (it )?when|my preference|i want you to always|i don't like|i hate)\b/i;
+/** Words naming the project: a preference with them stays in the project. */
+const PROJECT_WORDS = /\b(this (repo|repository|project|service|codebase|app)|in here|here)\b/i;
+
+interface Match {
+  type: CandidateType;
+  rule: string;
+  confidence: number;
+}
+
+/** The durable kind of a sentence, or null. */
+export function classify(s: string): Match | null {
+  const l = s.toLowerCase();
+  if (l.length > MAX_SENTENCE) return null;
+  if (isQuestion(s)) return null;
+  if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
+  if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
+  if (HYPOTHESIS.test(l)) return null;
+  const core = l.replace(FILLER, "").trim();
+  // Rules and corrections.
+  if (/\b(from now on|going forward|from here on|in (the )?future|henceforth)\b/.test(l)) {
+    return { type: "rule", rule: "from-now-on", confidence: 0.9 };
+  }
+  if (/\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l)) {
+    return { type: "rule", rule: "never", confidence: 0.85 };
+  }
+  if (/\balways\b/.test(l) && !/\bnot always\b/.test(l)) {
+    if (/\b(runs?|listens?|lives?|is|are)\b[^.]*\b(on|at) (port )?\d{2,5}\b/.test(l)) {
+      return { type: "fact", rule: "always-fact", confidence: 0.8 };
+    }
+    return { type: "rule", rule: "always", confidence: 0.85 };
+  }
+  if (/^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core)) {
+    return { type: "rule", rule: "dont", confidence: 0.75 };
+  }
+  if (
+    /\buse [`'"\w@./-]+( v?\d[\w.]*)?,? (not|instead of|rather than|over) [`'"\w@./-]+/.test(l)
+  ) return { type: "rule", rule: "use-x-not-y", confidence: 0.85 };
+  if (/^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core)) {
+    return { type: "rule", rule: "no-doing", confidence: 0.75 };
+  }
+  if (/\b(every|each|all) [\w-]+( [\w-]+){0,2} (needs?|must|has to|have to|should)\b/.test(l)) {
+    return { type: "rule", rule: "every-needs", confidence: 0.75 };
+  }
+  if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
+    return { type: "rule", rule: "general-rule", confidence: 0.8 };
+  }
+  // Preferences.
+  if (PERSONAL.test(l)) return { type: "feedback", rule: "preference", confidence: 0.8 };
+  // Decisions.
+  if (
+    /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
+      .test(l) ||
+    /\bwe('re| are) (going with|standardi[sz]ing on|moving to)\b/.test(l)
+  ) return { type: "decision", rule: "we-chose", confidence: 0.85 };
+  if (/\blet'?s (go with|use|stick with|pick)\b/.test(l) && /\b(because|since|so that)\b/.test(l)) {
+    return { type: "decision", rule: "lets-because", confidence: 0.8 };
+  }
+  // Facts about the setup.
+  if (/\b(owns|owned by|maintains|maintained by|is the owner of|owner of)\b/.test(l)) {
+    return { type: "fact", rule: "owner", confidence: 0.75 };
+  }
+  if (
+    /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
+      .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l)
+  ) return { type: "fact", rule: "port", confidence: 0.75 };
+  if (
+    /\b(lives?|lands?|go(es)?|is|are|kept|stored|located|sits?)\b (in|at|under) [`'"]?(~?\/|\.\/|[a-z0-9]+:\/\/|[\w.-]+\/[\w.-])/
+      .test(l)
+  ) {
+    return { type: "fact", rule: "path", confidence: 0.7 };
+  }
+  if (
+    /\b(we run|is run|are run|runs|run it|run them|start it|started|deploy(ed)?|built)\b[^.]*\bwith `[^`]+`/
+      .test(l)
+  ) {
+    return { type: "fact", rule: "command", confidence: 0.75 };
+  }
+  if (/\bruns (at|every|daily|nightly|hourly|weekly)\b/.test(l)) {
+    return { type: "fact", rule: "schedule", confidence: 0.7 };
+  }
+  if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
+    return { type: "fact", rule: "env-var", confidence: 0.7 };
+  }
+  return null;
+}
+
+/** A user's reply that confirms what the agent asked ("yes", "right, …", "correct"). */
+export const CONFIRM: RegExp =
+  /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
+/** The agent asked for a confirmation. */
+const ASKS_CONFIRMATION =
+  /\b(is that (right|correct|the rule|so|true)\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?)\s*$/i;
+
+function reasonOf(next: string | undefined): string {
+  if (!next) return "";
+  return /^(because|since|as|we got burned|that's why|otherwise|ci fails|it breaks)\b/i.test(next)
+    ? ` (${next.replace(/[.!]+$/, "")})`
+    : "";
+}
+
+/** The agent's statement in a turn that asks for confirmation: the durable sentence before it. */
+function agentStatement(text: string): { sentence: string; match: Match } | null {
+  const ss = sentences(text);
+  if (!ss.length || !ASKS_CONFIRMATION.test(ss[ss.length - 1])) return null;
+  for (let i = ss.length - 2; i >= 0; i--) {
+    // The agent's own hedges ("it looks like", "I assume") are what the user confirms.
+    const s = ss[i].replace(
+      /^.*?\b(it (looks|seems) like|i assume|i guess|i think|so it seems|apparently)\b,?\s*/i,
+      "",
+    ).replace(/,? so i'll .*$/i, "");
+    const m = classifyAgent(s);
+    if (m) return { sentence: s, match: m };
+  }
+  return null;
+}
+
+function classifyAgent(s: string): Match | null {
+  const l = s.toLowerCase();
+  if (/\b(must|always|never|only)\b/.test(l)) {
+    return { type: "rule", rule: "agent-confirmed", confidence: 0.7 };
+  }
+  if (/\byou (deploy|release|run|use|ship)\b/.test(l)) {
+    return { type: "rule", rule: "agent-confirmed", confidence: 0.65 };
+  }
+  return null;
+}
+
+/** A line that introduces a list of things to know ("some context:", "conventions:"). */
+const CONTEXT_HEADER =
+  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules)\b[^:\n]*:\s*$/i;
+
+/**
+ * The items of a list the user introduced as context ("some context:\n1. …\n2. …"), each
+ * split before a ", no …" clause: said to set up the work for good, each is a candidate.
+ */
+function contextItems(text: string): Set<string> {
+  const out = new Set<string>();
+  let inList = false;
+  for (const line of text.split("\n")) {
+    if (CONTEXT_HEADER.test(line)) {
+      inList = true;
+      continue;
+    }
+    const item = line.match(/^\s*(?:[-*•]|\d+[.)])\s+(.+)$/);
+    if (!inList || !item) {
+      inList = inList && item !== null;
+      continue;
+    }
+    for (const part of item[1].split(/,\s+(?=no\b)/i)) out.add(part.trim());
+  }
+  return out;
+}
+
+/** Candidates from `turns` (in order). `prevAssistant` is the agent's turn before the first. */
+export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[] {
+  const out: Candidate[] = [];
+  let lastAssistant: Turn | undefined = prevAssistant;
+  for (const t of turns) {
+    if (t.role === "assistant") {
+      lastAssistant = t;
+      continue;
+    }
+    const prov = { sessionId: t.sessionId, uuid: t.uuid, timestamp: t.timestamp };
+    // The agent's statement confirmed by this user turn.
+    if (lastAssistant && CONFIRM.test(t.text)) {
+      const st = agentStatement(lastAssistant.text);
+      if (st) {
+        out.push({
+          text: wording(st.sentence),
+          type: st.match.type,
+          scope: "project",
+          confidence: st.match.confidence,
+          provenance: {
+            sessionId: lastAssistant.sessionId,
+            uuid: lastAssistant.uuid,
+            timestamp: lastAssistant.timestamp,
+            confirmedBy: t.uuid,
+          },
+          rule: st.match.rule,
+        });
+      }
+    }
+    lastAssistant = undefined;
+    const confirmed = out.length && out[out.length - 1].provenance.confirmedBy === t.uuid
+      ? out[out.length - 1]
+      : undefined;
+    const items = contextItems(t.text);
+    const ss = items.size
+      ? sentences(t.text).flatMap((x) => x.split(/,\s+(?=no\b)/i)).map((x) => x.trim())
+      : sentences(t.text);
+    let prevInTurn: Candidate | undefined;
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i];
+      let m = classify(s);
+      if (
+        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !HYPOTHESIS.test(s)
+      ) m = { type: "fact", rule: "context-list", confidence: 0.6 };
+      let global = false;
+      // "…; that goes for everything": the previous sentence, generalised.
+      if (!m && i > 0 && GENERAL_GLOBAL.test(s) && !isQuestion(ss[i - 1])) {
+        const prev = ss[i - 1];
+        if (!classify(prev) && !HYPOTHESIS.test(prev) && !ONE_OFF.test(prev)) {
+          out.push({
+            text: wording(prev),
+            type: "feedback",
+            scope: "global",
+            confidence: 0.75,
+            provenance: prov,
+            rule: "generalised",
+          });
+        }
+        continue;
+      }
+      if (!m) {
+        prevInTurn = undefined;
+        continue;
+      }
+      // The user restating the agent's statement they confirm: the agent's is kept.
+      if (confirmed && overlap(s, confirmed.text) >= 0.4) continue;
+      // "Use zod, not yup. We're standardising on zod since…": the reason of the rule before.
+      if (
+        prevInTurn && m.type === "decision" && /\b(since|because|as)\b/i.test(s) &&
+        overlap(s, prevInTurn.text) > 0
+      ) {
+        prevInTurn.text += ` (${wording(s).replace(/[.!]+$/, "")})`;
+        continue;
+      }
+      if (m.type === "feedback") {
+        global = !PROJECT_WORDS.test(s);
+      } else if (GENERAL_GLOBAL.test(s) || GENERAL_GLOBAL.test(t.text.slice(0, 80))) {
+        global = m.type === "rule" && GENERAL_GLOBAL.test(s);
+      }
+      // A long request with a rule inside keeps only the rule's clause.
+      let text = wording(s);
+      text += reasonOf(ss[i + 1]);
+      if (text.length < 12) continue;
+      if (m.confidence > 0 && text.length > 300) m = { ...m, confidence: m.confidence - 0.1 };
+      prevInTurn = {
+        text,
+        type: m.type,
+        scope: global ? "global" : "project",
+        confidence: m.confidence,
+        provenance: prov,
+        rule: m.rule,
+      };
+      out.push(prevInTurn);
+    }
+  }
+  return out;
+}

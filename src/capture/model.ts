@@ -1,0 +1,371 @@
+/**
+ * Capture with a model (opt-in): the new part of the transcript, secrets already replaced by
+ * markers, goes to a model with the prompt in src/capture/prompt.md; the answer must be JSON
+ * (`{"memories": [{text, type, scope, confidence, source}]}`) and each item is validated
+ * strictly (a malformed one is dropped, never repaired). Providers:
+ * - `subscription`: the user's Claude subscription through msgcli's own client (src/msg:
+ *   its credentials file, lock and refresh, exactly as msgcli uses them);
+ * - `anthropic`: the Messages API with an API key;
+ * - `openai`: any OpenAI-compatible chat completions endpoint;
+ * - `ollama`: a local Ollama (`/api/chat`).
+ *
+ * A {@link TokenBudget} per session and per day (UTC) is checked before each call with an
+ * upper estimate (input characters / 3 + the output cap) and charged from the answer's usage
+ * fields; a call that could exceed either budget is not made, and the offline extractor runs
+ * instead.
+ * @module
+ */
+import PROMPT from "./prompt.md" with { type: "text" };
+import type { Candidate, CandidateType } from "./extract.ts";
+import { CONFIRM, extractCandidates } from "./extract.ts";
+import type { Extractor } from "./pipeline.ts";
+import { redactSecrets } from "./secrets.ts";
+import type { Turn } from "./transcript.ts";
+import type { MessagesClient } from "../msg/api.ts";
+
+/** The prompt (src/capture/prompt.md). */
+export const CAPTURE_PROMPT: string = PROMPT;
+
+/** The model providers. */
+export const MODEL_PROVIDERS = ["subscription", "anthropic", "openai", "ollama"] as const;
+/** One of {@link MODEL_PROVIDERS}. */
+export type ModelProvider = typeof MODEL_PROVIDERS[number];
+
+/** One model call's answer. */
+export interface ModelAnswer {
+  /** The reply's text. */
+  text: string;
+  /** Input tokens, from the answer's usage. */
+  inputTokens: number;
+  /** Output tokens, from the answer's usage. */
+  outputTokens: number;
+}
+
+/** Calls a model: system prompt, user message, output cap. */
+export type ModelCall = (
+  system: string,
+  user: string,
+  maxTokens: number,
+  signal?: AbortSignal,
+) => Promise<ModelAnswer>;
+
+/** A model provider's error (HTTP status, a short reason; never a key). */
+export class ModelError extends Error {
+  /** The error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelError";
+  }
+}
+
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
+
+async function postJson(
+  f: typeof fetch,
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const res = await f(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    throw new ModelError(`${new URL(url).pathname}: HTTP ${res.status}: ${text.slice(0, 200)}`);
+  }
+  try {
+    const j = JSON.parse(text);
+    if (j && typeof j === "object" && !Array.isArray(j)) return j;
+  } catch { /* below */ }
+  throw new ModelError(`${new URL(url).pathname}: the answer is not a JSON object`);
+}
+
+/** The Messages API with an API key (`x-api-key`). */
+export function anthropicCall(
+  o: { baseUrl: string; apiKey: string; model: string; fetch?: typeof fetch },
+): ModelCall {
+  const f = o.fetch ?? fetch;
+  return async (system, user, maxTokens, signal) => {
+    const j = await postJson(f, `${o.baseUrl.replace(/\/$/, "")}/v1/messages`, {
+      "x-api-key": o.apiKey,
+      "anthropic-version": "2023-06-01",
+    }, {
+      model: o.model,
+      max_tokens: maxTokens,
+      system,
+      messages: [{ role: "user", content: user }],
+    }, signal);
+    return anthropicAnswer(j);
+  };
+}
+
+function anthropicAnswer(j: Record<string, unknown>): ModelAnswer {
+  const blocks = Array.isArray(j.content) ? j.content as Record<string, unknown>[] : [];
+  const usage = (j.usage ?? {}) as Record<string, unknown>;
+  return {
+    text: blocks.filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text)
+      .join(""),
+    inputTokens: num(usage.input_tokens) + num(usage.cache_read_input_tokens) +
+      num(usage.cache_creation_input_tokens),
+    outputTokens: num(usage.output_tokens),
+  };
+}
+
+/** The user's subscription through msgcli's client (its credentials, lock and refresh). */
+export function subscriptionCall(client: MessagesClient, model: string): ModelCall {
+  return async (system, user, maxTokens) => {
+    const res = await client.create({
+      model,
+      max_tokens: maxTokens,
+      system,
+      messages: [{ role: "user", content: user }],
+    });
+    return anthropicAnswer(res as unknown as Record<string, unknown>);
+  };
+}
+
+/** An OpenAI-compatible chat completions endpoint (`baseUrl` includes `/v1`). */
+export function openaiCall(
+  o: { baseUrl: string; apiKey?: string; model: string; fetch?: typeof fetch },
+): ModelCall {
+  const f = o.fetch ?? fetch;
+  return async (system, user, maxTokens, signal) => {
+    const j = await postJson(
+      f,
+      `${o.baseUrl.replace(/\/$/, "")}/chat/completions`,
+      o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {},
+      {
+        model: o.model,
+        max_tokens: maxTokens,
+        response_format: { type: "json_object" },
+        messages: [{ role: "system", content: system }, { role: "user", content: user }],
+      },
+      signal,
+    );
+    const choice = (Array.isArray(j.choices) ? j.choices[0] : undefined) as
+      | { message?: { content?: unknown } }
+      | undefined;
+    const usage = (j.usage ?? {}) as Record<string, unknown>;
+    return {
+      text: typeof choice?.message?.content === "string" ? choice.message.content : "",
+      inputTokens: num(usage.prompt_tokens),
+      outputTokens: num(usage.completion_tokens),
+    };
+  };
+}
+
+/** A local Ollama (`/api/chat`, JSON format, no streaming). */
+export function ollamaCall(o: { baseUrl: string; model: string; fetch?: typeof fetch }): ModelCall {
+  const f = o.fetch ?? fetch;
+  return async (system, user, maxTokens, signal) => {
+    const j = await postJson(f, `${o.baseUrl.replace(/\/$/, "")}/api/chat`, {}, {
+      model: o.model,
+      stream: false,
+      format: "json",
+      options: { num_predict: maxTokens },
+      messages: [{ role: "system", content: system }, { role: "user", content: user }],
+    }, signal);
+    const msg = (j.message ?? {}) as { content?: unknown };
+    return {
+      text: typeof msg.content === "string" ? msg.content : "",
+      inputTokens: num(j.prompt_eval_count),
+      outputTokens: num(j.eval_count),
+    };
+  };
+}
+
+/** Default token budget of one session. */
+export const DEFAULT_SESSION_TOKENS = 20_000;
+/** Default token budget of one day (UTC), all sessions. */
+export const DEFAULT_DAILY_TOKENS = 200_000;
+/** Default output cap of one call. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 1_000;
+/** Most characters of transcript sent in one call (the newest kept). */
+export const MAX_INPUT_CHARS = 24_000;
+
+/** Tokens spent per session and per day, with their limits. */
+export class TokenBudget {
+  readonly #perSession: number;
+  readonly #perDay: number;
+  readonly #now: () => number;
+  readonly #sessions = new Map<string, number>();
+  #day = "";
+  #dayUsed = 0;
+  /** Calls not made because a budget would have been exceeded. */
+  skipped = 0;
+
+  /** A budget of `perSession` and `perDay` tokens. */
+  constructor(perSession: number, perDay: number, now: () => number = Date.now) {
+    this.#perSession = perSession;
+    this.#perDay = perDay;
+    this.#now = now;
+  }
+
+  #roll(): void {
+    const day = new Date(this.#now()).toISOString().slice(0, 10);
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#dayUsed = 0;
+    }
+  }
+
+  /** Whether a call of at most `tokens` fits both budgets. */
+  fits(sessionId: string, tokens: number): boolean {
+    this.#roll();
+    return (this.#sessions.get(sessionId) ?? 0) + tokens <= this.#perSession &&
+      this.#dayUsed + tokens <= this.#perDay;
+  }
+
+  /** Charge `tokens` (from the answer's usage). */
+  charge(sessionId: string, tokens: number): void {
+    this.#roll();
+    this.#sessions.set(sessionId, (this.#sessions.get(sessionId) ?? 0) + tokens);
+    this.#dayUsed += tokens;
+  }
+
+  /** What was spent, for the report. */
+  report(sessionId?: string): {
+    day: string;
+    dayUsed: number;
+    dayLimit: number;
+    sessionUsed?: number;
+    sessionLimit: number;
+    skipped: number;
+  } {
+    this.#roll();
+    return {
+      day: this.#day,
+      dayUsed: this.#dayUsed,
+      dayLimit: this.#perDay,
+      ...(sessionId ? { sessionUsed: this.#sessions.get(sessionId) ?? 0 } : {}),
+      sessionLimit: this.#perSession,
+      skipped: this.skipped,
+    };
+  }
+}
+
+const TYPES: CandidateType[] = ["rule", "feedback", "decision", "fact"];
+
+/**
+ * The candidates of a model's answer: JSON (a fenced block is accepted), `memories` an array;
+ * each item kept only when `text` is a string of 8..500 characters, `type` one of the memory
+ * types, `scope` project or global, `confidence` a number in 0..1 and `source` the id of a
+ * message that was sent; an item drawn from the agent's text only when the user's next
+ * message confirms it ("yes", "right", …). Everything else is dropped.
+ */
+export function parseModelAnswer(
+  text: string,
+  sources: Map<string, Turn>,
+): { candidates: Candidate[]; dropped: number } {
+  const body = text.trim().replace(/^```(?:json)?\s*/i, "").replace(/```\s*$/, "");
+  let j: unknown;
+  try {
+    j = JSON.parse(body);
+  } catch {
+    return { candidates: [], dropped: 1 };
+  }
+  const items = (j as { memories?: unknown })?.memories;
+  if (!Array.isArray(items)) return { candidates: [], dropped: 1 };
+  const candidates: Candidate[] = [];
+  let dropped = 0;
+  const order = [...sources.values()];
+  const confirmed = (t: Turn) => {
+    const next = order.slice(order.indexOf(t) + 1).find((x) => x.role === "user");
+    return next !== undefined && CONFIRM.test(next.text);
+  };
+  for (const it of items) {
+    const o = it as Record<string, unknown>;
+    const t = sources.get(String(o?.source));
+    if (
+      !o || typeof o !== "object" || typeof o.text !== "string" || o.text.trim().length < 8 ||
+      o.text.length > 500 || !TYPES.includes(o.type as CandidateType) ||
+      (o.scope !== "project" && o.scope !== "global") || typeof o.confidence !== "number" ||
+      !(o.confidence >= 0 && o.confidence <= 1) || !t ||
+      (t.role === "assistant" && !confirmed(t))
+    ) {
+      dropped++;
+      continue;
+    }
+    candidates.push({
+      text: o.text.trim(),
+      type: o.type as CandidateType,
+      scope: o.scope,
+      confidence: o.confidence,
+      provenance: { sessionId: t.sessionId, uuid: t.uuid, timestamp: t.timestamp },
+      rule: "model",
+    });
+  }
+  return { candidates, dropped };
+}
+
+/** The transcript as the model reads it: `[id] ROLE: text`, secrets replaced, newest kept. */
+export async function renderTurns(
+  turns: Turn[],
+): Promise<{ text: string; sources: Map<string, Turn> }> {
+  const sources = new Map<string, Turn>();
+  const lines: string[] = [];
+  for (const [i, t] of turns.entries()) {
+    const id = `m${i + 1}`;
+    sources.set(id, t);
+    const clean = (await redactSecrets(t.text)).text.replace(/\s+/g, " ");
+    lines.push(`[${id}] ${t.role.toUpperCase()}: ${clean}`);
+  }
+  let text = lines.join("\n");
+  if (text.length > MAX_INPUT_CHARS) text = text.slice(text.length - MAX_INPUT_CHARS);
+  return { text, sources };
+}
+
+/** What the model extractor did, for the report. */
+export interface ModelStats {
+  /** Calls made. */
+  calls: number;
+  /** Tokens charged. */
+  tokens: number;
+  /** Items dropped as malformed. */
+  dropped: number;
+  /** Runs that fell back to the offline extractor (budget or error). */
+  fallbacks: number;
+  /** The last error's message (never a key). */
+  lastError?: string;
+}
+
+/**
+ * The model extractor: one call per run with the new turns; when the budget would be
+ * exceeded or the call fails, the offline extractor's candidates instead.
+ */
+export function modelExtractor(
+  call: ModelCall,
+  budget: TokenBudget,
+  opts: { maxOutputTokens?: number; stats?: ModelStats } = {},
+): Extractor {
+  const maxOut = opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const stats = opts.stats ?? { calls: 0, tokens: 0, dropped: 0, fallbacks: 0 };
+  return async (turns, { sessionId }) => {
+    const { text, sources } = await renderTurns(turns);
+    const estimate = Math.ceil((CAPTURE_PROMPT.length + text.length) / 3) + maxOut;
+    if (!budget.fits(sessionId, estimate)) {
+      budget.skipped++;
+      stats.fallbacks++;
+      return extractCandidates(turns);
+    }
+    let answer: ModelAnswer;
+    try {
+      answer = await call(CAPTURE_PROMPT, text, maxOut);
+    } catch (err) {
+      stats.fallbacks++;
+      stats.lastError = (err as Error).message;
+      return extractCandidates(turns);
+    }
+    stats.calls++;
+    const used = answer.inputTokens + answer.outputTokens;
+    stats.tokens += used;
+    budget.charge(sessionId, used);
+    const r = parseModelAnswer(answer.text, sources);
+    stats.dropped += r.dropped;
+    return r.candidates;
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * The capture pipeline of one hand-over: read the session's transcript from its cursor,
+ * extract candidates (offline, or with a model when configured), remove secrets, drop near
+ * duplicates of stored memories, and propose the rest to a {@link CaptureSink}, with the new
+ * cursor. The sink is the memory service's side (proposed memories, the inbox, the cursor per
+ * session); {@link MemoryCaptureSink} keeps them in memory (tests, the benchmark, and the
+ * daemon until the store holds proposals).
+ * @module
+ */
+import { resolveProject } from "../memcli/project.ts";
+import { isNearDuplicate, overlap } from "./dedupe.ts";
+import { type Candidate, extractCandidates } from "./extract.ts";
+import { redactSecrets } from "./secrets.ts";
+import { type Cursor, type ReadOptions, readTranscript, type Turn } from "./transcript.ts";
+
+/** What a hook hands over (Claude Code's hook input, validated). */
+export interface CaptureRequest {
+  /** The session. */
+  sessionId: string;
+  /** Its transcript (absolute path of a `.jsonl` file). */
+  transcriptPath: string;
+  /** The agent's working directory: the project is resolved from it. */
+  cwd: string;
+  /** The hook event: `Stop`, `PreCompact` or `SessionEnd`. */
+  event: string;
+}
+
+/** A stored memory the sink found for a text. */
+export interface StoredMatch {
+  /** Its id. */
+  id: string;
+  /** Its text. */
+  text: string;
+  /** Whether it is still proposed (in the inbox) rather than accepted. */
+  proposed?: boolean;
+}
+
+/** A memory proposed for review. */
+export interface Proposal extends Candidate {
+  /** The project (null: global scope). */
+  project: string | null;
+  /** The stored memory this one would replace (a contradiction), when there is one. */
+  replaces?: StoredMatch;
+  /** Secrets replaced by a marker in `text`, by kind. */
+  secretsRemoved?: string[];
+}
+
+/**
+ * The memory service's side of capture. Phase 2 implements it on the store: a `proposed`
+ * state, the inbox, the search for near duplicates and contradictions, a cursor per session.
+ */
+export interface CaptureSink {
+  /** Memories of `project` (and global ones) that nearly repeat `text`, accepted or proposed. */
+  nearDuplicates(text: string, project: string | null): Promise<StoredMatch[]>;
+  /** Accepted memories that `text` contradicts (a proposal then replaces the first). */
+  contradictions(text: string, project: string | null): Promise<StoredMatch[]>;
+  /** Store a proposal (never shown by bootstrap, the prompt hook or recall until accepted). */
+  propose(p: Proposal): Promise<{ id: string }>;
+  /** The cursor of a session's transcript, or null before its first read. */
+  getCursor(sessionId: string): Promise<Cursor | null>;
+  /** Store a session's cursor (after its proposals are stored). */
+  setCursor(sessionId: string, cursor: Cursor): Promise<void>;
+}
+
+/** Extracts candidates from new turns; the offline extractor or a model. */
+export type Extractor = (turns: Turn[], ctx: { sessionId: string }) => Promise<Candidate[]>;
+
+/** The offline extractor as an {@link Extractor}. */
+export const offlineExtractor: Extractor = (turns) => Promise.resolve(extractCandidates(turns));
+
+/** What one run did (counts only: never a memory's text, never a secret). */
+export interface CaptureReport {
+  /** The session. */
+  sessionId: string;
+  /** The project. */
+  project: string | null;
+  /** Turns read. */
+  turns: number;
+  /** Bytes of transcript consumed. */
+  bytes: number;
+  /** Candidates found. */
+  candidates: number;
+  /** Proposals stored. */
+  proposed: number;
+  /** Candidates dropped as near duplicates of stored memories (counted, not shown). */
+  duplicates: number;
+  /** Proposals that replace a stored memory. */
+  replacements: number;
+  /** Candidates that held a secret: kept with a marker. */
+  redacted: number;
+  /** Candidates dropped because little was left once the secret was removed. */
+  droppedForSecret: number;
+  /** The transcript was read again from the start (truncated or replaced). */
+  restarted: boolean;
+}
+
+/** Options of {@link runCapture}. */
+export interface CaptureOptions {
+  /** The extractor (default: offline). */
+  extractor?: Extractor;
+  /** Bounds of the transcript read. */
+  read?: ReadOptions;
+  /** Project resolution (default: as the bootstrap does, from `cwd`). */
+  project?: (cwd: string) => Promise<string | null>;
+}
+
+/** Words that must be left once secrets are removed for a candidate to be kept. */
+const MIN_WORDS_LEFT = 6;
+
+/**
+ * Decide a candidate with secrets: kept with markers when the rest still says something
+ * (at least {@link MIN_WORDS_LEFT} words besides the markers), else dropped.
+ */
+export async function guardSecrets(
+  c: Candidate,
+): Promise<{ keep: Candidate | null; kinds: string[] }> {
+  const r = await redactSecrets(c.text);
+  if (!r.findings.length) return { keep: c, kinds: [] };
+  const kinds = r.findings.map((f) => f.kind);
+  const rest = r.text.replace(/\[secret removed: [^\]]*\]/g, " ").split(/\s+/)
+    .filter((w) => /[a-z]{2,}/i.test(w));
+  if (rest.length < MIN_WORDS_LEFT) return { keep: null, kinds };
+  return { keep: { ...c, text: r.text }, kinds };
+}
+
+/** Whether two candidates of one run say the same thing. */
+function sameAs(a: Candidate, b: Candidate): boolean {
+  return overlap(a.text, b.text) >= 0.8;
+}
+
+/** The project of `cwd` as the bootstrap resolves it. */
+async function projectOf(cwd: string): Promise<string | null> {
+  return (await resolveProject(cwd)).project;
+}
+
+/** Run capture for one hand-over. */
+export async function runCapture(
+  req: CaptureRequest,
+  sink: CaptureSink,
+  opts: CaptureOptions = {},
+): Promise<CaptureReport> {
+  const cursor = await sink.getCursor(req.sessionId);
+  const read = await readTranscript(req.transcriptPath, cursor, opts.read);
+  const project = await (opts.project ?? projectOf)(req.cwd);
+  const report: CaptureReport = {
+    sessionId: req.sessionId,
+    project,
+    turns: read.turns.length,
+    bytes: read.bytes,
+    candidates: 0,
+    proposed: 0,
+    duplicates: 0,
+    replacements: 0,
+    redacted: 0,
+    droppedForSecret: 0,
+    restarted: read.restarted,
+  };
+  const extractor = opts.extractor ?? offlineExtractor;
+  const found = read.turns.length ? await extractor(read.turns, { sessionId: req.sessionId }) : [];
+  report.candidates = found.length;
+  const kept: Candidate[] = [];
+  for (const c0 of found) {
+    const { keep, kinds } = await guardSecrets(c0);
+    if (!keep) {
+      report.droppedForSecret++;
+      continue;
+    }
+    if (kinds.length) report.redacted++;
+    if (kept.some((k) => sameAs(k, keep))) {
+      report.duplicates++;
+      continue;
+    }
+    const scopeProject = keep.scope === "global" ? null : project;
+    if ((await sink.nearDuplicates(keep.text, scopeProject)).length) {
+      report.duplicates++;
+      continue;
+    }
+    const contra = await sink.contradictions(keep.text, scopeProject);
+    const proposal: Proposal = {
+      ...keep,
+      project: scopeProject,
+      ...(contra.length ? { replaces: contra[0] } : {}),
+      ...(kinds.length ? { secretsRemoved: kinds } : {}),
+    };
+    await sink.propose(proposal);
+    kept.push(keep);
+    report.proposed++;
+    if (contra.length) report.replacements++;
+  }
+  await sink.setCursor(req.sessionId, read.cursor);
+  return report;
+}
+
+/** A stored memory of {@link MemoryCaptureSink}. */
+export interface MemoryRecord {
+  /** Its id. */
+  id: string;
+  /** Its text. */
+  text: string;
+  /** Its project (null: global). */
+  project: string | null;
+  /** Accepted, or proposed (in the inbox). */
+  state: "accepted" | "proposed";
+  /** The proposal, for proposed ones. */
+  proposal?: Proposal;
+}
+
+/** Whether `text` names `word` as a whole word. */
+function names(text: string, word: string): boolean {
+  const w = word.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return new RegExp(`(^|[^\\w@/-])${w}($|[^\\w@/-])`, "i").test(text);
+}
+
+/** "use A, not B": the choice and what it replaces. */
+const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
+
+/**
+ * A {@link CaptureSink} in memory: accepted memories given at construction, proposals
+ * added, the near-duplicate check of src/capture/dedupe.ts, and a contradiction when a new
+ * "use A, not B" meets an accepted memory that names B and not A.
+ */
+export class MemoryCaptureSink implements CaptureSink {
+  /** Accepted and proposed memories. */
+  readonly records: MemoryRecord[] = [];
+  /** Cursors by session. */
+  readonly cursors: Map<string, Cursor> = new Map();
+  #n = 0;
+
+  /** A sink holding `accepted` memories. */
+  constructor(accepted: { text: string; project: string | null }[] = []) {
+    for (const a of accepted) {
+      this.records.push({
+        id: `m${++this.#n}`,
+        text: a.text,
+        project: a.project,
+        state: "accepted",
+      });
+    }
+  }
+
+  #visible(project: string | null): MemoryRecord[] {
+    return this.records.filter((r) => r.project === null || r.project === project);
+  }
+
+  /** See {@link CaptureSink.nearDuplicates}. */
+  nearDuplicates(text: string, project: string | null): Promise<StoredMatch[]> {
+    return Promise.resolve(
+      this.#visible(project).filter((r) => isNearDuplicate(text, r.text)).map((r) => ({
+        id: r.id,
+        text: r.text,
+        proposed: r.state === "proposed",
+      })),
+    );
+  }
+
+  /** See {@link CaptureSink.contradictions}. */
+  contradictions(text: string, project: string | null): Promise<StoredMatch[]> {
+    const m = text.match(CHOICE);
+    if (!m) return Promise.resolve([]);
+    return Promise.resolve(
+      this.#visible(project).filter((r) =>
+        r.state === "accepted" && names(r.text, m[2]) && !names(r.text, m[1])
+      ).map((r) => ({ id: r.id, text: r.text })),
+    );
+  }
+
+  /** See {@link CaptureSink.propose}. */
+  propose(p: Proposal): Promise<{ id: string }> {
+    const id = `p${++this.#n}`;
+    this.records.push({ id, text: p.text, project: p.project, state: "proposed", proposal: p });
+    return Promise.resolve({ id });
+  }
+
+  /** See {@link CaptureSink.getCursor}. */
+  getCursor(sessionId: string): Promise<Cursor | null> {
+    return Promise.resolve(this.cursors.get(sessionId) ?? null);
+  }
+
+  /** See {@link CaptureSink.setCursor}. */
+  setCursor(sessionId: string, cursor: Cursor): Promise<void> {
+    this.cursors.set(sessionId, cursor);
+    return Promise.resolve();
+  }
+
+  /** The proposals, in order. */
+  get proposals(): Proposal[] {
+    return this.records.filter((r) => r.state === "proposed").map((r) => r.proposal!);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Credentials in text, found before anything is stored. The provider-specific rules are
+ * secretlint's recommended preset (`@secretlint/secretlint-rule-preset-recommend`, MIT, one
+ * bundled file without dependencies, no network): AWS, GCP, npm, Slack, basic auth in URLs,
+ * OpenAI, Anthropic, Groq, Hugging Face, Linear, Notion, private keys, SendGrid, Shopify,
+ * Stripe, GitHub, GitLab, Grafana, 1Password, database connection strings, Vault, Vercel,
+ * Databricks, Docker, Figma, Cloudflare, Tailscale. Its rules are run directly (each rule's
+ * `create(context).file(source)`), not through `@secretlint/core`, which needs the whole
+ * environment to read (its `debug` dependency lists every variable).
+ *
+ * Three checks of Mneme's cover what a preset of provider formats cannot know:
+ * - a value assigned to a secret-like name (`password=…`, `API_KEY: …`, `"token": "…"`);
+ * - a password in any URL's userinfo (`scheme://user:pass@host`);
+ * - a high-entropy string (≥ 20 characters, several character classes, ≥ 3.5 bits a character)
+ *   within a few words after a secret-like name ("the token is …").
+ *
+ * {@link findSecrets} lists them; {@link redactSecrets} replaces each with a marker
+ * (`[secret removed: <kind>]`).
+ * @module
+ */
+import { rules } from "@secretlint/secretlint-rule-preset-recommend";
+
+/** One secret found in a text. */
+export interface SecretFinding {
+  /** What it is: the secretlint rule (`secretlint:github`) or Mneme's check. */
+  kind: string;
+  /** Start offset (UTF-16) in the text. */
+  start: number;
+  /** End offset (exclusive). */
+  end: number;
+}
+
+/** The marker a removed secret leaves. */
+export function secretMarker(kind: string): string {
+  return `[secret removed: ${kind}]`;
+}
+
+interface RuleReport {
+  range?: [number, number];
+}
+interface RuleLike {
+  meta: { id: string; type?: string };
+  create(
+    context: Record<string, unknown>,
+    options: Record<string, unknown>,
+  ): { file?(source: Record<string, unknown>): unknown } | undefined;
+}
+
+/** The preset's scanner rules (the comment filter is not a scanner). */
+const SCANNERS = (rules as unknown as RuleLike[]).filter((r) =>
+  !r.meta.id.endsWith("filter-comments")
+);
+
+/** Secretlint's findings (sync: the preset's scanners report while they run). */
+async function secretlintFindings(text: string): Promise<SecretFinding[]> {
+  const out: SecretFinding[] = [];
+  const source = { content: text, filePath: "/capture.txt", ext: ".txt", contentType: "text" };
+  for (const rule of SCANNERS) {
+    const kind = `secretlint:${rule.meta.id.replace(/^@secretlint\/secretlint-rule-/, "")}`;
+    const context = {
+      report: (r: RuleReport) => {
+        if (r.range) out.push({ kind, start: r.range[0], end: r.range[1] });
+      },
+      ignore: () => {},
+      createTranslator: () => (id: string) => ({ message: id, data: {} }),
+      sharedOptions: {},
+    };
+    const handler = rule.create(context, {});
+    await handler?.file?.(source);
+  }
+  return out;
+}
+
+/** Names a secret goes by. */
+const SECRET_NAME = String
+  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer)`;
+/** `NAME = value`, `NAME: value`, `"name": "value"`; the value a run of non-spaces. */
+const ASSIGNMENT = new RegExp(
+  String.raw`\b[\w.-]*${SECRET_NAME}[\w.-]*["']?\s*(?:=|:|:=|=>)\s*["']?([^\s"'<>,;]{6,})`,
+  "gi",
+);
+/** `scheme://user:password@host`. */
+const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@[^\s/]+/gi;
+/** "the token is X", "password X": a word of a secret's name, a few words, then a value. */
+const NEAR_NAME = new RegExp(
+  String.raw`\b(?:${SECRET_NAME}|key)s?\b(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
+  "gi",
+);
+
+/** Placeholders that are not secrets. */
+function placeholder(v: string): boolean {
+  return /^(\$\{?[A-Z_]+\}?|<[^>]*>|\*+|x+|\.\.\.|changeme|example|redacted|null|none|true|false|undefined|your[_-].*|process\.env\..*|env\(.*)$/i
+    .test(v) || /^\[secret removed/.test(v);
+}
+
+/** Shannon entropy in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** A string that looks generated: long, several character classes, high entropy. */
+function looksRandom(v: string): boolean {
+  if (v.length < 20) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[+/_\-=.~]/].filter((r) => r.test(v)).length;
+  return classes >= 3 && entropy(v) >= 3.5 && !/^[a-z]+(-[a-z]+)+$/i.test(v);
+}
+
+function mnemeFindings(text: string): SecretFinding[] {
+  const out: SecretFinding[] = [];
+  for (const m of text.matchAll(ASSIGNMENT)) {
+    const v = m[1].replace(/[.)\]]+$/, "");
+    if (placeholder(v)) continue;
+    // A plain word assigned to a name ("auth: required") is not a secret; a password is.
+    const pw = /pass|pwd/i.test(m[0]);
+    if (!pw && !looksRandom(v) && !/\d/.test(v)) continue;
+    const start = m.index! + m[0].lastIndexOf(m[1]);
+    out.push({ kind: "assignment", start, end: start + v.length });
+  }
+  for (const m of text.matchAll(URL_PASSWORD)) {
+    if (placeholder(m[1])) continue;
+    const start = m.index! + m[0].indexOf(`:${m[1]}@`) + 1;
+    out.push({ kind: "url-password", start, end: start + m[1].length });
+  }
+  for (const m of text.matchAll(NEAR_NAME)) {
+    const v = m[1].replace(/[.]+$/, "");
+    if (!looksRandom(v)) continue;
+    const start = m.index! + m[0].lastIndexOf(m[1]);
+    out.push({ kind: "high-entropy", start, end: start + v.length });
+  }
+  return out;
+}
+
+/** The secrets in `text`, sorted by position, overlapping findings merged. */
+export async function findSecrets(text: string): Promise<SecretFinding[]> {
+  const all = [...await secretlintFindings(text), ...mnemeFindings(text)]
+    .filter((f) => f.end > f.start)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SecretFinding[] = [];
+  for (const f of all) {
+    const last = merged[merged.length - 1];
+    if (last && f.start < last.end) last.end = Math.max(last.end, f.end);
+    else merged.push({ ...f });
+  }
+  return merged;
+}
+
+/** `text` with each secret replaced by {@link secretMarker}, and what was found. */
+export async function redactSecrets(
+  text: string,
+): Promise<{ text: string; findings: SecretFinding[] }> {
+  const findings = await findSecrets(text);
+  let out = "";
+  let at = 0;
+  for (const f of findings) {
+    out += text.slice(at, f.start) + secretMarker(f.kind);
+    at = f.end;
+  }
+  return { text: out + text.slice(at), findings };
+}
+
+/**
+ * The warning for a text that holds secrets (for `remember`, `memcli add` and import): names
+ * the field and the kinds, never the secret.
+ */
+export function secretWarning(field: string, findings: SecretFinding[]): string {
+  const kinds = [...new Set(findings.map((f) => f.kind))].join(", ");
+  return `${field} holds what looks like a secret (${kinds}); secrets are not stored: ` +
+    "remove it, or keep it in a secret manager and store where to find it";
+}

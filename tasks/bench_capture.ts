@@ -1,0 +1,289 @@
+/**
+ * `deno task bench:capture [--data DIR] [--split dev|test|all]`: the offline extractor over
+ * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
+ * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
+ * each session's `stored` memories, in a {@link MemoryCaptureSink}). A candidate matches a
+ * `durable` label of its event (the assistant's event for a confirmed agent statement); any
+ * other candidate is junk. Reports precision and recall (labels that repeat a stored memory
+ * are left out of recall: proposing them is a duplicate), duplicates proposed, secrets and
+ * private texts that got through, against "before: nothing captured". Prints a table and
+ * writes bench/results/capture-<date>.json. Targets: precision ≥ 0.90, recall ≥ 0.60, 0
+ * secrets, 0 duplicates.
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { Hono } from "hono";
+import { MemoryCaptureSink, type Proposal, runCapture } from "../src/capture/pipeline.ts";
+import {
+  anthropicCall,
+  modelExtractor,
+  type ModelStats,
+  TokenBudget,
+} from "../src/capture/model.ts";
+import { readTranscript } from "../src/capture/transcript.ts";
+import { CaptureQueue, captureRoute } from "../src/capture/route.ts";
+import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
+import { installCommands, toolEnv } from "../tests/helpers/install.ts";
+import { overlap } from "../src/capture/dedupe.ts";
+import { ROOT, writeBenchResult } from "./entrypoints.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    data: { type: "string", default: join(ROOT, "bench/data/capture") },
+    split: { type: "string", default: "dev" },
+    verbose: { type: "boolean", default: false },
+    "hook-runs": { type: "string", default: "20" },
+  },
+  strict: true,
+});
+if (!["dev", "test", "all"].includes(values.split!)) {
+  console.error("--split must be dev, test or all");
+  Deno.exit(2);
+}
+
+interface Durable {
+  uuid: string;
+  text: string;
+  kind: string;
+  scope: string;
+  duplicate_of?: string;
+  contains_secret?: boolean;
+}
+interface Session {
+  file: string;
+  session_id: string;
+  split: string;
+  project: string;
+  cwd: string;
+  stored: string[];
+  durable: Durable[];
+  not_durable: { uuid: string; why: string }[];
+  secrets: string[];
+  private_texts: string[];
+  duplicates_of_stored: { uuid: string; stored: string }[];
+}
+
+const labels = JSON.parse(await Deno.readTextFile(join(values.data!, "labels.json"))) as {
+  sessions: Session[];
+};
+const sessions = labels.sessions.filter((s) => values.split === "all" || s.split === values.split);
+
+let tp = 0, fp = 0, durableTotal = 0, durableFound = 0, dupProposed = 0, dupOpportunities = 0;
+let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
+const junk: { file: string; why: string; text: string; rule: string }[] = [];
+const missed: { file: string; text: string }[] = [];
+const t0 = performance.now();
+for (const s of sessions) {
+  const sink = new MemoryCaptureSink(s.stored.map((text) => ({ text, project: s.project })));
+  await runCapture(
+    {
+      sessionId: s.session_id,
+      transcriptPath: join(values.data!, s.file),
+      cwd: s.cwd,
+      event: "Stop",
+    },
+    sink,
+    { project: () => Promise.resolve(s.project) },
+  );
+  const proposals: Proposal[] = sink.proposals;
+  const dupUuids = new Set([
+    ...s.duplicates_of_stored.map((d) => d.uuid),
+    ...s.durable.filter((d) => d.duplicate_of).map((d) => d.uuid),
+  ]);
+  dupOpportunities += dupUuids.size;
+  const open = s.durable.filter((d) => !d.duplicate_of);
+  durableTotal += open.length;
+  const why = new Map(s.not_durable.map((n) => [n.uuid, n.why]));
+  for (const p of proposals) {
+    for (const sec of s.secrets) if (p.text.includes(sec)) secretsThrough++;
+    for (const pt of s.private_texts) {
+      if (pt.length > 8 && overlap(p.text, pt) >= 0.6) privateThrough++;
+    }
+    const uuid = p.provenance.uuid;
+    const cands = open.map((d, i) => ({ d, i })).filter(({ d }) => d.uuid === uuid);
+    if (cands.length) {
+      cands.sort((a, b) => overlap(p.text, b.d.text) - overlap(p.text, a.d.text));
+      open.splice(cands[0].i, 1);
+      tp++;
+      durableFound++;
+    } else if (dupUuids.has(uuid)) {
+      dupProposed++;
+      fp++;
+      junk.push({ file: s.file, why: "duplicate", text: p.text, rule: p.rule });
+    } else {
+      fp++;
+      junk.push({ file: s.file, why: why.get(uuid) ?? "unlabelled", text: p.text, rule: p.rule });
+    }
+  }
+  secretsTotal += s.secrets.length;
+  for (const d of open) missed.push({ file: s.file, text: d.text });
+}
+const ms = performance.now() - t0;
+
+// The model path: each session through the Messages API fake (API key), whose answers replay
+// the session's labelled durable statements (a perfect model's output) and whose usage counts
+// the request's characters / 4.
+const replies = new Map<string, string>();
+const fake = startFakeAnthropic({
+  apiKeys: ["bench-key"],
+  usageFromBody: true,
+  reply: (body) => {
+    void body;
+    return replies.get("current") ?? '{"memories": []}';
+  },
+});
+const perSession: number[] = [];
+for (const s of sessions) {
+  const path = join(values.data!, s.file);
+  const { turns } = await readTranscript(path, null);
+  const memories = s.durable.map((d) => {
+    const i = turns.findIndex((t) => t.uuid === d.uuid);
+    return i < 0 ? null : {
+      text: d.text,
+      type: d.kind === "preference" ? "feedback" : d.kind,
+      scope: d.scope,
+      confidence: 0.9,
+      source: `m${i + 1}`,
+    };
+  }).filter(Boolean);
+  replies.set("current", JSON.stringify({ memories }));
+  const stats: ModelStats = { calls: 0, tokens: 0, dropped: 0, fallbacks: 0 };
+  const extractor = modelExtractor(
+    anthropicCall({ baseUrl: fake.url, apiKey: "bench-key", model: "claude-haiku-4-5" }),
+    new TokenBudget(1_000_000, 1_000_000),
+    { stats },
+  );
+  await runCapture(
+    { sessionId: s.session_id, transcriptPath: path, cwd: s.cwd, event: "Stop" },
+    new MemoryCaptureSink(),
+    { project: () => Promise.resolve(s.project), extractor },
+  );
+  perSession.push(stats.tokens);
+}
+await fake.close();
+const meanTokens = perSession.reduce((a, b) => a + b, 0) / Math.max(1, perSession.length);
+const maxTokens = Math.max(0, ...perSession);
+
+// The hook: `memcli capture --hook` as installed, against a server with the capture route,
+// and with no service.
+const hookRuns = Number(values["hook-runs"]);
+const pctText = (xs: number[]) =>
+  xs.length ? `${pct(xs, 50).toFixed(0)} / ${pct(xs, 95).toFixed(0)}` : "skipped";
+const pct = (xs: number[], p: number) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length ? v[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)] : NaN;
+};
+const hookMs: { up: number[]; down: number[] } = { up: [], down: [] };
+if (hookRuns > 0) {
+  const dir = await Deno.makeTempDir({ prefix: "mneme-bench-capture-" });
+  const queue = new CaptureQueue(new MemoryCaptureSink(), { project: () => Promise.resolve("p") });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    new Hono().route("/api/capture", captureRoute(queue)).fetch,
+  );
+  const up = `http://127.0.0.1:${server.addr.port}`;
+  const config = { HOME: `${dir}/home`, DATA_DIR: `${dir}/data`, MEMORY_API_URL: up };
+  const { bin, PATH } = await installCommands(`${dir}/root`, config);
+  const first = sessions[0];
+  const payload = JSON.stringify({
+    session_id: first.session_id,
+    transcript_path: join(values.data!, first.file),
+    cwd: dir,
+    hook_event_name: "Stop",
+  });
+  for (const [row, url] of [["up", up], ["down", "http://127.0.0.1:9"]] as const) {
+    for (let i = 0; i <= hookRuns; i++) {
+      const t = performance.now();
+      const child = new Deno.Command(`${bin}/memcli`, {
+        args: ["capture", "--hook"],
+        cwd: dir,
+        env: { ...toolEnv(), ...config, MEMORY_API_URL: url, PATH },
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(payload));
+      await w.close();
+      const res = await child.output();
+      if (res.code !== 0) throw new Error(`memcli capture --hook: exit ${res.code}`);
+      if (i > 0) hookMs[row].push(performance.now() - t); // the first is a warm-up
+    }
+  }
+  await queue.idle();
+  await server.shutdown();
+  await Deno.remove(dir, { recursive: true });
+}
+const precision = tp + fp ? tp / (tp + fp) : 1;
+const recall = durableTotal ? durableFound / durableTotal : 0;
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+
+const rows: [string, string, string, string][] = [
+  ["figure", "before: nothing captured", "after: offline extractor", "target"],
+  ["sessions", String(sessions.length), String(sessions.length), ""],
+  ["candidates proposed", "0", String(tp + fp), ""],
+  ["precision", "n/a", r3(precision).toFixed(3), ">= 0.90"],
+  ["recall", "0.000", r3(recall).toFixed(3), ">= 0.60"],
+  ["secrets through", "0", `${secretsThrough} of ${secretsTotal}`, "0"],
+  ["private texts through", "0", String(privateThrough), "0"],
+  ["duplicates proposed", "0", `${dupProposed} of ${dupOpportunities}`, "0"],
+  ["pipeline time, all sessions (ms)", "0", ms.toFixed(0), ""],
+  [
+    "hook p50 / p95 (ms), service up",
+    "no hook",
+    pctText(hookMs.up),
+    "p95 <= 100",
+  ],
+  [
+    "hook p50 / p95 (ms), service down",
+    "no hook",
+    pctText(hookMs.down),
+    "exit 0",
+  ],
+  [
+    "model path: tokens a session (mean / max)",
+    "0",
+    `${meanTokens.toFixed(0)} / ${maxTokens}`,
+    "",
+  ],
+];
+const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join("  "));
+if (values.verbose) {
+  console.log("\njunk:");
+  for (const j of junk) console.log(`  [${j.why}/${j.rule}] ${j.file}: ${j.text}`);
+  console.log("\nmissed:");
+  for (const m of missed) console.log(`  ${m.file}: ${m.text}`);
+}
+await writeBenchResult(`capture-${values.split}`, {
+  data: values.data,
+  split: values.split,
+  sessions: sessions.length,
+  before: { proposed: 0, precision: null, recall: 0 },
+  after: {
+    proposed: tp + fp,
+    true_positives: tp,
+    junk: fp,
+    precision: r3(precision),
+    recall: r3(recall),
+    durable: durableTotal,
+    secrets_through: secretsThrough,
+    private_through: privateThrough,
+    duplicates_proposed: dupProposed,
+    duplicate_opportunities: dupOpportunities,
+    pipeline_ms: Math.round(ms),
+  },
+  hook_ms: {
+    runs: hookRuns,
+    up: { p50: pct(hookMs.up, 50), p95: pct(hookMs.up, 95), all: hookMs.up.map(Math.round) },
+    down: { p50: pct(hookMs.down, 50), p95: pct(hookMs.down, 95) },
+  },
+  model_path_tokens: { mean: Math.round(meanTokens), max: maxTokens, per_session: perSession },
+  load: (await Deno.readTextFile("/proc/loadavg").catch(() => "")).trim(),
+  junk_by_reason: junk.reduce(
+    (m, j) => ({ ...m, [j.why]: ((m as Record<string, number>)[j.why] ?? 0) + 1 }),
+    {},
+  ),
+});

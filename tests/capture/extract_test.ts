@@ -1,0 +1,186 @@
+/** The offline extractor, the secret check, the near-duplicate check and the pipeline. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { classify, extractCandidates } from "../../src/capture/extract.ts";
+import { findSecrets, redactSecrets, secretWarning } from "../../src/capture/secrets.ts";
+import { isNearDuplicate } from "../../src/capture/dedupe.ts";
+import { MemoryCaptureSink, runCapture } from "../../src/capture/pipeline.ts";
+import type { Turn } from "../../src/capture/transcript.ts";
+import { tempDir } from "../helpers.ts";
+
+let n = 0;
+const u = (text: string): Turn => ({
+  role: "user",
+  text,
+  uuid: `u${++n}`,
+  timestamp: "2026-11-28T10:00:00Z",
+  sessionId: "s1",
+});
+const a = (text: string): Turn => ({ ...u(text), role: "assistant", uuid: `a${++n}` });
+
+Deno.test("durable statements are candidates; requests, questions, one-offs, hypotheses are not", () => {
+  const durable = [
+    "from now on use pnpm for everything in this repo",
+    "never push to main directly, always open a PR",
+    "don't mock the warehouse in the pipeline tests",
+    "use zod, not yup, for validation",
+    "We chose Postgres over Mongo for the ledger because payouts need transactions.",
+    "let's go with Redis because the limit has to hold across replicas",
+    "Maria owns the billing service",
+    "the api runs on port 3001 locally",
+    "the migrations go in db/migrations",
+    "we run them with `pnpm db:migrate`",
+    "I prefer small commits",
+  ];
+  for (const s of durable) assert.ok(classify(s), s);
+  const not = [
+    "add a test for the limit cap",
+    "what does GET /orders do when no status is given?",
+    "don't run the full test suite this time, just the session package",
+    "for this PR skip the changelog",
+    "maybe the lock table is under-provisioned",
+    "I think it might be the cache",
+    "could you always check this one?",
+    "thanks, that's enough for today",
+    "let's use a map here",
+  ];
+  for (const s of not) assert.equal(classify(s), null, s);
+});
+
+Deno.test("candidates carry type, scope, confidence and provenance; global for personal preferences", () => {
+  const t = u("ok. add a test. and always run npm run lint before you commit, CI fails on lint");
+  const p = u("answer briefly please. that goes for everything, not just this repo");
+  const c = extractCandidates([t, p]);
+  assert.equal(c.length, 2);
+  assert.equal(c[0].type, "rule");
+  assert.equal(c[0].scope, "project");
+  assert.match(c[0].text, /^Always run npm run lint/);
+  assert.deepEqual(c[0].provenance, { sessionId: "s1", uuid: t.uuid, timestamp: t.timestamp });
+  assert.ok(c[0].confidence > 0 && c[0].confidence <= 1);
+  assert.equal(c[1].scope, "global");
+  assert.match(c[1].text, /^Answer briefly/);
+});
+
+Deno.test("a list the user gives as context: each item, split before a ', no …' clause", () => {
+  const t = u(
+    "Some context first:\n1. we target Node 22, no default exports please\n2. the api listens on :8443" +
+      "\n3. what about the cache?\nnow: add a /healthz endpoint",
+  );
+  const c = extractCandidates([t]).map((x) => x.text);
+  assert.deepEqual(c, [
+    "We target Node 22",
+    "No default exports please",
+    "The api listens on :8443",
+  ]);
+});
+
+Deno.test("the agent's text counts only when the user confirms it next", () => {
+  const ask = a("It looks like invoices must always run after customers. Is that the rule?");
+  const yes = u("yes, it must always run after customers");
+  const c = extractCandidates([ask, yes]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.equal(c[0].provenance.uuid, ask.uuid);
+  assert.equal(c[0].provenance.confirmedBy, yes.uuid);
+  assert.equal(extractCandidates([ask, u("no, not really")]).length, 0);
+  assert.equal(
+    extractCandidates([a("Invoices must always run after customers."), u("ok")]).length,
+    0,
+  );
+});
+
+Deno.test("findSecrets: provider keys (secretlint), assignments, URL passwords, high entropy", async () => {
+  const cases: [string, string][] = [
+    [
+      "the token is ghp_DQiwUV1PcsqlQcljoo0bFjCPqxx0HP4A733z ok",
+      "ghp_DQiwUV1PcsqlQcljoo0bFjCPqxx0HP4A733z",
+    ],
+    [
+      "STRIPE_KEY=rk_live_WDJmpvpuN6JbgBx8Wq77ILnN8Jaka35sAvgBDYd4efkZ5pzK0xFHlmo3zLkgc4Ok4JGirq9ZOs",
+      "rk_live_",
+    ],
+    ["AWS_ACCESS_KEY_ID=AKIAEVQ3YP6K3TGNOF3P", "AKIAEVQ3YP6K3TGNOF3P"],
+    ["url postgresql://etl_user:Cbljvc581&CjlZ@db.internal:5432/a", "Cbljvc581&CjlZ"],
+    ["see https://bob:s3cr3tPass@example.com/x", "s3cr3tPass"],
+    ["password: hunter22", "hunter22"],
+    ["the signing key is Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE", "Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE"],
+    [
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\n-----END RSA PRIVATE KEY-----",
+      "MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn",
+    ],
+  ];
+  for (const [text, secret] of cases) {
+    const r = await redactSecrets(text);
+    assert.ok(r.findings.length > 0, text);
+    assert.ok(!r.text.includes(secret), `${text} -> ${r.text}`);
+    assert.match(r.text, /\[secret removed: [\w:-]+\]/);
+  }
+  for (
+    const clean of [
+      "Always run `npm run lint` before committing",
+      "the auth: required header, use the password manager",
+      "API_KEY=${API_KEY} and token: <your-token>",
+      "Production Redis listens on port 6380 with TLS",
+    ]
+  ) assert.deepEqual(await findSecrets(clean), [], clean);
+  const w = secretWarning("text", await findSecrets("password: hunter22"));
+  assert.match(w, /^text holds what looks like a secret \(assignment\)/);
+  assert.ok(!w.includes("hunter22"));
+});
+
+Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () => {
+  assert.ok(isNearDuplicate("It runs at 3am UTC", "The orders_daily DAG runs at 03:00 UTC"));
+  assert.ok(isNearDuplicate("use pnpm, not npm, in this repo", "Use pnpm, not npm"));
+  assert.ok(
+    !isNearDuplicate("Maria owns the billing service", "Tomasz owns the payments namespace"),
+  );
+});
+
+Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replacements, cursor", async () => {
+  const dir = await tempDir("capture-pipe-");
+  try {
+    const p = join(dir.path, "s.jsonl");
+    const ev = (uuid: string, content: string) =>
+      JSON.stringify({
+        type: "user",
+        uuid,
+        sessionId: "s9",
+        timestamp: "2026-11-28T10:00:00Z",
+        message: { role: "user", content },
+      }) + "\n";
+    await Deno.writeTextFile(
+      p,
+      ev("e1", "from now on use pnpm in this repo, not npm") +
+        ev("e2", "never push to main directly, always open a PR") +
+        ev(
+          "e3",
+          "the preview token is ghp_DQiwUV1PcsqlQcljoo0bFjCPqxx0HP4A733z and CI should always use it for previews",
+        ) +
+        ev("e4", "always use password: hunter22") +
+        ev("e5", "what port is it on?"),
+    );
+    const sink = new MemoryCaptureSink([
+      { text: "Use npm in this repo (the Dockerfile runs npm ci)", project: "web" },
+      { text: "Never push to main directly; always open a PR", project: "web" },
+    ]);
+    const req = { sessionId: "s9", transcriptPath: p, cwd: dir.path, event: "Stop" };
+    const opts = { project: () => Promise.resolve("web") };
+    const r = await runCapture(req, sink, opts);
+    assert.equal(r.turns, 5);
+    assert.equal(r.duplicates, 1, "the stored rule is not proposed again");
+    assert.equal(r.replacements, 1);
+    assert.equal(r.redacted, 1);
+    assert.equal(r.droppedForSecret, 1);
+    const props = sink.proposals;
+    assert.equal(props.length, 2);
+    assert.equal(props[0].replaces?.id, "m1", "pnpm replaces the stored npm rule");
+    assert.ok(!JSON.stringify(sink.records).includes("ghp_DQiw"));
+    assert.ok(!JSON.stringify(sink.records).includes("hunter22"));
+    assert.match(props[1].text, /\[secret removed: secretlint:github\]/);
+    // A second hand-over of the same transcript proposes nothing.
+    const again = await runCapture(req, sink, opts);
+    assert.equal(again.turns, 0);
+    assert.equal(sink.proposals.length, 2);
+  } finally {
+    await dir.cleanup();
+  }
+});
