@@ -29,6 +29,8 @@ export interface WordVectors {
   readonly dimension: number;
   /** Number of words. */
   readonly size: number;
+  /** The word of a frequency rank (0: the most frequent); undefined past the last. */
+  word(rank: number): string | undefined;
   /** The SIF-weighted sentence vector of a text; null when it has no known word. */
   sentence(text: string): Float32Array | null;
   /** Frequency rank of a lower-case word (0: the most frequent); undefined when unknown. */
@@ -99,6 +101,7 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
     dimension: dim,
     size: n,
     rank: (word) => rank.get(word),
+    word: (r) => words[r],
     vector(word) {
       const r = rank.get(word);
       if (r === undefined) return undefined;
