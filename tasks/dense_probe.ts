@@ -60,6 +60,7 @@ const { values } = parseArgs({
     use: { type: "string", default: "on" },
     vectors: { type: "string", default: "" },
     cost: { type: "string" },
+    costs: { type: "string", default: "on" },
   },
   strict: true,
 });
@@ -346,11 +347,28 @@ interface LegResult {
   hit5_alone: number;
   hit5_rrf: number;
   hit5_mix: Record<string, number>;
+  /** Other fusions ({@link VARIANTS}). */
+  hit5_variants: Record<string, number>;
+  /** μ, the mean cosine of a prompt and a memory of its scope. */
+  background: number;
   target_cos_p50: number;
   negative_best_cos: { p50: number; p90: number; max: number };
   auc_target_vs_negative: number;
   ms_per_sentence: number;
 }
+
+/**
+ * Fusions that keep today's ranking of what it found, with c the calibrated cosine and s the
+ * lexical leg's score (undefined: it did not find the memory): the larger of the two
+ * (`max β`: s or β × c), or the dense score for what the lexical leg missed only (`new β`).
+ */
+const VARIANTS: Record<string, (s: number | undefined, c: number) => number> = Object.fromEntries(
+  [0.4, 0.5, 0.6, 0.7, 0.8].flatMap((b) => [
+    [`max ${b}`, (s: number | undefined, c: number) => Math.max(s ?? 0, b * c)],
+    [`new ${b}`, (s: number | undefined, c: number) => s ?? b * c],
+    [`add ${b}`, (s: number | undefined, c: number) => (s ?? 0) + b * c],
+  ]),
+);
 
 const hitAt5 = (ranked: string[], targets: Set<string>) =>
   ranked.slice(0, 5).some((k) => targets.has(k));
@@ -378,6 +396,7 @@ async function measure(ds: Dataset, leg: Leg): Promise<LegResult> {
   const LAMBDAS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
   let alone = 0, rrf = 0, aimed = 0;
   const mix = Object.fromEntries(LAMBDAS.map((l) => [String(l), 0]));
+  const variants: Record<string, number> = {};
   const targetCos: number[] = [], negBest: number[] = [];
   for (const p of ds.prompts) {
     const cos = cosines(p);
@@ -404,6 +423,13 @@ async function measure(ds: Dataset, leg: Leg): Promise<LegResult> {
       }).sort((a, b) => b[1] - a[1]).map(([k]) => k);
       if (hitAt5(ranked, p.targets)) mix[String(l)]++;
     }
+    for (const [name, f] of Object.entries(VARIANTS)) {
+      const ranked = [...candidates].map((k) => {
+        const c = Math.max(0, ((cos.get(k) ?? 0) - mu) / (1 - mu));
+        return [k, f(lexScore.get(k), c)] as const;
+      }).sort((a, b) => b[1] - a[1]).map(([k]) => k);
+      if (hitAt5(ranked, p.targets)) variants[name] = (variants[name] ?? 0) + 1;
+    }
   }
   const r3 = (x: number) => +x.toFixed(3);
   return {
@@ -412,6 +438,10 @@ async function measure(ds: Dataset, leg: Leg): Promise<LegResult> {
     hit5_alone: r3(alone / aimed),
     hit5_rrf: r3(rrf / aimed),
     hit5_mix: Object.fromEntries(Object.entries(mix).map(([l, h]) => [l, r3(h / aimed)])),
+    hit5_variants: Object.fromEntries(
+      Object.keys(VARIANTS).map((v) => [v, r3((variants[v] ?? 0) / aimed)]),
+    ),
+    background: r3(mu),
     target_cos_p50: r3(pct(targetCos, 50)),
     negative_best_cos: {
       p50: r3(pct(negBest, 50)),
@@ -486,6 +516,9 @@ const vectorFiles = ["models/glove-100d-50k.bin", ...values.vectors!.split(",").
 const vocab: Record<string, unknown>[] = [];
 /** The cost of a leg, measured in a fresh process. */
 async function costOf(name: string) {
+  if (values.costs === "off") {
+    return { leg: name, load_ms: NaN, rss_base_mib: NaN, rss_loaded_mib: NaN };
+  }
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -591,6 +624,13 @@ table(
       r.auc_target_vs_negative,
     ];
   }),
+);
+const variantNames = Object.keys(VARIANTS);
+table(
+  ["dataset", "dense leg", "μ", ...variantNames],
+  results.map((
+    r,
+  ) => [r.dataset, r.leg, r.background, ...variantNames.map((v) => r.hit5_variants[v])]),
 );
 table(
   [

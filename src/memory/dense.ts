@@ -3,13 +3,16 @@
  * cosine joins its relevance, and the resumable in-place backfill of the dense vectors of an
  * existing database (an upgrade from 0.13), over a small port that the store implements.
  *
- * **Fusion (a calibrated mix).** A dense cosine has a background: two unrelated texts are not
- * at 0 (SIF vectors of unrelated memories and prompts sit near {@link DENSE_BACKGROUND}), so the
- * cosine is first mapped to c = max(0, (cos − μ) / (1 − μ)), and the relevance becomes
- * λ × relevance + (1 − λ) × c, the relevance being today's (lexical, vector, word vectors).
- * A candidate found only by the dense leg (it shares no word with the query) has relevance 0
- * and gets (1 − λ) × c: it reaches the ranking when its meaning is near enough, whatever its
- * words. Measured by tasks/dense_probe.ts (docs/recall.md, "The dense leg").
+ * **Fusion.** A dense cosine has a background: two unrelated texts are not at 0 (SIF vectors of
+ * a prompt and the memories of its scope average {@link DENSE_BACKGROUND}), so the cosine is
+ * first mapped to c = max(0, (cos − μ) / (1 − μ)). The relevance then becomes
+ * max(relevance, β × c), the relevance being today's (lexical, vector, word vectors): what
+ * today's ranking finds keeps its order unless a memory's meaning is nearer still, and a
+ * candidate found only by the dense leg (it shares no word with the query; its relevance is 0)
+ * reaches the ranking with β × c, whatever its words. Of the fusions measured by
+ * tasks/dense_probe.ts (docs/recall.md, "The dense leg (planned)"), this one lifts the
+ * paraphrase dev split most without losing on LoCoMo dev; a mix λ × relevance + (1 − λ) × c
+ * lifts the paraphrases more but costs LoCoMo up to 0.09 of hit@5.
  *
  * **Backfill.** A memory stored before the dense leg has no dense vector. The backfill walks
  * the memories in id order from a cursor the store keeps, encodes a batch, and writes the
@@ -22,13 +25,14 @@
  */
 import { type DenseEncoder, type DenseInfo, sameDense } from "../embed/dense.ts";
 
-/** Share of today's relevance in the fused relevance; the rest is the calibrated cosine. */
-export const DENSE_LAMBDA = 0.5;
+/** Weight β of the calibrated cosine against today's relevance (max(relevance, β × c)). */
+export const DENSE_WEIGHT = 0.8;
 /**
- * The background cosine of the dense leg's encoder: the mean cosine of a prompt and any memory
- * of its scope, measured without labels on the dev data (tasks/dense_probe.ts).
+ * The background cosine of the SIF leg (src/embed/sif.ts, common direction removed): the mean
+ * cosine of a prompt and any memory of its scope, measured without labels by
+ * tasks/dense_probe.ts (0.236 on the paraphrase dev split, 0.235 on LoCoMo dev).
  */
-export const DENSE_BACKGROUND = 0.2;
+export const DENSE_BACKGROUND = 0.235;
 /** Nearest memories by dense cosine fetched as candidates (beside the lexical ones). */
 export const DENSE_CANDIDATES = 15;
 /** Memories encoded and written per backfill step. */
@@ -47,11 +51,11 @@ export function calibrated(cos: number, background = DENSE_BACKGROUND): number {
 export function fuseDense(
   relevance: number,
   cos: number | null,
-  lambda = DENSE_LAMBDA,
+  weight = DENSE_WEIGHT,
   background = DENSE_BACKGROUND,
 ): number {
   if (cos === null) return relevance;
-  return lambda * relevance + (1 - lambda) * calibrated(cos, background);
+  return Math.max(relevance, weight * calibrated(cos, background));
 }
 
 /** Where the backfill stands, as the store records it. */

@@ -23,8 +23,12 @@ Deno.test("dense fusion: the cosine counts above its background only", () => {
   assert.equal(calibrated(NaN), 0);
   // No dense vector: the relevance stays; a dense-only candidate gets the dense share.
   assert.equal(fuseDense(0.42, null), 0.42);
-  assert.ok(Math.abs(fuseDense(0, 0.6, 0.5, 0.2) - 0.25) < 1e-12);
-  assert.ok(Math.abs(fuseDense(0.8, 0.2, 0.5, 0.2) - 0.4) < 1e-12);
+  // What today's ranking found keeps its relevance unless the meaning is nearer still.
+  assert.equal(fuseDense(0.7, 0.6, 0.8, 0.2), 0.7);
+  assert.ok(Math.abs(fuseDense(0.3, 0.6, 0.8, 0.2) - 0.4) < 1e-12);
+  // Found by the dense leg alone (relevance 0): β × c.
+  assert.ok(Math.abs(fuseDense(0, 1, 0.8, 0.2) - 0.8) < 1e-12);
+  assert.equal(fuseDense(0, 0.1, 0.8, 0.2), 0);
 });
 
 /** An in-memory store of the backfill's port, with a count of each memory's encodings. */
