@@ -33,15 +33,11 @@ export interface SifOptions {
  */
 export function commonDirection(words: WordVectors): Float32Array {
   const harmonic = Math.log(words.size) + 0.5772;
-  const sum = new Float64Array(words.dimension);
-  for (let r = 0; r < words.size; r++) {
-    const w = words.word(r)!;
-    if (STOP_WORDS.has(w)) continue;
+  const sum = words.weightedSum((r, w) => {
+    if (STOP_WORDS.has(w)) return 0;
     const p = 1 / ((r + 1) * harmonic);
-    const weight = p * SIF_A / (SIF_A + p);
-    const v = words.vector(w)!;
-    for (let j = 0; j < v.length; j++) sum[j] += weight * v[j];
-  }
+    return p * SIF_A / (SIF_A + p);
+  });
   const out = unit(Float32Array.from(sum));
   if (!out) throw new Error("word vectors: no common direction (all vectors are zero)");
   return out;

@@ -65,6 +65,17 @@ Deno.test("sif: the common direction is taken out, and the model name says so", 
   assert.ok(!sameDense(sif.info, new SifEncoder(words, { removeCommon: false }).info));
 });
 
+Deno.test("word vectors: weightedSum is the weighted sum of the vectors, skipping zeros", () => {
+  const words = tiny();
+  const sum = words.weightedSum((r, w) => (w === "the" ? 0 : r + 1));
+  const want = new Float64Array(3);
+  for (let r = 1; r < words.size; r++) {
+    const v = words.vector(words.word(r)!)!;
+    for (let j = 0; j < 3; j++) want[j] += (r + 1) * v[j];
+  }
+  for (let j = 0; j < 3; j++) assert.ok(Math.abs(sum[j] - want[j]) < 1e-5, `${sum[j]} ${want[j]}`);
+});
+
 Deno.test("sif that ships: loaded from the file, no network; paraphrases nearer", async () => {
   // The test runs with -A; a fetch would show as a network access: forbid it here.
   const original = globalThis.fetch;
