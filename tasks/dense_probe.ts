@@ -46,6 +46,14 @@ import {
   recallSearchLimit,
 } from "../src/memcli/commands/recall.ts";
 import { SqlMemoryService } from "../src/memory/service.ts";
+import {
+  COEFFICIENTS,
+  confidenceOf,
+  profileQuery,
+  type Signals,
+  signalsOf,
+} from "../src/memory/confidence.ts";
+import { builtinWordVectors } from "../src/embed/words.ts";
 import type { ImportItem, SearchResult } from "../src/memory/types.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { openPglite } from "../src/store/pglite.ts";
@@ -91,7 +99,10 @@ interface Dataset {
   memories: Map<string, string>;
   prompts: Prompt[];
   /** The product's ranking of a prompt: memory keys with score and confidence. */
-  lexical: Map<Prompt, { key: string; score: number; confidence: number }[]>;
+  lexical: Map<
+    Prompt,
+    { key: string; score: number; confidence: number; signals: Signals }[]
+  >;
   /** The hook's verdict on each prompt (the product today). */
   hook: Map<Prompt, { injected: boolean; hit: boolean }>;
 }
@@ -113,12 +124,18 @@ async function searchAll(
   ds: Dataset,
 ): Promise<void> {
   for (const p of prompts) {
-    const results = await service.search({ query: p.text, project: p.project, limit: 100 });
+    const results = await service.explainSearch({
+      query: p.text,
+      project: p.project,
+      limit: 100,
+    });
     ds.lexical.set(
       p,
       results.flatMap((r) => {
         const key = keyOf(p.project, r);
-        return key ? [{ key, score: r.score, confidence: r.confidence ?? 0 }] : [];
+        return key
+          ? [{ key, score: r.score, confidence: r.confidence ?? 0, signals: r.signals }]
+          : [];
       }),
     );
     const hookResults = results.slice(0, recallSearchLimit(DEFAULT_RECALL_LIMIT));
@@ -453,6 +470,148 @@ async function measure(ds: Dataset, leg: Leg): Promise<LegResult> {
   };
 }
 
+/**
+ * A preview of the confidence with the dense cosine, **fitted and evaluated on the same dev
+ * data** (in-sample: an upper bound, not a result). The hook's candidates are the first 5 of
+ * the fused ranking max(score, 0.8 c); examples as tasks/fit_confidence.ts makes them (an aimed
+ * prompt's target, or a LoCoMo question's evidence in its own project, is a positive, its other
+ * results are left out; every result of an everyday prompt or of a question in another
+ * project is a negative), each dataset's positives and negatives weighing a quarter in total.
+ * Logistic regressions of the label on [coverage, names missed, lexical] (a refit of today's)
+ * and on those and c; reported: AUC per dataset, and the hook at the floor where at most 5 %
+ * of the paraphrases' everyday prompts (7 % of LoCoMo's negatives) get anything.
+ */
+async function confidencePreview(sets: Dataset[], leg: Leg) {
+  const words = await builtinWordVectors();
+  type Ex = { x: number[]; y: number; ds: number; prompt: number; target: boolean };
+  const examples: Ex[] = [];
+  let promptId = 0;
+  for (const [d, ds] of sets.entries()) {
+    const keys = [...ds.memories.keys()];
+    const vecs = await leg.encoder.encode(keys.map((k) => ds.memories.get(k)!));
+    const vecOf = new Map(keys.map((k, i) => [k, vecs[i]]));
+    for (const p of ds.prompts) {
+      const [q] = await leg.encoder.encode([p.text]);
+      const c = (k: string) => {
+        const v = vecOf.get(k);
+        return q && v ? Math.max(0, (dot(q, v) - 0.235) / (1 - 0.235)) : 0;
+      };
+      const lex = ds.lexical.get(p)!;
+      const byKey = new Map(lex.map((r) => [r.key, r]));
+      const near = p.pool.map((k) => [k, c(k)] as const).sort((a, b) => b[1] - a[1]).slice(0, 15);
+      const candidates = new Set([...lex.map((r) => r.key), ...near.map(([k]) => k)]);
+      const profile = profileQuery(p.text, words);
+      const top = [...candidates].map((k) => ({
+        k,
+        s: Math.max(byKey.get(k)?.score ?? 0, 0.8 * c(k)),
+      })).sort((a, b) => b.s - a.s).slice(0, DEFAULT_RECALL_LIMIT);
+      for (const { k } of top) {
+        const sig = byKey.get(k)?.signals ?? signalsOf(profile, ds.memories.get(k)!, 0, words);
+        const target = p.targets?.has(k) ?? false;
+        if (p.targets !== null && !target) continue;
+        examples.push({
+          x: [1, sig.coverage, sig.namesMissed, sig.lexical, c(k)],
+          y: p.targets === null ? 0 : 1,
+          ds: d,
+          prompt: promptId,
+          target,
+        });
+      }
+      promptId++;
+    }
+  }
+  const weights = examples.map((e) => {
+    const same = examples.filter((f) => f.ds === e.ds && f.y === e.y).length;
+    return examples.length / 4 / same;
+  });
+  const fit = (dims: number) => {
+    let w = new Array(dims).fill(0);
+    for (let it = 0; it < 40; it++) {
+      const g = new Array(dims).fill(0);
+      const h = Array.from({ length: dims }, () => new Array(dims).fill(0));
+      examples.forEach((e, i) => {
+        const z = e.x.slice(0, dims).reduce((a, xi, j) => a + xi * w[j], 0);
+        const pr = 1 / (1 + Math.exp(-z));
+        for (let a = 0; a < dims; a++) {
+          g[a] += weights[i] * (pr - e.y) * e.x[a];
+          for (let b = 0; b < dims; b++) h[a][b] += weights[i] * pr * (1 - pr) * e.x[a] * e.x[b];
+        }
+      });
+      for (let a = 1; a < dims; a++) {
+        g[a] += 1e-3 * examples.length * w[a];
+        h[a][a] += 1e-3 * examples.length;
+      }
+      // Gaussian elimination.
+      const m = h.map((row, i) => [...row, g[i]]);
+      for (let col = 0; col < dims; col++) {
+        let piv = col;
+        for (let r = col + 1; r < dims; r++) {
+          if (Math.abs(m[r][col]) > Math.abs(m[piv][col])) piv = r;
+        }
+        [m[col], m[piv]] = [m[piv], m[col]];
+        for (let r = 0; r < dims; r++) {
+          if (r === col) continue;
+          const f = m[r][col] / m[col][col];
+          for (let k = col; k <= dims; k++) m[r][k] -= f * m[col][k];
+        }
+      }
+      w = w.map((wi, i) => wi - m[i][dims] / m[i][i]);
+    }
+    return w;
+  };
+  const models: Record<string, (x: number[]) => number> = {
+    "shipped coefficients": (x) =>
+      confidenceOf({ coverage: x[1], namesMissed: x[2], lexical: x[3] }, COEFFICIENTS),
+  };
+  const w3 = fit(4);
+  const w4 = fit(5);
+  const sig = (w: number[], x: number[]) =>
+    1 / (1 + Math.exp(-w.reduce((a, wi, j) => a + wi * x[j], 0)));
+  models["refit, no c"] = (x) => sig(w3, x);
+  models["refit with c"] = (x) => sig(w4, x);
+  const out: Record<string, unknown>[] = [];
+  for (const [name, f] of Object.entries(models)) {
+    for (const [d, ds] of sets.entries()) {
+      const mine = examples.filter((e) => e.ds === d);
+      const pos = mine.filter((e) => e.y === 1).map((e) => f(e.x));
+      const neg = mine.filter((e) => e.y === 0).map((e) => f(e.x));
+      // The hook: a prompt injects when one of its candidates passes the floor.
+      const byPrompt = new Map<number, Ex[]>();
+      for (const e of mine) byPrompt.set(e.prompt, [...byPrompt.get(e.prompt) ?? [], e]);
+      const aimedPrompts = ds.prompts.filter((p) => p.targets !== null).length;
+      const negPrompts = ds.prompts.length - aimedPrompts;
+      const allowed = d === 0 ? 0.05 : 0.07;
+      let best = { floor: 1, hit: 0, injected: 0 };
+      for (let floor = 0.99; floor >= 0.05; floor -= 0.01) {
+        let hit = 0, injected = 0;
+        for (const es of byPrompt.values()) {
+          if (es[0].y === 0) injected += es.some((e) => f(e.x) >= floor) ? 1 : 0;
+          else hit += es.some((e) => e.target && f(e.x) >= floor) ? 1 : 0;
+        }
+        if (injected / negPrompts > allowed) break;
+        best = {
+          floor: +floor.toFixed(2),
+          hit: hit / aimedPrompts,
+          injected: injected / negPrompts,
+        };
+      }
+      out.push({
+        model: name,
+        dataset: ds.name,
+        auc: +auc(pos, neg).toFixed(3),
+        floor: best.floor,
+        hook_hit: +best.hit.toFixed(3),
+        negatives_injected: +best.injected.toFixed(3),
+      });
+    }
+  }
+  return {
+    coefficients_with_c: w4.map((x) => +x.toFixed(2)),
+    coefficients_no_c: w3.map((x) => +x.toFixed(2)),
+    rows: out,
+  };
+}
+
 function lexicalBaseline(ds: Dataset) {
   let aimed = 0, hit5 = 0, hookHit = 0, neg = 0, injected = 0;
   for (const p of ds.prompts) {
@@ -577,6 +736,7 @@ if (values.use === "on") {
 
 const results: LegResult[] = [];
 for (const ds of datasets) for (const leg of legs) results.push(await measure(ds, leg));
+const preview = await confidencePreview(datasets, legs.find((l) => l.name === "SIF 50k − common")!);
 
 const baselines = datasets.map(lexicalBaseline);
 console.log(
@@ -625,6 +785,23 @@ table(
     ];
   }),
 );
+console.log(
+  `\nConfidence preview (in-sample on the dev data, fused ranking max(score, 0.8 c)); ` +
+    `coefficients [b0, coverage, names missed, lexical, c] ${
+      preview.coefficients_with_c.join(", ")
+    }`,
+);
+table(
+  ["confidence", "dataset", "AUC", "floor", "hook hit", "negatives injected"],
+  preview.rows.map((r) => [
+    r.model as string,
+    r.dataset as string,
+    r.auc as number,
+    r.floor as number,
+    r.hook_hit as number,
+    r.negatives_injected as number,
+  ]),
+);
 const variantNames = Object.keys(VARIANTS);
 table(
   ["dataset", "dense leg", "μ", ...variantNames],
@@ -666,6 +843,7 @@ const out = {
   baselines,
   results,
   legs: legs.map((l) => ({ ...l, encoder: l.encoder.info })),
+  confidence_preview: preview,
   costs,
   vocabulary: vocab,
 };
