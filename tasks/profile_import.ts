@@ -11,7 +11,10 @@
  * that run in the background overlap the import's. Prints one JSON line per import, with
  * the process's CPU time (`cpu_ms`, both threads: less skewed by a shared machine than wall
  * time) and the write-ahead log written (`wal_mib`, `fpi` of it full-page images);
- * `--creates N` then times N creates, one at a time, right after the imports.
+ * `--creates N` then times N creates, one at a time, right after the imports. `--calls N
+ * --size M` imports N calls of M items instead of 2 of 10,000 (clients that chunk send 1,000
+ * a call); `--statements` also times each statement the store sends through `Db.exec` (the
+ * analyze's vacuums, the checkpoints), keyed by its first words.
  * Development only (not a test, not shipped).
  */
 import process from "node:process";
@@ -24,7 +27,13 @@ import { item, reseed } from "./bench_items.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { runs: { type: "string", default: "1" }, creates: { type: "string", default: "0" } },
+  options: {
+    runs: { type: "string", default: "1" },
+    creates: { type: "string", default: "0" },
+    calls: { type: "string", default: "2" },
+    size: { type: "string", default: "10000" },
+    statements: { type: "boolean", default: false },
+  },
   strict: true,
 });
 
@@ -52,8 +61,11 @@ for (
     "analyze",
     "settle",
     "vacuum",
+    "compactStats",
   ]
 ) wrap(Store.prototype, m);
+const calls = Number(values.calls);
+const size = Number(values.size);
 wrap(BuiltinEmbedder.prototype, "embed");
 
 for (let run = 0; run < Number(values.runs); run++) {
@@ -62,6 +74,18 @@ for (let run = 0; run < Number(values.runs); run++) {
   const env: Record<string, string> = { EMBEDDING_PROVIDER: "builtin", DATA_DIR: dir };
   const cfg = loadMemoryConfig((n) => env[n] ?? Deno.env.get(n));
   const { db, handle, release } = await openDatabase(cfg);
+  if (values.statements) {
+    const exec = db.exec.bind(db);
+    db.exec = async (sql: string) => {
+      const key = `sql ${sql.trim().split(/\s+/).slice(0, 4).join(" ")}`;
+      const t = performance.now();
+      try {
+        return await exec(sql);
+      } finally {
+        times[key] = (times[key] ?? 0) + performance.now() - t;
+      }
+    };
+  }
   const renew = handle.renew.bind(handle);
   handle.renew = async () => {
     const t = performance.now();
@@ -74,9 +98,9 @@ for (let run = 0; run < Number(values.runs); run++) {
   const service = await createServiceOnDb(db, cfg, { log: () => {}, handle });
   let total = 0;
   const lines: string[] = [];
-  for (let k = 0; k < 2; k++) {
+  for (let k = 0; k < calls; k++) {
     for (const key of Object.keys(times)) delete times[key];
-    const batch = Array.from({ length: 10_000 }, (_, j) => item(k * 10_000 + j));
+    const batch = Array.from({ length: size }, (_, j) => item(k * size + j));
     const wal = async () =>
       (await db.query<{ fpi: number; bytes: number }>(
         "select wal_fpi::float8 as fpi, wal_bytes::float8 as bytes from pg_stat_wal",
@@ -112,7 +136,9 @@ for (let run = 0; run < Number(values.runs); run++) {
     );
   }
   const load = Deno.loadavg().map((x) => +x.toFixed(2));
-  console.log(JSON.stringify({ run: run + 1, load, per_s: Math.round(20_000 / (total / 1000)) }));
+  console.log(
+    JSON.stringify({ run: run + 1, load, per_s: Math.round(calls * size / (total / 1000)) }),
+  );
   for (const l of lines) console.log(l);
   await service.close();
   release();

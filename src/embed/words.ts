@@ -30,6 +30,10 @@ export interface WordVectors {
   readonly dimension: number;
   /** Number of words. */
   readonly size: number;
+  /** The word of a frequency rank (0: the most frequent); undefined past the last. */
+  word(rank: number): string | undefined;
+  /** The sum of every word's vector times `weight(rank, word)` (0 skips the word). */
+  weightedSum(weight: (rank: number, word: string) => number): Float64Array;
   /** The SIF-weighted sentence vector of a text; null when it has no known word. */
   sentence(text: string): Float32Array | null;
   /** Frequency rank of a lower-case word (0: the most frequent); undefined when unknown. */
@@ -100,6 +104,18 @@ export function decodeWordVectors(bytes: Uint8Array): WordVectors {
     dimension: dim,
     size: n,
     rank: (word) => rank.get(word),
+    word: (r) => words[r],
+    weightedSum(weightOf) {
+      const sum = new Float64Array(dim);
+      for (let r = 0; r < n; r++) {
+        const wt = weightOf(r, words[r]);
+        if (wt === 0) continue;
+        const f = wt * scales[r];
+        const at = r * dim;
+        for (let j = 0; j < dim; j++) sum[j] += f * values[at + j];
+      }
+      return sum;
+    },
     vector(word) {
       const r = rank.get(word);
       if (r === undefined) return undefined;
