@@ -232,7 +232,14 @@ Deno.test("the first start fetches only what the service needs: no test-only pac
   }
   // `deno task` fetches every package of deno.json and deno.lock before any task runs: they
   // hold the service's own packages and nothing they pull in (the MCP SDK brings ~90).
-  const service = ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "hono", "postgres"];
+  // (secretlint's recommended rules: capture's and the write paths' secret check; one file.)
+  const service = [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "@secretlint/secretlint-rule-preset-recommend",
+    "hono",
+    "postgres",
+  ];
   assert.deepEqual(
     Object.keys(lock.npm).map((n) => n.replace(/_.*$/, "").replace(/@[^@/]+$/, "")).sort(),
     service,
