@@ -15,21 +15,21 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { parseArgs } from "node:util";
+import { benchArgs, intFlag } from "./lib/args.ts";
 import { hashEmbedV2 } from "../src/embed/builtin.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task bench:hnsw [--data DIR] [--size 10000] [--params m/ef_construction/ef_search,...] " +
+    "[--queries 200]",
+  {
     data: { type: "string", default: "../shared/data/locomo-dev" },
     size: { type: "string", default: "10000" },
     params: { type: "string", default: "12/40/60,8/32/60,8/32/100,10/40/60,8/64/80" },
     queries: { type: "string", default: "200" },
   },
-  strict: true,
-});
-const SIZE = Number(values.size);
-const QUERIES = Number(values.queries);
+);
+const SIZE = intFlag("size", values.size);
+const QUERIES = intFlag("queries", values.queries);
 const K = 15;
 const DIM = 768;
 for (const [name, n] of [["--size", SIZE], ["--queries", QUERIES]] as const) {

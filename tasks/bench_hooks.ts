@@ -13,19 +13,17 @@
  * each row is a warm-up, left out. Prints p50/p95/max and writes JSON to
  * bench/results/hooks-<date>.json. Target: p95 under 300 ms for bootstrap and recall.
  */
-import { parseArgs } from "node:util";
 import { MemoryClient } from "../src/memory/client.ts";
 import { DEFAULT_DEADLINE_MS } from "../src/memcli/hook.ts";
 import { startAdminProcess, tempDir, untilUnloaded } from "../tests/helpers.ts";
 import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 import { writeBenchResult } from "./entrypoints.ts";
+import { benchArgs, intFlag } from "./lib/args.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { runs: { type: "string", default: "40" } },
-  strict: true,
+const values = benchArgs("deno task bench:hooks [--runs 40]", {
+  runs: { type: "string", default: "40" },
 });
-const RUNS = Math.max(2, Number(values.runs) || 40);
+const RUNS = intFlag("runs", values.runs, 2);
 const TARGET_P95_MS = 300;
 
 function pct(xs: number[], p: number): number {

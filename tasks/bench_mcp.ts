@@ -7,21 +7,20 @@
  *   whole direct-mode startup: connect, migrate, embedder probe, dimension check).
  *
  * The server is started as `deno task mcp` starts it: through the launcher, which computes its
- * exact permissions (so the figure includes the launcher's own start). The initialize request
- * is written as soon as the process is spawned, so the figure is what an agent client waits
- * for. The first run of each mode is reported separately (cold module cache in the OS) and
+ * exact permissions (so the figure includes the launcher's own start). The client is the MCP
+ * SDK's (tasks/lib/mcp.ts); it writes the initialize request as soon as the process is spawned,
+ * so the figure is what an agent client waits for. The first run of each mode is reported separately (cold module cache in the OS) and
  * left out of the median. Prints a table and writes JSON to bench/results/mcp-<date>.json.
  */
-import { parseArgs } from "node:util";
 import { pgliteServer, ROOT, startAdminProcess } from "../tests/helpers.ts";
 import { writeBenchResult } from "./entrypoints.ts";
+import { benchArgs, intFlag } from "./lib/args.ts";
+import { McpSession } from "./lib/mcp.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { runs: { type: "string", default: "5" } },
-  strict: true,
+const values = benchArgs("deno task bench:mcp [--runs 5]", {
+  runs: { type: "string", default: "5" },
 });
-const RUNS = Math.max(1, Number(values.runs) || 5);
+const RUNS = intFlag("runs", values.runs);
 
 // The launcher, as the "mcp" task and the installed mneme-mcp run it.
 const LAUNCH = [
@@ -33,46 +32,14 @@ const LAUNCH = [
   "mneme-mcp",
 ];
 
-const INIT = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "bench", version: "0" },
-  },
-}) + "\n";
-
-/** Spawn the server, send initialize at once, return ms until the answer arrives. */
+/** Spawn the server and initialize it (the SDK's client); return ms until the answer arrives. */
 async function startupMs(env: Record<string, string>): Promise<number> {
   const t0 = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: LAUNCH,
+  const session = await McpSession.start(Deno.execPath(), LAUNCH, {
     env: { EMBEDDING_PROVIDER: "builtin", NO_COLOR: "1", ...env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(INIT));
-  const errText = new Response(child.stderr).text();
-  let out = "";
-  let ms = NaN;
-  const dec = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    out += dec.decode(chunk);
-    if (out.includes('"id":1')) {
-      ms = performance.now() - t0;
-      break;
-    }
-  }
-  await writer.close().catch(() => {});
-  const status = await child.status;
-  if (Number.isNaN(ms)) {
-    throw new Error(`server exited (${status.code}) without answering: ${await errText}`);
-  }
-  await errText;
+  });
+  const ms = performance.now() - t0;
+  await session.close();
   return ms;
 }
 

@@ -57,22 +57,25 @@
  * (`smaps_mib`); `--v8-flags FLAGS` gives it V8 flags before the launcher's, and
  * `--daemon-env NAME=VALUE` (repeated) more variables.
  */
-import { parseArgs } from "node:util";
 import { npmInstall, npmMissing } from "../tests/clients/npm.ts";
 import { freePort, untilUnloaded } from "../tests/helpers.ts";
 import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { VERSION } from "../src/version.ts";
 import { ROOT } from "./entrypoints.ts";
+import { benchArgs, intFlag } from "./lib/args.ts";
+import { McpSession } from "./lib/mcp.ts";
 import { type SmapsGroups, smapsGroups } from "./smaps.ts";
 
 /** The peers' versions (the newest on npm when this was written). */
 export const SERVER_MEMORY_VERSION = "2026.8.31";
 export const AI_DEVKIT_VERSION = "0.20.1";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task bench:peers [--data DIR] [--memories N] [--searches N] [--writes N] " +
+    "[--systems ai-devkit,server-memory,mneme] [--idle S] [--unload-after S] [--keep] " +
+    "[--smaps PREFIX] [--v8-flags FLAGS] [--daemon-env K=V]...",
+  {
     data: { type: "string", default: "../shared/data/locomo-dev" },
     memories: { type: "string", default: "20000" },
     searches: { type: "string", default: "200" },
@@ -85,20 +88,10 @@ const { values } = parseArgs({
     "v8-flags": { type: "string" },
     "daemon-env": { type: "string", multiple: true },
   },
-  strict: true,
-});
-
-function positive(name: string, raw: string | undefined): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`bench:peers: --${name} must be a positive integer, not ${raw}`);
-    Deno.exit(2);
-  }
-  return n;
-}
-const MEMORIES = positive("memories", values.memories);
-const SEARCHES = positive("searches", values.searches);
-const WRITES = positive("writes", values.writes);
+);
+const MEMORIES = intFlag("memories", values.memories);
+const SEARCHES = intFlag("searches", values.searches);
+const WRITES = intFlag("writes", values.writes);
 const IDLE_S = Number(values.idle) >= 0 ? Number(values.idle) : 5;
 const UNLOAD_S = Number(values["unload-after"]) >= 1
   ? Math.round(Number(values["unload-after"]))
@@ -299,118 +292,6 @@ async function diskBytes(path: string): Promise<{ total: number; wal: number }> 
   return { total, wal };
 }
 
-/** A minimal MCP client over a child's stdio (newline-delimited JSON-RPC). */
-class StdioMcp {
-  #child: Deno.ChildProcess;
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
-  #next = 1;
-  #waiting = new Map<number, (msg: Record<string, unknown>) => void>();
-  #stderr = "";
-  #closed: Promise<void>;
-
-  constructor(cmd: string, args: string[], env: Record<string, string>, cwd?: string) {
-    const child = new Deno.Command(cmd, {
-      args,
-      env,
-      cwd,
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    this.#child = child;
-    this.#writer = child.stdin.getWriter();
-    const pumpErr = (async () => {
-      for await (const c of child.stderr) {
-        this.#stderr = (this.#stderr + decoder.decode(c)).slice(-4000);
-      }
-    })();
-    const pumpOut = (async () => {
-      let buf = "";
-      for await (const c of child.stdout) {
-        buf += decoder.decode(c, { stream: true });
-        let nl;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl).trim();
-          buf = buf.slice(nl + 1);
-          if (!line.startsWith("{")) continue;
-          const msg = JSON.parse(line);
-          const w = typeof msg.id === "number" ? this.#waiting.get(msg.id) : undefined;
-          if (w && !("method" in msg)) {
-            this.#waiting.delete(msg.id);
-            w(msg);
-          }
-        }
-      }
-    })();
-    this.#closed = Promise.all([pumpErr, pumpOut]).then(() => {});
-  }
-
-  get pid(): number {
-    return this.#child.pid;
-  }
-
-  async #send(msg: Record<string, unknown>): Promise<void> {
-    await this.#writer.write(new TextEncoder().encode(JSON.stringify(msg) + "\n"));
-  }
-
-  /** A request; rejects on a JSON-RPC error, on a tool's `isError`, after 120 s, or on exit. */
-  async request(method: string, params: unknown): Promise<Record<string, unknown>> {
-    const id = this.#next++;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
-      this.#waiting.set(id, resolve);
-      timer = setTimeout(
-        () => reject(new Error(`${method}: no answer in 120 s; stderr: ${this.#stderr}`)),
-        120_000,
-      );
-      this.#child.status.then((s) =>
-        reject(new Error(`${method}: the server exited (${s.code}): ${this.#stderr}`))
-      );
-    });
-    await this.#send({ jsonrpc: "2.0", id, method, params });
-    try {
-      const msg = await answer;
-      if (msg.error) throw new Error(`${method}: ${JSON.stringify(msg.error)}`);
-      const result = msg.result as Record<string, unknown>;
-      if (result?.isError) {
-        throw new Error(`${method}: ${JSON.stringify(result.content).slice(0, 500)}`);
-      }
-      return result;
-    } finally {
-      clearTimeout(timer);
-      this.#waiting.delete(id);
-    }
-  }
-
-  async initialize(): Promise<void> {
-    await this.request("initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "bench-peers", version: "0" },
-    });
-    await this.#send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  }
-
-  callTool(name: string, args: Record<string, unknown>) {
-    return this.request("tools/call", { name, arguments: args });
-  }
-
-  async close(): Promise<void> {
-    await this.#writer.close().catch(() => {});
-    const t = setTimeout(() => {
-      if (this.#child.pid > 0) {
-        try {
-          this.#child.kill("SIGTERM");
-        } catch { /* gone */ }
-      }
-    }, 5000);
-    await this.#child.status;
-    clearTimeout(t);
-    await this.#closed;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Systems
 
@@ -424,9 +305,9 @@ interface System {
   daemonPid(): number;
   /** Loads the items; returns the peak RSS the load measured itself (ai-devkit), if any. */
   load(items: Item[], sampler: RssSampler): Promise<number | undefined>;
-  session(): Promise<StdioMcp>;
-  write(mcp: StdioMcp, item: Item): Promise<unknown>;
-  search(mcp: StdioMcp, query: string, project: string): Promise<unknown>;
+  session(): Promise<McpSession>;
+  write(mcp: McpSession, item: Item): Promise<unknown>;
+  search(mcp: McpSession, query: string, project: string): Promise<unknown>;
   /** What the disk figure measures. */
   dataPath(): string;
   /** Mneme: resolves once the daemon has closed its idle database (`DATABASE_IDLE_UNLOAD_S`). */
@@ -526,13 +407,11 @@ function mneme(home: string): System {
       }
       return undefined;
     },
-    async session() {
-      const mcp = new StdioMcp(Deno.execPath(), LAUNCH("mneme-mcp"), {
-        ...baseEnv(home),
-        MEMORY_API_URL: url,
-      });
-      await mcp.initialize();
-      return mcp;
+    session() {
+      return McpSession.start(Deno.execPath(), LAUNCH("mneme-mcp"), {
+        env: { ...baseEnv(home), MEMORY_API_URL: url },
+        clearEnv: true,
+      }, "bench-peers");
     },
     write: (mcp, x) =>
       mcp.callTool("remember", {
@@ -561,17 +440,17 @@ async function serverMemory(home: string, binDir: string): Promise<System> {
       `${binDir}/../@modelcontextprotocol/server-memory/package.json`,
     ),
   );
-  let server: StdioMcp | null = null;
+  let server: McpSession | null = null;
   return {
     name: "server-memory",
     version: pkg.version,
     async start(sampler) {
-      server = new StdioMcp("node", [`${binDir}/mcp-server-memory`], {
-        ...baseEnv(home),
-        MEMORY_FILE_PATH: file,
-      }, home);
+      server = await McpSession.start("node", [`${binDir}/mcp-server-memory`], {
+        env: { ...baseEnv(home), MEMORY_FILE_PATH: file },
+        cwd: home,
+        clearEnv: true,
+      }, "bench-peers");
       sampler.add(server.pid);
-      await server.initialize();
     },
     daemonPid: () => leaf(server!.pid),
     async load(items) {
@@ -622,14 +501,17 @@ process.stdout.write(JSON.stringify({ s, rejected, maxRss: process.resourceUsage
 async function aiDevkit(home: string, binDir: string): Promise<System> {
   const pkgDir = `${binDir}/../@ai-devkit/memory`;
   const pkg = JSON.parse(await Deno.readTextFile(`${pkgDir}/package.json`));
-  let server: StdioMcp | null = null;
+  let server: McpSession | null = null;
   return {
     name: "ai-devkit",
     version: pkg.version,
     async start(sampler) {
-      server = new StdioMcp("node", [`${pkgDir}/dist/index.js`], baseEnv(home), home);
+      server = await McpSession.start("node", [`${pkgDir}/dist/index.js`], {
+        env: baseEnv(home),
+        cwd: home,
+        clearEnv: true,
+      }, "bench-peers");
       sampler.add(server.pid);
-      await server.initialize();
     },
     daemonPid: () => leaf(server!.pid),
     async load(items, sampler) {

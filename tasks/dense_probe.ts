@@ -47,6 +47,7 @@ import {
   formatRecall,
   recallSearchLimit,
 } from "../src/memcli/commands/recall.ts";
+import { explainSearch } from "../src/memory/diagnostics.ts";
 import { SqlMemoryService } from "../src/memory/service.ts";
 import {
   COEFFICIENTS,
@@ -126,7 +127,7 @@ async function searchAll(
   ds: Dataset,
 ): Promise<void> {
   for (const p of prompts) {
-    const results = await service.explainSearch({
+    const results = await explainSearch(service, {
       query: p.text,
       project: p.project,
       limit: 100,

@@ -22,6 +22,7 @@ import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
 import { COEFFICIENTS, confidenceOf, type Signals } from "../src/memory/confidence.ts";
+import { explainSearch } from "../src/memory/diagnostics.ts";
 import { SqlMemoryService } from "../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { openPglite } from "../src/store/pglite/mod.ts";
@@ -49,12 +50,12 @@ for (const [i, c] of convs.entries()) {
   for (const q of askedQuestions(c)) {
     const evidence = new Set(q.evidence);
     const limit = recallSearchLimit(DEFAULT_RECALL_LIMIT);
-    for (const r of await service.explainSearch({ query: q.question, project: c.name, limit })) {
+    for (const r of await explainSearch(service, { query: q.question, project: c.name, limit })) {
       const dia = idsOf.get(`${c.name}\n${r.memory.content}`) ?? [];
       if (dia.some((d) => evidence.has(d))) examples.push({ s: r.signals, y: 1 });
     }
     for (
-      const r of await service.explainSearch({ query: q.question, project: next.name, limit })
+      const r of await explainSearch(service, { query: q.question, project: next.name, limit })
     ) examples.push({ s: r.signals, y: 0 });
   }
 }

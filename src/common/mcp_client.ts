@@ -19,6 +19,16 @@ import type { JSONRPCMessage } from "npm:@modelcontextprotocol/sdk@1.32.2/types.
 
 export { Client };
 
+/** How the server process is started besides its command: its variables and directory. */
+export interface StdioOptions {
+  /** Variables for the process (added to ours, or the only ones with `clearEnv`). */
+  env?: Record<string, string>;
+  /** Its working directory. */
+  cwd?: string;
+  /** Start it with `env` alone, none of ours. */
+  clearEnv?: boolean;
+}
+
 /**
  * An MCP stdio transport on `Deno.Command`: starts `command args`, writes each message as one
  * line to its stdin, reads messages from its stdout, keeps the last 4,000 characters of its
@@ -37,13 +47,26 @@ export class DenoStdioTransport implements Transport {
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #closed = false;
 
-  /** A transport that will start `command` with `args`. */
-  constructor(readonly command: string, readonly args: string[]) {}
+  /** A transport that will start `command` with `args` (and `options`). */
+  constructor(
+    readonly command: string,
+    readonly args: string[],
+    readonly options: StdioOptions = {},
+  ) {}
+
+  /** The server's process id (once started). */
+  get pid(): number {
+    if (!this.#child) throw new Error("the MCP server is not started");
+    return this.#child.pid;
+  }
 
   /** Start the server process. */
   start(): Promise<void> {
     const child = new Deno.Command(this.command, {
       args: this.args,
+      env: this.options.env,
+      cwd: this.options.cwd,
+      clearEnv: this.options.clearEnv,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -266,6 +266,18 @@ function hierarchyOf(scope: Scope, project: string | null): ScopeFilter {
 }
 
 /** The memory service on a database. */
+/** A search result with the signals its confidence comes from (src/memory/confidence.ts). */
+export type ExplainedResult = SearchResult & { signals: Signals };
+
+/**
+ * A search of `service` with each result's signals: for src/memory/diagnostics.ts only (the
+ * service's private search, set by its static block).
+ */
+export let searchWithSignals: (
+  service: SqlMemoryService,
+  input: SearchInput,
+) => Promise<ExplainedResult[]>;
+
 export class SqlMemoryService implements MemoryService {
   readonly #store: Store;
   readonly #handle: DbHandle;
@@ -511,18 +523,21 @@ export class SqlMemoryService implements MemoryService {
   }
 
   async search(input: SearchInput): Promise<SearchResult[]> {
-    return (await this.explainSearch(input)).map(({ memory, score, confidence }) => ({
+    return (await this.#search(input)).map(({ memory, score, confidence }) => ({
       memory,
       score,
       confidence,
     }));
   }
 
-  /**
-   * {@link search}, with the signals each result's confidence comes from (`src/memory/
-   * confidence.ts`): for benchmarks and the fit of the confidence's coefficients.
-   */
-  async explainSearch(input: SearchInput): Promise<(SearchResult & { signals: Signals })[]> {
+  static {
+    // The diagnostics (src/memory/diagnostics.ts) read a search's signals through this, not
+    // through a method of the service.
+    searchWithSignals = (service, input) => service.#search(input);
+  }
+
+  /** A search, with the signals each result's confidence comes from. */
+  async #search(input: SearchInput): Promise<ExplainedResult[]> {
     const q = validateSearch(input);
     // The check that the stored vectors are usable is one round trip of its own: on server
     // Postgres it runs beside the search (another pooled connection) rather than before it,

@@ -2,13 +2,13 @@
  * SQL helpers and row mapping shared by every concern of the store: the types of rows and
  * filters, bind parameters ({@link Params}), the scope, field and visibility conditions, the
  * mapping of a row to a {@link Memory}, and the two forms a vector travels in (text, or binary
- * `real[]` where the backend takes it: {@link DbCapabilities.binaryVectors}). Each module of
+ * `real[]` where the backend takes it: `DbCapabilities.binaryVectors` in db.ts). Each module of
  * the store builds its statements from these, so that a condition is written once.
  * @module
  */
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { termCounts } from "../domain/terms.ts";
-import type { Db, DbCapabilities } from "./db.ts";
+import type { Db } from "./db.ts";
 
 /** Which memories a query may see. */
 export type ScopeFilter =

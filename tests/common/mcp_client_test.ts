@@ -32,3 +32,28 @@ Deno.test("mcp client: initialize and tools/list against a minimal stdio server"
   assert.deepEqual(tools.map((t: { name: string }) => t.name), ["t"]);
   await client.close();
 });
+
+Deno.test("mcp client: the server gets exactly the variables and directory asked for", async () => {
+  // The server answers initialize with its environment and directory as its name and version.
+  const dir = await Deno.makeTempDir();
+  try {
+    const script = `
+      read init; echo "{\\"jsonrpc\\":\\"2.0\\",\\"id\\":0,\\"result\\":{\\"protocolVersion\\":\\"2025-06-18\\",\\"capabilities\\":{},\\"serverInfo\\":{\\"name\\":\\"$ONLY:\${HOME:-none}\\",\\"version\\":\\"$(pwd)\\"}}}"
+      read rest`;
+    const transport = new DenoStdioTransport("/bin/sh", ["-c", script], {
+      env: { ONLY: "given" },
+      cwd: dir,
+      clearEnv: true,
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    assert.ok(transport.pid > 0);
+    assert.deepEqual(client.getServerVersion(), {
+      name: "given:none",
+      version: await Deno.realPath(dir),
+    });
+    await client.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
