@@ -912,6 +912,8 @@ export class SqlMemoryService implements MemoryService {
   #analyzing: Promise<void> | null = null;
   readonly #analyzeQuietMs: number;
   readonly #analyzeMaxMs: number;
+  /** close() began: no analyze is scheduled any more. */
+  #closed = false;
 
   /**
    * Run the analyze imports left due {@link IMPORT_ANALYZE_QUIET_MS} after the last import
@@ -922,7 +924,7 @@ export class SqlMemoryService implements MemoryService {
    */
   #analyzeSoon(): void {
     const due = this.#analyzeDue;
-    if (due === null) return;
+    if (due === null || this.#closed) return;
     if (this.#analyzeTimer !== null) clearTimeout(this.#analyzeTimer);
     const left = this.#analyzeMaxMs - (performance.now() - due.since);
     this.#analyzeTimer = setTimeout(() => {
@@ -1045,6 +1047,7 @@ export class SqlMemoryService implements MemoryService {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#renewTimer !== null) clearTimeout(this.#renewTimer);
     this.#renewTimer = null;
     await this.#renewing;
