@@ -17,7 +17,7 @@ import { openPostgres, parseDatabaseUrl } from "../store/postgres.ts";
 import { Store } from "../store/store.ts";
 import { describeError } from "../common/errors.ts";
 import { MemoryError } from "../domain/errors.ts";
-import { SqlMemoryService } from "./service.ts";
+import { type ServiceDeps, SqlMemoryService } from "./service.ts";
 import { upgradeAtStart } from "./upgrade.ts";
 
 /** Startup failure with a message meant for the user. */
@@ -43,6 +43,8 @@ export interface OpenOptions {
   log?: (line: string) => void;
   /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
   reclaim?: ReclaimerOptions;
+  /** When the analyze after imports runs (see `importAnalyze` in src/memory/service.ts). */
+  importAnalyze?: ServiceDeps["importAnalyze"];
   /**
    * Embedded database: creates a new database in the staging directory it is given, in
    * another process (see src/store/pglite/create.ts), so that this one never holds PGlite's
@@ -199,6 +201,7 @@ export async function createServiceOnDb(
     now: opts.now,
     reclaim: { log: opts.log, ...opts.reclaim },
     bulkImports: cfg.importBulk,
+    importAnalyze: opts.importAnalyze,
   });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);

@@ -147,8 +147,20 @@ export const IMPORT_SLICE = 4 * IMPORT_EMBED_BATCH;
 export const RENEW_AFTER_IMPORT_MS = 1000;
 /** The renewal after bulk imports waits for a quiet spell at most this long (ms) after the last one. */
 export const RENEW_AFTER_IMPORT_MAX_MS = 30_000;
-/** Imports of at least this many memories refresh the statistics and vacuum once published. */
+/**
+ * Imports of at least this many memories refresh the statistics and vacuum once published:
+ * once a series of imports has ended ({@link IMPORT_ANALYZE_QUIET_MS}), not in each request.
+ */
 export const IMPORT_ANALYZE_MIN = 100;
+/**
+ * The analyze an import left due runs once no import has run for this long (ms): clients
+ * that send an import in chunks of 1,000 pay it once, after their last chunk, rather than
+ * about a second per chunk. An import that at least doubles the stored memories analyzes
+ * at once, within its request, so that the searches after it are planned for its size.
+ */
+export const IMPORT_ANALYZE_QUIET_MS = 1500;
+/** The analyze an import left due waits for a quiet spell at most this long (ms) after it. */
+export const IMPORT_ANALYZE_MAX_MS = 30_000;
 /** Time an import's chunk transaction aims at: well under the 200 ms reads may wait. */
 export const IMPORT_CHUNK_TARGET_MS = 50;
 /** Smallest and largest import chunk (rows). */
@@ -250,6 +262,11 @@ export interface ServiceDeps {
    * default in the configuration; false when absent here).
    */
   bulkImports?: boolean;
+  /**
+   * When the analyze after imports runs (ms; defaults {@link IMPORT_ANALYZE_QUIET_MS} and
+   * {@link IMPORT_ANALYZE_MAX_MS}).
+   */
+  importAnalyze?: { quietMs?: number; maxMs?: number };
 }
 
 /** The first line of `text`, at most 80 characters. */
@@ -300,6 +317,8 @@ export class SqlMemoryService implements MemoryService {
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
     this.#reclaimer = new Reclaimer(deps.store, deps.reclaim, this.#handle);
     this.#bulkEnabled = deps.bulkImports ?? false;
+    this.#analyzeQuietMs = deps.importAnalyze?.quietMs ?? IMPORT_ANALYZE_QUIET_MS;
+    this.#analyzeMaxMs = deps.importAnalyze?.maxMs ?? IMPORT_ANALYZE_MAX_MS;
   }
 
   /** The embedded database's vacuum (a no-op on server Postgres). */
@@ -656,7 +675,10 @@ export class SqlMemoryService implements MemoryService {
     try {
       return await this.#import(items);
     } finally {
-      if (--this.#imports === 0 && this.#renewDue) this.#renewSoon();
+      if (--this.#imports === 0) {
+        if (this.#analyzeDue !== null) this.#analyzeSoon();
+        if (this.#renewDue) this.#renewSoon();
+      }
     }
   }
 
@@ -688,10 +710,10 @@ export class SqlMemoryService implements MemoryService {
       if (--this.#bulkImports === 0) await this.#store.buildSearchIndex();
     };
     const job = await this.#store.beginImport(valid.length);
-    // Published imports of 100 or more are followed by their own analyze (below), which
-    // vacuums the tables they filled: the reclaimer's run after a bulk change would only do
-    // it again, holding the database (seconds at 20,000 memories) while the next import of
-    // a series writes. Abandoned imports and small ones leave it its work.
+    // Published imports of 100 or more are followed by an analyze (below: at the end of the
+    // series), which vacuums the tables they filled: the reclaimer's run after a bulk change
+    // would only do it again, holding the database (seconds at 20,000 memories) while the
+    // next import of a series writes. Abandoned imports and small ones leave it its work.
     let published = false;
     const release = this.#reclaimer.hold();
     try {
@@ -743,7 +765,13 @@ export class SqlMemoryService implements MemoryService {
       if (!published) release();
     }
     try {
-      if (valid.length >= IMPORT_ANALYZE_MIN) await this.#store.analyze();
+      if (valid.length >= IMPORT_ANALYZE_MIN) {
+        // The reclaimer's vacuums wait for the analyze, which does their work.
+        this.#analyzeDue ??= { since: performance.now(), release: this.#reclaimer.hold() };
+        // An import that (at least) doubled the memories: analyzed now, so that the searches
+        // after it are planned for the table's new size. Otherwise once the series has ended.
+        if (valid.length * 2 >= await this.#store.countRows()) await this.#analyzeNow();
+      }
     } finally {
       release();
     }
@@ -890,6 +918,57 @@ export class SqlMemoryService implements MemoryService {
   #renewing: Promise<void> | null = null;
   /** Imports running, bulk or not. */
   #imports = 0;
+  /**
+   * The analyze published imports left due ({@link IMPORT_ANALYZE_MIN}): since when, and the
+   * reclaimer's hold it keeps until it has run.
+   */
+  #analyzeDue: { since: number; release: () => void } | null = null;
+  #analyzeTimer: ReturnType<typeof setTimeout> | null = null;
+  #analyzing: Promise<void> | null = null;
+  readonly #analyzeQuietMs: number;
+  readonly #analyzeMaxMs: number;
+  /** close() began: no analyze is scheduled any more. */
+  #closed = false;
+
+  /**
+   * Run the analyze imports left due {@link IMPORT_ANALYZE_QUIET_MS} after the last import
+   * ended, unless another began meanwhile (its end schedules it again); an import still
+   * running {@link IMPORT_ANALYZE_MAX_MS} after the first due one does not delay it further.
+   * Nobody waits for it: a failure is logged (the reclaimer's vacuums and the next import's
+   * analyze do its work again).
+   */
+  #analyzeSoon(): void {
+    const due = this.#analyzeDue;
+    if (due === null || this.#closed) return;
+    if (this.#analyzeTimer !== null) clearTimeout(this.#analyzeTimer);
+    const left = this.#analyzeMaxMs - (performance.now() - due.since);
+    this.#analyzeTimer = setTimeout(() => {
+      this.#analyzeTimer = null;
+      if (this.#imports > 0 && performance.now() - due.since < this.#analyzeMaxMs) {
+        return this.#analyzeSoon();
+      }
+      void this.#analyzeNow().catch((err) => {
+        console.error(`analyzing after imports failed: ${describeError(err)}`);
+      });
+    }, Math.max(0, Math.min(this.#analyzeQuietMs, left)));
+    Deno.unrefTimer(this.#analyzeTimer);
+  }
+
+  /** The analyze imports left due, now (after one running); nothing when none is due. */
+  async #analyzeNow(): Promise<void> {
+    while (this.#analyzing) await this.#analyzing;
+    const due = this.#analyzeDue;
+    if (due === null) return;
+    this.#analyzeDue = null;
+    if (this.#analyzeTimer !== null) clearTimeout(this.#analyzeTimer);
+    this.#analyzeTimer = null;
+    const run = this.#store.analyze().finally(() => {
+      this.#analyzing = null;
+      due.release();
+    });
+    this.#analyzing = run.catch(() => {});
+    await run;
+  }
   /** A bulk import ended since the worker was last renewed. */
   #renewDue = false;
 
@@ -906,6 +985,10 @@ export class SqlMemoryService implements MemoryService {
     this.#renewTimer = setTimeout(() => {
       this.#renewTimer = null;
       if (this.#imports > 0 || !this.#renewDue) return;
+      // The analyze after the imports first (the fresh worker then waits a quiet spell).
+      if (this.#analyzeDue !== null || this.#analyzing !== null) {
+        return this.#renewSoon(since, RENEW_AFTER_IMPORT_MS);
+      }
       // Requests under way or just answered: wait for a quiet spell (not past the cap).
       const quiet = this.#handle.quietFor();
       if (
@@ -979,9 +1062,15 @@ export class SqlMemoryService implements MemoryService {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#renewTimer !== null) clearTimeout(this.#renewTimer);
     this.#renewTimer = null;
     await this.#renewing;
+    // The analyze imports left due runs before the database closes (what their requests no
+    // longer waited for); a failure leaves it to the next start's vacuum.
+    await this.#analyzeNow().catch((err) => {
+      console.error(`analyzing after imports failed: ${describeError(err)}`);
+    });
     await this.#reclaimer.stop();
     await this.#store.close();
   }
