@@ -19,7 +19,7 @@ import PROMPT from "./prompt.md" with { type: "text" };
 import type { Candidate, CandidateType } from "./extract.ts";
 import { CONFIRM, extractCandidates } from "./extract.ts";
 import type { Extractor } from "./pipeline.ts";
-import { redactSecrets } from "./secrets.ts";
+import { redactSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
 import type { MessagesClient } from "../msg/api.ts";
 

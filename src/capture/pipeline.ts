@@ -10,7 +10,7 @@
 import { resolveProject } from "../memcli/project.ts";
 import { isNearDuplicate, overlap } from "./dedupe.ts";
 import { type Candidate, extractCandidates } from "./extract.ts";
-import { redactSecrets } from "./secrets.ts";
+import { redactSecrets } from "../domain/secrets.ts";
 import { type Cursor, type ReadOptions, readTranscript, type Turn } from "./transcript.ts";
 
 /** What a hook hands over (Claude Code's hook input, validated). */

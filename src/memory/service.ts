@@ -38,6 +38,7 @@ import type {
   Stats,
 } from "./types.ts";
 import {
+  assertNoSecrets,
   BULK_DELETE_MAX,
   EXPORT_MAX,
   type NewMemory,
@@ -411,6 +412,7 @@ export class SqlMemoryService implements MemoryService {
   async create(input: CreateInput): Promise<CreateResult> {
     const v = validateCreate(input);
     const replace = validateReplace(input);
+    await assertNoSecrets("content", v.content);
     if (!replace && v.supersedes === null && this.#store.db.capabilities.batchedCreate) {
       const done = await this.#createAtOnce(v);
       if (done) return done;
@@ -516,6 +518,7 @@ export class SqlMemoryService implements MemoryService {
   async update(id: string, input: { content: string }): Promise<Memory> {
     const key = validateId(id);
     const content = validateUpdate(input);
+    await assertNoSecrets("content", content);
     await this.#assertVectorsUsable();
     await this.get(key);
     const [embedding] = await this.#embed([content]);
@@ -684,6 +687,7 @@ export class SqlMemoryService implements MemoryService {
 
   async #import(items: ImportItem[]): Promise<ImportResult> {
     const all = validateImport(items);
+    for (const [i, v] of all.entries()) await assertNoSecrets(`items[${i}].content`, v.content);
     await this.#assertVectorsUsable();
     // Items already stored (same content, scope, project and type), or repeated in this
     // import, are skipped: re-importing an export stores nothing twice.

@@ -5,6 +5,7 @@
  */
 import { badRequest } from "../domain/errors.ts";
 import { parseTtl } from "./ttl.ts";
+import { findSecrets, secretWarning } from "../domain/secrets.ts";
 import { type Memory, MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
 
 /** Longest accepted content, in characters. */
@@ -461,4 +462,14 @@ export function validateSearch(x: unknown): SearchQuery {
     project,
     limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, false),
   };
+}
+
+/**
+ * Refuses a text that holds a secret (API key, token, private key, password in an assignment
+ * or URL: {@link findSecrets}) with a 400 naming the field and the kinds of secret found, never
+ * the secret. The same check for every write path (REST, MCP, CLI, import).
+ */
+export async function assertNoSecrets(field: string, text: string): Promise<void> {
+  const findings = await findSecrets(text);
+  if (findings.length) throw badRequest(field, secretWarning("the text", findings));
 }

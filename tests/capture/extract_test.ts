@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { classify, extractCandidates } from "../../src/capture/extract.ts";
-import { findSecrets, redactSecrets, secretWarning } from "../../src/capture/secrets.ts";
+import { findSecrets, redactSecrets, secretWarning } from "../../src/domain/secrets.ts";
 import { isNearDuplicate } from "../../src/capture/dedupe.ts";
 import { MemoryCaptureSink, runCapture } from "../../src/capture/pipeline.ts";
 import type { Turn } from "../../src/capture/transcript.ts";

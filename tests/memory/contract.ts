@@ -61,6 +61,38 @@ async function importMany(s: MemoryService, n: number, make: (i: number) => Impo
 type Step = (b: Backend) => Promise<void>;
 
 const steps: Record<string, Step> = {
+  async "create, update and import refuse a secret, naming the field and its kind only"(b) {
+    const s = b.service;
+    const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const token = "ghp_" + Array.from({ length: 36 }, (_, i) => alnum[(i * 7 + 3) % 62]).join("");
+    const body = Array.from(
+      { length: 6 },
+      (_, l) => Array.from({ length: 64 }, (_, i) => alnum[(i * 11 + l * 5) % 62]).join(""),
+    ).join("\n");
+    const key = `-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----`;
+    const kept = await s.create({ content: "Our password policy: rotate every 90 days" });
+    for (const [secret, kind] of [[token, "github"], [key, "privatekey|high-entropy"]]) {
+      const content = `The release job reads this:\n${secret}\nat start`;
+      const e = await rejectsWith(s.create({ content }), 400, "content: ");
+      assert.match(e.message, new RegExp(kind));
+      assert.ok(!e.message.includes(secret.slice(0, 30)), "the secret is not in the error");
+      const u = await rejectsWith(s.update(kept.memory.id, { content }), 400, "content: ");
+      assert.ok(!u.message.includes(secret.slice(0, 30)));
+      const i = await rejectsWith(
+        s.import([{ content: "an ordinary memory to import" }, { content }]),
+        400,
+        "items[1].content: ",
+      );
+      assert.ok(!i.message.includes(secret.slice(0, 30)));
+    }
+    const all = JSON.stringify(await s.export());
+    assert.ok(!all.includes("ghp_") && !all.includes("PRIVATE KEY"), "nothing of a secret stored");
+    assert.ok(!all.includes("an ordinary memory to import"), "nothing partial imported");
+    assert.equal(
+      (await s.get(kept.memory.id)).content,
+      "Our password policy: rotate every 90 days",
+    );
+  },
   async "create applies defaults and returns the memory"(b) {
     const s = b.service;
     const r = await s.create({ content: "  Deploys run on Fridays  " });
