@@ -114,6 +114,9 @@ export function timeLeft(io: Io, deadlineMs: number, startedAt: number): number 
   return Math.max(1, Math.floor(deadlineMs - spent - EXIT_MARGIN_MS));
 }
 
+/** How much longer than the hook's deadline a request of the hook may wait (see runHook). */
+const REQUEST_GRACE_MS = 250;
+
 /** `work`'s value, or `{timedOut: true}` when `ms` pass first (its signal is then aborted). */
 export async function withinDeadline<T>(
   ms: number,
@@ -160,10 +163,14 @@ export async function runHook<T>(
   const deadline = hookDeadline(io, flag);
   if (deadline.note) io.err(`memcli ${command}: ${deadline.note}\n`);
   const left = () => timeLeft(io, deadline.ms, startedAt);
+  // A request's own timeout is set a little past the deadline, so that the deadline (and its
+  // note, which names the wait) always ends a run the service did not answer: with the two
+  // equal, the request's timeout sometimes fired first and was reported as "not reachable".
+  const requestLeft = () => left() + REQUEST_GRACE_MS;
   const res = await withinDeadline(left(), async () => {
     const { payload, problem } = await readHookPayload(io);
     if (problem) io.err(`memcli ${command}: ${problem}\n`);
-    return await work(payload, left);
+    return await work(payload, requestLeft);
   });
   return { deadlineMs: deadline.ms, ...res };
 }
