@@ -60,6 +60,7 @@ import {
   scopedItem,
   SUBJECTS,
 } from "./bench_items.ts";
+import { storeOf } from "../src/memory/diagnostics.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -253,7 +254,7 @@ async function directSearches(
   service: SqlMemoryService,
 ): Promise<{ prepared: number[]; unprepared: number[] }> {
   const out = { prepared: [] as number[], unprepared: [] as number[] };
-  const db = service.store.db;
+  const db = storeOf(service).db;
   const shipped = db.query;
   const unprepared =
     (<T>(text: string, params?: unknown[]) => shipped.call(db, text, params) as Promise<T[]>) as Db[
@@ -322,8 +323,8 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
   const client = new MemoryClient({ baseUrl: server.url });
   try {
     if (backend === "postgres" && values["database-url"]) {
-      await server.service.store.db.exec("truncate memories cascade");
-      server.service.store.invalidateStats();
+      await storeOf(server.service).db.exec("truncate memories cascade");
+      storeOf(server.service).invalidateStats();
     }
     peakRss = Deno.memoryUsage().rss;
     // Import throughput: the whole size in imports of 10,000 (the most one import takes).
@@ -340,7 +341,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
     const cpu = process.cpuUsage(cpu0);
     const { healthz, reads } = await prober.stop();
     const importPerS = size / importS;
-    const settleS = values.settle ? await settle(server.service.store.db) : undefined;
+    const settleS = values.settle ? await settle(storeOf(server.service).db) : undefined;
     // Search latency: hierarchical and global queries.
     const search: number[] = [];
     for (let i = 0; i < SEARCHES; i++) {

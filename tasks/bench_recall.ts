@@ -29,7 +29,8 @@
 import { parseArgs } from "node:util";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import type { Embedder } from "../src/embed/embedder.ts";
-import { type Retrieval, SqlMemoryService } from "../src/memory/service.ts";
+import { SqlMemoryService } from "../src/memory/service.ts";
+import type { Retrieval } from "../src/memory/ranking.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { StandInEmbedder } from "../tests/fakes/semantic.ts";
 import { openPglite } from "../src/store/pglite/mod.ts";

@@ -144,7 +144,7 @@ export async function startAdminServer(
       idle.end();
     }
   };
-  const stopCleanup = scheduleCleanup(service.store, {
+  const stopCleanup = scheduleCleanup(service.maintenance(), {
     log,
     now: opts.now,
     onDeleted: () => service.reclaimer.changed("ttl cleanup"),

@@ -81,7 +81,7 @@ try {
   const info = server.service.embedderInfo;
   console.log(`mneme admin listening on ${server.url}`);
   console.log(
-    `database: ${server.service.store.kind}${
+    `database: ${server.service.maintenance().kind}${
       cfg.databaseUrl ? "" : ` (${cfg.dataDir}/db)`
     }; embedder: ${info.provider}/${info.model} (${info.dimension} dimensions)`,
   );

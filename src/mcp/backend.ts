@@ -82,7 +82,7 @@ async function openDirect(cfg: MemoryConfig, opts: BackendOptions): Promise<Back
   } catch (err) {
     throw new BackendError(describeError(err), { cause: err });
   }
-  const stopCleanup = scheduleCleanup(service.store, { log });
+  const stopCleanup = scheduleCleanup(service.maintenance(), { log });
   const url = new URL(cfg.databaseUrl!);
   const e = service.embedderInfo;
   return {

@@ -5,13 +5,16 @@
  * @module
  */
 import type { Store } from "../store/store.ts";
+
+/** What the cleanup needs of the store. */
+export type Expiring = Pick<Store, "deleteExpired">;
 import { describeError } from "../common/errors.ts";
 
 /** The cleanup interval: one hour. */
 export const CLEANUP_INTERVAL_MS = 3_600_000;
 
 /** Run one cleanup; returns the number deleted, or null when another process holds the lock. */
-export function cleanupExpired(store: Store, now: Date = new Date()): Promise<number | null> {
+export function cleanupExpired(store: Expiring, now: Date = new Date()): Promise<number | null> {
   return store.deleteExpired(now);
 }
 
@@ -30,7 +33,7 @@ export interface CleanupOptions {
 }
 
 /** Schedule the cleanup; returns a function that stops it. */
-export function scheduleCleanup(store: Store, opts: CleanupOptions = {}): () => void {
+export function scheduleCleanup(store: Expiring, opts: CleanupOptions = {}): () => void {
   const log = opts.log ?? ((l: string) => console.error(l));
   const now = opts.now ?? (() => new Date());
   let running = false;

@@ -8,7 +8,13 @@
  * @module
  */
 import type { SearchInput } from "./types.ts";
-import { type ExplainedResult, searchWithSignals, type SqlMemoryService } from "./service.ts";
+import type { Store } from "../store/store.ts";
+import {
+  type ExplainedResult,
+  searchWithSignals,
+  type SqlMemoryService,
+  storeUnder,
+} from "./service.ts";
 
 export type { ExplainedResult };
 
@@ -18,4 +24,12 @@ export function explainSearch(
   input: SearchInput,
 ): Promise<ExplainedResult[]> {
   return searchWithSignals(service, input);
+}
+
+/**
+ * The store under `service`, for benchmarks and tests that read or reset the database a
+ * service wrote (the programs use `service.maintenance()`).
+ */
+export function storeOf(service: SqlMemoryService): Store {
+  return storeUnder(service);
 }

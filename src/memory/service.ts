@@ -6,10 +6,17 @@
  */
 import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
-import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts";
+import { builtinWordVectors, type WordVectors } from "../embed/words.ts";
 import { terms } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
+import {
+  lexicalQuery,
+  rank,
+  RECALL_CANDIDATES,
+  type Retrieval,
+  SUPERSEDED_WEIGHT,
+} from "./ranking.ts";
 import { type DbHandle, fixedHandle } from "../store/db.ts";
 import type { NewRow, ScopeFilter } from "../store/sql.ts";
 import { importKey } from "../store/imports.ts";
@@ -57,79 +64,6 @@ import {
 export const CONTRADICTION_THRESHOLD = 0.75;
 /** Nearest memories checked for contradictions. */
 export const CONTRADICTION_CANDIDATES = 5;
-/** Nearest memories fetched for recall (plus as many best lexical matches). */
-export const RECALL_CANDIDATES = 15;
-/**
- * Share of the lexical relevance in the fused relevance, by embedder; the rest is cosine
- * similarity. The builtin embedder's vectors repeat the lexical signal without corpus
- * statistics (0.8, tuned on LoCoMo dev); a model's vectors carry meaning (0.5).
- */
-export function lexicalShare(embedder: EmbedderInfo): number {
-  return embedder.provider === "builtin" ? 0.8 : 0.5;
-}
-/**
- * Cosine similarity a memory that shares no query term needs to count as relevant: below it,
- * a vector-only match is the embedder's background similarity between unrelated texts.
- */
-export const VECTOR_ONLY_MIN = 0.5;
-/** Relevance below which a candidate is noise and is not returned. */
-export const MIN_RELEVANCE = 0.1;
-/**
- * Share of the word-vector similarity in the relevance of the builtin embedder's candidates
- * (src/embed/words.ts; tuned on LoCoMo dev): relevance = (1 − share) × fused + share ×
- * max(0, word-vector cosine), for candidates whose fused relevance is not noise.
- */
-export const WORD_VECTOR_SHARE = 0.5;
-
-/**
- * How search finds candidates: `hybrid` (the service's behaviour) fuses both sides;
- * `vector` and `lexical` use one side alone (diagnostics and benchmarks).
- */
-export type Retrieval = "hybrid" | "vector" | "lexical";
-
-/**
- * Relevance of a candidate in 0..1 from its lexical relevance (normalised BM25, 0..1) and
- * its cosine similarity: share × lexical + (1 − share) × max(0, similarity), the share from
- * {@link lexicalShare}. A candidate that shares no query term counts only when its
- * similarity reaches {@link VECTOR_ONLY_MIN}; relevance below {@link MIN_RELEVANCE} is
- * noise (0).
- */
-export function relevance(
-  c: { lexical: number; similarity: number },
-  share: number,
-  retrieval: Retrieval = "hybrid",
-): number {
-  const sim = Math.max(0, Math.min(1, c.similarity));
-  const r = retrieval === "vector"
-    ? sim
-    : retrieval === "lexical"
-    ? c.lexical
-    : c.lexical <= 0 && sim < VECTOR_ONLY_MIN
-    ? 0
-    : share * c.lexical + (1 - share) * sim;
-  return r < MIN_RELEVANCE ? 0 : r;
-}
-/** Weight a superseded memory drops to. */
-export const SUPERSEDED_WEIGHT = 0.1;
-/** Scope weights of the score. */
-export const SCOPE_WEIGHT: Record<Scope, number> = { project: 1.0, global: 0.8 };
-/** Temporal decay rate per day since the last update. */
-export const DECAY_PER_DAY = 0.005;
-
-const DAY_MS = 86_400_000;
-
-/** exp(-0.005 × days since updated_at); never above 1 for future timestamps. */
-export function temporalDecay(updatedAt: string, now: Date): number {
-  const days = Math.max(0, (now.getTime() - Date.parse(updatedAt)) / DAY_MS);
-  return Math.exp(-DECAY_PER_DAY * days);
-}
-
-/** relevance × scope_weight × weight × temporal_decay. */
-export function scoreMemory(memory: Memory, relevance: number, now: Date): number {
-  return relevance * SCOPE_WEIGHT[memory.scope] * memory.weight *
-    temporalDecay(memory.updated_at, now);
-}
-
 /** Items embedded per call during an import (the event loop gets a turn after each). */
 export const IMPORT_EMBED_BATCH = 256;
 /**
@@ -283,7 +217,6 @@ function hierarchyOf(scope: Scope, project: string | null): ScopeFilter {
     : { kind: "global" };
 }
 
-/** The memory service on a database. */
 /** A search result with the signals its confidence comes from (src/memory/confidence.ts). */
 export type ExplainedResult = SearchResult & { signals: Signals };
 
@@ -296,6 +229,31 @@ export let searchWithSignals: (
   input: SearchInput,
 ) => Promise<ExplainedResult[]>;
 
+/**
+ * The store under `service`: for src/memory/diagnostics.ts only (benchmarks and tests that
+ * look at the database a service wrote; the programs get {@link SqlMemoryService.maintenance}).
+ */
+export let storeUnder: (service: SqlMemoryService) => Store;
+
+/**
+ * What the programs may do to the store beside the service's operations: the TTL cleanup
+ * (cleanup.ts), the start-up upgrades (upgrade.ts), and the backend's name and capabilities
+ * for their reports and decisions.
+ */
+export type StoreMaintenance = Pick<
+  Store,
+  | "kind"
+  | "capabilities"
+  | "deleteExpired"
+  | "termsPending"
+  | "storeTerms"
+  | "invalidateStats"
+  | "vectorsToConvert"
+  | "dropSearchIndex"
+  | "rewriteMemories"
+>;
+
+/** The memory service on a database. */
 export class SqlMemoryService implements MemoryService {
   readonly #store: Store;
   readonly #handle: DbHandle;
@@ -327,8 +285,8 @@ export class SqlMemoryService implements MemoryService {
     return this.#reclaimer;
   }
 
-  /** The store (for the TTL cleanup and maintenance). */
-  get store(): Store {
+  /** The store's maintenance ({@link StoreMaintenance}), not its queries. */
+  maintenance(): StoreMaintenance {
     return this.#store;
   }
 
@@ -556,6 +514,7 @@ export class SqlMemoryService implements MemoryService {
     // The diagnostics (src/memory/diagnostics.ts) read a search's signals through this, not
     // through a method of the service.
     searchWithSignals = (service, input) => service.#search(input);
+    storeUnder = (service) => service.#store;
   }
 
   /** A search, with the signals each result's confidence comes from. */
@@ -579,15 +538,20 @@ export class SqlMemoryService implements MemoryService {
     const queryTerms = terms(q.query);
     const now = this.#now();
     const mode = this.#retrieval;
-    const share = lexicalShare(this.#embedder.info);
-    const found = this.#embed([q.query]).then(([embedding]) =>
+    const groups = mode === "vector" ? [] : queryTerms.map(variantsOf);
+    // The corpus statistics (cached: usually no round trip) weigh the query's terms; the
+    // store receives the weights ready-made (ranking.ts).
+    const found = Promise.all([
+      this.#embed([q.query]),
+      groups.length ? this.#store.corpusStats(scope, [...new Set(groups.flat())]) : null,
+    ]).then(([[embedding], stats]) =>
       this.#store.candidates(
         embedding,
-        queryTerms.map(variantsOf),
+        stats ? lexicalQuery(groups, stats) : null,
         scope,
         RECALL_CANDIDATES,
         now,
-        { vector: mode !== "lexical", lexical: mode !== "vector" },
+        mode !== "lexical",
       )
     );
     // Word vectors weigh the query's words for the confidence (and re-rank the builtin
@@ -597,31 +561,16 @@ export class SqlMemoryService implements MemoryService {
     if (checked.status === "rejected") throw checked.reason;
     if (searched.status === "rejected") throw searched.reason;
     if (loaded.status === "rejected") throw loaded.reason;
-    const candidates = searched.value;
     const words = loaded.value;
-    const rerank = mode === "hybrid" && this.#wordVectors !== false &&
-      this.#embedder.info.provider === "builtin";
-    // A query naming an identifier (`tools/deploy.sh`, `ERR_CONN_RESET`: a term joined by
-    // _ . / : - @ #) wants that exact string, which word vectors cannot see: such a query is
-    // ranked without them.
-    const exact = queryTerms.some((t) => /[_./:\-@#]/.test(t));
-    const query = rerank && !exact ? words.sentence(q.query) : null;
-    const ranked = candidates
-      .map((c) => {
-        const r = relevance(c, share, mode);
-        // A memory without a known word (code, numbers, another script) keeps its relevance.
-        const v = query && r > 0 ? words.sentence(c.memory.content) : null;
-        if (!v) return { c, relevance: r };
-        const fused = (1 - WORD_VECTOR_SHARE) * r +
-          WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
-        return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused };
-      })
-      .filter((x) => x.relevance > 0)
-      .map((x) => ({ c: x.c, score: scoreMemory(x.c.memory, x.relevance, now) }))
-      .sort((a, b) =>
-        b.score - a.score || b.c.memory.updated_at.localeCompare(a.c.memory.updated_at)
-      )
-      .slice(0, q.limit);
+    const ranked = rank(searched.value, {
+      query: q.query,
+      queryTerms,
+      retrieval: mode,
+      embedder: this.#embedder.info,
+      words: this.#wordVectors === false ? null : words,
+      limit: q.limit,
+      now,
+    });
     const profile = profileQuery(q.query, words);
     return ranked.map(({ c, score }) => {
       const signals = signalsOf(profile, c.memory.content, c.lexical, words);

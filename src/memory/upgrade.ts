@@ -30,7 +30,7 @@ export async function upgradeAtStart(
   service: SqlMemoryService,
   log: (line: string) => void = () => {},
 ): Promise<void> {
-  const store = service.store;
+  const store = service.maintenance();
   let built = 0;
   for (;;) {
     const rows = await store.termsPending(UPGRADE_BATCH);
@@ -55,7 +55,7 @@ async function convertToHalfvec(
   service: SqlMemoryService,
   log: (line: string) => void,
 ): Promise<void> {
-  const store = service.store;
+  const store = service.maintenance();
   if (!await store.vectorsToConvert()) return;
   // In maintenance (another embedder configured), `memcli reembed` makes a halfvec column.
   if (!sameEmbedder(service.storedEmbedder, service.embedderInfo)) return;
@@ -92,12 +92,13 @@ async function reembedBuiltin(
   // into one graph instead of two. A start that does not finish the run builds it again first
   // (ensureEmbeddingColumn builds a missing one). Server Postgres keeps it: other processes
   // search the old vectors meanwhile.
-  if (service.store.db.capabilities.soleOwner) await service.store.dropSearchIndex();
+  const store = service.maintenance();
+  if (store.capabilities.soleOwner) await store.dropSearchIndex();
   for (;;) {
     const p = await service.reembed({ batchSize: UPGRADE_BATCH });
     log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
     if (p.finished) break;
   }
   // The old vectors' space back to the file system (the embedded database).
-  await service.store.rewriteMemories();
+  await store.rewriteMemories();
 }

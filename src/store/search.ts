@@ -11,6 +11,7 @@ import type { CorpusCache } from "./corpus.ts";
 import {
   type Candidate,
   COLUMNS,
+  type LexicalQuery,
   liveClause,
   NOT_SUPERSEDED,
   Params,
@@ -40,10 +41,6 @@ export const EXACT_SCOPE_MAX = 2_000;
 
 /** The largest share of all memories a scope read exactly may hold ({@link EXACT_SCOPE_MAX}). */
 export const EXACT_SCOPE_SHARE = 0.2;
-/** BM25 term-frequency saturation of the lexical side (tuned on LoCoMo dev: memories are short). */
-export const BM25_K1 = 0.9;
-/** BM25 length normalisation. */
-export const BM25_B = 0.4;
 /**
  * Whether the nearest neighbours within `scope` are read exactly ({@link EXACT_SCOPE_MAX}),
  * from the memories per project value (null: global).
@@ -128,63 +125,33 @@ export async function nearest(
 /**
  * Search candidates, hybrid: the `k` nearest by cosine distance and the `k` best by BM25
  * over the postings (any query term may match), each with its exact cosine similarity and
- * its lexical relevance. Expired and superseded memories are left out.
+ * its lexical relevance. Expired and superseded memories are left out. Without `lexical`
+ * (a query with no index term, or a vector-only diagnostic) only the nearest.
  *
- * Lexical relevance is BM25 (k1 = 0.9, b = 0.4, idf = ln(1 + (N − df + 0.5)/(df + 0.5)))
- * with N, df and the average length counted over the stored memories this search's scope
- * covers (cached for {@link STATS_TTL_MS}; only the {@link POSTINGS_PER_TERM} postings of
- * highest impact per term are scored),
- * divided by the sum of the idf of the distinct query terms (what a memory of average
- * length containing each query term once would score), capped at 1: the idf-weighted
- * share of the query that the memory contains. A term no visible memory has still counts
- * in that sum.
- *
- * Each query term comes as a group: the term and its other forms (`variantsOf`), which
- * match in its place. Every form of a group weighs the group's idf, that of its most
- * common form, and the group counts once in the normalisation; a memory that holds two
- * forms of one group counts both (rare, and the relevance is capped at 1).
+ * The lexical side sums the weights `lexical` carries (idf × (k1 + 1) per term, computed by
+ * the ranking, src/memory/ranking.ts, from {@link CorpusCache.stats}) over the postings of
+ * the memories this search's scope covers (only the {@link POSTINGS_PER_TERM} postings of
+ * highest impact per term are scored), divided by `lexical.total`, capped at 1.
  */
 export async function candidates(
   db: Db,
   cache: CorpusCache,
   vector: number[],
-  queryTerms: readonly (string | readonly string[])[],
+  lexical: LexicalQuery | null,
   scope: ScopeFilter,
   k: number,
   now: Date,
-  sides: { vector: boolean; lexical: boolean } = { vector: true, lexical: true },
+  withVector = true,
 ): Promise<Candidate[]> {
-  const groups = queryTerms.map((g) => typeof g === "string" ? [g] : [...g]);
-  const terms = [...new Set(groups.flat())];
-  if (!sides.lexical || !terms.length) {
-    const near = sides.vector ? await nearest(db, cache, vector, scope, k, now) : [];
+  if (!lexical || !lexical.terms.length) {
+    const near = withVector ? await nearest(db, cache, vector, scope, k, now) : [];
     return near.map((x) => ({ ...x, lexical: 0 }));
   }
-  const stats = await cache.stats(db, scope, terms);
-  // Per query term, its BM25 weight idf × (k1 + 1), and the normalisation (Σ idf): both
-  // computed here from the cached statistics, so that the statement only sums postings.
-  const idfOf = (x: string) => {
-    const df = stats.df.get(x) ?? 0;
-    return Math.log(1 + (stats.n - df + 0.5) / (df + 0.5));
-  };
-  const weightOf = new Map<string, number>();
-  let total = 0;
-  const counted = new Set<string>();
-  for (const g of groups) {
-    const key = g[0];
-    const idf = Math.min(...g.map(idfOf));
-    for (const t of g) if (!weightOf.has(t)) weightOf.set(t, idf);
-    if (!counted.has(key)) {
-      counted.add(key);
-      total += idf;
-    }
-  }
-  const idf = terms.map((t) => weightOf.get(t)!);
-  total = Math.max(total, 1e-9);
+  const sizes = await cache.sizesOf(db);
   // The statement is the function mneme_search_scoped (migrations/0015_search_exact.sql;
   // 0008_search_function.sql describes it), so that its plan is made once per connection.
   // The nearest neighbours of a scope of at most EXACT_SCOPE_MAX memories (counted in the
-  // statistics just read) are read exactly: its rows through the btree, every distance
+  // corpus statistics) are read exactly: its rows through the btree, every distance
   // computed. Otherwise they come from an HNSW index: over global memories on server
   // Postgres the partial index of memories that are not project-scoped, otherwise the index
   // of all with the scope filter, which walks the graph until enough rows pass. Postings carry the memory's project (null: global), so the scope applies to
@@ -202,20 +169,20 @@ export async function candidates(
                                        $12::boolean, $13::boolean, $14::text, $15::boolean)`,
     [
       vectorLiteral(vector),
-      sides.vector,
-      terms,
-      idf.map((x) => x * (BM25_K1 + 1)),
-      BM25_K1,
-      BM25_B,
-      stats.avgdl,
-      total,
+      withVector,
+      lexical.terms,
+      lexical.weights,
+      lexical.k1,
+      lexical.b,
+      lexical.avgdl,
+      lexical.total,
       k,
       POSTINGS_PER_TERM,
       now,
       scope.kind === "all",
       scope.kind === "global" || scope.kind === "hierarchy",
       scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
-      exactScope(scope, cache.sizes!.n),
+      exactScope(scope, sizes),
     ],
     // A function call: its plan is a function scan whatever the values, so it stays
     // prepared on each connection (one round trip a search on server Postgres).

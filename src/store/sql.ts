@@ -59,6 +59,20 @@ export interface Candidate extends Scored {
   lexical: number;
 }
 
+/**
+ * The lexical side of a search as the store runs it, its weights ready-made by the ranking
+ * (src/memory/ranking.ts): the distinct query terms (every form of each), the BM25 weight of
+ * each (idf × (k1 + 1)), k1, b, the scope's average memory length and the normalisation.
+ */
+export interface LexicalQuery {
+  terms: string[];
+  weights: number[];
+  k1: number;
+  b: number;
+  avgdl: number;
+  total: number;
+}
+
 /** Postings of a text as JSON-ready `{term: tf}` and its length in terms. */
 export function postingsOf(content: string): { terms: Record<string, number>; len: number } {
   const counts = termCounts(content);

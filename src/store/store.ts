@@ -18,8 +18,8 @@
  */
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
-import type { Db } from "./db.ts";
-import { CorpusCache } from "./corpus.ts";
+import type { Db, DbCapabilities } from "./db.ts";
+import { CorpusCache, type CorpusStats } from "./corpus.ts";
 import * as search from "./search.ts";
 import * as writes from "./writes.ts";
 import { ImportJobs } from "./imports.ts";
@@ -33,6 +33,7 @@ import {
   fieldClause,
   type FieldFilter,
   KEEP_SUPERSEDED,
+  type LexicalQuery,
   liveClause,
   type NewRow,
   Params,
@@ -49,6 +50,7 @@ export {
   type Candidate,
   type FieldFilter,
   float4ArrayBinary,
+  type LexicalQuery,
   type NewRow,
   type ScopeFilter,
   type Scored,
@@ -56,14 +58,7 @@ export {
   vectorLiteral,
   VISIBLE,
 } from "./sql.ts";
-export {
-  BM25_B,
-  BM25_K1,
-  EXACT_SCOPE_MAX,
-  EXACT_SCOPE_SHARE,
-  exactScope,
-  POSTINGS_PER_TERM,
-} from "./search.ts";
+export { EXACT_SCOPE_MAX, EXACT_SCOPE_SHARE, exactScope, POSTINGS_PER_TERM } from "./search.ts";
 export { SIZES_TTL_MS, STATS_TTL_MS } from "./corpus.ts";
 export { IMPORT_STALE_MS, importKey } from "./imports.ts";
 export {
@@ -95,6 +90,11 @@ export class Store {
   /** Forget the cached corpus statistics (after writes). */
   invalidateStats(): void {
     this.#corpus.invalidate();
+  }
+
+  /** What the backend can do and needs ({@link Db.capabilities}). */
+  get capabilities(): DbCapabilities {
+    return this.db.capabilities;
   }
 
   /** `pglite` or `postgres` (for reports; decisions ask {@link Db.capabilities}). */
@@ -292,16 +292,21 @@ export class Store {
     return search.nearest(this.db, this.#corpus, vector, scope, k, now, excludeId);
   }
 
+  /** The BM25 statistics of `scope` for `terms` (corpus.ts, cached a few seconds). */
+  corpusStats(scope: ScopeFilter, terms: string[]): Promise<CorpusStats> {
+    return this.#corpus.stats(this.db, scope, terms);
+  }
+
   /** Search candidates, hybrid (search.ts, {@link search.candidates}). */
   candidates(
     vector: number[],
-    queryTerms: readonly (string | readonly string[])[],
+    lexical: LexicalQuery | null,
     scope: ScopeFilter,
     k: number,
     now: Date,
-    sides: { vector: boolean; lexical: boolean } = { vector: true, lexical: true },
+    withVector = true,
   ): Promise<Candidate[]> {
-    return search.candidates(this.db, this.#corpus, vector, queryTerms, scope, k, now, sides);
+    return search.candidates(this.db, this.#corpus, vector, lexical, scope, k, now, withVector);
   }
 
   /** Start a staged import (imports.ts). */

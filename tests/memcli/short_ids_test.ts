@@ -11,6 +11,7 @@ import { MemoryClient } from "../../src/memory/client.ts";
 import { openMemoryService } from "../../src/memory/open.ts";
 import { startAdminProcess, tempDir, testConfig } from "../helpers.ts";
 import { memcli } from "./_util.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const A = "abcdef01-0000-4000-8000-000000000001";
 const B = "abcdef02-0000-4000-8000-000000000002";
@@ -23,7 +24,7 @@ async function seeded(dataDir: string): Promise<string> {
     for (const content of ["alpha short id memory", "beta short id memory", "gamma other one"]) {
       ids.push((await service.create({ content, scope: "global" })).memory.id);
     }
-    const db = service.store.db;
+    const db = storeOf(service).db;
     await db.query("set session_replication_role = replica");
     for (const [from, to] of [[ids[0], A], [ids[1], B]]) {
       await db.query("update memories set id = $2 where id = $1", [from, to]);

@@ -10,6 +10,7 @@ import { MemoryError } from "../../src/domain/errors.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { freePort, pgliteService } from "../helpers.ts";
 import { Clock } from "./fixtures.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 Deno.test("MemoryClient: unreachable API is a 503 that says what to start", async () => {
   const port = freePort();
@@ -166,7 +167,7 @@ Deno.test({
       await service.create({ content: "long lived", ttl: "2h" });
       await service.create({ content: "forever" });
       clock.at(60 * 60_000);
-      stop = scheduleCleanup(service.store, {
+      stop = scheduleCleanup(storeOf(service), {
         now: clock.now,
         intervalMs: 20,
         log: (l) => logs.push(l),

@@ -11,6 +11,8 @@ import type { ImportItem, Memory, MemoryService } from "../../src/memory/types.t
 import { VERSION } from "../../src/version.ts";
 import type { ScopeFilter } from "../../src/store/store.ts";
 import { axis, type Backend, type BackendFactory, Clock, cosTo0, DIM, newRow } from "./fixtures.ts";
+import { weigh } from "../store/lexical.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -338,7 +340,7 @@ const steps: Record<string, Step> = {
     // short, as the default 20,000 does on a large database, and the scope's memories are then
     // missing. Expired, superseded and staged memories nearest of all stay out.
     const s = b.service;
-    const store = b.inner.store;
+    const store = storeOf(b.inner);
     let seed = 11;
     const rand = () => (seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff;
     const unit = (raw: number[]) => {
@@ -404,9 +406,9 @@ const steps: Record<string, Step> = {
       for (const f of scopes) {
         const now = b.clock.now();
         // The search statement (a query term that matches nothing), then the vector-only read.
-        const hybrid = await store.candidates(q, ["unmatched"], f, 15, now);
+        const hybrid = await store.candidates(q, await weigh(store, ["unmatched"], f), f, 15, now);
         check(hybrid.map((c) => c.memory.id), f, 15, `search ${JSON.stringify(f)}`);
-        const near = await store.candidates(q, [], f, 15, now);
+        const near = await store.candidates(q, null, f, 15, now);
         check(near.map((c) => c.memory.id), f, 15, `nearest ${JSON.stringify(f)}`);
       }
       // A create's contradiction check (its nearest 5 of the scope hierarchy), global and in
@@ -605,10 +607,14 @@ const steps: Record<string, Step> = {
     const later = await s.create({ content: "later" });
     assert.deepEqual(later.contradictions?.map((c) => c.memory.id), [y.id], "expired not checked");
     await rejectsWith(s.create({ content: "later", supersedes: x.id }), 400, "supersedes:");
-    assert.equal((await b.inner.store.get(x.id))?.superseded_by, null, "expired target untouched");
+    assert.equal(
+      (await storeOf(b.inner).get(x.id))?.superseded_by,
+      null,
+      "expired target untouched",
+    );
     assert.equal(await b.rawCount(), 3, "expired rows stay until the cleanup");
-    assert.equal(await cleanupExpired(b.inner.store, new Date(Clock.T0)), 0);
-    assert.equal(await cleanupExpired(b.inner.store, b.clock.now()), 1);
+    assert.equal(await cleanupExpired(storeOf(b.inner), new Date(Clock.T0)), 0);
+    assert.equal(await cleanupExpired(storeOf(b.inner), b.clock.now()), 1);
     assert.equal(await b.rawCount(), 2);
   },
 
@@ -887,7 +893,7 @@ const steps: Record<string, Step> = {
     const v2c = (await s.create({ content: "v2", ttl: "1h", supersedes: v3.id })).memory;
     assert.equal((await s.get(v3.id)).superseded_by, v2c.id);
     b.clock.at(2 * HOUR);
-    assert.equal(await cleanupExpired(b.inner.store, b.clock.now()), 1);
+    assert.equal(await cleanupExpired(storeOf(b.inner), b.clock.now()), 1);
     assert.equal((await s.get(v3.id)).superseded_by, v3.id);
     assert.deepEqual(await current(), []);
     assert.deepEqual((await s.list()).map((m) => m.content).sort(), ["v1", "v3"]);

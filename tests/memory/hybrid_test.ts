@@ -5,7 +5,8 @@
  * ranking finds both.
  */
 import assert from "node:assert/strict";
-import { type Retrieval, SqlMemoryService } from "../../src/memory/service.ts";
+import { SqlMemoryService } from "../../src/memory/service.ts";
+import type { Retrieval } from "../../src/memory/ranking.ts";
 import { ensureEmbeddingColumn, migrate } from "../../src/store/migrate.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
 import { Store } from "../../src/store/store.ts";

@@ -9,6 +9,7 @@ import { openPglite } from "../../src/store/pglite/mod.ts";
 import { createServiceOnDb, type OpenOptions } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir, testConfig } from "../helpers.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const items = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => ({
@@ -18,13 +19,13 @@ const items = (n: number, tag: string) =>
 
 /** Counts the store's analyze runs; `next()` resolves at the end of the next one. */
 function spyAnalyze(s: SqlMemoryService, fail = false) {
-  const orig = s.store.analyze.bind(s.store);
+  const orig = storeOf(s).analyze.bind(storeOf(s));
   const spy = {
     calls: 0,
     waiting: [] as (() => void)[],
     next: () => new Promise<void>((r) => spy.waiting.push(r)),
   };
-  s.store.analyze = async (...args) => {
+  storeOf(s).analyze = async (...args) => {
     spy.calls++;
     try {
       if (fail) throw new Error("the analyze failed (test)");
@@ -64,11 +65,11 @@ Deno.test("a burst of imports in chunks analyzes once, after the last; searches 
     const stats = await s.stats();
     assert.equal(stats.total, 700);
     // The reclaimer waits for the analyze (which does its work): no vacuum of its own.
-    assert.equal(await s.store.lastVacuum(), null);
+    assert.equal(await storeOf(s).lastVacuum(), null);
     await spy.next();
     assert.equal(spy.calls, 2, "one analyze for the series");
     // Its postings were vacuumed by it.
-    const [row] = await s.store.db.query<{ n: number }>(
+    const [row] = await storeOf(s).db.query<{ n: number }>(
       `select vacuum_count::int as n from pg_stat_user_tables where relname = 'memory_postings'`,
     );
     assert.ok(row.n >= 2);

@@ -15,6 +15,8 @@ import { openPglite } from "../../src/store/pglite/mod.ts";
 import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.ts";
 import { terms } from "../../src/domain/terms.ts";
 import { pgliteService, tempDir, testConfig } from "../helpers.ts";
+import { weigh } from "../store/lexical.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 async function withService(fn: (s: SqlMemoryService) => Promise<void>): Promise<void> {
   const { service, close } = await pgliteService();
@@ -69,7 +71,7 @@ Deno.test("an answer in other words ranks first: word vectors re-rank the candid
     // The same search without the word vectors ranks a shorter turn first: they are what
     // lifts the answer, which shares only the name with the question.
     const lexicalOnly = new SqlMemoryService({
-      store: s.store,
+      store: storeOf(s),
       embedder: new BuiltinEmbedder(s.embedderInfo.dimension),
       stored: s.storedEmbedder,
       wordVectors: false,
@@ -174,12 +176,12 @@ Deno.test("a hash-v1 database upgrades itself at start: nothing lost or doubled"
     const s = await openMemoryService(cfg, { log: (l) => lines.push(l) });
     try {
       assert.equal(s.maintenanceReason, null, "usable at once");
-      assert.deepEqual(await recordedEmbedder(s.store.db), {
+      assert.deepEqual(await recordedEmbedder(storeOf(s).db), {
         provider: "builtin",
         model: "hash-v2",
         dimension: 32,
       });
-      const rows = await s.store.db.query<{ id: string; content: string }>(
+      const rows = await storeOf(s).db.query<{ id: string; content: string }>(
         "select id, content from memories order by content",
       );
       assert.equal(rows.length, contents.length, "nothing doubled");
@@ -225,7 +227,7 @@ Deno.test("an interrupted upgrade resumes where it stopped", async () => {
     try {
       assert.ok(!lines.some((l) => /postings/.test(l)), "postings were already built");
       assert.ok(lines.some((l) => /re-embedded 700\/700, done/.test(l)), lines.join("\n"));
-      const rows = await s.store.db.query<{ id: string }>("select id from memories");
+      const rows = await storeOf(s).db.query<{ id: string }>("select id from memories");
       assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(ids));
       assert.equal(rows.length, 700);
       assert.equal(s.maintenanceReason, null);
@@ -260,13 +262,13 @@ Deno.test("rows of an unfinished import neither show nor crowd real matches out 
         Array.from({ length: POSTINGS_PER_TERM + 20 }, (_, i) => ({ content: `zebra ${i}` })),
       );
       await reached;
-      const lexical = await s.store.candidates(
+      const lexical = await storeOf(s).candidates(
         hashEmbed("zebra", s.embedderInfo.dimension),
-        terms("zebra"),
+        await weigh(storeOf(s), terms("zebra"), { kind: "global" }),
         { kind: "global" },
         5,
         new Date(),
-        { vector: false, lexical: true },
+        false,
       );
       assert.deepEqual(lexical.map((c) => c.memory.id), [real.memory.id]);
       release();

@@ -14,6 +14,7 @@ import type { Memory } from "../../src/memory/types.ts";
 import { columnDimension } from "../../src/store/migrate.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import { tempDir, testConfig } from "../helpers.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 async function is409(p: Promise<unknown>): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
@@ -83,7 +84,7 @@ Deno.test({
           assert.equal((await s.list()).length, written.length);
           const [hit] = await s.search({ query: "which day do deploys run", project: "web" });
           assert.equal(hit.memory.content, "Deploys run on Fridays");
-          assert.equal(await columnDimension(s.store.db), 32);
+          assert.equal(await columnDimension(storeOf(s).db), 32);
         });
       });
 
@@ -148,7 +149,7 @@ Deno.test({
             assert.equal(last.finished, true);
             assert.equal(last.done, written.length);
             assert.equal(s.maintenanceReason, null);
-            assert.equal(await columnDimension(s.store.db), 48);
+            assert.equal(await columnDimension(storeOf(s).db), 48);
             const [hit] = await s.search({ query: "which day do deploys run" });
             assert.equal(hit.memory.content, "Deploys run on Fridays");
             assert.equal(
@@ -198,7 +199,7 @@ Deno.test({
             model: "tiny-embed",
             dimension: 24,
           });
-          assert.equal(await columnDimension(s.store.db), 24);
+          assert.equal(await columnDimension(storeOf(s).db), 24);
           assert.equal(
             (await s.search({ query: "Use pnpm", project: "web" }))[0].memory.content,
             "Use pnpm",

@@ -13,6 +13,7 @@ import { POSTINGS_PER_TERM, Store, vectorLiteral } from "../../src/store/store.t
 import { termCounts, terms } from "../../src/domain/terms.ts";
 import { newRow } from "./fixtures.ts";
 import { assertStatsExact } from "./stats_check.ts";
+import { weigh } from "../store/lexical.ts";
 
 /** Apply the migrations of 0.9.0 (up to version 12), as its `migrate` did. */
 export async function migrateV09(db: Db, embedder: EmbedderInfo): Promise<void> {
@@ -187,7 +188,7 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
       ) {
         const found = await s.candidates(
           rows[i * 11].embedding,
-          terms(q),
+          await weigh(s, terms(q), scope),
           scope,
           10,
           new Date("2026-06-01T00:00:00Z"),
@@ -274,7 +275,7 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
   await assertStatsExact(db, "a delete");
   const hit = await new Store(db).candidates(
     rows[77].embedding,
-    terms("zygomorphic"),
+    await weigh(new Store(db), terms("zygomorphic"), { kind: "all" }),
     { kind: "all" },
     5,
     new Date("2026-06-01T00:00:00Z"),
@@ -290,7 +291,7 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
   await assertStatsExact(db, "a write after the upgrade");
   const found = await new Store(db).candidates(
     rows[5].embedding,
-    terms("quokka"),
+    await weigh(new Store(db), terms("quokka"), { kind: "hierarchy", project: "p1" }),
     { kind: "hierarchy", project: "p1" },
     5,
     new Date("2026-06-01T00:00:00Z"),

@@ -11,6 +11,7 @@ import { migrate } from "../../src/store/migrate.ts";
 import { type ScopeFilter, Store, vectorLiteral } from "../../src/store/store.ts";
 import { newRow } from "./fixtures.ts";
 import { migrateUpTo } from "./v09.ts";
+import { weigh } from "../store/lexical.ts";
 
 /**
  * Make a 0.12.0 database on `db` with 300 memories of one project and 10 global ones, upgrade
@@ -50,8 +51,8 @@ export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): P
     [vectorLiteral(q)],
   )).map((r) => r.id).sort();
   const scope: ScopeFilter = { kind: "global" };
-  const found = await store.candidates(q, ["unmatched"], scope, 5, at);
+  const found = await store.candidates(q, await weigh(store, ["unmatched"], scope), scope, 5, at);
   assert.deepEqual(found.map((c) => c.memory.id).sort(), exact);
-  const near = await store.candidates(q, [], scope, 5, at);
+  const near = await store.candidates(q, null, scope, 5, at);
   assert.deepEqual(near.map((c) => c.memory.id).sort(), exact);
 }

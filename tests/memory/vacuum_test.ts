@@ -10,6 +10,7 @@ import { openPglite } from "../../src/store/pglite/mod.ts";
 import { createServiceOnDb, type OpenOptions } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir, testConfig } from "../helpers.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const items = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => ({
@@ -47,7 +48,7 @@ async function until<T>(what: string, fn: () => Promise<T | null>, ms = 15_000):
 }
 
 const memoriesDead = async (s: SqlMemoryService) =>
-  (await s.store.deadRows()).find((r) => r.table === "memories")?.dead ?? -1;
+  (await storeOf(s).deadRows()).find((r) => r.table === "memories")?.dead ?? -1;
 
 /**
  * True once memories has no dead rows. The statistics views may count a delete's dead rows
@@ -70,7 +71,7 @@ Deno.test("after a bulk delete the embedded database is vacuumed by itself; /hea
       await s.import(items(300, "a"));
       // (A published import of 100 or more is vacuumed by its own analyze: no run after it.)
       assert.equal((await s.deleteMany({ project: "a" })).deleted, 300);
-      const run = await until("the vacuum after the delete", () => s.store.lastVacuum());
+      const run = await until("the vacuum after the delete", () => storeOf(s).lastVacuum());
       assert.ok(run.tables.includes("memories"));
       // (The statistics views count dead rows with a lag of about a second, so the check
       // reads them once they have caught up.)
@@ -78,7 +79,7 @@ Deno.test("after a bulk delete the embedded database is vacuumed by itself; /hea
       const health = await s.health();
       assert.equal(health.database.dead_rows !== undefined, true);
       // The run above, or one after it when the dead rows were counted late.
-      const latest = await s.store.lastVacuum();
+      const latest = await storeOf(s).lastVacuum();
       assert.ok(latest && latest.at >= run.at);
       assert.equal(health.database.last_vacuum?.at, latest.at);
       assert.equal(health.database.last_vacuum?.dead_rows, latest.dead_rows);
@@ -92,16 +93,16 @@ Deno.test("a published import of 100 or more is vacuumed by its own analyze, not
     async (s) => {
       await s.import(items(300, "a"));
       // Its postings were vacuumed (index-only reads) by the import itself.
-      const [vacuumed] = await s.store.db.query<{ n: number }>(
+      const [vacuumed] = await storeOf(s).db.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_user_tables
           where relname = 'memory_postings' and vacuum_count > 0`,
       );
       assert.equal(vacuumed.n, 1);
       // The reclaimer's run would come 20 ms after a change: none came.
       await new Promise((r) => setTimeout(r, 500));
-      assert.equal(await s.store.lastVacuum(), null);
+      assert.equal(await storeOf(s).lastVacuum(), null);
       await s.import(items(5, "b"));
-      await until("the vacuum after the small import", () => s.store.lastVacuum());
+      await until("the vacuum after the small import", () => storeOf(s).lastVacuum());
     },
   );
 });
@@ -114,18 +115,18 @@ Deno.test("a vacuum that comes due while an import runs waits until the last one
       const second = s.reclaimer.hold();
       s.reclaimer.changed("a bulk delete");
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(await s.store.lastVacuum(), null, "held by two imports");
+      assert.equal(await storeOf(s).lastVacuum(), null, "held by two imports");
       first();
       first(); // a release is counted once
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(await s.store.lastVacuum(), null, "held by the second import");
+      assert.equal(await storeOf(s).lastVacuum(), null, "held by the second import");
       second();
-      const run = await until("the vacuum after the imports", () => s.store.lastVacuum());
+      const run = await until("the vacuum after the imports", () => storeOf(s).lastVacuum());
       assert.ok(run.tables.includes("memories"));
       // Not held: a change is vacuumed as before.
       s.reclaimer.changed("another bulk delete");
       await until("the next vacuum", async () => {
-        const last = await s.store.lastVacuum();
+        const last = await storeOf(s).lastVacuum();
         return last && last.at !== run.at ? last : null;
       });
     },
@@ -157,7 +158,7 @@ Deno.test("the schedule vacuums a table once its dead rows pass the threshold, n
       assert.ok(run !== null, "over the threshold the check vacuums");
       assert.ok(run.tables.includes("memories"));
       assert.equal(await memoriesDead(s), 0);
-      assert.equal((await s.store.lastVacuum())?.at, run.at);
+      assert.equal((await storeOf(s).lastVacuum())?.at, run.at);
     },
   );
 });
@@ -166,20 +167,20 @@ Deno.test("the start vacuums once; import-and-delete cycles reuse the space of d
   await withService(
     { reclaim: { afterChangeMs: 0, atStartMs: 0, checkMs: 3_600_000 } },
     async (s) => {
-      await until("the vacuum at start", () => s.store.lastVacuum());
+      await until("the vacuum at start", () => storeOf(s).lastVacuum());
       const size = async () =>
         Number(
-          (await s.store.db.query<{ n: number }>(
+          (await storeOf(s).db.query<{ n: number }>(
             "select pg_total_relation_size('memories')::float8 as n",
           ))[0].n,
         );
       const sizes: number[] = [];
       for (let round = 0; round < 4; round++) {
         await s.import(items(250, `c${round}`));
-        const last = await s.store.lastVacuum();
+        const last = await storeOf(s).lastVacuum();
         assert.equal((await s.deleteMany({ project: `c${round}` })).deleted, 250);
         await until("the vacuum after the delete", async () => {
-          const now = await s.store.lastVacuum();
+          const now = await storeOf(s).lastVacuum();
           return now && now.at !== last?.at ? now : null;
         });
         await until("no dead rows left in memories", () => deadRowsGone(s));
@@ -201,16 +202,16 @@ Deno.test("churn: the vacuum folds the statistics' deltas and compacts a table l
     async (s, logs) => {
       const sizes = async () =>
         Object.fromEntries(
-          (await s.store.db.query<{ t: string; heap: number; rows: number }>(
+          (await storeOf(s).db.query<{ t: string; heap: number; rows: number }>(
             `select t, pg_relation_size(t)::float8 as heap,
                     (select n_live_tup from pg_stat_user_tables where relname = t)::float8 as rows
                from unnest(array['memories', 'memory_term_df']) as t`,
           )).map((r) => [r.t, { heap: Number(r.heap), rows: Number(r.rows) }]),
         );
       await s.import(items(1500, "churn"));
-      await s.store.vacuum();
+      await storeOf(s).vacuum();
       const fresh = await sizes();
-      const ids = (await s.store.db.query<{ id: string }>("select id::text as id from memories"))
+      const ids = (await storeOf(s).db.query<{ id: string }>("select id::text as id from memories"))
         .map((r) => r.id);
       // Every memory updated: a dead version each, and deltas for every term.
       for (const [i, id] of ids.entries()) {
@@ -218,7 +219,7 @@ Deno.test("churn: the vacuum folds the statistics' deltas and compacts a table l
       }
       // Small tables here: 64 KiB of slack instead of the 1 MiB the service leaves.
       const slack = { slackBytes: 64 * 1024 };
-      const run = await s.store.vacuum(undefined, slack);
+      const run = await storeOf(s).vacuum(undefined, slack);
       const after = await sizes();
       assert.ok(run.compacted?.includes("memory_term_df"), JSON.stringify(run));
       assert.ok(
@@ -235,7 +236,7 @@ Deno.test("churn: the vacuum folds the statistics' deltas and compacts a table l
         `memory_term_df rows ${fresh.memory_term_df.rows} -> ${after.memory_term_df.rows}`,
       );
       // Compacting again right away finds nothing to do.
-      assert.equal((await s.store.vacuum(undefined, slack)).compacted, undefined);
+      assert.equal((await storeOf(s).vacuum(undefined, slack)).compacted, undefined);
       // The search still works on the rebuilt index.
       const found = await s.search({ query: "changed build flag", project: "churn", limit: 3 });
       assert.equal(found.length, 3);
@@ -265,7 +266,7 @@ Deno.test("a check that finds its database closed under it logs nothing", async 
 
 const indexSize = async (s: SqlMemoryService, index: string) =>
   Number(
-    (await s.store.db.query<{ b: number }>(
+    (await storeOf(s).db.query<{ b: number }>(
       "select pg_relation_size($1::regclass)::float8 as b",
       [index],
     ))[0].b,
@@ -311,7 +312,7 @@ Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left 70%
     const before = await bloat(s);
     const found = await searched(s);
     assert.deepEqual(found.map((f) => f.length), [10, 10]);
-    const run = await s.store.vacuum(undefined, SMALL);
+    const run = await storeOf(s).vacuum(undefined, SMALL);
     assert.deepEqual(
       run.reindexed,
       ["memory_postings_lookup"],
@@ -325,17 +326,17 @@ Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left 70%
     const byNum = await indexSize(s, "memory_postings_num");
     assert.equal(byNum, before.memory_postings_num, "memory_postings_num not rebuilt");
     // The rebuild's smaller sort memory was the rebuild's own.
-    assert.deepEqual(await s.store.db.query("show maintenance_work_mem"), [
+    assert.deepEqual(await storeOf(s).db.query("show maintenance_work_mem"), [
       { maintenance_work_mem: "32MB" },
     ]);
     // Fresh from the build: nothing to rebuild on the next run, which still checkpoints: the
     // log written before it (24 MB here, more than a segment) is gone, one segment is left.
-    await s.store.db.exec(
+    await storeOf(s).db.exec(
       "create table pad as select repeat(md5(g::text), 30) as x from generate_series(1, 25000) g",
     );
-    assert.equal((await s.store.vacuum(undefined, SMALL)).reindexed, undefined);
+    assert.equal((await storeOf(s).vacuum(undefined, SMALL)).reindexed, undefined);
     assert.deepEqual(
-      await s.store.db.query(
+      await storeOf(s).db.query(
         "select count(*)::int as n from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'",
       ),
       [{ n: 1 }],
@@ -349,13 +350,13 @@ Deno.test("bloat: the statistics' refresh after an import rebuilds them too, so 
   await withService(NO_TIMERS, async (s) => {
     const before = await bloat(s);
     const found = await searched(s);
-    await s.store.analyze(SMALL);
+    await storeOf(s).analyze(SMALL);
     const now = await indexSize(s, "memory_postings_lookup");
     assert.ok(
       now <= before.memory_postings_lookup * 0.9,
       `memory_postings_lookup ${before.memory_postings_lookup} -> ${now} bytes`,
     );
-    assert.equal((await s.store.vacuum(undefined, SMALL)).reindexed, undefined);
+    assert.equal((await storeOf(s).vacuum(undefined, SMALL)).reindexed, undefined);
     assert.deepEqual(await searched(s), found);
   });
 });
@@ -368,7 +369,7 @@ Deno.test("churn: the vacuum rebuilds the HNSW index that deletes and new memori
     // Small imports: every vector goes into the live index, as writes do; such an index is
     // not taken for a bloated one.
     for (let i = 0; i < 3; i++) await s.import(items(400, `a${i}`));
-    const first = await s.store.vacuum(undefined, noCompaction);
+    const first = await storeOf(s).vacuum(undefined, noCompaction);
     assert.ok(!first.reindexed?.includes("memories_embedding_hnsw"), JSON.stringify(first));
     const fresh = await hnsw();
     // Churn: every memory deleted, as many new ones written, three times.
@@ -380,14 +381,14 @@ Deno.test("churn: the vacuum rebuilds the HNSW index that deletes and new memori
     }
     const bloated = await hnsw();
     assert.ok(bloated > fresh * 2, `the index ${fresh} -> ${bloated} bytes`);
-    const run = await s.store.vacuum(undefined, noCompaction);
+    const run = await storeOf(s).vacuum(undefined, noCompaction);
     assert.ok(run.reindexed?.includes("memories_embedding_hnsw"), JSON.stringify(run));
     const after = await hnsw();
     assert.ok(after <= fresh * 1.2, `the index ${fresh} -> ${bloated} -> ${after} bytes`);
     // The rebuilt index serves searches; nothing to rebuild right after.
     const found = await s.search({ query: "the build of module 7", project: "r2-1", limit: 3 });
     assert.equal(found.length, 3);
-    const again = await s.store.vacuum(undefined, noCompaction);
+    const again = await storeOf(s).vacuum(undefined, noCompaction);
     assert.ok(!again.reindexed?.includes("memories_embedding_hnsw"), JSON.stringify(again));
     assert.ok(!logs.some((l) => /failed/.test(l)), logs.join("\n"));
   });

@@ -17,6 +17,7 @@ import type { Db } from "../../src/store/db.ts";
 import { makeV07, vectors } from "./v07.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
 import { tempDir, testConfig } from "../helpers.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const DIM = 48;
 
@@ -48,16 +49,16 @@ async function assertUpgraded(
   written: string[],
 ): Promise<void> {
   assert.equal(s.maintenanceReason, null);
-  assert.deepEqual(await recordedEmbedder(s.store.db), {
+  assert.deepEqual(await recordedEmbedder(storeOf(s).db), {
     provider: "builtin",
     model: "hash-v2",
     dimension: DEFAULT_EMBEDDING_DIM,
   });
-  assert.equal(await columnType(s.store.db), "vector");
-  assert.equal(await columnDimension(s.store.db), DEFAULT_EMBEDDING_DIM);
-  const defs = await hnswDefs(s.store.db);
+  assert.equal(await columnType(storeOf(s).db), "vector");
+  assert.equal(await columnDimension(storeOf(s).db), DEFAULT_EMBEDDING_DIM);
+  const defs = await hnswDefs(storeOf(s).db);
   assert.ok(defs.length === 1 && /vector_cosine_ops/.test(defs[0]), defs.join("\n"));
-  const rows = await s.store.db.query<{ id: string; content: string; n: number }>(
+  const rows = await storeOf(s).db.query<{ id: string; content: string; n: number }>(
     "select id, content, vector_dims(embedding) as n from memories",
   );
   assert.deepEqual(rows.map((r) => r.id).sort(), ids, "nothing lost or doubled");
@@ -72,10 +73,10 @@ Deno.test("the embedded database stores 4-byte vectors (halfvec is slow in WASM)
   try {
     const s = await openMemoryService(testConfig({ dataDir: tmp.path, embeddingDim: DIM }));
     try {
-      assert.equal(await columnType(s.store.db), "vector");
-      const defs = await hnswDefs(s.store.db);
+      assert.equal(await columnType(storeOf(s).db), "vector");
+      const defs = await hnswDefs(storeOf(s).db);
       assert.ok(defs.length === 1 && /vector_cosine_ops/.test(defs[0]), defs.join("\n"));
-      assert.equal(await s.store.vectorsToConvert(), false);
+      assert.equal(await storeOf(s).vectorsToConvert(), false);
     } finally {
       await s.close();
     }
@@ -108,7 +109,7 @@ Deno.test("builtin vectors of the 0.7 default (768) are re-embedded at the defau
         !lines.some((l) => /halfvec/.test(l)),
         "nothing converted on the embedded database",
       );
-      const sizeAfter = await tableSize(s.store.db);
+      const sizeAfter = await tableSize(storeOf(s).db);
       assert.ok(sizeAfter < sizeBefore * 0.75, `memories: ${sizeBefore} → ${sizeAfter} bytes`);
       await assertUpgraded(s, ids, written);
     } finally {
@@ -127,9 +128,9 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
     const s0 = await openMemoryService(old);
     const written = contents(1200);
     await s0.import(written.map((content) => ({ content, scope: "project", project: "web" })));
-    const ids = (await s0.store.db.query<{ id: string }>("select id from memories"))
+    const ids = (await storeOf(s0).db.query<{ id: string }>("select id from memories"))
       .map((r) => r.id).sort();
-    const sizeBefore = await tableSize(s0.store.db);
+    const sizeBefore = await tableSize(storeOf(s0).db);
     await s0.close();
     assert.equal(ids.length, written.length);
 
@@ -137,7 +138,7 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
     const kept = await openMemoryService(old);
     try {
       assert.equal(kept.maintenanceReason, null);
-      assert.equal(await columnDimension(kept.store.db), 384);
+      assert.equal(await columnDimension(storeOf(kept).db), 384);
     } finally {
       await kept.close();
     }
@@ -155,7 +156,7 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
     const back = await openMemoryService(old);
     try {
       assert.equal(back.maintenanceReason, null);
-      const defs = await hnswDefs(back.store.db);
+      const defs = await hnswDefs(storeOf(back).db);
       assert.ok(
         defs.some((d) => /memories_embedding_hnsw .*\(embedding vector_cosine_ops\)/.test(d)),
         defs.join("\n"),
@@ -172,7 +173,7 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
     try {
       assert.ok(lines.some((l) => /re-embedded 1201\/1201, done/.test(l)), lines.join("\n"));
       assert.ok(!lines.some((l) => /re-embedded 500\/1201/.test(l)), "went on where it stopped");
-      const sizeAfter = await tableSize(s.store.db);
+      const sizeAfter = await tableSize(storeOf(s).db);
       assert.ok(sizeAfter < sizeBefore, `memories: ${sizeBefore} → ${sizeAfter} bytes`);
       await assertUpgraded(s, ids, written);
     } finally {

@@ -11,6 +11,7 @@ import { columnType } from "../../src/store/migrate.ts";
 import { testConfig } from "../helpers.ts";
 import { assertSameVectors, makeV07, vectors } from "../memory/v07.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const DIM = 48;
 
@@ -23,8 +24,8 @@ serverTest("a 0.7.0 database on server Postgres is converted to halfvec online",
       Array.from({ length: 1100 }, (_, i) => ({ content: `Server note ${i} about build ${i}` }))
         .concat([{ content: "Deploys run on Fridays after the zygomorphic review" }]),
     );
-    await makeV07(s0.store.db, DIM);
-    const before = await vectors(s0.store.db);
+    await makeV07(storeOf(s0).db, DIM);
+    const before = await vectors(storeOf(s0).db);
     await s0.close();
 
     // A start stopped after the first batch (as a killed daemon): searches still work.
@@ -39,7 +40,7 @@ serverTest("a 0.7.0 database on server Postgres is converted to halfvec online",
     );
     const strict = await openMemoryService(cfg, { strict: true });
     try {
-      assert.equal(await columnType(strict.store.db), "vector", "not swapped yet");
+      assert.equal(await columnType(storeOf(strict).db), "vector", "not swapped yet");
       const [hit] = await strict.search({ query: "when do deploys run" });
       assert.equal(hit.memory.content, "Deploys run on Fridays after the zygomorphic review");
     } finally {
@@ -50,9 +51,9 @@ serverTest("a 0.7.0 database on server Postgres is converted to halfvec online",
     const s = await openMemoryService(cfg, { log: (l) => lines.push(l) });
     try {
       assert.ok(lines.some((l) => /converted 1101\/1101, done/.test(l)), lines.join("\n"));
-      assert.equal(await columnType(s.store.db), "halfvec");
-      assertSameVectors(before, await vectors(s.store.db));
-      const defs = (await s.store.db.query<{ def: string }>(
+      assert.equal(await columnType(storeOf(s).db), "halfvec");
+      assertSameVectors(before, await vectors(storeOf(s).db));
+      const defs = (await storeOf(s).db.query<{ def: string }>(
         "select indexdef as def from pg_indexes where tablename = 'memories' and indexdef like '%hnsw%'",
       )).map((r) => r.def);
       assert.equal(defs.length, 2, defs.join("\n"));

@@ -28,6 +28,7 @@ import {
   testConfig,
 } from "../helpers.ts";
 import { adminSql, freshDatabase, type RealServer, SERVER, serverTest, urlFor } from "./cluster.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const pg: RealServer | undefined = typeof SERVER === "string" ? undefined : SERVER;
 const dropAfter: (() => Promise<void>)[] = [];
@@ -130,7 +131,7 @@ serverTest(
         (await service.search({ query: "deploy script logs" })).map((r) => r.memory.content);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
       const preparedCalls = async () => {
-        const rows = await service.store.db.query<{ statement: string }>(
+        const rows = await storeOf(service).db.query<{ statement: string }>(
           "select statement from pg_prepared_statements",
         );
         return rows.filter((p) => p.statement.includes("mneme_search_scoped(")).length;
@@ -452,7 +453,7 @@ localTest("an IPv6 DATABASE_URL ([::1]) works, and really goes over IPv6", async
     const m = (await s.create({ content: "reached over IPv6" })).memory;
     assert.equal((await s.search({ query: "IPv6" }))[0]?.memory.id, m.id);
     assert.equal(await count(name), 1);
-    const [peer] = await s.store.db.query<{ a: string }>("select inet_client_addr()::text as a");
+    const [peer] = await storeOf(s).db.query<{ a: string }>("select inet_client_addr()::text as a");
     assert.equal(peer.a, "::1/128");
   } finally {
     await s.close();

@@ -13,6 +13,7 @@ import { openPglite } from "../../src/store/pglite/mod.ts";
 import { Store } from "../../src/store/store.ts";
 import type { Db } from "../../src/store/db.ts";
 import { startAdminProcess, tempDir, testConfig } from "../helpers.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 function items(n: number, tag: string): ImportItem[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -123,7 +124,7 @@ for (const bulk of [false, true]) {
         });
       await count.firstCall; // the import writes its rows now
       // The bulk path stages without the HNSW index (built once before publishing).
-      const [during] = await server.service.store.db.query<{ index: boolean }>(
+      const [during] = await storeOf(server.service).db.query<{ index: boolean }>(
         "select to_regclass('memories_embedding_hnsw') is not null as index",
       );
       assert.equal(during.index, !bulk);
@@ -167,7 +168,7 @@ for (const bulk of [false, true]) {
       }
       const done = await importing;
       assert.deepEqual(done, { status: 200, body: { imported: total, skipped: 0 } });
-      await assertSearchIndex(server.service.store.db);
+      await assertSearchIndex(storeOf(server.service).db);
       assert.ok(count.calls() > 2, "the import was written in chunks");
       const after = await (await fetch(`${server.url}/api/stats`)).json();
       assert.equal(after.total, total + 1);
@@ -201,12 +202,12 @@ for (const bulk of [false, true]) {
       assert.equal(chunks, 4, "three chunks were committed before the failure");
       const stats = await (await fetch(`${server.url}/api/stats`)).json();
       assert.equal(stats.total, 1);
-      const [left] = await server.service.store.db.query<{ rows: number; jobs: number }>(
+      const [left] = await storeOf(server.service).db.query<{ rows: number; jobs: number }>(
         `select (select count(*)::int from memories) as rows,
                 (select count(*)::int from mneme_import_jobs) as jobs`,
       );
       assert.deepEqual(left, { rows: 1, jobs: 0 }, "the failed import left rows or its job");
-      await assertSearchIndex(server.service.store.db);
+      await assertSearchIndex(storeOf(server.service).db);
       const list = await (await fetch(`${server.url}/api/memories`)).json();
       assert.deepEqual(list.map((m: { id: string }) => m.id), [seededId]);
       // Another process abandons the import (its job row disappears) after two chunks: 409.
@@ -218,12 +219,12 @@ for (const bulk of [false, true]) {
       const gone = await fetch(`${server.url}/api/memories/import`, json(items(2000, "gone")));
       assert.equal(gone.status, 409);
       assert.match((await gone.json()).error, /abandoned by another process/);
-      const [rest] = await server.service.store.db.query<{ rows: number; jobs: number }>(
+      const [rest] = await storeOf(server.service).db.query<{ rows: number; jobs: number }>(
         `select (select count(*)::int from memories) as rows,
                 (select count(*)::int from mneme_import_jobs) as jobs`,
       );
       assert.deepEqual(rest, { rows: 1, jobs: 0 }, "the abandoned import left rows");
-      await assertSearchIndex(server.service.store.db);
+      await assertSearchIndex(storeOf(server.service).db);
     } finally {
       Store.prototype.stageImport = original;
       await close();

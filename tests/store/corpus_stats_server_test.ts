@@ -6,6 +6,7 @@ import { openPostgres } from "../../src/store/postgres.ts";
 import { Clock, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
 import { freshDatabase, serverTest } from "../pgserver/cluster.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 serverTest("corpus statistics stay exact under concurrent writes and compactions", async (pg) => {
   const fresh = await freshDatabase(pg);
@@ -21,13 +22,13 @@ serverTest("corpus statistics stay exact under concurrent writes and compactions
           ...(i % 2 ? { project: `p${i % 3}` } : {}),
         })),
       service.import(Array.from({ length: 300 }, (_, i) => ({ content: text(i + 40) }))),
-      ...Array.from({ length: 5 }, () => service.store.compactStats()),
+      ...Array.from({ length: 5 }, () => storeOf(service).compactStats()),
     ]);
     await assertStatsExact(db, "concurrent creates, an import and compactions");
     const ids = (await service.list({ limit: 30 })).map((m) => m.id);
     await Promise.all([
       ...ids.map((id) => service.delete(id)),
-      ...Array.from({ length: 5 }, () => service.store.compactStats()),
+      ...Array.from({ length: 5 }, () => storeOf(service).compactStats()),
     ]);
     await assertStatsExact(db, "concurrent deletes and compactions");
   } finally {

@@ -10,6 +10,7 @@ import { openPostgres } from "../../src/store/postgres.ts";
 import { Clock, newRow, sqlService, TableEmbedder } from "../memory/fixtures.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
 import { freshDatabase, serverTest } from "../pgserver/cluster.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 serverTest(
   "an import's new pairs added meanwhile by another writer are found again",
@@ -19,7 +20,7 @@ serverTest(
     const other = await openPostgres(fresh.url, { max: 1 });
     try {
       const service = await sqlService(db, new TableEmbedder(), new Clock());
-      const store = service.store;
+      const store = storeOf(service);
       const content = "quixotic zephyrs vex the glimmering kumquat";
       const project = "p1";
       const terms = [...termCounts(content).keys()];

@@ -8,11 +8,12 @@ import type { SqlMemoryService } from "../../src/memory/service.ts";
 import type { Store } from "../../src/store/store.ts";
 import { pgliteService } from "../helpers.ts";
 import { assertStatsExact } from "../memory/stats_check.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 async function withService(fn: (s: SqlMemoryService, store: Store) => Promise<void>) {
   const { service, close } = await pgliteService({ embeddingDim: 32 });
   try {
-    await fn(service, service.store);
+    await fn(service, storeOf(service));
   } finally {
     await close();
   }

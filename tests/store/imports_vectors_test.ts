@@ -8,6 +8,7 @@ import type { Db } from "../../src/store/db.ts";
 import { float4ArrayBinary, type NewRow, vectorLiteral } from "../../src/store/store.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
 import { newRow } from "../memory/fixtures.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 
 const DIM = 32;
 
@@ -73,7 +74,7 @@ for (
   Deno.test(`an import stores exactly the vectors of their text form (${name} database)`, async () => {
     const { service, db, close } = await open({ embeddingDim: DIM });
     try {
-      const store = service.store;
+      const store = storeOf(service);
       const vs = vectors(450);
       const job = await store.beginImport(vs.length);
       // Chunks of different sizes: a row's slice of the chunk's array is found by its index.
@@ -136,7 +137,7 @@ for (
   Deno.test(`an insert and a create store exactly the vectors of their text form (${name} database)`, async () => {
     const { service, db, close } = await open({ embeddingDim: DIM });
     try {
-      const store = service.store;
+      const store = storeOf(service);
       const vs = vectors(230);
       const rows = vs.map((v, i) => rowOf(i, v));
       // Store.insert goes by 200 rows a statement: a row's slice is found by its index in each.
