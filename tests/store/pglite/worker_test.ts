@@ -11,7 +11,7 @@ import { MemoryError } from "../../../src/domain/errors.ts";
 import { openPglite, openPgliteInWorker } from "../../../src/store/pglite/mod.ts";
 import type { Db } from "../../../src/store/db.ts";
 import { createServiceOnDb } from "../../../src/memory/open.ts";
-import { RENEW_AFTER_IMPORT_MS } from "../../../src/memory/service.ts";
+import { RENEW_AFTER_IMPORT_MS } from "../../../src/memory/importer.ts";
 import { PGLITE_WORKER_MODULES, pgliteWorkerFiles } from "../../../src/permissions.ts";
 import { tempDir, testConfig } from "../../helpers.ts";
 
