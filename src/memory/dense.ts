@@ -19,11 +19,13 @@
  * vectors and the new cursor in one transaction: a start stopped half-way goes on from the
  * cursor, and no memory is encoded twice or skipped. Writes made meanwhile (creates, updates,
  * imports) encode their dense vector themselves, so when the cursor reaches the end every
- * memory has one (or has none because it has no known word). Until then search leaves the
- * dense leg out and ranks as before.
+ * memory has one (or has none because it has no known word). Meanwhile the dense leg finds the
+ * memories that have theirs, and every lexical candidate's dense cosine is computed from its
+ * text (src/memory/ranking.ts), so a search never ranks worse than before the column.
  * @module
  */
 import { type DenseEncoder, type DenseInfo, sameDense } from "../embed/dense.ts";
+import type { DenseRecord } from "../store/dense.ts";
 
 /** Weight β of the calibrated cosine against today's relevance (max(relevance, β × c)). */
 export const DENSE_WEIGHT = 0.8;
@@ -58,17 +60,10 @@ export function fuseDense(
   return Math.max(relevance, weight * calibrated(cos, background));
 }
 
-/** Where the backfill stands, as the store records it. */
-export interface DenseState {
-  /** The encoder whose vectors every memory has (the backfill finished), or null. */
-  complete: DenseInfo | null;
-  /** The encoder of a backfill under way, or null. */
-  running: DenseInfo | null;
-  /** The id after which the backfill goes on (null: from the start). */
-  cursor: string | null;
-}
+/** Where the backfill stands, as the store records it (src/store/dense.ts). */
+export type DenseState = DenseRecord;
 
-/** What the backfill needs of the store (implemented there after the store's split). */
+/** What the backfill needs of the store (the Store, through src/store/dense.ts). */
 export interface DenseBackfillStore {
   /** Where the backfill stands. */
   denseState(): Promise<DenseState>;
@@ -83,7 +78,7 @@ export interface DenseBackfillStore {
    */
   storeDense(
     target: DenseInfo,
-    rows: { id: string; vector: Float32Array | null }[],
+    rows: { id: string; content: string; vector: Float32Array | null }[],
     cursor: string,
   ): Promise<boolean>;
   /** Build the dense index and record `target` as complete; false when it no longer runs. */
@@ -132,7 +127,7 @@ export async function backfillDense(
     const last = rows[rows.length - 1].id;
     const written = await store.storeDense(
       target,
-      rows.map((r, i) => ({ id: r.id, vector: vectors[i] })),
+      rows.map((r, i) => ({ id: r.id, content: r.content, vector: vectors[i] })),
       last,
     );
     if (!written) throw new Error("dense backfill: another run replaced this one; start again");

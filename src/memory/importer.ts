@@ -71,6 +71,8 @@ export interface ImporterDeps {
   embedder: () => EmbedderInfo;
   /** Embed many texts ({@link IMPORT_EMBED_BATCH} a call). */
   embedInBatches: (texts: string[]) => Promise<number[][]>;
+  /** The dense vectors of texts (src/memory/dense.ts; all null without a dense leg). */
+  denseOf: (texts: string[]) => Promise<(Float32Array | null)[]>;
   now: () => Date;
   /** Whether large imports take the bulk path ({@link BULK_IMPORT_MIN}). */
   bulk: boolean;
@@ -160,7 +162,8 @@ export class Importer {
           embedding = embedSlice(i + IMPORT_SLICE);
           embedding.catch(() => {});
         }
-        const rows = slice.map((v, j) => newRow(v, vectors[j], now));
+        const dense = await this.#d.denseOf(slice.map((v) => v.content));
+        const rows = slice.map((v, j) => newRow(v, vectors[j], now, dense[j]));
         await writeInChunks(rows, async (chunk) => {
           if (!await this.#d.store.stageImport(job, chunk, check)) throw abandoned();
         }, chunks);

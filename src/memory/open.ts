@@ -45,6 +45,8 @@ export interface OpenOptions {
   reclaim?: ReclaimerOptions;
   /** When the analyze after imports runs (see `importAnalyze` in src/memory/service.ts). */
   importAnalyze?: ServiceDeps["importAnalyze"];
+  /** Whether search uses the dense leg (default true; false for comparisons). */
+  denseSearch?: boolean;
   /**
    * Embedded database: creates a new database in the staging directory it is given, in
    * another process (see src/store/pglite/create.ts), so that this one never holds PGlite's
@@ -202,6 +204,7 @@ export async function createServiceOnDb(
     reclaim: { log: opts.log, ...opts.reclaim },
     bulkImports: cfg.importBulk,
     importAnalyze: opts.importAnalyze,
+    denseSearch: opts.denseSearch,
   });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);

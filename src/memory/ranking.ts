@@ -13,10 +13,12 @@
  * The constants were tuned on LoCoMo dev (docs/recall.md says how, and what each is worth).
  * @module
  */
+import { dot } from "../embed/dense.ts";
 import { cosine, type WordVectors } from "../embed/words.ts";
 import type { CorpusStats } from "../store/corpus.ts";
 import type { Candidate, LexicalQuery } from "../store/sql.ts";
 import type { EmbedderInfo, Memory, Scope } from "./types.ts";
+import { fuseDense } from "./dense.ts";
 
 /** BM25 term-frequency saturation of the lexical side (tuned on LoCoMo dev: memories are short). */
 export const BM25_K1 = 0.9;
@@ -150,6 +152,16 @@ export interface RankOptions {
   embedder: EmbedderInfo;
   /** The word vectors, or null when they do not re-rank (turned off). */
   words: WordVectors | null;
+  /**
+   * The dense leg (src/memory/dense.ts), or null when the configuration has none: the query's
+   * dense vector, the dense cosine of the candidates the dense leg found (by id), and the
+   * encoder that gives the others theirs from their text.
+   */
+  dense: {
+    query: Float32Array;
+    found: ReadonlyMap<string, number>;
+    vector: (text: string) => Float32Array | null;
+  } | null;
   /** Results kept. */
   limit: number;
   /** The clock of the decay. */
@@ -158,8 +170,9 @@ export interface RankOptions {
 
 /**
  * The candidates that are not noise, scored ({@link relevance}, then the word-vector re-rank
- * of the builtin embedder's candidates, then {@link scoreMemory}), best first (ties: the most
- * recently updated), at most `limit`.
+ * of the builtin embedder's candidates, then the dense leg's {@link fuseDense}, then
+ * {@link scoreMemory}), best first (ties: the most recently updated, then by id), at most
+ * `limit`.
  */
 export function rank(
   candidates: readonly Candidate[],
@@ -170,18 +183,30 @@ export function rank(
     o.embedder.provider === "builtin";
   // A query naming an identifier (`tools/deploy.sh`, `ERR_CONN_RESET`: a term joined by
   // _ . / : - @ #) wants that exact string, which word vectors cannot see: such a query is
-  // ranked without them.
+  // ranked without them (and without the dense leg).
   const exact = o.queryTerms.some((t) => /[_./:\-@#]/.test(t));
   const words = rerank && !exact ? o.words : null;
   const query = words ? words.sentence(o.query) : null;
+  // The dense leg follows the same rule: meaning, not an exact string.
+  const dense = o.retrieval === "hybrid" && !exact ? o.dense : null;
   return candidates
     .map((c) => {
-      const r = relevance(c, share, o.retrieval);
+      let r = relevance(c, share, o.retrieval);
       // A memory without a known word (code, numbers, another script) keeps its relevance.
       const v = query && r > 0 ? words!.sentence(c.memory.content) : null;
-      if (!v) return { c, relevance: r };
-      const fused = (1 - WORD_VECTOR_SHARE) * r +
-        WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
+      if (v) {
+        const fused = (1 - WORD_VECTOR_SHARE) * r +
+          WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
+        r = fused < MIN_RELEVANCE ? 0 : fused;
+      }
+      if (!dense) return { c, relevance: r };
+      // Its dense cosine: as the dense leg read it, else from its text (a lexical candidate).
+      let cos: number | null = dense.found.get(c.memory.id) ?? null;
+      if (cos === null) {
+        const d = dense.vector(c.memory.content);
+        cos = d ? dot(dense.query, d) : null;
+      }
+      const fused = fuseDense(r, cos);
       return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused };
     })
     .filter((x) => x.relevance > 0)

@@ -43,8 +43,16 @@ export async function writeInChunks<T>(
   }
 }
 
-/** A validated memory as a row to insert, with a new id; times default to `now`. */
-export function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
+/**
+ * A validated memory as a row to insert, with a new id and its vectors; times default to
+ * `now`.
+ */
+export function newRow(
+  v: NewMemory,
+  embedding: number[],
+  now: Date,
+  dense: ArrayLike<number> | null = null,
+): NewRow {
   const id = crypto.randomUUID();
   return {
     id,
@@ -59,6 +67,7 @@ export function newRow(v: NewMemory, embedding: number[], now: Date): NewRow {
     updatedAt: v.updatedAt ?? now,
     expiresAt: v.ttlMs === null ? null : new Date(now.getTime() + v.ttlMs),
     embedding,
+    dense,
     ...(v.superseded ? { supersededBy: id } : {}),
   };
 }

@@ -7,6 +7,8 @@
 import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, type WordVectors } from "../embed/words.ts";
+import { builtinSif, SifEncoder } from "../embed/sif.ts";
+import { backfillDense, DENSE_CANDIDATES, type DenseProgress } from "./dense.ts";
 import { terms } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
@@ -95,6 +97,11 @@ export interface ServiceDeps {
    * Not used with a model's embeddings, which carry meaning already.
    */
   wordVectors?: false | (() => Promise<WordVectors>);
+  /**
+   * Whether search uses the dense leg (src/memory/dense.ts; default true): false ranks as
+   * before it (diagnostics and benchmarks). Writes store dense vectors either way.
+   */
+  denseSearch?: boolean;
   /** The embedded database's vacuum schedule (see src/memory/vacuum.ts). */
   reclaim?: ReclaimerOptions;
   /**
@@ -155,6 +162,7 @@ export type StoreMaintenance = Pick<
   | "invalidateStats"
   | "vectorsToConvert"
   | "dropSearchIndex"
+  | "buildSearchIndex"
   | "rewriteMemories"
 >;
 
@@ -167,6 +175,7 @@ export class SqlMemoryService implements MemoryService {
   readonly #now: () => Date;
   readonly #retrieval: Retrieval;
   readonly #wordVectors: false | (() => Promise<WordVectors>);
+  readonly #denseSearch: boolean;
   readonly #importer: Importer;
   readonly #health: HealthCheck;
   readonly #reembedder: Reembedder;
@@ -181,6 +190,7 @@ export class SqlMemoryService implements MemoryService {
     this.#now = deps.now ?? (() => new Date());
     this.#retrieval = deps.retrieval ?? "hybrid";
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
+    this.#denseSearch = deps.denseSearch ?? true;
     this.#reclaimer = new Reclaimer(deps.store, deps.reclaim, this.#handle);
     this.#importer = new Importer({
       store: this.#store,
@@ -188,6 +198,7 @@ export class SqlMemoryService implements MemoryService {
       reclaimer: this.#reclaimer,
       embedder: () => this.#embedder.info,
       embedInBatches: (texts) => this.#embedInBatches(texts),
+      denseOf: (texts) => this.#denseOf(texts),
       now: this.#now,
       bulk: deps.bulkImports ?? false,
       analyzeQuietMs: deps.importAnalyze?.quietMs ?? IMPORT_ANALYZE_QUIET_MS,
@@ -272,6 +283,36 @@ export class SqlMemoryService implements MemoryService {
     }
   }
 
+  /**
+   * The dense leg's encoder (src/memory/dense.ts): the SIF vectors of the word vectors with
+   * the builtin embedder; null with a model's embedder, whose own vector is the dense leg.
+   */
+  #denseEncoder(): Promise<SifEncoder | null> {
+    if (this.#embedder.info.provider !== "builtin") return Promise.resolve(null);
+    if (typeof this.#wordVectors !== "function") return builtinSif();
+    this.#sif ??= this.#wordVectors().then((w) => new SifEncoder(w));
+    this.#sif.catch(() => this.#sif = null);
+    return this.#sif;
+  }
+  #sif: Promise<SifEncoder> | null = null;
+
+  /**
+   * Give every stored memory its dense vector (src/memory/dense.ts, {@link backfillDense}): the
+   * start-up upgrade of a database made before the dense leg, resumable from its cursor.
+   * Nothing to do with a model's embedder, or once the backfill has finished.
+   */
+  async backfillDense(log: (line: string) => void = () => {}): Promise<DenseProgress> {
+    const encoder = await this.#denseEncoder();
+    if (!encoder) return { encoded: 0, finished: true };
+    return await backfillDense(this.#store, encoder, { log });
+  }
+
+  /** The dense vectors of `texts` (all null without a separate dense leg). */
+  async #denseOf(texts: string[]): Promise<(Float32Array | null)[]> {
+    const encoder = await this.#denseEncoder();
+    return encoder ? await encoder.encode(texts) : texts.map(() => null);
+  }
+
   /** Existing memories within the contradiction threshold of `embedding` for `v`. */
   async #contradictionsOf(
     v: NewMemory,
@@ -307,7 +348,10 @@ export class SqlMemoryService implements MemoryService {
       if (done) return done;
     }
     await this.#assertVectorsUsable();
-    const [embedding] = await this.#embed([v.content]);
+    const [[embedding], [dense]] = await Promise.all([
+      this.#embed([v.content]),
+      this.#denseOf([v.content]),
+    ]);
     const now = this.#now();
     let contradictions = await this.#contradictionsOf(v, embedding, now);
     // An exact duplicate is not one to replace: the other candidates are.
@@ -329,7 +373,7 @@ export class SqlMemoryService implements MemoryService {
       v.supersedes = candidates[0].memory.id;
       contradictions = contradictions.filter((c) => c !== candidates[0]);
     }
-    const row = newRow(v, embedding, now);
+    const row = newRow(v, embedding, now, dense);
     // Without a memory to supersede the insert is one statement, atomic by itself: no
     // transaction of its own (two round trips fewer).
     const memory = v.supersedes === null
@@ -349,10 +393,13 @@ export class SqlMemoryService implements MemoryService {
   async #createAtOnce(v: NewMemory): Promise<CreateResult | null> {
     const info = this.#embedder.info;
     if (!sameEmbedder(this.#stored, info)) return null;
-    const [embedding] = await this.#embed([v.content]);
+    const [[embedding], [dense]] = await Promise.all([
+      this.#embed([v.content]),
+      this.#denseOf([v.content]),
+    ]);
     const now = this.#now();
     const done = await this.#store.insertAfterNearest(
-      newRow(v, embedding, now),
+      newRow(v, embedding, now, dense),
       info,
       hierarchyOf(v.scope, v.project),
       CONTRADICTION_CANDIDATES,
@@ -410,8 +457,11 @@ export class SqlMemoryService implements MemoryService {
     await assertNoSecrets("content", content);
     await this.#assertVectorsUsable();
     await this.get(key);
-    const [embedding] = await this.#embed([content]);
-    const m = await this.#store.updateContent(key, content, embedding, this.#now());
+    const [[embedding], [dense]] = await Promise.all([
+      this.#embed([content]),
+      this.#denseOf([content]),
+    ]);
+    const m = await this.#store.updateContent(key, content, embedding, this.#now(), dense);
     this.#store.invalidateStats();
     if (!m) throw notFound(key);
     return m;
@@ -485,20 +535,53 @@ export class SqlMemoryService implements MemoryService {
         mode !== "lexical",
       )
     );
+    // The dense leg (src/memory/dense.ts), beside: the memories nearest by meaning, whatever
+    // their words.
+    const dense = mode === "hybrid" && this.#denseSearch
+      ? this.#denseEncoder().then(async (encoder) => {
+        const query = encoder?.vector(q.query);
+        if (!encoder || !query) return null;
+        const near = await this.#store.denseNearest(query, scope, DENSE_CANDIDATES, now);
+        return { encoder, query, near };
+      })
+      : Promise.resolve(null);
     // Word vectors weigh the query's words for the confidence (and re-rank the builtin
     // embedder's candidates): loaded once, beside the search.
     const vectors = this.#vectors();
-    const [checked, searched, loaded] = await Promise.allSettled([usable, found, vectors]);
+    const [checked, searched, loaded, nearby] = await Promise.allSettled([
+      usable,
+      found,
+      vectors,
+      dense,
+    ]);
     if (checked.status === "rejected") throw checked.reason;
     if (searched.status === "rejected") throw searched.reason;
     if (loaded.status === "rejected") throw loaded.reason;
+    if (nearby.status === "rejected") throw nearby.reason;
     const words = loaded.value;
-    const ranked = rank(searched.value, {
+    const leg = nearby.value;
+    const candidates = searched.value;
+    if (leg) {
+      // A memory only the dense leg found shares no word the lexical side weighed: it joins
+      // with no lexical relevance, its dense cosine its way into the ranking.
+      const seen = new Set(candidates.map((c) => c.memory.id));
+      for (const n of leg.near) {
+        if (!seen.has(n.memory.id)) {
+          candidates.push({ memory: n.memory, similarity: 0, lexical: 0 });
+        }
+      }
+    }
+    const ranked = rank(candidates, {
       query: q.query,
       queryTerms,
       retrieval: mode,
       embedder: this.#embedder.info,
       words: this.#wordVectors === false ? null : words,
+      dense: leg && {
+        query: leg.query,
+        found: new Map(leg.near.map((n) => [n.memory.id, n.similarity])),
+        vector: (text) => leg.encoder.vector(text),
+      },
       limit: q.limit,
       now,
     });

@@ -43,6 +43,8 @@ export async function upgradeAtStart(
   if (built) store.invalidateStats();
   await reembedBuiltin(service, log);
   await convertToHalfvec(service, log);
+  // Step 4: the dense vectors of memories stored before the dense leg (0.15), resumable.
+  await service.backfillDense(log);
 }
 
 /**
@@ -99,6 +101,8 @@ async function reembedBuiltin(
     log(`upgrade: re-embedded ${p.done}/${p.total}${p.finished ? ", done" : ""}`);
     if (p.finished) break;
   }
+  // The dense vectors' index, dropped with the old vectors' (the new ones have theirs).
+  await store.buildSearchIndex();
   // The old vectors' space back to the file system (the embedded database).
   await store.rewriteMemories();
 }

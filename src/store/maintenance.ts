@@ -8,7 +8,12 @@
  * @module
  */
 import type { Db } from "./db.ts";
-import { CLEANUP_LOCK, createMissingVectorIndexes, dropVectorIndexes } from "./migrate.ts";
+import {
+  CLEANUP_LOCK,
+  createMissingVectorIndexes,
+  DENSE_INDEX,
+  dropVectorIndexes,
+} from "./migrate.ts";
 import { KEEP_SUPERSEDED, VISIBLE } from "./sql.ts";
 
 /** The tables the embedded database's vacuum looks after (their indexes go with them). */
@@ -113,6 +118,7 @@ export async function deleteExpired(db: Db, now: Date): Promise<number | null> {
  */
 export async function dropSearchIndex(db: Db): Promise<void> {
   await dropVectorIndexes(db, "embedding");
+  await db.exec(`drop index if exists ${DENSE_INDEX}`);
 }
 
 /**

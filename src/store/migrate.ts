@@ -15,6 +15,7 @@ import contentHash from "../../migrations/0011_content_hash.sql" with { type: "t
 import maintenance from "../../migrations/0012_maintenance.sql" with { type: "text" };
 import compactPostings from "../../migrations/0014_compact_postings.sql" with { type: "text" };
 import searchExact from "../../migrations/0015_search_exact.sql" with { type: "text" };
+import dense from "../../migrations/0017_dense.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 12, name: "0012_maintenance", sql: maintenance },
   { version: 14, name: "0014_compact_postings", sql: compactPostings },
   { version: 15, name: "0015_search_exact", sql: searchExact },
+  { version: 17, name: "0017_dense", sql: dense },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */
@@ -216,9 +218,39 @@ export async function dropVectorIndexes(
   for (const [index] of vectorIndexes(tx, column)) await tx.exec(`drop index if exists ${index}`);
 }
 
-/** Build those HNSW indexes of `embedding` that are missing; returns how many were built. */
+/**
+ * The HNSW index of the dense vectors (migrations/0017_dense.sql), dropped and built around a
+ * bulk import with those of `embedding`.
+ */
+export const DENSE_INDEX = "memories_dense_hnsw";
+
+/** Build the HNSW index of the dense vectors ({@link DENSE_INDEX}). */
+export async function createDenseIndex(tx: Db): Promise<void> {
+  await tx.exec(
+    `create index if not exists ${DENSE_INDEX} on memories
+       using hnsw (dense vector_cosine_ops) ${HNSW_WITH}`,
+  );
+}
+
+/** Whether an index is missing. */
+async function missingIndex(db: Db, index: string): Promise<boolean> {
+  const [{ missing }] = await db.query<{ missing: boolean }>(
+    "select to_regclass($1) is null as missing",
+    [index],
+  );
+  return missing;
+}
+
+/**
+ * Build those HNSW indexes of `embedding`, and that of the dense vectors, that are missing;
+ * returns how many were built.
+ */
 export async function createMissingVectorIndexes(tx: Db): Promise<number> {
   let built = 0;
+  if (await missingIndex(tx, DENSE_INDEX)) {
+    await createDenseIndex(tx);
+    built++;
+  }
   for (const index of vectorIndexes(tx, "embedding")) {
     const [{ missing }] = await tx.query<{ missing: boolean }>(
       "select to_regclass($1) is null as missing",
@@ -283,13 +315,9 @@ export async function ensureEmbeddingColumn(db: Db, embedder: EmbedderInfo): Pro
   // Nothing to change: read only (a database on a nearly full disk still starts for reads).
   const seen = await recordedEmbedder(db).catch(() => null);
   if (seen && await columnDimension(db).catch(() => null) === seen.dimension) {
-    let complete = true;
+    let complete = !await missingIndex(db, DENSE_INDEX);
     for (const index of vectorIndexes(db, "embedding")) {
-      const [{ missing }] = await db.query<{ missing: boolean }>(
-        "select to_regclass($1) is null as missing",
-        [index[0]],
-      );
-      if (missing) complete = false;
+      if (await missingIndex(db, index[0])) complete = false;
     }
     if (complete) return seen;
   }

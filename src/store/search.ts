@@ -63,23 +63,25 @@ export function exactScope(scope: ScopeFilter, sizes: Map<string | null, number>
  * otherwise from the HNSW index with the scope as a filter.
  */
 export function nearestStatement(
-  vector: number[],
+  vector: ArrayLike<number>,
   scope: ScopeFilter,
   k: number,
   now: Date,
   exact: boolean,
   excludeId?: string,
+  column: "embedding" | "dense" = "embedding",
 ): [string, unknown[]] {
   const p = new Params();
   const v = p.add(vectorLiteral(vector));
   const where = scopeClause(scope, p, exact);
   const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
+  const distance = `m.${column} <=> ${v}::vector`;
   return [
-    `select ${COLUMNS}, 1 - (m.embedding <=> ${v}::vector) as similarity
+    `select ${COLUMNS}, 1 - (${distance}) as similarity
        from memories m
       where ${where} and ${liveClause(now, p)} and ${NOT_SUPERSEDED}
-        and ${VISIBLE} ${exclude}
-      order by ${exact ? `(m.embedding <=> ${v}::vector) + 0` : `m.embedding <=> ${v}::vector`}
+        and ${VISIBLE} ${exclude} ${column === "dense" ? "and m.dense is not null" : ""}
+      order by ${exact ? `(${distance}) + 0` : distance}
       limit ${p.add(k)}`,
     p.values,
   ];
@@ -118,6 +120,27 @@ export async function nearest(
   const rows = await indexed<Row>(
     db,
     ...nearestStatement(vector, scope, k, now, await exact(db, cache, scope), excludeId),
+  );
+  return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
+}
+
+/**
+ * The `k` current, not superseded memories of `scope` nearest to `vector` by their dense
+ * vectors (migrations/0017_dense.sql), with the dense cosine as `similarity`: the dense leg's
+ * candidates. A small scope is read exactly, a large one through the dense HNSW index, as
+ * {@link nearest} reads the embeddings.
+ */
+export async function denseNearest(
+  db: Db,
+  cache: CorpusCache,
+  vector: ArrayLike<number>,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+): Promise<Scored[]> {
+  const rows = await indexed<Row>(
+    db,
+    ...nearestStatement(vector, scope, k, now, await exact(db, cache, scope), undefined, "dense"),
   );
   return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
 }

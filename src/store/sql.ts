@@ -34,6 +34,11 @@ export interface NewRow extends
   updatedAt: Date;
   expiresAt: Date | null;
   embedding: number[];
+  /**
+   * Its dense vector (the builtin embedder's dense leg, migrations/0017_dense.sql), or null:
+   * no known word, or a model's embedder, whose own vector is the dense leg.
+   */
+  dense?: ArrayLike<number> | null;
   /** Set (to `id`) for a memory imported as superseded: superseded, with no link kept. */
   supersededBy?: string | null;
 }
@@ -120,9 +125,9 @@ export function toMemory(r: Row): Memory {
 }
 
 /** pgvector's text form of a vector. */
-export function vectorLiteral(v: number[]): string {
+export function vectorLiteral(v: ArrayLike<number>): string {
   // Six decimals keep cosine similarities exact to about 1e-6 and halve the text size.
-  return `[${v.map((x) => Math.round(x * 1e6) / 1e6).join(",")}]`;
+  return `[${Array.from(v, (x) => Math.round(x * 1e6) / 1e6).join(",")}]`;
 }
 
 /** Collects bind parameters and returns their `$n` placeholders. */
@@ -224,6 +229,7 @@ export function rowFields(r: NewRow) {
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,
+    dense: r.dense ? vectorLiteral(r.dense) : null,
   };
 }
 

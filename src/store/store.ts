@@ -27,6 +27,9 @@ import * as imports from "./imports.ts";
 import * as maintenance from "./maintenance.ts";
 import * as reembed from "./reembed.ts";
 import * as record from "./embedder_record.ts";
+import * as dense from "./dense.ts";
+import type { DenseRecord } from "./dense.ts";
+import type { DenseInfo } from "../embed/dense.ts";
 import {
   type Candidate,
   COLUMNS,
@@ -154,12 +157,13 @@ export class Store {
     return rows.map(toMemory);
   }
 
-  /** Replace content and embedding; null when absent. */
+  /** Replace content, embedding and dense vector; null when absent. */
   async updateContent(
     id: string,
     content: string,
     embedding: number[],
     now: Date,
+    dense: ArrayLike<number> | null = null,
   ): Promise<Memory | null> {
     const rows = await this.transaction(async (s) => {
       // A re-embedding run in progress holds a vector of the old content in embedding_next:
@@ -167,10 +171,11 @@ export class Store {
       // from starting or finishing (adding or dropping that column) in between.
       const running = await reembed.lockReembedRun(s.db, "share");
       const updated = await s.db.query<{ id: string }>(
-        `update memories m set content = $2, embedding = $3::vector, updated_at = $4
+        `update memories m set content = $2, embedding = $3::vector, updated_at = $4,
+                dense = $5::text::vector
            ${running ? ", embedding_next = null" : ""}
           where m.id = $1 and ${VISIBLE} returning m.id`,
-        [id, content, vectorLiteral(embedding), now],
+        [id, content, vectorLiteral(embedding), now, dense ? vectorLiteral(dense) : null],
       );
       if (updated.length) await s.storeTerms([{ id, content }]);
       return updated;
@@ -307,6 +312,45 @@ export class Store {
     withVector = true,
   ): Promise<Candidate[]> {
     return search.candidates(this.db, this.#corpus, vector, lexical, scope, k, now, withVector);
+  }
+
+  /** The dense leg's candidates (search.ts, {@link search.denseNearest}). */
+  denseNearest(
+    vector: ArrayLike<number>,
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+  ): Promise<Scored[]> {
+    return search.denseNearest(this.db, this.#corpus, vector, scope, k, now);
+  }
+
+  /** Where the dense backfill stands (dense.ts). */
+  denseState(): Promise<DenseRecord> {
+    return dense.denseState(this.db);
+  }
+
+  /** Begin a dense backfill (dense.ts). */
+  beginDense(target: DenseInfo): Promise<void> {
+    return dense.beginDense(this.db, target);
+  }
+
+  /** Memories after the dense backfill's cursor (dense.ts). */
+  densePending(cursor: string | null, limit: number): Promise<{ id: string; content: string }[]> {
+    return dense.densePending(this.db, cursor, limit);
+  }
+
+  /** A batch of dense vectors and the cursor (dense.ts). */
+  storeDense(
+    target: DenseInfo,
+    rows: { id: string; content: string; vector: ArrayLike<number> | null }[],
+    cursor: string,
+  ): Promise<boolean> {
+    return dense.storeDense(this.db, target, rows, cursor);
+  }
+
+  /** The dense backfill's end (dense.ts). */
+  finishDense(target: DenseInfo): Promise<boolean> {
+    return dense.finishDense(this.db, target);
   }
 
   /** Start a staged import (imports.ts). */

@@ -28,11 +28,11 @@ import {
  */
 export const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, weight, supersedes,
                 superseded_by, created_at, updated_at, expires_at, embedding, term_count,
-                import_job)
+                import_job, dense)
            select x.id, x.content, x.scope, x.project, x.type,
                   array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
                   x.superseded_by, x.created_at, x.updated_at, x.expires_at, x.embedding::vector,
-                  x.len, $2::uuid
+                  x.len, $2::uuid, x.dense::vector
              from x`;
 
 /**
@@ -45,7 +45,7 @@ const INSERT_ROWS = insertRows(`select * from jsonb_to_recordset($1::text::jsonb
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
-                len int)`);
+                len int, dense text)`);
 
 /**
  * {@link INSERT_ROWS} on the embedded database: the vectors are not in the rows' JSON but in
@@ -58,7 +58,7 @@ const INSERT_ROWS_BINARY = insertRows(`select r.*,
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, terms jsonb, len int)`);
+                updated_at timestamptz, expires_at timestamptz, terms jsonb, len int, dense text)`);
 
 /** An insert's statement over the rows `x` that `rows` selects ({@link INSERT_ROWS}). */
 function insertRows(rows: string): string {

@@ -68,13 +68,15 @@ Deno.test("an answer in other words ranks first: word vectors re-rank the candid
     const query = "What pets does Melanie have?";
     const answer = "Melanie: yesterday we adopted a second kitten and named her Bailey, so cute";
     assert.equal((await top(s, query))[0], answer);
-    // The same search without the word vectors ranks a shorter turn first: they are what
-    // lifts the answer, which shares only the name with the question.
+    // The same search without the word vectors (neither their re-rank nor the dense leg made
+    // of them) ranks a shorter turn first: they are what lifts the answer, which shares only
+    // the name with the question.
     const lexicalOnly = new SqlMemoryService({
       store: storeOf(s),
       embedder: new BuiltinEmbedder(s.embedderInfo.dimension),
       stored: s.storedEmbedder,
       wordVectors: false,
+      denseSearch: false,
     });
     assert.notEqual((await top(lexicalOnly, query))[0], answer);
   }));

@@ -25,6 +25,9 @@ export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): P
   const vec = () => Array.from({ length: embedder.dimension }, () => rand() - 0.5);
   const at = new Date("2026-11-01T00:00:00Z");
   const store = new Store(db);
+  // Today's insert names the dense column (migration 17): there for the insert, gone after it,
+  // as 0.12.0 had none.
+  await db.exec("alter table memories add column dense vector(100)");
   await store.insert(
     Array.from({ length: 310 }, (_, i) =>
       newRow(
@@ -34,13 +37,14 @@ export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): P
         i < 300 ? { scope: "project", project: "crowd" } : {},
       )),
   );
+  await db.exec("alter table memories drop column dense");
   const fn = async (name: string) =>
     (await db.query<{ n: number }>(
       "select count(*)::int as n from pg_proc where proname = $1",
       [name],
     ))[0].n;
   assert.equal(await fn("mneme_search_scoped"), 0, "0.12.0 has no mneme_search_scoped");
-  assert.deepEqual(await migrate(db), [15]);
+  assert.deepEqual(await migrate(db), [15, 17]);
   assert.deepEqual(await migrate(db), [], "applied once");
   assert.equal(await fn("mneme_search_scoped"), 1);
   assert.equal(await fn("mneme_search"), 1, "0.12.0's function stays");

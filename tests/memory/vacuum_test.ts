@@ -304,11 +304,18 @@ const searched = async (s: SqlMemoryService) =>
   ].map((found) => found.map((r) => [r.memory.id, r.confidence]));
 
 const NO_TIMERS = { reclaim: { afterChangeMs: 3_600_000, atStartMs: null, checkMs: 3_600_000 } };
+/**
+ * {@link NO_TIMERS} for the tests that compare searches before and after a rebuild of the
+ * postings indexes: hundreds of the memories tie, and which of them the dense leg's 15 nearest
+ * are depends on the rows' physical order, which a vacuum changes. What the rebuilt postings
+ * indexes must keep is the lexical side's results.
+ */
+const NO_TIMERS_LEXICAL = { ...NO_TIMERS, denseSearch: false };
 /** Small indexes here: 64 KiB of slack instead of the 1 MiB the service leaves. */
 const SMALL = { slackBytes: 64 * 1024 };
 
 Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left 70% full, same results", async () => {
-  await withService(NO_TIMERS, async (s, logs) => {
+  await withService(NO_TIMERS_LEXICAL, async (s, logs) => {
     const before = await bloat(s);
     const found = await searched(s);
     assert.deepEqual(found.map((f) => f.length), [10, 10]);
@@ -347,7 +354,7 @@ Deno.test("bloat: the vacuum rebuilds the postings indexes that inserts left 70%
 });
 
 Deno.test("bloat: the statistics' refresh after an import rebuilds them too, so the vacuum after it has none to do", async () => {
-  await withService(NO_TIMERS, async (s) => {
+  await withService(NO_TIMERS_LEXICAL, async (s) => {
     const before = await bloat(s);
     const found = await searched(s);
     await storeOf(s).analyze(SMALL);

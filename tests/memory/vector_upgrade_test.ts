@@ -23,7 +23,7 @@ const DIM = 48;
 
 async function hnswDefs(db: Db): Promise<string[]> {
   return (await db.query<{ def: string }>(
-    "select indexdef as def from pg_indexes where tablename = 'memories' and indexdef like '%hnsw%'",
+    "select indexdef as def from pg_indexes where tablename = 'memories' and indexdef like '%hnsw%' and indexname <> 'memories_dense_hnsw'",
   )).map((r) => r.def);
 }
 
