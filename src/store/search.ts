@@ -181,8 +181,9 @@ export async function candidates(
   }
   const idf = terms.map((t) => weightOf.get(t)!);
   total = Math.max(total, 1e-9);
-  // The statement is the function mneme_search_scoped (migrations/0015_search_exact.sql;
-  // 0008_search_function.sql describes it), so that its plan is made once per connection.
+  // The statement is the function mneme_search_scoped (its file,
+  // migrations/functions/mneme_search_scoped.sql, describes it), so that its plan is made once
+  // per connection.
   // The nearest neighbours of a scope of at most EXACT_SCOPE_MAX memories (counted in the
   // statistics just read) are read exactly: its rows through the btree, every distance
   // computed. Otherwise they come from an HNSW index: over global memories on server
