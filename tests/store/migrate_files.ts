@@ -51,11 +51,11 @@ export async function schemaOf(db: Db): Promise<Record<string, string[]>> {
 }
 
 /** The function files of migrations/ and their checksums, by name (`functions/<function>`). */
-export async function fileSums(
+export function fileSums(
   files: Readonly<Record<string, string>> = MIGRATION_FILES,
-): Promise<Map<string, string>> {
+): Map<string, string> {
   const out = new Map<string, string>();
-  for (const f of planMigrations(files).functions) out.set(f.name, await checksum(f.sql));
+  for (const f of planMigrations(files).functions) out.set(f.name, checksum(f.sql));
   return out;
 }
 
@@ -90,7 +90,7 @@ export function fileBody(name: string, files = MIGRATION_FILES): string {
 export async function checkFresh(db: Db): Promise<void> {
   const applied = await applyMigrations(db);
   assert.deepEqual(applied.versions, MIGRATIONS.map((m) => m.version));
-  const sums = await fileSums();
+  const sums = fileSums();
   assert.deepEqual(applied.functions, [...sums.keys()]);
   assert.deepEqual(await recorded(db), sums);
   for (const name of sums.keys()) {
@@ -118,7 +118,7 @@ export async function checkUpgradeFrom014(
   assert.equal(t.t, null, "0.14 has no table of function files");
   const applied = await applyMigrations(old);
   assert.deepEqual(applied.versions, [], "no numbered migration runs again");
-  const sums = await fileSums();
+  const sums = fileSums();
   assert.deepEqual(applied.functions, [...sums.keys()]);
   assert.deepEqual(await recorded(old), sums);
   assert.deepEqual(await applyMigrations(old), { versions: [], functions: [] }, "applied once");
@@ -158,7 +158,7 @@ export async function checkRepeatable(db: Db): Promise<void> {
   assert.equal(await bodyOf(db, "mneme_compact_stats"), fileBody("mneme_compact_stats"));
   assert.equal(
     (await recorded(db)).get("functions/mneme_compact_stats"),
-    await checksum(changed[file]),
+    checksum(changed[file]),
   );
   // And back to the folder's text (a downgrade of the file, say): applied again.
   assert.deepEqual((await applyMigrations(db)).functions, ["functions/mneme_compact_stats"]);
