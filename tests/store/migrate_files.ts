@@ -137,7 +137,8 @@ export function withFile(name: string, sql: string): Record<string, string> {
  * changed), a changed one is applied and its new checksum recorded, a changed return type
  * applies with the file's own `drop function if exists`, and a broken file rolls the whole
  * run back (a numbered migration and another changed function in the same run included),
- * with an error naming the file.
+ * with an error naming the file; after a numbered migration that redefined a function for its
+ * own use, the function is its file's again.
  */
 export async function checkRepeatable(db: Db): Promise<void> {
   await applyMigrations(db);
@@ -216,6 +217,23 @@ export async function checkRepeatable(db: Db): Promise<void> {
   const [m] = await db.query<{ n: number }>("select max(version)::int as n from mneme_migrations");
   assert.equal(m.n, last);
   assert.equal(await bodyOf(db, "mneme_compact_stats"), fileBody("mneme_compact_stats"));
+
+  // A numbered migration that redefines a function for its own use: the function ends as its
+  // file says (every function file is applied again after a numbered migration), though no
+  // file's checksum changed.
+  const next = `${String(last + 1).padStart(4, "0")}_uses_a_function.sql`;
+  const uses = await applyMigrations(db, {
+    ...MIGRATION_FILES,
+    [next]:
+      `create or replace function mneme_compact_stats() returns void language sql as $$ select 1 $$;
+             create table mneme_probe_stats as select mneme_compact_stats() is null as x;`,
+  });
+  assert.deepEqual(uses.versions, [last + 1]);
+  assert.deepEqual(uses.functions, [...fileSums().keys()]);
+  assert.equal(await bodyOf(db, "mneme_compact_stats"), fileBody("mneme_compact_stats"));
+  await db.exec(
+    `drop table mneme_probe_stats; delete from mneme_migrations where version = ${last + 1}`,
+  );
 }
 
 /** A function file `functions/mneme_probe.sql` whose function returns int (1) or float8 (2). */
