@@ -50,7 +50,7 @@ export interface MigrationPlan {
 
 /**
  * Versions no released migration has: 9 became part of 8 before either was released, and 4, 10
- * and 13 were never used. Every other version from 1 to the last has its file.
+ * and 13 have no file in any release. Every other version from 1 to the last has its file.
  */
 export const UNUSED_VERSIONS: readonly number[] = [4, 9, 10, 13];
 
