@@ -31,7 +31,8 @@ const plans: string[] = [];
 let capture = false;
 
 /**
- * The search is one call of the function mneme_search_scoped (migrations/0015_search_exact.sql);
+ * The search is one call of the function mneme_search_scoped
+ * (migrations/functions/mneme_search_scoped.sql);
  * auto_explain (a superuser may load it) reports the plans of the statements inside it, with
  * their actual rows and times, as notices of this session.
  */

@@ -1,5 +1,5 @@
 /**
- * The dense vectors of the memories (migrations/0017_dense.sql) as the backfill of an existing
+ * The dense vectors of the memories (migrations/0016_dense.sql) as the backfill of an existing
  * database writes them: where the backfill stands (in the meta row), the memories after its
  * cursor, and a batch of vectors written with the cursor moved in one transaction. The
  * backfill itself (what is encoded, in which order, when it ends) is src/memory/dense.ts's;

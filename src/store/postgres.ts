@@ -308,7 +308,8 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     // Iterative index scans keep filtered nearest-neighbour queries on the HNSW index;
     // a larger ef_search keeps recall up with the index parameters of migrate.ts.
     // No parallel query: a search is a few milliseconds of index reads, and starting
-    // workers costs more. The exact reads of a small scope (migrations/0015_search_exact.sql)
+    // workers costs more. The exact reads of a small scope
+    // (migrations/functions/mneme_search_scoped.sql)
     // were planned as a Gather Merge over a parallel bitmap scan, and the search function's
     // plan starts the workers of those branches even when their filter is false: at 100,000
     // memories every search paid 6-11 ms per branch (p50 2.9 -> 20.5 ms; docs/performance.md,

@@ -126,7 +126,7 @@ export async function nearest(
 
 /**
  * The `k` current, not superseded memories of `scope` nearest to `vector` by their dense
- * vectors (migrations/0017_dense.sql), with the dense cosine as `similarity`: the dense leg's
+ * vectors (migrations/0016_dense.sql), with the dense cosine as `similarity`: the dense leg's
  * candidates. A small scope is read exactly, a large one through the dense HNSW index, as
  * {@link nearest} reads the embeddings.
  */
@@ -171,8 +171,9 @@ export async function candidates(
     return near.map((x) => ({ ...x, lexical: 0 }));
   }
   const sizes = await cache.sizesOf(db);
-  // The statement is the function mneme_search_scoped (migrations/0015_search_exact.sql;
-  // 0008_search_function.sql describes it), so that its plan is made once per connection.
+  // The statement is the function mneme_search_scoped (its file,
+  // migrations/functions/mneme_search_scoped.sql, describes it), so that its plan is made once
+  // per connection.
   // The nearest neighbours of a scope of at most EXACT_SCOPE_MAX memories (counted in the
   // corpus statistics) are read exactly: its rows through the btree, every distance
   // computed. Otherwise they come from an HNSW index: over global memories on server

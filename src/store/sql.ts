@@ -35,7 +35,7 @@ export interface NewRow extends
   expiresAt: Date | null;
   embedding: number[];
   /**
-   * Its dense vector (the builtin embedder's dense leg, migrations/0017_dense.sql), or null:
+   * Its dense vector (the builtin embedder's dense leg, migrations/0016_dense.sql), or null:
    * no known word, or a model's embedder, whose own vector is the dense leg.
    */
   dense?: ArrayLike<number> | null;

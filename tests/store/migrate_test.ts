@@ -8,12 +8,15 @@ import { PGLiteSocketServer } from "../deps.ts";
 import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import {
+  applyMigrations,
   columnDimension,
   ensureEmbeddingColumn,
   migrate,
   MIGRATIONS,
+  planMigrations,
   recordedEmbedder,
 } from "../../src/store/migrate.ts";
+import { MIGRATION_FILES } from "../../src/store/migration_files.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
 import { Store } from "../../src/store/store.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
@@ -102,11 +105,17 @@ Deno.test({
     const a = await openPostgres(url, { max: 1 });
     const b = await openPostgres(url, { max: 1 });
     try {
-      const results = await Promise.all([migrate(a), migrate(b), migrate(a), migrate(b)]);
+      const results = await Promise.all([a, b, a, b].map((db) => applyMigrations(db)));
       assert.deepEqual(
-        results.flat().sort((x, y) => x - y),
+        results.flatMap((r) => r.versions).sort((x, y) => x - y),
         MIGRATIONS.map((m) => m.version),
         "each migration applied exactly once",
+      );
+      const files = planMigrations(MIGRATION_FILES).functions.map((f) => f.name);
+      assert.deepEqual(
+        results.flatMap((r) => r.functions).sort(),
+        files,
+        "each function file applied exactly once",
       );
       const recorded = await Promise.all([
         ensureEmbeddingColumn(a, EMBEDDER),

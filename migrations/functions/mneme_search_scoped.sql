@@ -1,0 +1,156 @@
+-- mneme_search_scoped: the hybrid search statement, a function so that its plan is made once per
+-- connection and reused (plpgsql keeps the plans of its statements; planning took as long as
+-- running, 3 ms of 8 on PGlite at 10k memories). The caller (src/store/search.ts) computes every
+-- weight and passes it in:
+--   q_vec      the query's vector; use_vec false leaves the nearest-neighbour side out
+--   q_terms    distinct query terms, q_weights their BM25 weight idf × (k1 + 1)
+--   k1, b      BM25 parameters; q_avgdl the average length; q_total the normalisation
+--   k          candidates per side; per: postings scored per term and project value
+--   q_now      now (expired memories are left out)
+--   all_projects, with_global, in_project: the scope (every memory; global memories; the
+--              memories of project in_project, when not null)
+--   exact      read the nearest neighbours of a small scope exactly: the scope's rows through
+--              the btree memories_scope_project, every distance computed, rather than a filtered
+--              walk of the HNSW index (86.5 ms a search at 10,000 memories on the embedded
+--              database where the scope was a small share of them)
+-- The nearest neighbours are read with one index scan per kind of scope, of which one runs
+-- (over global memories on server Postgres, the partial HNSW index memories_embedding_global_hnsw
+-- built by src/store/migrate.ts); the branches that do not apply are constant-false filters of
+-- the cached plan. The exact branches order by `distance + 0`, which no index serves, and write
+-- their scope with `=` (the btree's). Lexically, per query term, its keys in the scope and per
+-- key the `per` postings of highest impact, read in order from memory_postings_lookup.
+-- enable_seqscan = off keeps the nearest-neighbour side on its index; jit = off (the plan's cost
+-- crossed jit_above_cost near 100k memories and compiling took 50 ms a search);
+-- max_parallel_workers_per_gather = 0 (a Gather's workers start before the one-time filter below
+-- it: 6-11 ms a branch at 100,000 memories). History: migrations 0008, 0014 and 0015.
+-- Servers keep this call prepared per connection with these parameter types: a change of them is
+-- a function of another name, not a change of this one.
+create or replace function mneme_search_scoped(
+  q_vec vector, use_vec boolean, q_terms text[], q_weights float8[], k1 float8, b float8,
+  q_avgdl float8, q_total float8, k int, per int, q_now timestamptz,
+  all_projects boolean, with_global boolean, in_project text, exact boolean
+) returns table (
+  id uuid, content text, scope text, project text, type text, tags text[],
+  weight double precision, created_at timestamptz, updated_at timestamptz,
+  expires_at timestamptz, supersedes uuid, superseded_by uuid,
+  similarity double precision, lexical double precision
+) language plpgsql stable
+set enable_seqscan = off
+set plan_cache_mode = force_generic_plan
+set jit = off
+set max_parallel_workers_per_gather = 0
+as $$
+#variable_conflict use_column
+declare
+  no_jobs boolean := not exists (select 1 from mneme_import_jobs);
+begin
+  return query
+  with staged as materialized (
+    select n.num from memories s
+      cross join lateral (select n.num from memory_nums n where n.id = s.id limit 1) n
+     where not no_jobs and s.import_job = any(array(select j.id from mneme_import_jobs j))
+  ), vec as materialized (
+    select near.id from (
+      (select m.id from memories m
+        where use_vec and all_projects
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by m.embedding <=> q_vec limit k)
+      union all
+      (select m.id from memories m
+        where use_vec and not exact and not all_projects and with_global and in_project is null
+          and m.scope <> 'project'
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by m.embedding <=> q_vec limit k)
+      union all
+      (select m.id from memories m
+        where use_vec and not exact and not all_projects and not with_global and in_project is not null
+          and m.scope <> 'global' and coalesce(m.project, '') = in_project
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by m.embedding <=> q_vec limit k)
+      union all
+      (select m.id from memories m
+        where use_vec and not exact and not all_projects and with_global and in_project is not null
+          and (m.scope <> 'project' or coalesce(m.project, '') = in_project)
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by m.embedding <=> q_vec limit k)
+      union all
+      -- Exact: the scope's rows through the btree, every distance computed.
+      (select m.id from memories m
+        where use_vec and exact and not all_projects and with_global and in_project is null
+          and m.scope = 'global'
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by (m.embedding <=> q_vec) + 0 limit k)
+      union all
+      (select m.id from memories m
+        where use_vec and exact and not all_projects and not with_global and in_project is not null
+          and m.scope = 'project' and m.project = in_project
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by (m.embedding <=> q_vec) + 0 limit k)
+      union all
+      (select m.id from memories m
+        where use_vec and exact and not all_projects and with_global and in_project is not null
+          and (m.scope = 'global' or (m.scope = 'project' and m.project = in_project))
+          and (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+          and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+        order by (m.embedding <=> q_vec) + 0 limit k)
+    ) near
+  ), keyed as (
+    -- Over every memory, every key of the term; otherwise the keys of the scope's project
+    -- values ('' for null), each looked up.
+    select q.term, q.w, t.id as key from unnest(q_terms, q_weights) as q(term, w)
+      cross join lateral (select t.id from memory_term_keys t where t.term = q.term
+                           offset 0) t
+     where all_projects
+    union all
+    select q.term, q.w, t.id from unnest(q_terms, q_weights) as q(term, w)
+      cross join unnest(case when with_global and in_project is not null then array['', in_project]
+                             when with_global then array['']
+                             else array[in_project] end) as v(project)
+      cross join lateral (select t.id from memory_term_keys t
+                           where t.term = q.term and coalesce(t.project, '') = v.project limit 1) t
+     where not all_projects
+  ), read as materialized (
+    select kd.term, kd.w, x.num, x.tf, x.len, x.impact from keyed kd cross join lateral (
+      select p.num, p.tf, p.len, mneme_impact(p.tf, p.len) as impact from memory_postings p
+       where p.key = kd.key and (no_jobs or p.num not in (select num from staged))
+       order by mneme_impact(p.tf, p.len) desc limit per) x
+  ), post as (
+    select r.num, r.w * r.tf / (r.tf + k1 * (1 - b + b * r.len / q_avgdl)) as s
+      from read r where not all_projects
+    union all
+    -- Over every memory, a term's `per` best across its keys (a sort of at most `per` per key).
+    select r.num, r.w * r.tf / (r.tf + k1 * (1 - b + b * r.len / q_avgdl)) from (
+      select read.*, row_number() over (partition by read.term order by read.impact desc) as rn
+        from read where all_projects) r
+     where r.rn <= per
+  ), bm as (
+    select post.num, sum(post.s) as score from post group by post.num
+  ), best as (
+    select bm.num, bm.score from bm order by bm.score desc, bm.num limit 4 * k
+  ), top as (
+    select n.id from best
+      cross join lateral (select n.id from memory_nums n where n.num = best.num limit 1) n
+      join memories m on m.id = n.id
+     where (m.expires_at is null or m.expires_at > q_now) and m.superseded_by is null
+       and (m.import_job is null or m.import_job <> all(array(select j.id from mneme_import_jobs j)))
+     order by best.score desc, n.id limit k
+  ), ids as (
+    select top.id from top union select vec.id from vec
+  ), numbered as materialized (
+    -- Materialized, so that bm is joined once (hashed) rather than scanned for every id.
+    select ids.id, n.num from ids
+      left join lateral (select n.num from memory_nums n where n.id = ids.id limit 1) n on true
+  )
+  select m.id, m.content, m.scope, m.project, m.type, m.tags, m.weight, m.created_at,
+         m.updated_at, m.expires_at, m.supersedes, m.superseded_by,
+         (1 - (m.embedding <=> q_vec))::double precision,
+         least(1, coalesce(s.score, 0) / q_total)::double precision
+    from (select numbered.id, bm.score from numbered left join bm on bm.num = numbered.num) s
+    cross join lateral (select * from memories m where m.id = s.id limit 1) m;
+end $$;
