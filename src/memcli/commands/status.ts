@@ -14,7 +14,7 @@ import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { autostartStatus } from "../../common/autostart.ts";
-import { AUTOSTART_NAME, hostOf } from "./connect.ts";
+import { AUTOSTART_NAME, hostOf } from "../connect/base.ts";
 
 /** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
 export async function dirSize(dir: string, skip?: string): Promise<number> {
