@@ -8,6 +8,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
+import { readTextIfExists } from "../fs.ts";
 import { writeFileAtomic } from "../write.ts";
 
 /** What starts the program at login. */
@@ -199,13 +200,20 @@ export function autostartFile(
 }
 
 /** A file's text, or null when it is not there. */
-export async function readText(path: string): Promise<string | null> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
-    throw err;
-  }
+export const readText: (path: string) => Promise<string | null> = readTextIfExists;
+
+/**
+ * The file of entry `name` for `kind` (one with a file) on `host`, and whether it differs from
+ * `content` (absent counts as different).
+ */
+export async function entryFile(
+  kind: "systemd" | "launchd" | "xdg",
+  name: string,
+  host: Pick<AutostartHost, "home" | "xdgConfigHome">,
+  content: string,
+): Promise<{ file: string; changed: boolean }> {
+  const file = autostartFile(kind, name, host)!;
+  return { file, changed: (await readText(file)) !== content };
 }
 
 /** Runs an outside command that must succeed (an error naming it and its exit otherwise). */

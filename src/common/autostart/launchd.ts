@@ -11,7 +11,7 @@ import {
   type AutostartOptions,
   type AutostartResult,
   type AutostartSpec,
-  readText,
+  entryFile,
   writeOwnerOnly,
 } from "./host.ts";
 import { validateSpec } from "./spec.ts";
@@ -70,9 +70,8 @@ export async function enableLaunchd(
   host: AutostartHost,
   opts: AutostartOptions,
 ): Promise<AutostartResult> {
-  const file = autostartFile("launchd", spec.name, host)!;
   const content = launchdPlist(spec, host.home);
-  const changed = (await readText(file)) !== content;
+  const { file, changed } = await entryFile("launchd", spec.name, host, content);
   const steps: string[] = [];
   if (changed) steps.push(`write ${file}`);
   const domain = host.uid !== undefined ? `gui/${host.uid}` : undefined;

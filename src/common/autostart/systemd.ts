@@ -11,8 +11,8 @@ import {
   type AutostartOptions,
   type AutostartResult,
   type AutostartSpec,
+  entryFile,
   must,
-  readText,
   writeOwnerOnly,
 } from "./host.ts";
 import { validateSpec } from "./spec.ts";
@@ -64,9 +64,8 @@ export async function enableSystemd(
   host: AutostartHost,
   opts: AutostartOptions,
 ): Promise<AutostartResult> {
-  const file = autostartFile("systemd", spec.name, host)!;
   const content = systemdUnit(spec);
-  const changed = (await readText(file)) !== content;
+  const { file, changed } = await entryFile("systemd", spec.name, host, content);
   const steps: string[] = [];
   const unit = `${spec.name}.service`;
   if (changed) steps.push(`write ${file}`);

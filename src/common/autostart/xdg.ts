@@ -9,6 +9,7 @@ import {
   autostartFile,
   type AutostartHost,
   type AutostartSpec,
+  entryFile,
   type FallbackEdit,
   type FallbackRemoval,
   readText,
@@ -38,9 +39,8 @@ export async function enableXdg(
   host: AutostartHost,
   dryRun: boolean,
 ): Promise<FallbackEdit> {
-  const file = autostartFile("xdg", spec.name, host)!;
   const content = desktopEntry(spec);
-  const changed = (await readText(file)) !== content;
+  const { file, changed } = await entryFile("xdg", spec.name, host, content);
   const steps = changed ? [`write ${file}`] : [];
   if (changed && !dryRun) await writeOwnerOnly(file, content);
   return { file, changed, steps };
