@@ -36,3 +36,13 @@ export function existsSync(path: string | URL, opts: ExistsOptions = {}): boolea
     return false;
   }
 }
+
+/** The text of the file at `path`, or null when there is none (other errors are thrown). */
+export async function readTextIfExists(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}

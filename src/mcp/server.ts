@@ -91,25 +91,12 @@ function ok(text: string, structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
-/** Build the MCP server on a service. The caller owns the service and closes it. */
-export function createMcpServer(
-  service: MemoryService,
-  options: McpServerOptions = {},
-): McpServer {
-  const log = options.log ?? ((line: string) => console.error(line));
-  const server = new McpServer(
-    { name: options.name ?? "mneme", version: VERSION },
-    {
-      capabilities: { tools: {}, resources: {} },
-      instructions: SERVER_INSTRUCTIONS,
-    },
-  );
+/** Runs a tool body; service errors become `isError` results naming the field. */
+type ToolRunner = (tool: string, body: () => Promise<CallToolResult>) => Promise<CallToolResult>;
 
-  /** Run a tool body; service errors become `isError` results naming the field. */
-  const run = async (
-    tool: string,
-    body: () => Promise<CallToolResult>,
-  ): Promise<CallToolResult> => {
+/** The {@link ToolRunner} of a server that logs unexpected errors to `log`. */
+function toolRunner(log: (line: string) => void): ToolRunner {
+  return async (tool, body) => {
     try {
       return await body();
     } catch (err) {
@@ -124,7 +111,10 @@ export function createMcpServer(
       };
     }
   };
+}
 
+/** The tools on memories one at a time: remember, recall, forget, update. */
+function registerMemoryTools(server: McpServer, service: MemoryService, run: ToolRunner): void {
   server.registerTool("remember", {
     title: "Remember",
     description: "Store a memory that persists across sessions (a fact, rule, decision, user " +
@@ -205,7 +195,10 @@ export function createMcpServer(
       });
       return ok(`Updated memory:\n${memoryLine(memory)}`, { memory });
     }));
+}
 
+/** The tools that survey: list, stats, help. */
+function registerSurveyTools(server: McpServer, service: MemoryService, run: ToolRunner): void {
   server.registerTool("list", {
     title: "List",
     description: "List memories, most recently updated first, optionally filtered by scope, " +
@@ -251,7 +244,14 @@ export function createMcpServer(
       const text = helpText(topic as HelpTopic);
       return Promise.resolve(ok(text, { topic, text, topics: [...HELP_TOPICS] }));
     }));
+}
 
+/** The bootstrap resources: the global one and the template of a project's. */
+function registerBootstrap(
+  server: McpServer,
+  service: MemoryService,
+  log: (line: string) => void,
+): void {
   /** Render a bootstrap resource; service errors become protocol errors with the message. */
   const readBootstrap = async (
     uri: URL,
@@ -322,6 +322,25 @@ export function createMcpServer(
       return readBootstrap(uri, project, "uri");
     },
   );
+}
 
+/** Build the MCP server on a service. The caller owns the service and closes it. */
+export function createMcpServer(
+  service: MemoryService,
+  options: McpServerOptions = {},
+): McpServer {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const server = new McpServer(
+    { name: options.name ?? "mneme", version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: SERVER_INSTRUCTIONS,
+    },
+  );
+  // Registered in the order of TOOL_NAMES, which is the order clients list them in.
+  const run = toolRunner(log);
+  registerMemoryTools(server, service, run);
+  registerSurveyTools(server, service, run);
+  registerBootstrap(server, service, log);
   return server;
 }

@@ -12,7 +12,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { exists } from "../common/fs.ts";
+import { exists, readTextIfExists } from "../common/fs.ts";
 import { claudeSettingsFiles } from "../config.ts";
 import { writeFileAtomic } from "../common/write.ts";
 
@@ -268,12 +268,7 @@ export function unifiedDiff(a: string, b: string, from: string, to: string, cont
 
 /** The text of `path`, or null when it does not exist. */
 export async function readSettingsText(path: string): Promise<string | null> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
-    throw err;
-  }
+  return await readTextIfExists(path);
 }
 
 /** `mneme-backups/settings.json.20261123T071500Z` (seconds; a suffix when taken). */

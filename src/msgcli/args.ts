@@ -114,6 +114,92 @@ function serveIndex(args: string[]): number {
   return -1;
 }
 
+/** `parseArgs` in strict mode, its message cut to the part about the flag. */
+function strictParse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message.split(". To specify a positional")[0]);
+  }
+}
+
+type Parsed = ReturnType<typeof strictParse>;
+
+/** The command word (`query` when the first word is none) and the words after it. */
+function commandWord(
+  positionals: string[],
+  tokens: Parsed["tokens"],
+): { command: Command; rest: string[] } {
+  const first = positionals[0];
+  // A command word counts only before "--" (tokens tell where "--" was).
+  const terminatorIndex = tokens.findIndex((t) => t.kind === "option-terminator");
+  const firstToken = tokens.find((t) => t.kind === "positional");
+  const firstIsWord = firstToken !== undefined &&
+    (terminatorIndex < 0 || tokens.indexOf(firstToken) < terminatorIndex);
+  if (first !== undefined && firstIsWord && (COMMANDS as readonly string[]).includes(first)) {
+    return { command: first as Command, rest: positionals.slice(1) };
+  }
+  return { command: "query", rest: positionals };
+}
+
+/** A flag given to a command it does not belong to is a usage error. */
+function checkFlagScopes(tokens: Parsed["tokens"], command: Command): void {
+  for (const t of tokens) {
+    if (t.kind !== "option") continue;
+    const scope = FLAG_SCOPE[t.name as FlagName];
+    if (scope && !scope.includes(command)) {
+      throw new UsageError(
+        `--${t.name} is not valid for "${command}" (only for ${scope.join(", ")})`,
+      );
+    }
+  }
+}
+
+/** The generation flags of `query` and `stream`, checked (files not read yet). */
+function generationFlags(values: Parsed["values"], tokens: Parsed["tokens"]): ParsedCommand["gen"] {
+  const gen: ParsedCommand["gen"] = {};
+  // The later of --system / --system-file wins.
+  for (const t of tokens) {
+    if (t.kind === "option" && (t.name === "system" || t.name === "system-file")) {
+      gen.system = { kind: t.name === "system" ? "text" : "file", value: t.value ?? "" };
+    }
+  }
+  if (gen.system?.kind === "file" && gen.system.value.trim() === "") {
+    throw new UsageError("--system-file: path must not be empty");
+  }
+  if (values.history !== undefined) {
+    if (values.history.trim() === "") throw new UsageError("--history: path must not be empty");
+    gen.history = values.history;
+  }
+  if (values.model !== undefined) {
+    if (values.model.trim() === "") throw new UsageError("--model: must not be empty");
+    gen.model = values.model.trim();
+  }
+  if (values["max-tokens"] !== undefined) {
+    const raw = values["max-tokens"].trim();
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) {
+      throw new UsageError(`--max-tokens: expected a whole number >= 1, got "${raw}"`);
+    }
+    gen.maxTokens = n;
+  }
+  if (values.temperature !== undefined) {
+    const raw = values.temperature.trim();
+    const n = Number(raw);
+    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(raw) || !Number.isFinite(n) || n < 0 || n > 1) {
+      throw new UsageError(`--temperature: expected a number from 0.0 to 1.0, got "${raw}"`);
+    }
+    gen.temperature = n;
+  }
+  return gen;
+}
+
 /** Parses argv; throws {@link UsageError} for unknown flags, misplaced flags and bad values. */
 export function parseCommandLine(args: string[]): ParsedCommand {
   const si = serveIndex(args);
@@ -127,50 +213,19 @@ export function parseCommandLine(args: string[]): ParsedCommand {
       serveArgs: [...args.slice(0, si), ...args.slice(si + 1)],
     };
   }
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: true,
-      tokens: true,
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message.split(". To specify a positional")[0]);
-  }
-  const { values, positionals, tokens } = parsed;
+  const { values, positionals, tokens } = strictParse(args);
   if (values.help) return { command: "help", debug: false, manual: false, json: false, gen: {} };
   if (values.version) {
     return { command: "version", debug: false, manual: false, json: false, gen: {} };
   }
-  let command: Command = "query";
-  let rest = positionals;
-  const first = positionals[0];
-  // A command word counts only before "--" (tokens tell where "--" was).
-  const terminatorIndex = tokens.findIndex((t) => t.kind === "option-terminator");
-  const firstToken = tokens.find((t) => t.kind === "positional");
-  const firstIsWord = firstToken !== undefined &&
-    (terminatorIndex < 0 || tokens.indexOf(firstToken) < terminatorIndex);
-  if (first !== undefined && firstIsWord && (COMMANDS as readonly string[]).includes(first)) {
-    command = first as Command;
-    rest = positionals.slice(1);
-  }
+  const { command, rest } = commandWord(positionals, tokens);
   if (command === "help") return { command, debug: false, manual: false, json: false, gen: {} };
   if (command === "version") {
     if (rest.length > 0) throw new UsageError(`version: unexpected argument "${rest[0]}"`);
     return { command, debug: false, manual: false, json: false, gen: {} };
   }
 
-  for (const t of tokens) {
-    if (t.kind !== "option") continue;
-    const scope = FLAG_SCOPE[t.name as FlagName];
-    if (scope && !scope.includes(command)) {
-      throw new UsageError(
-        `--${t.name} is not valid for "${command}" (only for ${scope.join(", ")})`,
-      );
-    }
-  }
+  checkFlagScopes(tokens, command);
 
   const out: ParsedCommand = {
     command,
@@ -219,38 +274,6 @@ export function parseCommandLine(args: string[]): ParsedCommand {
     throw new UsageError(`${command}: missing prompt (msgcli ${command} "<prompt>")`);
   }
   out.prompt = prompt;
-  // The later of --system / --system-file wins.
-  for (const t of tokens) {
-    if (t.kind === "option" && (t.name === "system" || t.name === "system-file")) {
-      out.gen.system = { kind: t.name === "system" ? "text" : "file", value: t.value ?? "" };
-    }
-  }
-  if (out.gen.system?.kind === "file" && out.gen.system.value.trim() === "") {
-    throw new UsageError("--system-file: path must not be empty");
-  }
-  if (values.history !== undefined) {
-    if (values.history.trim() === "") throw new UsageError("--history: path must not be empty");
-    out.gen.history = values.history;
-  }
-  if (values.model !== undefined) {
-    if (values.model.trim() === "") throw new UsageError("--model: must not be empty");
-    out.gen.model = values.model.trim();
-  }
-  if (values["max-tokens"] !== undefined) {
-    const raw = values["max-tokens"].trim();
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) {
-      throw new UsageError(`--max-tokens: expected a whole number >= 1, got "${raw}"`);
-    }
-    out.gen.maxTokens = n;
-  }
-  if (values.temperature !== undefined) {
-    const raw = values.temperature.trim();
-    const n = Number(raw);
-    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(raw) || !Number.isFinite(n) || n < 0 || n > 1) {
-      throw new UsageError(`--temperature: expected a number from 0.0 to 1.0, got "${raw}"`);
-    }
-    out.gen.temperature = n;
-  }
+  out.gen = generationFlags(values, tokens);
   return out;
 }

@@ -72,6 +72,100 @@ function delay(ms: number): { promise: Promise<void>; cancel(): void } {
   return { promise, cancel: () => clearTimeout(id) };
 }
 
+/**
+ * The keepalive's view of the shared credentials file: a missing file reads as none, and a
+ * refresh goes through the daemon's one upstream client.
+ */
+function credentialsPort(
+  config: MsgConfig,
+  clock: Clock,
+  upstreamFetch: typeof fetch,
+): CredentialsPort<Credentials> {
+  const store = new CredentialStore(config.credentialsPath);
+  return {
+    async read() {
+      try {
+        return await store.read();
+      } catch (err) {
+        if (err instanceof CredentialsError && err.code === "missing") return null;
+        throw err;
+      }
+    },
+    ensureFresh: ({ marginMs, force, rejectedAccessToken }) =>
+      store.ensureFresh({
+        marginMs,
+        now: () => clock.now(),
+        refresh: (rt) => refreshAccessToken(config, upstreamFetch, rt),
+        ...(force !== undefined ? { force } : {}),
+        ...(rejectedAccessToken !== undefined ? { rejectedAccessToken } : {}),
+      }),
+  };
+}
+
+/** `Deno.serve` on the flags' address with the app (each request logged in debug mode). */
+function listen(
+  listenAt: ListenAddress,
+  app: ServeApp,
+  debug: boolean,
+  log: (msg: string) => void,
+): Deno.HttpServer<Deno.NetAddr> {
+  // The runtime's server (hyper): it refuses malformed framing itself (400, or the
+  // connection closed before any handler runs); the app reads bodies with its own size
+  // limit and deadline (common/body.ts). Responses stream as long as they need.
+  return Deno.serve({
+    hostname: listenAt.hostname,
+    port: listenAt.port,
+    onListen: () => {},
+    onError: (err) => {
+      log(`internal error: ${errorMessage(err)}`);
+      return new Response(
+        JSON.stringify({
+          type: "error",
+          error: { type: "api_error", message: "internal error" },
+        }),
+        { status: 500, headers: { "content-type": "application/json" } },
+      );
+    },
+  }, debug ? logged(app, log) : app.fetch);
+}
+
+/** What a shutdown stops, in its order. */
+interface Running {
+  server: Deno.HttpServer<Deno.NetAddr>;
+  app: ServeApp;
+  keepalive: Keepalive<Credentials>;
+  upstream: { close(): void };
+  drainMs: number;
+  log: (msg: string) => void;
+}
+
+/**
+ * Stops accepting, waits up to `drainMs` for the in-flight requests, aborts what is left (and
+ * waits a bounded second more for their connections), then stops the keepalive and the
+ * upstream client.
+ */
+async function drainAndStop(r: Running): Promise<void> {
+  const { app, log, drainMs } = r;
+  log(`shutting down: draining ${app.inflight} in-flight request(s) for up to ${drainMs} ms`);
+  const done = r.server.shutdown();
+  const timer = delay(drainMs);
+  const drained = await Promise.race([done.then(() => true), timer.promise.then(() => false)]);
+  timer.cancel();
+  if (!drained) {
+    log(`drain deadline reached; aborting ${app.inflight} request(s)`);
+    app.abortAll();
+    // Aborting ends every proxied response body, so the connections close; the wait is
+    // bounded all the same (`server.shutdown()` cannot be forced once started).
+    const grace = delay(1000);
+    const closed = await Promise.race([done.then(() => true), grace.promise.then(() => false)]);
+    grace.cancel();
+    if (!closed) log("connections still open after the drain deadline; stopping anyway");
+  }
+  await r.keepalive.stop();
+  r.upstream.close();
+  log("stopped");
+}
+
 /** Starts the daemon and resolves once it listens. */
 export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const env = opts.env ?? ((name: string) => Deno.env.get(name));
@@ -87,27 +181,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     debug,
     log,
   });
-  const store = new CredentialStore(config.credentialsPath);
-  const port: CredentialsPort<Credentials> = {
-    async read() {
-      try {
-        return await store.read();
-      } catch (err) {
-        if (err instanceof CredentialsError && err.code === "missing") return null;
-        throw err;
-      }
-    },
-    ensureFresh: ({ marginMs, force, rejectedAccessToken }) =>
-      store.ensureFresh({
-        marginMs,
-        now: () => clock.now(),
-        refresh: (rt) => refreshAccessToken(config, upstream.fetch, rt),
-        ...(force !== undefined ? { force } : {}),
-        ...(rejectedAccessToken !== undefined ? { rejectedAccessToken } : {}),
-      }),
-  };
   const keepalive = new Keepalive<Credentials>({
-    source: port,
+    source: credentialsPort(config, clock, upstream.fetch),
     marginMs: flags.refreshMarginMs,
     clock,
     log,
@@ -130,24 +205,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
 
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
-    // The runtime's server (hyper): it refuses malformed framing itself (400, or the
-    // connection closed before any handler runs); the app reads bodies with its own size
-    // limit and deadline (common/body.ts). Responses stream as long as they need.
-    server = Deno.serve({
-      hostname: flags.listen.hostname,
-      port: flags.listen.port,
-      onListen: () => {},
-      onError: (err) => {
-        log(`internal error: ${errorMessage(err)}`);
-        return new Response(
-          JSON.stringify({
-            type: "error",
-            error: { type: "api_error", message: "internal error" },
-          }),
-          { status: 500, headers: { "content-type": "application/json" } },
-        );
-      },
-    }, debug ? logged(app, log) : app.fetch);
+    server = listen(flags.listen, app, debug, log);
   } catch (err) {
     upstream.close();
     throw new Error(`cannot listen on ${formatListen(flags.listen)}: ${(err as Error).message}`, {
@@ -167,31 +225,16 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   let resolveFinished!: () => void;
   const finished = new Promise<void>((r) => (resolveFinished = r));
   let shuttingDown: Promise<void> | null = null;
-  const drainMs = opts.drainMs ?? DRAIN_MS;
-
+  const running: Running = {
+    server,
+    app,
+    keepalive,
+    upstream,
+    drainMs: opts.drainMs ?? DRAIN_MS,
+    log,
+  };
   function shutdown(): Promise<void> {
-    if (shuttingDown) return shuttingDown;
-    shuttingDown = (async () => {
-      log(`shutting down: draining ${app.inflight} in-flight request(s) for up to ${drainMs} ms`);
-      const done = server.shutdown();
-      const timer = delay(drainMs);
-      const drained = await Promise.race([done.then(() => true), timer.promise.then(() => false)]);
-      timer.cancel();
-      if (!drained) {
-        log(`drain deadline reached; aborting ${app.inflight} request(s)`);
-        app.abortAll();
-        // Aborting ends every proxied response body, so the connections close; the wait is
-        // bounded all the same (`server.shutdown()` cannot be forced once started).
-        const grace = delay(1000);
-        const closed = await Promise.race([done.then(() => true), grace.promise.then(() => false)]);
-        grace.cancel();
-        if (!closed) log("connections still open after the drain deadline; stopping anyway");
-      }
-      await keepalive.stop();
-      upstream.close();
-      log("stopped");
-      resolveFinished();
-    })();
+    shuttingDown ??= drainAndStop(running).then(resolveFinished);
     return shuttingDown;
   }
 

@@ -124,6 +124,96 @@ async function ask(io: Io, question: string): Promise<string> {
   return ((await io.readLine()) ?? "").trim().toLowerCase();
 }
 
+/** `--weight`: a number between 0.1 and 1.0, or undefined when not given. */
+function weightFlag(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const weight = Number(value);
+  if (!/^\s*\d*\.?\d+\s*$/.test(String(value)) || weight < 0.1 || weight > 1) {
+    throw new UsageError("--weight: must be a number between 0.1 and 1.0", "add");
+  }
+  return weight;
+}
+
+/**
+ * On a terminal, the memories the new one may contradict, and the user's choice: replace one
+ * (set as `input.supersedes`), keep both, or cancel (said on stderr). "store" when there is
+ * nothing to settle.
+ */
+async function settleContradictions(
+  io: Io,
+  client: MemoryClient,
+  input: CreateInput,
+): Promise<"store" | "keep" | "cancel"> {
+  try {
+    const found = await client.contradictions(input);
+    if (found.length) {
+      io.err(`Possible contradictions (similarity > 0.75):\n`);
+      found.forEach((c, i) => {
+        io.err(
+          `  ${i + 1}. ${c.similarity.toFixed(3)}  ${c.memory.id}  ${
+            firstLine(c.memory.content)
+          }\n`,
+        );
+      });
+      const one = found.length === 1;
+      const answer = await ask(
+        io,
+        one
+          ? "Replace it with the new memory [r], keep both [k], or cancel [c]? "
+          : `Replace one with the new memory [1-${found.length}], keep both [k], or cancel [c]? `,
+      );
+      const n = one && answer === "r" ? 1 : /^\d+$/.test(answer) ? Number(answer) : 0;
+      if (n >= 1 && n <= found.length) input.supersedes = found[n - 1].memory.id;
+      else if (answer === "k") return "keep";
+      else {
+        io.err("Cancelled; nothing stored.\n");
+        return "cancel";
+      }
+    }
+  } catch (err) {
+    throw inFlagTerms(err);
+  }
+  return "store";
+}
+
+/** What `memcli add` says of the memory it stored: where, what it supersedes, who sees it. */
+async function reportAdded(
+  io: Io,
+  client: MemoryClient,
+  res: CreateResult,
+  source: string,
+  keep: boolean,
+): Promise<void> {
+  const m = res.memory;
+  const expires = m.expires_at ? `, expires ${m.expires_at}` : "";
+  io.out(`Added ${m.id} (${whereOf(m)}, ${m.type}${expires}).\n`);
+  if (m.scope === "project" && source !== "--project") {
+    io.out(
+      `Project ${m.project} from the ${source}; --global stores it for every project.\n`,
+    );
+  }
+  if (m.supersedes) io.out(`It supersedes ${m.supersedes}, which no longer appears in recall.\n`);
+  io.out(visibility(m));
+  if (res.contradictions?.length && !keep) {
+    io.out("Possible contradictions (similarity > 0.75):\n");
+    for (const c of res.contradictions) {
+      io.out(`  ${c.similarity.toFixed(3)}  ${c.memory.id}  ${firstLine(c.memory.content)}\n`);
+    }
+    const id = res.contradictions.length === 1 ? res.contradictions[0].memory.id : "ID";
+    io.out(
+      `The new memory is stored. If ${
+        id === "ID" ? "one of those" : "that one"
+      } is outdated, drop it: memcli forget ${id}\n` +
+        "(next time, add with --replace to supersede it in one step).\n",
+    );
+  }
+  if (m.scope === "project" && source !== "--project") {
+    const hint = await projectHint(client, m.project!, 1).catch(() => null);
+    // The memory just stored counts: a hint only when the project was new and resembles another.
+    if (hint && /did you mean/.test(hint)) io.err(hint);
+  }
+}
+
 /** Run `memcli add`. */
 export async function add(args: string[], io: Io): Promise<number> {
   const p = parseFlags("add", args, {
@@ -153,13 +243,7 @@ export async function add(args: string[], io: Io): Promise<number> {
     throw new UsageError("--replace and --supersedes cannot be combined", "add");
   }
   if (supersedes !== undefined) checkIdSyntax("add", "--supersedes", supersedes);
-  let weight: number | undefined;
-  if (p.values.weight !== undefined) {
-    weight = Number(p.values.weight);
-    if (!/^\s*\d*\.?\d+\s*$/.test(String(p.values.weight)) || weight < 0.1 || weight > 1) {
-      throw new UsageError("--weight: must be a number between 0.1 and 1.0", "add");
-    }
-  }
+  const weight = weightFlag(p.values.weight);
   const tags = ((p.values.tags as string[] | undefined) ?? [])
     .flatMap((t) => t.split(","))
     .map((t) => t.trim())
@@ -194,69 +278,16 @@ export async function add(args: string[], io: Io): Promise<number> {
 
   const client = await connect(io);
   if (supersedes) input.supersedes = await resolveId(client, "add", "--supersedes", supersedes);
+  // On a terminal, a contradiction is settled before anything is stored.
   let keep = false;
-  try {
-    // On a terminal, a contradiction is settled before anything is stored.
-    if (io.stdinIsTerminal() && !replace && !supersedes && !p.values.json) {
-      const found = await client.contradictions(input);
-      if (found.length) {
-        io.err(`Possible contradictions (similarity > 0.75):\n`);
-        found.forEach((c, i) => {
-          io.err(
-            `  ${i + 1}. ${c.similarity.toFixed(3)}  ${c.memory.id}  ${
-              firstLine(c.memory.content)
-            }\n`,
-          );
-        });
-        const one = found.length === 1;
-        const answer = await ask(
-          io,
-          one
-            ? "Replace it with the new memory [r], keep both [k], or cancel [c]? "
-            : `Replace one with the new memory [1-${found.length}], keep both [k], or cancel [c]? `,
-        );
-        const n = one && answer === "r" ? 1 : /^\d+$/.test(answer) ? Number(answer) : 0;
-        if (n >= 1 && n <= found.length) input.supersedes = found[n - 1].memory.id;
-        else if (answer === "k") keep = true;
-        else {
-          io.err("Cancelled; nothing stored.\n");
-          return 1;
-        }
-      }
-    }
-  } catch (err) {
-    throw inFlagTerms(err);
+  if (io.stdinIsTerminal() && !replace && !supersedes && !p.values.json) {
+    const settled = await settleContradictions(io, client, input);
+    if (settled === "cancel") return 1;
+    keep = settled === "keep";
   }
   const res = await createMemory(client, input);
   if (p.values.json) return printJson(io, res);
-  const m = res.memory;
-  const expires = m.expires_at ? `, expires ${m.expires_at}` : "";
-  io.out(`Added ${m.id} (${whereOf(m)}, ${m.type}${expires}).\n`);
-  if (m.scope === "project" && where.source !== "--project") {
-    io.out(
-      `Project ${m.project} from the ${where.source}; --global stores it for every project.\n`,
-    );
-  }
-  if (m.supersedes) io.out(`It supersedes ${m.supersedes}, which no longer appears in recall.\n`);
-  io.out(visibility(m));
-  if (res.contradictions?.length && !keep) {
-    io.out("Possible contradictions (similarity > 0.75):\n");
-    for (const c of res.contradictions) {
-      io.out(`  ${c.similarity.toFixed(3)}  ${c.memory.id}  ${firstLine(c.memory.content)}\n`);
-    }
-    const id = res.contradictions.length === 1 ? res.contradictions[0].memory.id : "ID";
-    io.out(
-      `The new memory is stored. If ${
-        id === "ID" ? "one of those" : "that one"
-      } is outdated, drop it: memcli forget ${id}\n` +
-        "(next time, add with --replace to supersede it in one step).\n",
-    );
-  }
-  if (m.scope === "project" && where.source !== "--project") {
-    const hint = await projectHint(client, m.project!, 1).catch(() => null);
-    // The memory just stored counts: a hint only when the project was new and resembles another.
-    if (hint && /did you mean/.test(hint)) io.err(hint);
-  }
+  await reportAdded(io, client, res, where.source, keep);
   return 0;
 }
 

@@ -12,7 +12,7 @@ import { COMMAND_USAGE } from "../usage.ts";
 import { clientUrl, startDaemon, type StartOptions, startOptions } from "./setup.ts";
 import { restartAutostart } from "../../common/autostart.ts";
 import { VERSION } from "../../version.ts";
-import { AUTOSTART_NAME, hostOf } from "./connect.ts";
+import { AUTOSTART_NAME, hostOf } from "../connect/base.ts";
 
 /** Run `memcli start`. */
 export async function start(args: string[], io: Io): Promise<number> {

@@ -8,13 +8,14 @@ import { join } from "node:path";
 import { describeError } from "../../common/errors.ts";
 import { MemoryError } from "../../domain/errors.ts";
 import type { Health, Stats } from "../../memory/types.ts";
+import type { MemoryClient } from "../../memory/client.ts";
 import { parseFlags } from "../args.ts";
-import { apiUrlOf, clientOf, configOf, layoutOf } from "../context.ts";
-import { answers, checkDaemon, serviceOwner } from "../daemon.ts";
+import { apiUrlOf, clientOf, configOf, type Layout, layoutOf } from "../context.ts";
+import { answers, checkDaemon, type DaemonCheck, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { autostartStatus } from "../../common/autostart.ts";
-import { AUTOSTART_NAME, hostOf } from "./connect.ts";
+import { AUTOSTART_NAME, hostOf } from "../connect/base.ts";
 
 /** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
 export async function dirSize(dir: string, skip?: string): Promise<number> {
@@ -116,6 +117,105 @@ async function loginEntry(io: Io): Promise<{ kind: string; file: string } | null
   }
 }
 
+/** The service's health and, when it answers, its statistics; what failed goes to `problems`. */
+async function healthAndStats(
+  client: MemoryClient,
+  problems: string[],
+): Promise<{ health: Health | null; stats: Stats | null }> {
+  let health: Health | null = null;
+  let stats: Stats | null = null;
+  try {
+    health = await client.health();
+  } catch (err) {
+    problems.push(`Admin API: ${err instanceof MemoryError ? err.message : describeError(err)}`);
+  }
+  if (health) {
+    try {
+      stats = await client.stats();
+    } catch (err) {
+      problems.push(`stats: ${err instanceof MemoryError ? err.message : describeError(err)}`);
+    }
+  }
+  return { health, stats };
+}
+
+/** The report's `Daemon:` line: which process runs the service, and what starts it. */
+async function daemonLine(
+  io: Io,
+  layout: Layout,
+  check: DaemonCheck,
+  report: StatusReport,
+): Promise<string> {
+  const login = await loginEntry(io);
+  if (check.kind === "running") {
+    const up = report.uptime_seconds !== null
+      ? `, uptime ${formatDuration(report.uptime_seconds)}`
+      : "";
+    const by = login && login.kind !== "systemd" && login.kind !== "launchd"
+      ? ` (memcli's background service; the login line in ${login.file} starts it)`
+      : " (memcli's background service)";
+    return `  Daemon:    pid ${check.pid}${up}${by}`;
+  }
+  if (check.kind === "stale") return `  Daemon:    not running (stale pid file, pid ${check.pid})`;
+  if (report.running) {
+    const o = await serviceOwner(layout);
+    const pid = o ? `pid ${o.pid}, ` : "";
+    return (
+      `  Daemon:    ${pid}${
+        o?.task
+          ? "started in a terminal (deno task start): it stops with that terminal; " +
+            "'memcli connect claude --take-over' moves it to the background service"
+          : login?.kind === "systemd"
+          ? `the systemd user unit ${login.file} (starts at login)`
+          : login?.kind === "launchd"
+          ? `the launchd agent ${login.file} (starts at login)`
+          : "started outside memcli (not by memcli start or a login entry)"
+      }`
+    );
+  }
+  return "  Daemon:    not started";
+}
+
+/** The report's lines of the service's health: version, database, vacuum, embedder. */
+function healthLines(health: Health): string[] {
+  const out: string[] = [];
+  const db = health.database;
+  const e = health.embedder;
+  out.push(`  Version:   ${health.version}`);
+  out.push(`  Database:  ${db.kind} ${db.ok ? "ok" : `error: ${db.error ?? "unreachable"}`}`);
+  if (db.dead_rows !== undefined) {
+    const last = db.last_vacuum;
+    out.push(
+      `  Vacuum:    ${db.dead_rows} dead rows; last vacuum ${
+        last ? `${last.at} (${last.dead_rows} dead rows, ${last.took_ms} ms)` : "none yet"
+      }`,
+    );
+  }
+  out.push(
+    `  Embedder:  ${e.provider}/${e.model} (${e.dimension} dimensions) ${
+      e.ok ? "ok" : `error: ${e.error ?? "not answering"}`
+    }`,
+  );
+  if (health.maintenance) {
+    out.push(`  Maintenance: ${health.maintenance.reason}; run 'memcli reembed'`);
+  }
+  return out;
+}
+
+/** The report's lines of the memory counts. */
+function statsLines(stats: Stats): string[] {
+  const out: string[] = [];
+  const scopes = Object.entries(stats.by_scope)
+    .sort(([a], [b]) => (a === "global" ? -1 : b === "global" ? 1 : a.localeCompare(b)))
+    .map(([k, v]) => `${k} ${v}`).join(", ");
+  const types = Object.entries(stats.by_type).map(([k, v]) => `${k} ${v}`).join(", ");
+  out.push(`  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`);
+  if (types) out.push(`  By type:   ${types}`);
+  const projects = Object.keys(stats.by_project).length;
+  if (projects) out.push(`  Projects:  ${projects}`);
+  return out;
+}
+
 /** Run `memcli status`. */
 export async function status(args: string[], io: Io): Promise<number> {
   const p = parseFlags("status", args, { json: { type: "boolean" } });
@@ -132,22 +232,8 @@ export async function status(args: string[], io: Io): Promise<number> {
     if (o?.url) ({ url, source } = { url: o.url, source: "owner" });
   }
   const check = await checkDaemon(layout);
-  const client = clientOf(cfg, url, 5000);
   const problems: string[] = [];
-  let health: Health | null = null;
-  let stats: Stats | null = null;
-  try {
-    health = await client.health();
-  } catch (err) {
-    problems.push(`Admin API: ${err instanceof MemoryError ? err.message : describeError(err)}`);
-  }
-  if (health) {
-    try {
-      stats = await client.stats();
-    } catch (err) {
-      problems.push(`stats: ${err instanceof MemoryError ? err.message : describeError(err)}`);
-    }
-  }
+  const { health, stats } = await healthAndStats(clientOf(cfg, url, 5000), problems);
   // Not answering: a wrong MEMORY_API_URL, or a service that runs but is starting or hung.
   const owner = health ? null : await serviceOwner(layout);
   const ownUrl = check.kind === "running" ? check.state?.url : owner?.url;
@@ -204,68 +290,10 @@ export async function status(args: string[], io: Io): Promise<number> {
     } is alive: starting, or hung; see the log)`
     : "not running";
   out.push(`Mneme admin: ${state}`);
-  const login = await loginEntry(io);
-  if (check.kind === "running") {
-    const up = report.uptime_seconds !== null
-      ? `, uptime ${formatDuration(report.uptime_seconds)}`
-      : "";
-    const by = login && login.kind !== "systemd" && login.kind !== "launchd"
-      ? ` (memcli's background service; the login line in ${login.file} starts it)`
-      : " (memcli's background service)";
-    out.push(`  Daemon:    pid ${check.pid}${up}${by}`);
-  } else if (check.kind === "stale") {
-    out.push(`  Daemon:    not running (stale pid file, pid ${check.pid})`);
-  } else if (report.running) {
-    const o = await serviceOwner(layout);
-    const pid = o ? `pid ${o.pid}, ` : "";
-    out.push(
-      `  Daemon:    ${pid}${
-        o?.task
-          ? "started in a terminal (deno task start): it stops with that terminal; " +
-            "'memcli connect claude --take-over' moves it to the background service"
-          : login?.kind === "systemd"
-          ? `the systemd user unit ${login.file} (starts at login)`
-          : login?.kind === "launchd"
-          ? `the launchd agent ${login.file} (starts at login)`
-          : "started outside memcli (not by memcli start or a login entry)"
-      }`,
-    );
-  } else {
-    out.push("  Daemon:    not started");
-  }
+  out.push(await daemonLine(io, layout, check, report));
   out.push(`  URL:       ${url}${source === "env" ? " (MEMORY_API_URL)" : ""}`);
-  if (health) {
-    const db = health.database;
-    const e = health.embedder;
-    out.push(`  Version:   ${health.version}`);
-    out.push(`  Database:  ${db.kind} ${db.ok ? "ok" : `error: ${db.error ?? "unreachable"}`}`);
-    if (db.dead_rows !== undefined) {
-      const last = db.last_vacuum;
-      out.push(
-        `  Vacuum:    ${db.dead_rows} dead rows; last vacuum ${
-          last ? `${last.at} (${last.dead_rows} dead rows, ${last.took_ms} ms)` : "none yet"
-        }`,
-      );
-    }
-    out.push(
-      `  Embedder:  ${e.provider}/${e.model} (${e.dimension} dimensions) ${
-        e.ok ? "ok" : `error: ${e.error ?? "not answering"}`
-      }`,
-    );
-    if (health.maintenance) {
-      out.push(`  Maintenance: ${health.maintenance.reason}; run 'memcli reembed'`);
-    }
-  }
-  if (stats) {
-    const scopes = Object.entries(stats.by_scope)
-      .sort(([a], [b]) => (a === "global" ? -1 : b === "global" ? 1 : a.localeCompare(b)))
-      .map(([k, v]) => `${k} ${v}`).join(", ");
-    const types = Object.entries(stats.by_type).map(([k, v]) => `${k} ${v}`).join(", ");
-    out.push(`  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`);
-    if (types) out.push(`  By type:   ${types}`);
-    const projects = Object.keys(stats.by_project).length;
-    if (projects) out.push(`  Projects:  ${projects}`);
-  }
+  if (health) out.push(...healthLines(health));
+  if (stats) out.push(...statsLines(stats));
   out.push(`  Data dir:  ${layout.dataDir} (${formatBytes(report.data_dir_bytes)})`);
   out.push(`  Log:       ${layout.logFile}`);
   for (const pr of problems) out.push(`  Problem:   ${pr}`);
