@@ -262,7 +262,8 @@ async function candidatesOf(
   });
 }
 
-async function newService() {
+/** The service on a fresh in-memory store (builtin embedder), for research tasks. */
+export async function newService() {
   const embedder = new BuiltinEmbedder();
   await embedder.probe();
   const db = await openPglite();
@@ -426,7 +427,7 @@ function examplesOf(groups: Group[], features: string[]): Example[] {
 }
 
 /** Solve a x = b (Gaussian elimination with partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
+export function solve(a: number[][], b: number[]): number[] {
   const n = b.length;
   const m = a.map((row, i) => [...row, b[i]]);
   for (let c = 0; c < n; c++) {

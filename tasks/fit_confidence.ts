@@ -37,7 +37,7 @@ import { Store } from "../src/store/store.ts";
 import { askedQuestions, importConversations, loadData, turnContent } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
 import { loadParaphrase, type ParaphraseSet } from "./paraphrase.ts";
-import { meaningResearch } from "./confidence_meaning.ts";
+import { meaningResearch, solve } from "./confidence_meaning.ts";
 
 const values = benchArgs("deno task fit:confidence [--data DIR] [--paraphrase FILE]", {
   data: { type: "string", default: "../shared/data/locomo-dev" },
@@ -111,23 +111,6 @@ function fit(): number[] {
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
   return w;
-}
-
-/** Solve a x = b (Gaussian elimination with partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r][c] / m[c][c];
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  return m.map((row, i) => row[n] / m[i][i]);
 }
 
 function quality(predict: (s: Signals) => number) {
