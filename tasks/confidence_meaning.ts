@@ -385,6 +385,11 @@ export interface Model {
   name: string;
   features: string[];
   w: number[];
+  /**
+   * Fitted with the wrong results of aimed paraphrase prompts (non-targets among the first 5)
+   * as negatives too; by default they are left out, as tasks/fit_confidence.ts does.
+   */
+  wrongNegatives?: boolean;
 }
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
@@ -408,12 +413,18 @@ interface Example {
 }
 
 /** The examples of groups: targets of aimed prompts, every candidate of everyday ones. */
-function examplesOf(groups: Group[], features: string[]): Example[] {
+function examplesOf(groups: Group[], features: string[], wrong = false): Example[] {
   const raw: { x: number[]; y: number; ds: string }[] = [];
   for (const g of groups) {
-    for (const c of g.candidates) {
-      if (g.aimed && !c.target) continue;
-      raw.push({ x: [1, ...features.map((f) => c.f[f])], y: g.aimed ? 1 : 0, ds: g.dataset });
+    for (const [i, c] of g.candidates.entries()) {
+      const x = [1, ...features.map((f) => c.f[f])];
+      if (g.aimed && !c.target) {
+        if (wrong && g.dataset === "paraphrase dev" && i < DEFAULT_RECALL_LIMIT) {
+          raw.push({ x, y: 0, ds: g.dataset });
+        }
+        continue;
+      }
+      raw.push({ x, y: g.aimed ? 1 : 0, ds: g.dataset });
     }
   }
   const count = new Map<string, number>();
@@ -444,8 +455,8 @@ export function solve(a: number[][], b: number[]): number[] {
 }
 
 /** Logistic regression by Newton's method, ridge 10⁻³ (as tasks/fit_confidence.ts). */
-export function fit(name: string, groups: Group[], features: string[]): Model {
-  const ex = examplesOf(groups, features);
+export function fit(name: string, groups: Group[], features: string[], wrong = false): Model {
+  const ex = examplesOf(groups, features, wrong);
   const d = features.length + 1;
   let w = new Array(d).fill(0);
   for (let iter = 0; iter < 60; iter++) {
@@ -466,7 +477,7 @@ export function fit(name: string, groups: Group[], features: string[]): Model {
     w = w.map((wi, i) => wi - step[i]);
     if (Math.max(...step.map(Math.abs)) < 1e-9) break;
   }
-  return { name, features, w };
+  return { name, features, w, ...(wrong ? { wrongNegatives: true } : {}) };
 }
 
 /** AUC of the examples of `groups` scored by `p` (ties half). */
@@ -494,16 +505,18 @@ function auc(groups: Group[], p: (c: Candidate) => number): number {
  * The hook at `floor`: of an aimed prompt, a hit when a target among the first 5 candidates
  * passes (confidence ≥ floor, fused score ≥ the hook's score floor); of an everyday prompt,
  * injected when any of them passes. Precision: of the prompts injected for, the share that
- * got their target (aimed hits over aimed hits plus everyday injections).
+ * got their target (aimed hits over aimed hits plus everyday injections). Wrong: aimed
+ * prompts for which a memory other than their target (or an as-right one) is injected.
  */
 function hookAt(groups: Group[], floor: number, p: (c: Candidate) => number) {
-  let aimed = 0, hit = 0, everyday = 0, injected = 0;
+  let aimed = 0, hit = 0, everyday = 0, injected = 0, wrong = 0;
   for (const g of groups) {
     const shown = g.candidates.slice(0, DEFAULT_RECALL_LIMIT)
       .filter((c) => c.fused >= DEFAULT_MIN_SCORE && p(c) >= floor);
     if (g.aimed) {
       aimed++;
       if (shown.some((c) => c.target)) hit++;
+      if (shown.some((c) => !c.target)) wrong++;
     } else {
       everyday++;
       if (shown.length) injected++;
@@ -514,6 +527,7 @@ function hookAt(groups: Group[], floor: number, p: (c: Candidate) => number) {
     hook_hit: +(hit / aimed).toFixed(3),
     everyday_injected: +(injected / everyday).toFixed(3),
     precision: +(hit / Math.max(1, hit + injected)).toFixed(3),
+    aimed_wrong_injected: +(wrong / aimed).toFixed(3),
   };
 }
 
@@ -546,7 +560,8 @@ export function evaluate(m: Model, groups: Group[], refit: boolean) {
   const cv = new Map<Candidate, number>();
   if (refit) {
     for (let fold = 0; fold < 5; fold++) {
-      const mf = fit(m.name, groups.filter((_, i) => i % 5 !== fold), m.features);
+      const train = groups.filter((_, i) => i % 5 !== fold);
+      const mf = fit(m.name, train, m.features, m.wrongNegatives);
       groups.forEach((g, i) => {
         if (i % 5 === fold) { for (const c of g.candidates) cv.set(c, predict(mf, c)); }
       });
@@ -646,7 +661,12 @@ export async function meaningResearch(
       COEFFICIENTS.lexical,
     ],
   };
-  const models = [shipped, ...Object.entries(MODELS).map(([n, fs]) => fit(n, groups, fs))];
+  const models = [
+    shipped,
+    ...Object.entries(MODELS).map(([n, fs]) => fit(n, groups, fs)),
+    // The compact model, with the wrong first results of aimed paraphrase prompts as negatives.
+    fit("meaning, compact, wrong results as negatives", groups, MODELS["meaning, compact"], true),
+  ];
   // Which features matter: the pair model without each of its features in turn.
   const full = models.find((m) => m.name === "meaning, no lexical")!;
   const ablations = full.features.map((f) =>
@@ -686,14 +706,15 @@ export async function meaningResearch(
   }
   console.log(
     "\n| model | dataset | AUC | AUC cv | operating point (cv): floor: hook hit / everyday " +
-      "injected | hook hit / everyday injected / precision at 0.5 · 0.6 · 0.7 · 0.8 · 0.9 (cv) " +
+      "injected | hook hit / everyday injected / precision / aimed with a wrong memory injected, " +
+      "at 0.5 · 0.6 · 0.7 · 0.8 · 0.9 (cv) " +
       "| band max: aimed targets (pairs) / every pair (pairs) |",
   );
   console.log("|---|---|---|---|---|---|---|");
   for (const r of rows) {
     for (const d of r.datasets) {
       const curve = (d.curve_cv ?? d.curve).map((p) =>
-        `${p.hook_hit}/${p.everyday_injected}/${p.precision}`
+        `${p.hook_hit}/${p.everyday_injected}/${p.precision}/${p.aimed_wrong_injected}`
       ).join(" · ");
       console.log(
         `| ${r.model} | ${d.dataset} | ${d.auc} | ${
