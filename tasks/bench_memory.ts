@@ -1,7 +1,7 @@
 /**
  * `deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres]
- *   [--database-url URL] [--fsync on|off|on,off] [--reembed]
- *   [--concurrency 50 [--daemons 1,2] [--duration 10]] [--scoped]`
+ *   [--database-url URL] [--fsync on|off|on,off] [--reembed] [--chunk 10000]
+ *   [--baseline DIR] [--concurrency 50 [--daemons 1,2] [--duration 10]] [--scoped]`
  *
  * Benchmarks the memory service with the builtin embedder through the real HTTP Admin API
  * (started in-process on a loopback port): import throughput, create latency, search
@@ -24,6 +24,15 @@
  * alternating): without a project (`scoped_global_*`: the global memories), within a project
  * with the global memories (`scoped_hierarchy_*`, the default with a project) and within a
  * project only (`scoped_project_*`, `scope: "project"`).
+ * `--chunk N` is the number of items per import call (default 10,000, the most one call
+ * takes; clients chunk by 1,000). `disk_mb` is the size of the embedded database's DATA_DIR
+ * after the run, the daemon closed (pglite only).
+ *
+ * `--baseline DIR` (a checkout of an earlier version: `git archive REF | tar -x -C DIR`)
+ * measures that version too, with the same flags: for each backend and size, the baseline in
+ * a process of its own (this file run with `--tree DIR`: the admin server, configuration and
+ * client modules loaded from DIR), then this tree in another, so that each peak RSS is its
+ * own process's; rows alternate. The table's `version` column names which.
  * Prints a table and writes JSON to bench/results/memory-<timestamp>.json.
  *
  * With `--database-url` the admin server pools connections as it does in production
@@ -46,9 +55,9 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "../tests/deps.ts";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { startAdminServer } from "../src/admin/server.ts";
-import { loadMemoryConfig } from "../src/config.ts";
-import { MemoryClient } from "../src/memory/client.ts";
+import type { startAdminServer as StartAdminServer } from "../src/admin/server.ts";
+import type { loadMemoryConfig as LoadMemoryConfig } from "../src/config.ts";
+import type { MemoryClient as MemoryClientClass } from "../src/memory/client.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import type { Db } from "../src/store/db.ts";
 import {
@@ -78,9 +87,29 @@ const { values } = parseArgs({
     reembed: { type: "boolean", default: false },
     settle: { type: "boolean", default: false },
     scoped: { type: "boolean", default: false },
+    chunk: { type: "string", default: "10000" },
+    baseline: { type: "string" },
+    // Internal: the tree whose modules a child of `--baseline` loads, and where it writes rows.
+    tree: { type: "string" },
+    "rows-to": { type: "string" },
   },
   strict: true,
 });
+
+// The modules under test: this tree's, or `--tree DIR`'s (a child of `--baseline`).
+const TREE = values.tree
+  ? new URL(`file://${Deno.realPathSync(values.tree)}/`)
+  : new URL("../", import.meta.url);
+const { startAdminServer } = await import(new URL("src/admin/server.ts", TREE).href) as {
+  startAdminServer: typeof StartAdminServer;
+};
+const { loadMemoryConfig } = await import(new URL("src/config.ts", TREE).href) as {
+  loadMemoryConfig: typeof LoadMemoryConfig;
+};
+const { MemoryClient } = await import(new URL("src/memory/client.ts", TREE).href) as {
+  MemoryClient: typeof MemoryClientClass;
+};
+const TREE_VERSION = JSON.parse(await Deno.readTextFile(new URL("deno.json", TREE))).version;
 
 const sizes = (values.sizes ?? (values.full ? "1000,10000,100000" : "1000,10000"))
   .split(",").map(Number);
@@ -95,6 +124,11 @@ const CONCURRENCY = Number(values.concurrency);
 const DAEMONS = values.daemons!.split(",").map(Number);
 const DURATION_S = Number(values.duration);
 const item = values.scoped ? scopedItem : plainItem;
+const CHUNK = Number(values.chunk);
+if (!Number.isInteger(CHUNK) || CHUNK < 1 || CHUNK > 10_000) {
+  console.error(`--chunk must be an integer from 1 to 10000, not ${values.chunk}`);
+  Deno.exit(2);
+}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -107,6 +141,7 @@ const sampler = setInterval(() => {
 }, 50);
 
 interface Row {
+  version: string;
   backend: string;
   fsync: string;
   size: number;
@@ -131,6 +166,7 @@ interface Row {
   direct_unprepared_p50_ms: number;
   direct_unprepared_p95_ms: number;
   peak_rss_mb: number;
+  disk_mb?: number;
   settle_s?: number;
   reembed_s?: number;
   reads_during_reembed_p95_ms?: number;
@@ -194,11 +230,12 @@ function startProber(base: string): { stop(): Promise<{ healthz: number[]; reads
 
 async function openBackend(
   backend: string,
-): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+): Promise<{ env: Record<string, string>; dir?: string; close(): Promise<void> }> {
   if (backend === "pglite") {
     const dir = await Deno.makeTempDir({ prefix: "mneme-bench-" });
     return {
       env: { DATA_DIR: dir },
+      dir,
       close: () => Deno.remove(dir, { recursive: true }),
     };
   }
@@ -309,8 +346,35 @@ async function scopedSearches(service: SqlMemoryService): Promise<Partial<Row>> 
   };
 }
 
+/** Bytes of the files under `dir`. */
+async function duBytes(dir: string): Promise<number> {
+  let n = 0;
+  for await (const e of Deno.readDir(dir)) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) n += await duBytes(path);
+    else if (e.isFile) n += (await Deno.stat(path)).size;
+  }
+  return n;
+}
+
 async function bench(backend: string, size: number, fsync: string): Promise<Row> {
   const be = await openBackend(backend);
+  let row: Row | undefined;
+  try {
+    row = await benchOn(be, backend, size, fsync);
+    if (be.dir) row.disk_mb = +((await duBytes(be.dir)) / 2 ** 20).toFixed(1);
+    return row;
+  } finally {
+    await be.close();
+  }
+}
+
+async function benchOn(
+  be: Awaited<ReturnType<typeof openBackend>>,
+  backend: string,
+  size: number,
+  fsync: string,
+): Promise<Row> {
   const env = { EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: "0", ...be.env };
   const cfg = loadMemoryConfig((n) => env[n as keyof typeof env] ?? Deno.env.get(n));
   // The pglite-socket server serves one connection at a time: one pooled connection there;
@@ -327,14 +391,15 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       storeOf(server.service).invalidateStats();
     }
     peakRss = Deno.memoryUsage().rss;
-    // Import throughput: the whole size in imports of 10,000 (the most one import takes).
+    // Import throughput: the whole size in imports of CHUNK (default 10,000, the most one
+    // import takes).
     // Meanwhile /healthz, a list and a search in turn, from a worker (its own thread and event
     // loop, like another process): a blocked daemon shows in these latencies.
     const prober = startProber(server.url);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    for (let i = 0; i < size; i += 10_000) {
-      const chunk = Array.from({ length: Math.min(10_000, size - i) }, (_, j) => item(i + j));
+    for (let i = 0; i < size; i += CHUNK) {
+      const chunk = Array.from({ length: Math.min(CHUNK, size - i) }, (_, j) => item(i + j));
       await client.import(chunk);
     }
     const importS = (performance.now() - t0) / 1000;
@@ -375,6 +440,7 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
       };
     }
     return {
+      version: values.tree ? `${TREE_VERSION} ${TREE.pathname}` : `${TREE_VERSION} this tree`,
       backend,
       fsync: backend === "pglite" ? fsync : "server",
       size,
@@ -405,7 +471,6 @@ async function bench(backend: string, size: number, fsync: string): Promise<Row>
     };
   } finally {
     await server.close();
-    await be.close();
   }
 }
 
@@ -501,11 +566,62 @@ async function concurrent(size: number, n: number): Promise<ConcurrentRow> {
   }
 }
 
+/** One row measured by this file run in a child process on the modules of `tree`. */
+async function childRow(tree: string, backend: string, size: number, fsync: string): Promise<Row> {
+  const rowsTo = await Deno.makeTempFile({ prefix: "mneme-bench-row-" });
+  try {
+    const args = [
+      "run",
+      "-A",
+      "--lock=tests/deno.lock",
+      new URL(import.meta.url).pathname,
+      "--tree",
+      tree,
+      "--rows-to",
+      rowsTo,
+      "--sizes",
+      String(size),
+      "--backends",
+      backend,
+      "--fsync",
+      fsync,
+      "--chunk",
+      String(CHUNK),
+      "--creates",
+      String(CREATES),
+      "--searches",
+      String(SEARCHES),
+      ...(values["database-url"] ? ["--database-url", values["database-url"]] : []),
+      ...(values.reembed ? ["--reembed"] : []),
+      ...(values.settle ? ["--settle"] : []),
+      ...(values.scoped ? ["--scoped"] : []),
+    ];
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: new URL("../", import.meta.url).pathname,
+      stdout: "null",
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error(`bench:memory: the run of ${tree} failed`);
+    return (JSON.parse(await Deno.readTextFile(rowsTo)) as Row[])[0];
+  } finally {
+    await Deno.remove(rowsTo);
+  }
+}
+
 const rows: Row[] = [];
 const concurrentRows: ConcurrentRow[] = [];
 for (const backend of backends) {
   for (const fsync of backend === "pglite" ? fsyncModes : ["server"]) {
     for (const size of sizes) {
+      if (values.baseline) {
+        // Each side in a process of its own, the baseline first.
+        for (const tree of [values.baseline, new URL("../", import.meta.url).pathname]) {
+          console.error(`bench: ${tree}: ${backend} (fsync ${fsync}) at ${size} memories…`);
+          rows.push(await childRow(tree, backend, size, fsync));
+        }
+        continue;
+      }
       console.error(`bench: ${backend} (fsync ${fsync}) at ${size} memories…`);
       rows.push(await bench(backend, size, fsync));
       if (backend === "postgres" && values["database-url"] && CONCURRENCY > 0) {
@@ -518,6 +634,11 @@ for (const backend of backends) {
   }
 }
 clearInterval(sampler);
+if (values["rows-to"]) {
+  // A child of `--baseline`: the rows go to the parent, which prints and writes them.
+  await Deno.writeTextFile(values["rows-to"], JSON.stringify(rows));
+  Deno.exit(0);
+}
 
 function table<T extends object>(rs: T[]) {
   const cols = Object.keys(rs[0]) as (keyof T)[];
@@ -546,6 +667,9 @@ const out = {
   ])),
   creates: CREATES,
   searches: SEARCHES,
+  import_chunk: CHUNK,
+  load: Deno.loadavg(),
+  ...(values.baseline ? { baseline: values.baseline } : {}),
   ...(values.scoped ? { scoped: "2% global, 98% in 100 projects" } : {}),
   rows,
   ...(concurrentRows.length ? { concurrent: concurrentRows, duration_s: DURATION_S } : {}),

@@ -1,32 +1,44 @@
 /**
- * `deno task bench:recall [--data DIR] [--embedder builtin|stand-in] [--retrieval LIST]
- *   [--limit N]`
+ * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|dev,test]
+ *   [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
+ *   [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]`
  *
  * Recall quality of the memory service on LoCoMo-format conversations (default
- * `../shared/data/locomo-dev`, five conversations). Every dialogue turn is stored through the
- * real service (`SqlMemoryService` on embedded PGlite, import) as one memory with content
+ * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
+ * (bench/data/paraphrase/, default its test split; README there).
+ *
+ * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
+ * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
  * `"<speaker>: <text>"`, scope `project`, one project per conversation, type `context`. Every
  * question of categories 1–4 with evidence is asked with that conversation's project at
  * limit 5 (and again at limit 10 for hit@10). A question is a hit@k when an evidence turn is
  * among the first k results; MRR uses the rank of the first evidence turn in the top 10.
- *
  * The baseline is BM25 computed in the same run on the same turns (k1 = 1.2, b = 0.75,
  * lower-case `[a-z0-9]+` tokens, a small stop-word list removed from the query, the
  * conversation's own turns as the corpus), as described in `../shared/data/README.md`.
- *
  * `--retrieval hybrid,vector,lexical` also measures each side of the hybrid alone (a
  * diagnostic mode of the service). `--embedder stand-in` uses the deterministic semantic
  * stand-in of the tests (word vectors that place related words near each other) instead of
- * the builtin embedder. `--baseline DIR` (a checkout of an earlier version, e.g. `git worktree
- * add /tmp/base REF`) also searches every question with that version's service, interleaved
- * with this one's, and reports hit@5 and search p50/p95 of both.
+ * the builtin embedder. It also measures the prompt hook's gate over confidence floors:
+ * every question sent as a prompt through the hook's own code from its own project and from
+ * another one, with BM25 plus a query-coverage gate as the baseline (docs/recall.md).
  *
- * It also measures the prompt hook's gate (automatic recall): every question sent as a prompt
- * through the hook's own code from its own project and from another one, over confidence
- * floors, with BM25 plus a query-coverage gate as the baseline (docs/recall.md).
+ * **Every version through the agent's paths** (tasks/lib/versions.ts): this tree and each
+ * `--baseline DIR` (a checkout of an earlier version: `git archive REF | tar -x -C DIR`),
+ * loaded side by side, each with stores of its own, every prompt asked of every version in
+ * turn (alternating which goes first). Per version, on the paraphrase set (each project in a
+ * fresh store holding its memories and the global ones, as the set's README says; `--split`)
+ * and on LoCoMo (`--versions-locomo on`, the default; negatives: the question in the next
+ * conversation's project):
+ *
+ * - tool hit@5: the MCP `recall` tool (the version's own MCP server, in process over the SDK's
+ *   in-memory transport) at limit 5; a hit when the target (or a memory listed as as-right)
+ *   is among the results; its p50/p95 latency;
+ * - the prompt hook at the version's default floor (its search and `formatRecall`): aimed
+ *   prompts whose memory is injected, everyday prompts with anything injected.
+ *
  * Prints tables and writes JSON to bench/results/recall-<time>.json.
  */
-import { parseArgs } from "node:util";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import type { Embedder } from "../src/embed/embedder.ts";
 import { SqlMemoryService } from "../src/memory/service.ts";
@@ -52,25 +64,72 @@ import {
   recallSearchLimit,
 } from "../src/memcli/commands/recall.ts";
 import type { SearchResult } from "../src/memory/types.ts";
+import { benchArgs, intFlag } from "./lib/args.ts";
+import {
+  loadParaphrase,
+  PARAPHRASE_FILE,
+  type ParaphraseSet,
+  type Split,
+  SPLITS,
+} from "./paraphrase.ts";
+import {
+  loadVersion,
+  locomoRows,
+  paraphraseRows,
+  printVersionRows,
+  type VersionRow,
+} from "./lib/versions.ts";
 
 /** Confidence floors of the curve. */
 const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 /** The hook's default number of memories. */
 const hookLimit = DEFAULT_RECALL_LIMIT;
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    data: { type: "string", default: "../shared/data/locomo-dev" },
-    embedder: { type: "string", default: "builtin" },
-    retrieval: { type: "string", default: "hybrid" },
-    limit: { type: "string", default: "5" },
-    "word-vectors": { type: "string", default: "on,off" },
-    baseline: { type: "string" },
-    dim: { type: "string" },
-  },
-  strict: true,
+const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
+  "[--split dev|test|dev,test] [--baseline DIR]... [--versions-locomo on|off] " +
+  "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
+const values = benchArgs(USAGE, {
+  data: { type: "string", default: "../shared/data/locomo-dev" },
+  paraphrase: { type: "string", default: PARAPHRASE_FILE },
+  split: { type: "string", default: "test" },
+  embedder: { type: "string", default: "builtin" },
+  retrieval: { type: "string", default: "hybrid" },
+  limit: { type: "string", default: "5" },
+  "word-vectors": { type: "string", default: "on,off" },
+  baseline: { type: "string", multiple: true },
+  "versions-locomo": { type: "string", default: "on" },
+  dim: { type: "string" },
 });
+const splits = values.split!.split(",") as Split[];
+if (!splits.length || splits.some((s) => !SPLITS.includes(s))) {
+  console.error(`--split takes dev, test or dev,test, not ${values.split}\nusage: ${USAGE}`);
+  Deno.exit(2);
+}
+if (values["versions-locomo"] !== "on" && values["versions-locomo"] !== "off") {
+  console.error(`--versions-locomo takes on or off\nusage: ${USAGE}`);
+  Deno.exit(2);
+}
+const paraphrasePath = values.paraphrase === "none" ? undefined : values.paraphrase;
+let paraphrase: ParaphraseSet | undefined;
+if (paraphrasePath) {
+  try {
+    paraphrase = await loadParaphrase(paraphrasePath);
+  } catch (err) {
+    console.error(`--paraphrase ${paraphrasePath}: ${(err as Error).message}`);
+    Deno.exit(2);
+  }
+}
+const baselines: URL[] = [];
+for (const dir of values.baseline ?? []) {
+  try {
+    const real = Deno.realPathSync(dir);
+    Deno.statSync(`${real}/src/memory/service.ts`);
+    baselines.push(new URL(`file://${real}/`));
+  } catch {
+    console.error(`--baseline ${dir}: not a checkout of Mneme (no src/memory/service.ts)`);
+    Deno.exit(2);
+  }
+}
 
 // ---- BM25 baseline (as in ../shared/data/README.md) ----
 const BM25_STOP = new Set(
@@ -163,7 +222,7 @@ try {
   );
   Deno.exit(2);
 }
-const limit = Number(values.limit);
+const limit = intFlag("limit", values.limit);
 const embedder = makeEmbedder(values.embedder!);
 const retrievals = values.retrieval!.split(",") as Retrieval[];
 const wordVectorModes = values["word-vectors"]!.split(",");
@@ -269,68 +328,19 @@ for (const { retrieval, words } of runs) {
   results.push(r);
 }
 
-// ---- Search against an earlier version, in the same run ----
-// `--baseline DIR`: a checkout of an earlier version (`git worktree add DIR REF`). Its service
-// and store modules are loaded beside ours, the same turns are stored in a database of its
-// own, and each question is searched by both, alternating which goes first, so that both see
-// the same machine at the same moment.
-interface Side {
-  name: string;
-  search: (query: string, project: string) => Promise<{ memory: { content: string } }[]>;
-  times: number[];
-  tally: Tally;
-}
-let versus: Side[] = [];
-if (values.baseline) {
-  const dir = new URL(`file://${Deno.realPathSync(values.baseline)}/`);
-  const old = {
-    service: await import(new URL("src/memory/service.ts", dir).href),
-    store: await import(new URL("src/store/store.ts", dir).href),
-    migrate: await import(new URL("src/store/migrate.ts", dir).href),
-    pglite: await import(new URL("src/store/pglite/mod.ts", dir).href),
-    builtin: await import(new URL("src/embed/builtin.ts", dir).href),
-  };
-  const oldEmbedder = new old.builtin.BuiltinEmbedder();
-  await oldEmbedder.probe();
-  const oldDb = await old.pglite.openPglite();
-  await old.migrate.migrate(oldDb);
-  const oldStored = await old.migrate.ensureEmbeddingColumn(oldDb, oldEmbedder.info);
-  const oldService = new old.service.SqlMemoryService({
-    store: new old.store.Store(oldDb),
-    embedder: oldEmbedder,
-    stored: oldStored,
-  });
-  await importConversations(oldService, convs);
-  const ours = new SqlMemoryService({ store: new Store(db), embedder, stored });
-  versus = [
-    {
-      name: `baseline ${values.baseline}`,
-      search: (query, project) => oldService.search({ query, project, limit }),
-      times: [],
-      tally: tally(),
-    },
-    {
-      name: "this version",
-      search: (query, project) => ours.search({ query, project, limit }),
-      times: [],
-      tally: tally(),
-    },
-  ];
-  let flip = false;
-  for (const c of convs) {
-    for (const q of askedQuestions(c)) {
-      const order = flip ? [...versus].reverse() : versus;
-      flip = !flip;
-      for (const side of order) {
-        const t = performance.now();
-        const top = await side.search(q.question, c.name);
-        side.times.push(performance.now() - t);
-        const ranked = top.map((x) => idsOf.get(`${c.name}\n${x.memory.content}`) ?? []);
-        count(side.tally, ranked, new Set(q.evidence), limit);
-      }
-    }
-  }
-  await oldDb.close();
+// ---- Every version on the paraphrase set and on LoCoMo, through the agent's paths ----
+// This tree and each `--baseline DIR` (a checkout of an earlier version): tool hit@5 through
+// the MCP `recall` tool, the prompt hook at its default floor, interleaved (tasks/lib/versions.ts).
+const versions = [
+  await loadVersion(new URL("../", import.meta.url), "this tree"),
+  ...await Promise.all(baselines.map((d) => loadVersion(d, `baseline ${d.pathname}`))),
+];
+const versionRows: VersionRow[] = [];
+if (paraphrase) versionRows.push(...await paraphraseRows(versions, paraphrase, splits));
+if (values["versions-locomo"] === "on") {
+  versionRows.push(
+    ...await locomoRows(versions, convs, values.data!.replace(/\/+$/, "").split("/").pop()!),
+  );
 }
 
 // ---- Automatic recall: the prompt hook's gate ----
@@ -528,17 +538,12 @@ for (const r of gateRows) {
   );
 }
 
-if (versus.length) {
-  console.log("\nSearch against the baseline, interleaved (limit " + limit + ")");
-  console.log("| version | hit@5 | search p50 ms | search p95 ms |");
-  console.log("|---|---|---|---|");
-  for (const v of versus) {
-    console.log(
-      `| ${v.name} | ${f(v.tally.h5 / v.tally.n)} | ${pct(v.times, 50).toFixed(2)} | ${
-        pct(v.times, 95).toFixed(2)
-      } |`,
-    );
-  }
+if (versionRows.length) {
+  console.log(
+    `\nEvery version through the agent's paths: tool hit@5 (MCP recall, limit 5), the prompt ` +
+      "hook at its default floor (aimed memory injected / everyday prompt with anything injected)",
+  );
+  printVersionRows(versionRows);
 }
 
 const out = {
@@ -549,12 +554,11 @@ const out = {
   turns,
   limit,
   embedder: embedder.info,
-  versus_baseline: versus.map((v) => ({
-    version: v.name,
-    hit5: +f(v.tally.h5 / v.tally.n),
-    search_p50_ms: +pct(v.times, 50).toFixed(2),
-    search_p95_ms: +pct(v.times, 95).toFixed(2),
-  })),
+  load: Deno.loadavg(),
+  paraphrase: paraphrasePath ?? null,
+  splits,
+  versions: versions.map((v) => ({ name: v.name, version: v.version, dir: v.dir.pathname })),
+  by_version: versionRows,
   automatic_recall: { prompts: sent.length, default_floor: DEFAULT_MIN_CONFIDENCE, rows: gateRows },
   results: results.map((r) => ({
     system: r.system,

@@ -34,7 +34,6 @@
  * words). Prints tables and writes JSON to bench/results/dense-probe-<time>.json.
  */
 import { parseArgs } from "node:util";
-import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import { type DenseEncoder, dot, unit } from "../src/embed/dense.ts";
 import { SifEncoder } from "../src/embed/sif.ts";
 import { decodeWordVectors, type WordVectors } from "../src/embed/words.ts";
@@ -48,7 +47,7 @@ import {
   recallSearchLimit,
 } from "../src/memcli/commands/recall.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
-import { SqlMemoryService } from "../src/memory/service.ts";
+import type { SqlMemoryService } from "../src/memory/service.ts";
 import {
   COEFFICIENTS,
   confidenceOf,
@@ -58,10 +57,8 @@ import {
 } from "../src/memory/confidence.ts";
 import { builtinWordVectors } from "../src/embed/words.ts";
 import type { ImportItem, SearchResult } from "../src/memory/types.ts";
-import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
-import { openPglite } from "../src/store/pglite/mod.ts";
-import { Store } from "../src/store/store.ts";
 import { askedQuestions, loadData, turnContent } from "./locomo.ts";
+import { newService } from "./confidence_meaning.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -108,15 +105,6 @@ interface Dataset {
   >;
   /** The hook's verdict on each prompt (the product today). */
   hook: Map<Prompt, { injected: boolean; hit: boolean }>;
-}
-
-async function newService() {
-  const embedder = new BuiltinEmbedder();
-  await embedder.probe();
-  const db = await openPglite();
-  await migrate(db);
-  const stored = await ensureEmbeddingColumn(db, embedder.info);
-  return { db, service: new SqlMemoryService({ store: new Store(db), embedder, stored }) };
 }
 
 /** Search every prompt through the product, as the tool (limit 100) and as the hook. */

@@ -1,5 +1,5 @@
 /**
- * `deno task fit:confidence [--data DIR]`
+ * `deno task fit:confidence [--data DIR] [--paraphrase FILE]`
  *
  * Fits the coefficients of the search results' confidence (src/memory/confidence.ts) on
  * LoCoMo-format conversations (default `../shared/data/locomo-dev`, the dev split: fit on
@@ -16,8 +16,15 @@
  * positives and negatives weighing half each in total. It
  * prints the coefficients to put in `COEFFICIENTS`, the fit's log loss and AUC beside those
  * of the shipped coefficients, and writes JSON to bench/results/confidence-fit-<time>.json.
+ *
+ * `--paraphrase FILE` (the paraphrase set, bench/data/paraphrase/paraphrase.json; its **dev**
+ * split only, never the test split) adds the research of tasks/confidence_meaning.ts: features
+ * that know about meaning (a dense SIF cosine and others) on the ranking the dense leg is to
+ * give, fitted on the paraphrase dev split and LoCoMo dev together; per model the coefficients,
+ * AUC and the hook's curve at floors 0.5–0.9 on each dataset (in sample and cross-validated),
+ * and the band: the largest move of one aimed pair's confidence when 1,000 unrelated memories
+ * (LoCoMo turns) join its project. Writes bench/results/confidence-meaning-<time>.json.
  */
-import { parseArgs } from "node:util";
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
@@ -27,13 +34,24 @@ import { SqlMemoryService } from "../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { openPglite } from "../src/store/pglite/mod.ts";
 import { Store } from "../src/store/store.ts";
-import { askedQuestions, importConversations, loadData } from "./locomo.ts";
+import { askedQuestions, importConversations, loadData, turnContent } from "./locomo.ts";
+import { benchArgs } from "./lib/args.ts";
+import { loadParaphrase, type ParaphraseSet } from "./paraphrase.ts";
+import { meaningResearch, solve } from "./confidence_meaning.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { data: { type: "string", default: "../shared/data/locomo-dev" } },
-  strict: true,
+const values = benchArgs("deno task fit:confidence [--data DIR] [--paraphrase FILE]", {
+  data: { type: "string", default: "../shared/data/locomo-dev" },
+  paraphrase: { type: "string" },
 });
+let paraphrase: ParaphraseSet | undefined;
+if (values.paraphrase) {
+  try {
+    paraphrase = await loadParaphrase(values.paraphrase);
+  } catch (err) {
+    console.error(`--paraphrase ${values.paraphrase}: ${(err as Error).message}`);
+    Deno.exit(2);
+  }
+}
 
 const convs = await loadData(values.data!);
 const embedder = new BuiltinEmbedder();
@@ -93,23 +111,6 @@ function fit(): number[] {
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
   return w;
-}
-
-/** Solve a x = b (Gaussian elimination with partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r][c] / m[c][c];
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  return m.map((row, i) => row[n] / m[i][i]);
 }
 
 function quality(predict: (s: Signals) => number) {
@@ -177,3 +178,28 @@ const file = new URL(
 );
 await Deno.writeTextFile(file, JSON.stringify(out, null, 2) + "\n");
 console.error(`wrote ${file.pathname}`);
+
+if (paraphrase) {
+  // Unrelated memories for the band: the first 1,000 distinct LoCoMo turns.
+  const filler = [...new Set(convs.flatMap((c) => c.turns.map(turnContent)))].slice(0, 1000);
+  const research = await meaningResearch(paraphrase, convs, filler);
+  const meaningFile = new URL(
+    `../bench/results/confidence-meaning-${out.date.replace(/[:.]/g, "-")}.json`,
+    import.meta.url,
+  );
+  await Deno.writeTextFile(
+    meaningFile,
+    JSON.stringify(
+      {
+        date: out.date,
+        load: Deno.loadavg(),
+        paraphrase: values.paraphrase,
+        locomo: values.data,
+        ...research,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  console.error(`wrote ${meaningFile.pathname}`);
+}

@@ -1,0 +1,97 @@
+/**
+ * The paraphrase set (bench/data/paraphrase/, README there) for the recall benchmark and the
+ * confidence fit: loading, the prompts of a split, and a project's store as the set says (the
+ * project's memories plus the global ones, in a store of their own).
+ * @module
+ */
+import type { ImportItem, MemoryService } from "../src/memory/types.ts";
+
+/** The set's default file. */
+export const PARAPHRASE_FILE = "bench/data/paraphrase/paraphrase.json";
+
+/** A memory of the set. */
+export interface SetMemory {
+  id: string;
+  content: string;
+  type: string;
+  scope: "project" | "global";
+}
+/** A prompt of the set: aimed at `target` (and as right: `also`), or everyday (null). */
+export interface SetPrompt {
+  id: string;
+  project: string;
+  text: string;
+  target: string | null;
+  also?: string[];
+  split: "dev" | "test";
+  shares_word?: boolean;
+}
+/** The file. */
+export interface ParaphraseSet {
+  version: number;
+  projects: { name: string; kind: string; memories: SetMemory[] }[];
+  globals: SetMemory[];
+  prompts: SetPrompt[];
+}
+
+/** The splits a run may ask for. */
+export const SPLITS = ["dev", "test"] as const;
+export type Split = typeof SPLITS[number];
+
+/** Read the set; a file that is not one is refused with its path. */
+export async function loadParaphrase(path: string): Promise<ParaphraseSet> {
+  const raw = JSON.parse(await Deno.readTextFile(path)) as ParaphraseSet;
+  if (!Array.isArray(raw?.projects) || !Array.isArray(raw.globals) || !Array.isArray(raw.prompts)) {
+    throw new Error(`${path}: not a paraphrase set (projects, globals, prompts)`);
+  }
+  return raw;
+}
+
+/** The memories a prompt's target may be (its target and `also`); null for everyday. */
+export function targetsOf(p: SetPrompt): Set<string> | null {
+  return p.target === null ? null : new Set([p.target, ...(p.also ?? [])]);
+}
+
+/** The prompts of `split` in `project`. */
+export function promptsOf(set: ParaphraseSet, split: Split, project: string): SetPrompt[] {
+  return set.prompts.filter((p) => p.split === split && p.project === project);
+}
+
+/** A project's memories as the set says: its own, then the global ones. */
+export function memoriesOf(set: ParaphraseSet, project: string): SetMemory[] {
+  const p = set.projects.find((x) => x.name === project);
+  if (!p) throw new Error(`paraphrase set: no project ${project}`);
+  return [
+    ...p.memories.map((m) => ({ ...m, scope: "project" as const })),
+    ...set.globals.map((g) => ({ ...g, scope: "global" as const })),
+  ];
+}
+
+/**
+ * Store a project's memories (its own and the global ones) through `service.import`, into a
+ * store that holds nothing else; returns the set's memory id of each stored content (trimmed,
+ * as the service stores it), keyed `"<project or empty for global>\n<content>"`.
+ */
+export async function importProject(
+  service: MemoryService,
+  set: ParaphraseSet,
+  project: string,
+): Promise<Map<string, string>> {
+  const memories = memoriesOf(set, project);
+  const items: ImportItem[] = memories.map((m) => ({
+    content: m.content,
+    scope: m.scope,
+    ...(m.scope === "project" ? { project } : {}),
+    type: m.type as ImportItem["type"],
+  }));
+  const result = await service.import(items);
+  if (result.imported !== items.length) {
+    throw new Error(`paraphrase set: ${project}: ${result.imported} of ${items.length} imported`);
+  }
+  return new Map(memories.map((m) => [memoryKey(m.scope, project, m.content), m.id]));
+}
+
+/** The key of a stored memory in {@link importProject}'s map. */
+export function memoryKey(scope: string, project: string, content: string): string {
+  return `${scope === "global" ? "" : project}\n${content.trim()}`;
+}
