@@ -25,8 +25,8 @@ import { builtinWordVectors, type WordVectors } from "../src/embed/words.ts";
 import { queryWords, STOP_WORDS, terms } from "../src/domain/terms.ts";
 import { cosine } from "../src/embed/words.ts";
 import {
-  COEFFICIENTS,
   confidenceOf,
+  LEXICAL_COEFFICIENTS,
   profileQuery,
   type QueryProfile,
   type Signals,
@@ -401,7 +401,10 @@ export function predict(m: Model, c: Candidate): number {
       coverage: c.f.coverage,
       namesMissed: c.f.names_missed,
       lexical: c.f.lexical,
-    }, COEFFICIENTS);
+      semantic: 0,
+      softCoverage: 0,
+      shared: 0,
+    }, LEXICAL_COEFFICIENTS);
   }
   return sigmoid(m.features.reduce((z, f, i) => z + m.w[i + 1] * c.f[f], m.w[0]));
 }
@@ -655,10 +658,10 @@ export async function meaningResearch(
     name: "shipped",
     features: ["coverage", "names_missed", "lexical"],
     w: [
-      COEFFICIENTS.intercept,
-      COEFFICIENTS.coverage,
-      COEFFICIENTS.namesMissed,
-      COEFFICIENTS.lexical,
+      LEXICAL_COEFFICIENTS.intercept,
+      LEXICAL_COEFFICIENTS.coverage,
+      LEXICAL_COEFFICIENTS.namesMissed,
+      LEXICAL_COEFFICIENTS.lexical,
     ],
   };
   const models = [

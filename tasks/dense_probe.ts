@@ -49,8 +49,8 @@ import {
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import {
-  COEFFICIENTS,
   confidenceOf,
+  LEXICAL_COEFFICIENTS,
   profileQuery,
   type Signals,
   signalsOf,
@@ -556,7 +556,17 @@ async function confidencePreview(sets: Dataset[], leg: Leg) {
   };
   const models: Record<string, (x: number[]) => number> = {
     "shipped coefficients": (x) =>
-      confidenceOf({ coverage: x[1], namesMissed: x[2], lexical: x[3] }, COEFFICIENTS),
+      confidenceOf(
+        {
+          coverage: x[1],
+          namesMissed: x[2],
+          lexical: x[3],
+          semantic: 0,
+          softCoverage: 0,
+          shared: 0,
+        },
+        LEXICAL_COEFFICIENTS,
+      ),
   };
   const w3 = fit(4);
   const w4 = fit(5);

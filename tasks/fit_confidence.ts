@@ -28,7 +28,12 @@
 import { BuiltinEmbedder } from "../src/embed/builtin.ts";
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
-import { COEFFICIENTS, confidenceOf, type Signals } from "../src/memory/confidence.ts";
+import {
+  COEFFICIENTS,
+  confidenceOf,
+  LEXICAL_COEFFICIENTS,
+  type Signals,
+} from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import { SqlMemoryService } from "../src/memory/service.ts";
 import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
@@ -143,6 +148,9 @@ const fitted = {
   coverage: +w[1].toFixed(2),
   namesMissed: +w[2].toFixed(2),
   lexical: +w[3].toFixed(2),
+  semantic: 0,
+  softCoverage: 0,
+  oneShared: 0,
 };
 const positives = examples.filter((e) => e.y).length;
 const out = {
@@ -155,6 +163,8 @@ const out = {
   fitted_quality: quality((s) => confidenceOf(s, fitted)),
   shipped: COEFFICIENTS,
   shipped_quality: quality((s) => confidenceOf(s)),
+  lexical_014: LEXICAL_COEFFICIENTS,
+  lexical_014_quality: quality((s) => confidenceOf(s, LEXICAL_COEFFICIENTS)),
 };
 console.log(
   `${examples.length} examples (${positives} positive) from ${convs.length} conversations`,

@@ -203,7 +203,7 @@ Flags:
   --project NAME   project to search besides global memories
   --limit N        at most N memories, 1..100 (default 5)
   --max-chars N    the whole block within N characters, 200..100000 (default 4000)
-  --min-confidence X  leave out results of confidence below X, 0..1 (default 0.7)
+  --min-confidence X  leave out results of confidence below X, 0..1 (default 0.9)
   --min-score X    leave out results scoring below X, 0..10 (default 0.1; the score is
                    relevance x scope weight x weight x decay)
   --hook           run as an agent hook (see above)

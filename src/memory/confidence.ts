@@ -4,7 +4,7 @@
  * ranks; the confidence says whether anything is worth showing unasked (the prompt hook
  * injects only results at or above a floor, `memcli recall --min-confidence`).
  *
- * It is a logistic function of three signals of whether the memory covers the query:
+ * It is a logistic function of signals of whether the memory covers the query:
  *
  * - **coverage**: the share of the query's information the memory contains. Each informative
  *   word of the query (stop words left out; the {@link COVERAGE_WORDS} heaviest) weighs its
@@ -20,17 +20,28 @@
  * - **names missed**: how many names of the query (words written with a capital that are
  *   not acronyms, days, months or languages; a sentence's first word only when it is rare)
  *   the memory lacks. A question about Caroline is not answered by a memory about Melanie.
- * - **lexical**: the lexical relevance of the search (BM25 over the scope, normalised by the
- *   query's total idf).
+ * - **semantic**: the calibrated dense cosine of the query and the memory (src/memory/dense.ts;
+ *   0 without the dense leg or a vector).
+ * - **soft coverage**: the share of the information of the query's {@link COVERAGE_WORDS}
+ *   heaviest words the memory has, a word it lacks counting in part by its nearest word of the
+ *   memory (word-vector cosine from {@link SOFT_FROM}, credit (c − 0.4) / 0.4, whatever the
+ *   word's rank).
+ * - **one shared**: 1 when exactly one of the query's coverage words is in the memory. On
+ *   prompts written without looking at the scorer, one shared word was what most often lifted
+ *   an everyday prompt's unrelated memory.
+ * - **lexical**: the lexical relevance of the search (BM25 over the scope). Its coefficient is
+ *   0 since 0.15: its idf normalisation moves with the other memories of the scope, so adding
+ *   unrelated memories moved a pair's confidence by up to 0.077; without it the move is 0.
  *
- * confidence = σ(b₀ + b₁ × coverage − b₂ × names missed + b₃ × lexical), the coefficients
- * fitted by logistic regression on the LoCoMo dev split (`deno task fit:confidence`): each
- * question's evidence turns in its own conversation's project are positives, every result
- * for it in another conversation's project is a negative.
+ * confidence = σ(b₀ + Σ bᵢ × signalᵢ), the coefficients fitted by logistic regression on the
+ * dev splits of LoCoMo and of the paraphrase set (`deno task fit:confidence --paraphrase
+ * FILE`; docs/recall.md, "The confidence"), never on their test splits. Each signal depends on
+ * the query and the memory alone, so a pair's confidence does not move when other memories
+ * are added. The coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
  * @module
  */
 import { variantsOf } from "../domain/forms.ts";
-import { queryWords, terms } from "../domain/terms.ts";
+import { queryWords, STOP_WORDS, terms } from "../domain/terms.ts";
 import { cosine, type WordVectors } from "../embed/words.ts";
 
 /** The heaviest query words that coverage looks at. */
@@ -58,15 +69,41 @@ export interface Coefficients {
   namesMissed: number;
   /** b₃, of the lexical relevance. */
   lexical: number;
+  /** b₄, of the calibrated dense cosine. */
+  semantic: number;
+  /** b₅, of soft coverage. */
+  softCoverage: number;
+  /** b₆ (negative), when exactly one of the query's words is in the memory. */
+  oneShared: number;
 }
 
 /** Fitted coefficients of the logistic function (see the module's documentation). */
 export const COEFFICIENTS: Readonly<Coefficients> = {
+  intercept: -2.072,
+  coverage: 3.906,
+  namesMissed: -2.218,
+  lexical: 0,
+  semantic: 3.561,
+  softCoverage: 2.673,
+  oneShared: -1.287,
+};
+
+/**
+ * The coefficients of 0.14 and before (coverage, names missed, lexical relevance), fitted on
+ * LoCoMo dev alone: kept for comparisons (`tasks/fit_confidence.ts`).
+ */
+export const LEXICAL_COEFFICIENTS: Readonly<Coefficients> = {
   intercept: -3.06,
   coverage: 6.84,
   namesMissed: -2.28,
   lexical: 3.45,
+  semantic: 0,
+  softCoverage: 0,
+  oneShared: 0,
 };
+
+/** Word-vector cosine from which soft coverage credits a word the memory lacks (to 1 at 0.8). */
+export const SOFT_FROM = 0.4;
 
 /** Capitalised words that are not names. */
 const NOT_NAMES = new Set(
@@ -93,6 +130,11 @@ export interface QueryProfile {
   readonly names: readonly Word[];
   /** The information coverage is divided by. */
   readonly span: number;
+  /**
+   * The words soft coverage looks at: the {@link COVERAGE_WORDS} heaviest, each its term only,
+   * with its word vector when it has one (any rank).
+   */
+  readonly soft: readonly { term: string; weight: number; vector?: Float32Array }[];
 }
 
 /** The signals of one memory for one query. */
@@ -103,6 +145,15 @@ export interface Signals {
   namesMissed: number;
   /** The search's lexical relevance, 0..1. */
   lexical: number;
+  /** The calibrated dense cosine of the query and the memory (src/memory/dense.ts), 0..1. */
+  semantic: number;
+  /**
+   * Share of the query's information the memory has, a word it lacks counting in part by its
+   * nearest word of the memory (word-vector cosine from {@link SOFT_FROM}), 0..1.
+   */
+  softCoverage: number;
+  /** How many of the query's coverage words the memory has. */
+  shared: number;
 }
 
 function information(rank: number | undefined, word: string, vocabulary: number): number {
@@ -136,7 +187,22 @@ export function profileQuery(query: string, vectors: WordVectors): QueryProfile 
   const words = [...all].sort((a, b) => b.weight - a.weight).slice(0, COVERAGE_WORDS);
   const total = words.reduce((s, w) => s + w.weight, 0);
   const span = Math.min(total, Math.max(SPAN_MIN_NATS, SPAN_SHARE * total));
-  return { words, names: all.filter((w) => w.name), span };
+  return { words, names: all.filter((w) => w.name), span, soft: softWords(query, vectors) };
+}
+
+/** The query's words for soft coverage ({@link QueryProfile.soft}). */
+function softWords(query: string, vectors: WordVectors): QueryProfile["soft"] {
+  const seen = new Map<string, { term: string; weight: number; vector?: Float32Array }>();
+  for (const q of queryWords(query)) {
+    if (q.inIdentifier || seen.has(q.term) || STOP_WORDS.has(q.word)) continue;
+    const rank = q.identifier ? undefined : vectors.rank(q.word);
+    seen.set(q.term, {
+      term: q.term,
+      weight: information(rank, q.word, vectors.size),
+      vector: q.identifier ? undefined : vectors.vector(q.word),
+    });
+  }
+  return [...seen.values()].sort((a, b) => b.weight - a.weight).slice(0, COVERAGE_WORDS);
 }
 
 /** The signals of a memory's content for a query. */
@@ -145,6 +211,7 @@ export function signalsOf(
   content: string,
   lexical: number,
   vectors: WordVectors,
+  semantic = 0,
 ): Signals {
   const have = new Set(terms(content));
   const covers = (w: Word) => [...w.forms].some((f) => have.has(f));
@@ -166,12 +233,43 @@ export function signalsOf(
     coverage: profile.span > 0 ? Math.min(1, covered / profile.span) : 0,
     namesMissed: profile.names.filter((w) => !covers(w)).length,
     lexical: Math.max(0, Math.min(1, lexical)),
+    semantic: Math.max(0, Math.min(1, semantic)),
+    softCoverage: softCoverage(profile, have, content, vectors),
+    shared: profile.words.filter(covers).length,
   };
+}
+
+/** {@link Signals.softCoverage}. */
+function softCoverage(
+  profile: QueryProfile,
+  have: Set<string>,
+  content: string,
+  vectors: WordVectors,
+): number {
+  let memoryVectors: Float32Array[] | undefined;
+  let total = 0;
+  let got = 0;
+  for (const w of profile.soft) {
+    total += w.weight;
+    if (have.has(w.term)) {
+      got += w.weight;
+      continue;
+    }
+    if (!w.vector) continue;
+    memoryVectors ??= (content.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? [])
+      .filter((x) => !STOP_WORDS.has(x)).map((x) => vectors.vector(x))
+      .filter((v): v is Float32Array => v !== undefined);
+    let best = 0;
+    for (const v of memoryVectors) best = Math.max(best, cosine(w.vector, v));
+    got += w.weight * Math.min(1, Math.max(0, (best - SOFT_FROM) / SOFT_FROM));
+  }
+  return total > 0 ? got / total : 0;
 }
 
 /** The confidence of the signals, 0..1 (see the module's documentation). */
 export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENTS): number {
   const z = c.intercept + c.coverage * s.coverage + c.namesMissed * s.namesMissed +
-    c.lexical * s.lexical;
+    c.lexical * s.lexical + c.semantic * s.semantic + c.softCoverage * s.softCoverage +
+    c.oneShared * (s.shared === 1 ? 1 : 0);
   return 1 / (1 + Math.exp(-z));
 }

@@ -172,12 +172,13 @@ export interface RankOptions {
  * The candidates that are not noise, scored ({@link relevance}, then the word-vector re-rank
  * of the builtin embedder's candidates, then the dense leg's {@link fuseDense}, then
  * {@link scoreMemory}), best first (ties: the most recently updated, then by id), at most
- * `limit`.
+ * `limit`; each with its dense cosine (null without the dense leg or a vector), which the
+ * confidence reads.
  */
 export function rank(
   candidates: readonly Candidate[],
   o: RankOptions,
-): { c: Candidate; score: number }[] {
+): { c: Candidate; score: number; cos: number | null }[] {
   const share = lexicalShare(o.embedder);
   const rerank = o.retrieval === "hybrid" && o.words !== null &&
     o.embedder.provider === "builtin";
@@ -199,7 +200,7 @@ export function rank(
           WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
         r = fused < MIN_RELEVANCE ? 0 : fused;
       }
-      if (!dense) return { c, relevance: r };
+      if (!dense) return { c, relevance: r, cos: null };
       // Its dense cosine: as the dense leg read it, else from its text (a lexical candidate).
       let cos: number | null = dense.found.get(c.memory.id) ?? null;
       if (cos === null) {
@@ -207,10 +208,10 @@ export function rank(
         cos = d ? dot(dense.query, d) : null;
       }
       const fused = fuseDense(r, cos);
-      return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused };
+      return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused, cos };
     })
     .filter((x) => x.relevance > 0)
-    .map((x) => ({ c: x.c, score: scoreMemory(x.c.memory, x.relevance, o.now) }))
+    .map((x) => ({ c: x.c, score: scoreMemory(x.c.memory, x.relevance, o.now), cos: x.cos }))
     .sort((a, b) => b.score - a.score || b.c.memory.updated_at.localeCompare(a.c.memory.updated_at))
     .slice(0, o.limit);
 }

@@ -8,7 +8,7 @@ import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, type WordVectors } from "../embed/words.ts";
 import { builtinSif, SifEncoder } from "../embed/sif.ts";
-import { backfillDense, DENSE_CANDIDATES, type DenseProgress } from "./dense.ts";
+import { backfillDense, calibrated, DENSE_CANDIDATES, type DenseProgress } from "./dense.ts";
 import { terms } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
@@ -586,8 +586,9 @@ export class SqlMemoryService implements MemoryService {
       now,
     });
     const profile = profileQuery(q.query, words);
-    return ranked.map(({ c, score }) => {
-      const signals = signalsOf(profile, c.memory.content, c.lexical, words);
+    return ranked.map(({ c, score, cos }) => {
+      const semantic = cos === null ? 0 : calibrated(cos);
+      const signals = signalsOf(profile, c.memory.content, c.lexical, words, semantic);
       return { memory: c.memory, score, confidence: confidenceOf(signals), signals };
     });
   }

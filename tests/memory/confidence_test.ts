@@ -85,7 +85,10 @@ Deno.test("word forms and short names: 'why did we pick postgres?' finds 'We cho
     const found = (await s.search({ query: "why did we pick postgres?", project: PROJECT }))
       .findIndex((r) => r.memory.content.startsWith("We chose PostgreSQL"));
     assert.ok(found >= 0 && found < 3, `rank ${found}`);
-    assert.match(await injected(s, "why did we pick postgres?"), /We chose PostgreSQL/);
+    // Found, but not injected unasked: a short prompt that shares one word with a memory was
+    // the main source of injections for everyday prompts on the paraphrase set's dev split, so
+    // the confidence of 0.15 weighs one shared word down (docs/recall.md, "The confidence").
+    assert.doesNotMatch(await injected(s, "why did we pick postgres?"), /We chose PostgreSQL/);
     // An irregular verb alone links the two.
     await s.create({
       content: "Maria wrote the onboarding checklist",
