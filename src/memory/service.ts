@@ -8,22 +8,14 @@ import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, type WordVectors } from "../embed/words.ts";
 import { builtinSif, SifEncoder } from "../embed/sif.ts";
-import { backfillDense, calibrated, DENSE_CANDIDATES, type DenseProgress } from "./dense.ts";
-import { terms } from "../domain/terms.ts";
-import { variantsOf } from "../domain/forms.ts";
-import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
-import {
-  lexicalQuery,
-  rank,
-  RECALL_CANDIDATES,
-  type Retrieval,
-  SUPERSEDED_WEIGHT,
-} from "./ranking.ts";
+import { backfillDense, type DenseProgress } from "./dense.ts";
+import { type Retrieval, SUPERSEDED_WEIGHT } from "./ranking.ts";
 import { type DbHandle, fixedHandle } from "../store/db.ts";
 import type { NewRow, ScopeFilter } from "../store/sql.ts";
 import { importKey } from "../store/imports.ts";
 import type { Store } from "../store/store.ts";
 import { HealthCheck } from "./health.ts";
+import { type ExplainedResult, searchMemories } from "./search.ts";
 import {
   IMPORT_ANALYZE_MAX_MS,
   IMPORT_ANALYZE_QUIET_MS,
@@ -66,7 +58,6 @@ import {
   validateList,
   validateOffset,
   validateReplace,
-  validateSearch,
   validateUpdate,
 } from "./validate.ts";
 
@@ -129,8 +120,7 @@ function hierarchyOf(scope: Scope, project: string | null): ScopeFilter {
     : { kind: "global" };
 }
 
-/** A search result with the signals its confidence comes from (src/memory/confidence.ts). */
-export type ExplainedResult = SearchResult & { signals: Signals };
+export type { ExplainedResult };
 
 /**
  * A search of `service` with each result's signals: for src/memory/diagnostics.ts only (the
@@ -498,99 +488,19 @@ export class SqlMemoryService implements MemoryService {
     storeUnder = (service) => service.#store;
   }
 
-  /** A search, with the signals each result's confidence comes from. */
-  async #search(input: SearchInput): Promise<ExplainedResult[]> {
-    const q = validateSearch(input);
-    // The check that the stored vectors are usable is one round trip of its own: on server
-    // Postgres it runs beside the search (another pooled connection) rather than before it,
-    // and its error, when there is one, is the answer.
-    const usable = this.#assertVectorsUsable();
-    // Without project and scope, search covers global memories only: an agent outside a
-    // project never sees other projects' memories.
-    const scope: ScopeFilter = q.scope === "all"
-      ? { kind: "all" }
-      : q.scope === "global"
-      ? { kind: "global" }
-      : q.scope === "project"
-      ? { kind: "project", project: q.project! }
-      : q.project !== undefined
-      ? { kind: "hierarchy", project: q.project }
-      : { kind: "global" };
-    const queryTerms = terms(q.query);
-    const now = this.#now();
-    const mode = this.#retrieval;
-    const groups = mode === "vector" ? [] : queryTerms.map(variantsOf);
-    // The corpus statistics (cached: usually no round trip) weigh the query's terms; the
-    // store receives the weights ready-made (ranking.ts).
-    const found = Promise.all([
-      this.#embed([q.query]),
-      groups.length ? this.#store.corpusStats(scope, [...new Set(groups.flat())]) : null,
-    ]).then(([[embedding], stats]) =>
-      this.#store.candidates(
-        embedding,
-        stats ? lexicalQuery(groups, stats) : null,
-        scope,
-        RECALL_CANDIDATES,
-        now,
-        mode !== "lexical",
-      )
-    );
-    // The dense leg (src/memory/dense.ts), beside: the memories nearest by meaning, whatever
-    // their words.
-    const dense = mode === "hybrid" && this.#denseSearch
-      ? this.#denseEncoder().then(async (encoder) => {
-        const query = encoder?.vector(q.query);
-        if (!encoder || !query) return null;
-        const near = await this.#store.denseNearest(query, scope, DENSE_CANDIDATES, now);
-        return { encoder, query, near };
-      })
-      : Promise.resolve(null);
-    // Word vectors weigh the query's words for the confidence (and re-rank the builtin
-    // embedder's candidates): loaded once, beside the search.
-    const vectors = this.#vectors();
-    const [checked, searched, loaded, nearby] = await Promise.allSettled([
-      usable,
-      found,
-      vectors,
-      dense,
-    ]);
-    if (checked.status === "rejected") throw checked.reason;
-    if (searched.status === "rejected") throw searched.reason;
-    if (loaded.status === "rejected") throw loaded.reason;
-    if (nearby.status === "rejected") throw nearby.reason;
-    const words = loaded.value;
-    const leg = nearby.value;
-    const candidates = searched.value;
-    if (leg) {
-      // A memory only the dense leg found shares no word the lexical side weighed: it joins
-      // with no lexical relevance, its dense cosine its way into the ranking.
-      const seen = new Set(candidates.map((c) => c.memory.id));
-      for (const n of leg.near) {
-        if (!seen.has(n.memory.id)) {
-          candidates.push({ memory: n.memory, similarity: 0, lexical: 0 });
-        }
-      }
-    }
-    const ranked = rank(candidates, {
-      query: q.query,
-      queryTerms,
-      retrieval: mode,
+  /** A search, with the signals each result's confidence comes from (search.ts). */
+  #search(input: SearchInput): Promise<ExplainedResult[]> {
+    return searchMemories({
+      store: this.#store,
       embedder: this.#embedder.info,
-      words: this.#wordVectors === false ? null : words,
-      dense: leg && {
-        query: leg.query,
-        found: new Map(leg.near.map((n) => [n.memory.id, n.similarity])),
-        vector: (text) => leg.encoder.vector(text),
-      },
-      limit: q.limit,
-      now,
-    });
-    const profile = profileQuery(q.query, words);
-    return ranked.map(({ c, score, cos }) => {
-      const semantic = cos === null ? 0 : calibrated(cos);
-      const signals = signalsOf(profile, c.memory.content, c.lexical, words, semantic);
-      return { memory: c.memory, score, confidence: confidenceOf(signals), signals };
-    });
+      embed: (texts) => this.#embed(texts),
+      assertVectorsUsable: () => this.#assertVectorsUsable(),
+      vectors: () => this.#vectors(),
+      reranks: this.#wordVectors !== false,
+      denseEncoder: this.#denseSearch ? () => this.#denseEncoder() : null,
+      retrieval: this.#retrieval,
+      now: this.#now,
+    }, input);
   }
 
   /** The word vectors: the injected ones, else those that ship (loaded on first use). */

@@ -1,0 +1,140 @@
+/**
+ * The path of one search through the service: validate, weigh the query's terms, read the
+ * candidates (the lexical and vector sides in one statement, the dense leg's nearest beside
+ * it), rank them (ranking.ts) and give each result its confidence (confidence.ts), with the
+ * signals it comes from (which the service's `search` drops and diagnostics.ts keeps).
+ * docs/architecture.md, "The path of a search", follows it from the request down.
+ * @module
+ */
+import type { SifEncoder } from "../embed/sif.ts";
+import type { WordVectors } from "../embed/words.ts";
+import { terms } from "../domain/terms.ts";
+import { variantsOf } from "../domain/forms.ts";
+import type { ScopeFilter } from "../store/sql.ts";
+import type { Store } from "../store/store.ts";
+import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
+import { calibrated, DENSE_CANDIDATES } from "./dense.ts";
+import { lexicalQuery, rank, RECALL_CANDIDATES, type Retrieval } from "./ranking.ts";
+import type { EmbedderInfo, SearchInput, SearchResult } from "./types.ts";
+import { validateSearch } from "./validate.ts";
+
+/** A search result with the signals its confidence comes from (src/memory/confidence.ts). */
+export type ExplainedResult = SearchResult & { signals: Signals };
+
+/** What a search needs of the service. */
+export interface SearchDeps {
+  store: Store;
+  /** The configured embedder. */
+  embedder: EmbedderInfo;
+  /** Embed texts with it (a 503 when it fails). */
+  embed: (texts: string[]) => Promise<number[][]>;
+  /** Refuse when the stored vectors are another embedder's (maintenance). */
+  assertVectorsUsable: () => Promise<void>;
+  /** The word vectors (the confidence's, and the re-rank's). */
+  vectors: () => Promise<WordVectors>;
+  /** Whether the word vectors re-rank the builtin embedder's candidates. */
+  reranks: boolean;
+  /** The dense leg's encoder (null: no dense leg in search). */
+  denseEncoder: (() => Promise<SifEncoder | null>) | null;
+  /** How candidates are found (`hybrid`; the others are diagnostics). */
+  retrieval: Retrieval;
+  now: () => Date;
+}
+
+/** One search, each result with its confidence's signals. */
+export async function searchMemories(
+  d: SearchDeps,
+  input: SearchInput,
+): Promise<ExplainedResult[]> {
+  const q = validateSearch(input);
+  // The check that the stored vectors are usable is one round trip of its own: on server
+  // Postgres it runs beside the search (another pooled connection) rather than before it,
+  // and its error, when there is one, is the answer.
+  const usable = d.assertVectorsUsable();
+  // Without project and scope, search covers global memories only: an agent outside a
+  // project never sees other projects' memories.
+  const scope: ScopeFilter = q.scope === "all"
+    ? { kind: "all" }
+    : q.scope === "global"
+    ? { kind: "global" }
+    : q.scope === "project"
+    ? { kind: "project", project: q.project! }
+    : q.project !== undefined
+    ? { kind: "hierarchy", project: q.project }
+    : { kind: "global" };
+  const queryTerms = terms(q.query);
+  const now = d.now();
+  const mode = d.retrieval;
+  const groups = mode === "vector" ? [] : queryTerms.map(variantsOf);
+  // The corpus statistics (cached: usually no round trip) weigh the query's terms; the
+  // store receives the weights ready-made (ranking.ts).
+  const found = Promise.all([
+    d.embed([q.query]),
+    groups.length ? d.store.corpusStats(scope, [...new Set(groups.flat())]) : null,
+  ]).then(([[embedding], stats]) =>
+    d.store.candidates(
+      embedding,
+      stats ? lexicalQuery(groups, stats) : null,
+      scope,
+      RECALL_CANDIDATES,
+      now,
+      mode !== "lexical",
+    )
+  );
+  // The dense leg (src/memory/dense.ts), beside: the memories nearest by meaning, whatever
+  // their words.
+  const dense = mode === "hybrid" && d.denseEncoder
+    ? d.denseEncoder().then(async (encoder) => {
+      const query = encoder?.vector(q.query);
+      if (!encoder || !query) return null;
+      const near = await d.store.denseNearest(query, scope, DENSE_CANDIDATES, now);
+      return { encoder, query, near };
+    })
+    : Promise.resolve(null);
+  // Word vectors weigh the query's words for the confidence (and re-rank the builtin
+  // embedder's candidates): loaded once, beside the search.
+  const vectors = d.vectors();
+  const [checked, searched, loaded, nearby] = await Promise.allSettled([
+    usable,
+    found,
+    vectors,
+    dense,
+  ]);
+  if (checked.status === "rejected") throw checked.reason;
+  if (searched.status === "rejected") throw searched.reason;
+  if (loaded.status === "rejected") throw loaded.reason;
+  if (nearby.status === "rejected") throw nearby.reason;
+  const words = loaded.value;
+  const leg = nearby.value;
+  const candidates = searched.value;
+  if (leg) {
+    // A memory only the dense leg found shares no word the lexical side weighed: it joins
+    // with no lexical relevance, its dense cosine its way into the ranking.
+    const seen = new Set(candidates.map((c) => c.memory.id));
+    for (const n of leg.near) {
+      if (!seen.has(n.memory.id)) {
+        candidates.push({ memory: n.memory, similarity: 0, lexical: 0 });
+      }
+    }
+  }
+  const ranked = rank(candidates, {
+    query: q.query,
+    queryTerms,
+    retrieval: mode,
+    embedder: d.embedder,
+    words: d.reranks ? words : null,
+    dense: leg && {
+      query: leg.query,
+      found: new Map(leg.near.map((n) => [n.memory.id, n.similarity])),
+      vector: (text) => leg.encoder.vector(text),
+    },
+    limit: q.limit,
+    now,
+  });
+  const profile = profileQuery(q.query, words);
+  return ranked.map(({ c, score, cos }) => {
+    const semantic = cos === null ? 0 : calibrated(cos);
+    const signals = signalsOf(profile, c.memory.content, c.lexical, words, semantic);
+    return { memory: c.memory, score, confidence: confidenceOf(signals), signals };
+  });
+}
