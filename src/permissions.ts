@@ -1,8 +1,9 @@
 /**
  * The one permission model: the Deno permission set each program needs for its
- * configuration (environment and flags), as plain data ({@link PermissionPlan}), and the
- * helpers that turn a set into `deno run` flags, check it at startup, describe it, and
- * narrow a running process to it.
+ * configuration (environment and flags), as plain data ({@link PermissionPlan}). This module
+ * holds the memory service's plans (admin, mcp, memcli, the database's creator) and re-exports
+ * the rest: the plan type and its helpers (flags, checks, description, narrowing:
+ * src/permissions/plan.ts) and the messages client's plans (src/permissions/messages.ts).
  *
  * The table of programs (src/programs.ts) calls these plans; the launcher
  * (src/bin/launch.ts) computes the set when a task or an installed command starts and runs
@@ -12,37 +13,16 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
+import { basename, dirname, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
 import { safeEnv } from "./common/env.ts";
-import {
-  AUTOSTART_ENV,
-  AUTOSTART_RUN,
-  autostartDirs,
-  profileFiles,
-  xdgAutostartDir,
-} from "./common/autostart.ts";
-import { defaultPort } from "./common/net.ts";
-import { wordVectorsFiles } from "./common/models.ts";
+import { AUTOSTART_ENV, autostartDirs, profileFiles, xdgAutostartDir } from "./common/autostart.ts";
+import { absolute, add, addNet, type PermissionPlan, urlHostPort } from "./permissions/plan.ts";
 
-/** A set of Deno permissions, as `deno run` flags take them. */
-export interface PermissionPlan {
-  /** `host` or `host:port` entries for `--allow-net`. */
-  net: string[];
-  /** Paths for `--allow-read`. */
-  read: string[];
-  /** Paths for `--allow-write`. */
-  write: string[];
-  /** Variable names for `--allow-env`. */
-  env: string[];
-  /** Program names for `--allow-run` (none when absent). */
-  run?: string[];
-  /** Paths for `--deny-read`: refused even inside a granted read path. */
-  denyRead?: string[];
-  /** System information kinds for `--allow-sys` (none when absent). */
-  sys?: string[];
-}
+export * from "./permissions/plan.ts";
+export * from "./permissions/messages.ts";
+import { wordVectorsFiles } from "./common/models.ts";
 
 /** The loopback names every memory-service program may reach (the default service URLs). */
 export const LOOPBACK: readonly string[] = ["127.0.0.1", "localhost", "[::1]"];
@@ -125,14 +105,6 @@ export const MEMCLI_ENV_VARS: readonly string[] = [
  */
 export const MEMCLI_RUN: readonly string[] = ["sh", "ps", "kill"];
 
-/** `host:port` of a URL with the scheme's default port filled in (brackets kept for IPv6). */
-export function urlHostPort(raw: string): string {
-  const u = new URL(raw);
-  const port = u.port !== "" ? u.port : String(defaultPort(u.protocol) ?? "");
-  const host = u.hostname === "" ? "localhost" : u.hostname;
-  return port ? `${host}:${port}` : host;
-}
-
 /**
  * Loaders of the packages whose files {@link pgliteFiles} finds. Nothing here calls them:
  * naming them puts the packages in this module's graph, so that `import.meta.resolve` finds
@@ -202,24 +174,11 @@ export function pgliteWorkerFiles(): string[] {
   return PGLITE_WORKER_MODULES.map((m) => fileURLToPath(new URL(m, base)));
 }
 
-function add(list: string[], entry: string): void {
-  if (!list.includes(entry)) list.push(entry);
-}
-
-/** Adds a `host[:port]` unless a host already in `net` grants it (a host covers its ports). */
-function addNet(net: string[], entry: string): void {
-  if (!net.some((have) => covers("net", have, entry))) net.push(entry);
-}
-
 function embedderHosts(cfg: MemoryConfig, net: string[]): void {
   if (cfg.embeddingProvider === "ollama" || cfg.embeddingProvider === "auto") {
     addNet(net, urlHostPort(cfg.ollamaUrl));
   }
   if (cfg.embeddingProvider === "openai") addNet(net, urlHostPort(cfg.openaiBaseUrl));
-}
-
-function absolute(path: string, cwd: string): string {
-  return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
 /** The project files memcli looks for in each directory from the working one up. */
@@ -412,282 +371,4 @@ export function planFor(
  */
 export function creatorPlan(staging: string): PermissionPlan {
   return { net: [], read: [staging, ...pgliteFiles()], write: [staging], env: [] };
-}
-
-/** Every environment variable the proxy daemon (`msgcli serve`) reads. */
-export const SERVE_ENV_VARS: readonly string[] = [
-  "HOME",
-  "USERPROFILE",
-  "MSGCLI_API_BASE_URL",
-  "MSGCLI_OAUTH_AUTHORIZE_URL",
-  "MSGCLI_OAUTH_TOKEN_URL",
-  "MSGCLI_OAUTH_CLIENT_ID",
-  "MSGCLI_CREDENTIALS_PATH",
-  "MSGCLI_DEBUG",
-  "MSGCLI_SERVE_KEY",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-];
-
-/** Variables `msgcli` reads beyond the daemon's. */
-export const MSGCLI_ENV_VARS: readonly string[] = [
-  ...SERVE_ENV_VARS,
-  "MSGCLI_NO_BROWSER",
-  "DISPLAY",
-  "WAYLAND_DISPLAY",
-];
-
-/** Programs that open the login page in a browser (Linux and BSDs, macOS). */
-export const BROWSER_OPENERS: readonly string[] = ["xdg-open", "open"];
-
-/** What the messages client's permissions follow from (a resolved `MsgConfig`). */
-export interface MsgEndpoints {
-  /** Messages API base URL. */
-  apiBaseUrl: string;
-  /** OAuth token endpoint. */
-  tokenUrl: string;
-  /** The credentials file. */
-  credentialsPath: string;
-  /** The proxy URL, when one is used. */
-  proxy?: string;
-}
-
-/**
- * The directory of a credentials file: it holds the file, its lock (`<path>.lock`) and the
- * temp files of the atomic write and the writability probe (whose names are random).
- */
-export function credentialsDir(path: string): string {
-  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
-  if (i < 0) return ".";
-  if (i === 0) return path[0];
-  return path.slice(0, i);
-}
-
-/** The files one `msgcli` command names on its command line. */
-export interface MsgcliFiles {
-  /** Files it reads (`--system-file`, `--history`), as given. */
-  read: string[];
-  /** The credentials file it writes instead of the configured one (`login --out`). */
-  credentials?: string;
-}
-
-/**
- * The permissions `msgcli` needs for `cfg`: the loopback names (the login callback), the API
- * and token hosts and the proxy, the credentials directory (read and write), its variables,
- * the browser openers; and the files the command names (`files`, resolved against `cwd`).
- * Without `files` (a compiled executable, whose grants are fixed when it is built) it reads
- * the working directory instead, so `--system-file` and `--history` work there.
- */
-export function msgcliPlan(
-  cfg: MsgEndpoints,
-  files: MsgcliFiles | null = null,
-  cwd = ".",
-): PermissionPlan {
-  const creds = credentialsDir(files?.credentials ?? cfg.credentialsPath);
-  const net = ["127.0.0.1", "localhost"];
-  for (const u of [cfg.apiBaseUrl, cfg.tokenUrl, cfg.proxy]) {
-    if (u !== undefined) addNet(net, urlHostPort(u));
-  }
-  const read = [creds];
-  for (const f of files ? files.read : ["."]) add(read, cwd === "." ? f : absolute(f, cwd));
-  return { net, read, write: [creds], env: [...MSGCLI_ENV_VARS], run: [...BROWSER_OPENERS] };
-}
-
-/**
- * The proxy daemon's set for its listen address (`host:port`, brackets for IPv6) and
- * configuration: net to the listen address, the API and token hosts and the proxy (nothing
- * else, not even the authorize page); the credentials directory; its variables; nothing
- * else (no run, ffi, sys, import).
- */
-export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
-  const net = [listen];
-  addNet(net, urlHostPort(cfg.apiBaseUrl));
-  addNet(net, urlHostPort(cfg.tokenUrl));
-  if (cfg.proxy !== undefined) addNet(net, urlHostPort(cfg.proxy));
-  const creds = credentialsDir(cfg.credentialsPath);
-  return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
-}
-
-/** Programs the background-service commands run (`msgcli serve start|stop|status`, `run`). */
-export const SERVE_CONTROL_RUN: readonly string[] = ["sh", "ps", "kill"];
-
-/**
- * The set of `msgcli serve start|stop|restart|status` for a listen address (`host:port`,
- * brackets for IPv6): the daemon's, with the listen host on any port (port 0 is chosen by
- * the daemon) and the loopback names (a client reaches `0.0.0.0` at 127.0.0.1), and the
- * programs that start, check and stop it ({@link SERVE_CONTROL_RUN}); for `enable` and
- * `disable`, `systemctl`/`launchctl` and the folders of the user's units and agents.
- */
-export function serveControlPlan(
-  listen: string,
-  cfg: MsgEndpoints,
-  env: (name: string) => string | undefined = safeEnv,
-): PermissionPlan {
-  const plan = servePlan(listen, cfg);
-  const host = listen.startsWith("[")
-    ? listen.slice(0, listen.indexOf("]") + 1)
-    : listen.split(":")[0];
-  plan.net = plan.net.filter((n) => n !== listen);
-  for (const h of [host, "127.0.0.1", "localhost", "[::1]"]) addNet(plan.net, h);
-  plan.run = [...SERVE_CONTROL_RUN, ...AUTOSTART_RUN];
-  // enable/disable: the user's systemd units and launchd agents (src/common/autostart.ts).
-  const home = env("HOME") ?? env("USERPROFILE");
-  if (home) {
-    const dirs = autostartDirs({ home, xdgConfigHome: env("XDG_CONFIG_HOME") || undefined });
-    for (const d of dirs) {
-      add(plan.read, d);
-      add(plan.write, d);
-    }
-  }
-  plan.env = [...plan.env, "XDG_CONFIG_HOME"];
-  return plan;
-}
-
-/**
- * `msgcli run -- COMMAND`: adds to msgcli's `plan` the command it runs, the programs that
- * start and check the daemon ({@link SERVE_CONTROL_RUN}), and the daemon's listen host
- * (`host` or `[v6]`).
- */
-export function addRunPermissions(plan: PermissionPlan, command: string, listenHost: string): void {
-  plan.run = [...(plan.run ?? [])];
-  for (const r of [command, ...SERVE_CONTROL_RUN]) if (!plan.run.includes(r)) plan.run.push(r);
-  addNet(plan.net, listenHost);
-}
-
-/**
- * One line saying which permissions `plan` grants, for a startup line or `--debug`:
- * `net=a,b read=… write=… env=N variables run=…` (`none` for an empty kind). With
- * `full`, the variable names too.
- */
-export function describePlan(plan: PermissionPlan, full = false): string {
-  const list = (xs: readonly string[] | undefined) => (xs?.length ? xs.join(",") : "none");
-  const parts = [`net=${list(plan.net)}`, `read=${list(plan.read)}`];
-  if (plan.denyRead?.length) parts.push(`deny-read=${list(plan.denyRead)}`);
-  parts.push(`write=${list(plan.write)}`);
-  parts.push(full ? `env=${list(plan.env)}` : `env=${plan.env.length} variables`);
-  parts.push(`run=${list(plan.run)}`);
-  if (plan.sys?.length) parts.push(`sys=${list(plan.sys)}`);
-  return parts.join(" ");
-}
-
-/**
- * What this process holds, for its startup line: {@link describePlan} of `plan` when it is
- * locked to it, else the unscoped permissions it holds (`-A` in development).
- */
-export function heldPermissions(plan: PermissionPlan, full = false): string {
-  const broad: string[] = [];
-  for (const name of ["net", "read", "write", "env", "run", "ffi", "sys", "import"] as const) {
-    try {
-      if (Deno.permissions.querySync({ name } as Deno.PermissionDescriptor).state === "granted") {
-        broad.push(name);
-      }
-    } catch { /* a permission this Deno does not know */ }
-  }
-  return broad.length ? `unscoped ${broad.join(",")} (not locked)` : describePlan(plan, full);
-}
-
-/** The `deno run` flags granting exactly `plan`. */
-export function permissionFlags(plan: PermissionPlan): string[] {
-  const flags: string[] = [];
-  if (plan.net.length) flags.push(`--allow-net=${plan.net.join(",")}`);
-  if (plan.read.length) flags.push(`--allow-read=${plan.read.join(",")}`);
-  if (plan.denyRead?.length) flags.push(`--deny-read=${plan.denyRead.join(",")}`);
-  if (plan.write.length) flags.push(`--allow-write=${plan.write.join(",")}`);
-  if (plan.env.length) flags.push(`--allow-env=${plan.env.join(",")}`);
-  if (plan.run?.length) flags.push(`--allow-run=${plan.run.join(",")}`);
-  if (plan.sys?.length) flags.push(`--allow-sys=${plan.sys.join(",")}`);
-  return flags;
-}
-
-/** The entries of `plan` this process does not hold, as `kind:value` strings. */
-export function missingPermissions(plan: PermissionPlan): string[] {
-  const missing: string[] = [];
-  const check = (d: Deno.PermissionDescriptor, label: string) => {
-    if (Deno.permissions.querySync(d).state !== "granted") missing.push(label);
-  };
-  for (const host of plan.net) check({ name: "net", host }, `net:${host}`);
-  for (const path of plan.read) check({ name: "read", path }, `read:${path}`);
-  for (const path of plan.write) check({ name: "write", path }, `write:${path}`);
-  for (const variable of plan.env) check({ name: "env", variable }, `env:${variable}`);
-  for (const command of plan.run ?? []) check({ name: "run", command }, `run:${command}`);
-  for (const kind of plan.sys ?? []) {
-    check({ name: "sys", kind } as Deno.PermissionDescriptor, `sys:${kind}`);
-  }
-  return missing;
-}
-
-/**
- * The startup check of an entrypoint: null when the process holds every permission of
- * `plan`, else a message naming what is missing and how to grant it.
- */
-export function permissionProblem(name: string, plan: PermissionPlan): string | null {
-  const missing = missingPermissions(plan);
-  if (missing.length === 0) return null;
-  const kinds: Record<string, string[]> = {};
-  for (const m of missing) {
-    const i = m.indexOf(":");
-    (kinds[m.slice(0, i)] ??= []).push(m.slice(i + 1));
-  }
-  const flags = Object.entries(kinds).map(([k, v]) => `--allow-${k}=${v.join(",")}`).join(" ");
-  return `${name}: this configuration needs permissions the process was not given ` +
-    `(${missing.join(", ")}). Start it through its task or installed command, which ` +
-    `grant what the configuration needs when they start, or add ${flags} to the deno run ` +
-    "command.";
-}
-
-/**
- * Whether the grant `have` of a permission kind covers `want`: a host covers all its
- * ports, a path covers everything below it; names (env, run) match exactly.
- */
-export function covers(
-  kind: "net" | "read" | "write" | "env" | "run",
-  have: string,
-  want: string,
-): boolean {
-  if (have === want) return true;
-  if (kind === "net") {
-    const host = want.startsWith("[") ? want.slice(0, want.indexOf("]") + 1) : want.split(":")[0];
-    return have === host;
-  }
-  if (kind === "env" || kind === "run") return false;
-  const h = resolve(have);
-  const w = resolve(want);
-  return w === h || w.startsWith(h.endsWith("/") ? h : `${h}/`);
-}
-
-const netCovers = (have: string, want: string) => covers("net", have, want);
-const pathCovers = (have: string, want: string) => covers("read", have, want);
-
-/**
- * Revoke what `held` grants beyond `keep`, for a process that goes on with fewer
- * permissions than it started with (`msgcli serve` started by `msgcli`): every program it
- * may run, and the hosts and paths of `held` that `keep` does not need. An entry that also
- * grants something `keep` needs stays (Deno cannot revoke part of a grant).
- */
-export function narrowPermissions(held: PermissionPlan, keep: PermissionPlan): void {
-  const revoke = (d: Deno.PermissionDescriptor) => {
-    try {
-      Deno.permissions.revokeSync(d);
-    } catch { /* not a permission this Deno knows */ }
-  };
-  if (!keep.run?.length) revoke({ name: "run" });
-  for (const host of held.net) {
-    if (!keep.net.some((k) => netCovers(host, k) || netCovers(k, host))) {
-      revoke({ name: "net", host });
-    }
-  }
-  for (
-    const [kind, paths, needed] of [
-      ["read", held.read, keep.read],
-      ["write", held.write, keep.write],
-    ] as const
-  ) {
-    for (const path of paths) {
-      if (!needed.some((k) => pathCovers(path, k) || pathCovers(k, path))) {
-        revoke({ name: kind, path });
-      }
-    }
-  }
 }

@@ -69,7 +69,8 @@ import {
   scopedItem,
   SUBJECTS,
 } from "./bench_items.ts";
-import { storeOf } from "../src/memory/diagnostics.ts";
+import { storeOf as storeOfThisTree } from "../src/memory/diagnostics.ts";
+import type { Store } from "../src/store/store.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -95,6 +96,15 @@ const { values } = parseArgs({
   },
   strict: true,
 });
+
+/**
+ * The store under a service of the tree under test: `storeOf` of src/memory/diagnostics.ts
+ * since 0.15, the service's `store` getter before.
+ */
+// deno-lint-ignore no-explicit-any
+function storeOf(service: any): Store {
+  return "maintenance" in service ? storeOfThisTree(service) : service.store;
+}
 
 // The modules under test: this tree's, or `--tree DIR`'s (a child of `--baseline`).
 const TREE = values.tree

@@ -23,6 +23,7 @@ export const LAYERS: readonly { name: string; paths: readonly string[] }[] = [
       "src/embed/",
       "src/config.ts",
       "src/permissions.ts",
+      "src/permissions/",
       "src/process.ts",
       "src/version.ts",
       "src/info_flags.ts",
