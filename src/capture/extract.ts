@@ -81,7 +81,7 @@ function secretKinds(text: string): string[] | null {
 const MAX_SENTENCE = 400;
 
 /** Split a turn's text into sentences (code spans kept whole; newlines and bullets split). */
-export function sentences(text: string): string[] {
+export function sentences(text: string, listed?: Set<string>): string[] {
   const out: string[] = [];
   for (const para of text.split(/\n+/)) {
     let cur = "";
@@ -100,20 +100,22 @@ export function sentences(text: string): string[] {
     }
     out.push(cur);
   }
-  return out.flatMap(splitClauses).map((s) => s.replace(/^\s*([-*•]|\d+[.)])\s+/, "").trim())
-    .filter((s) => s.length > 0);
+  return out.flatMap((s) => splitClauses(s, listed)).map((s) =>
+    s.replace(/^\s*([-*•]|\d+[.)])\s+/, "").trim()
+  ).filter((s) => s.length > 0);
 }
 
 /**
  * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
  * split it?"), and the items of a list of rules ("ground rules: do A, and don't B").
  */
-function splitClauses(s: string): string[] {
+function splitClauses(s: string, listed?: Set<string>): string[] {
   const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i);
   const out: string[] = [];
   for (const p of parts) {
     const m = p.match(/^([^:]*\b(?:rules?|preferences?)\b[^:]*):\s*(.+)$/i);
-    if (!m) {
+    // "that's a general rule: …" says the sentence before is a rule: one statement with it.
+    if (!m || /^\W*that'?s\b/i.test(m[1])) {
       out.push(p);
       continue;
     }
@@ -122,7 +124,10 @@ function splitClauses(s: string): string[] {
     )
       .filter((x) => x.trim());
     const general = GENERAL_GLOBAL.test(m[1]) ? " (in general)" : "";
-    for (const it of items) out.push(it.trim() + general);
+    for (const it of items) {
+      out.push(it.trim() + general);
+      listed?.add(it.trim() + general);
+    }
   }
   return out;
 }
@@ -175,7 +180,7 @@ interface Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 const STATUS =
-  /\b(fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps)\b/i;
+  /\b(fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently)\b/i;
 
 /** A clause that asks for work ("…, make it handle leap years"): the sentence is a request. */
 const REQUEST_CLAUSE =
@@ -191,7 +196,9 @@ const CONCRETE = new RegExp(
     String.raw`(?:^|\s)(?:~?\/|\.\/)[\w.-]`,
     String.raw`\b[\w.-]+\/[\w.-]+`,
     String.raw`\b[a-z0-9+.-]+:\/\/`,
-    String.raw`\b[\w-]+\.(?:ts|js|py|go|rs|toml|ya?ml|json|proto|md|sql|sh|env|cfg|ini|lock|tf)\b`,
+    String
+      .raw`\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|toml|ya?ml|json|proto|md|sql|sh|env|cfg|ini|lock|tf|hcl|css|scss|html|csv|txt|xml|java|kt|rb|php|vue|svelte)\b`,
+    String.raw`\b\d+ ?(?:ms|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|mb|gb|kb|%)(?!\w)`,
     String.raw`\bport \d{2,5}\b|(?:^|\s):\d{2,5}\b`,
     String
       .raw`\b[A-Za-z][\w.+-]* v?\d+(?:\.\d+)+\b|\b(?:postgres(?:ql)?|node|python|go|rust|java|ruby|php|mysql|redis|kafka|terraform|k8s|kubernetes|deno|bun|msrv) v?\d+\b`,
@@ -234,7 +241,7 @@ export function classify(s: string): Match | null {
   }
   if (
     /\buse [`'"\w@./-]+( v?\d[\w.]*)?,? (not|instead of|rather than|over) [`'"\w@./-]+/.test(l) ||
-    /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (instead of|rather than) [`'"\w@./-]+/.test(l)
+    /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (not|instead of|rather than) [`'"\w@./-]+/.test(l)
   ) return { type: "rule", rule: "use-x-not-y", confidence: 0.85 };
   if (/^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core)) {
     return { type: "rule", rule: "no-doing", confidence: 0.75 };
@@ -259,6 +266,12 @@ export function classify(s: string): Match | null {
     /^(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b)\w+/
       .test(core)
   ) return { type: "rule", rule: "we-dont", confidence: 0.7 };
+  // Habits of the team: "we squash-merge PRs", "we tag releases as vX.Y.Z".
+  if (
+    /^(we|our team) (usually |normally |generally )?(squash|squash-merge|rebase|tag|version|name|prefix|pin|vendor|partition|publish|review|pair)\b/
+      .test(core) &&
+    !STATUS.test(l) && !/\b(it|this|that)\b/.test(core.split(/\s+/).slice(2, 4).join(" "))
+  ) return { type: "rule", rule: "we-habit", confidence: 0.65 };
   if (/^(avoid|prefer|stick (to|with)|only use|use only)\b/.test(core)) {
     return { type: "rule", rule: "avoid-prefer", confidence: 0.7 };
   }
@@ -266,7 +279,11 @@ export function classify(s: string): Match | null {
   if (
     /\b(is|are) (not allowed|forbidden|banned|not permitted|off limits|not an option)\b/.test(l)
   ) return { type: "rule", rule: "not-allowed", confidence: 0.75 };
-  if (/\b(the|our) (convention|rule|house style)( here)? is\b|\bby convention\b/.test(l)) {
+  if (
+    /\b(the|our) (convention|rule|house style)( here)? is\b|\bby convention\b/.test(l) ||
+    /\bfollows? (the )?([\w-]+ ){0,3}(conventions?|style|style guide|guidelines|semver|semantic versioning|conventional commits)\b/
+      .test(l)
+  ) {
     return { type: "rule", rule: "convention", confidence: 0.75 };
   }
   // Recurring work: "whenever you touch…", "before every commit", "when you add an endpoint…".
@@ -350,12 +367,12 @@ function setupFact(s: string, l: string, core: string): Match | null {
   const concrete = CONCRETE.test(s);
   if (
     concrete &&
-    /\b(lives?|is|are|kept|stored|written|located|defined|configured|generated|deployed|hosted|published|served|built|pinned|set) (in|at|to|on|under|from|by|with|via)\b/
+    /\b(lives?|sits?|is|are|kept|stored|written|located|defined|configured|generated|deployed|hosted|published|served|built|pinned|set|named|called) (in|at|to|on|under|from|by|with|via|next to|alongside|inside|within|as)\b/
       .test(l)
   ) return { type: "fact", rule: "setup-where", confidence: 0.7 };
   if (
     concrete &&
-    /\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy)\b/
+    /\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at))\b/
       .test(l)
   ) return { type: "fact", rule: "setup-verb", confidence: 0.7 };
   if (
@@ -409,7 +426,8 @@ function classifyAgent(s: string): Match | null {
 }
 
 /** A sentence that goes on from the one before ("…instead", "it needs…"): one statement. */
-const CONTINUES = /\binstead\b[.!]?$|^(it|they|those|these|which)\b/i;
+const CONTINUES =
+  /\binstead\b[.!]?$|^(it|they|those|these|which)\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
 
 /** A line that introduces a list of things to know ("some context:", "conventions:"). */
 const CONTEXT_HEADER =
@@ -473,8 +491,8 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       : undefined;
     const items = contextItems(t.text);
     const ss = items.size
-      ? sentences(t.text).flatMap((x) => x.split(/,\s+(?=no\b)/i)).map((x) => x.trim())
-      : sentences(t.text);
+      ? sentences(t.text, items).flatMap((x) => x.split(/,\s+(?=no\b)/i)).map((x) => x.trim())
+      : sentences(t.text, items);
     let prevInTurn: Candidate | undefined;
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i];
@@ -499,7 +517,11 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       }
       if (
         !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !HYPOTHESIS.test(s)
-      ) m = { type: "fact", rule: "context-list", confidence: 0.6 };
+      ) {
+        m = /\b(rules?|preferences?)\b/i.test(t.text)
+          ? { type: "rule", rule: "rule-list", confidence: 0.65 }
+          : { type: "fact", rule: "context-list", confidence: 0.6 };
+      }
       let global = false;
       // "…; that goes for everything": the previous sentence, generalised.
       if (!m && i > 0 && GENERAL_GLOBAL.test(s) && !isQuestion(ss[i - 1])) {

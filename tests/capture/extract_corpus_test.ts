@@ -39,6 +39,10 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["make sure to run the formatter before every commit", "rule"],
   ["amounts are always integer cents, floats for money are a bug", "rule"],
   ["releases are cut from the release branch only", "rule"],
+  ["we squash-merge PRs and delete the branch afterwards", "rule"],
+  ["we tag releases as vX.Y.Z from the release branch", "rule"],
+  ["commit messages follow the conventional commits spec", "rule"],
+  ["errors use thiserror now, not anyhow", "rule"],
   // Preferences.
   ["I like short answers with the code first", "feedback"],
   ["I'm not a fan of long summaries at the end of a reply", "feedback"],
@@ -70,6 +74,9 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["the schema is defined in proto/orders/v1/orders.proto", "fact"],
   ["we deploy with `helm upgrade --install` from the deploy/ folder", "fact"],
   ["the timezone for all DAGs is UTC", "fact"],
+  ["sessions expire after 30 minutes of inactivity", "fact"],
+  ["stories sit next to the component as Button.stories.tsx", "fact"],
+  ["the loader uses the etl service account", "fact"],
 ];
 
 const NOT_DURABLE = [
@@ -116,6 +123,10 @@ const NOT_DURABLE = [
   "stop the dev server",
   "avoid touching the tests in this PR",
   "keep the mock data out of the screenshots",
+  "it times out after 30 seconds on CI",
+  "we use this helper in two places, so be careful",
+  "we tag it once the review is done",
+  "the session expires after 30 minutes and the test fails",
 ];
 
 let n = 0;
@@ -148,11 +159,22 @@ Deno.test("a sentence that goes on from a rule ('…instead', 'it …') is one c
   ]);
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.match(c[0].text, /^Don't stub the queue.*local broker/);
+  const r = extractCandidates([
+    u("use the pool from db.ts, not new clients. that's a rule for every service here: no ad-hoc connections"),
+  ]);
+  assert.equal(r.length, 1, JSON.stringify(r));
   const d = extractCandidates([
     u("the worker runs with `make worker`. it needs the broker on 5673"),
   ]);
   assert.equal(d.length, 1, JSON.stringify(d));
   assert.match(d[0].text, /make worker.*5673/);
+});
+
+Deno.test("each item of a list of rules the user states is a candidate", () => {
+  const c = extractCandidates([
+    u("house rules for this repo: name branches after the ticket, and keep PR titles under 60 characters"),
+  ]);
+  assert.deepEqual(c.map((x) => x.rule), ["rule-list", "rule-list"]);
 });
 
 Deno.test("two facts joined by 'and' are two candidates; two rules joined by 'and' one", () => {
