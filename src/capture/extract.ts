@@ -180,11 +180,15 @@ interface Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 const STATUS =
-  /\b(fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently)\b/i;
+  /\b(fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+
+/** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
+const TASK_SUBJECT =
+  /^(it|its|this|that)\b|^(the|this|that|my|your) (file|ticket|issue|pr|pull request|branch|commit|bug|error|test|page|function|method|class|line|output|result|diff|change|fix|task|story|customer|deadline|plan|query|script|link|screenshot|logs?|new [\w-]+)\b/i;
 
 /** A clause that asks for work ("…, make it handle leap years"): the sentence is a request. */
 const REQUEST_CLAUSE =
-  /(^|[,;:]\s*|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s)\b(?! (sure|certain)\b)/i;
+  /(^|[,;:]\s+|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s|deploy|point|send|ship|copy|upload|download|migrate|generate|regenerate|review|profile)\b(?! (sure|certain)\b)/i;
 
 /**
  * A concrete detail of a setup: code in backquotes, a path, a URL, a file name, a port, a
@@ -326,6 +330,8 @@ export function classify(s: string): Match | null {
   }
   // Facts about the setup (never in a report on the work at hand, nor in a request).
   if (STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
+  // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
+  const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core);
   if (/\b(owns|owned by|maintains|maintained by|is the owner of|owner of)\b/.test(l)) {
     return { type: "fact", rule: "owner", confidence: 0.75 };
   }
@@ -335,11 +341,11 @@ export function classify(s: string): Match | null {
   ) return { type: "fact", rule: "owner", confidence: 0.7 };
   if (
     /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
-      .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l)
+      .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment
   ) return { type: "fact", rule: "port", confidence: 0.75 };
   if (
     /\b(lives?|lands?|go(es)?|is|are|kept|stored|located|sits?)\b (in|at|under) [`'"]?(~?\/|\.\/|[a-z0-9]+:\/\/|[\w.-]+\/[\w.-])/
-      .test(l)
+      .test(l) && !moment
   ) {
     return { type: "fact", rule: "path", confidence: 0.7 };
   }
@@ -355,7 +361,18 @@ export function classify(s: string): Match | null {
   if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
     return { type: "fact", rule: "env-var", confidence: 0.7 };
   }
-  return setupFact(s, l, core);
+  return moment ? null : setupFact(s, l, core);
+}
+
+/**
+ * What a setup noun is said to be names something ("is trunk, not main", "has two targets",
+ * "runs on GitHub Actions"), rather than describing a state ("the cache is stale").
+ */
+function namedPredicate(s: string): boolean {
+  const [, verb, pred = ""] = s.replace(FILLER, "").split(/\b(is|are|has|have|runs on|uses)\b/);
+  if (verb && !/^(is|are)$/.test(verb)) return !STATUS.test(pred);
+  return /,\s*not \w+/.test(pred) || /^\s*(two|three|four|five|\d+)\b/i.test(pred) ||
+    /^\s*(?:(?:the|a|an)\s+)?[A-Z][\w.-]*/.test(pred);
 }
 
 /**
@@ -377,7 +394,8 @@ function setupFact(s: string, l: string, core: string): Match | null {
   ) return { type: "fact", rule: "setup-verb", confidence: 0.7 };
   if (
     /^(the|our|all|prod|production|staging|dev)\b/.test(core) &&
-    /^[^,]*\b(is|are|has|have|runs on|uses)\b/.test(core) && (concrete || SETUP_NOUN.test(core))
+    /^[^,]*\b(is|are|has|have|runs on|uses)\b/.test(core) &&
+    (concrete || SETUP_NOUN.test(core) && namedPredicate(s))
   ) return { type: "fact", rule: "setup-is", confidence: 0.65 };
   return null;
 }
@@ -504,6 +522,12 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
         continue;
       }
       let m = classify(s);
+      // A fact said as the context of a request ("the migration is in db/…, can you review it").
+      if (
+        m?.type === "fact" && t.text.includes(`${s}, `) && /^(can|could|would|will) you\b/i.test(
+          t.text.slice(t.text.indexOf(`${s}, `) + s.length + 2),
+        )
+      ) m = null;
       // "Maria owns billing and Tomasz owns payments": two facts, two candidates.
       const halves = m?.type === "fact" ? s.split(/,?\s+and\s+/) : [];
       if (
