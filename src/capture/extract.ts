@@ -276,6 +276,14 @@ export function classify(s: string): Match | null {
       .test(core) &&
     !STATUS.test(l) && !/\b(it|this|that)\b/.test(core.split(/\s+/).slice(2, 4).join(" "))
   ) return { type: "rule", rule: "we-habit", confidence: 0.65 };
+  // A convention said for the whole project: "in this repo, name tests after the module".
+  if (
+    /\b(in|across) (this|the whole|our|the) (repo|repository|project|codebase|service|monorepo|frontend|backend)\b(?!')/
+      .test(l) &&
+    /^(?:in (?:this|the whole|our|the) [\w-]+,? )?(use|write|name|prefix|put|place|format|indent|wrap|declare|import|export|log|pass|store|mark|document|comment|keep)\b(?! (a|an|it|this|that|these|the new)\b)/
+      .test(core) &&
+    !STATUS.test(l)
+  ) return { type: "rule", rule: "project-convention", confidence: 0.65 };
   if (/^(avoid|prefer|stick (to|with)|only use|use only)\b/.test(core)) {
     return { type: "rule", rule: "avoid-prefer", confidence: 0.7 };
   }
@@ -405,7 +413,7 @@ export const CONFIRM: RegExp =
   /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
 /** The agent asked for a confirmation. */
 const ASKS_CONFIRMATION =
-  /\b(is that (right|correct|the rule|so|true)\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?)\s*$/i;
+  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose)\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
 
 function reasonOf(next: string | undefined): string {
   if (!next) return "";

@@ -43,6 +43,8 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["we tag releases as vX.Y.Z from the release branch", "rule"],
   ["commit messages follow the conventional commits spec", "rule"],
   ["errors use thiserror now, not anyhow", "rule"],
+  ["in this repo, name test files after the module they cover", "rule"],
+  ["log with structlog across the backend", "rule"],
   // Preferences.
   ["I like short answers with the code first", "feedback"],
   ["I'm not a fan of long summaries at the end of a reply", "feedback"],
@@ -124,6 +126,8 @@ const NOT_DURABLE = [
   "avoid touching the tests in this PR",
   "keep the mock data out of the screenshots",
   "the cache is stale again",
+  "fix the lint errors in this repo",
+  "write a test for it in this repo's style",
   "deploy it to staging with `make deploy`",
   "i'll run it with `make e2e` myself",
   "it listens on 8080 now",
@@ -198,7 +202,7 @@ Deno.test("two facts joined by 'and' are two candidates; two rules joined by 'an
 
 Deno.test("a confirmed agent statement about the setup is a fact; an unconfirmed one nothing", () => {
   const ask = a(
-    "The compose file pins the database image, so I assume staging runs Postgres 15. Is that correct?",
+    "The compose file pins the database image, so I assume staging runs Postgres 15. Does that sound right?",
   );
   const c = extractCandidates([ask, u("correct")]);
   assert.equal(c.length, 1, JSON.stringify(c));
