@@ -487,6 +487,10 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
   let lastAssistant: Turn | undefined = prevAssistant;
   for (const t0 of turns) {
     const t = { ...t0, text: withoutSecrets(t0.text) };
+    // What the user pasted (code and logs in fences, quoted lines) is not what they said.
+    if (t.role === "user") {
+      t.text = t.text.replace(/```[\s\S]*?(```|$)/g, "\n").replace(/^\s*>.*$/gm, "");
+    }
     if (t.role === "assistant") {
       lastAssistant = t;
       continue;

@@ -194,6 +194,15 @@ Deno.test("each item of a list of rules the user states is a candidate", () => {
   assert.deepEqual(c.map((x) => x.rule), ["rule-list", "rule-list"]);
 });
 
+Deno.test("pasted code, logs and quoted lines are not what the user said", () => {
+  const c = extractCandidates([
+    u(
+      "this is what I see:\n```\n// never call this from the UI thread\nconst port = 5432; // the db listens on port 5432\n```\n> we always retry three times\nwhy does it hang?",
+    ),
+  ]);
+  assert.deepEqual(c, []);
+});
+
 Deno.test("two facts joined by 'and' are two candidates; two rules joined by 'and' one", () => {
   const c = extractCandidates([u("Lena owns the search service and Omar owns the indexer")]);
   assert.deepEqual(c.map((x) => x.text), ["Lena owns the search service", "Omar owns the indexer"]);
