@@ -49,6 +49,15 @@ interface RuleLike {
   ): { file?(source: Record<string, unknown>): unknown } | undefined;
 }
 
+/**
+ * Options of the preset's rules: the AWS rule finds access key ids (`AKIA…`) only with its
+ * ID scan turned on (off by default, for repositories full of example ids); a text to be
+ * remembered should hold none.
+ */
+const RULE_OPTIONS: Record<string, Record<string, unknown>> = {
+  "@secretlint/secretlint-rule-aws": { enableIDScanRule: true },
+};
+
 /** The preset's scanner rules (the comment filter is not a scanner). */
 const SCANNERS = (rules as unknown as RuleLike[]).filter((r) =>
   !r.meta.id.endsWith("filter-comments")
@@ -72,7 +81,7 @@ function secretlintFindings(text: string): SecretFinding[] {
       createTranslator: () => (id: string) => ({ message: id, data: {} }),
       sharedOptions: {},
     };
-    const handler = rule.create(context, {});
+    const handler = rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {});
     handler?.file?.(source);
   }
   return out;
@@ -80,7 +89,7 @@ function secretlintFindings(text: string): SecretFinding[] {
 
 /** Names a secret goes by. */
 const SECRET_NAME = String
-  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer)`;
+  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|creds?|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer)`;
 /** `NAME = value`, `NAME: value`, `"name": "value"`; the value a run of non-spaces. */
 const ASSIGNMENT = new RegExp(
   String.raw`\b[\w.-]*${SECRET_NAME}[\w.-]*["']?\s*(?:=|:|:=|=>)\s*["']?([^\s"'<>,;]{6,})`,
@@ -90,7 +99,8 @@ const ASSIGNMENT = new RegExp(
 const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:([^\s@/]+)@[^\s/]+/gi;
 /** "the token is X", "password X": a word of a secret's name, a few words, then a value. */
 const NEAR_NAME = new RegExp(
-  String.raw`\b(?:${SECRET_NAME}|key)s?\b(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
+  String
+    .raw`(?:\b(?:[A-Za-z0-9]+[_.-])*${SECRET_NAME}s?(?:[_.-][A-Za-z0-9]+)*\b|\bkeys?\b|\b(?:AKIA|ASIA)[A-Z0-9]{16})(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
   "gi",
 );
 /** "the password (for staging) is X", "pw: X": a password in prose, whatever its length. */
@@ -106,6 +116,16 @@ const PASSWORD_PROSE =
  * blocks of any length or cut off (its rule needs a complete block of 100+ characters).
  */
 const PROVIDER_FORMATS: [string, RegExp][] = [
+  // The preset's rules for these want today's exact length (and Anthropic's "AA" ending); a
+  // token of another length with the same unambiguous prefix is still that provider's.
+  ["github", /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g],
+  ["anthropic", /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{20,}/g],
+  ["openai", /\bsk-[A-Za-z0-9]{8,}T3BlbkFJ[A-Za-z0-9_-]{8,}/g],
+  ["stripe", /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g],
+  ["npm", /\bnpm_[A-Za-z0-9]{30,}/g],
+  ["gitlab", /\bglpat-[A-Za-z0-9_-]{16,}/g],
+  ["slack", /\bxox[abposr]-[A-Za-z0-9-]{10,}/g],
+  ["huggingface", /\bhf_[A-Za-z0-9]{30,}/g],
   ["jwt", /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g],
   ["google-api-key", /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g],
   ["stripe-webhook-secret", /\bwhsec_[A-Za-z0-9+/=]{20,}/g],
@@ -175,9 +195,12 @@ function mnemeFindings(text: string): SecretFinding[] {
     const start = m.index! + m[0].indexOf(`:${m[1]}@`) + 1;
     out.push({ kind: "url-password", start, end: start + m[1].length });
   }
-  for (const m of text.matchAll(NEAR_NAME)) {
+  // Each name, and each value that is no secret (an AWS key id), may name the next value.
+  const near = new RegExp(NEAR_NAME.source, "gi");
+  for (let m = near.exec(text); m; m = near.exec(text)) {
     const v = m[1].replace(/[.]+$/, "");
     if (looksRandom(v)) at("high-entropy", m, v);
+    else near.lastIndex = m.index + m[0].length - m[1].length;
   }
   for (const m of text.matchAll(PASSWORD_PROSE)) {
     const v = m[1].replace(/[.,;:)\]]+$/, "");

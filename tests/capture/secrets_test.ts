@@ -3,6 +3,24 @@ import assert from "node:assert/strict";
 import { findSecrets, redactSecrets } from "../../src/domain/secrets.ts";
 
 const CASES: [string, string, string][] = [
+  ["secretlint:aws", "the export job uses AKIAZ7Q4MB2XK9WLTN3R in staging", "AKIAZ7Q4MB2XK9WLTN3R"],
+  [
+    "high-entropy",
+    "creds AKIAZ7Q4MB2XK9WLTN3R / q8Zk2+Vb7nQy1XwP0sLm4RtU9eHa3Fd6Jc5Gg/Ko",
+    "q8Zk2+Vb7nQy1XwP0sLm4RtU",
+  ],
+  [
+    "high-entropy",
+    "the INTERNAL_API_TOKEN is 5e1b9c3f7a2d4e6f8a0b1c2d3e4f5a6b",
+    "5e1b9c3f7a2d4e6f",
+  ],
+  ["github", "CI uses ghp_Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2 for previews", "ghp_Zq8vP2mN4x"],
+  [
+    "anthropic",
+    "the evals run with sk-ant-api03-Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2",
+    "sk-ant-api03-Zq8v",
+  ],
+  ["npm", "publish with npm_Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2aB in CI", "npm_Zq8vP2mN4x"],
   [
     "jwt",
     "the service JWT eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c works",
