@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|all]`: the offline extractor over
+ * `deno task bench:capture [--data DIR] [--split dev|test|all] [--baseline DIR]`: the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
  * each session's `stored` memories, in a {@link MemoryCaptureSink}). A candidate matches a
