@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { classify, extractCandidates } from "../../src/capture/extract.ts";
-import type { Turn } from "../../src/capture/transcript.ts";
+import { a, u } from "./turns.ts";
 
 const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   // Rules and corrections.
@@ -145,16 +145,6 @@ const NOT_DURABLE = [
   "we tag it once the review is done",
   "the session expires after 30 minutes and the test fails",
 ];
-
-let n = 0;
-const u = (text: string): Turn => ({
-  role: "user",
-  text,
-  uuid: `u${++n}`,
-  timestamp: "2026-11-28T10:00:00Z",
-  sessionId: "s1",
-});
-const a = (text: string): Turn => ({ ...u(text), role: "assistant", uuid: `a${++n}` });
 
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
   const wrong: string[] = [];
