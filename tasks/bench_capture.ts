@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|all]`: the offline extractor over
+ * `deno task bench:capture [--data DIR] [--split dev|test|all] [--baseline DIR]`: the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
  * each session's `stored` memories, in a {@link MemoryCaptureSink}). A candidate matches a
@@ -11,7 +11,8 @@
  * secrets, 0 duplicates.
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Hono } from "hono";
 import { MemoryCaptureSink, type Proposal, runCapture } from "../src/capture/pipeline.ts";
 import {
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     split: { type: "string", default: "dev" },
     verbose: { type: "boolean", default: false },
     "hook-runs": { type: "string", default: "20" },
+    baseline: { type: "string" },
   },
   strict: true,
 });
@@ -69,57 +71,92 @@ const labels = JSON.parse(await Deno.readTextFile(join(values.data!, "labels.jso
 };
 const sessions = labels.sessions.filter((s) => values.split === "all" || s.split === values.split);
 
-let tp = 0, fp = 0, durableTotal = 0, durableFound = 0, dupProposed = 0, dupOpportunities = 0;
-let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
-const junk: { file: string; why: string; text: string; rule: string }[] = [];
-const missed: { file: string; text: string }[] = [];
-const t0 = performance.now();
-for (const s of sessions) {
-  const sink = new MemoryCaptureSink(s.stored.map((text) => ({ text, project: s.project })));
-  await runCapture(
-    {
-      sessionId: s.session_id,
-      transcriptPath: join(values.data!, s.file),
-      cwd: s.cwd,
-      event: "Stop",
-    },
-    sink,
-    { project: () => Promise.resolve(s.project) },
-  );
-  const proposals: Proposal[] = sink.proposals;
-  const dupUuids = new Set([
-    ...s.duplicates_of_stored.map((d) => d.uuid),
-    ...s.durable.filter((d) => d.duplicate_of).map((d) => d.uuid),
-  ]);
-  dupOpportunities += dupUuids.size;
-  const open = s.durable.filter((d) => !d.duplicate_of);
-  durableTotal += open.length;
-  const why = new Map(s.not_durable.map((n) => [n.uuid, n.why]));
-  for (const p of proposals) {
-    for (const sec of s.secrets) if (p.text.includes(sec)) secretsThrough++;
-    for (const pt of s.private_texts) {
-      if (pt.length > 8 && overlap(p.text, pt) >= 0.6) privateThrough++;
+type Pipeline = { runCapture: typeof runCapture; MemoryCaptureSink: typeof MemoryCaptureSink };
+
+/** The extractor of `pipe` over the sessions, scored against the labels. */
+async function score(pipe: Pipeline) {
+  let tp = 0, fp = 0, durableTotal = 0, durableFound = 0, dupProposed = 0, dupOpportunities = 0;
+  let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
+  const junk: { file: string; why: string; text: string; rule: string }[] = [];
+  const missed: { file: string; text: string }[] = [];
+  const t0 = performance.now();
+  for (const s of sessions) {
+    const sink = new pipe.MemoryCaptureSink(
+      s.stored.map((text) => ({ text, project: s.project })),
+    );
+    await pipe.runCapture(
+      {
+        sessionId: s.session_id,
+        transcriptPath: join(values.data!, s.file),
+        cwd: s.cwd,
+        event: "Stop",
+      },
+      sink,
+      { project: () => Promise.resolve(s.project) },
+    );
+    const proposals: Proposal[] = sink.proposals;
+    const dupUuids = new Set([
+      ...s.duplicates_of_stored.map((d) => d.uuid),
+      ...s.durable.filter((d) => d.duplicate_of).map((d) => d.uuid),
+    ]);
+    dupOpportunities += dupUuids.size;
+    const open = s.durable.filter((d) => !d.duplicate_of);
+    durableTotal += open.length;
+    const why = new Map(s.not_durable.map((n) => [n.uuid, n.why]));
+    for (const p of proposals) {
+      for (const sec of s.secrets) if (p.text.includes(sec)) secretsThrough++;
+      for (const pt of s.private_texts) {
+        if (pt.length > 8 && overlap(p.text, pt) >= 0.6) privateThrough++;
+      }
+      const uuid = p.provenance.uuid;
+      const cands = open.map((d, i) => ({ d, i })).filter(({ d }) => d.uuid === uuid);
+      if (cands.length) {
+        cands.sort((a, b) => overlap(p.text, b.d.text) - overlap(p.text, a.d.text));
+        open.splice(cands[0].i, 1);
+        tp++;
+        durableFound++;
+      } else if (dupUuids.has(uuid)) {
+        dupProposed++;
+        fp++;
+        junk.push({ file: s.file, why: "duplicate", text: p.text, rule: p.rule });
+      } else {
+        fp++;
+        junk.push({ file: s.file, why: why.get(uuid) ?? "unlabelled", text: p.text, rule: p.rule });
+      }
     }
-    const uuid = p.provenance.uuid;
-    const cands = open.map((d, i) => ({ d, i })).filter(({ d }) => d.uuid === uuid);
-    if (cands.length) {
-      cands.sort((a, b) => overlap(p.text, b.d.text) - overlap(p.text, a.d.text));
-      open.splice(cands[0].i, 1);
-      tp++;
-      durableFound++;
-    } else if (dupUuids.has(uuid)) {
-      dupProposed++;
-      fp++;
-      junk.push({ file: s.file, why: "duplicate", text: p.text, rule: p.rule });
-    } else {
-      fp++;
-      junk.push({ file: s.file, why: why.get(uuid) ?? "unlabelled", text: p.text, rule: p.rule });
-    }
+    secretsTotal += s.secrets.length;
+    for (const d of open) missed.push({ file: s.file, text: d.text });
   }
-  secretsTotal += s.secrets.length;
-  for (const d of open) missed.push({ file: s.file, text: d.text });
+  const ms = performance.now() - t0;
+  return {
+    tp,
+    fp,
+    precision: tp + fp ? tp / (tp + fp) : 1,
+    recall: durableTotal ? durableFound / durableTotal : 0,
+    durableTotal,
+    dupProposed,
+    dupOpportunities,
+    secretsThrough,
+    secretsTotal,
+    privateThrough,
+    junk,
+    missed,
+    ms,
+  };
 }
-const ms = performance.now() - t0;
+
+const after = await score({ runCapture, MemoryCaptureSink });
+const { tp, fp, durableTotal, dupProposed, dupOpportunities, secretsThrough, secretsTotal } = after;
+const { privateThrough, junk, missed, ms } = after;
+// The baseline: another tree's pipeline (e.g. `git archive <commit> | tar -x -C DIR`), scored
+// in the same run.
+const base = values.baseline
+  ? await score(
+    await import(
+      pathToFileURL(resolve(values.baseline, "src/capture/pipeline.ts")).href
+    ) as Pipeline,
+  )
+  : null;
 
 // The model path: each session through the Messages API fake (API key), whose answers replay
 // the session's labelled durable statements (a perfect model's output) and whose usage counts
@@ -216,35 +253,56 @@ if (hookRuns > 0) {
   await server.shutdown();
   await Deno.remove(dir, { recursive: true });
 }
-const precision = tp + fp ? tp / (tp + fp) : 1;
-const recall = durableTotal ? durableFound / durableTotal : 0;
+const { precision, recall } = after;
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-const rows: [string, string, string, string][] = [
-  ["figure", "before: nothing captured", "after: offline extractor", "target"],
-  ["sessions", String(sessions.length), String(sessions.length), ""],
-  ["candidates proposed", "0", String(tp + fp), ""],
-  ["precision", "n/a", r3(precision).toFixed(3), ">= 0.90"],
-  ["recall", "0.000", r3(recall).toFixed(3), ">= 0.60"],
-  ["secrets through", "0", `${secretsThrough} of ${secretsTotal}`, "0"],
-  ["private texts through", "0", String(privateThrough), "0"],
-  ["duplicates proposed", "0", `${dupProposed} of ${dupOpportunities}`, "0"],
-  ["pipeline time, all sessions (ms)", "0", ms.toFixed(0), ""],
+const b = (f: (x: NonNullable<typeof base>) => string) => base ? f(base) : "";
+const rows: [string, string, string, string, string][] = [
+  ["figure", "before: nothing captured", "baseline", "after: offline extractor", "target"],
+  [
+    "sessions",
+    String(sessions.length),
+    b(() => String(sessions.length)),
+    String(sessions.length),
+    "",
+  ],
+  ["candidates proposed", "0", b((x) => String(x.tp + x.fp)), String(tp + fp), ""],
+  ["precision", "n/a", b((x) => r3(x.precision).toFixed(3)), r3(precision).toFixed(3), ">= 0.90"],
+  ["recall", "0.000", b((x) => r3(x.recall).toFixed(3)), r3(recall).toFixed(3), ">= 0.60"],
+  [
+    "secrets through",
+    "0",
+    b((x) => `${x.secretsThrough} of ${x.secretsTotal}`),
+    `${secretsThrough} of ${secretsTotal}`,
+    "0",
+  ],
+  ["private texts through", "0", b((x) => String(x.privateThrough)), String(privateThrough), "0"],
+  [
+    "duplicates proposed",
+    "0",
+    b((x) => `${x.dupProposed} of ${x.dupOpportunities}`),
+    `${dupProposed} of ${dupOpportunities}`,
+    "0",
+  ],
+  ["pipeline time, all sessions (ms)", "0", b((x) => x.ms.toFixed(0)), ms.toFixed(0), ""],
   [
     "hook p50 / p95 (ms), service up",
     "no hook",
+    "",
     pctText(hookMs.up),
     "p95 <= 100",
   ],
   [
     "hook p50 / p95 (ms), service down",
     "no hook",
+    "",
     pctText(hookMs.down),
     "exit 0",
   ],
   [
     "model path: tokens a session (mean / max)",
     "0",
+    "",
     `${meanTokens.toFixed(0)} / ${maxTokens}`,
     "",
   ],
@@ -262,6 +320,18 @@ await writeBenchResult(`capture-${values.split}`, {
   split: values.split,
   sessions: sessions.length,
   before: { proposed: 0, precision: null, recall: 0 },
+  baseline: base && {
+    dir: values.baseline,
+    proposed: base.tp + base.fp,
+    true_positives: base.tp,
+    junk: base.fp,
+    precision: r3(base.precision),
+    recall: r3(base.recall),
+    secrets_through: base.secretsThrough,
+    private_through: base.privateThrough,
+    duplicates_proposed: base.dupProposed,
+    pipeline_ms: Math.round(base.ms),
+  },
   after: {
     proposed: tp + fp,
     true_positives: tp,

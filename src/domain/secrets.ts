@@ -35,6 +35,9 @@ export function secretMarker(kind: string): string {
   return `[secret removed: ${kind}]`;
 }
 
+/** A marker left by {@link secretMarker}. */
+export const MARKER: RegExp = /\[secret removed: [^\]]*\]/g;
+
 interface RuleReport {
   range?: [number, number];
 }
@@ -46,13 +49,26 @@ interface RuleLike {
   ): { file?(source: Record<string, unknown>): unknown } | undefined;
 }
 
+/**
+ * Options of the preset's rules: the AWS rule finds access key ids (`AKIA…`) only with its
+ * ID scan turned on (off by default, for repositories full of example ids); a text to be
+ * remembered should hold none.
+ */
+const RULE_OPTIONS: Record<string, Record<string, unknown>> = {
+  "@secretlint/secretlint-rule-aws": { enableIDScanRule: true },
+};
+
 /** The preset's scanner rules (the comment filter is not a scanner). */
 const SCANNERS = (rules as unknown as RuleLike[]).filter((r) =>
   !r.meta.id.endsWith("filter-comments")
 );
 
-/** Secretlint's findings (sync: the preset's scanners report while they run). */
-async function secretlintFindings(text: string): Promise<SecretFinding[]> {
+/**
+ * Secretlint's findings. Synchronous: the preset's scanners of text report while they run
+ * (each rule's `file` handler returns nothing; only the PKCS#12 file check, which text never
+ * reaches, awaits).
+ */
+function secretlintFindings(text: string): SecretFinding[] {
   const out: SecretFinding[] = [];
   const source = { content: text, filePath: "/capture.txt", ext: ".txt", contentType: "text" };
   for (const rule of SCANNERS) {
@@ -65,32 +81,66 @@ async function secretlintFindings(text: string): Promise<SecretFinding[]> {
       createTranslator: () => (id: string) => ({ message: id, data: {} }),
       sharedOptions: {},
     };
-    const handler = rule.create(context, {});
-    await handler?.file?.(source);
+    const handler = rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {});
+    handler?.file?.(source);
   }
   return out;
 }
 
 /** Names a secret goes by. */
 const SECRET_NAME = String
-  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer)`;
+  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|creds?|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer)`;
 /** `NAME = value`, `NAME: value`, `"name": "value"`; the value a run of non-spaces. */
 const ASSIGNMENT = new RegExp(
   String.raw`\b[\w.-]*${SECRET_NAME}[\w.-]*["']?\s*(?:=|:|:=|=>)\s*["']?([^\s"'<>,;]{6,})`,
   "gi",
 );
-/** `scheme://user:password@host`. */
-const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@[^\s/]+/gi;
+/** `scheme://user:password@host` (the user may be empty: `redis://:password@host`). */
+const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:([^\s@/]+)@[^\s/]+/gi;
 /** "the token is X", "password X": a word of a secret's name, a few words, then a value. */
 const NEAR_NAME = new RegExp(
-  String.raw`\b(?:${SECRET_NAME}|key)s?\b(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
+  String
+    .raw`(?:\b(?:[A-Za-z0-9]+[_.-])*${SECRET_NAME}s?(?:[_.-][A-Za-z0-9]+)*\b|\bkeys?\b|\b(?:AKIA|ASIA)[A-Z0-9]{16})(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
   "gi",
 );
+/** "the password (for staging) is X", "pw: X": a password in prose, whatever its length. */
+const PASSWORD_PROSE =
+  /\b(?:pass(?:word|wd|phrase)?|pwd|pw)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->)?\s*[`"']?([^\s`"']{6,})/gi;
+
+/**
+ * Formats of common providers that the preset has no rule for (or covers only in part), each
+ * a published, fixed prefix: JSON Web Tokens, Google API keys (the preset's GCP rule checks
+ * service-account JSON only), Stripe webhook signing secrets (its Stripe rule knows `sk_`/`rk_`
+ * keys only), OpenAI project, service and admin keys without the legacy `T3BlbkFJ` infix
+ * (which its rule requires), bearer tokens in an `Authorization` header, and private key
+ * blocks of any length or cut off (its rule needs a complete block of 100+ characters).
+ */
+const PROVIDER_FORMATS: [string, RegExp][] = [
+  // The preset's rules for these want today's exact length (and Anthropic's "AA" ending); a
+  // token of another length with the same unambiguous prefix is still that provider's.
+  ["github", /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g],
+  ["anthropic", /\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{20,}/g],
+  ["openai", /\bsk-[A-Za-z0-9]{8,}T3BlbkFJ[A-Za-z0-9_-]{8,}/g],
+  ["stripe", /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g],
+  ["npm", /\bnpm_[A-Za-z0-9]{30,}/g],
+  ["gitlab", /\bglpat-[A-Za-z0-9_-]{16,}/g],
+  ["slack", /\bxox[abposr]-[A-Za-z0-9-]{10,}/g],
+  ["huggingface", /\bhf_[A-Za-z0-9]{30,}/g],
+  ["jwt", /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g],
+  ["google-api-key", /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g],
+  ["stripe-webhook-secret", /\bwhsec_[A-Za-z0-9+/=]{20,}/g],
+  ["openai", /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g],
+  ["bearer", /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g],
+  [
+    "private-key",
+    /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  ],
+];
 
 /** Placeholders that are not secrets. */
 function placeholder(v: string): boolean {
   return /^(\$\{?[A-Z_]+\}?|<[^>]*>|\*+|x+|\.\.\.|changeme|example|redacted|null|none|true|false|undefined|your[_-].*|process\.env\..*|env\(.*)$/i
-    .test(v) || /^\[secret removed/.test(v);
+    .test(v) || /^\[secret\b/.test(v);
 }
 
 /** Shannon entropy in bits per character. */
@@ -105,42 +155,71 @@ export function entropy(s: string): number {
   return h;
 }
 
-/** A string that looks generated: long, several character classes, high entropy. */
+/**
+ * A string that looks generated: long, several character classes, high entropy; or a long
+ * run of hex or of letters and digits (a hex token has two classes only).
+ */
 function looksRandom(v: string): boolean {
   if (v.length < 20) return false;
+  if (/^[a-z]+(-[a-z]+)+$/i.test(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[+/_\-=.~]/].filter((r) => r.test(v)).length;
-  return classes >= 3 && entropy(v) >= 3.5 && !/^[a-z]+(-[a-z]+)+$/i.test(v);
+  if (classes >= 3 && entropy(v) >= 3.5) return true;
+  return v.length >= 24 && /[0-9]/.test(v) && /[a-z]/i.test(v) && entropy(v) >= 3.2;
+}
+
+/** A password's value in prose: not a plain short word ("the password is stored in Vault"). */
+function looksLikePassword(v: string): boolean {
+  if (placeholder(v) || /^(stored|kept|in|on|at|the|a|an|set|managed|rotated|saved)$/i.test(v)) {
+    return false;
+  }
+  return /[0-9]/.test(v) || /[^\w.-]/.test(v) || /[a-z].*[A-Z]|[A-Z].*[a-z].*[A-Z]/.test(v) ||
+    v.length >= 16;
 }
 
 function mnemeFindings(text: string): SecretFinding[] {
   const out: SecretFinding[] = [];
+  const at = (kind: string, m: RegExpMatchArray, v: string) => {
+    const start = m.index! + m[0].lastIndexOf(v);
+    out.push({ kind, start, end: start + v.length });
+  };
   for (const m of text.matchAll(ASSIGNMENT)) {
     const v = m[1].replace(/[.)\]]+$/, "");
     if (placeholder(v)) continue;
     // A plain word assigned to a name ("auth: required") is not a secret; a password is.
     const pw = /pass|pwd/i.test(m[0]);
     if (!pw && !looksRandom(v) && !/\d/.test(v)) continue;
-    const start = m.index! + m[0].lastIndexOf(m[1]);
-    out.push({ kind: "assignment", start, end: start + v.length });
+    at("assignment", m, v);
   }
   for (const m of text.matchAll(URL_PASSWORD)) {
     if (placeholder(m[1])) continue;
     const start = m.index! + m[0].indexOf(`:${m[1]}@`) + 1;
     out.push({ kind: "url-password", start, end: start + m[1].length });
   }
-  for (const m of text.matchAll(NEAR_NAME)) {
+  // Each name, and each value that is no secret (an AWS key id), may name the next value.
+  const near = new RegExp(NEAR_NAME.source, "gi");
+  for (let m = near.exec(text); m; m = near.exec(text)) {
     const v = m[1].replace(/[.]+$/, "");
-    if (!looksRandom(v)) continue;
-    const start = m.index! + m[0].lastIndexOf(m[1]);
-    out.push({ kind: "high-entropy", start, end: start + v.length });
+    if (looksRandom(v)) at("high-entropy", m, v);
+    else near.lastIndex = m.index + m[0].length - m[1].length;
+  }
+  for (const m of text.matchAll(PASSWORD_PROSE)) {
+    const v = m[1].replace(/[.,;:)\]]+$/, "");
+    if (looksLikePassword(v)) at("password", m, v);
+  }
+  for (const [kind, re] of PROVIDER_FORMATS) {
+    for (const m of text.matchAll(re)) {
+      out.push({ kind, start: m.index!, end: m.index! + m[0].length });
+    }
   }
   return out;
 }
 
-/** The secrets in `text`, sorted by position, overlapping findings merged. */
-export async function findSecrets(text: string): Promise<SecretFinding[]> {
-  const all = [...await secretlintFindings(text), ...mnemeFindings(text)]
-    .filter((f) => f.end > f.start)
+/** The secrets in `text`, sorted by position, overlapping findings merged (synchronous). */
+export function findSecretsSync(text: string): SecretFinding[] {
+  // The markers of secrets already removed are not secrets again.
+  const markers = [...text.matchAll(MARKER)].map((m) => [m.index!, m.index! + m[0].length]);
+  const all = [...secretlintFindings(text), ...mnemeFindings(text)]
+    .filter((f) => f.end > f.start && !markers.some(([s, e]) => f.start < e && f.end > s))
     .sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: SecretFinding[] = [];
   for (const f of all) {
@@ -151,18 +230,28 @@ export async function findSecrets(text: string): Promise<SecretFinding[]> {
   return merged;
 }
 
-/** `text` with each secret replaced by {@link secretMarker}, and what was found. */
-export async function redactSecrets(
-  text: string,
-): Promise<{ text: string; findings: SecretFinding[] }> {
-  const findings = await findSecrets(text);
+/** `text` with each of `findings` replaced by {@link secretMarker}. */
+export function replaceSecrets(text: string, findings: SecretFinding[]): string {
   let out = "";
   let at = 0;
   for (const f of findings) {
     out += text.slice(at, f.start) + secretMarker(f.kind);
     at = f.end;
   }
-  return { text: out + text.slice(at), findings };
+  return out + text.slice(at);
+}
+
+/** The secrets in `text`, sorted by position, overlapping findings merged. */
+export function findSecrets(text: string): Promise<SecretFinding[]> {
+  return Promise.resolve(findSecretsSync(text));
+}
+
+/** `text` with each secret replaced by {@link secretMarker}, and what was found. */
+export function redactSecrets(
+  text: string,
+): Promise<{ text: string; findings: SecretFinding[] }> {
+  const findings = findSecretsSync(text);
+  return Promise.resolve({ text: replaceSecrets(text, findings), findings });
 }
 
 /**

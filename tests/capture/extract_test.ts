@@ -5,18 +5,8 @@ import { classify, extractCandidates } from "../../src/capture/extract.ts";
 import { findSecrets, redactSecrets, secretWarning } from "../../src/domain/secrets.ts";
 import { isNearDuplicate } from "../../src/capture/dedupe.ts";
 import { MemoryCaptureSink, runCapture } from "../../src/capture/pipeline.ts";
-import type { Turn } from "../../src/capture/transcript.ts";
+import { a, u } from "./turns.ts";
 import { tempDir } from "../helpers.ts";
-
-let n = 0;
-const u = (text: string): Turn => ({
-  role: "user",
-  text,
-  uuid: `u${++n}`,
-  timestamp: "2026-11-28T10:00:00Z",
-  sessionId: "s1",
-});
-const a = (text: string): Turn => ({ ...u(text), role: "assistant", uuid: `a${++n}` });
 
 Deno.test("durable statements are candidates; requests, questions, one-offs, hypotheses are not", () => {
   const durable = [

@@ -1,0 +1,259 @@
+/**
+ * The offline extractor on sentences written for these tests (not the benchmark's): what a user
+ * says once and means for good is found with its kind; requests, questions, one-offs,
+ * hypotheses and status reports are not. Each phrasing the extractor knows has a sentence here
+ * that fails without it.
+ */
+import assert from "node:assert/strict";
+import { classify, extractCandidates } from "../../src/capture/extract.ts";
+import { a, u } from "./turns.ts";
+
+const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
+  // Rules and corrections.
+  [
+    "make sure the feature flags are removed once a rollout reaches 100%, we must not leave dead flags",
+    "rule",
+  ],
+  ["you must run `make proto` after touching any .proto file", "rule"],
+  ["all public endpoints must be authenticated", "rule"],
+  ["migrations must be backwards compatible with the previous release", "rule"],
+  ["we don't use default exports in this codebase", "rule"],
+  ["avoid lodash, the bundle is big enough", "rule"],
+  ["stop adding comments that just restate the code", "rule"],
+  ["prefer composition over inheritance in the widgets package", "rule"],
+  ["stick to the standard library for HTTP in this service", "rule"],
+  ["only use the `logger` module for output, print statements get flagged in review", "rule"],
+  ["console.log is not allowed in committed code", "rule"],
+  ["use httpx instead of requests in the new clients", "rule"],
+  [
+    "the generated client in src/gen is never edited by hand, regenerate it with `make client`",
+    "rule",
+  ],
+  ["the convention here is snake_case for all database columns", "rule"],
+  ["no emoji in commit messages", "rule"],
+  ["no new dependencies without asking me first", "rule"],
+  ["do not edit CHANGELOG.md by hand; it is generated at release time", "rule"],
+  ["timestamps are stored in UTC, convert only at the edge", "rule"],
+  ["when you add an endpoint, add it to the OpenAPI spec as well", "rule"],
+  ["whenever you touch the billing code, run the contract tests", "rule"],
+  ["make sure to run the formatter before every commit", "rule"],
+  ["amounts are always integer cents, floats for money are a bug", "rule"],
+  ["releases are cut from the release branch only", "rule"],
+  ["we squash-merge PRs and delete the branch afterwards", "rule"],
+  ["we tag releases as vX.Y.Z from the release branch", "rule"],
+  ["commit messages follow the conventional commits spec", "rule"],
+  ["errors use thiserror now, not anyhow", "rule"],
+  ["in this repo, name test files after the module they cover", "rule"],
+  ["log with structlog across the backend", "rule"],
+  // Preferences.
+  ["I like short answers with the code first", "feedback"],
+  ["I'm not a fan of long summaries at the end of a reply", "feedback"],
+  ["I'd prefer table-driven tests in Go", "feedback"],
+  ["please keep diffs minimal, I review everything by hand", "feedback"],
+  // Decisions.
+  ["we decided to keep the monolith because the team is four people", "decision"],
+  ["we went with SQLite because the CLI has to work offline", "decision"],
+  ["we're switching the frontend tests to Vitest since Jest is too slow with ESM", "decision"],
+  ["we'll use TanStack Query for server state because it handles caching for us", "decision"],
+  ["the decision was to partition the events table by month, it keeps the vacuum fast", "decision"],
+  ["we picked Argo over Flux because the team already knows its UI", "decision"],
+  // Facts about the setup.
+  ["staging is at https://staging.example.internal and deploys from the main branch", "fact"],
+  ["the config lives in config/settings.toml", "fact"],
+  ["tests run with `just test`, not cargo test directly", "fact"],
+  ["we're on Postgres 16 everywhere", "fact"],
+  ["the MSRV is 1.74", "fact"],
+  ["our CI runs on GitHub Actions with self-hosted runners", "fact"],
+  ["Priya is responsible for the data retention policy", "fact"],
+  ["ask Jonas about anything to do with the Terraform state", "fact"],
+  ["the dbt project has two targets, dev and prod", "fact"],
+  ["the cluster is eks-prod-2 in eu-west-1", "fact"],
+  ["the default branch is trunk, not main", "fact"],
+  ["the backups are written to s3://acme-backups/pg/ every night", "fact"],
+  ["the frontend talks to the API through the BFF on port 4100", "fact"],
+  ["the service account for the loader is loader@acme-data.iam.gserviceaccount.com", "fact"],
+  ["the nightly export kicks off at 01:30 UTC", "fact"],
+  ["the schema is defined in proto/orders/v1/orders.proto", "fact"],
+  ["we deploy with `helm upgrade --install` from the deploy/ folder", "fact"],
+  ["the timezone for all DAGs is UTC", "fact"],
+  ["sessions expire after 30 minutes of inactivity", "fact"],
+  ["stories sit next to the component as Button.stories.tsx", "fact"],
+  ["the loader uses the etl service account", "fact"],
+];
+
+const NOT_DURABLE = [
+  "add a retry to the upload step",
+  "can you rename the handler to createOrder?",
+  "why is the build so slow today?",
+  "what's the difference between the two configs",
+  "this time just skip the flaky test",
+  "for now leave the TODO in place",
+  "don't push yet, I want to look at it first",
+  "maybe the index is missing",
+  "I think the cache key is wrong",
+  "it's probably the network policy",
+  "the tests are failing on CI again",
+  "the api returns a 500 on /orders when the cart is empty",
+  "the build failed at src/app.ts line 41",
+  "the job ran twice last night",
+  "looks good, merge it",
+  "thanks, that fixed it",
+  "no errors now",
+  "no luck, same error",
+  "no worries",
+  "rerun the pipeline",
+  "use the other branch",
+  "let's use a map here",
+  "let's go with the second option",
+  "please update the README",
+  "run the migrations on staging",
+  "I'd like a command that exports the tags",
+  "it should work now, try again",
+  "the page shows nothing on mobile",
+  "we need a test for the empty cart",
+  "we must have missed a case in the parser",
+  "that must be the cause",
+  "it must be the proxy",
+  "check that the port is free",
+  "the logs are in the attached file",
+  "here's the stack trace from staging",
+  "ok, that's all for today",
+  "the function is in utils/dates.ts, make it handle leap years",
+  "open a PR when you're done",
+  "we don't know why it happens",
+  "we don't need the old endpoint anymore, delete it",
+  "stop the dev server",
+  "avoid touching the tests in this PR",
+  "keep the mock data out of the screenshots",
+  "the cache is stale again",
+  "fix the lint errors in this repo",
+  "write a test for it in this repo's style",
+  "deploy it to staging with `make deploy`",
+  "i'll run it with `make e2e` myself",
+  "it listens on 8080 now",
+  "the file is config/app.yaml",
+  "the ticket is PAY-1234",
+  "staging is on v2.3.1 now",
+  "it uses 2GB of memory",
+  "the branch is feature/refund-retries",
+  "the new service should listen on 9090",
+  "the migration is in db/migrations/0042.sql, can you review it?",
+  "the staging db is down",
+  "our config is a mess, clean it up",
+  "it times out after 30 seconds on CI",
+  "we use this helper in two places, so be careful",
+  "we tag it once the review is done",
+  "the session expires after 30 minutes and the test fails",
+];
+
+Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
+  const wrong: string[] = [];
+  for (const [s, type] of DURABLE) {
+    const m = classify(s);
+    if (m?.type !== type) wrong.push(`${s} -> ${m?.type ?? "nothing"} (want ${type})`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("requests, questions, one-offs, hypotheses and status reports are not candidates", () => {
+  const found = NOT_DURABLE.filter((s) => extractCandidates([u(s)]).length > 0);
+  assert.deepEqual(found, []);
+});
+
+Deno.test("a sentence that goes on from a rule ('…instead', 'it …') is one candidate with it", () => {
+  const c = extractCandidates([
+    u("don't stub the queue in the integration tests. use the local broker from docker-compose instead"),
+  ]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.match(c[0].text, /^Don't stub the queue.*local broker/);
+  const r = extractCandidates([
+    u("use the pool from db.ts, not new clients. that's a rule for every service here: no ad-hoc connections"),
+  ]);
+  assert.equal(r.length, 1, JSON.stringify(r));
+  const d = extractCandidates([
+    u("the worker runs with `make worker`. it needs the broker on 5673"),
+  ]);
+  assert.equal(d.length, 1, JSON.stringify(d));
+  assert.match(d[0].text, /make worker.*5673/);
+});
+
+Deno.test("each item of a list of rules the user states is a candidate", () => {
+  const c = extractCandidates([
+    u("house rules for this repo: name branches after the ticket, and keep PR titles under 60 characters"),
+  ]);
+  assert.deepEqual(c.map((x) => x.rule), ["rule-list", "rule-list"]);
+});
+
+Deno.test("pasted code, logs and quoted lines are not what the user said", () => {
+  const c = extractCandidates([
+    u(
+      "this is what I see:\n```\n// never call this from the UI thread\nconst port = 5432; // the db listens on port 5432\n```\n> we always retry three times\nwhy does it hang?",
+    ),
+  ]);
+  assert.deepEqual(c, []);
+});
+
+Deno.test("two facts joined by 'and' are two candidates; two rules joined by 'and' one", () => {
+  const c = extractCandidates([u("Lena owns the search service and Omar owns the indexer")]);
+  assert.deepEqual(c.map((x) => x.text), ["Lena owns the search service", "Omar owns the indexer"]);
+  assert.equal(extractCandidates([u("never force-push and always rebase on main")]).length, 1);
+});
+
+Deno.test("a confirmed agent statement about the setup is a fact; an unconfirmed one nothing", () => {
+  const ask = a(
+    "The compose file pins the database image, so I assume staging runs Postgres 15. Does that sound right?",
+  );
+  const c = extractCandidates([ask, u("correct")]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.equal(c[0].type, "fact");
+  assert.equal(c[0].provenance.confirmedBy !== undefined, true);
+  assert.equal(
+    extractCandidates([ask, u("no, it's 16 now")]).filter((x) => x.provenance.confirmedBy).length,
+    0,
+  );
+});
+
+Deno.test("secrets are found in the whole turn before it is cut into sentences", () => {
+  const body =
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvredZiKRkgwlL9xNAwxXFg0x/XFw005UWVRIkdgcKWTjpBP2dPwVZ4WWC+9aGVd+Gyn1o0CLelf4rEjGoXbAAEgAqeGUxrcIlbjXfbcmwIDAQAB";
+  const key = `-----BEGIN RSA PRIVATE KEY-----\n${body.slice(0, 64)}\n${body.slice(64, 128)}\n${
+    body.slice(128)
+  }\n-----END RSA PRIVATE KEY-----`;
+  const c = extractCandidates([
+    u(`the deploy key for the vault agent:\n${key}\nalways mount it read-only in the agent's container`),
+    u("the staging api token:\n7f3c2a9e4b1d8f6a0c5e3b7d9a2f4c6e8b0d1a3f\nalways send it in the X-Api-Token header of the smoke tests"),
+  ]);
+  const all = JSON.stringify(c);
+  for (const part of [body.slice(0, 40), body.slice(70, 110), "7f3c2a9e4b1d8f6a0c5e"]) {
+    assert.ok(!all.includes(part), all);
+  }
+  assert.equal(c.length, 2, all);
+});
+
+Deno.test("<private>…</private> text of a prompt is never a candidate", async () => {
+  const { readTranscript } = await import("../../src/capture/transcript.ts");
+  const dir = await Deno.makeTempDir();
+  try {
+    const p = `${dir}/s.jsonl`;
+    await Deno.writeTextFile(
+      p,
+      JSON.stringify({
+        type: "user",
+        uuid: "e1",
+        sessionId: "s",
+        timestamp: "2026-11-28T10:00:00Z",
+        message: {
+          role: "user",
+          content:
+            "<private>we always bill Acme at the old rate, the owner is Ines</private> from now on run the linter before each commit",
+        },
+      }) + "\n",
+    );
+    const { turns } = await readTranscript(p, null);
+    const c = extractCandidates(turns);
+    assert.equal(c.length, 1, JSON.stringify(c));
+    assert.ok(!/Acme|Ines|old rate/.test(c[0].text), c[0].text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

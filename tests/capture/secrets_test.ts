@@ -1,0 +1,87 @@
+/** findSecrets on the kinds of credential the preset misses or covers in part (own checks). */
+import assert from "node:assert/strict";
+import { findSecrets, redactSecrets } from "../../src/domain/secrets.ts";
+
+const CASES: [string, string, string][] = [
+  ["secretlint:aws", "the export job uses AKIAZ7Q4MB2XK9WLTN3R in staging", "AKIAZ7Q4MB2XK9WLTN3R"],
+  [
+    "high-entropy",
+    "creds AKIAZ7Q4MB2XK9WLTN3R / q8Zk2+Vb7nQy1XwP0sLm4RtU9eHa3Fd6Jc5Gg/Ko",
+    "q8Zk2+Vb7nQy1XwP0sLm4RtU",
+  ],
+  [
+    "high-entropy",
+    "the INTERNAL_API_TOKEN is 5e1b9c3f7a2d4e6f8a0b1c2d3e4f5a6b",
+    "5e1b9c3f7a2d4e6f",
+  ],
+  ["github", "CI uses ghp_Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2 for previews", "ghp_Zq8vP2mN4x"],
+  [
+    "anthropic",
+    "the evals run with sk-ant-api03-Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2",
+    "sk-ant-api03-Zq8v",
+  ],
+  ["npm", "publish with npm_Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE2aB in CI", "npm_Zq8vP2mN4x"],
+  [
+    "jwt",
+    "the service JWT eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c works",
+    "SflKxwRJSMeKKF2QT4fw",
+  ],
+  ["google-api-key", "use AIzaSyA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tUvW for maps", "AIzaSyA1bC2dE3fG"],
+  [
+    "stripe-webhook-secret",
+    "verify with whsec_AbCdEfGhIjKlMnOpQrStUvWxYz012345 in prod",
+    "whsec_AbCdEf",
+  ],
+  [
+    "openai",
+    "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9o in the CI",
+    "sk-proj-Ab3dEf",
+  ],
+  ["bearer", "curl -H 'Authorization: Bearer 3f9a1c0b7e2d4f6a8b9c0d1e2f3a4b5c'", "3f9a1c0b7e2d"],
+  [
+    "private-key",
+    "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oKEC\n-----END EC PRIVATE KEY-----",
+    "MHcCAQEEIBkg4LVW",
+  ],
+  ["url-password", "cache is redis://:hunter2pass@cache.internal:6379", "hunter2pass"],
+  ["password", "the password for staging is Winter2024!", "Winter2024"],
+  ["password", "the password is correcthorsebatterystaple", "correcthorse"],
+  [
+    "high-entropy",
+    "the internal token is 3f9a1c0b7e2d4f6a8b9c0d1e2f3a4b5c6d7e8f90",
+    "3f9a1c0b7e2d4f6a",
+  ],
+];
+
+Deno.test("findSecrets: formats and phrasings the preset has no rule for", async () => {
+  for (const [kind, text, secret] of CASES) {
+    const r = await redactSecrets(text);
+    assert.ok(r.findings.some((f) => f.kind === kind), `${kind}: ${JSON.stringify(r.findings)}`);
+    assert.ok(!r.text.includes(secret), r.text);
+  }
+});
+
+Deno.test("findSecrets: a complete private key block is secretlint's privatekey", async () => {
+  const body = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/Iz" +
+    "W7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3q";
+  const text = `-----BEGIN RSA PRIVATE KEY-----\n${body.slice(0, 64)}\n${
+    body.slice(64)
+  }\n-----END RSA PRIVATE KEY-----`;
+  const f = await findSecrets(text);
+  assert.equal(f.length, 1);
+  assert.equal(f[0].kind, "secretlint:privatekey");
+  assert.equal(f[0].start, 0);
+});
+
+Deno.test("findSecrets: words about passwords and markers are not secrets", async () => {
+  for (
+    const clean of [
+      "passwords must be at least 12 characters",
+      "the password is stored in Vault",
+      "password hashing uses argon2id",
+      "the token endpoint needs rate limiting",
+      "CI should use [secret removed: secretlint:1password] for previews",
+      "password: [secret removed: password]",
+    ]
+  ) assert.deepEqual(await findSecrets(clean), [], clean);
+});
