@@ -166,132 +166,22 @@ export async function readTranscript(
     const head = first ? await fingerprint(first) : undefined;
     let start = cursor?.offset ?? 0;
     let restarted = false;
-    let tailChanged = false;
-    if (cursor?.tail && start <= size && cursor.tail.len <= start) {
-      const buf = new Uint8Array(cursor.tail.len);
-      await file.seek(start - cursor.tail.len, Deno.SeekMode.Start);
-      let got = 0;
-      while (got < buf.length) {
-        const n = await file.read(buf.subarray(got));
-        if (n === null) break;
-        got += n;
-      }
-      tailChanged = got < buf.length || (await fingerprint(buf)) !== cursor.tail.hash;
-    }
     // Skip events up to this uuid (a file read again from the start).
     let skipUntil: string | undefined;
     if (
-      cursor && (start > size || tailChanged || (cursor.head !== undefined && head !== undefined &&
-        cursor.head !== head))
+      cursor && (start > size || await tailChanged(file, cursor, start) ||
+        (cursor.head !== undefined && head !== undefined && cursor.head !== head))
     ) {
       restarted = true;
       start = 0;
       skipUntil = cursor.lastUuid;
     }
-    const lines: { bytes: Uint8Array; end: number }[] = [];
-    let skippedLong = 0;
-    await file.seek(start, Deno.SeekMode.Start);
-    const chunk = new Uint8Array(64 * 1024);
-    let pending: Uint8Array[] = [];
-    let pendingLen = 0;
-    let skipping = false; // inside a line longer than maxLine
-    let pos = start; // file offset of chunk[0]
-    let consumed = start; // offset after the last complete line
-    let more = false;
-    while (true) {
-      if (consumed - start >= maxRead) {
-        more = consumed < size;
-        break;
-      }
-      const n = await file.read(chunk);
-      if (n === null) break;
-      let from = 0;
-      while (from < n) {
-        const nl = chunk.subarray(from, n).indexOf(10);
-        if (nl < 0) {
-          if (!skipping) {
-            pending.push(chunk.slice(from, n));
-            pendingLen += n - from;
-            if (pendingLen > maxLine) {
-              skipping = true;
-              pending = [];
-              pendingLen = 0;
-            }
-          }
-          break;
-        }
-        const end = from + nl;
-        if (skipping) skippedLong++;
-        else if (pendingLen + nl > maxLine) skippedLong++;
-        else {
-          const line = new Uint8Array(pendingLen + nl);
-          let o = 0;
-          for (const p of pending) {
-            line.set(p, o);
-            o += p.length;
-          }
-          line.set(chunk.subarray(from, end), o);
-          lines.push({ bytes: line, end: pos + end + 1 });
-        }
-        consumed = pos + end + 1;
-        pending = [];
-        pendingLen = 0;
-        skipping = false;
-        from = end + 1;
-      }
-      pos += n;
-    }
-    const dec = new TextDecoder();
-    const turns: Turn[] = [];
-    let malformed = 0;
-    let lastUuid = cursor?.lastUuid;
-    let found = skipUntil === undefined;
-    const seenBefore = !found;
-    for (const { bytes } of lines) {
-      let o: unknown;
-      try {
-        o = JSON.parse(dec.decode(bytes));
-      } catch {
-        if (bytes.length > 0) malformed++;
-        continue;
-      }
-      if (!o || typeof o !== "object" || Array.isArray(o)) {
-        malformed++;
-        continue;
-      }
-      const j = o as Json;
-      const uuid = typeof j.uuid === "string" ? j.uuid : undefined;
-      if (!found) {
-        if (uuid === skipUntil) found = true;
-        continue;
-      }
-      if (uuid && (j.type === "user" || j.type === "assistant")) lastUuid = uuid;
-      const t = turnOf(j);
-      if (t) turns.push(t);
-    }
-    if (seenBefore && !found) {
+    const read = await readLines(file, start, size, maxLine, maxRead);
+    const { lines, consumed } = read;
+    let events = eventsOf(lines, skipUntil, cursor?.lastUuid, false);
+    if (skipUntil !== undefined && !events.found) {
       // The last event read before is not in the file: a different file. Read it all.
-      found = true;
-      lastUuid = undefined;
-      malformed = 0;
-      for (const { bytes } of lines) {
-        let j: Json;
-        try {
-          j = JSON.parse(dec.decode(bytes));
-        } catch {
-          malformed++;
-          continue;
-        }
-        if (!j || typeof j !== "object" || Array.isArray(j)) {
-          malformed++;
-          continue;
-        }
-        if (typeof j.uuid === "string" && (j.type === "user" || j.type === "assistant")) {
-          lastUuid = j.uuid;
-        }
-        const t = turnOf(j);
-        if (t) turns.push(t);
-      }
+      events = eventsOf(lines, undefined, undefined, true);
     }
     let tail = cursor?.tail && !restarted && consumed === start ? cursor.tail : undefined;
     if (lines.length) {
@@ -303,21 +193,145 @@ export async function readTranscript(
         tail = { len: withNl.length, hash: await fingerprint(withNl) };
       }
     }
+    const lastUuid = events.lastUuid;
     return {
-      turns,
+      turns: events.turns,
       cursor: {
         offset: consumed,
         ...(lastUuid ? { lastUuid } : {}),
         ...(head ? { head } : {}),
         ...(tail ? { tail } : {}),
       },
-      skippedLong,
-      malformed,
+      skippedLong: read.skippedLong,
+      malformed: events.malformed,
       restarted,
       bytes: consumed - start,
-      more,
+      more: read.more,
     };
   } finally {
     file.close();
   }
+}
+
+/** Whether the bytes before `start` are no longer those the cursor read last (the file was rewritten). */
+async function tailChanged(file: Deno.FsFile, cursor: Cursor, start: number): Promise<boolean> {
+  if (!cursor.tail || start > (await file.stat()).size || cursor.tail.len > start) return false;
+  const buf = new Uint8Array(cursor.tail.len);
+  await file.seek(start - cursor.tail.len, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < buf.length) {
+    const n = await file.read(buf.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  return got < buf.length || (await fingerprint(buf)) !== cursor.tail.hash;
+}
+
+/** The complete lines of `file` from `start`, at most about `maxRead` bytes of them. */
+async function readLines(
+  file: Deno.FsFile,
+  start: number,
+  size: number,
+  maxLine: number,
+  maxRead: number,
+): Promise<{
+  lines: { bytes: Uint8Array; end: number }[];
+  skippedLong: number;
+  consumed: number;
+  more: boolean;
+}> {
+  const lines: { bytes: Uint8Array; end: number }[] = [];
+  let skippedLong = 0;
+  await file.seek(start, Deno.SeekMode.Start);
+  const chunk = new Uint8Array(64 * 1024);
+  let pending: Uint8Array[] = [];
+  let pendingLen = 0;
+  let skipping = false; // inside a line longer than maxLine
+  let pos = start; // file offset of chunk[0]
+  let consumed = start; // offset after the last complete line
+  let more = false;
+  while (true) {
+    if (consumed - start >= maxRead) {
+      more = consumed < size;
+      break;
+    }
+    const n = await file.read(chunk);
+    if (n === null) break;
+    let from = 0;
+    while (from < n) {
+      const nl = chunk.subarray(from, n).indexOf(10);
+      if (nl < 0) {
+        if (!skipping) {
+          pending.push(chunk.slice(from, n));
+          pendingLen += n - from;
+          if (pendingLen > maxLine) {
+            skipping = true;
+            pending = [];
+            pendingLen = 0;
+          }
+        }
+        break;
+      }
+      const end = from + nl;
+      if (skipping) skippedLong++;
+      else if (pendingLen + nl > maxLine) skippedLong++;
+      else {
+        const line = new Uint8Array(pendingLen + nl);
+        let o = 0;
+        for (const p of pending) {
+          line.set(p, o);
+          o += p.length;
+        }
+        line.set(chunk.subarray(from, end), o);
+        lines.push({ bytes: line, end: pos + end + 1 });
+      }
+      consumed = pos + end + 1;
+      pending = [];
+      pendingLen = 0;
+      skipping = false;
+      from = end + 1;
+    }
+    pos += n;
+  }
+  return { lines, skippedLong, consumed, more };
+}
+
+/**
+ * The turns of `lines` after the event `skipUntil` (all when undefined), the last user or
+ * assistant event's uuid (from `lastUuid`), the malformed lines (empty ones too with
+ * `countEmpty`), and whether `skipUntil` was found.
+ */
+function eventsOf(
+  lines: readonly { bytes: Uint8Array }[],
+  skipUntil: string | undefined,
+  lastUuid: string | undefined,
+  countEmpty: boolean,
+): { turns: Turn[]; malformed: number; lastUuid: string | undefined; found: boolean } {
+  const dec = new TextDecoder();
+  const turns: Turn[] = [];
+  let malformed = 0;
+  let found = skipUntil === undefined;
+  for (const { bytes } of lines) {
+    let o: unknown;
+    try {
+      o = JSON.parse(dec.decode(bytes));
+    } catch {
+      if (countEmpty || bytes.length > 0) malformed++;
+      continue;
+    }
+    if (!o || typeof o !== "object" || Array.isArray(o)) {
+      malformed++;
+      continue;
+    }
+    const j = o as Json;
+    const uuid = typeof j.uuid === "string" ? j.uuid : undefined;
+    if (!found) {
+      if (uuid === skipUntil) found = true;
+      continue;
+    }
+    if (uuid && (j.type === "user" || j.type === "assistant")) lastUuid = uuid;
+    const t = turnOf(j);
+    if (t) turns.push(t);
+  }
+  return { turns, malformed, lastUuid, found };
 }
