@@ -227,6 +227,11 @@ export function classify(s: string): Match | null {
   if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
   if (HYPOTHESIS.test(l)) return null;
   const core = l.replace(FILLER, "").trim();
+  return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l) ?? factOf(s, l, core);
+}
+
+/** A rule or correction ("always…", "never…", "from now on…", "use X, not Y"), or null. */
+function ruleOf(l: string, core: string, s: string): Match | null {
   // Rules and corrections.
   if (/\b(from now on|going forward|from here on|in (the )?future|henceforth)\b/.test(l)) {
     return { type: "rule", rule: "from-now-on", confidence: 0.9 };
@@ -312,6 +317,11 @@ export function classify(s: string): Match | null {
   if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
     return { type: "rule", rule: "general-rule", confidence: 0.8 };
   }
+  return null;
+}
+
+/** A personal preference, or null. */
+function preferenceOf(l: string, core: string): Match | null {
   // Preferences.
   if (PERSONAL.test(l)) return { type: "feedback", rule: "preference", confidence: 0.8 };
   if (
@@ -320,6 +330,11 @@ export function classify(s: string): Match | null {
     /^(please )?keep (answers|replies|responses|diffs|commits|prs|pull requests|messages|explanations|summaries|it) \w+/
       .test(core)
   ) return { type: "feedback", rule: "preference", confidence: 0.7 };
+  return null;
+}
+
+/** A decision with its reason, or null. */
+function decisionOf(l: string): Match | null {
   // Decisions.
   if (
     /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
@@ -336,6 +351,11 @@ export function classify(s: string): Match | null {
   ) {
     return { type: "decision", rule: "lets-because", confidence: 0.8 };
   }
+  return null;
+}
+
+/** A fact about the setup the user states, or null (never in a report on the work at hand). */
+function factOf(s: string, l: string, core: string): Match | null {
   // Facts about the setup (never in a report on the work at hand, nor in a request).
   if (STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
   // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
@@ -497,24 +517,8 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
     }
     const prov = { sessionId: t.sessionId, uuid: t.uuid, timestamp: t.timestamp };
     // The agent's statement confirmed by this user turn.
-    if (lastAssistant && CONFIRM.test(t.text)) {
-      const st = agentStatement(lastAssistant.text);
-      if (st) {
-        out.push({
-          text: wording(st.sentence),
-          type: st.match.type,
-          scope: "project",
-          confidence: st.match.confidence,
-          provenance: {
-            sessionId: lastAssistant.sessionId,
-            uuid: lastAssistant.uuid,
-            timestamp: lastAssistant.timestamp,
-            confirmedBy: t.uuid,
-          },
-          rule: st.match.rule,
-        });
-      }
-    }
+    const agreed = lastAssistant && confirmedStatement(lastAssistant, t);
+    if (agreed) out.push(agreed);
     lastAssistant = undefined;
     const confirmed = out.length && out[out.length - 1].provenance.confirmedBy === t.uuid
       ? out[out.length - 1]
@@ -611,6 +615,34 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       out.push(prevInTurn);
     }
   }
+  return withoutSecretCandidates(out);
+}
+
+/** The agent's statement in `assistant` when the user's turn `t` confirms it, as a candidate. */
+function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
+  if (!CONFIRM.test(t.text)) return null;
+  const st = agentStatement(assistant.text);
+  if (!st) return null;
+  return {
+    text: wording(st.sentence),
+    type: st.match.type,
+    scope: "project",
+    confidence: st.match.confidence,
+    provenance: {
+      sessionId: assistant.sessionId,
+      uuid: assistant.uuid,
+      timestamp: assistant.timestamp,
+      confirmedBy: t.uuid,
+    },
+    rule: st.match.rule,
+  };
+}
+
+/**
+ * The candidates with the secrets their text still holds marked (`secretsRemoved`); one whose
+ * text is left too short without them is dropped ({@link secretKinds}).
+ */
+function withoutSecretCandidates(out: Candidate[]): Candidate[] {
   const kept: Candidate[] = [];
   for (const c of out) {
     const kinds = secretKinds(c.text);
