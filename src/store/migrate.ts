@@ -15,6 +15,7 @@ import contentHash from "../../migrations/0011_content_hash.sql" with { type: "t
 import maintenance from "../../migrations/0012_maintenance.sql" with { type: "text" };
 import compactPostings from "../../migrations/0014_compact_postings.sql" with { type: "text" };
 import searchExact from "../../migrations/0015_search_exact.sql" with { type: "text" };
+import proposals from "../../migrations/0016_proposals.sql" with { type: "text" };
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 12, name: "0012_maintenance", sql: maintenance },
   { version: 14, name: "0014_compact_postings", sql: compactPostings },
   { version: 15, name: "0015_search_exact", sql: searchExact },
+  { version: 16, name: "0016_proposals", sql: proposals },
 ];
 
 /** Advisory lock key for migrations ("mneme" + 1). */
