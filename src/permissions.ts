@@ -14,7 +14,12 @@
  */
 import { basename, dirname, isAbsolute, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
+import {
+  captureTranscriptsDir,
+  claudeConfigDir,
+  claudeSettingsFiles,
+  type MemoryConfig,
+} from "./config.ts";
 import { safeEnv } from "./common/env.ts";
 import {
   AUTOSTART_ENV,
@@ -116,6 +121,21 @@ export const MEMCLI_ENV_VARS: readonly string[] = [
   "DENO_DIR",
   "XDG_CACHE_HOME",
   ...AUTOSTART_ENV,
+];
+
+/**
+ * Capture's settings, read by the admin daemon (docs/capture.md): the transcripts' folder
+ * (`CAPTURE_TRANSCRIPTS_DIR`, else `CLAUDE_CONFIG_DIR`'s `projects`) and the model path.
+ */
+export const CAPTURE_ENV_VARS: readonly string[] = [
+  "CLAUDE_CONFIG_DIR",
+  "CAPTURE_TRANSCRIPTS_DIR",
+  "CAPTURE_MODEL_PROVIDER",
+  "CAPTURE_MODEL",
+  "CAPTURE_MODEL_URL",
+  "CAPTURE_MODEL_API_KEY",
+  "CAPTURE_SESSION_TOKENS",
+  "CAPTURE_DAILY_TOKENS",
 ];
 
 /**
@@ -389,14 +409,16 @@ export function planFor(
     return { net, read: cfg.databaseUrl ? wordVectorsFiles() : [], write: [], env };
   }
   addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+  // Capture reads Claude Code's transcripts there, and nothing else of Claude Code's.
+  const transcripts = absolute(captureTranscriptsDir(envOf), cwd === "." ? Deno.cwd() : cwd);
   return {
     net,
     // The word vectors' file too: search reads it on its first use (src/embed/words.ts).
     read: cfg.databaseUrl
-      ? [dataDir, ...wordVectorsFiles()]
-      : [dataDir, ...pgliteFiles(), ...pgliteWorkerFiles(), ...wordVectorsFiles()],
+      ? [dataDir, ...wordVectorsFiles(), transcripts]
+      : [dataDir, ...pgliteFiles(), ...pgliteWorkerFiles(), ...wordVectorsFiles(), transcripts],
     write: [dataDir],
-    env,
+    env: [...env, ...CAPTURE_ENV_VARS],
     // The embedded database checks the free space before a write (a full disk is a 507).
     ...(cfg.databaseUrl ? {} : { sys: ["statfs"] }),
     // A new embedded database is created by a child Deno ({@link creatorPlan}); the daemon
@@ -508,6 +530,33 @@ export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
   if (cfg.proxy !== undefined) addNet(net, urlHostPort(cfg.proxy));
   const creds = credentialsDir(cfg.credentialsPath);
   return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
+}
+
+/** Capture's model endpoint: a provider's URL, or msgcli's endpoints (the subscription). */
+export type CaptureModelEndpoint = { url: string } | { msg: MsgEndpoints };
+
+/**
+ * The admin daemon's set with capture's model path on (`ep` null: off, nothing added): net
+ * to the provider's host; for the subscription, msgcli's API and token hosts and proxy, its
+ * credentials folder (read and write: the refresh and its lock) and its variables.
+ */
+export function addCaptureModel(
+  plan: PermissionPlan,
+  ep: CaptureModelEndpoint | null,
+): PermissionPlan {
+  if (!ep) return plan;
+  if ("url" in ep) {
+    addNet(plan.net, urlHostPort(ep.url));
+    return plan;
+  }
+  for (const u of [ep.msg.apiBaseUrl, ep.msg.tokenUrl, ep.msg.proxy]) {
+    if (u !== undefined) addNet(plan.net, urlHostPort(u));
+  }
+  const creds = credentialsDir(ep.msg.credentialsPath);
+  add(plan.read, creds);
+  add(plan.write, creds);
+  for (const v of SERVE_ENV_VARS) add(plan.env, v);
+  return plan;
 }
 
 /** Programs the background-service commands run (`msgcli serve start|stop|status`, `run`). */

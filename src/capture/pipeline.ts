@@ -23,6 +23,8 @@ export interface CaptureRequest {
   cwd: string;
   /** The hook event: `Stop`, `PreCompact` or `SessionEnd`. */
   event: string;
+  /** The project memcli resolved from `cwd` as the bootstrap does (null: none); else resolved here. */
+  project?: string | null;
 }
 
 /** A stored memory the sink found for a text. */
@@ -141,7 +143,9 @@ export async function runCapture(
 ): Promise<CaptureReport> {
   const cursor = await sink.getCursor(req.sessionId);
   const read = await readTranscript(req.transcriptPath, cursor, opts.read);
-  const project = await (opts.project ?? projectOf)(req.cwd);
+  const project = req.project !== undefined
+    ? req.project
+    : await (opts.project ?? projectOf)(req.cwd);
   const report: CaptureReport = {
     sessionId: req.sessionId,
     project,

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
-import { badRequest, MemoryError, notFound } from "../domain/errors.ts";
+import { badRequest, MemoryError } from "../domain/errors.ts";
 import type { ProposalRow } from "../store/proposals.ts";
 import type { Store } from "../store/store.ts";
 import type { Contradiction, CreateResult, MemoryService } from "./types.ts";
@@ -91,6 +91,11 @@ export interface AcceptResult {
   superseded?: string;
   /** Other stored memories it looks like (as a create reports them). */
   contradictions?: Contradiction[];
+}
+
+/** A proposal that is not (or no longer) in the inbox. */
+function notFound(id: string): MemoryError {
+  return new MemoryError(404, `proposal ${id} is not in the inbox`, { field: "id" });
 }
 
 /** Most pending proposals read for one near-duplicate check. */

@@ -25,13 +25,15 @@ clientTest(
   async () => {
     const rig = await startRig({ args: ["--auth-key", KEY], fake: { replyText: "Done." } });
     const sink = new MemoryCaptureSink();
-    const queue = new CaptureQueue(sink, { project: () => Promise.resolve("orders") });
+    const queue = new CaptureQueue(sink);
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
       new Hono().route("/api/capture", captureRoute(queue)).fetch,
     );
     const home = await tempDir("mneme-claude-capture-");
     try {
+      // The hook resolves the project as the bootstrap does: a `.mneme` names it here.
+      await Deno.writeTextFile(join(home.path, ".mneme"), JSON.stringify({ project: "orders" }));
       const memcli =
         `${Deno.execPath()} run -A --lock=${ROOT}tests/deno.lock ${ROOT}src/bin/memcli.ts`;
       const env = {

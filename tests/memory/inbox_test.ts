@@ -12,19 +12,7 @@ import { Inbox } from "../../src/memory/inbox.ts";
 import { MemoryError } from "../../src/domain/errors.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { pgliteService, postgresService, tempDir } from "../helpers.ts";
-
-/** A transcript line of Claude Code. */
-export function line(uuid: string, session: string, role: "user" | "assistant", text: string) {
-  return JSON.stringify({
-    type: role,
-    uuid,
-    sessionId: session,
-    timestamp: "2026-11-28T10:00:00Z",
-    message: role === "user"
-      ? { role, content: text }
-      : { role, content: [{ type: "text", text }] },
-  }) + "\n";
-}
+import { line } from "../capture/lines.ts";
 
 async function refused(p: Promise<unknown>, status: number, field?: string): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
