@@ -13,7 +13,7 @@ import { denoRunArgs, findProgram } from "../../src/programs.ts";
 import type { InboxItem } from "../../src/memory/inbox.ts";
 import { freePort, ROOT, tempDir } from "../helpers.ts";
 import { line } from "../capture/lines.ts";
-import { baseEnv, memcliProcess } from "./_util.ts";
+import { baseEnv, memcli, memcliProcess } from "./_util.ts";
 
 const decoder = new TextDecoder();
 
@@ -191,5 +191,23 @@ Deno.test("capture end to end: hook, daemon with its own permissions, inbox, acc
   } finally {
     await daemon.stop().catch(() => {});
     await dir.cleanup();
+  }
+});
+
+Deno.test("memcli inbox: usage errors before any request", async () => {
+  const env = { MEMORY_API_URL: "http://127.0.0.1:9", DATA_DIR: "/nonexistent" };
+  for (
+    const [args, msg] of [
+      [["inbox", "frobnicate"], /unknown inbox command 'frobnicate'/],
+      [["inbox", "--project", "a", "--global"], /--project and --global cannot be combined/],
+      [["inbox", "accept"], /ID is required/],
+      [["inbox", "reject", "xyz"], /ID: 'xyz' is not a memory id/],
+      [["inbox", "edit", "abcdef12"], /CONTENT is required/],
+      [["inbox", "--limit", "0"], /--limit/],
+    ] as const
+  ) {
+    const r = await memcli([...args], { env });
+    assert.notEqual(r.code, 0, args.join(" "));
+    assert.match(r.err, msg, args.join(" "));
   }
 });

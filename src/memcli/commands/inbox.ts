@@ -111,11 +111,20 @@ async function list(args: string[], io: Io): Promise<number> {
   return 0;
 }
 
-/** The ids given, each resolved, duplicates once. */
-async function ids(client: MemoryClient, given: string[]): Promise<string[]> {
+/**
+ * The ID... arguments of accept and reject: each checked before any request, then resolved
+ * (duplicates once), with the client that resolved them.
+ */
+async function idArgs(
+  io: Io,
+  given: string[],
+): Promise<{ client: MemoryClient; ids: string[] }> {
+  if (given.length === 0) throw new UsageError("ID is required", USAGE_NAME);
+  for (const i of given) checkIdSyntax(USAGE_NAME, "ID", i);
+  const client = await connect(io);
   const out: string[] = [];
   for (const i of given) out.push(await proposalId(client, "ID", i));
-  return [...new Set(out)];
+  return { client, ids: [...new Set(out)] };
 }
 
 async function accept(args: string[], io: Io): Promise<number> {
@@ -127,11 +136,9 @@ async function accept(args: string[], io: Io): Promise<number> {
     io.out(COMMAND_USAGE.inbox);
     return 0;
   }
-  if (p.positionals.length === 0) throw new UsageError("ID is required", USAGE_NAME);
-  for (const i of p.positionals) checkIdSyntax(USAGE_NAME, "ID", i);
-  const client = await connect(io);
+  const { client, ids } = await idArgs(io, p.positionals);
   const results: AcceptResult[] = [];
-  for (const id of await ids(client, p.positionals)) {
+  for (const id of ids) {
     const r = await client.request<AcceptResult>(
       "POST",
       `/api/inbox/${id}/accept`,
@@ -155,10 +162,8 @@ async function reject(args: string[], io: Io): Promise<number> {
     io.out(COMMAND_USAGE.inbox);
     return 0;
   }
-  if (p.positionals.length === 0) throw new UsageError("ID is required", USAGE_NAME);
-  for (const i of p.positionals) checkIdSyntax(USAGE_NAME, "ID", i);
-  const client = await connect(io);
-  for (const id of await ids(client, p.positionals)) {
+  const { client, ids } = await idArgs(io, p.positionals);
+  for (const id of ids) {
     await client.request("POST", `/api/inbox/${id}/reject`);
     io.out(`Rejected ${id.slice(0, 8)}.\n`);
   }
