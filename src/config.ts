@@ -141,6 +141,16 @@ export function claudeConfigDir(env: Env = denoEnv): string {
   return join(env("HOME") ?? env("USERPROFILE") ?? ".", ".claude");
 }
 
+/**
+ * The folder of Claude Code's session transcripts, the only one capture reads:
+ * `CAPTURE_TRANSCRIPTS_DIR`, else `projects` in {@link claudeConfigDir} (`~/.claude/projects`).
+ * The admin daemon may read it and nothing else of Claude Code's; `POST /api/capture` refuses a
+ * `transcript_path` outside it.
+ */
+export function captureTranscriptsDir(env: Env = denoEnv): string {
+  return env("CAPTURE_TRANSCRIPTS_DIR")?.trim() || join(claudeConfigDir(env), "projects");
+}
+
 /** MEMORY_API_URL when it is not set: the service on this machine's default port. */
 export const DEFAULT_MEMORY_API_URL = "http://127.0.0.1:4200";
 

@@ -15,7 +15,12 @@
  */
 import { basename, dirname, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { claudeConfigDir, claudeSettingsFiles, type MemoryConfig } from "./config.ts";
+import {
+  captureTranscriptsDir,
+  claudeConfigDir,
+  claudeSettingsFiles,
+  type MemoryConfig,
+} from "./config.ts";
 import { safeEnv } from "./common/env.ts";
 import { AUTOSTART_ENV, autostartDirs, profileFiles, xdgAutostartDir } from "./common/autostart.ts";
 import { absolute, add, addNet, type PermissionPlan, urlHostPort } from "./permissions/plan.ts";
@@ -96,6 +101,21 @@ export const MEMCLI_ENV_VARS: readonly string[] = [
   "DENO_DIR",
   "XDG_CACHE_HOME",
   ...AUTOSTART_ENV,
+];
+
+/**
+ * Capture's settings, read by the admin daemon (docs/capture.md): the transcripts' folder
+ * (`CAPTURE_TRANSCRIPTS_DIR`, else `CLAUDE_CONFIG_DIR`'s `projects`) and the model path.
+ */
+export const CAPTURE_ENV_VARS: readonly string[] = [
+  "CLAUDE_CONFIG_DIR",
+  "CAPTURE_TRANSCRIPTS_DIR",
+  "CAPTURE_MODEL_PROVIDER",
+  "CAPTURE_MODEL",
+  "CAPTURE_MODEL_URL",
+  "CAPTURE_MODEL_API_KEY",
+  "CAPTURE_SESSION_TOKENS",
+  "CAPTURE_DAILY_TOKENS",
 ];
 
 /**
@@ -348,14 +368,16 @@ export function planFor(
     return { net, read: cfg.databaseUrl ? wordVectorsFiles() : [], write: [], env };
   }
   addNet(net, cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost);
+  // Capture reads Claude Code's transcripts there, and nothing else of Claude Code's.
+  const transcripts = absolute(captureTranscriptsDir(envOf), cwd === "." ? Deno.cwd() : cwd);
   return {
     net,
     // The word vectors' file too: search reads it on its first use (src/embed/words.ts).
     read: cfg.databaseUrl
-      ? [dataDir, ...wordVectorsFiles()]
-      : [dataDir, ...pgliteFiles(), ...pgliteWorkerFiles(), ...wordVectorsFiles()],
+      ? [dataDir, ...wordVectorsFiles(), transcripts]
+      : [dataDir, ...pgliteFiles(), ...pgliteWorkerFiles(), ...wordVectorsFiles(), transcripts],
     write: [dataDir],
-    env,
+    env: [...env, ...CAPTURE_ENV_VARS],
     // The embedded database checks the free space before a write (a full disk is a 507).
     ...(cfg.databaseUrl ? {} : { sys: ["statfs"] }),
     // A new embedded database is created by a child Deno ({@link creatorPlan}); the daemon

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { loadMemoryConfig } from "./config.ts";
+import { captureModelEndpoint } from "./capture/settings.ts";
 import { commandFiles, parseCommandLine, type ParsedCommand } from "./msgcli/args.ts";
 import { loadMsgConfig } from "./msg/config.ts";
 import {
@@ -21,7 +22,9 @@ import {
 
 import { planPermissions } from "./serve/permissions.ts";
 import {
+  addCaptureModel,
   addRunPermissions,
+  CAPTURE_ENV_VARS,
   creatorPlan,
   MEMCLI_ENV_VARS,
   memcliFiles,
@@ -182,7 +185,11 @@ function memoryProgram(
   const entry = `src/bin/${program}.ts`;
   // memcli checks the MCP server with the SDK's client (src/common/mcp_client.ts).
   const lock = program === "mcp" || program === "memcli" ? { lock: MCP_LOCK } : {};
-  const vars = program === "memcli" ? [...MEMORY_ENV_VARS, ...MEMCLI_ENV_VARS] : MEMORY_PROGRAM_ENV;
+  const vars = program === "memcli"
+    ? [...MEMORY_ENV_VARS, ...MEMCLI_ENV_VARS]
+    : program === "admin"
+    ? [...MEMORY_PROGRAM_ENV, ...CAPTURE_ENV_VARS]
+    : MEMORY_PROGRAM_ENV;
   return {
     name,
     task,
@@ -208,6 +215,7 @@ function memoryProgram(
           if (program === "admin") delete plan.run;
         }
         if (program === "memcli") return { plan };
+        if (program === "admin") addCaptureModel(plan, captureModelEndpoint(env));
         return { plan, env: program === "admin" ? adminEnv(env) : leanV8(env) };
       }),
     }),

@@ -21,6 +21,7 @@ import type { MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 import { type CaptureQueue, captureRoute } from "../capture/route.ts";
+import type { Inbox } from "../memory/inbox.ts";
 
 /** Largest request body on ordinary routes (1 MiB). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -46,6 +47,10 @@ export interface AdminOptions {
   ui?: boolean;
   /** Capture's queue: `POST /api/capture` is served when given. */
   capture?: CaptureQueue;
+  /** The only folder `POST /api/capture` reads transcripts in (Claude Code's). */
+  transcriptsDir?: string;
+  /** Capture's proposals: `/api/inbox` is served when given. */
+  inbox?: Pick<Inbox, "list" | "get" | "accept" | "reject" | "edit">;
 }
 
 /** Content-Security-Policy of every response: own scripts and styles only, no inline code. */
@@ -182,14 +187,12 @@ function queryObject(url: string): Record<string, string> {
 }
 
 /** Refuse a body where the route takes none (a DELETE's filters go in the query string). */
-async function noBody(c: Context): Promise<void> {
+async function noBody(
+  c: Context,
+  why = "DELETE takes its filters in the query string (?scope=&project=&type=)",
+): Promise<void> {
   const text = await bodyText(c);
-  if (text !== "") {
-    throw badRequest(
-      "body",
-      "must be empty: DELETE takes its filters in the query string (?scope=&project=&type=)",
-    );
-  }
+  if (text !== "") throw badRequest("body", `must be empty: ${why}`);
 }
 
 const errorLimit = (c: Context) =>
@@ -446,7 +449,45 @@ export function createAdminApp(opts: AdminOptions): Hono {
     return c.json(await service.delete(id));
   });
   notAllowed("/memories/:id", "GET, PUT, DELETE");
-  if (opts.capture) api.route("/capture", captureRoute(opts.capture));
+  if (opts.capture) api.route("/capture", captureRoute(opts.capture, opts.transcriptsDir));
+  if (opts.inbox) {
+    const inbox = opts.inbox;
+    // A JSON object, or nothing (accept's options are optional).
+    const optionalBody = async (c: Context): Promise<unknown> => {
+      const text = await bodyText(c);
+      if (text.trim() === "") return undefined;
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw badRequest("body", "is not valid JSON");
+      }
+    };
+    const noQuery = (c: Context) => {
+      if (new URL(c.req.url).search !== "") throw badRequest("query", "is not allowed here");
+    };
+    api.get("/inbox", async (c) => c.json(await inbox.list(queryObject(c.req.url))));
+    notAllowed("/inbox", "GET");
+    api.get("/inbox/:id", async (c) => {
+      noQuery(c);
+      return c.json(await inbox.get(c.req.param("id")));
+    });
+    api.put("/inbox/:id", limit, async (c) => {
+      noQuery(c);
+      return c.json(await inbox.edit(c.req.param("id"), await jsonBody(c)));
+    });
+    notAllowed("/inbox/:id", "GET, PUT");
+    api.post("/inbox/:id/accept", limit, async (c) => {
+      noQuery(c);
+      return c.json(await inbox.accept(c.req.param("id"), await optionalBody(c)), 201);
+    });
+    notAllowed("/inbox/:id/accept", "POST");
+    api.post("/inbox/:id/reject", limit, async (c) => {
+      noQuery(c);
+      await noBody(c, "reject takes no body");
+      return c.json(await inbox.reject(c.req.param("id")));
+    });
+    notAllowed("/inbox/:id/reject", "POST");
+  }
   api.all("*", (c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
   app.all("/healthz", (c) => {

@@ -17,6 +17,11 @@ import { claimOwner, type OwnerClaim } from "../common/owner.ts";
 import { safeEnv } from "../common/env.ts";
 import { TASK_VAR } from "../common/launcher.ts";
 import { VERSION } from "../version.ts";
+import { captureTranscriptsDir } from "../config.ts";
+import { Inbox } from "../memory/inbox.ts";
+import { captureModelConfig } from "../capture/settings.ts";
+import { startCapture } from "../capture/service.ts";
+import { resolve } from "node:path";
 
 /**
  * Claim DATA_DIR for this service (the embedded database has one owner): throws, naming the
@@ -68,9 +73,16 @@ export function checkExposure(cfg: MemoryConfig): void {
 /** Start the admin server. Rejects (with nothing left running) when startup fails. */
 export async function startAdminServer(
   cfg: MemoryConfig,
-  opts: OpenOptions & { log?: (l: string) => void } = {},
+  opts: OpenOptions & {
+    log?: (l: string) => void;
+    /** Claude Code's transcripts folder (default: CAPTURE_TRANSCRIPTS_DIR or its default). */
+    transcriptsDir?: string;
+  } = {},
 ): Promise<AdminServer> {
   checkExposure(cfg);
+  // Capture's settings: a bad one stops the start, naming its variable.
+  const captureModel = captureModelConfig(safeEnv);
+  const transcriptsDir = resolve(opts.transcriptsDir ?? captureTranscriptsDir(safeEnv));
   // The embedded database has one owner: claimed before the port, so that a second service
   // on this DATA_DIR says who runs it (a server Postgres may have several services).
   const claim = cfg.databaseUrl ? null : claimDataDir(cfg.dataDir);
@@ -127,12 +139,17 @@ export async function startAdminServer(
     await claim?.release();
     throw err;
   }
+  const inbox = new Inbox(service, service.proposals());
+  const capture = startCapture(inbox, captureModel, safeEnv, log);
   const app = createAdminApp({
     service,
     backup: () => service.backup(),
     apiKey: cfg.adminApiKey,
     loopbackOnly,
     log,
+    capture: capture.queue,
+    transcriptsDir,
+    inbox,
   });
   // Once quiet after requests, V8 gives back the garbage they left (src/common/gc.ts).
   const idle = new IdleCollector();
@@ -160,6 +177,7 @@ export async function startAdminServer(
       stopCleanup();
       idle.stop();
       await server.shutdown();
+      await capture.close();
       await service.close();
       await claim?.release();
     },

@@ -21,6 +21,7 @@ import memoryJs from "../../static/js/views/memory.js" with { type: "text" };
 import overviewJs from "../../static/js/views/overview.js" with { type: "text" };
 import searchJs from "../../static/js/views/search.js" with { type: "text" };
 import transferJs from "../../static/js/views/transfer.js" with { type: "text" };
+import inboxJs from "../../static/js/views/inbox.js" with { type: "text" };
 import * as uiConstants from "./ui_constants.ts";
 
 /**
@@ -49,6 +50,7 @@ export const UI_FILES: ReadonlyMap<string, string> = new Map([
   ["js/views/overview.js", overviewJs],
   ["js/views/search.js", searchJs],
   ["js/views/transfer.js", transferJs],
+  ["js/views/inbox.js", inboxJs],
 ]);
 
 const TYPES: Record<string, string> = {

@@ -1,8 +1,8 @@
 /**
  * A simple near-duplicate check of two memory texts: the overlap of their content words
- * (lower-cased, punctuation and common words dropped, a plural's "s" folded). It stands in
- * for the store's own search (lexical and vector) until capture writes to the store; the
- * {@link CaptureSink} of the service replaces it.
+ * (lower-cased, punctuation and common words dropped, a plural's "s" folded). The daemon's
+ * sink (sink.ts) applies it to the neighbours the service's own search finds and to the
+ * pending proposals.
  * @module
  */
 

@@ -26,10 +26,12 @@ import type { MessagesClient } from "../msg/api.ts";
 /** The prompt (src/capture/prompt.md). */
 export const CAPTURE_PROMPT: string = PROMPT;
 
-/** The model providers. */
-export const MODEL_PROVIDERS = ["subscription", "anthropic", "openai", "ollama"] as const;
-/** One of {@link MODEL_PROVIDERS}. */
-export type ModelProvider = typeof MODEL_PROVIDERS[number];
+export {
+  DEFAULT_DAILY_TOKENS,
+  DEFAULT_SESSION_TOKENS,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+} from "./settings.ts";
 
 /** One model call's answer. */
 export interface ModelAnswer {
@@ -178,10 +180,6 @@ export function ollamaCall(o: { baseUrl: string; model: string; fetch?: typeof f
   };
 }
 
-/** Default token budget of one session. */
-export const DEFAULT_SESSION_TOKENS = 20_000;
-/** Default token budget of one day (UTC), all sessions. */
-export const DEFAULT_DAILY_TOKENS = 200_000;
 /** Default output cap of one call. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 1_000;
 /** Most characters of transcript sent in one call (the newest kept). */
@@ -198,11 +196,39 @@ export class TokenBudget {
   /** Calls not made because a budget would have been exceeded. */
   skipped = 0;
 
-  /** A budget of `perSession` and `perDay` tokens. */
-  constructor(perSession: number, perDay: number, now: () => number = Date.now) {
+  readonly #onCharge?: (sessionId: string, day: string, tokens: number) => void;
+
+  /**
+   * A budget of `perSession` and `perDay` tokens; `onCharge` is told of each charge (the
+   * daemon keeps the counts in its database, so that a restart does not reset them).
+   */
+  constructor(
+    perSession: number,
+    perDay: number,
+    now: () => number = Date.now,
+    onCharge?: (sessionId: string, day: string, tokens: number) => void,
+  ) {
     this.#perSession = perSession;
     this.#perDay = perDay;
     this.#now = now;
+    this.#onCharge = onCharge;
+  }
+
+  /** The UTC day (YYYY-MM-DD) the budget counts now. */
+  today(): string {
+    this.#roll();
+    return this.#day;
+  }
+
+  /**
+   * Take in the counts kept elsewhere (the database) for today and a session: each count
+   * becomes the larger of the two, so nothing spent is forgotten.
+   */
+  restore(day: string, dayUsed: number, sessionId: string, sessionUsed: number): void {
+    this.#roll();
+    if (day !== this.#day) return;
+    this.#dayUsed = Math.max(this.#dayUsed, dayUsed);
+    this.#sessions.set(sessionId, Math.max(this.#sessions.get(sessionId) ?? 0, sessionUsed));
   }
 
   #roll(): void {
@@ -225,6 +251,7 @@ export class TokenBudget {
     this.#roll();
     this.#sessions.set(sessionId, (this.#sessions.get(sessionId) ?? 0) + tokens);
     this.#dayUsed += tokens;
+    this.#onCharge?.(sessionId, this.#day, tokens);
   }
 
   /** What was spent, for the report. */

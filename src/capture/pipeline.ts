@@ -3,8 +3,8 @@
  * extract candidates (offline, or with a model when configured), remove secrets, drop near
  * duplicates of stored memories, and propose the rest to a {@link CaptureSink}, with the new
  * cursor. The sink is the memory service's side (proposed memories, the inbox, the cursor per
- * session); {@link MemoryCaptureSink} keeps them in memory (tests, the benchmark, and the
- * daemon until the store holds proposals).
+ * session): the daemon's is src/capture/sink.ts, on the database; {@link MemoryCaptureSink}
+ * keeps them in memory (tests, the benchmark).
  * @module
  */
 import { resolveProject } from "../memcli/project.ts";
@@ -23,6 +23,8 @@ export interface CaptureRequest {
   cwd: string;
   /** The hook event: `Stop`, `PreCompact` or `SessionEnd`. */
   event: string;
+  /** The project memcli resolved from `cwd` as the bootstrap does (null: none); else resolved here. */
+  project?: string | null;
 }
 
 /** A stored memory the sink found for a text. */
@@ -46,8 +48,8 @@ export interface Proposal extends Candidate {
 }
 
 /**
- * The memory service's side of capture. Phase 2 implements it on the store: a `proposed`
- * state, the inbox, the search for near duplicates and contradictions, a cursor per session.
+ * The memory service's side of capture: the inbox (proposals apart from the memories), the
+ * search for near duplicates and contradictions, a cursor per session (src/capture/sink.ts).
  */
 export interface CaptureSink {
   /** Memories of `project` (and global ones) that nearly repeat `text`, accepted or proposed. */
@@ -141,7 +143,9 @@ export async function runCapture(
 ): Promise<CaptureReport> {
   const cursor = await sink.getCursor(req.sessionId);
   const read = await readTranscript(req.transcriptPath, cursor, opts.read);
-  const project = await (opts.project ?? projectOf)(req.cwd);
+  const project = req.project !== undefined
+    ? req.project
+    : await (opts.project ?? projectOf)(req.cwd);
   const report: CaptureReport = {
     sessionId: req.sessionId,
     project,

@@ -7,6 +7,8 @@
  * @module
  */
 import { Hono } from "hono";
+import { normalize } from "node:path";
+import { checkProjectName } from "../memcli/project.ts";
 import {
   type CaptureOptions,
   type CaptureRequest,
@@ -28,8 +30,13 @@ export class CaptureInputError extends Error {
   }
 }
 
-/** Validate Claude Code's hook input (extra fields are ignored, as Claude Code adds some). */
-export function parseCaptureInput(json: unknown): CaptureRequest {
+/**
+ * Validate Claude Code's hook input (extra fields are ignored, as Claude Code adds some), and
+ * the `project` memcli resolved from `cwd` as the bootstrap does (optional). With
+ * `transcriptsDir`, a `transcript_path` outside that folder is refused: a malformed request
+ * never widens what the daemon reads.
+ */
+export function parseCaptureInput(json: unknown, transcriptsDir?: string): CaptureRequest {
   if (!json || typeof json !== "object" || Array.isArray(json)) {
     throw new CaptureInputError("body", "must be a JSON object");
   }
@@ -50,13 +57,51 @@ export function parseCaptureInput(json: unknown): CaptureRequest {
   if (!transcriptPath.startsWith("/") || !transcriptPath.endsWith(".jsonl")) {
     throw new CaptureInputError("transcript_path", "must be an absolute path to a .jsonl file");
   }
+  if (transcriptsDir !== undefined && !inside(transcriptPath, transcriptsDir)) {
+    throw new CaptureInputError(
+      "transcript_path",
+      `must be a file in Claude Code's transcripts folder ${transcriptsDir} ` +
+        "(CAPTURE_TRANSCRIPTS_DIR)",
+    );
+  }
   const cwd = str("cwd");
   if (!cwd.startsWith("/")) throw new CaptureInputError("cwd", "must be an absolute path");
   const event = str("hook_event_name");
   if (!(CAPTURE_EVENTS as readonly string[]).includes(event)) {
     throw new CaptureInputError("hook_event_name", `must be one of ${CAPTURE_EVENTS.join(", ")}`);
   }
-  return { sessionId, transcriptPath, cwd, event };
+  let project: string | null | undefined;
+  if (o.project !== undefined && o.project !== null) {
+    const p = checkProjectName(o.project);
+    if ("problem" in p) throw new CaptureInputError("project", p.problem.replace(/^has /, "is "));
+    project = p.name;
+  } else if (o.project === null) project = null;
+  return { sessionId, transcriptPath, cwd, event, ...(project !== undefined ? { project } : {}) };
+}
+
+/** Whether `path` (absolute) names a file under `dir` (absolute), with no `..` on the way. */
+export function inside(path: string, dir: string): boolean {
+  const d = normalize(dir).replace(/\/+$/, "");
+  return normalize(path) === path && path.startsWith(`${d}/`) && path.length > d.length + 1;
+}
+
+/** Refuse a transcript whose real path (links resolved) leaves `dir`. */
+async function realInside(path: string, dir: string): Promise<void> {
+  let real: string, realDir: string;
+  try {
+    [real, realDir] = await Promise.all([Deno.realPath(path), Deno.realPath(dir)]);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new CaptureInputError("transcript_path", "does not exist");
+    }
+    throw new CaptureInputError("transcript_path", `cannot be read (${(err as Error).name})`);
+  }
+  if (!inside(real, realDir)) {
+    throw new CaptureInputError(
+      "transcript_path",
+      `leads out of Claude Code's transcripts folder ${dir} (a symbolic link)`,
+    );
+  }
 }
 
 /** Runs captures in the background, one at a time per session. */
@@ -110,8 +155,12 @@ export class CaptureQueue {
   }
 }
 
-/** The route, to mount under the Admin API (`api.route("/capture", captureRoute(queue))`). */
-export function captureRoute(queue: CaptureQueue): Hono {
+/**
+ * The route, to mount under the Admin API (`api.route("/capture", captureRoute(queue))`). With
+ * `transcriptsDir`, only transcripts in that folder are read (the path's symbolic links
+ * resolved: a link out of the folder is refused too).
+ */
+export function captureRoute(queue: CaptureQueue, transcriptsDir?: string): Hono {
   const app = new Hono();
   app.post("/", async (c) => {
     const declared = Number(c.req.header("content-length") ?? "0");
@@ -127,7 +176,8 @@ export function captureRoute(queue: CaptureQueue): Hono {
       return c.json({ error: "body: is not valid JSON", field: "body" }, 400);
     }
     try {
-      const req = parseCaptureInput(json);
+      const req = parseCaptureInput(json, transcriptsDir);
+      if (transcriptsDir !== undefined) await realInside(req.transcriptPath, transcriptsDir);
       queue.enqueue(req);
       return c.json({ queued: true, session_id: req.sessionId }, 202);
     } catch (err) {

@@ -38,6 +38,9 @@ export type MemoryType = "fact" | "rule" | "decision" | "feedback" | "context" |
  */
 export const SCOPES: readonly Scope[] = ["global", "project"];
 
+/** Longest project name (here, not in validation, so that a hook reads it without the secret check). */
+export const MAX_PROJECT = 200;
+
 /**
  * All memory types, in display order.
  *

@@ -34,27 +34,54 @@ export function checkIdSyntax(command: string, what: string, id: string | undefi
 }
 
 /** The full id of `id` (a UUID as it is; a prefix looked up: exactly one memory must match). */
-export async function resolveId(
+export function resolveId(
   client: MemoryClient,
+  command: string,
+  what: string,
+  id: string | undefined,
+): Promise<string> {
+  return resolveIdWith(
+    (prefix, limit) => client.list({ id_prefix: prefix, limit }),
+    "memory",
+    command,
+    what,
+    id,
+  );
+}
+
+/** What a short id is looked up in: `id_prefix` and `limit` of a list endpoint. */
+export type IdLookup = (
+  prefix: string,
+  limit: number,
+) => Promise<{ id: string; scope: string; project: string | null; content: string }[]>;
+
+/**
+ * The full id of `id` among what `lookup` lists (a UUID as it is; a prefix: exactly one
+ * `noun` must match): the memories, or the inbox's proposals.
+ */
+export async function resolveIdWith(
+  lookup: IdLookup,
+  noun: "memory" | "proposal",
   command: string,
   what: string,
   id: string | undefined,
 ): Promise<string> {
   const given = checkIdSyntax(command, what, id);
   if (UUID.test(given)) return given;
-  const found = await client.list({ id_prefix: given, limit: SHOWN + 1 });
+  const found = await lookup(given, SHOWN + 1);
   if (found.length === 1) return found[0].id;
   if (found.length === 0) {
-    throw new UsageError(`${what}: no memory id starts with '${given}'`, command);
+    throw new UsageError(`${what}: no ${noun} id starts with '${given}'`, command);
   }
   const lines = found.slice(0, SHOWN).map((m) =>
     `  ${m.id}  ${m.scope === "project" ? `project ${m.project}` : "global"}  ${
       m.content.split("\n")[0].slice(0, 60)
     }`
   );
+  const plural = noun === "memory" ? "memories" : "proposals";
   throw new UsageError(
     `${what}: '${given}' matches ${found.length > SHOWN ? `more than ${SHOWN}` : found.length} ` +
-      `memories; give more of the id:\n${lines.join("\n")}`,
+      `${plural}; give more of the id:\n${lines.join("\n")}`,
     command,
   );
 }

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   bootstrap: async () => (await import("./commands/bootstrap.ts")).bootstrap,
   recall: async () => (await import("./commands/recall.ts")).recall,
   capture: async () => (await import("./commands/capture.ts")).capture,
+  inbox: async () => (await import("./commands/inbox.ts")).inbox,
   hooks: async () => (await import("./commands/hooks.ts")).hooks,
   export: async () => (await import("./commands/data.ts")).exportCmd,
   import: async () => (await import("./commands/data.ts")).importCmd,

@@ -20,7 +20,7 @@
  */
 import { exists } from "../common/fs.ts";
 import { basename, dirname, join, resolve } from "node:path";
-import { MAX_PROJECT } from "../memory/validate.ts";
+import { MAX_PROJECT } from "../domain/memory.ts";
 import { errorMessage } from "../common/errors.ts";
 
 /** Where a project name came from. */

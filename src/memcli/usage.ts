@@ -23,6 +23,7 @@ Agents:
   bootstrap    print the session-start Markdown (bootstrap memories) for a project
   recall       print the memories relevant to a text (or a prompt, as a hook) with their ids
   capture      hand a session over for automatic capture (as a Stop/PreCompact/SessionEnd hook)
+  inbox        review captured memories: list, accept, reject, edit
   hooks        install, remove or show Mneme's Claude Code hooks (install|uninstall|status)
 
 Memories (add, search and list work in the repository's project; --global opts out):
@@ -181,6 +182,29 @@ the deadline whatever happens, exit code 0, one line on stderr when the service 
 
 Flags:
   --deadline MS    hard deadline from process start (default 1500, or MEMCLI_HOOK_DEADLINE_MS)
+  -h, --help       show this help
+`,
+  inbox: `Usage: memcli inbox [list] [--project NAME | --global] [--type T] [--limit N] [--json]
+       memcli inbox accept ID... [--keep] [--json]
+       memcli inbox reject ID...
+       memcli inbox edit ID CONTENT... [--json]
+
+Reviews the memories capture proposed from your Claude Code sessions. They wait here and are
+never recalled (no bootstrap, prompt hook, recall or search) until accepted. The list shows
+each proposal's short id, where it goes, its type, the extractor's confidence, when and in
+which session it was said, and the stored memory it would replace. accept stores it as a
+memory (embedded, checked for secrets and contradictions like add) and supersedes the memory it
+replaces in the same step; --keep stores it without superseding. reject removes it. edit
+changes its text before you accept it ("-" as CONTENT reads it from stdin). ID is the short
+id shown (6 or more hex digits) or the full id.
+
+Flags:
+  --project NAME   list: only this project's proposals
+  --global         list: only global ones
+  --type T         list: only this type
+  --limit N        list: at most N (1-1000, default 50)
+  --keep           accept: do not supersede the memory it replaces
+  --json           JSON output
   -h, --help       show this help
 `,
   recall: `Usage: memcli recall QUERY... [--project NAME] [--limit N] [--max-chars N]

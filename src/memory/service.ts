@@ -14,6 +14,7 @@ import { type DbHandle, fixedHandle } from "../store/db.ts";
 import type { NewRow, ScopeFilter } from "../store/sql.ts";
 import { importKey } from "../store/imports.ts";
 import type { Store } from "../store/store.ts";
+import type { ProposalStore } from "../store/proposals.ts";
 import { HealthCheck } from "./health.ts";
 import { type ExplainedResult, searchMemories } from "./search.ts";
 import {
@@ -215,6 +216,11 @@ export class SqlMemoryService implements MemoryService {
   /** The embedded database's vacuum (a no-op on server Postgres). */
   get reclaimer(): Reclaimer {
     return this.#reclaimer;
+  }
+
+  /** Capture's proposals, kept beside the memories (src/store/proposals.ts; the inbox's). */
+  proposals(): ProposalStore {
+    return this.#store.proposals;
   }
 
   /** The store's maintenance ({@link StoreMaintenance}), not its queries. */

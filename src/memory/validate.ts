@@ -4,6 +4,7 @@
  * @module
  */
 import { badRequest } from "../domain/errors.ts";
+import { MAX_PROJECT } from "../domain/memory.ts";
 import { parseTtl } from "./ttl.ts";
 import { findSecrets, secretWarning } from "../domain/secrets.ts";
 import { type Memory, MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
@@ -11,7 +12,7 @@ import { type Memory, MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "
 /** Longest accepted content, in characters. */
 export const MAX_CONTENT = 20_000;
 /** Longest project name. */
-export const MAX_PROJECT = 200;
+export { MAX_PROJECT };
 /** Most tags on one memory. */
 export const MAX_TAGS = 50;
 /** Longest tag. */

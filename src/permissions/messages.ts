@@ -104,6 +104,33 @@ export function servePlan(listen: string, cfg: MsgEndpoints): PermissionPlan {
   return { net, read: [creds], write: [creds], env: [...SERVE_ENV_VARS] };
 }
 
+/** Capture's model endpoint: a provider's URL, or msgcli's endpoints (the subscription). */
+export type CaptureModelEndpoint = { url: string } | { msg: MsgEndpoints };
+
+/**
+ * The admin daemon's set with capture's model path on (`ep` null: off, nothing added): net
+ * to the provider's host; for the subscription, msgcli's API and token hosts and proxy, its
+ * credentials folder (read and write: the refresh and its lock) and its variables.
+ */
+export function addCaptureModel(
+  plan: PermissionPlan,
+  ep: CaptureModelEndpoint | null,
+): PermissionPlan {
+  if (!ep) return plan;
+  if ("url" in ep) {
+    addNet(plan.net, urlHostPort(ep.url));
+    return plan;
+  }
+  for (const u of [ep.msg.apiBaseUrl, ep.msg.tokenUrl, ep.msg.proxy]) {
+    if (u !== undefined) addNet(plan.net, urlHostPort(u));
+  }
+  const creds = credentialsDir(ep.msg.credentialsPath);
+  add(plan.read, creds);
+  add(plan.write, creds);
+  for (const v of SERVE_ENV_VARS) add(plan.env, v);
+  return plan;
+}
+
 /** Programs the background-service commands run (`msgcli serve start|stop|status`, `run`). */
 export const SERVE_CONTROL_RUN: readonly string[] = ["sh", "ps", "kill"];
 

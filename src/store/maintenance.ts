@@ -27,6 +27,10 @@ export const VACUUMED_TABLES: readonly string[] = [
   "mneme_import_jobs",
   "mneme_meta",
   "mneme_maintenance",
+  // Capture's: proposals accepted or rejected, a cursor rewritten at every hand-over.
+  "proposals",
+  "capture_cursors",
+  "capture_budget",
 ];
 
 /** Live and dead rows of one table. */

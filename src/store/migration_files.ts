@@ -20,6 +20,7 @@ import f_0014_compact_postings from "../../migrations/0014_compact_postings.sql"
 };
 import f_0015_search_exact from "../../migrations/0015_search_exact.sql" with { type: "text" };
 import f_0016_dense from "../../migrations/0016_dense.sql" with { type: "text" };
+import f_0017_proposals from "../../migrations/0017_proposals.sql" with { type: "text" };
 import f_functions_mneme_compact_stats from "../../migrations/functions/mneme_compact_stats.sql" with {
   type: "text",
 };
@@ -71,6 +72,7 @@ export const MIGRATION_FILES: Readonly<Record<string, string>> = {
   "0014_compact_postings.sql": f_0014_compact_postings,
   "0015_search_exact.sql": f_0015_search_exact,
   "0016_dense.sql": f_0016_dense,
+  "0017_proposals.sql": f_0017_proposals,
   "functions/mneme_compact_stats.sql": f_functions_mneme_compact_stats,
   "functions/mneme_impact.sql": f_functions_mneme_impact,
   "functions/mneme_memories_deleted.sql": f_functions_mneme_memories_deleted,

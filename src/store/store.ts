@@ -11,7 +11,8 @@
  * - imports.ts: staged imports;
  * - maintenance.ts: vacuum, reindex, analyze, sizes, checkpoints, expiry;
  * - reembed.ts: re-embedding runs;
- * - embedder_record.ts: the embedder recorded in the meta row.
+ * - embedder_record.ts: the embedder recorded in the meta row;
+ * - proposals.ts: capture's proposals, transcript cursors and token counts.
  *
  * No user value is ever spliced into SQL text; all go through bind parameters.
  * @module
@@ -30,6 +31,7 @@ import * as record from "./embedder_record.ts";
 import * as dense from "./dense.ts";
 import type { DenseRecord } from "./dense.ts";
 import type { DenseInfo } from "../embed/dense.ts";
+import { ProposalStore } from "./proposals.ts";
 import {
   type Candidate,
   COLUMNS,
@@ -88,6 +90,11 @@ export class Store {
   /** Wrap a driver. */
   constructor(db: Db) {
     this.db = db;
+  }
+
+  /** Capture's proposals, transcript cursors and token counts (proposals.ts). */
+  get proposals(): ProposalStore {
+    return new ProposalStore(this.db);
   }
 
   /** Forget the cached corpus statistics (after writes). */

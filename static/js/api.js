@@ -11,6 +11,8 @@
  * @typedef {import("../../src/memory/types.ts").SearchResult} SearchResult
  * @typedef {import("../../src/memory/types.ts").Stats} Stats
  * @typedef {import("../../src/memory/types.ts").Health} Health
+ * @typedef {import("../../src/memory/inbox.ts").InboxItem} InboxItem
+ * @typedef {import("../../src/memory/inbox.ts").AcceptResult} AcceptResult
  */
 
 const KEY_STORAGE = "mneme.apiKey";
@@ -216,4 +218,27 @@ export const api = {
    * @returns {Promise<{ imported: number, skipped: number }>}
    */
   importText: (text) => json("POST", "/api/memories/import", { raw: text }),
+  /**
+   * Capture's proposals waiting for review.
+   * @param {Record<string, string | undefined>} query
+   * @returns {Promise<InboxItem[]>}
+   */
+  inbox: (query) => json("GET", "/api/inbox", { query }),
+  /**
+   * @param {string} id
+   * @returns {Promise<AcceptResult>}
+   */
+  acceptProposal: (id) => json("POST", `/api/inbox/${encodeURIComponent(id)}/accept`),
+  /**
+   * @param {string} id
+   * @returns {Promise<{ rejected: string }>}
+   */
+  rejectProposal: (id) => json("POST", `/api/inbox/${encodeURIComponent(id)}/reject`),
+  /**
+   * @param {string} id
+   * @param {string} content
+   * @returns {Promise<InboxItem>}
+   */
+  editProposal: (id, content) =>
+    json("PUT", `/api/inbox/${encodeURIComponent(id)}`, { body: { content } }),
 };

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // @ts-check
 // The shell: hash routing (#/overview, #/browse?…, #/search, #/create, #/memory/<id>,
-// #/transfer), the API-key prompt and app-wide keyboard handling.
+// #/transfer, #/inbox), the API-key prompt and app-wide keyboard handling.
 import { forgetKey, hasKey, setKeyPrompt } from "./api.js";
 import { announce, errorMessage, h, newId, replace, takeFlash } from "./ui.js";
 import { overview } from "./views/overview.js";
@@ -10,6 +10,7 @@ import { search } from "./views/search.js";
 import { create } from "./views/create.js";
 import { memory } from "./views/memory.js";
 import { transfer } from "./views/transfer.js";
+import { inbox } from "./views/inbox.js";
 
 /** @type {Record<string, {title: string, nav?: string, render: (root: HTMLElement, params: URLSearchParams, arg: string) => unknown}>} */
 const ROUTES = {
@@ -19,6 +20,7 @@ const ROUTES = {
   create: { title: "New memory", nav: "create", render: create },
   memory: { title: "Memory", nav: "browse", render: memory },
   transfer: { title: "Export and import", nav: "transfer", render: transfer },
+  inbox: { title: "Inbox", nav: "inbox", render: inbox },
 };
 
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));

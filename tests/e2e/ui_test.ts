@@ -174,7 +174,9 @@ Deno.test({
     let admin: Awaited<ReturnType<typeof startAdminProcess>> | undefined;
     let browser: Browser | undefined;
     try {
-      admin = await startAdminProcess();
+      // Capture reads Claude Code's transcripts in this folder (the inbox step hands one over).
+      const transcripts = await Deno.makeTempDir({ prefix: "mneme-e2e-transcripts-" });
+      admin = await startAdminProcess({ env: { CAPTURE_TRANSCRIPTS_DIR: transcripts } });
       const base = admin.url;
       const seeded: Mem[] = [];
       for (const s of SEED) {
@@ -560,10 +562,84 @@ Deno.test({
         assert.match(await seen.innerText(), /when relevant to a prompt/, "the form is reset");
       });
 
+      await t.step("inbox: captured proposals reviewed, edited, accepted, rejected", async () => {
+        const path = `${transcripts}/s-ui.jsonl`;
+        const said = (uuid: string, text: string) =>
+          JSON.stringify({
+            type: "user",
+            uuid,
+            sessionId: "s-ui",
+            timestamp: new Date().toISOString(),
+            message: { role: "user", content: text },
+          }) + "\n";
+        await Deno.writeTextFile(
+          path,
+          said("u1", "can you bump the version?") +
+            said("u2", "From now on always use pnpm, not npm, in this repo.") +
+            said("u3", "We chose Postgres over Mongo because we need joins."),
+        );
+        const handed = await apiCall(base, "POST", "/api/capture", {
+          session_id: "s-ui",
+          transcript_path: path,
+          cwd: "/work/ui-app",
+          hook_event_name: "Stop",
+          project: "ui-app",
+        });
+        assert.equal(handed.status, 202, JSON.stringify(handed.body));
+        let proposals: { id: string; content: string }[] = [];
+        for (let i = 0; i < 100 && proposals.length < 2; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          proposals = (await apiCall<typeof proposals>(base, "GET", "/api/inbox")).body;
+        }
+        assert.equal(proposals.length, 2, JSON.stringify(proposals));
+        const pnpm = proposals.find((p) => p.content.includes("pnpm"))!;
+        const mongo = proposals.find((p) => p.content.includes("Mongo"))!;
+        await go("#/inbox");
+        assert.equal(await page.locator("nav a[aria-current=page]").textContent(), "Inbox");
+        await page.locator("#inbox-summary", { hasText: "2 proposed memories to review." })
+          .waitFor();
+        const card = page.locator(`article[data-id="${pnpm.id}"]`);
+        assert.match(await card.innerText(), /Said in session\s+s-ui/);
+        assert.match(await card.innerText(), /ui-app/);
+        await shot("inbox");
+        // Edit: an empty text is refused next to the proposal, nothing changed.
+        await card.getByRole("button", { name: /Edit proposal/ }).click();
+        const box = card.getByRole("textbox");
+        await box.fill("   ");
+        await watch.allowing([400], async () => {
+          await card.getByRole("button", { name: "Save" }).click();
+          await card.locator(".action-error", { hasText: "content" }).waitFor();
+        });
+        await box.fill("Use pnpm, not npm, in this repo.");
+        await card.getByRole("button", { name: "Save" }).click();
+        await card.locator("p.content", { hasText: "Use pnpm, not npm, in this repo." }).waitFor();
+        // Accept: a memory is created; reject: the other is gone.
+        await card.getByRole("button", { name: /Accept proposal/ }).click();
+        await card.locator(".notice.ok", { hasText: "Accepted as memory" }).waitFor();
+        const mongoCard = page.locator(`article[data-id="${mongo.id}"]`);
+        await mongoCard.getByRole("button", { name: /Reject proposal/ }).click();
+        await mongoCard.waitFor({ state: "detached" });
+        await page.locator("#inbox-summary", { hasText: "Nothing to review." }).waitFor();
+        assert.deepEqual((await apiCall(base, "GET", "/api/inbox")).body, []);
+        const hits = (await apiCall<{ memory: Mem }[]>(base, "POST", "/api/memories/search", {
+          query: "pnpm npm",
+          project: "ui-app",
+        })).body;
+        assert.deepEqual(hits.map((h) => h.memory.content), ["Use pnpm, not npm, in this repo."]);
+        watch.check();
+      });
+
       await t.step("360 px: no horizontal scroll on the main screens", async () => {
         await page.setViewportSize({ width: 360, height: 740 });
         for (
-          const hash of ["#/overview", "#/browse", "#/search?q=database", "#/create", "#/transfer"]
+          const hash of [
+            "#/overview",
+            "#/browse",
+            "#/search?q=database",
+            "#/create",
+            "#/transfer",
+            "#/inbox",
+          ]
         ) {
           await go(hash);
           await page.waitForTimeout(50);

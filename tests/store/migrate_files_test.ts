@@ -58,8 +58,22 @@ Deno.test("released migrations keep their text", () => {
 
 Deno.test("versions and names come from the file names", () => {
   const plan = planMigrations(MIGRATION_FILES);
-  assert.deepEqual(plan.versioned.map((m) => m.version), [1, 2, 3, 5, 6, 7, 8, 11, 12, 14, 15, 16]);
-  assert.equal(plan.versioned.at(-1)?.name, "0016_dense");
+  assert.deepEqual(plan.versioned.map((m) => m.version), [
+    1,
+    2,
+    3,
+    5,
+    6,
+    7,
+    8,
+    11,
+    12,
+    14,
+    15,
+    16,
+    17,
+  ]);
+  assert.equal(plan.versioned.at(-1)?.name, "0017_proposals");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),

@@ -18,6 +18,7 @@ import {
 } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
+import { resolveProject } from "../project.ts";
 
 /** The fields handed over (the rest of Claude Code's input stays on this machine's side). */
 const FIELDS = ["session_id", "transcript_path", "cwd", "hook_event_name"] as const;
@@ -55,6 +56,10 @@ export async function capture(args: string[], io: Io): Promise<number> {
       }
       const body: Record<string, unknown> = {};
       for (const k of FIELDS) if (input[k] !== undefined) body[k] = input[k];
+      // The project as the bootstrap resolves it (memcli may read the markers; the daemon not).
+      if (typeof input.cwd === "string" && input.cwd.startsWith("/")) {
+        body.project = (await resolveProject(input.cwd)).project;
+      }
       const cfg = configOf(io);
       const { url } = await apiUrlOf(io, cfg);
       const headers: Record<string, string> = { "content-type": "application/json" };

@@ -1,0 +1,75 @@
+/**
+ * The {@link CaptureSink} of the memory service: proposals go to the inbox (their own table,
+ * never among the memories), near duplicates are looked for among the stored memories a search
+ * for the text finds and among the pending proposals, contradictions are the service's own
+ * check, and the cursor per session lives in the database, so a restarted daemon resumes
+ * where it stopped.
+ * @module
+ */
+import type { Inbox } from "../memory/inbox.ts";
+import { isNearDuplicate } from "./dedupe.ts";
+import type { CaptureSink, Proposal, StoredMatch } from "./pipeline.ts";
+import type { Cursor } from "./transcript.ts";
+
+/** The capture sink over the service's {@link Inbox}. */
+export class InboxCaptureSink implements CaptureSink {
+  readonly #inbox: Inbox;
+
+  /** Proposing to `inbox`. */
+  constructor(inbox: Inbox) {
+    this.#inbox = inbox;
+  }
+
+  /** See {@link CaptureSink.nearDuplicates}: accepted memories and pending proposals. */
+  async nearDuplicates(text: string, project: string | null): Promise<StoredMatch[]> {
+    const n = await this.#inbox.neighbours(text, project);
+    return [
+      ...n.memories.filter((m) => isNearDuplicate(text, m.content)).map((m) => ({
+        id: m.id,
+        text: m.content,
+      })),
+      ...n.proposals.filter((p) => isNearDuplicate(text, p.content)).map((p) => ({
+        id: p.id,
+        text: p.content,
+        proposed: true,
+      })),
+    ];
+  }
+
+  /** See {@link CaptureSink.contradictions}. */
+  async contradictions(text: string, project: string | null): Promise<StoredMatch[]> {
+    return (await this.#inbox.contradictions(text, project)).map((m) => ({
+      id: m.id,
+      text: m.content,
+    }));
+  }
+
+  /** See {@link CaptureSink.propose}. */
+  propose(p: Proposal): Promise<{ id: string }> {
+    return this.#inbox.propose({
+      content: p.text,
+      type: p.type,
+      project: p.project,
+      sessionId: p.provenance.sessionId,
+      eventUuid: p.provenance.uuid,
+      saidAt: p.provenance.timestamp,
+      confidence: p.confidence,
+      rule: p.rule,
+      ...(p.replaces ? { replaces: p.replaces.id } : {}),
+      ...(p.secretsRemoved ? { secretsRemoved: p.secretsRemoved } : {}),
+    });
+  }
+
+  /** See {@link CaptureSink.getCursor}. */
+  async getCursor(sessionId: string): Promise<Cursor | null> {
+    const c = await this.#inbox.cursor(sessionId);
+    return c && typeof c === "object" && typeof (c as Cursor).offset === "number"
+      ? c as Cursor
+      : null;
+  }
+
+  /** See {@link CaptureSink.setCursor}. */
+  setCursor(sessionId: string, cursor: Cursor): Promise<void> {
+    return this.#inbox.setCursor(sessionId, cursor);
+  }
+}
