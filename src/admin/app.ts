@@ -5,7 +5,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, ErrorHandler, MiddlewareHandler } from "hono";
 import { isLoopbackHost } from "../common/net.ts";
 import { keysEqual } from "../common/secret.ts";
 import { describeError } from "../common/errors.ts";
@@ -50,7 +50,7 @@ export interface AdminOptions {
   /** The only folder `POST /api/capture` reads transcripts in (Claude Code's). */
   transcriptsDir?: string;
   /** Capture's proposals: `/api/inbox` is served when given. */
-  inbox?: Pick<Inbox, "list" | "get" | "accept" | "reject" | "edit">;
+  inbox?: InboxApi;
 }
 
 /** Content-Security-Policy of every response: own scripts and styles only, no inline code. */
@@ -279,8 +279,60 @@ export function createAdminApp(opts: AdminOptions): Hono {
   const { service } = opts;
   const log = opts.log ?? ((l: string) => console.error(l));
   const app = new Hono();
+  app.onError(errorHandler(log));
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  guard(app, opts);
+  healthRoute(app, opts);
 
-  app.onError((err, c) => {
+  const api = new Hono();
+  if (opts.apiKey) requireKey(api, opts.apiKey);
+  const limit: MiddlewareHandler = limitBody(BODY_LIMIT);
+  const notAllowed = (path: string, allow: string) =>
+    api.all(path, (c) => {
+      c.header("Allow", allow);
+      return c.json({ error: `method ${c.req.method} not allowed on /api${path}` }, 405);
+    });
+  memoryRoutes(api, service, limit);
+  maintenanceRoutes(api, opts, limit);
+  // Known paths with another method: 405 with Allow.
+  const methods: [string, string][] = [
+    ["/stats", "GET"],
+    ["/memories", "GET, POST, DELETE"],
+    ["/memories/search", "POST"],
+    ["/memories/contradictions", "POST"],
+    ["/memories/export", "POST"],
+    ["/memories/import", "POST"],
+    ["/maintenance/reembed", "POST"],
+    ["/maintenance/backup", "POST"],
+  ];
+  for (const [path, allow] of methods) notAllowed(path, allow);
+  api.get("/memories/:id", async (c) => c.json(await service.get(c.req.param("id"))));
+  api.put("/memories/:id", limit, async (c) => {
+    return c.json(await service.update(c.req.param("id"), (await jsonBody(c)) as never));
+  });
+  api.delete("/memories/:id", limit, async (c) => {
+    const id = c.req.param("id");
+    if (new URL(c.req.url).search !== "") throw badRequest("query", "is not allowed here");
+    await noBody(c);
+    return c.json(await service.delete(id));
+  });
+  notAllowed("/memories/:id", "GET, PUT, DELETE");
+  if (opts.capture) api.route("/capture", captureRoute(opts.capture, opts.transcriptsDir));
+  if (opts.inbox) inboxRoutes(api, opts.inbox, limit, notAllowed);
+  api.all("*", (c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/api", api);
+  app.all("/healthz", (c) => {
+    c.header("Allow", "GET");
+    return c.json({ error: `method ${c.req.method} not allowed on /healthz` }, 405);
+  });
+
+  if (opts.ui !== false) app.get("*", staticHandler());
+  return app;
+}
+
+/** The app's error handler: a MemoryError's status and field, body errors, else 500 (logged). */
+function errorHandler(log: (line: string) => void): ErrorHandler {
+  return (err, c) => {
     if (err instanceof MemoryError) {
       // A database or embedder that is down or restarting: worth a retry shortly.
       if (err.status === 503) c.header("Retry-After", "5");
@@ -309,11 +361,12 @@ export function createAdminApp(opts: AdminOptions): Hono {
     }
     log(`admin: internal error on ${c.req.method} ${c.req.path}: ${describeError(err)}`);
     return c.json({ error: "internal server error" }, 500);
-  });
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  };
+}
 
-  guard(app, opts);
-
+/** `GET /healthz`: the whole health for this machine and key holders, the status for others. */
+function healthRoute(app: Hono, opts: AdminOptions): void {
+  const { service } = opts;
   app.get("/healthz", async (c) => {
     const h = await service.health();
     const status = h.status === "error" ? 503 : 200;
@@ -327,25 +380,26 @@ export function createAdminApp(opts: AdminOptions): Hono {
     }
     return c.json(h, status);
   });
+}
 
-  const api = new Hono();
-  if (opts.apiKey) {
-    const key = opts.apiKey;
-    api.use("*", async (c, next) => {
-      const given = presentedKey(c);
-      if (given === undefined || !keysEqual(given, key)) {
-        c.header("WWW-Authenticate", 'Bearer realm="mneme"');
-        return c.json({
-          error: given === undefined
-            ? "missing API key: send Authorization: Bearer <key> or x-api-key"
-            : "invalid API key",
-        }, 401);
-      }
-      await next();
-    });
-  }
-  const limit: MiddlewareHandler = limitBody(BODY_LIMIT);
+/** Every `/api` route asks for the API key (Bearer or `x-api-key`). */
+function requireKey(api: Hono, key: string): void {
+  api.use("*", async (c, next) => {
+    const given = presentedKey(c);
+    if (given === undefined || !keysEqual(given, key)) {
+      c.header("WWW-Authenticate", 'Bearer realm="mneme"');
+      return c.json({
+        error: given === undefined
+          ? "missing API key: send Authorization: Bearer <key> or x-api-key"
+          : "invalid API key",
+      }, 401);
+    }
+    await next();
+  });
+}
 
+/** The memories' routes: stats, list, create, bulk delete, contradictions, search, export, import. */
+function memoryRoutes(api: Hono, service: MemoryService, limit: MiddlewareHandler): void {
   api.get("/stats", async (c) => c.json(await service.stats()));
   api.get("/memories", async (c) => c.json(await service.list(queryObject(c.req.url))));
   api.post("/memories", limit, async (c) => {
@@ -386,6 +440,11 @@ export function createAdminApp(opts: AdminOptions): Hono {
     limitBody(IMPORT_BODY_LIMIT),
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
+}
+
+/** The maintenance routes: backup (the embedded database) and re-embedding steps. */
+function maintenanceRoutes(api: Hono, opts: AdminOptions, limit: MiddlewareHandler): void {
+  const { service } = opts;
   api.post("/maintenance/backup", limit, async () => {
     if (!opts.backup) throw new MemoryError(404, "backup: not available on this server");
     const blob = await opts.backup();
@@ -420,81 +479,51 @@ export function createAdminApp(opts: AdminOptions): Hono {
     }
     return c.json(await service.reembed({ batchSize: batch as number | undefined }));
   });
+}
 
-  // Known paths with another method: 405 with Allow.
-  const methods: [string, string][] = [
-    ["/stats", "GET"],
-    ["/memories", "GET, POST, DELETE"],
-    ["/memories/search", "POST"],
-    ["/memories/contradictions", "POST"],
-    ["/memories/export", "POST"],
-    ["/memories/import", "POST"],
-    ["/maintenance/reembed", "POST"],
-    ["/maintenance/backup", "POST"],
-  ];
-  const notAllowed = (path: string, allow: string) =>
-    api.all(path, (c) => {
-      c.header("Allow", allow);
-      return c.json({ error: `method ${c.req.method} not allowed on /api${path}` }, 405);
-    });
-  for (const [path, allow] of methods) notAllowed(path, allow);
-  api.get("/memories/:id", async (c) => c.json(await service.get(c.req.param("id"))));
-  api.put("/memories/:id", limit, async (c) => {
-    return c.json(await service.update(c.req.param("id"), (await jsonBody(c)) as never));
-  });
-  api.delete("/memories/:id", limit, async (c) => {
-    const id = c.req.param("id");
+/** What the inbox's routes call ({@link Inbox}). */
+export type InboxApi = Pick<Inbox, "list" | "get" | "accept" | "reject" | "edit">;
+
+/** Capture's inbox: list, get, edit, accept, reject ({@link Inbox}). */
+function inboxRoutes(
+  api: Hono,
+  inbox: InboxApi,
+  limit: MiddlewareHandler,
+  notAllowed: (path: string, allow: string) => unknown,
+): void {
+  // A JSON object, or nothing (accept's options are optional).
+  const optionalBody = async (c: Context): Promise<unknown> => {
+    const text = await bodyText(c);
+    if (text.trim() === "") return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw badRequest("body", "is not valid JSON");
+    }
+  };
+  const noQuery = (c: Context) => {
     if (new URL(c.req.url).search !== "") throw badRequest("query", "is not allowed here");
-    await noBody(c);
-    return c.json(await service.delete(id));
+  };
+  api.get("/inbox", async (c) => c.json(await inbox.list(queryObject(c.req.url))));
+  notAllowed("/inbox", "GET");
+  api.get("/inbox/:id", async (c) => {
+    noQuery(c);
+    return c.json(await inbox.get(c.req.param("id")));
   });
-  notAllowed("/memories/:id", "GET, PUT, DELETE");
-  if (opts.capture) api.route("/capture", captureRoute(opts.capture, opts.transcriptsDir));
-  if (opts.inbox) {
-    const inbox = opts.inbox;
-    // A JSON object, or nothing (accept's options are optional).
-    const optionalBody = async (c: Context): Promise<unknown> => {
-      const text = await bodyText(c);
-      if (text.trim() === "") return undefined;
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw badRequest("body", "is not valid JSON");
-      }
-    };
-    const noQuery = (c: Context) => {
-      if (new URL(c.req.url).search !== "") throw badRequest("query", "is not allowed here");
-    };
-    api.get("/inbox", async (c) => c.json(await inbox.list(queryObject(c.req.url))));
-    notAllowed("/inbox", "GET");
-    api.get("/inbox/:id", async (c) => {
-      noQuery(c);
-      return c.json(await inbox.get(c.req.param("id")));
-    });
-    api.put("/inbox/:id", limit, async (c) => {
-      noQuery(c);
-      return c.json(await inbox.edit(c.req.param("id"), await jsonBody(c)));
-    });
-    notAllowed("/inbox/:id", "GET, PUT");
-    api.post("/inbox/:id/accept", limit, async (c) => {
-      noQuery(c);
-      return c.json(await inbox.accept(c.req.param("id"), await optionalBody(c)), 201);
-    });
-    notAllowed("/inbox/:id/accept", "POST");
-    api.post("/inbox/:id/reject", limit, async (c) => {
-      noQuery(c);
-      await noBody(c, "reject takes no body");
-      return c.json(await inbox.reject(c.req.param("id")));
-    });
-    notAllowed("/inbox/:id/reject", "POST");
-  }
-  api.all("*", (c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
-  app.route("/api", api);
-  app.all("/healthz", (c) => {
-    c.header("Allow", "GET");
-    return c.json({ error: `method ${c.req.method} not allowed on /healthz` }, 405);
+  api.put("/inbox/:id", limit, async (c) => {
+    noQuery(c);
+    return c.json(await inbox.edit(c.req.param("id"), await jsonBody(c)));
   });
-
-  if (opts.ui !== false) app.get("*", staticHandler());
-  return app;
+  notAllowed("/inbox/:id", "GET, PUT");
+  api.post("/inbox/:id/accept", limit, async (c) => {
+    noQuery(c);
+    return c.json(await inbox.accept(c.req.param("id"), await optionalBody(c)), 201);
+  });
+  notAllowed("/inbox/:id/accept", "POST");
+  api.post("/inbox/:id/reject", limit, async (c) => {
+    noQuery(c);
+    await noBody(c, "reject takes no body");
+    return c.json(await inbox.reject(c.req.param("id")));
+  });
+  notAllowed("/inbox/:id/reject", "POST");
 }
