@@ -1,0 +1,310 @@
+/**
+ * How one sentence of the user is classified by the offline extractor (extract.ts): the kind of
+ * memory it states (a rule or correction, a preference, a decision with its reason, a fact about
+ * the setup), with the rule that matched and a confidence, or nothing (a question, a one-off
+ * instruction, a hypothesis, a report on the work at hand, a request). The patterns are in the
+ * order they are tried; each has a test sentence in tests/capture/extract_corpus_test.ts.
+ * @module
+ */
+import type { CandidateType } from "./extract.ts";
+
+/** Longest sentence considered (longer ones are rarely one durable statement). */
+export const MAX_SENTENCE = 400;
+
+/** Leading words that carry nothing ("ok.", "btw", "and", "also", "reminder:"). */
+export const FILLER =
+  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|fyi|note|reminder|for the record|important)\b[,.!:;-]*)\s*)+/i;
+
+/** Clean a sentence into a memory's wording. */
+export function wording(s: string): string {
+  let t = s.replace(FILLER, "").trim();
+  t = t.replace(/\s+/g, " ").replace(/[\s,;:]+$/, "");
+  if (!/[.!?`)]$/.test(t)) t += "";
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/** A question (to the agent or rhetorical): not a memory. */
+export function isQuestion(s: string): boolean {
+  if (/\?\s*$/.test(s)) return true;
+  // "when you add an endpoint, add it to the spec": a condition, not a question.
+  if (/^(when|whenever)\b[^,]+,/i.test(s.replace(FILLER, "").trim())) return false;
+  return /^(what|why|how|where|when|who|which|is|are|does|do|did|can|could|would|should|will)\b[^.!]*$/i
+    .test(s.replace(FILLER, "").trim()) && !/\b(always|never)\b/i.test(s);
+}
+
+/** Marks of a one-off instruction. */
+export const ONE_OFF =
+  /\b(this time|for now|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
+
+/** Marks of a hypothesis or a doubt. */
+export const HYPOTHESIS =
+  /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe)\b/i;
+
+/** Generalisers: the previous sentence holds for good (and for everything: global). */
+export const GENERAL_GLOBAL =
+  /\b(that goes for everything|for everything|not just (this|the) (repo|project)|everywhere|in all (my )?(repos|projects)|all my projects|working with me|in general)\b/i;
+export const GENERAL_PROJECT =
+  /\b(general rule|ground rule|as a rule|that's a rule|for this project)\b/i;
+
+/** Words of a personal preference (global unless the sentence names the project). */
+export const PERSONAL =
+  /\b(i prefer|i'd rather|i would rather|i like (it )?when|my preference|i want you to always|i don't like|i hate)\b/i;
+/** Words naming the project: a preference with them stays in the project. */
+export const PROJECT_WORDS =
+  /\b(this (repo|repository|project|service|codebase|app)|in here|here)\b/i;
+
+export interface Match {
+  type: CandidateType;
+  rule: string;
+  confidence: number;
+}
+
+/** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
+export const STATUS =
+  /\b(fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+
+/** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
+export const TASK_SUBJECT =
+  /^(it|its|this|that)\b|^(the|this|that|my|your) (file|ticket|issue|pr|pull request|branch|commit|bug|error|test|page|function|method|class|line|output|result|diff|change|fix|task|story|customer|deadline|plan|query|script|link|screenshot|logs?|new [\w-]+)\b/i;
+
+/** A clause that asks for work ("…, make it handle leap years"): the sentence is a request. */
+export const REQUEST_CLAUSE =
+  /(^|[,;:]\s+|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s|deploy|point|send|ship|copy|upload|download|migrate|generate|regenerate|review|profile)\b(?! (sure|certain)\b)/i;
+
+/**
+ * A concrete detail of a setup: code in backquotes, a path, a URL, a file name, a port, a
+ * version, an e-mail address, an environment variable, a host- or region-like name, a time.
+ */
+export const CONCRETE = new RegExp(
+  [
+    "`[^`]+`",
+    String.raw`(?:^|\s)(?:~?\/|\.\/)[\w.-]`,
+    String.raw`\b[\w.-]+\/[\w.-]+`,
+    String.raw`\b[a-z0-9+.-]+:\/\/`,
+    String
+      .raw`\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|toml|ya?ml|json|proto|md|sql|sh|env|cfg|ini|lock|tf|hcl|css|scss|html|csv|txt|xml|java|kt|rb|php|vue|svelte)\b`,
+    String.raw`\b\d+ ?(?:ms|seconds?|secs?|minutes?|mins?|hours?|days?|weeks?|mb|gb|kb|%)(?!\w)`,
+    String.raw`\bport \d{2,5}\b|(?:^|\s):\d{2,5}\b`,
+    String
+      .raw`\b[A-Za-z][\w.+-]* v?\d+(?:\.\d+)+\b|\b(?:postgres(?:ql)?|node|python|go|rust|java|ruby|php|mysql|redis|kafka|terraform|k8s|kubernetes|deno|bun|msrv) v?\d+\b`,
+    String.raw`\b[\w.+-]+@[\w-]+\.[\w.-]+\b`,
+    String.raw`\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b`,
+    String.raw`\b[a-z]+-[a-z]*-?\d+[a-z]?\b`,
+    String.raw`\b\d{1,2}(?::\d{2})? ?(?:am|pm|utc)\b|\butc\b`,
+  ].join("|"),
+  "i",
+);
+
+/** Nouns of a setup that a fact states ("the default branch is…", "the timezone is…"). */
+export const SETUP_NOUN =
+  /\b(branch|cluster|region|timezone|time zone|port|host|url|domain|database|db|schema|bucket|registry|namespace|config|configuration|environment|staging|prod|production|target|targets|msrv|version|runtime|image|ci|runners?|service account|package manager|linter|formatter|test runner|toolchain|dags?|cron|queue|broker|cache|backups?|deploys?|releases?|monorepo|workspace)\b/i;
+
+/** The durable kind of a sentence, or null. */
+export function classify(s: string): Match | null {
+  const l = s.toLowerCase();
+  if (l.length > MAX_SENTENCE) return null;
+  if (isQuestion(s)) return null;
+  if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
+  if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
+  if (HYPOTHESIS.test(l)) return null;
+  const core = l.replace(FILLER, "").trim();
+  return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l) ?? factOf(s, l, core);
+}
+
+/** A rule or correction ("always…", "never…", "from now on…", "use X, not Y"), or null. */
+export function ruleOf(l: string, core: string, s: string): Match | null {
+  // Rules and corrections.
+  if (/\b(from now on|going forward|from here on|in (the )?future|henceforth)\b/.test(l)) {
+    return { type: "rule", rule: "from-now-on", confidence: 0.9 };
+  }
+  if (/\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l)) {
+    return { type: "rule", rule: "never", confidence: 0.85 };
+  }
+  if (/\balways\b/.test(l) && !/\bnot always\b/.test(l)) {
+    if (/\b(runs?|listens?|lives?|is|are)\b[^.]*\b(on|at) (port )?\d{2,5}\b/.test(l)) {
+      return { type: "fact", rule: "always-fact", confidence: 0.8 };
+    }
+    return { type: "rule", rule: "always", confidence: 0.85 };
+  }
+  if (/^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core)) {
+    return { type: "rule", rule: "dont", confidence: 0.75 };
+  }
+  if (
+    /\buse [`'"\w@./-]+( v?\d[\w.]*)?,? (not|instead of|rather than|over) [`'"\w@./-]+/.test(l) ||
+    /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (not|instead of|rather than) [`'"\w@./-]+/.test(l)
+  ) return { type: "rule", rule: "use-x-not-y", confidence: 0.85 };
+  if (/^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core)) {
+    return { type: "rule", rule: "no-doing", confidence: 0.75 };
+  }
+  // "no emoji in commit messages": a ban, not a status ("no errors now", "no luck").
+  if (
+    /^no [a-z-]+( [\w.-]+){2,}/.test(core) && !/\bnow\b/.test(core) &&
+    !/^no (errors?|luck|worries|problem|idea|change|changes|difference|output|response|rush|need|thanks|way|clue|issues?|warnings?|longer|more|matter|one|doubt)\b/
+      .test(core)
+  ) return { type: "rule", rule: "no-thing", confidence: 0.7 };
+  if (/\b(every|each|all) [\w-]+( [\w-]+){0,2} (needs?|must|has to|have to|should)\b/.test(l)) {
+    return { type: "rule", rule: "every-needs", confidence: 0.75 };
+  }
+  // "…must (not) …" as a rule; "it must be the proxy", "we must have missed" are guesses.
+  if (
+    /\b(must|mustn'?t)\b/.test(l) &&
+    !/\bmust (not )?(be (the|a|an|it|that|wrong|broken|why|because|from|related|caused)|have)\b/
+      .test(l) &&
+    !/^(that|it|this|there) must\b/.test(core)
+  ) return { type: "rule", rule: "must", confidence: 0.75 };
+  if (
+    /^(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b)\w+/
+      .test(core)
+  ) return { type: "rule", rule: "we-dont", confidence: 0.7 };
+  // Habits of the team: "we squash-merge PRs", "we tag releases as vX.Y.Z".
+  if (
+    /^(we|our team) (usually |normally |generally )?(squash|squash-merge|rebase|tag|version|name|prefix|pin|vendor|partition|publish|review|pair)\b/
+      .test(core) &&
+    !STATUS.test(l) && !/\b(it|this|that)\b/.test(core.split(/\s+/).slice(2, 4).join(" "))
+  ) return { type: "rule", rule: "we-habit", confidence: 0.65 };
+  // A convention said for the whole project: "in this repo, name tests after the module".
+  if (
+    /\b(in|across) (this|the whole|our|the) (repo|repository|project|codebase|service|monorepo|frontend|backend)\b(?!')/
+      .test(l) &&
+    /^(?:in (?:this|the whole|our|the) [\w-]+,? )?(use|write|name|prefix|put|place|format|indent|wrap|declare|import|export|log|pass|store|mark|document|comment|keep)\b(?! (a|an|it|this|that|these|the new)\b)/
+      .test(core) &&
+    !STATUS.test(l)
+  ) return { type: "rule", rule: "project-convention", confidence: 0.65 };
+  if (/^(avoid|prefer|stick (to|with)|only use|use only)\b/.test(core)) {
+    return { type: "rule", rule: "avoid-prefer", confidence: 0.7 };
+  }
+  if (/^stop [a-z]+ing\b/.test(core)) return { type: "rule", rule: "stop-doing", confidence: 0.7 };
+  if (
+    /\b(is|are) (not allowed|forbidden|banned|not permitted|off limits|not an option)\b/.test(l)
+  ) return { type: "rule", rule: "not-allowed", confidence: 0.75 };
+  if (
+    /\b(the|our) (convention|rule|house style)( here)? is\b|\bby convention\b/.test(l) ||
+    /\bfollows? (the )?([\w-]+ ){0,3}(conventions?|style|style guide|guidelines|semver|semantic versioning|conventional commits)\b/
+      .test(l)
+  ) {
+    return { type: "rule", rule: "convention", confidence: 0.75 };
+  }
+  // Recurring work: "whenever you touch…", "before every commit", "when you add an endpoint…".
+  if (
+    /^(whenever|every time|each time|any time) (you|we)\b/.test(core) ||
+    /^when (you|we) (add|touch|change|write|create|edit|modify|bump|release|deploy|name|open|review|rename)\b/
+      .test(core) ||
+    /\b(before|after|on|with) (every|each) (commit|push|pr|pull request|release|deploy|merge|change)\b/
+      .test(l)
+  ) return { type: "rule", rule: "recurring", confidence: 0.7 };
+  if (/\b(is|are) \w+ (from|by|in|on|through|via)\b.*\bonly\b|\bonly (through|via)\b/.test(l)) {
+    return { type: "rule", rule: "only-via", confidence: 0.7 };
+  }
+  if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
+    return { type: "rule", rule: "general-rule", confidence: 0.8 };
+  }
+  return null;
+}
+
+/** A personal preference, or null. */
+export function preferenceOf(l: string, core: string): Match | null {
+  // Preferences.
+  if (PERSONAL.test(l)) return { type: "feedback", rule: "preference", confidence: 0.8 };
+  if (
+    /\bi (really )?(like|love|dislike|can'?t stand)\b|\bi'?m (not )?a (big |huge )?fan of\b|\bi'?d prefer\b/
+      .test(l) ||
+    /^(please )?keep (answers|replies|responses|diffs|commits|prs|pull requests|messages|explanations|summaries|it) \w+/
+      .test(core)
+  ) return { type: "feedback", rule: "preference", confidence: 0.7 };
+  return null;
+}
+
+/** A decision with its reason, or null. */
+export function decisionOf(l: string): Match | null {
+  // Decisions.
+  if (
+    /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
+      .test(l) ||
+    /\bwe('re| are) (going with|standardi[sz]ing on|moving to)\b/.test(l) ||
+    /\b(the|our) decision (is|was)\b/.test(l)
+  ) return { type: "decision", rule: "we-chose", confidence: 0.85 };
+  if (
+    (/\blet'?s (go with|use|stick with|pick)\b/.test(l) ||
+      /\bwe('ll| will|'re| are) (use|go with|stick with|keep|switching|migrating|moving)\b/.test(
+        l,
+      )) &&
+    /\b(because|since|so that)\b/.test(l)
+  ) {
+    return { type: "decision", rule: "lets-because", confidence: 0.8 };
+  }
+  return null;
+}
+
+/** A fact about the setup the user states, or null (never in a report on the work at hand). */
+export function factOf(s: string, l: string, core: string): Match | null {
+  // Facts about the setup (never in a report on the work at hand, nor in a request).
+  if (STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
+  // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
+  const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core);
+  if (/\b(owns|owned by|maintains|maintained by|is the owner of|owner of)\b/.test(l)) {
+    return { type: "fact", rule: "owner", confidence: 0.75 };
+  }
+  if (
+    /\b(is|are) (responsible for|in charge of|on call for)\b/.test(l) ||
+    /\bask [A-Z][a-z]+ (about|for|before)\b/.test(s)
+  ) return { type: "fact", rule: "owner", confidence: 0.7 };
+  if (
+    /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
+      .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment
+  ) return { type: "fact", rule: "port", confidence: 0.75 };
+  if (
+    /\b(lives?|lands?|go(es)?|is|are|kept|stored|located|sits?)\b (in|at|under) [`'"]?(~?\/|\.\/|[a-z0-9]+:\/\/|[\w.-]+\/[\w.-])/
+      .test(l) && !moment
+  ) {
+    return { type: "fact", rule: "path", confidence: 0.7 };
+  }
+  if (
+    /\b(we run|is run|are run|runs|run it|run them|start it|started|deploy(ed)?|built)\b[^.]*\bwith `[^`]+`/
+      .test(l)
+  ) {
+    return { type: "fact", rule: "command", confidence: 0.75 };
+  }
+  if (/\bruns (at|every|daily|nightly|hourly|weekly)\b/.test(l)) {
+    return { type: "fact", rule: "schedule", confidence: 0.7 };
+  }
+  if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
+    return { type: "fact", rule: "env-var", confidence: 0.7 };
+  }
+  return moment ? null : setupFact(s, l, core);
+}
+
+/**
+ * What a setup noun is said to be names something ("is trunk, not main", "has two targets",
+ * "runs on GitHub Actions"), rather than describing a state ("the cache is stale").
+ */
+export function namedPredicate(s: string): boolean {
+  const [, verb, pred = ""] = s.replace(FILLER, "").split(/\b(is|are|has|have|runs on|uses)\b/);
+  if (verb && !/^(is|are)$/.test(verb)) return !STATUS.test(pred);
+  return /,\s*not \w+/.test(pred) || /^\s*(two|three|four|five|\d+)\b/i.test(pred) ||
+    /^\s*(?:(?:the|a|an)\s+)?[A-Z][\w.-]*/.test(pred);
+}
+
+/**
+ * A statement about the setup in the present tense ("the config lives in…", "we're on
+ * Postgres 16", "the default branch is trunk"): a setup verb with a concrete detail, or a
+ * setup noun described; never a report on the work at hand nor a request.
+ */
+export function setupFact(s: string, l: string, core: string): Match | null {
+  const concrete = CONCRETE.test(s);
+  if (
+    concrete &&
+    /\b(lives?|sits?|is|are|kept|stored|written|located|defined|configured|generated|deployed|hosted|published|served|built|pinned|set|named|called) (in|at|to|on|under|from|by|with|via|next to|alongside|inside|within|as)\b/
+      .test(l)
+  ) return { type: "fact", rule: "setup-where", confidence: 0.7 };
+  if (
+    concrete &&
+    /\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at))\b/
+      .test(l)
+  ) return { type: "fact", rule: "setup-verb", confidence: 0.7 };
+  if (
+    /^(the|our|all|prod|production|staging|dev)\b/.test(core) &&
+    /^[^,]*\b(is|are|has|have|runs on|uses)\b/.test(core) &&
+    (concrete || SETUP_NOUN.test(core) && namedPredicate(s))
+  ) return { type: "fact", rule: "setup-is", confidence: 0.65 };
+  return null;
+}
