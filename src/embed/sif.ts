@@ -20,6 +20,16 @@ import { STOP_WORDS } from "../domain/terms.ts";
 /** Model name of the SIF vectors (bumped when the encoding changes). */
 export const SIF_MODEL = "glove-100d-50k-sif-v1";
 
+/**
+ * What the SIF vectors of the shipped word vectors are (100 dimensions, the common direction
+ * removed), known without loading them: a backfill with nothing to encode loads nothing.
+ */
+export const BUILTIN_SIF_INFO: Readonly<DenseInfo> = {
+  provider: "sif",
+  model: SIF_MODEL,
+  dimension: 100,
+};
+
 /** Options of {@link SifEncoder}. */
 export interface SifOptions {
   /** Take out the vocabulary's common direction (default true). */

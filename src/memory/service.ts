@@ -7,7 +7,8 @@
 import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
 import { builtinWordVectors, type WordVectors } from "../embed/words.ts";
-import { builtinSif, SifEncoder } from "../embed/sif.ts";
+import { BUILTIN_SIF_INFO, builtinSif, SifEncoder } from "../embed/sif.ts";
+import { type DenseEncoder, sameDense } from "../embed/dense.ts";
 import { backfillDense, type DenseProgress } from "./dense.ts";
 import { type Retrieval, SUPERSEDED_WEIGHT } from "./ranking.ts";
 import { type DbHandle, fixedHandle } from "../store/db.ts";
@@ -298,8 +299,20 @@ export class SqlMemoryService implements MemoryService {
    * Nothing to do with a model's embedder, or once the backfill has finished.
    */
   async backfillDense(log: (line: string) => void = () => {}): Promise<DenseProgress> {
-    const encoder = await this.#denseEncoder();
-    if (!encoder) return { encoded: 0, finished: true };
+    if (this.#embedder.info.provider !== "builtin") return { encoded: 0, finished: true };
+    // The word vectors are loaded only when a memory is to be encoded: a start with nothing
+    // to backfill (a new database, or one done) loads nothing more than before the dense leg.
+    const info = BUILTIN_SIF_INFO;
+    const encoder: DenseEncoder = {
+      info,
+      encode: async (texts) => {
+        const e = (await this.#denseEncoder())!;
+        if (!sameDense(e.info, info)) {
+          throw new Error(`dense backfill: the encoder is ${e.info.model}/${e.info.dimension}`);
+        }
+        return await e.encode(texts);
+      },
+    };
     return await backfillDense(this.#store, encoder, { log });
   }
 
