@@ -2,8 +2,9 @@
  * Checks the capture benchmark's data set (bench/data/capture/): every transcript line
  * parses and has the fields Claude Code writes, uuids are unique, every referenced uuid
  * exists, the labels point at the right kind of event, each listed secret is in the text of
- * the event it is claimed for (and in no label's memory text), and prints counts. Not a
- * scorer: it does not run an extractor. Exits 1 on the first list of problems.
+ * the event it is claimed for (and in no label's memory text), verifies the FROZEN lists of
+ * README.md, and prints counts. Not a scorer: it does not run an extractor. Exits 1 on the
+ * first list of problems.
  *
  *   deno run -A tasks/capture_data_check.ts [bench/data/capture]
  *
@@ -15,6 +16,10 @@ const dir = Deno.args[0] ?? "bench/data/capture";
 const KINDS = ["rule", "preference", "decision", "fact"];
 const SCOPES = ["project", "global"];
 const WHYS = ["request", "question", "one-off", "hypothesis", "agent", "private", "secret"];
+/** The splits, in the order they were frozen. */
+const SPLITS = ["dev", "test", "holdout"] as const;
+type Split = typeof SPLITS[number];
+const isSplit = (x: unknown): x is Split => SPLITS.includes(x as Split);
 
 type Obj = Record<string, unknown>;
 interface Ev {
@@ -51,6 +56,7 @@ const counts = {
   sessions: 0,
   dev: 0,
   test: 0,
+  holdout: 0,
   real: 0,
   lines: 0,
   long50: 0,
@@ -75,11 +81,12 @@ const counts = {
 const byKind: Record<string, number> = {};
 const byScope: Record<string, number> = {};
 const byWhy: Record<string, number> = {};
-const bySplit: Record<string, { durable: number; notDurable: number; secrets: number }> = {
-  dev: { durable: 0, notDurable: 0, secrets: 0 },
-  test: { durable: 0, notDurable: 0, secrets: 0 },
-};
-const bySplitLabel: Record<string, Record<string, number>> = { dev: {}, test: {} };
+const bySplit: Record<string, { durable: number; notDurable: number; secrets: number }> = {};
+const bySplitLabel: Record<string, Record<string, number>> = {};
+for (const x of SPLITS) {
+  bySplit[x] = { durable: 0, notDurable: 0, secrets: 0 };
+  bySplitLabel[x] = {};
+}
 const tally = (split: unknown, key: string) => {
   const m = bySplitLabel[String(split)];
   if (m) m[key] = (m[key] ?? 0) + 1;
@@ -91,8 +98,10 @@ for (const s of sessions) {
   const file = String(s.file);
   const where = file;
   counts.sessions++;
-  if (s.split !== "dev" && s.split !== "test") bad(where, `split must be dev or test`);
-  else counts[s.split]++;
+  if (!isSplit(s.split)) {
+    bad(where, `split must be one of ${SPLITS.join(", ")}`);
+    continue;
+  } else counts[s.split]++;
   if (s.real) counts.real++;
   let text: string;
   try {
@@ -319,25 +328,47 @@ for (const sub of ["sessions", "real"]) {
   }
 }
 
-// The FROZEN list of README.md (sha256sum format), when there is one: every data file is
-// listed and unchanged.
+// The FROZEN lists of README.md (sha256sum format), when there are any: every data file is
+// listed and unchanged. Each split was frozen in its turn (dev and test on 2026-11-28, holdout
+// on 2026-11-29), so labels.json is listed once per freeze: the earlier hash is that of
+// labels.json without the sessions of the splits frozen later (the generator writes their
+// bytes unchanged), the latest that of the whole file.
 let frozen = 0;
 try {
   const readme = await Deno.readTextFile(join(dir, "README.md"));
-  const listed = new Map<string, string>();
-  for (const m of readme.matchAll(/^([0-9a-f]{64}) {2}(\S+)$/gm)) listed.set(m[2], m[1]);
-  if (listed.size) {
+  const listed: [string, string][] = [];
+  for (const m of readme.matchAll(/^([0-9a-f]{64}) {2}(\S+)$/gm)) listed.push([m[2], m[1]]);
+  if (listed.length) {
+    const sha = async (bytes: Uint8Array<ArrayBuffer>) =>
+      Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)))
+        .map((b) => b.toString(16).padStart(2, "0")).join("");
+    const names = new Set(listed.map(([f]) => f));
     const files = ["labels.json", ...sessions.map((s) => String(s.file))];
-    for (const f of files) if (!listed.has(f)) bad("README.md", `FROZEN list lacks ${f}`);
+    for (const f of files) if (!names.has(f)) bad("README.md", `FROZEN list lacks ${f}`);
+    // labels.json as each freeze wrote it: the splits frozen up to then.
+    const labelVersions = new Map<string, string>();
+    for (let i = 0; i < SPLITS.length; i++) {
+      const upTo = SPLITS.slice(0, i + 1) as readonly string[];
+      const doc = { ...labels, sessions: sessions.filter((s) => upTo.includes(String(s.split))) };
+      const bytes = new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
+      labelVersions.set(await sha(bytes), SPLITS[i]);
+    }
+    const whole = await sha(await Deno.readFile(join(dir, "labels.json")));
+    if (!listed.some(([f, h]) => f === "labels.json" && h === whole)) {
+      bad("README.md", "labels.json changed since it was frozen (its hash is not listed)");
+    }
     for (const [f, want] of listed) {
+      if (f === "labels.json") {
+        if (want === whole || labelVersions.has(want)) frozen++;
+        else bad("README.md", `labels.json: the labels frozen as ${want.slice(0, 12)}… changed`);
+        continue;
+      }
       const bytes = await Deno.readFile(join(dir, f)).catch(() => null);
       if (!bytes) {
         bad("README.md", `FROZEN file ${f} is missing`);
         continue;
       }
-      const got = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)))
-        .map((b) => b.toString(16).padStart(2, "0")).join("");
-      if (got !== want) bad("README.md", `${f} changed since it was frozen`);
+      if (await sha(bytes) !== want) bad("README.md", `${f} changed since it was frozen`);
       else frozen++;
     }
   }
@@ -351,12 +382,12 @@ console.table(counts);
 console.log("durable by kind", byKind, "by scope", byScope);
 console.log("not durable by why", byWhy);
 console.log("by split", bySplit);
-const labelRows: Record<string, { dev: number; test: number }> = {};
-for (
-  const k of [...new Set([...Object.keys(bySplitLabel.dev), ...Object.keys(bySplitLabel.test)])]
-    .sort()
-) {
-  labelRows[k] = { dev: bySplitLabel.dev[k] ?? 0, test: bySplitLabel.test[k] ?? 0 };
+const labelRows: Record<string, Record<Split, number>> = {};
+for (const k of [...new Set(SPLITS.flatMap((x) => Object.keys(bySplitLabel[x])))].sort()) {
+  labelRows[k] = Object.fromEntries(SPLITS.map((x) => [x, bySplitLabel[x][k] ?? 0])) as Record<
+    Split,
+    number
+  >;
 }
 console.table(labelRows);
 console.log("sessions by project", projects);

@@ -1,8 +1,9 @@
 /**
- * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/)
- * and bench/data/capture/labels.json, merging the labels of the real Claude Code transcripts
- * (bench/data/capture/real/, labelled by tasks/capture_real_sessions.ts in
- * tasks/capture_data/real_labels.json). Deterministic: a rerun writes the same bytes.
+ * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
+ * dev, test and holdout splits) and bench/data/capture/labels.json, merging the labels of the
+ * real Claude Code transcripts (bench/data/capture/real/, labelled by
+ * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
+ * rerun writes the same bytes.
  *
  *   deno run -A tasks/capture_data_gen.ts [--out bench/data/capture]
  *
@@ -13,6 +14,7 @@ import { Session, type SessionLabels } from "./capture_data/build.ts";
 import { DEV, type Script } from "./capture_data/sessions_dev.ts";
 import { TEST } from "./capture_data/sessions_test.ts";
 import { DEV_MORE, TEST_MORE } from "./capture_data/sessions_more.ts";
+import { HOLDOUT } from "./capture_data/sessions_holdout.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -20,7 +22,10 @@ const { values } = parseArgs({
 });
 const out = values.out!;
 
-function build(script: Script, split: "dev" | "test"): { jsonl: string; labels: SessionLabels } {
+function build(
+  script: Script,
+  split: "dev" | "test" | "holdout",
+): { jsonl: string; labels: SessionLabels } {
   const s = new Session({ ...script, split });
   script.run(s);
   return s.finish();
@@ -30,10 +35,11 @@ await Deno.mkdir(`${out}/sessions`, { recursive: true });
 const all: SessionLabels[] = [];
 const seen = new Set<string>();
 for (
-  const [scripts, split] of [[[...DEV, ...DEV_MORE], "dev"], [
-    [...TEST, ...TEST_MORE],
-    "test",
-  ]] as const
+  const [scripts, split] of [
+    [[...DEV, ...DEV_MORE], "dev"],
+    [[...TEST, ...TEST_MORE], "test"],
+    [HOLDOUT, "holdout"],
+  ] as const
 ) {
   for (const script of scripts) {
     if (seen.has(script.id)) throw new Error(`duplicate session id ${script.id}`);

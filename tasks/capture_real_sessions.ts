@@ -3,10 +3,12 @@
  * npm (the pinned version of tests/helpers/claude_code.ts) in print mode, one `claude -p`
  * per user turn (`--resume <session>` after the first), against the fake upstream
  * (tests/fakes/anthropic.ts behind `msgcli serve`, as tests/clients/claude_code_test.ts runs
- * it) scripted to answer each turn with the tool calls and text below. Claude Code executes
- * the tool calls itself in a seeded project folder and writes its transcript; this copies the
- * transcript to bench/data/capture/real/<id>.jsonl and writes the labels of the scripted user
- * prompts (found in the transcript by their text) to tasks/capture_data/real_labels.json.
+ * it) scripted to answer each turn with the tool calls and text of its script
+ * (tasks/capture_data/sessions_real.ts, and sessions_holdout_real.ts for the holdout split).
+ * Claude Code executes the tool calls itself in a seeded project folder and writes its
+ * transcript; this copies the transcript to bench/data/capture/real/<id>.jsonl and writes the
+ * labels of the scripted user prompts (found in the transcript by their text) to
+ * tasks/capture_data/real_labels.json.
  *
  *   deno run -A --lock=tests/deno.lock tasks/capture_real_sessions.ts [--only ID]
  *
@@ -27,6 +29,7 @@ import {
   type SessionLabels,
 } from "./capture_data/build.ts";
 import { REAL, type RealScript } from "./capture_data/sessions_real.ts";
+import { HOLDOUT_REAL } from "./capture_data/sessions_holdout_real.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -260,9 +263,10 @@ try {
   if (!(err instanceof Deno.errors.NotFound)) throw err;
 }
 try {
-  const chosen = REAL(new Rng("real-secrets"), fakeSecret).filter((s) =>
-    !values.only || s.id === values.only
-  );
+  const chosen = [
+    ...REAL(new Rng("real-secrets"), fakeSecret),
+    ...HOLDOUT_REAL(new Rng("holdout-real-secrets"), fakeSecret),
+  ].filter((s) => !values.only || s.id === values.only);
   for (const script of chosen) {
     const t0 = performance.now();
     const l = await runOne(script);

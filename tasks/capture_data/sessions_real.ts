@@ -23,7 +23,7 @@ export interface RealTurn {
 
 export interface RealScript {
   id: string;
-  split: "dev" | "test";
+  split: "dev" | "test" | "holdout";
   project: string;
   style: string;
   stored?: string[];
