@@ -11,9 +11,16 @@ import type { CandidateType } from "./extract.ts";
 /** Longest sentence considered (longer ones are rarely one durable statement). */
 export const MAX_SENTENCE = 400;
 
-/** Leading words that carry nothing ("ok.", "btw", "and", "also", "reminder:"). */
+/** Leading words that carry nothing ("ok.", "btw", "and", "also", "reminder:", "fyi"). */
 export const FILLER =
-  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|fyi|note|reminder|for the record|important)\b[,.!:;-]*)\s*)+/i;
+  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool|fine|remember|heads up)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|fyi|for your information|note that|note|reminder|for the record|for future reference|for reference|for context|just so you know|keep in mind that|keep in mind|bear in mind that|remember that|important)\b[,.!:;-]*)\s*)+/i;
+
+/**
+ * Words that introduce something to keep ("fyi", "for the record", "just so you know", "keep in
+ * mind", "remember,", "heads up:", "note that"): a plain statement after them is meant for good.
+ */
+export const NOTED =
+  /^(?:(?:ok(?:ay)?|yeah|yes|right|fine|good|and|also|so|oh|btw)\b[,.!:;-]*\s*)*(?:fyi|for your information|for the record|for future reference|for reference|just so you know|keep in mind|bear in mind|remember(?: that|,|:)|heads up[,:!-]|note that|note:|good to know:)/i;
 
 /** Clean a sentence into a memory's wording. */
 export function wording(s: string): string {
@@ -34,17 +41,30 @@ export function isQuestion(s: string): boolean {
 
 /** Marks of a one-off instruction. */
 export const ONE_OFF =
-  /\b(this time|for now|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
+  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
   /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe)\b/i;
 
+/**
+ * Whether a sentence hedges ({@link HYPOTHESIS}); not "while I think of it" (a remark) nor a
+ * condition on doubt ("when you're not sure, ask": a rule about doubt).
+ */
+export function hedged(s: string): boolean {
+  return HYPOTHESIS.test(
+    s.replace(/\bi think (of|about) it\b/gi, "").replace(
+      /\b(if|when|whenever) (you'?re|you are|i'?m|i am) (not sure|unsure)\b/gi,
+      "",
+    ),
+  );
+}
+
 /** Generalisers: the previous sentence holds for good (and for everything: global). */
 export const GENERAL_GLOBAL =
   /\b(that goes for everything|for everything|not just (this|the) (repo|project)|everywhere|in all (my )?(repos|projects)|all my projects|working with me|in general)\b/i;
 export const GENERAL_PROJECT =
-  /\b(general rule|ground rule|as a rule|that's a rule|for this project)\b/i;
+  /\b(general rule|ground rule|general thing|general note|general principle|rule of thumb|as a rule|that's a rule|for this project)\b/i;
 
 /** Words of a personal preference (global unless the sentence names the project). */
 export const PERSONAL =
@@ -61,7 +81,7 @@ export interface Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 export const STATUS =
-  /\b(fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+  /\b(off by (one|\d+)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =
@@ -78,6 +98,9 @@ export const REQUEST_CLAUSE =
 export const CONCRETE = new RegExp(
   [
     "`[^`]+`",
+    String.raw`(?:^|\s)#[a-z][\w-]+`,
+    String.raw`\b[\w.-]{2,}\/(?=[\s,.;:)]|$)`,
+    String.raw`"[^"\s][^"]{0,40}"`,
     String.raw`(?:^|\s)(?:~?\/|\.\/)[\w.-]`,
     String.raw`\b[\w.-]+\/[\w.-]+`,
     String.raw`\b[a-z0-9+.-]+:\/\/`,
@@ -106,15 +129,19 @@ export function classify(s: string): Match | null {
   if (isQuestion(s)) return null;
   if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
   if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
-  if (HYPOTHESIS.test(l)) return null;
+  if (hedged(l)) return null;
   const core = l.replace(FILLER, "").trim();
-  return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l) ?? factOf(s, l, core);
+  return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core) ??
+    factOf(s, l, core) ?? notedOf(l, core);
 }
 
 /** A rule or correction ("always…", "never…", "from now on…", "use X, not Y"), or null. */
 export function ruleOf(l: string, core: string, s: string): Match | null {
   // Rules and corrections.
-  if (/\b(from now on|going forward|from here on|in (the )?future|henceforth)\b/.test(l)) {
+  if (
+    /\b(from now on|going forward|from here on|in (the )?future|for the future|for future (reference|work|changes)|henceforth|next time (you|we)|in future)\b/
+      .test(l)
+  ) {
     return { type: "rule", rule: "from-now-on", confidence: 0.9 };
   }
   if (/\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l)) {
@@ -126,14 +153,20 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     }
     return { type: "rule", rule: "always", confidence: 0.85 };
   }
-  if (/^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core)) {
+  if (
+    /^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core) &&
+    !/\bi'?ll\b|\bi will\b|\bi want to\b/.test(core)
+  ) {
     return { type: "rule", rule: "dont", confidence: 0.75 };
   }
   if (
     /\buse [`'"\w@./-]+( v?\d[\w.]*)?,? (not|instead of|rather than|over) [`'"\w@./-]+/.test(l) ||
     /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (not|instead of|rather than) [`'"\w@./-]+/.test(l)
   ) return { type: "rule", rule: "use-x-not-y", confidence: 0.85 };
-  if (/^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core)) {
+  if (
+    /^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core) ||
+    /^no [a-z-]+( [a-z-]+)?,? ever\b/.test(core)
+  ) {
     return { type: "rule", rule: "no-doing", confidence: 0.75 };
   }
   // "no emoji in commit messages": a ban, not a status ("no errors now", "no luck").
@@ -145,6 +178,26 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   if (/\b(every|each|all) [\w-]+( [\w-]+){0,2} (needs?|must|has to|have to|should)\b/.test(l)) {
     return { type: "rule", rule: "every-needs", confidence: 0.75 };
   }
+  // "every public function gets type hints", "all infra changes go through a PR", "anything
+  // touching prod needs her review": what holds for every thing of a kind.
+  if (
+    /^(every|each|all|any|anything|everything)( [\w/.-]+){1,3} (needs?|requires?|gets?|goes through|go through|has|have)\b/
+      .test(core) &&
+    !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
+    !/^(every|each|any) ?time\b/.test(core)
+  ) return { type: "rule", rule: "every-gets", confidence: 0.7 };
+  // "prod deploys need a sign-off from Kofi": a standing approval.
+  if (
+    /\b(needs?|requires?) (a |an )?([\w'-]+ ){0,2}(sign-?off|review|approval|go-ahead|ok|lgtm)\b/
+      .test(l) &&
+    !TASK_SUBJECT.test(core) && !/\b(this|my|your|the new) /.test(core) &&
+    !STATUS.test(l)
+  ) return { type: "rule", rule: "needs-approval", confidence: 0.7 };
+  // "component files are PascalCase", "error messages start lowercase": a naming convention.
+  if (
+    /\b(are|is|in|start|starts|begin|begins|written in|named in|use|uses) (all )?(pascalcase|camelcase|snake_case|kebab-case|screaming_snake_case|lower ?case|upper ?case|title case|sentence case)\b/
+      .test(l) && !TASK_SUBJECT.test(core) && !STATUS.test(l)
+  ) return { type: "rule", rule: "naming", confidence: 0.7 };
   // "…must (not) …" as a rule; "it must be the proxy", "we must have missed" are guesses.
   if (
     /\b(must|mustn'?t)\b/.test(l) &&
@@ -170,10 +223,23 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
       .test(core) &&
     !STATUS.test(l)
   ) return { type: "rule", rule: "project-convention", confidence: 0.65 };
-  if (/^(avoid|prefer|stick (to|with)|only use|use only)\b/.test(core)) {
+  if (/^(avoid|prefer|stick (to|with)|keep to|stay on|only use|use only)\b/.test(core)) {
     return { type: "rule", rule: "avoid-prefer", confidence: 0.7 };
   }
   if (/^stop [a-z]+ing\b/.test(core)) return { type: "rule", rule: "stop-doing", confidence: 0.7 };
+  // "use vitest for all frontend tests": a tool for a whole kind of work.
+  if (
+    /^use [`'"\w@./-]+( [`'"\w@./-]+){0,2} (for|in|across|on) (all|every|any)\b(?! (the )?(two|three|four|five|\d+)\b)/
+      .test(core)
+  ) return { type: "rule", rule: "use-for-all", confidence: 0.7 };
+  // "tests use the real database, no in-memory fakes": a choice and the alternative it bans.
+  if (
+    /^[^,]*\b(uses?|only|go(es)? through|via)\b[^,]*, no [a-z-]+/.test(core) &&
+    !/, no (errors?|luck|worries|problem|idea|changes?|difference|output|response|rush|need|thanks|way|clue|issues?|warnings?|longer|more|matter|one|doubt)\b/
+      .test(core) &&
+    !/, no [\w-]+ (needed|required|necessary)\b/.test(core) &&
+    !TASK_SUBJECT.test(core) && !REQUEST_CLAUSE.test(core.split(",")[0]) && !STATUS.test(l)
+  ) return { type: "rule", rule: "x-no-y", confidence: 0.7 };
   if (
     /\b(is|are) (not allowed|forbidden|banned|not permitted|off limits|not an option)\b/.test(l)
   ) return { type: "rule", rule: "not-allowed", confidence: 0.75 };
@@ -187,7 +253,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // Recurring work: "whenever you touch…", "before every commit", "when you add an endpoint…".
   if (
     /^(whenever|every time|each time|any time) (you|we)\b/.test(core) ||
-    /^when (you|we) (add|touch|change|write|create|edit|modify|bump|release|deploy|name|open|review|rename)\b/
+    /^when (you|we) (add|touch|change|write|create|edit|modify|bump|release|deploy|name|open|review|rename|propose|suggest|show|explain|summari[sz]e|report|answer|plan|debug|refactor|commit|push|merge|upgrade|generate)\b/
       .test(core) ||
     /\b(before|after|on|with) (every|each) (commit|push|pr|pull request|release|deploy|merge|change)\b/
       .test(l)
@@ -211,11 +277,18 @@ export function preferenceOf(l: string, core: string): Match | null {
     /^(please )?keep (answers|replies|responses|diffs|commits|prs|pull requests|messages|explanations|summaries|it) \w+/
       .test(core)
   ) return { type: "feedback", rule: "preference", confidence: 0.7 };
+  // "I use British spelling", "in all my projects I use conventional commits": a habit of theirs.
+  if (
+    (/^i (always |usually |normally )?(use|write|spell|indent|format)\b/.test(core) ||
+      /\b(in all (my )?(repos|projects)|everywhere),? i (always )?(use|write)\b/.test(l)) &&
+    !/\bi (use|write) (it|this|that|them|the (file|branch|script|old|new))\b/.test(core) &&
+    !STATUS.test(l)
+  ) return { type: "feedback", rule: "i-use", confidence: 0.65 };
   return null;
 }
 
 /** A decision with its reason, or null. */
-export function decisionOf(l: string): Match | null {
+export function decisionOf(l: string, core = l): Match | null {
   // Decisions.
   if (
     /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
@@ -232,6 +305,22 @@ export function decisionOf(l: string): Match | null {
   ) {
     return { type: "decision", rule: "lets-because", confidence: 0.8 };
   }
+  // "we're staying on Airflow, because…", "we use TanStack Query …, because…", "let's keep
+  // sessions in Redis …, because…": a standing choice with its reason.
+  if (
+    (/\bwe('re| are) (staying|sticking|keeping)\b/.test(l) ||
+      /^we (use|keep|run|pin|store|host|prefer)\b/.test(core) ||
+      /^let'?s (keep|store|put|run|host|pin)\b/.test(core)) &&
+    /\b(because|since|so that)\b/.test(l) && !STATUS.test(l.split(/\b(because|since|so that)\b/)[0])
+  ) return { type: "decision", rule: "choice-because", confidence: 0.75 };
+  // "we switched webhook signatures to HMAC-SHA256 in API v3", "we moved the DAG to 04:30 UTC
+  // since…": a change of the setup that holds from now on.
+  if (
+    /^we (switched|moved|migrated|changed|upgraded|standardi[sz]ed)\b[^,]* (to|onto|from)\b/
+      .test(core) &&
+    (CONCRETE.test(core) || /\b(because|since|so that)\b/.test(l)) &&
+    !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
+  ) return { type: "decision", rule: "we-switched", confidence: 0.7 };
   return null;
 }
 
@@ -240,7 +329,9 @@ export function factOf(s: string, l: string, core: string): Match | null {
   // Facts about the setup (never in a report on the work at hand, nor in a request).
   if (STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
   // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
-  const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core);
+  const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core) ||
+    /\b(is|are) (using|taking|consuming|eating|hitting|getting|running out)\b/.test(core) &&
+      !/^we\b/.test(core);
   if (/\b(owns|owned by|maintains|maintained by|is the owner of|owner of)\b/.test(l)) {
     return { type: "fact", rule: "owner", confidence: 0.75 };
   }
@@ -267,6 +358,11 @@ export function factOf(s: string, l: string, core: string): Match | null {
   if (/\bruns (at|every|daily|nightly|hourly|weekly)\b/.test(l)) {
     return { type: "fact", rule: "schedule", confidence: 0.7 };
   }
+  // "access tokens live 10 minutes", "backups are kept for 30 days": a lifetime of the setup.
+  if (
+    /\b(live|lives|last|lasts|expire|expires|(is|are) (valid|kept|retained|cached)) (for |after )?(\d+|a|one)[ -]?(ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/
+      .test(l) && !TASK_SUBJECT.test(core)
+  ) return { type: "fact", rule: "lifetime", confidence: 0.7 };
   if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
     return { type: "fact", rule: "env-var", confidence: 0.7 };
   }
@@ -281,6 +377,7 @@ export function namedPredicate(s: string): boolean {
   const [, verb, pred = ""] = s.replace(FILLER, "").split(/\b(is|are|has|have|runs on|uses)\b/);
   if (verb && !/^(is|are)$/.test(verb)) return !STATUS.test(pred);
   return /,\s*not \w+/.test(pred) || /^\s*(two|three|four|five|\d+)\b/i.test(pred) ||
+    /^\s*[a-z0-9]+(?:[-_][a-z0-9]+)+\s*$/.test(pred) ||
     /^\s*(?:(?:the|a|an)\s+)?[A-Z][\w.-]*/.test(pred);
 }
 
@@ -293,12 +390,12 @@ export function setupFact(s: string, l: string, core: string): Match | null {
   const concrete = CONCRETE.test(s);
   if (
     concrete &&
-    /\b(lives?|sits?|is|are|kept|stored|written|located|defined|configured|generated|deployed|hosted|published|served|built|pinned|set|named|called) (in|at|to|on|under|from|by|with|via|next to|alongside|inside|within|as)\b/
+    /\b(lives?|sits?|is|are|kept|stored|written|located|defined|configured|generated|deployed|hosted|published|served|built|pinned|set|named|called|paged|sent|routed|posted|alerted) (in|at|to|on|under|from|by|with|via|through|next to|alongside|inside|within|as)\b/
       .test(l)
   ) return { type: "fact", rule: "setup-where", confidence: 0.7 };
   if (
     concrete &&
-    /\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at))\b/
+    /\b[a-z]+s use\b|\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at)|calls? (the )?[\w -]+ (at|on|via)|builds?|posts? to|go(es)? (to|through)|look like|looks like)\b/
       .test(l)
   ) return { type: "fact", rule: "setup-verb", confidence: 0.7 };
   if (
@@ -307,4 +404,21 @@ export function setupFact(s: string, l: string, core: string): Match | null {
     (concrete || SETUP_NOUN.test(core) && namedPredicate(s))
   ) return { type: "fact", rule: "setup-is", confidence: 0.65 };
   return null;
+}
+
+/**
+ * A plain statement introduced as something to keep ("fyi dbt has two targets", "for the record
+ * atlantis runs as acme-atlantis", "heads up: prod deploys need Kofi's sign-off"), or null: not
+ * a report on the work, a request, an intention or what the user did.
+ */
+export function notedOf(l: string, core: string): Match | null {
+  if (!NOTED.test(l) || STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
+  if (/^(i|i'm|i am|i've|i have|i'll|we're going to|we'll)\b/.test(core)) return null;
+  if (TASK_SUBJECT.test(core) || core.split(/\s+/).length < 4) return null;
+  if (!/\b(is|are|has|have|runs?|uses?|goes|go|needs?|owns?|lives?|was|were|gets?)\b/.test(core)) {
+    return null;
+  }
+  return /\b(needs?|must|should|only|never|always|required)\b/.test(core)
+    ? { type: "rule", rule: "noted", confidence: 0.7 }
+    : { type: "fact", rule: "noted", confidence: 0.7 };
 }

@@ -22,12 +22,14 @@ import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
 import {
   classify,
+  FILLER,
   GENERAL_GLOBAL,
-  HYPOTHESIS,
+  hedged,
   isQuestion,
   type Match,
   ONE_OFF,
   PROJECT_WORDS,
+  REQUEST_CLAUSE,
   STATUS,
   wording,
 } from "./classify.ts";
@@ -116,14 +118,26 @@ export function sentences(text: string, listed?: Set<string>): string[] {
 }
 
 /**
+ * A request tacked on a statement about what it said ("…, check the config uses that", "…, put
+ * that in the runbook"): cut off, so that the statement is read on its own.
+ */
+const TRAILING_REQUEST =
+  /,\s+(?=(?:please\s+)?(?:check|put|add|update|note|write|document|record|change|fix|wire|grant|send|make sure) (?:that|this|it|them|the)\b)/i;
+
+/**
  * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
- * split it?"), and the items of a list of rules ("ground rules: do A, and don't B").
+ * split it?", "…, check the config uses that"), and the items of a list of rules or conventions
+ * ("ground rules: do A, and don't B", "conventions here: A, B and C").
  */
 function splitClauses(s: string, listed?: Set<string>): string[] {
-  const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i);
+  const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i).flatMap((p) =>
+    p.split(TRAILING_REQUEST)
+  );
   const out: string[] = [];
   for (const p of parts) {
-    const m = p.match(/^([^:]*\b(?:rules?|preferences?)\b[^:]*):\s*(.+)$/i);
+    const m = p.match(
+      /^([^:]*\b(?:rules?|preferences?|conventions?|guidelines|house style)\b[^:]*):\s*(.+)$/i,
+    );
     // "that's a general rule: …" says the sentence before is a rule: one statement with it.
     if (!m || /^\W*that'?s\b/i.test(m[1])) {
       out.push(p);
@@ -147,7 +161,18 @@ export const CONFIRM: RegExp =
   /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
 /** The agent asked for a confirmation. */
 const ASKS_CONFIRMATION =
-  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose)\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
+  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose|deliberate|by design|the (convention|norm|policy|standard|practice|pattern))\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
+
+/**
+ * The agent asks whether something holds for good: "Is partitioning by ingestion date
+ * intended?", "Should tests always freeze the clock?", "Is that the convention?" (not an offer
+ * to do work: "Should I…?", "Do you want me to…?").
+ */
+const ASKS_STANDING =
+  /(?:^|[;,]\s*)(?:(?:is|are|was|were) [^?]{3,80}\b(?:intended|intentional|deliberate|on purpose|by design|the (?:rule|convention|norm|policy|standard|default))|(?:should|must|do|does) (?!i\b|we\b)[^?]*\b(?:always|never|only|every|all)\b[^?]*)\?\s*$/i;
+
+/** The agent offers to do something ("Should I…?", "Want me to…?"): a yes asks for work. */
+const OFFER = /\b(should i|shall i|shall we|can i|may i|want me|would you like|do you want)\b/i;
 
 function reasonOf(next: string | undefined): string {
   if (!next) return "";
@@ -157,9 +182,16 @@ function reasonOf(next: string | undefined): string {
 }
 
 /** The agent's statement in a turn that asks for confirmation: the durable sentence before it. */
-function agentStatement(text: string): { sentence: string; match: Match } | null {
+function agentStatement(
+  text: string,
+): { sentence: string; match: Match; adjacent: boolean } | null {
   const ss = sentences(text);
-  if (!ss.length || !ASKS_CONFIRMATION.test(ss[ss.length - 1])) return null;
+  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
+  // "X; is that the convention?": the statement before the question in the same sentence.
+  const tag = ss[ss.length - 1].match(
+    /^(.{12,}?)[;,]\s*(is|are|was|does|do) (that|this|it)\b[^?]*\?$/i,
+  );
+  if (tag) ss.splice(ss.length - 1, 1, tag[1], "?");
   for (let i = ss.length - 2; i >= 0; i--) {
     // The agent's own hedges ("it looks like", "I assume") are what the user confirms.
     const s = ss[i].replace(
@@ -167,7 +199,7 @@ function agentStatement(text: string): { sentence: string; match: Match } | null
       "",
     ).replace(/,? so i'll .*$/i, "");
     const m = classifyAgent(s);
-    if (m) return { sentence: s, match: m };
+    if (m) return { sentence: s, match: m, adjacent: i === ss.length - 2 };
   }
   return null;
 }
@@ -185,13 +217,54 @@ function classifyAgent(s: string): Match | null {
   return m && { type: m.type, rule: "agent-confirmed", confidence: Math.min(m.confidence, 0.65) };
 }
 
+/** Whether the agent's last sentence asks the user to confirm something that holds for good. */
+function asksConfirmation(last: string): boolean {
+  return ASKS_CONFIRMATION.test(last) || ASKS_STANDING.test(last) && !OFFER.test(last);
+}
+
+/**
+ * The user's words when they confirm the agent's question and say it again ("yes, it's
+ * partitioned by ingestion date on purpose", "yes, always TALLY_NOW in tests"), where the
+ * agent's text holds no statement of its own: their restatement, as the confirmed statement.
+ */
+function restatement(agent: string, reply: string): { sentence: string; match: Match } | null {
+  const ss = sentences(agent);
+  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
+  let rest = sentences(reply)[0] ?? "";
+  for (let prev = ""; prev !== rest;) {
+    prev = rest;
+    rest = rest.replace(CONFIRM, "").replace(/^\s*[,.!:;-]+\s*/, "").replace(FILLER, "");
+  }
+  rest = rest.replace(/^(that'?s|that is) (right|correct|it)\b[,.!:;-]*\s*/i, "").trim();
+  if (rest.split(/\s+/).length < 4 || isQuestion(rest) || hedged(rest) || ONE_OFF.test(rest)) {
+    return null;
+  }
+  const req = rest.match(REQUEST_CLAUSE);
+  if (req && req.index === 0) return null;
+  if (overlap(rest, ss[ss.length - 1]) === 0) return null;
+  const m = classify(rest);
+  return {
+    sentence: rest,
+    match: { type: m?.type ?? "rule", rule: "agent-confirmed", confidence: 0.65 },
+  };
+}
+
 /** A sentence that goes on from the one before ("…instead", "it needs…"): one statement. */
 const CONTINUES =
   /\binstead\b[.!]?$|^(it|they|those|these|which)\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
 
-/** A line that introduces a list of things to know ("some context:", "conventions:"). */
+/**
+ * A line that introduces a list of things to know ("some context:", "conventions:", "quick
+ * brief before we start:", "the gist of our runbook:", "before you touch the dashboard:").
+ */
 const CONTEXT_HEADER =
-  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules)\b[^:\n]*:\s*$/i;
+  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules|brief|briefing|gist|runbook|overview|reminders?|how (we|things) work|before (you|we) (start|begin|touch|dive in|get started|change|work on))\b[^:\n]*:\s*$/i;
+
+/**
+ * "Tailwind only, no CSS modules", "logging goes through log.ts, no console.log": a choice and
+ * the alternative it excludes, one statement (unlike "we target Go 1.22, no generics").
+ */
+const CHOICE_THEN_NO = /\b(only|uses?|go(es)? through|via|instead)\b/i;
 
 /**
  * The items of a list the user introduced as context ("some context:\n1. …\n2. …"), each
@@ -210,7 +283,9 @@ function contextItems(text: string): Set<string> {
       inList = inList && item !== null;
       continue;
     }
-    for (const part of item[1].split(/,\s+(?=no\b)/i)) out.add(part.trim());
+    const [first, ...rest] = item[1].split(/,\s+(?=no\b)/i);
+    if (CHOICE_THEN_NO.test(first)) out.add(item[1].trim());
+    else for (const part of [first, ...rest]) out.add(part.trim());
   }
   return out;
 }
@@ -239,14 +314,16 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       : undefined;
     const items = contextItems(t.text);
     const ss = items.size
-      ? sentences(t.text, items).flatMap((x) => x.split(/,\s+(?=no\b)/i)).map((x) => x.trim())
+      ? sentences(t.text, items).flatMap((x) =>
+        items.has(x) ? [x] : x.split(/,\s+(?=no\b)/i).map((y) => y.trim())
+      )
       : sentences(t.text, items);
     let prevInTurn: Candidate | undefined;
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i];
       if (
         prevInTurn && CONTINUES.test(s) && !isQuestion(s) && !ONE_OFF.test(s) &&
-        !HYPOTHESIS.test(s) && !STATUS.test(s) && s.length <= 200
+        !hedged(s) && !STATUS.test(s) && s.length <= 200
       ) {
         prevInTurn.text = `${prevInTurn.text.replace(/[.!]+$/, "")}; ${wording(s)}`;
         continue;
@@ -270,7 +347,7 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
         continue;
       }
       if (
-        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !HYPOTHESIS.test(s)
+        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !hedged(s)
       ) {
         m = /\b(rules?|preferences?)\b/i.test(t.text)
           ? { type: "rule", rule: "rule-list", confidence: 0.65 }
@@ -280,7 +357,7 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       // "…; that goes for everything": the previous sentence, generalised.
       if (!m && i > 0 && GENERAL_GLOBAL.test(s) && !isQuestion(ss[i - 1])) {
         const prev = ss[i - 1];
-        if (!classify(prev) && !HYPOTHESIS.test(prev) && !ONE_OFF.test(prev)) {
+        if (!classify(prev) && !hedged(prev) && !ONE_OFF.test(prev)) {
           out.push({
             text: wording(prev),
             type: "feedback",
@@ -335,7 +412,10 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
 /** The agent's statement in `assistant` when the user's turn `t` confirms it, as a candidate. */
 function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
   if (!CONFIRM.test(t.text)) return null;
-  const st = agentStatement(assistant.text);
+  // The agent's statement right before its question, else the user's restatement, else an
+  // earlier statement of the agent's.
+  const own = agentStatement(assistant.text);
+  const st = own?.adjacent ? own : restatement(assistant.text, t.text) ?? own;
   if (!st) return null;
   return {
     text: wording(st.sentence),
