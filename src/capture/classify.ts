@@ -181,7 +181,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // "every public function gets type hints", "all infra changes go through a PR", "anything
   // touching prod needs her review": what holds for every thing of a kind.
   if (
-    /^(every|each|all|any|anything|everything)( [\w/.-]+){1,3} (needs?|requires?|gets?|goes through|go through|has|have)\b/
+    /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,3} (needs?|requires?|gets?|goes through|go through|has|have)\b/
       .test(core) &&
     !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
     !/^(every|each|any) ?time\b/.test(core)
@@ -196,7 +196,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // "component files are PascalCase", "error messages start lowercase": a naming convention.
   if (
     /\b(are|is|in|start|starts|begin|begins|written in|named in|use|uses) (all )?(pascalcase|camelcase|snake_case|kebab-case|screaming_snake_case|lower ?case|upper ?case|title case|sentence case)\b/
-      .test(l) && !TASK_SUBJECT.test(core) && !STATUS.test(l)
+      .test(l) && !TASK_SUBJECT.test(core) && !/\b(fail(s|ed|ing)?|broken|wrong|now)\b/.test(l)
   ) return { type: "rule", rule: "naming", confidence: 0.7 };
   // "…must (not) …" as a rule; "it must be the proxy", "we must have missed" are guesses.
   if (
@@ -337,6 +337,8 @@ export function factOf(s: string, l: string, core: string): Match | null {
   }
   if (
     /\b(is|are) (responsible for|in charge of|on call for)\b/.test(l) ||
+    /\b(is|are) (the|our) ([\w-]+ )?(tech lead|lead|owner|maintainer|point of contact|go-to person)\b/
+      .test(l) ||
     /\bask [A-Z][a-z]+ (about|for|before)\b/.test(s)
   ) return { type: "fact", rule: "owner", confidence: 0.7 };
   if (

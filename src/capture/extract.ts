@@ -290,6 +290,59 @@ function contextItems(text: string): Set<string> {
   return out;
 }
 
+/**
+ * Where one sentence may go on with a clause of its own: ", and …", "; …", ", the …", ", we …",
+ * " and we …".
+ */
+const CLAUSE_BREAK =
+  /,\s+and\s+|;\s+|,\s+(?=(?:the|we|you|i|they|anything|any|every|all|each)\s)|\s+and\s+(?=(?:we|you|i|they)\s)/gi;
+
+/** A clause with a subject of its own, or an imperative rule with its verb ("never edit…"). */
+const STANDALONE =
+  /^(we|you|i|they|everyone|anyone|anything|everything|any|every|all|each|the|our)\s|^[A-Z][\w-]*\s|^(always|never|don'?t|do not) (?!(in|on|at|for|with|from|via|through|to|by|the|a|an)\b)[a-z]/;
+
+/** Whether a clause states a rule (or preference), a fact (or decision), or nothing. */
+function clauseKind(part: string): "rule" | "fact" | null {
+  const found = findSecretsSync(part);
+  // "the CI token is glpat-…": little more than a secret says nothing.
+  if (found.length) {
+    const rest = replaceSecrets(part, found).replace(MARKER, " ").split(/\s+/)
+      .filter((w) => /[a-z]{2,}/i.test(w));
+    if (rest.length < MIN_WORDS_LEFT) return null;
+  }
+  const m = classify(part);
+  if (!m) return null;
+  return m.type === "rule" || m.type === "feedback" ? "rule" : "fact";
+}
+
+/**
+ * A sentence that holds a fact and a rule in clauses of their own ("the state is in s3://…,
+ * and you always need AWS_PROFILE=infra"; "the bucket is dash-prod-static and we always
+ * invalidate CloudFront"): its clauses grouped by kind, or null when it says one thing (rules
+ * that go on from each other, "never push to main, always open a PR", stay one).
+ */
+function kindGroups(s: string): string[] | null {
+  const breaks = [...s.matchAll(CLAUSE_BREAK)];
+  if (!breaks.length) return null;
+  const groups: { text: string; kind: "rule" | "fact" | null }[] = [];
+  let from = 0;
+  for (let j = 0; j <= breaks.length; j++) {
+    const end = j < breaks.length ? breaks[j].index! : s.length;
+    const part = s.slice(from, end).trim();
+    const sep = j > 0 ? breaks[j - 1][0] : "";
+    from = j < breaks.length ? end + breaks[j][0].length : s.length;
+    const own = j === 0 || STANDALONE.test(part) && part.split(/\s+/).length >= 3;
+    const kind = own ? clauseKind(part) : null;
+    const last = groups[groups.length - 1];
+    if (!last || kind && last.kind && kind !== last.kind) groups.push({ text: part, kind });
+    else {
+      last.text += sep + part;
+      last.kind ??= kind;
+    }
+  }
+  return groups.length >= 2 ? groups.map((g) => g.text.trim()) : null;
+}
+
 /** Candidates from `turns` (in order). `prevAssistant` is the agent's turn before the first. */
 export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[] {
   const out: Candidate[] = [];
@@ -335,14 +388,27 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
           t.text.slice(t.text.indexOf(`${s}, `) + s.length + 2),
         )
       ) m = null;
-      // "Maria owns billing and Tomasz owns payments": two facts, two candidates.
-      const halves = m?.type === "fact" ? s.split(/,?\s+and\s+/) : [];
+      // "Maria owns billing and Tomasz owns payments", "Dana is the tech lead, Kofi owns the
+      // webhooks": facts with their own subjects, one candidate each.
+      let halves = m?.type === "fact" ? s.split(/,?\s+and\s+|,\s+(?=[A-Z])/) : [];
+      if (halves.length > 2 && !halves.every((h) => classify(h)?.type === "fact")) {
+        halves = s.split(/,?\s+and\s+/);
+      }
       if (
-        halves.length === 2 && halves.every((h) => h.split(/\s+/).length >= 3) &&
-        /^(the |[A-Z])/.test(halves[1]) && !/\b(it|its|them|they|there)\b/i.test(halves[1]) &&
+        halves.length >= 2 && halves.every((h) => h.split(/\s+/).length >= 3) &&
+        halves.slice(1).every((h) =>
+          /^(the |[A-Z])/.test(h) && !/\b(it|its|them|they|there)\b/i.test(h)
+        ) &&
         halves.every((h) => classify(h)?.type === "fact")
       ) {
         ss.splice(i, 1, ...halves);
+        i--;
+        continue;
+      }
+      // "state is in s3://…, and you always need AWS_PROFILE=infra": a fact and a rule.
+      const groups = m ? kindGroups(s) : null;
+      if (groups) {
+        ss.splice(i, 1, ...groups);
         i--;
         continue;
       }
