@@ -81,7 +81,7 @@ export interface Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 export const STATUS =
-  /\b(off by (one|\d+)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+  /\b(too (short|long|slow|small|big|low|high)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =
@@ -89,7 +89,7 @@ export const TASK_SUBJECT =
 
 /** A clause that asks for work ("…, make it handle leap years"): the sentence is a request. */
 export const REQUEST_CLAUSE =
-  /(^|[,;:]\s+|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s|deploy|point|send|ship|copy|upload|download|migrate|generate|regenerate|review|profile)\b(?! (sure|certain)\b)/i;
+  /(^|[,;:]\s+|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s|deploy|point|send|ship|copy|upload|download|migrate|generate|regenerate|review|profile|post|ping|notify|ask)\b(?! (sure|certain)\b)/i;
 
 /**
  * A concrete detail of a setup: code in backquotes, a path, a URL, a file name, a port, a
@@ -131,7 +131,7 @@ export function classify(s: string): Match | null {
   if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
   if (hedged(l)) return null;
   const core = l.replace(FILLER, "").trim();
-  return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core) ??
+  return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core, s) ??
     factOf(s, l, core) ?? notedOf(l, core);
 }
 
@@ -139,15 +139,22 @@ export function classify(s: string): Match | null {
 export function ruleOf(l: string, core: string, s: string): Match | null {
   // Rules and corrections.
   if (
-    /\b(from now on|going forward|from here on|in (the )?future|for the future|for future (reference|work|changes)|henceforth|next time (you|we)|in future)\b/
+    /\b(from now on|going forward|from here on|in (the )?future|for the future(?! of)|for future (reference|work|changes)|henceforth|next time (you|we)(?! (see|meet|talk|are|'re)\b)|in future)\b/
       .test(l)
   ) {
     return { type: "rule", rule: "from-now-on", confidence: 0.9 };
   }
-  if (/\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l)) {
+  if (
+    /\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l) &&
+    !/\b(you|we|i|they|he|she) never \w+ed\b/.test(l)
+  ) {
     return { type: "rule", rule: "never", confidence: 0.85 };
   }
-  if (/\balways\b/.test(l) && !/\bnot always\b/.test(l)) {
+  if (
+    /\balways\b/.test(l) && !/\bnot always\b/.test(l) &&
+    !/\balways (hits?|fails?|breaks?|see|sees|notice|notices|get|gets|crash(es)?|times? out|runs? out|forgets?|seems?|gets? (a|an|the) (error|timeout|warning))\b/
+      .test(l)
+  ) {
     if (/\b(runs?|listens?|lives?|is|are)\b[^.]*\b(on|at) (port )?\d{2,5}\b/.test(l)) {
       return { type: "fact", rule: "always-fact", confidence: 0.8 };
     }
@@ -165,7 +172,8 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) return { type: "rule", rule: "use-x-not-y", confidence: 0.85 };
   if (
     /^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core) ||
-    /^no [a-z-]+( [a-z-]+)?,? ever\b/.test(core)
+    /^no [a-z-]+( [a-z-]+)?,? ever\b(?! since)/.test(core) &&
+      !/^no (errors?|luck|issues?|problems?|warnings?)\b/.test(core)
   ) {
     return { type: "rule", rule: "no-doing", confidence: 0.75 };
   }
@@ -175,7 +183,10 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     !/^no (errors?|luck|worries|problem|idea|change|changes|difference|output|response|rush|need|thanks|way|clue|issues?|warnings?|longer|more|matter|one|doubt)\b/
       .test(core)
   ) return { type: "rule", rule: "no-thing", confidence: 0.7 };
-  if (/\b(every|each|all) [\w-]+( [\w-]+){0,2} (needs?|must|has to|have to|should)\b/.test(l)) {
+  if (
+    /\b(every|each|all) [\w-]+( [\w-]+){0,2} (needs?|must|has to|have to|should)\b/.test(l) &&
+    !/\b(every|each|all) of (these|those|them)\b/.test(l)
+  ) {
     return { type: "rule", rule: "every-needs", confidence: 0.75 };
   }
   // "every public function gets type hints", "all infra changes go through a PR", "anything
@@ -184,7 +195,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,3} (needs?|requires?|gets?|goes through|go through|has|have)\b/
       .test(core) &&
     !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
-    !/^(every|each|any) ?time\b/.test(core)
+    !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l)
   ) return { type: "rule", rule: "every-gets", confidence: 0.7 };
   // "prod deploys need a sign-off from Kofi": a standing approval.
   if (
@@ -195,7 +206,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) return { type: "rule", rule: "needs-approval", confidence: 0.7 };
   // "component files are PascalCase", "error messages start lowercase": a naming convention.
   if (
-    /\b(are|is|in|start|starts|begin|begins|written in|named in|use|uses) (all )?(pascalcase|camelcase|snake_case|kebab-case|screaming_snake_case|lower ?case|upper ?case|title case|sentence case)\b/
+    /\b(are|are all|start|begin|are written in|are named in|use) (all )?(pascalcase|camelcase|snake_case|kebab-case|screaming_snake_case|lower ?case|upper ?case|title case|sentence case)\b/
       .test(l) && !TASK_SUBJECT.test(core) && !/\b(fail(s|ed|ing)?|broken|wrong|now)\b/.test(l)
   ) return { type: "rule", rule: "naming", confidence: 0.7 };
   // "…must (not) …" as a rule; "it must be the proxy", "we must have missed" are guesses.
@@ -223,13 +234,16 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
       .test(core) &&
     !STATUS.test(l)
   ) return { type: "rule", rule: "project-convention", confidence: 0.65 };
-  if (/^(avoid|prefer|stick (to|with)|keep to|stay on|only use|use only)\b/.test(core)) {
+  if (
+    /^(avoid|prefer|stick (to|with)|keep to|stay on|only use|use only)\b(?! (it|this|that|them|the (point|plan|topic))\b)/
+      .test(core) && !/\bfor (a bit|a while|now)\b/.test(core)
+  ) {
     return { type: "rule", rule: "avoid-prefer", confidence: 0.7 };
   }
   if (/^stop [a-z]+ing\b/.test(core)) return { type: "rule", rule: "stop-doing", confidence: 0.7 };
   // "use vitest for all frontend tests": a tool for a whole kind of work.
   if (
-    /^use [`'"\w@./-]+( [`'"\w@./-]+){0,2} (for|in|across|on) (all|every|any)\b(?! (the )?(two|three|four|five|\d+)\b)/
+    /^use [`'"\w@./-]+( [`'"\w@./-]+){0,2} (for|in|across|on) (all|every|any)\b(?! (of\b|these\b|those\b|them\b|(the )?(two|three|four|five|\d+)\b))/
       .test(core)
   ) return { type: "rule", rule: "use-for-all", confidence: 0.7 };
   // "tests use the real database, no in-memory fakes": a choice and the alternative it bans.
@@ -253,7 +267,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // Recurring work: "whenever you touch…", "before every commit", "when you add an endpoint…".
   if (
     /^(whenever|every time|each time|any time) (you|we)\b/.test(core) ||
-    /^when (you|we) (add|touch|change|write|create|edit|modify|bump|release|deploy|name|open|review|rename|propose|suggest|show|explain|summari[sz]e|report|answer|plan|debug|refactor|commit|push|merge|upgrade|generate)\b/
+    /^when (you|we) (add|touch|change|write|create|edit|modify|bump|release|deploy|name|open|review|rename|propose|suggest|show|explain|summari[sz]e|report|answer|plan|debug|refactor|commit|push|merge|upgrade|generate)\b(?! (it|this|that|these|those|them)\b)/
       .test(core) ||
     /\b(before|after|on|with) (every|each) (commit|push|pr|pull request|release|deploy|merge|change)\b/
       .test(l)
@@ -288,7 +302,7 @@ export function preferenceOf(l: string, core: string): Match | null {
 }
 
 /** A decision with its reason, or null. */
-export function decisionOf(l: string, core = l): Match | null {
+export function decisionOf(l: string, core = l, s = l): Match | null {
   // Decisions.
   if (
     /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
@@ -311,7 +325,12 @@ export function decisionOf(l: string, core = l): Match | null {
     (/\bwe('re| are) (staying|sticking|keeping)\b/.test(l) ||
       /^we (use|keep|run|pin|store|host|prefer)\b/.test(core) ||
       /^let'?s (keep|store|put|run|host|pin)\b/.test(core)) &&
-    /\b(because|since|so that)\b/.test(l) && !STATUS.test(l.split(/\b(because|since|so that)\b/)[0])
+    /\b(because|since|so that)\b/.test(l) &&
+    !STATUS.test(l.split(/\b(because|since|so that)\b/)[0]) &&
+    // What is chosen is named ("TanStack Query", "Redis", `sqlc`), not "it" or "the mock".
+    /(?<!^)\b[A-Z][\w.-]*[a-zA-Z]|`[^`]+`/.test(
+      s.replace(FILLER, "").split(/\b(?:because|since|so that)\b/i)[0],
+    )
   ) return { type: "decision", rule: "choice-because", confidence: 0.75 };
   // "we switched webhook signatures to HMAC-SHA256 in API v3", "we moved the DAG to 04:30 UTC
   // since…": a change of the setup that holds from now on.
@@ -338,7 +357,7 @@ export function factOf(s: string, l: string, core: string): Match | null {
   if (
     /\b(is|are) (responsible for|in charge of|on call for)\b/.test(l) ||
     /\b(is|are) (the|our) ([\w-]+ )?(tech lead|lead|owner|maintainer|point of contact|go-to person)\b/
-      .test(l) ||
+        .test(l) && !/\b(this|that|the|my) (ticket|issue|pr|task|story|bug|incident)\b/.test(l) ||
     /\bask [A-Z][a-z]+ (about|for|before)\b/.test(s)
   ) return { type: "fact", rule: "owner", confidence: 0.7 };
   if (
@@ -363,7 +382,7 @@ export function factOf(s: string, l: string, core: string): Match | null {
   // "access tokens live 10 minutes", "backups are kept for 30 days": a lifetime of the setup.
   if (
     /\b(live|lives|last|lasts|expire|expires|(is|are) (valid|kept|retained|cached)) (for |after )?(\d+|a|one)[ -]?(ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/
-      .test(l) && !TASK_SUBJECT.test(core)
+      .test(l) && !TASK_SUBJECT.test(core) && !/\b(my|mine)\b/.test(l)
   ) return { type: "fact", rule: "lifetime", confidence: 0.7 };
   if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
     return { type: "fact", rule: "env-var", confidence: 0.7 };

@@ -122,7 +122,7 @@ export function sentences(text: string, listed?: Set<string>): string[] {
  * that in the runbook"): cut off, so that the statement is read on its own.
  */
 const TRAILING_REQUEST =
-  /,\s+(?=(?:please\s+)?(?:check|put|add|update|note|write|document|record|change|fix|wire|grant|send|make sure) (?:that|this|it|them|the)\b)/i;
+  /,\s+(?=(?:please\s+)?(?:check|put|add|update|note|write|document|record|wire|grant|make sure) (?:that|this|it|them|the)\b)/i;
 
 /**
  * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
@@ -169,7 +169,7 @@ const ASKS_CONFIRMATION =
  * to do work: "Should I…?", "Do you want me to…?").
  */
 const ASKS_STANDING =
-  /(?:^|[;,]\s*)(?:(?:is|are|was|were) [^?]{3,80}\b(?:intended|intentional|deliberate|on purpose|by design|the (?:rule|convention|norm|policy|standard|default))|(?:should|must|do|does) (?!i\b|we\b)[^?]*\b(?:always|never|only|every|all)\b[^?]*)\?\s*$/i;
+  /(?:^|[;,]\s*)(?:(?:is|are|was|were) [^?]{3,80}\b(?:intended|intentional|deliberate|on purpose|by design|the (?:rule|convention|norm|policy|standard|default))|(?:is|are) (?!i\b|we\b)[^?]*\b(?:always|never|only)\b[^?]*|(?:should|must|do|does) (?!i\b|we\b)[^?]*\b(?:always|never|only|every|all)\b[^?]*)\?\s*$/i;
 
 /** The agent offers to do something ("Should I…?", "Want me to…?"): a yes asks for work. */
 const OFFER = /\b(should i|shall i|shall we|can i|may i|want me|would you like|do you want)\b/i;
@@ -382,9 +382,12 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
         continue;
       }
       let m = classify(s);
-      // A fact said as the context of a request ("the migration is in db/…, can you review it").
+      // A statement said as the context of a request ("the migration is in db/…, can you review
+      // it", "the deploy needs approval, can you ask Sam?"); not a rule said with a strong marker.
       if (
-        m?.type === "fact" && t.text.includes(`${s}, `) && /^(can|could|would|will) you\b/i.test(
+        m && m.type !== "feedback" &&
+        !/\b(always|never|from now on|going forward|must)\b/i.test(s) &&
+        t.text.includes(`${s}, `) && /^(can|could|would|will) you\b/i.test(
           t.text.slice(t.text.indexOf(`${s}, `) + s.length + 2),
         )
       ) m = null;
@@ -412,10 +415,14 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
         i--;
         continue;
       }
+      // An item of a list of rules (imperatives are rules there), or of a list of things to
+      // know (where an imperative is a task: "before you start:\n- run the tests").
+      const ruleList = /\b(rules?|preferences?|conventions?)\b/i.test(t.text);
       if (
-        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !hedged(s)
+        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !hedged(s) &&
+        (ruleList || s.replace(FILLER, "").trim().match(REQUEST_CLAUSE)?.index !== 0)
       ) {
-        m = /\b(rules?|preferences?)\b/i.test(t.text)
+        m = ruleList
           ? { type: "rule", rule: "rule-list", confidence: 0.65 }
           : { type: "fact", rule: "context-list", confidence: 0.6 };
       }
