@@ -89,7 +89,7 @@ export const TASK_SUBJECT =
 
 /** A clause that asks for work ("…, make it handle leap years"): the sentence is a request. */
 export const REQUEST_CLAUSE =
-  /(^|[,;:]\s+|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s|deploy|point|send|ship|copy|upload|download|migrate|generate|regenerate|review|profile|post|ping|notify|ask)\b(?! (sure|certain)\b)/i;
+  /(^|[,;:]\s+|\band\s+)(please\s+)?(add|fix|make|run|check|kill|open|create|write|update|rename|delete|remove|move|change|try|look|find|show|tell|give|explain|rerun|bump|implement|refactor|commit|push|merge|revert|apply|install|set|put|restart|build|debug|investigate|help|go ahead|do it|let'?s|deploy|point|send|ship|copy|upload|download|migrate|generate|regenerate|review|profile|post|ping|notify)\b(?! (sure|certain)\b)/i;
 
 /**
  * A concrete detail of a setup: code in backquotes, a path, a URL, a file name, a port, a
