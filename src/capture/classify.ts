@@ -436,7 +436,10 @@ export function notedOf(l: string, core: string): Match | null {
   if (!NOTED.test(l) || STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
   if (/^(i|i'm|i am|i've|i have|i'll|we're going to|we'll)\b/.test(core)) return null;
   if (TASK_SUBJECT.test(core) || core.split(/\s+/).length < 4) return null;
-  if (!/\b(is|are|has|have|runs?|uses?|goes|go|needs?|owns?|lives?|was|were|gets?)\b/.test(core)) {
+  if (
+    !/\b(is|are|has|have|runs?|uses?|goes|go|needs?|owns?|lives?|gets?|signs?|approves?|handles?|reviews?|talks?|lags?|sits?|points?|depends?|takes?|holds?|keeps?|stores?|sends?|calls?|reads?|writes?|means?|can|can'?t|cannot|doesn'?t|don'?t|isn'?t|aren'?t|won'?t)\b/
+      .test(core)
+  ) {
     return null;
   }
   return /\b(needs?|must|should|only|never|always|required)\b/.test(core)
