@@ -33,6 +33,7 @@ import { CaptureQueue, captureRoute } from "../src/capture/route.ts";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 import { overlap } from "../src/capture/dedupe.ts";
+import { calibrated, RULE_COUNTS } from "../src/capture/calibration.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const { values } = parseArgs({
@@ -370,6 +371,7 @@ const rules = [...new Set(scored.map((c) => c.rule))].sort().map((rule) => {
     tp: hits,
     precision: r3(hits / xs.length),
     smoothed: r3(Math.min(0.98, (hits + 1) / (xs.length + 2))),
+    calibrated: calibrated(hits, xs.length),
     confidence: [Math.min(...cs), Math.max(...cs)],
   };
 }).sort((x, y) => y.n - x.n);
@@ -396,18 +398,30 @@ console.log(
 );
 console.log("\nby extractor rule");
 table(
-  ["rule", "candidates", "right", "precision", "(right+1)/(n+2)", "confidence"],
+  ["rule", "candidates", "right", "precision", "(right+1)/(n+2)", "calibrated", "confidence"],
   rules.map((r) => [
     r.rule,
     String(r.n),
     String(r.tp),
     p3(r.precision),
     p3(r.smoothed),
+    r.calibrated.toFixed(2),
     r.confidence[0] === r.confidence[1]
       ? r.confidence[0].toFixed(2)
       : r.confidence.map((c) => c.toFixed(2)).join("-"),
   ]),
 );
+// On the tuning data, the counts the confidences were set from should be these.
+const stale = values.split === "tuning"
+  ? rules.filter((r) => String(RULE_COUNTS[r.rule]) !== String([r.tp, r.n])).map((r) =>
+    `"${r.rule}": [${r.tp}, ${r.n}] (set: ${
+      RULE_COUNTS[r.rule] ? `[${RULE_COUNTS[r.rule]}]` : "none"
+    })`
+  )
+  : [];
+if (stale.length) {
+  console.log(`\nsrc/capture/calibration.ts counts differ from this run:\n  ${stale.join("\n  ")}`);
+}
 if (values.verbose) {
   console.log("\njunk:");
   for (const j of junk) console.log(`  [${j.why}/${j.rule}] ${j.file}: ${j.text}`);

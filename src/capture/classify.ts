@@ -7,6 +7,7 @@
  * @module
  */
 import type { CandidateType } from "./extract.ts";
+import { confidenceOf } from "./calibration.ts";
 
 /** Longest sentence considered (longer ones are rarely one durable statement). */
 export const MAX_SENTENCE = 400;
@@ -76,7 +77,13 @@ export const PROJECT_WORDS =
 export interface Match {
   type: CandidateType;
   rule: string;
+  /** The rule's calibrated confidence (calibration.ts). */
   confidence: number;
+}
+
+/** A match of `rule`, with its calibrated confidence. */
+export function hit(type: CandidateType, rule: string): Match {
+  return { type, rule, confidence: confidenceOf(rule) };
 }
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
@@ -142,13 +149,13 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     /\b(from now on|going forward|from here on|in (the )?future|for the future(?! of)|for future (reference|work|changes)|henceforth|next time (you|we)(?! (see|meet|talk|are|'re)\b)|in future)\b/
       .test(l)
   ) {
-    return { type: "rule", rule: "from-now-on", confidence: 0.9 };
+    return hit("rule", "from-now-on");
   }
   if (
     /\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l) &&
     !/\b(you|we|i|they|he|she) never \w+ed\b/.test(l)
   ) {
-    return { type: "rule", rule: "never", confidence: 0.85 };
+    return hit("rule", "never");
   }
   if (
     /\balways\b/.test(l) && !/\bnot always\b/.test(l) &&
@@ -156,38 +163,38 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
       .test(l)
   ) {
     if (/\b(runs?|listens?|lives?|is|are)\b[^.]*\b(on|at) (port )?\d{2,5}\b/.test(l)) {
-      return { type: "fact", rule: "always-fact", confidence: 0.8 };
+      return hit("fact", "always-fact");
     }
-    return { type: "rule", rule: "always", confidence: 0.85 };
+    return hit("rule", "always");
   }
   if (
     /^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core) &&
     !/\bi'?ll\b|\bi will\b|\bi want to\b/.test(core)
   ) {
-    return { type: "rule", rule: "dont", confidence: 0.75 };
+    return hit("rule", "dont");
   }
   if (
     /\buse [`'"\w@./-]+( v?\d[\w.]*)?,? (not|instead of|rather than|over) [`'"\w@./-]+/.test(l) ||
     /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (not|instead of|rather than) [`'"\w@./-]+/.test(l)
-  ) return { type: "rule", rule: "use-x-not-y", confidence: 0.85 };
+  ) return hit("rule", "use-x-not-y");
   if (
     /^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core) ||
     /^no [a-z-]+( [a-z-]+)?,? ever\b(?! since)/.test(core) &&
       !/^no (errors?|luck|issues?|problems?|warnings?)\b/.test(core)
   ) {
-    return { type: "rule", rule: "no-doing", confidence: 0.75 };
+    return hit("rule", "no-doing");
   }
   // "no emoji in commit messages": a ban, not a status ("no errors now", "no luck").
   if (
     /^no [a-z-]+( [\w.-]+){2,}/.test(core) && !/\bnow\b/.test(core) &&
     !/^no (errors?|luck|worries|problem|idea|change|changes|difference|output|response|rush|need|thanks|way|clue|issues?|warnings?|longer|more|matter|one|doubt)\b/
       .test(core)
-  ) return { type: "rule", rule: "no-thing", confidence: 0.7 };
+  ) return hit("rule", "no-thing");
   if (
     /\b(every|each|all) [\w-]+( [\w-]+){0,2} (needs?|must|has to|have to|should)\b/.test(l) &&
     !/\b(every|each|all) of (these|those|them)\b/.test(l)
   ) {
-    return { type: "rule", rule: "every-needs", confidence: 0.75 };
+    return hit("rule", "every-needs");
   }
   // "every public function gets type hints", "all infra changes go through a PR", "anything
   // touching prod needs her review": what holds for every thing of a kind.
@@ -196,36 +203,36 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
       .test(core) &&
     !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
     !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l)
-  ) return { type: "rule", rule: "every-gets", confidence: 0.7 };
+  ) return hit("rule", "every-gets");
   // "prod deploys need a sign-off from Kofi": a standing approval.
   if (
     /\b(needs?|requires?) (a |an )?([\w'-]+ ){0,2}(sign-?off|review|approval|go-ahead|ok|lgtm)\b/
       .test(l) &&
     !TASK_SUBJECT.test(core) && !/\b(this|my|your|the new) /.test(core) &&
     !STATUS.test(l)
-  ) return { type: "rule", rule: "needs-approval", confidence: 0.7 };
+  ) return hit("rule", "needs-approval");
   // "component files are PascalCase", "error messages start lowercase": a naming convention.
   if (
     /\b(are|are all|start|begin|are written in|are named in|use) (all )?(pascalcase|camelcase|snake_case|kebab-case|screaming_snake_case|lower ?case|upper ?case|title case|sentence case)\b/
       .test(l) && !TASK_SUBJECT.test(core) && !/\b(fail(s|ed|ing)?|broken|wrong|now)\b/.test(l)
-  ) return { type: "rule", rule: "naming", confidence: 0.7 };
+  ) return hit("rule", "naming");
   // "…must (not) …" as a rule; "it must be the proxy", "we must have missed" are guesses.
   if (
     /\b(must|mustn'?t)\b/.test(l) &&
     !/\bmust (not )?(be (the|a|an|it|that|wrong|broken|why|because|from|related|caused)|have)\b/
       .test(l) &&
     !/^(that|it|this|there) must\b/.test(core)
-  ) return { type: "rule", rule: "must", confidence: 0.75 };
+  ) return hit("rule", "must");
   if (
     /^(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b)\w+/
       .test(core)
-  ) return { type: "rule", rule: "we-dont", confidence: 0.7 };
+  ) return hit("rule", "we-dont");
   // Habits of the team: "we squash-merge PRs", "we tag releases as vX.Y.Z".
   if (
     /^(we|our team) (usually |normally |generally )?(squash|squash-merge|rebase|tag|version|name|prefix|pin|vendor|partition|publish|review|pair)\b/
       .test(core) &&
     !STATUS.test(l) && !/\b(it|this|that)\b/.test(core.split(/\s+/).slice(2, 4).join(" "))
-  ) return { type: "rule", rule: "we-habit", confidence: 0.65 };
+  ) return hit("rule", "we-habit");
   // A convention said for the whole project: "in this repo, name tests after the module".
   if (
     /\b(in|across) (this|the whole|our|the) (repo|repository|project|codebase|service|monorepo|frontend|backend)\b(?!')/
@@ -233,19 +240,19 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     /^(?:in (?:this|the whole|our|the) [\w-]+,? )?(use|write|name|prefix|put|place|format|indent|wrap|declare|import|export|log|pass|store|mark|document|comment|keep)\b(?! (a|an|it|this|that|these|the new)\b)/
       .test(core) &&
     !STATUS.test(l)
-  ) return { type: "rule", rule: "project-convention", confidence: 0.65 };
+  ) return hit("rule", "project-convention");
   if (
     /^(avoid|prefer|stick (to|with)|keep to|stay on|only use|use only)\b(?! (it|this|that|them|the (point|plan|topic))\b)/
       .test(core) && !/\bfor (a bit|a while|now)\b/.test(core)
   ) {
-    return { type: "rule", rule: "avoid-prefer", confidence: 0.7 };
+    return hit("rule", "avoid-prefer");
   }
-  if (/^stop [a-z]+ing\b/.test(core)) return { type: "rule", rule: "stop-doing", confidence: 0.7 };
+  if (/^stop [a-z]+ing\b/.test(core)) return hit("rule", "stop-doing");
   // "use vitest for all frontend tests": a tool for a whole kind of work.
   if (
     /^use [`'"\w@./-]+( [`'"\w@./-]+){0,2} (for|in|across|on) (all|every|any)\b(?! (of\b|these\b|those\b|them\b|(the )?(two|three|four|five|\d+)\b))/
       .test(core)
-  ) return { type: "rule", rule: "use-for-all", confidence: 0.7 };
+  ) return hit("rule", "use-for-all");
   // "tests use the real database, no in-memory fakes": a choice and the alternative it bans.
   if (
     /^[^,]*\b(uses?|only|go(es)? through|via)\b[^,]*, no [a-z-]+/.test(core) &&
@@ -253,16 +260,16 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
       .test(core) &&
     !/, no [\w-]+ (needed|required|necessary)\b/.test(core) &&
     !TASK_SUBJECT.test(core) && !REQUEST_CLAUSE.test(core.split(",")[0]) && !STATUS.test(l)
-  ) return { type: "rule", rule: "x-no-y", confidence: 0.7 };
+  ) return hit("rule", "x-no-y");
   if (
     /\b(is|are) (not allowed|forbidden|banned|not permitted|off limits|not an option)\b/.test(l)
-  ) return { type: "rule", rule: "not-allowed", confidence: 0.75 };
+  ) return hit("rule", "not-allowed");
   if (
     /\b(the|our) (convention|rule|house style)( here)? is\b|\bby convention\b/.test(l) ||
     /\bfollows? (the )?([\w-]+ ){0,3}(conventions?|style|style guide|guidelines|semver|semantic versioning|conventional commits)\b/
       .test(l)
   ) {
-    return { type: "rule", rule: "convention", confidence: 0.75 };
+    return hit("rule", "convention");
   }
   // Recurring work: "whenever you touch…", "before every commit", "when you add an endpoint…".
   if (
@@ -271,12 +278,12 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
       .test(core) ||
     /\b(before|after|on|with) (every|each) (commit|push|pr|pull request|release|deploy|merge|change)\b/
       .test(l)
-  ) return { type: "rule", rule: "recurring", confidence: 0.7 };
+  ) return hit("rule", "recurring");
   if (/\b(is|are) \w+ (from|by|in|on|through|via)\b.*\bonly\b|\bonly (through|via)\b/.test(l)) {
-    return { type: "rule", rule: "only-via", confidence: 0.7 };
+    return hit("rule", "only-via");
   }
   if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
-    return { type: "rule", rule: "general-rule", confidence: 0.8 };
+    return hit("rule", "general-rule");
   }
   return null;
 }
@@ -284,20 +291,20 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
 /** A personal preference, or null. */
 export function preferenceOf(l: string, core: string): Match | null {
   // Preferences.
-  if (PERSONAL.test(l)) return { type: "feedback", rule: "preference", confidence: 0.8 };
+  if (PERSONAL.test(l)) return hit("feedback", "preference");
   if (
     /\bi (really )?(like|love|dislike|can'?t stand)\b|\bi'?m (not )?a (big |huge )?fan of\b|\bi'?d prefer\b/
       .test(l) ||
     /^(please )?keep (answers|replies|responses|diffs|commits|prs|pull requests|messages|explanations|summaries|it) \w+/
       .test(core)
-  ) return { type: "feedback", rule: "preference", confidence: 0.7 };
+  ) return hit("feedback", "preference");
   // "I use British spelling", "in all my projects I use conventional commits": a habit of theirs.
   if (
     (/^i (always |usually |normally )?(use|write|spell|indent|format)\b/.test(core) ||
       /\b(in all (my )?(repos|projects)|everywhere),? i (always )?(use|write)\b/.test(l)) &&
     !/\bi (use|write) (it|this|that|them|the (file|branch|script|old|new))\b/.test(core) &&
     !STATUS.test(l)
-  ) return { type: "feedback", rule: "i-use", confidence: 0.65 };
+  ) return hit("feedback", "i-use");
   return null;
 }
 
@@ -309,7 +316,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
       .test(l) ||
     /\bwe('re| are) (going with|standardi[sz]ing on|moving to)\b/.test(l) ||
     /\b(the|our) decision (is|was)\b/.test(l)
-  ) return { type: "decision", rule: "we-chose", confidence: 0.85 };
+  ) return hit("decision", "we-chose");
   if (
     (/\blet'?s (go with|use|stick with|pick)\b/.test(l) ||
       /\bwe('ll| will|'re| are) (use|go with|stick with|keep|switching|migrating|moving)\b/.test(
@@ -317,7 +324,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
       )) &&
     /\b(because|since|so that)\b/.test(l)
   ) {
-    return { type: "decision", rule: "lets-because", confidence: 0.8 };
+    return hit("decision", "lets-because");
   }
   // "we're staying on Airflow, because…", "we use TanStack Query …, because…", "let's keep
   // sessions in Redis …, because…": a standing choice with its reason.
@@ -331,7 +338,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
     /(?<!^)\b[A-Z][\w.-]*[a-zA-Z]|`[^`]+`/.test(
       s.replace(FILLER, "").split(/\b(?:because|since|so that)\b/i)[0],
     )
-  ) return { type: "decision", rule: "choice-because", confidence: 0.75 };
+  ) return hit("decision", "choice-because");
   // "we switched webhook signatures to HMAC-SHA256 in API v3", "we moved the DAG to 04:30 UTC
   // since…": a change of the setup that holds from now on.
   if (
@@ -339,7 +346,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
       .test(core) &&
     (CONCRETE.test(core) || /\b(because|since|so that)\b/.test(l)) &&
     !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
-  ) return { type: "decision", rule: "we-switched", confidence: 0.7 };
+  ) return hit("decision", "we-switched");
   return null;
 }
 
@@ -352,40 +359,40 @@ export function factOf(s: string, l: string, core: string): Match | null {
     /\b(is|are) (using|taking|consuming|eating|hitting|getting|running out)\b/.test(core) &&
       !/^we\b/.test(core);
   if (/\b(owns|owned by|maintains|maintained by|is the owner of|owner of)\b/.test(l)) {
-    return { type: "fact", rule: "owner", confidence: 0.75 };
+    return hit("fact", "owner");
   }
   if (
     /\b(is|are) (responsible for|in charge of|on call for)\b/.test(l) ||
     /\b(is|are) (the|our) ([\w-]+ )?(tech lead|lead|owner|maintainer|point of contact|go-to person)\b/
         .test(l) && !/\b(this|that|the|my) (ticket|issue|pr|task|story|bug|incident)\b/.test(l) ||
     /\bask [A-Z][a-z]+ (about|for|before)\b/.test(s)
-  ) return { type: "fact", rule: "owner", confidence: 0.7 };
+  ) return hit("fact", "owner");
   if (
     /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
       .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment
-  ) return { type: "fact", rule: "port", confidence: 0.75 };
+  ) return hit("fact", "port");
   if (
     /\b(lives?|lands?|go(es)?|is|are|kept|stored|located|sits?)\b (in|at|under) [`'"]?(~?\/|\.\/|[a-z0-9]+:\/\/|[\w.-]+\/[\w.-])/
       .test(l) && !moment
   ) {
-    return { type: "fact", rule: "path", confidence: 0.7 };
+    return hit("fact", "path");
   }
   if (
     /\b(we run|is run|are run|runs|run it|run them|start it|started|deploy(ed)?|built)\b[^.]*\bwith `[^`]+`/
       .test(l)
   ) {
-    return { type: "fact", rule: "command", confidence: 0.75 };
+    return hit("fact", "command");
   }
   if (/\bruns (at|every|daily|nightly|hourly|weekly)\b/.test(l)) {
-    return { type: "fact", rule: "schedule", confidence: 0.7 };
+    return hit("fact", "schedule");
   }
   // "access tokens live 10 minutes", "backups are kept for 30 days": a lifetime of the setup.
   if (
     /\b(live|lives|last|lasts|expire|expires|(is|are) (valid|kept|retained|cached)) (for |after )?(\d+|a|one)[ -]?(ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/
       .test(l) && !TASK_SUBJECT.test(core) && !/\b(my|mine)\b/.test(l)
-  ) return { type: "fact", rule: "lifetime", confidence: 0.7 };
+  ) return hit("fact", "lifetime");
   if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
-    return { type: "fact", rule: "env-var", confidence: 0.7 };
+    return hit("fact", "env-var");
   }
   return moment ? null : setupFact(s, l, core);
 }
@@ -413,17 +420,17 @@ export function setupFact(s: string, l: string, core: string): Match | null {
     concrete &&
     /\b(lives?|sits?|is|are|kept|stored|written|located|defined|configured|generated|deployed|hosted|published|served|built|pinned|set|named|called|paged|sent|routed|posted|alerted) (in|at|to|on|under|from|by|with|via|through|next to|alongside|inside|within|as)\b/
       .test(l)
-  ) return { type: "fact", rule: "setup-where", confidence: 0.7 };
+  ) return hit("fact", "setup-where");
   if (
     concrete &&
     /\b[a-z]+s use\b|\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at)|calls? (the )?[\w -]+ (at|on|via)|builds?|posts? to|go(es)? (to|through)|look like|looks like)\b/
       .test(l)
-  ) return { type: "fact", rule: "setup-verb", confidence: 0.7 };
+  ) return hit("fact", "setup-verb");
   if (
     /^(the|our|all|prod|production|staging|dev)\b/.test(core) &&
     /^[^,]*\b(is|are|has|have|runs on|uses)\b/.test(core) &&
     (concrete || SETUP_NOUN.test(core) && namedPredicate(s))
-  ) return { type: "fact", rule: "setup-is", confidence: 0.65 };
+  ) return hit("fact", "setup-is");
   return null;
 }
 
@@ -443,6 +450,6 @@ export function notedOf(l: string, core: string): Match | null {
     return null;
   }
   return /\b(needs?|must|should|only|never|always|required)\b/.test(core)
-    ? { type: "rule", rule: "noted", confidence: 0.7 }
-    : { type: "fact", rule: "noted", confidence: 0.7 };
+    ? hit("rule", "noted")
+    : hit("fact", "noted");
 }

@@ -18,6 +18,7 @@
  * @module
  */
 import { overlap } from "./dedupe.ts";
+import { confidenceOf } from "./calibration.ts";
 import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
 import {
@@ -25,6 +26,7 @@ import {
   FILLER,
   GENERAL_GLOBAL,
   hedged,
+  hit,
   isQuestion,
   type Match,
   ONE_OFF,
@@ -207,14 +209,14 @@ function agentStatement(
 function classifyAgent(s: string): Match | null {
   const l = s.toLowerCase();
   if (/\b(must|always|never|only)\b/.test(l)) {
-    return { type: "rule", rule: "agent-confirmed", confidence: 0.7 };
+    return hit("rule", "agent-confirmed");
   }
   if (/\byou (deploy|release|run|use|ship)\b/.test(l)) {
-    return { type: "rule", rule: "agent-confirmed", confidence: 0.65 };
+    return hit("rule", "agent-confirmed");
   }
   // A fact or a decision about the setup the user confirms ("staging runs Postgres 15").
   const m = classify(s);
-  return m && { type: m.type, rule: "agent-confirmed", confidence: Math.min(m.confidence, 0.65) };
+  return m && hit(m.type, "agent-confirmed");
 }
 
 /** Whether the agent's last sentence asks the user to confirm something that holds for good. */
@@ -245,7 +247,7 @@ function restatement(agent: string, reply: string): { sentence: string; match: M
   const m = classify(rest);
   return {
     sentence: rest,
-    match: { type: m?.type ?? "rule", rule: "agent-confirmed", confidence: 0.65 },
+    match: hit(m?.type ?? "rule", "agent-confirmed"),
   };
 }
 
@@ -422,9 +424,7 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
         !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !hedged(s) &&
         (ruleList || s.replace(FILLER, "").trim().match(REQUEST_CLAUSE)?.index !== 0)
       ) {
-        m = ruleList
-          ? { type: "rule", rule: "rule-list", confidence: 0.65 }
-          : { type: "fact", rule: "context-list", confidence: 0.6 };
+        m = ruleList ? hit("rule", "rule-list") : hit("fact", "context-list");
       }
       let global = false;
       // "…; that goes for everything": the previous sentence, generalised.
@@ -435,7 +435,7 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
             text: wording(prev),
             type: "feedback",
             scope: "global",
-            confidence: 0.75,
+            confidence: confidenceOf("generalised"),
             provenance: prov,
             rule: "generalised",
           });
@@ -467,7 +467,6 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       text += reason;
       if (reason) i++;
       if (text.length < 12) continue;
-      if (m.confidence > 0 && text.length > 300) m = { ...m, confidence: m.confidence - 0.1 };
       prevInTurn = {
         text,
         type: m.type,
