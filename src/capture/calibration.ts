@@ -57,6 +57,10 @@ export const RULE_COUNTS: Readonly<Record<string, readonly [right: number, n: nu
   "only-via": [0, 0],
   "project-convention": [0, 0],
   "use-for-all": [0, 0],
+  "house-way": [0, 0],
+  "we-prefer": [0, 0],
+  "kind-should": [0, 0],
+  "x-not-y": [0, 0],
 };
 
 /** The highest confidence any rule gets (nothing on this much data is certain). */

@@ -88,7 +88,7 @@ export function hit(type: CandidateType, rule: string): Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 export const STATUS =
-  /\b(too (short|long|slow|small|big|low|high)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+  /\b(problem|culprit|the issue is|a mess|messy|keep (getting|failing|crashing|breaking)|too (short|long|slow|small|big|low|high|strict|complicated|complex|much|many)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =
@@ -206,7 +206,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) return hit("rule", "every-gets");
   // "prod deploys need a sign-off from Kofi": a standing approval.
   if (
-    /\b(needs?|requires?) (a |an )?([\w'-]+ ){0,2}(sign-?off|review|approval|go-ahead|ok|lgtm)\b/
+    /\b(needs?|requires?) (a |an )?([\w'-]+ ){0,3}(sign-?off|review|approvals?|go-ahead|ok|lgtm)\b/
       .test(l) &&
     !TASK_SUBJECT.test(core) && !/\b(this|my|your|the new) /.test(core) &&
     !STATUS.test(l)
@@ -247,7 +247,55 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) {
     return hit("rule", "avoid-prefer");
   }
-  if (/^stop [a-z]+ing\b/.test(core)) return hit("rule", "stop-doing");
+  if (/^(stop|quit) [a-z]+ing\b/.test(core)) return hit("rule", "stop-doing");
+  // "the way we do it here is…", "our standard is…", "the rule is: …", "policy: …".
+  if (
+    /^(the way we do (it|things|this) here|how we do (it|things) here|our (standard|policy|practice|approach|convention) is|the (standard|policy|practice) (here )?is|the rule is\b|(rule|policy|house rule|standard)s?:)/
+      .test(core) && !STATUS.test(l) && !/,\s*\w+ (it|them|that|this)\s*$/.test(core)
+  ) return hit("rule", "house-way");
+  // "here we use tabs", "in this codebase we prefer early returns", "we prefer…", "the team
+  // prefers small PRs", "we only deploy from main", "only Sam can approve prod deploys".
+  if (
+    /^(here|in (this|the|our) (repo|repository|project|codebase|service|team|monorepo)),? we (use|prefer|write|do|keep|put|name|avoid)\b/
+      .test(core) ||
+    /^(we|the team|everyone here|we all) (prefer|prefers|generally|normally)\b/.test(core) ||
+    /^we only (deploy|release|merge|push|use|run|ship|publish|support|test|build|write|commit|allow|accept)\b/
+      .test(core) ||
+    /^only [\w-]+ (can|may|is allowed to|gets to|should)\b/.test(core)
+  ) {
+    if (
+      !STATUS.test(l) && !TASK_SUBJECT.test(core) &&
+      !/,\s*\w+ (it|them|that|this)\s*$/.test(core) &&
+      !/\bprefer not to (talk|discuss|say|comment|go into)\b/.test(core)
+    ) return hit("rule", "we-prefer");
+  }
+  // "make sure every new table has a created_at column": what every new thing of a kind has
+  // ("make sure every bucket has…" is a check of what exists: a request).
+  if (
+    /^(make sure|ensure) (that )?(every|each|all|any) (new|future) [\w-]+( [\w-]+){0,2} (has|have|gets?|is|are|goes|go)\b/
+      .test(core)
+  ) return hit("rule", "every-gets");
+  // "all new code is TypeScript", "all endpoints are authenticated" (not "all the tests are
+  // green": a state).
+  if (
+    /^(all|every) (new )?[\w-]+( [\w-]+)? (is|are|has to be|must be) (?!(a|an|green|red|passing|failing|fine|ok|okay|done|broken|flaky|there|here|ready|gone|up to date|in place|fixed|merged|deployed|back)\b)[\w.-]+/
+      .test(core) && !STATUS.test(l) && !/\bnow\b/.test(l)
+  ) return hit("rule", "every-gets");
+  // "commits should reference the ticket", "PRs should stay small": a norm for a kind of thing.
+  if (
+    /^(?!the\b|this\b|that\b|these\b|those\b|it\b)[\w-]+s (should|must|need to|have to|are to) (always |never )?\w+/
+      .test(core) &&
+    !STATUS.test(l) &&
+    !/\b(now|again|soon|tomorrow|by then)\b|should (work|pass|show up|appear|arrive|finish|complete|come back|be (fine|fixed|done|ok|okay|there|ready|green|\w+er))\b/
+      .test(l)
+  ) return hit("rule", "kind-should");
+  // "we test against postgres, not sqlite", "it's pnpm here, not npm": a choice against another.
+  if (
+    (/^(we|our [\w-]+) \w+ (against|with|on|in|through|via|from|to) [^,]+, not (with |on |in |from |to )?[\w@./-]+/
+      .test(core) ||
+      /^it'?s [\w.@/-]+ (here|in this (repo|repository|project|codebase|service)),? not [\w.@/-]+/
+        .test(core)) && !STATUS.test(l)
+  ) return hit("rule", "x-not-y");
   // "use vitest for all frontend tests": a tool for a whole kind of work.
   if (
     /^use [`'"\w@./-]+( [`'"\w@./-]+){0,2} (for|in|across|on) (all|every|any)\b(?! (of\b|these\b|those\b|them\b|(the )?(two|three|four|five|\d+)\b))/
@@ -265,9 +313,9 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     /\b(is|are) (not allowed|forbidden|banned|not permitted|off limits|not an option)\b/.test(l)
   ) return hit("rule", "not-allowed");
   if (
-    /\b(the|our) (convention|rule|house style)( here)? is\b|\bby convention\b/.test(l) ||
-    /\bfollows? (the )?([\w-]+ ){0,3}(conventions?|style|style guide|guidelines|semver|semantic versioning|conventional commits)\b/
-      .test(l)
+    (/\b(the|our) (convention|rule|house style)( here)? is\b|\bby convention\b/.test(l) ||
+      /\bfollows? (the )?([\w-]+ ){0,3}(conventions?|style|style guide|guidelines|semver|semantic versioning|conventional commits)\b/
+        .test(l)) && !/\b(broken|wrong|outdated|unclear|confusing)\b/.test(l)
   ) {
     return hit("rule", "convention");
   }
@@ -298,6 +346,11 @@ export function preferenceOf(l: string, core: string): Match | null {
     /^(please )?keep (answers|replies|responses|diffs|commits|prs|pull requests|messages|explanations|summaries|it) \w+/
       .test(core)
   ) return hit("feedback", "preference");
+  // "I want tests for every bug fix": what they expect of every piece of work.
+  if (
+    /^i (want|expect|need|like) [\w -]+ (for|on|with|in|after|before) (every|each|all|any)\b/
+      .test(core) && !/\b(it|this|that|these|those)\b/.test(core)
+  ) return hit("feedback", "preference");
   // "I use British spelling", "in all my projects I use conventional commits": a habit of theirs.
   if (
     (/^i (always |usually |normally )?(use|write|spell|indent|format)\b/.test(core) ||
@@ -314,7 +367,8 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
   if (
     /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
       .test(l) ||
-    /\bwe('re| are) (going with|standardi[sz]ing on|moving to)\b/.test(l) ||
+    /\bwe('re| are) (going with|standardi[sz]ing on|moving to|moving away from|phasing out|deprecating|getting rid of|dropping)\b(?! (the|this|that|a|an|our|it)\b)/
+        .test(l) && !STATUS.test(l) ||
     /\b(the|our) decision (is|was)\b/.test(l)
   ) return hit("decision", "we-chose");
   if (
@@ -386,6 +440,30 @@ export function factOf(s: string, l: string, core: string): Match | null {
   if (/\bruns (at|every|daily|nightly|hourly|weekly)\b/.test(l)) {
     return hit("fact", "schedule");
   }
+  // "we're a pnpm shop"; "the default branch is develop".
+  if (
+    /^we'?re an? [\w.-]+ (shop|house)\b/.test(core) ||
+    /^(the|our) default [\w -]+ (is|are) [\w.@/-]+/.test(core)
+  ) return hit("fact", "setup-is");
+  // "prod deploys happen on tuesdays", "we deploy twice a week": a recurring schedule.
+  if (
+    /\b(on (mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays|weekends)|(once|twice|three times) a (day|week|month)|every (monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|morning|night|sprint))\b/
+      .test(l) &&
+    !/\b(last|this|next|tomorrow|today)\b/.test(l) && !TASK_SUBJECT.test(core) &&
+    !/^(i|i'?m|i am|my)\b/.test(core)
+  ) return hit("fact", "schedule");
+  // "our on-call rotation is in Opsgenie", "bugs go in Linear, not GitHub issues", "our docs
+  // are written in mkdocs": where a thing of the setup is kept, by its name.
+  if (
+    (/\b(lives?|is kept|are kept|is|are|go(es)? (in|into|to)|is tracked|are tracked) (in|on)? ?[A-Z][\w.-]+/
+          .test(
+            s.replace(/^\W*\w+/, ""),
+          ) &&
+        /^(the|our|[\w-]+s) /.test(core) &&
+        /\b(lives?|kept|is in|are in|is on|are on|go(es)? (in|into|to)|tracked)\b/.test(l) ||
+      /^our [\w -]+ (is|are) (written|built|generated|deployed|hosted|kept|tracked|managed) (in|with|on|by) (?!(a|an|the)\b)[\w.-]+/
+        .test(core)) && !moment
+  ) return hit("fact", "setup-where");
   // "access tokens live 10 minutes", "backups are kept for 30 days": a lifetime of the setup.
   if (
     /\b(live|lives|last|lasts|expire|expires|(is|are) (valid|kept|retained|cached)) (for |after )?(\d+|a|one)[ -]?(ms|seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b/
