@@ -486,7 +486,10 @@ function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
   if (!CONFIRM.test(t.text)) return null;
   // The agent's statement right before its question, else the user's restatement, else an
   // earlier statement of the agent's.
-  const own = agentStatement(assistant.text);
+  let own = agentStatement(assistant.text);
+  // A question of the wider kind ("Is the cache always on?") confirms only what it follows.
+  const ss = sentences(assistant.text);
+  if (own && !own.adjacent && !ASKS_CONFIRMATION.test(ss[ss.length - 1])) own = null;
   const st = own?.adjacent ? own : restatement(assistant.text, t.text) ?? own;
   if (!st) return null;
   return {

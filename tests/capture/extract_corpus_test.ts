@@ -483,6 +483,14 @@ Deno.test("a confirmed standing question: the user's restatement, on the agent's
   const t = extractCandidates([tag, u("yes, that's our convention: incremental over 1M rows")]);
   assert.equal(t.length, 1, JSON.stringify(t));
   assert.equal(t[0].provenance.uuid, tag.uuid);
+  // A question of the wider kind confirms only the statement right before it.
+  assert.deepEqual(
+    extractCandidates([
+      a("The settings live in config/app.yaml. Done with the rename. Is the cache always on?"),
+      u("yes"),
+    ]),
+    [],
+  );
   // An offer to do work, confirmed, is a request.
   assert.deepEqual(
     extractCandidates([a("Done. Should I also update the docs?"), u("yes, and the changelog")]),
