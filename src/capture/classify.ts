@@ -407,7 +407,9 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
 /** A fact about the setup the user states, or null (never in a report on the work at hand). */
 export function factOf(s: string, l: string, core: string): Match | null {
   // Facts about the setup (never in a report on the work at hand, nor in a request).
-  if (STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
+  // "failed DAGs post to #data-alerts": "failed" names a kind of thing, not a report.
+  const kinds = l.replace(/(^|\b(?:the|all|any) )(failed|failing) (?=[\w-]+s\b)/, "$1");
+  if (STATUS.test(kinds) || REQUEST_CLAUSE.test(core)) return null;
   // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
   const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core) ||
     /\b(is|are) (using|taking|consuming|eating|hitting|getting|running out)\b/.test(core) &&

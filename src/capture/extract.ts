@@ -395,7 +395,7 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       ) m = null;
       // "Maria owns billing and Tomasz owns payments", "Dana is the tech lead, Kofi owns the
       // webhooks": facts with their own subjects, one candidate each.
-      let halves = m?.type === "fact" ? s.split(/,?\s+and\s+|,\s+(?=[A-Z])/) : [];
+      let halves = m?.type === "fact" ? s.split(/,?\s+and\s+|,\s+(?=[A-Z]|(?:the|our)\s)/) : [];
       if (halves.length > 2 && !halves.every((h) => classify(h)?.type === "fact")) {
         halves = s.split(/,?\s+and\s+/);
       }

@@ -151,6 +151,7 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["our on-call rotation is in Opsgenie", "fact"],
   ["bugs go in Linear, not GitHub issues", "fact"],
   ["our docs are written in mkdocs", "fact"],
+  ["failed builds post to #ci-failures", "fact"],
 ];
 
 const NOT_DURABLE = [
@@ -289,6 +290,8 @@ const NOT_DURABLE = [
   "the default value is null, change it",
   "PRs need a rebase",
   "I want the logs for this run",
+  "the failed jobs ran twice",
+  "failed tests are flaky again",
 ];
 
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
@@ -428,6 +431,10 @@ Deno.test("a fact and a rule in clauses of their own are two candidates; rules g
 });
 
 Deno.test("facts listed with their own subjects are one candidate each", () => {
+  const t = extractCandidates([
+    u('alerts go to #web-alerts, the on-call rota is in PagerDuty under "Web"'),
+  ]);
+  assert.equal(t.length, 2, JSON.stringify(t));
   const c = extractCandidates([
     u("Dana is the tech lead, Lena owns search, Omar owns the indexer"),
   ]);
