@@ -40,9 +40,12 @@ export function isQuestion(s: string): boolean {
     .test(s.replace(FILLER, "").trim()) && !/\b(always|never)\b/i.test(s);
 }
 
+/** A task tacked on at the end ("…, add one", "…, swap it"): the sentence asks for work. */
+export const TRAILING_TASK = /,\s*(please\s+)?\w+ (it|them|that|this|one|those)\b[^,]*$/;
+
 /** Marks of a one-off instruction. */
 export const ONE_OFF =
-  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
+  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
@@ -251,7 +254,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // "the way we do it here is…", "our standard is…", "the rule is: …", "policy: …".
   if (
     /^(the way we do (it|things|this) here|how we do (it|things) here|our (standard|policy|practice|approach|convention) is|the (standard|policy|practice) (here )?is|the rule is\b|(rule|policy|house rule|standard)s?:)/
-      .test(core) && !STATUS.test(l) && !/,\s*\w+ (it|them|that|this)\s*$/.test(core)
+      .test(core) && !STATUS.test(l) && !TRAILING_TASK.test(core)
   ) return hit("rule", "house-way");
   // "here we use tabs", "in this codebase we prefer early returns", "we prefer…", "the team
   // prefers small PRs", "we only deploy from main", "only Sam can approve prod deploys".
@@ -265,7 +268,8 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) {
     if (
       !STATUS.test(l) && !TASK_SUBJECT.test(core) &&
-      !/,\s*\w+ (it|them|that|this)\s*$/.test(core) &&
+      !TRAILING_TASK.test(core) &&
+      !/\b(this|that|these|those)\b/.test(core.replace(/\bin this [\w-]+/, "")) &&
       !/\bprefer not to (talk|discuss|say|comment|go into)\b/.test(core)
     ) return hit("rule", "we-prefer");
   }
@@ -285,8 +289,8 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   if (
     /^(?!the\b|this\b|that\b|these\b|those\b|it\b)[\w-]+s (should|must|need to|have to|are to) (always |never )?\w+/
       .test(core) &&
-    !STATUS.test(l) &&
-    !/\b(now|again|soon|tomorrow|by then)\b|should (work|pass|show up|appear|arrive|finish|complete|come back|be (fine|fixed|done|ok|okay|there|ready|green|\w+er))\b/
+    !STATUS.test(l) && !TRAILING_TASK.test(core) &&
+    !/\b(now|again|soon|tomorrow|by then|too|this|that)\b|should (work|pass|show up|appear|arrive|finish|complete|come back|be (fine|fixed|done|ok|okay|there|ready|green|\w+er))\b/
       .test(l)
   ) return hit("rule", "kind-should");
   // "we test against postgres, not sqlite", "it's pnpm here, not npm": a choice against another.
@@ -356,6 +360,7 @@ export function preferenceOf(l: string, core: string): Match | null {
     (/^i (always |usually |normally )?(use|write|spell|indent|format)\b/.test(core) ||
       /\b(in all (my )?(repos|projects)|everywhere),? i (always )?(use|write)\b/.test(l)) &&
     !/\bi (use|write) (it|this|that|them|the (file|branch|script|old|new))\b/.test(core) &&
+    !/,\s*so (the|it|this|that|my|you|we|i)\b/.test(core) &&
     !STATUS.test(l)
   ) return hit("feedback", "i-use");
   return null;
@@ -399,6 +404,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
     /^we (switched|moved|migrated|changed|upgraded|standardi[sz]ed)\b[^,]* (to|onto|from)\b/
       .test(core) &&
     (CONCRETE.test(core) || /\b(because|since|so that)\b/.test(l)) &&
+    !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk)\b/.test(core) &&
     !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
   ) return hit("decision", "we-switched");
   return null;

@@ -292,6 +292,11 @@ const NOT_DURABLE = [
   "I want the logs for this run",
   "the failed jobs ran twice",
   "failed tests are flaky again",
+  "we moved the meeting to 3pm",
+  "the team prefers this approach for the demo",
+  "commits should be squashed before you push this one",
+  "tests should cover the empty case too, add one",
+  "I use a Mac, so the script has to work on zsh",
 ];
 
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
