@@ -14,14 +14,20 @@ export const MAX_SENTENCE = 400;
 
 /** Leading words that carry nothing ("ok.", "btw", "and", "also", "reminder:", "fyi"). */
 export const FILLER =
-  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool|fine|remember|heads up)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|fyi|for your information|note that|note|reminder|for the record|for future reference|for reference|for context|just so you know|keep in mind that|keep in mind|bear in mind that|remember that|important)\b[,.!:;-]*)\s*)+/i;
+  /^(?:(?:(?:ok(?:ay)?|k|yeah|yes|yep|right|no|nope|stop|hmm|well|agreed|good|great|thanks|cool|fine|remember|heads up|wrong|nah|actually)\b[,.!:;-]+|(?:so|and|also|oh|btw|by the way|again|plus|but|just fyi|fyi|you should know that|worth knowing|good to know|for your information|note that|note|reminder|for the record|for future reference|for reference|for context|just so you know|keep in mind that|keep in mind|bear in mind that|remember that|important)\b[,.!:;-]*)\s*)+/i;
 
 /**
  * Words that introduce something to keep ("fyi", "for the record", "just so you know", "keep in
  * mind", "remember,", "heads up:", "note that"): a plain statement after them is meant for good.
  */
 export const NOTED =
-  /^(?:(?:ok(?:ay)?|yeah|yes|right|fine|good|and|also|so|oh|btw)\b[,.!:;-]*\s*)*(?:fyi|for your information|for the record|for future reference|for reference|just so you know|keep in mind|bear in mind|remember(?: that|,|:)|heads up[,:!-]|note that|note:|good to know:)/i;
+  /^(?:(?:ok(?:ay)?|yeah|yes|right|fine|good|and|also|so|oh|btw|just)\b[,.!:;-]*\s*)*(?:fyi|for your information|for the record|for future reference|for reference|just so you know|keep in mind|bear in mind|remember(?: that|,|:)|heads up[,:!-]|note that|note:|good to know:|worth knowing:|you should know that|for context[,:])/i;
+
+/** Common misspellings of the words the rules look for ("alwasy", "nevr"), spelled right. */
+export function spelled(l: string): string {
+  return l.replace(/\b(allways|alwasy|alwyas|alawys|alwys|allway)\b/g, "always")
+    .replace(/\b(nevr|nver|neveer|nevre)\b/g, "never");
+}
 
 /** Clean a sentence into a memory's wording. */
 export function wording(s: string): string {
@@ -134,7 +140,7 @@ export const SETUP_NOUN =
 
 /** The durable kind of a sentence, or null. */
 export function classify(s: string): Match | null {
-  const l = s.toLowerCase();
+  const l = spelled(s.toLowerCase());
   if (l.length > MAX_SENTENCE) return null;
   if (isQuestion(s)) return null;
   if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
@@ -253,7 +259,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   if (/^(stop|quit) [a-z]+ing\b/.test(core)) return hit("rule", "stop-doing");
   // "the way we do it here is…", "our standard is…", "the rule is: …", "policy: …".
   if (
-    /^(the way we do (it|things|this) here|how we do (it|things) here|our (standard|policy|practice|approach|convention) is|the (standard|policy|practice) (here )?is|the rule is\b|(rule|policy|house rule|standard)s?:)/
+    /^(that'?s not how we do (it|things|this)( here)?,|the way we do (it|things|this) here|how we do (it|things) here|our (standard|policy|practice|approach|convention) is|the (standard|policy|practice) (here )?is|the rule is\b|(rule|policy|house rule|standard)s?:)/
       .test(core) && !STATUS.test(l) && !TRAILING_TASK.test(core)
   ) return hit("rule", "house-way");
   // "here we use tabs", "in this codebase we prefer early returns", "we prefer…", "the team
@@ -262,12 +268,14 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     /^(here|in (this|the|our) (repo|repository|project|codebase|service|team|monorepo)),? we (use|prefer|write|do|keep|put|name|avoid)\b/
       .test(core) ||
     /^(we|the team|everyone here|we all) (prefer|prefers|generally|normally)\b/.test(core) ||
+    /^we (use|prefer|write|keep|put|name|avoid) [\w.@/`'-]+( [\w.@/`'-]+){0,3} (here|in this (repo|repository|project|codebase|service))\b/
+      .test(core) ||
     /^we only (deploy|release|merge|push|use|run|ship|publish|support|test|build|write|commit|allow|accept)\b/
       .test(core) ||
     /^only [\w-]+ (can|may|is allowed to|gets to|should)\b/.test(core)
   ) {
     if (
-      !STATUS.test(l) && !TASK_SUBJECT.test(core) &&
+      !STATUS.test(core) && !TASK_SUBJECT.test(core) &&
       !TRAILING_TASK.test(core) &&
       !/\b(this|that|these|those)\b/.test(core.replace(/\bin this [\w-]+/, "")) &&
       !/\bprefer not to (talk|discuss|say|comment|go into)\b/.test(core)
@@ -463,12 +471,13 @@ export function factOf(s: string, l: string, core: string): Match | null {
   // "our on-call rotation is in Opsgenie", "bugs go in Linear, not GitHub issues", "our docs
   // are written in mkdocs": where a thing of the setup is kept, by its name.
   if (
-    (/\b(lives?|is kept|are kept|is|are|go(es)? (in|into|to)|is tracked|are tracked) (in|on)? ?[A-Z][\w.-]+/
+    (/\b(lives?|is kept|are kept|is|are|go(es)? (in|into|to)|is tracked|are tracked|(is|are) (shipped|sent|forwarded|exported|streamed|synced|mirrored|published) to) (in|on)? ?[A-Z][\w.-]+/
           .test(
             s.replace(/^\W*\w+/, ""),
           ) &&
         /^(the|our|[\w-]+s) /.test(core) &&
-        /\b(lives?|kept|is in|are in|is on|are on|go(es)? (in|into|to)|tracked)\b/.test(l) ||
+        /\b(lives?|kept|is in|are in|is on|are on|go(es)? (in|into|to)|tracked|shipped|sent|forwarded|exported|streamed|synced|mirrored|published)\b/
+          .test(l) ||
       /^our [\w -]+ (is|are) (written|built|generated|deployed|hosted|kept|tracked|managed) (in|with|on|by) (?!(a|an|the)\b)[\w.-]+/
         .test(core)) && !moment
   ) return hit("fact", "setup-where");
@@ -528,7 +537,7 @@ export function setupFact(s: string, l: string, core: string): Match | null {
 export function notedOf(l: string, core: string): Match | null {
   if (!NOTED.test(l) || STATUS.test(l) || REQUEST_CLAUSE.test(core)) return null;
   if (/^(i|i'm|i am|i've|i have|i'll|we're going to|we'll)\b/.test(core)) return null;
-  if (TASK_SUBJECT.test(core) || core.split(/\s+/).length < 4) return null;
+  if (TASK_SUBJECT.test(core) || core.split(/\s+/).length < 3) return null;
   if (
     !/\b(is|are|has|have|runs?|uses?|goes|go|needs?|owns?|lives?|gets?|signs?|approves?|handles?|reviews?|talks?|lags?|sits?|points?|depends?|takes?|holds?|keeps?|stores?|sends?|calls?|reads?|writes?|means?|can|can'?t|cannot|doesn'?t|don'?t|isn'?t|aren'?t|won'?t)\b/
       .test(core)

@@ -152,6 +152,16 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["bugs go in Linear, not GitHub issues", "fact"],
   ["our docs are written in mkdocs", "fact"],
   ["failed builds post to #ci-failures", "fact"],
+  // Corrections, typos, more ways to say "keep this".
+  ["wrong, we use yarn here", "rule"],
+  ["that's not how we do it, we rebase onto main", "rule"],
+  ["alwasy run the formatter before committing", "rule"],
+  ["nevr commit directly to main", "rule"],
+  ["our logs are shipped to Datadog", "fact"],
+  ["just fyi, our k8s namespace is payments-prod", "fact"],
+  ["and remember that migrations are forward-only", "rule"],
+  ["you should know that the api is versioned by header, not by path", "fact"],
+  ["for context: the warehouse is Snowflake", "fact"],
 ];
 
 const NOT_DURABLE = [
@@ -297,6 +307,10 @@ const NOT_DURABLE = [
   "commits should be squashed before you push this one",
   "tests should cover the empty case too, add one",
   "I use a Mac, so the script has to work on zsh",
+  "for context, the customer is on the old plan",
+  "for context, I was looking at the orders table",
+  "wrong, the tests are broken here",
+  "actually, use the other one",
 ];
 
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
