@@ -1,14 +1,21 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|all] [--baseline DIR]`: the offline extractor over
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|tuning|all] [--baseline DIR]`:
+ * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
  * each session's `stored` memories, in a {@link MemoryCaptureSink}). A candidate matches a
  * `durable` label of its event (the assistant's event for a confirmed agent statement); any
  * other candidate is junk. Reports precision and recall (labels that repeat a stored memory
  * are left out of recall: proposing them is a duplicate), duplicates proposed, secrets and
- * private texts that got through, against "before: nothing captured". Prints a table and
- * writes bench/results/capture-<date>.json. Targets: precision ≥ 0.90, recall ≥ 0.60, 0
- * secrets, 0 duplicates.
+ * private texts that got through, against "before: nothing captured". Also the calibration of
+ * the candidates' confidences: precision by confidence bucket, precision and recall of the
+ * candidates at or above the auto-accept floors, precision by extractor rule (what
+ * src/capture/calibration.ts is set from), and the recommended floor (the lowest where precision
+ * is ≥ 0.97). Prints the tables and writes bench/results/capture-<split>-<date>.json. Targets:
+ * precision ≥ 0.90, recall ≥ 0.60, 0 secrets, 0 duplicates.
+ *
+ * Splits: `dev` and `test` are the tuning data; `holdout` is frozen data written by someone
+ * who did not see the extractor, run once; `tuning` is dev + test; `all` is every session.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
@@ -26,6 +33,7 @@ import { CaptureQueue, captureRoute } from "../src/capture/route.ts";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 import { overlap } from "../src/capture/dedupe.ts";
+import { calibrated, RULE_COUNTS } from "../src/capture/calibration.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const { values } = parseArgs({
@@ -39,10 +47,15 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-if (!["dev", "test", "all"].includes(values.split!)) {
-  console.error("--split must be dev, test or all");
+const SPLITS = ["dev", "test", "holdout", "tuning", "all"];
+if (!SPLITS.includes(values.split!)) {
+  console.error(`--split must be one of ${SPLITS.join(", ")}`);
   Deno.exit(2);
 }
+/** Whether a session's split is in the one asked for. */
+const inSplit = (split: string) =>
+  values.split === "all" || split === values.split ||
+  values.split === "tuning" && (split === "dev" || split === "test");
 
 interface Durable {
   uuid: string;
@@ -69,7 +82,11 @@ interface Session {
 const labels = JSON.parse(await Deno.readTextFile(join(values.data!, "labels.json"))) as {
   sessions: Session[];
 };
-const sessions = labels.sessions.filter((s) => values.split === "all" || s.split === values.split);
+const sessions = labels.sessions.filter((s) => inSplit(s.split));
+if (!sessions.length) {
+  console.error(`no session of the split ${values.split} in ${values.data}/labels.json`);
+  Deno.exit(2);
+}
 
 type Pipeline = { runCapture: typeof runCapture; MemoryCaptureSink: typeof MemoryCaptureSink };
 
@@ -79,6 +96,8 @@ async function score(pipe: Pipeline) {
   let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
   const junk: { file: string; why: string; text: string; rule: string }[] = [];
   const missed: { file: string; text: string }[] = [];
+  /** Each proposal's rule and confidence, and whether it matched a durable label. */
+  const scored: { rule: string; confidence: number; tp: boolean }[] = [];
   const t0 = performance.now();
   for (const s of sessions) {
     const sink = new pipe.MemoryCaptureSink(
@@ -113,13 +132,16 @@ async function score(pipe: Pipeline) {
       if (cands.length) {
         cands.sort((a, b) => overlap(p.text, b.d.text) - overlap(p.text, a.d.text));
         open.splice(cands[0].i, 1);
+        scored.push({ rule: p.rule, confidence: p.confidence, tp: true });
         tp++;
         durableFound++;
       } else if (dupUuids.has(uuid)) {
+        scored.push({ rule: p.rule, confidence: p.confidence, tp: false });
         dupProposed++;
         fp++;
         junk.push({ file: s.file, why: "duplicate", text: p.text, rule: p.rule });
       } else {
+        scored.push({ rule: p.rule, confidence: p.confidence, tp: false });
         fp++;
         junk.push({ file: s.file, why: why.get(uuid) ?? "unlabelled", text: p.text, rule: p.rule });
       }
@@ -141,6 +163,7 @@ async function score(pipe: Pipeline) {
     privateThrough,
     junk,
     missed,
+    scored,
     ms,
   };
 }
@@ -309,6 +332,96 @@ const rows: [string, string, string, string, string][] = [
 ];
 const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join("  "));
+// The confidences' calibration: what share of the candidates of a confidence is right.
+const { scored } = after;
+const BUCKETS = [0, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0001];
+const buckets = BUCKETS.slice(0, -1).map((from, i) => {
+  const xs = scored.filter((c) => c.confidence >= from && c.confidence < BUCKETS[i + 1]);
+  const hits = xs.filter((c) => c.tp).length;
+  return {
+    from,
+    to: Math.min(1, BUCKETS[i + 1]),
+    n: xs.length,
+    tp: hits,
+    precision: xs.length ? r3(hits / xs.length) : null,
+  };
+});
+const FLOORS = [0.8, 0.85, 0.9, 0.95];
+/** Precision wanted of the candidates an auto-accept floor lets through. */
+const FLOOR_PRECISION = 0.97;
+const floors = FLOORS.map((floor) => {
+  const xs = scored.filter((c) => c.confidence >= floor);
+  const hits = xs.filter((c) => c.tp).length;
+  return {
+    floor,
+    n: xs.length,
+    tp: hits,
+    precision: xs.length ? r3(hits / xs.length) : null,
+    recall: durableTotal ? r3(hits / durableTotal) : 0,
+  };
+});
+const recommended = floors.find((f) => f.n > 0 && f.precision! >= FLOOR_PRECISION)?.floor ?? null;
+const rules = [...new Set(scored.map((c) => c.rule))].sort().map((rule) => {
+  const xs = scored.filter((c) => c.rule === rule);
+  const hits = xs.filter((c) => c.tp).length;
+  const cs = xs.map((c) => c.confidence);
+  return {
+    rule,
+    n: xs.length,
+    tp: hits,
+    precision: r3(hits / xs.length),
+    smoothed: r3(Math.min(0.98, (hits + 1) / (xs.length + 2))),
+    calibrated: calibrated(hits, xs.length),
+    confidence: [Math.min(...cs), Math.max(...cs)],
+  };
+}).sort((x, y) => y.n - x.n);
+const table = (head: string[], body: string[][]) => {
+  const all = [head, ...body];
+  const cw = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  for (const r of all) console.log(r.map((c, i) => c.padEnd(cw[i])).join("  "));
+};
+const p3 = (x: number | null) => x === null ? "-" : x.toFixed(3);
+console.log("\nreliability: candidates by confidence");
+table(
+  ["confidence", "candidates", "right", "precision"],
+  buckets.map((
+    x,
+  ) => [`${x.from.toFixed(2)}-${x.to.toFixed(2)}`, String(x.n), String(x.tp), p3(x.precision)]),
+);
+console.log("\nauto-accept floors: candidates at or above");
+table(
+  ["floor", "candidates", "right", "precision", "recall"],
+  floors.map((f) => [f.floor.toFixed(2), String(f.n), String(f.tp), p3(f.precision), p3(f.recall)]),
+);
+console.log(
+  `recommended floor (lowest with precision >= ${FLOOR_PRECISION}): ${recommended ?? "none"}`,
+);
+console.log("\nby extractor rule");
+table(
+  ["rule", "candidates", "right", "precision", "(right+1)/(n+2)", "calibrated", "confidence"],
+  rules.map((r) => [
+    r.rule,
+    String(r.n),
+    String(r.tp),
+    p3(r.precision),
+    p3(r.smoothed),
+    r.calibrated.toFixed(2),
+    r.confidence[0] === r.confidence[1]
+      ? r.confidence[0].toFixed(2)
+      : r.confidence.map((c) => c.toFixed(2)).join("-"),
+  ]),
+);
+// On the tuning data, the counts the confidences were set from should be these.
+const stale = values.split === "tuning"
+  ? rules.filter((r) => String(RULE_COUNTS[r.rule]) !== String([r.tp, r.n])).map((r) =>
+    `"${r.rule}": [${r.tp}, ${r.n}] (set: ${
+      RULE_COUNTS[r.rule] ? `[${RULE_COUNTS[r.rule]}]` : "none"
+    })`
+  )
+  : [];
+if (stale.length) {
+  console.log(`\nsrc/capture/calibration.ts counts differ from this run:\n  ${stale.join("\n  ")}`);
+}
 if (values.verbose) {
   console.log("\njunk:");
   for (const j of junk) console.log(`  [${j.why}/${j.rule}] ${j.file}: ${j.text}`);
@@ -351,6 +464,13 @@ await writeBenchResult(`capture-${values.split}`, {
     down: { p50: pct(hookMs.down, 50), p95: pct(hookMs.down, 95) },
   },
   model_path_tokens: { mean: Math.round(meanTokens), max: maxTokens, per_session: perSession },
+  reliability: {
+    buckets,
+    floors,
+    floor_precision: FLOOR_PRECISION,
+    recommended_floor: recommended,
+    by_rule: rules,
+  },
   load: (await Deno.readTextFile("/proc/loadavg").catch(() => "")).trim(),
   junk_by_reason: junk.reduce(
     (m, j) => ({ ...m, [j.why]: ((m as Record<string, number>)[j.why] ?? 0) + 1 }),

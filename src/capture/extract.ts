@@ -18,16 +18,20 @@
  * @module
  */
 import { overlap } from "./dedupe.ts";
+import { confidenceOf } from "./calibration.ts";
 import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
 import {
   classify,
+  FILLER,
   GENERAL_GLOBAL,
-  HYPOTHESIS,
+  hedged,
+  hit,
   isQuestion,
   type Match,
   ONE_OFF,
   PROJECT_WORDS,
+  REQUEST_CLAUSE,
   STATUS,
   wording,
 } from "./classify.ts";
@@ -116,14 +120,26 @@ export function sentences(text: string, listed?: Set<string>): string[] {
 }
 
 /**
+ * A request tacked on a statement about what it said ("…, check the config uses that", "…, put
+ * that in the runbook"): cut off, so that the statement is read on its own.
+ */
+const TRAILING_REQUEST =
+  /,\s+(?=(?:please\s+)?(?:check|put|add|update|note|write|document|record|wire|grant|make sure) (?:that|this|it|them|the)\b)/i;
+
+/**
  * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
- * split it?"), and the items of a list of rules ("ground rules: do A, and don't B").
+ * split it?", "…, check the config uses that"), and the items of a list of rules or conventions
+ * ("ground rules: do A, and don't B", "conventions here: A, B and C").
  */
 function splitClauses(s: string, listed?: Set<string>): string[] {
-  const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i);
+  const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i).flatMap((p) =>
+    p.split(TRAILING_REQUEST)
+  );
   const out: string[] = [];
   for (const p of parts) {
-    const m = p.match(/^([^:]*\b(?:rules?|preferences?)\b[^:]*):\s*(.+)$/i);
+    const m = p.match(
+      /^([^:]*\b(?:rules?|preferences?|conventions?|guidelines|house style)\b[^:]*):\s*(.+)$/i,
+    );
     // "that's a general rule: …" says the sentence before is a rule: one statement with it.
     if (!m || /^\W*that'?s\b/i.test(m[1])) {
       out.push(p);
@@ -147,7 +163,18 @@ export const CONFIRM: RegExp =
   /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
 /** The agent asked for a confirmation. */
 const ASKS_CONFIRMATION =
-  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose)\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
+  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose|deliberate|by design|the (convention|norm|policy|standard|practice|pattern))\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
+
+/**
+ * The agent asks whether something holds for good: "Is partitioning by ingestion date
+ * intended?", "Should tests always freeze the clock?", "Is that the convention?" (not an offer
+ * to do work: "Should I…?", "Do you want me to…?").
+ */
+const ASKS_STANDING =
+  /(?:^|[;,]\s*)(?:(?:is|are|was|were) [^?]{3,80}\b(?:intended|intentional|deliberate|on purpose|by design|the (?:rule|convention|norm|policy|standard|default))|(?:is|are) (?!i\b|we\b)[^?]*\b(?:always|never|only)\b[^?]*|(?:should|must|do|does) (?!i\b|we\b)[^?]*\b(?:always|never|only|every|all)\b[^?]*)\?\s*$/i;
+
+/** The agent offers to do something ("Should I…?", "Want me to…?"): a yes asks for work. */
+const OFFER = /\b(should i|shall i|shall we|can i|may i|want me|would you like|do you want)\b/i;
 
 function reasonOf(next: string | undefined): string {
   if (!next) return "";
@@ -157,9 +184,16 @@ function reasonOf(next: string | undefined): string {
 }
 
 /** The agent's statement in a turn that asks for confirmation: the durable sentence before it. */
-function agentStatement(text: string): { sentence: string; match: Match } | null {
+function agentStatement(
+  text: string,
+): { sentence: string; match: Match; adjacent: boolean } | null {
   const ss = sentences(text);
-  if (!ss.length || !ASKS_CONFIRMATION.test(ss[ss.length - 1])) return null;
+  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
+  // "X; is that the convention?": the statement before the question in the same sentence.
+  const tag = ss[ss.length - 1].match(
+    /^(.{12,}?)[;,]\s*(is|are|was|does|do) (that|this|it)\b[^?]*\?$/i,
+  );
+  if (tag) ss.splice(ss.length - 1, 1, tag[1], "?");
   for (let i = ss.length - 2; i >= 0; i--) {
     // The agent's own hedges ("it looks like", "I assume") are what the user confirms.
     const s = ss[i].replace(
@@ -167,7 +201,7 @@ function agentStatement(text: string): { sentence: string; match: Match } | null
       "",
     ).replace(/,? so i'll .*$/i, "");
     const m = classifyAgent(s);
-    if (m) return { sentence: s, match: m };
+    if (m) return { sentence: s, match: m, adjacent: i === ss.length - 2 };
   }
   return null;
 }
@@ -175,23 +209,64 @@ function agentStatement(text: string): { sentence: string; match: Match } | null
 function classifyAgent(s: string): Match | null {
   const l = s.toLowerCase();
   if (/\b(must|always|never|only)\b/.test(l)) {
-    return { type: "rule", rule: "agent-confirmed", confidence: 0.7 };
+    return hit("rule", "agent-confirmed");
   }
   if (/\byou (deploy|release|run|use|ship)\b/.test(l)) {
-    return { type: "rule", rule: "agent-confirmed", confidence: 0.65 };
+    return hit("rule", "agent-confirmed");
   }
   // A fact or a decision about the setup the user confirms ("staging runs Postgres 15").
   const m = classify(s);
-  return m && { type: m.type, rule: "agent-confirmed", confidence: Math.min(m.confidence, 0.65) };
+  return m && hit(m.type, "agent-confirmed");
+}
+
+/** Whether the agent's last sentence asks the user to confirm something that holds for good. */
+function asksConfirmation(last: string): boolean {
+  return ASKS_CONFIRMATION.test(last) || ASKS_STANDING.test(last) && !OFFER.test(last);
+}
+
+/**
+ * The user's words when they confirm the agent's question and say it again ("yes, it's
+ * partitioned by ingestion date on purpose", "yes, always TALLY_NOW in tests"), where the
+ * agent's text holds no statement of its own: their restatement, as the confirmed statement.
+ */
+function restatement(agent: string, reply: string): { sentence: string; match: Match } | null {
+  const ss = sentences(agent);
+  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
+  let rest = sentences(reply)[0] ?? "";
+  for (let prev = ""; prev !== rest;) {
+    prev = rest;
+    rest = rest.replace(CONFIRM, "").replace(/^\s*[,.!:;-]+\s*/, "").replace(FILLER, "");
+  }
+  rest = rest.replace(/^(that'?s|that is) (right|correct|it)\b[,.!:;-]*\s*/i, "").trim();
+  if (rest.split(/\s+/).length < 4 || isQuestion(rest) || hedged(rest) || ONE_OFF.test(rest)) {
+    return null;
+  }
+  const req = rest.match(REQUEST_CLAUSE);
+  if (req && req.index === 0) return null;
+  if (overlap(rest, ss[ss.length - 1]) === 0) return null;
+  const m = classify(rest);
+  return {
+    sentence: rest,
+    match: hit(m?.type ?? "rule", "agent-confirmed"),
+  };
 }
 
 /** A sentence that goes on from the one before ("…instead", "it needs…"): one statement. */
 const CONTINUES =
   /\binstead\b[.!]?$|^(it|they|those|these|which)\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
 
-/** A line that introduces a list of things to know ("some context:", "conventions:"). */
+/**
+ * A line that introduces a list of things to know ("some context:", "conventions:", "quick
+ * brief before we start:", "the gist of our runbook:", "before you touch the dashboard:").
+ */
 const CONTEXT_HEADER =
-  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules)\b[^:\n]*:\s*$/i;
+  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules|brief|briefing|gist|runbook|overview|reminders?|how (we|things) work|before (you|we) (start|begin|touch|dive in|get started|change|work on))\b[^:\n]*:\s*$/i;
+
+/**
+ * "Tailwind only, no CSS modules", "logging goes through log.ts, no console.log": a choice and
+ * the alternative it excludes, one statement (unlike "we target Go 1.22, no generics").
+ */
+const CHOICE_THEN_NO = /\b(only|uses?|go(es)? through|via|instead)\b/i;
 
 /**
  * The items of a list the user introduced as context ("some context:\n1. …\n2. …"), each
@@ -210,9 +285,64 @@ function contextItems(text: string): Set<string> {
       inList = inList && item !== null;
       continue;
     }
-    for (const part of item[1].split(/,\s+(?=no\b)/i)) out.add(part.trim());
+    const [first, ...rest] = item[1].split(/,\s+(?=no\b)/i);
+    if (CHOICE_THEN_NO.test(first)) out.add(item[1].trim());
+    else for (const part of [first, ...rest]) out.add(part.trim());
   }
   return out;
+}
+
+/**
+ * Where one sentence may go on with a clause of its own: ", and …", "; …", ", the …", ", we …",
+ * " and we …".
+ */
+const CLAUSE_BREAK =
+  /,\s+and\s+|;\s+|,\s+(?=(?:the|we|you|i|they|anything|any|every|all|each)\s)|\s+and\s+(?=(?:we|you|i|they)\s)/gi;
+
+/** A clause with a subject of its own, or an imperative rule with its verb ("never edit…"). */
+const STANDALONE =
+  /^(we|you|i|they|everyone|anyone|anything|everything|any|every|all|each|the|our)\s|^[A-Z][\w-]*\s|^(always|never|don'?t|do not) (?!(in|on|at|for|with|from|via|through|to|by|the|a|an)\b)[a-z]/;
+
+/** Whether a clause states a rule (or preference), a fact (or decision), or nothing. */
+function clauseKind(part: string): "rule" | "fact" | null {
+  const found = findSecretsSync(part);
+  // "the CI token is glpat-…": little more than a secret says nothing.
+  if (found.length) {
+    const rest = replaceSecrets(part, found).replace(MARKER, " ").split(/\s+/)
+      .filter((w) => /[a-z]{2,}/i.test(w));
+    if (rest.length < MIN_WORDS_LEFT) return null;
+  }
+  const m = classify(part);
+  if (!m) return null;
+  return m.type === "rule" || m.type === "feedback" ? "rule" : "fact";
+}
+
+/**
+ * A sentence that holds a fact and a rule in clauses of their own ("the state is in s3://…,
+ * and you always need AWS_PROFILE=infra"; "the bucket is dash-prod-static and we always
+ * invalidate CloudFront"): its clauses grouped by kind, or null when it says one thing (rules
+ * that go on from each other, "never push to main, always open a PR", stay one).
+ */
+function kindGroups(s: string): string[] | null {
+  const breaks = [...s.matchAll(CLAUSE_BREAK)];
+  if (!breaks.length) return null;
+  const groups: { text: string; kind: "rule" | "fact" | null }[] = [];
+  let from = 0;
+  for (let j = 0; j <= breaks.length; j++) {
+    const end = j < breaks.length ? breaks[j].index! : s.length;
+    const part = s.slice(from, end).trim();
+    const sep = j > 0 ? breaks[j - 1][0] : "";
+    from = j < breaks.length ? end + breaks[j][0].length : s.length;
+    const own = j === 0 || STANDALONE.test(part) && part.split(/\s+/).length >= 3;
+    const kind = own ? clauseKind(part) : null;
+    const last = groups[groups.length - 1];
+    if (!last || kind && last.kind && kind !== last.kind) groups.push({ text: part, kind });
+    else {
+      last.text += sep + part;
+      last.kind ??= kind;
+    }
+  }
+  return groups.length >= 2 ? groups.map((g) => g.text.trim()) : null;
 }
 
 /** Candidates from `turns` (in order). `prevAssistant` is the agent's turn before the first. */
@@ -239,53 +369,73 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       : undefined;
     const items = contextItems(t.text);
     const ss = items.size
-      ? sentences(t.text, items).flatMap((x) => x.split(/,\s+(?=no\b)/i)).map((x) => x.trim())
+      ? sentences(t.text, items).flatMap((x) =>
+        items.has(x) ? [x] : x.split(/,\s+(?=no\b)/i).map((y) => y.trim())
+      )
       : sentences(t.text, items);
     let prevInTurn: Candidate | undefined;
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i];
       if (
         prevInTurn && CONTINUES.test(s) && !isQuestion(s) && !ONE_OFF.test(s) &&
-        !HYPOTHESIS.test(s) && !STATUS.test(s) && s.length <= 200
+        !hedged(s) && !STATUS.test(s) && s.length <= 200
       ) {
         prevInTurn.text = `${prevInTurn.text.replace(/[.!]+$/, "")}; ${wording(s)}`;
         continue;
       }
       let m = classify(s);
-      // A fact said as the context of a request ("the migration is in db/…, can you review it").
+      // A statement said as the context of a request ("the migration is in db/…, can you review
+      // it", "the deploy needs approval, can you ask Sam?"); not a rule said with a strong marker.
       if (
-        m?.type === "fact" && t.text.includes(`${s}, `) && /^(can|could|would|will) you\b/i.test(
+        m && m.type !== "feedback" &&
+        !/\b(always|never|from now on|going forward|must)\b/i.test(s) &&
+        t.text.includes(`${s}, `) && /^(can|could|would|will) you\b/i.test(
           t.text.slice(t.text.indexOf(`${s}, `) + s.length + 2),
         )
       ) m = null;
-      // "Maria owns billing and Tomasz owns payments": two facts, two candidates.
-      const halves = m?.type === "fact" ? s.split(/,?\s+and\s+/) : [];
+      // "Maria owns billing and Tomasz owns payments", "Dana is the tech lead, Kofi owns the
+      // webhooks": facts with their own subjects, one candidate each.
+      let halves = m?.type === "fact" ? s.split(/,?\s+and\s+|,\s+(?=[A-Z]|(?:the|our)\s)/) : [];
+      if (halves.length > 2 && !halves.every((h) => classify(h)?.type === "fact")) {
+        halves = s.split(/,?\s+and\s+/);
+      }
       if (
-        halves.length === 2 && halves.every((h) => h.split(/\s+/).length >= 3) &&
-        /^(the |[A-Z])/.test(halves[1]) && !/\b(it|its|them|they|there)\b/i.test(halves[1]) &&
+        halves.length >= 2 && halves.every((h) => h.split(/\s+/).length >= 3) &&
+        halves.slice(1).every((h) =>
+          /^(the |[A-Z])/.test(h) && !/\b(it|its|them|they|there)\b/i.test(h)
+        ) &&
         halves.every((h) => classify(h)?.type === "fact")
       ) {
         ss.splice(i, 1, ...halves);
         i--;
         continue;
       }
+      // "state is in s3://…, and you always need AWS_PROFILE=infra": a fact and a rule.
+      const groups = m ? kindGroups(s) : null;
+      if (groups) {
+        ss.splice(i, 1, ...groups);
+        i--;
+        continue;
+      }
+      // An item of a list of rules (imperatives are rules there), or of a list of things to
+      // know (where an imperative is a task: "before you start:\n- run the tests").
+      const ruleList = /\b(rules?|preferences?|conventions?)\b/i.test(t.text);
       if (
-        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !HYPOTHESIS.test(s)
+        !m && items.has(s) && !isQuestion(s) && !ONE_OFF.test(s) && !hedged(s) &&
+        (ruleList || s.replace(FILLER, "").trim().match(REQUEST_CLAUSE)?.index !== 0)
       ) {
-        m = /\b(rules?|preferences?)\b/i.test(t.text)
-          ? { type: "rule", rule: "rule-list", confidence: 0.65 }
-          : { type: "fact", rule: "context-list", confidence: 0.6 };
+        m = ruleList ? hit("rule", "rule-list") : hit("fact", "context-list");
       }
       let global = false;
       // "…; that goes for everything": the previous sentence, generalised.
       if (!m && i > 0 && GENERAL_GLOBAL.test(s) && !isQuestion(ss[i - 1])) {
         const prev = ss[i - 1];
-        if (!classify(prev) && !HYPOTHESIS.test(prev) && !ONE_OFF.test(prev)) {
+        if (!classify(prev) && !hedged(prev) && !ONE_OFF.test(prev)) {
           out.push({
             text: wording(prev),
             type: "feedback",
             scope: "global",
-            confidence: 0.75,
+            confidence: confidenceOf("generalised"),
             provenance: prov,
             rule: "generalised",
           });
@@ -317,7 +467,6 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       text += reason;
       if (reason) i++;
       if (text.length < 12) continue;
-      if (m.confidence > 0 && text.length > 300) m = { ...m, confidence: m.confidence - 0.1 };
       prevInTurn = {
         text,
         type: m.type,
@@ -335,7 +484,13 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
 /** The agent's statement in `assistant` when the user's turn `t` confirms it, as a candidate. */
 function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
   if (!CONFIRM.test(t.text)) return null;
-  const st = agentStatement(assistant.text);
+  // The agent's statement right before its question, else the user's restatement, else an
+  // earlier statement of the agent's.
+  let own = agentStatement(assistant.text);
+  // A question of the wider kind ("Is the cache always on?") confirms only what it follows.
+  const ss = sentences(assistant.text);
+  if (own && !own.adjacent && !ASKS_CONFIRMATION.test(ss[ss.length - 1])) own = null;
+  const st = own?.adjacent ? own : restatement(assistant.text, t.text) ?? own;
   if (!st) return null;
   return {
     text: wording(st.sentence),

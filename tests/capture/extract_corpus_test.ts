@@ -79,6 +79,89 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["sessions expire after 30 minutes of inactivity", "fact"],
   ["stories sit next to the component as Button.stories.tsx", "fact"],
   ["the loader uses the etl service account", "fact"],
+  // Said as something to keep: "fyi", "for the record", "heads up", "just so you know", "keep in
+  // mind", "note that".
+  ["fyi the search cluster runs Elasticsearch 8", "fact"],
+  ["for the record, Lukas signs off on every schema change", "fact"],
+  ["heads up: hotfix branches need a second approver", "rule"],
+  ["just so you know, the mobile app talks to the gateway, not to the services", "fact"],
+  ["keep in mind the reporting replica lags the primary by a few minutes", "fact"],
+  ["note that the sandbox account can only read the anonymised tables", "rule"],
+  ["for the future: the changelog is written by release-please, not by hand", "rule"],
+  ["next time you add a flag, document it in the usage text", "rule"],
+  ["while I think of it: never commit the .env file", "rule"],
+  // What holds for every thing of a kind; standing approvals; naming; a tool for all of a kind;
+  // a choice and the alternative it bans; "keep to"; "no X, ever".
+  ["every migration gets a matching down script", "rule"],
+  ["all schema changes go through the migrations folder", "rule"],
+  ["anything under infra/prod needs two approvals", "rule"],
+  ["database migrations need a sign-off from the DBA", "rule"],
+  ["React components are PascalCase and hooks start with use", "rule"],
+  ["feature flags are kebab-case", "rule"],
+  ["use pytest for all new tests", "rule"],
+  ["the api goes through the shared pool, no per-request connections", "rule"],
+  ["keep to the public API of the sdk", "rule"],
+  ["no force pushes, ever", "rule"],
+  ["rule of thumb: functions stay under 50 lines", "rule"],
+  ["when you propose a migration, include the rollback", "rule"],
+  // A habit of the user's.
+  ["I use British spelling in docs", "feedback"],
+  ["in all my projects I use two-space indentation", "feedback"],
+  // A standing choice with its reason; a change of the setup.
+  ["we're staying on Postgres 14 because the extension isn't ready for 16", "decision"],
+  ["we use Redis for the rate limiter because it is shared across pods", "decision"],
+  ["let's keep the queue in SQS because the team knows it", "decision"],
+  ["we switched the image builds to buildkit since the old builder is deprecated", "decision"],
+  ["we moved the nightly export to 02:00 UTC", "decision"],
+  // Lifetimes, channels, calls, builds, names, folders, leads.
+  ["refresh tokens live 30 days", "fact"],
+  ["audit logs are kept for 90 days", "fact"],
+  ["payment alerts go to #payments-alerts", "fact"],
+  ["the reconciler calls the ledger API at https://ledger.internal/v2", "fact"],
+  ["goreleaser builds the binaries from the `v*` tags", "fact"],
+  ["image tags look like 2024.06.1", "fact"],
+  ["the e2e tests use Playwright 1.45", "fact"],
+  ["the on-call is paged through #infra-oncall", "fact"],
+  ["the site is deployed by Netlify from the public/ folder", "fact"],
+  ['the support rota is kept in PagerDuty under "Platform"', "fact"],
+  ["the artifact bucket is acme-build-artifacts", "fact"],
+  ["Ravi is the tech lead of the mobile team", "fact"],
+  // How things are done here; what the team prefers; norms for a kind of thing.
+  ["the way we do it here is to squash everything into one commit", "rule"],
+  ["our standard is 2-space indentation", "rule"],
+  ["policy: squash merges only", "rule"],
+  ["here we use tabs for indentation", "rule"],
+  ["in this codebase we prefer early returns", "rule"],
+  ["the team prefers small PRs", "rule"],
+  ["we only deploy from main", "rule"],
+  ["only Sam can approve prod deploys", "rule"],
+  ["make sure every new table has a created_at column", "rule"],
+  ["all new code is TypeScript", "rule"],
+  ["commits should reference the ticket number", "rule"],
+  ["we test against postgres, not sqlite", "rule"],
+  ["it's pnpm here, not npm", "rule"],
+  ["PRs need at least one approval", "rule"],
+  ["quit adding TODOs", "rule"],
+  ["I want tests for every bug fix", "feedback"],
+  ["we're moving away from Redux", "decision"],
+  ["we're a pnpm shop", "fact"],
+  ["the default branch is develop", "fact"],
+  ["prod deploys happen on tuesdays", "fact"],
+  ["we deploy twice a week", "fact"],
+  ["our on-call rotation is in Opsgenie", "fact"],
+  ["bugs go in Linear, not GitHub issues", "fact"],
+  ["our docs are written in mkdocs", "fact"],
+  ["failed builds post to #ci-failures", "fact"],
+  // Corrections, typos, more ways to say "keep this".
+  ["wrong, we use yarn here", "rule"],
+  ["that's not how we do it, we rebase onto main", "rule"],
+  ["alwasy run the formatter before committing", "rule"],
+  ["nevr commit directly to main", "rule"],
+  ["our logs are shipped to Datadog", "fact"],
+  ["just fyi, our k8s namespace is payments-prod", "fact"],
+  ["and remember that migrations are forward-only", "rule"],
+  ["you should know that the api is versioned by header, not by path", "fact"],
+  ["for context: the warehouse is Snowflake", "fact"],
 ];
 
 const NOT_DURABLE = [
@@ -144,6 +227,90 @@ const NOT_DURABLE = [
   "we use this helper in two places, so be careful",
   "we tag it once the review is done",
   "the session expires after 30 minutes and the test fails",
+  // Lookalikes of the phrasings above: reports, states, tasks, one-offs.
+  "heads up: the staging db is down",
+  "fyi the build is broken again",
+  "fyi I renamed the handler",
+  "heads up, I'm going to rebase main in a minute",
+  "just so you know, the deploy finished",
+  "note that this only happens on staging",
+  "remember to push the branch",
+  "for the future of the project we need funding",
+  "next time you see Sam, say hi",
+  "all the tests go through fine now",
+  "each of these needs a docstring",
+  "every time I run it, it crashes",
+  "this PR needs a review from Sam",
+  "the deploy needs approval, can you ask Sam?",
+  "the variable is lowercase, fix it",
+  "rename it to camelCase",
+  "use the new helper for all of these calls",
+  "use the fixture for all three tests",
+  "fix the test, no need to ask",
+  "it uses the cache, no network calls",
+  "keep to the point",
+  "stick with it for a bit",
+  "no errors, ever since the fix",
+  "I use the old endpoint in my script",
+  "let's keep the mock because the API is down",
+  "let's keep it simple because we are short on time",
+  "we use this helper in two places because of the legacy path",
+  "we moved the button to the left",
+  "we switched to the other branch",
+  "we upgraded to node 20 and now the build fails",
+  "the cookie lasts 1 day in my browser",
+  "the session lasts 5 minutes in the test, which is too short",
+  "the job calls the api at https://x.example/y and gets a 500",
+  "the build goes to dist/ by default, change it to out/",
+  "post it to #deploys when you're done",
+  "when you commit this, use a short message",
+  "don't merge, I'll review it tonight",
+  "don't write tests for this, it's a throwaway",
+  "the customers job is using 14GB of memory",
+  "the orders model is off by one day for some rows",
+  "the cache is cold, and we always see a spike after deploys",
+  "the test failed, and you never fixed it",
+  "Dana is the lead on this ticket",
+  "before you start:\n- pull main\n- run the tests",
+  "can you do these:\n- bump the version\n- update the changelog",
+  "the rule is broken",
+  "our standard is too strict, relax it",
+  "here we use the old helper, swap it",
+  "we prefer not to talk about it",
+  "we only have two days left",
+  "only one of them works",
+  "make sure every bucket has versioning on",
+  "make sure every test passes before you push",
+  "all new tests are failing",
+  "all tests are green now",
+  "every file is a mess",
+  "tests should pass now",
+  "builds should be faster with the cache",
+  "results should show up in a minute",
+  "we tested it against postgres, not sqlite",
+  "our build failed on main, not on the branch",
+  "it's broken here, not on staging",
+  "we're moving away from the original plan a bit",
+  "I'm off on fridays",
+  "we met twice a week last month",
+  "users keep getting logged out on Mondays",
+  "the problem is in React",
+  "the docs are in a bad state",
+  "the fix goes in the next release",
+  "the default value is null, change it",
+  "PRs need a rebase",
+  "I want the logs for this run",
+  "the failed jobs ran twice",
+  "failed tests are flaky again",
+  "we moved the meeting to 3pm",
+  "the team prefers this approach for the demo",
+  "commits should be squashed before you push this one",
+  "tests should cover the empty case too, add one",
+  "I use a Mac, so the script has to work on zsh",
+  "for context, the customer is on the old plan",
+  "for context, I was looking at the orders table",
+  "wrong, the tests are broken here",
+  "actually, use the other one",
 ];
 
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
@@ -256,4 +423,111 @@ Deno.test("<private>…</private> text of a prompt is never a candidate", async 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a fact and a rule in clauses of their own are two candidates; rules going on one", () => {
+  const c = extractCandidates([
+    u("the lock table is tf-locks in eu-west-1, and you always need AWS_PROFILE=ops for it"),
+  ]);
+  assert.deepEqual(c.map((x) => x.type), ["fact", "rule"], JSON.stringify(c));
+  const d = extractCandidates([
+    u("the assets bucket is web-static-prod and we always purge the CDN after an upload"),
+  ]);
+  assert.deepEqual(d.map((x) => x.type), ["fact", "rule"], JSON.stringify(d));
+  // An elliptical "never in …" goes on from the fact: one statement.
+  assert.equal(
+    extractCandidates([
+      u("the keys live in Vault under kv/app/*, never in the repo or in env files"),
+    ])
+      .length,
+    1,
+  );
+  // A clause that is little more than a secret is no statement of its own.
+  const s = extractCandidates([
+    u("the registry is on our gitlab, the CI token is glpat-CZDxzh9gHQPOcww_UZNm, always pull through the registry"),
+  ]);
+  assert.equal(s.length, 1, JSON.stringify(s));
+});
+
+Deno.test("facts listed with their own subjects are one candidate each", () => {
+  const t = extractCandidates([
+    u('alerts go to #web-alerts, the on-call rota is in PagerDuty under "Web"'),
+  ]);
+  assert.equal(t.length, 2, JSON.stringify(t));
+  const c = extractCandidates([
+    u("Dana is the tech lead, Lena owns search, Omar owns the indexer"),
+  ]);
+  assert.deepEqual(c.map((x) => x.text), [
+    "Dana is the tech lead",
+    "Lena owns search",
+    "Omar owns the indexer",
+  ]);
+});
+
+Deno.test("a request tacked on a statement is cut off; one that changes it is not", () => {
+  const c = extractCandidates([
+    u("the staging DB is on port 5433, not 5432, check the config uses that"),
+  ]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.equal(c[0].text, "The staging DB is on port 5433, not 5432");
+  const p = extractCandidates([
+    u("the on-call is paged through #web-oncall, put that in the runbook"),
+  ]);
+  assert.equal(p.length, 1, JSON.stringify(p));
+  assert.deepEqual(
+    extractCandidates([u("the build goes to dist/ by default, change it to out/")]),
+    [],
+  );
+});
+
+Deno.test("lists under a header of things to know, and 'conventions:' lists, give their items", () => {
+  const brief = extractCandidates([
+    u("quick brief before we start:\n- Node 20 only\n- styling with Tailwind only, no CSS modules\nfirst task: add the endpoint"),
+  ]);
+  assert.deepEqual(
+    brief.map((x) => x.rule),
+    ["context-list", "x-no-y"],
+    JSON.stringify(brief),
+  );
+  // Without the header, "Node 20 only" is no statement.
+  assert.equal(extractCandidates([u("- Node 20 only\n- first task: add the endpoint")]).length, 0);
+  const conv = extractCandidates([
+    u("conventions here: rustfmt default config, clippy pedantic must be clean, and no unsafe code at all."),
+  ]);
+  assert.equal(conv.length, 3, JSON.stringify(conv));
+});
+
+Deno.test("a confirmed standing question: the user's restatement, on the agent's event", () => {
+  const ask = a(
+    "The fixtures set `APP_NOW` to freeze time. Should tests always freeze the clock with `APP_NOW`?",
+  );
+  const c = extractCandidates([ask, u("yes, always APP_NOW in tests")]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.equal(c[0].provenance.uuid, ask.uuid);
+  assert.equal(c[0].text, "Always APP_NOW in tests");
+  const tag = a("The team seems to keep models over 1M rows incremental; is that the convention?");
+  const t = extractCandidates([tag, u("yes, that's our convention: incremental over 1M rows")]);
+  assert.equal(t.length, 1, JSON.stringify(t));
+  assert.equal(t[0].provenance.uuid, tag.uuid);
+  // A question of the wider kind confirms only the statement right before it.
+  assert.deepEqual(
+    extractCandidates([
+      a("The settings live in config/app.yaml. Done with the rename. Is the cache always on?"),
+      u("yes"),
+    ]),
+    [],
+  );
+  // An offer to do work, confirmed, is a request.
+  assert.deepEqual(
+    extractCandidates([a("Done. Should I also update the docs?"), u("yes, and the changelog")]),
+    [],
+  );
+});
+
+Deno.test("'…, applies in general' after a rule about doubt generalises it", () => {
+  const c = extractCandidates([
+    u("when you're not sure about an API, say so instead of guessing. applies in general"),
+  ]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.equal(c[0].scope, "global");
 });
