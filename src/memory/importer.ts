@@ -56,9 +56,9 @@ export const IMPORT_ANALYZE_MAX_MS = 30_000;
  * bulk path, when they are at least half as many as the memories already stored: the HNSW index
  * is dropped, the rows staged without it, and the index built once before they are published
  * (a build costs about a quarter of as many insertions into the live graph, measured on PGlite;
- * docs/performance.md). The build (about 0.45 ms a memory) holds the database's worker thread
- * (src/store/pglite/worker.ts), not the daemon's: `/healthz` answers meanwhile, reads of the
- * database wait for it. On by default; `IMPORT_BULK=off` turns it off.
+ * docs/history/performance-2026-11-25-to-28.md). The build (about 0.45 ms a memory) holds the
+ * database's worker thread (src/store/pglite/worker.ts), not the daemon's: `/healthz` answers
+ * meanwhile, reads of the database wait for it. On by default; `IMPORT_BULK=off` turns it off.
  */
 export const BULK_IMPORT_MIN = 2000;
 
