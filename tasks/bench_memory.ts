@@ -71,7 +71,6 @@ import {
   scopedItem,
   SUBJECTS,
 } from "./bench_items.ts";
-import { storeOf as storeOfThisTree } from "../src/memory/diagnostics.ts";
 import type { Store } from "../src/store/store.ts";
 
 const { values } = parseArgs({
@@ -99,15 +98,6 @@ const { values } = parseArgs({
   strict: true,
 });
 
-/**
- * The store under a service of the tree under test: `storeOf` of src/memory/diagnostics.ts
- * since 0.15, the service's `store` getter before.
- */
-// deno-lint-ignore no-explicit-any
-function storeOf(service: any): Store {
-  return "maintenance" in service ? storeOfThisTree(service) : service.store;
-}
-
 // The modules under test: this tree's, or `--tree DIR`'s (a child of `--baseline`).
 const TREE = values.tree
   ? new URL(`file://${Deno.realPathSync(values.tree)}/`)
@@ -121,10 +111,23 @@ const { loadMemoryConfig } = await import(new URL("src/config.ts", TREE).href) a
 const { MemoryClient } = await import(new URL("src/memory/client.ts", TREE).href) as {
   MemoryClient: typeof MemoryClientClass;
 };
-// Resolves once a series of imports' deferred work has run (trees from 0.16; null before).
-const { importsSettled: settled = null } = await import(
-  new URL("src/memory/diagnostics.ts", TREE).href
-) as { importsSettled?: (service: unknown) => Promise<void> };
+// The tree's diagnostics (src/memory/diagnostics.ts; none before 0.15): `importsSettled`
+// resolves once a series of imports' deferred work has run (trees from 0.16).
+const diagnostics = await import(new URL("src/memory/diagnostics.ts", TREE).href).catch(
+  () => ({}),
+) as {
+  storeOf?: (service: unknown) => Store;
+  importsSettled?: (service: unknown) => Promise<void>;
+};
+const settled = diagnostics.importsSettled ?? null;
+/**
+ * The store under a service of the tree under test: `storeOf` of its
+ * src/memory/diagnostics.ts since 0.15, the service's `store` getter before.
+ */
+// deno-lint-ignore no-explicit-any
+function storeOf(service: any): Store {
+  return diagnostics.storeOf ? diagnostics.storeOf(service) : service.store;
+}
 const TREE_VERSION = JSON.parse(await Deno.readTextFile(new URL("deno.json", TREE))).version;
 
 const sizes = (values.sizes ?? (values.full ? "1000,10000,100000" : "1000,10000"))
