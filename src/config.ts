@@ -23,9 +23,10 @@ export type ProviderName = "auto" | "builtin" | "ollama" | "openai";
 
 /**
  * The builtin embedder's default dimension (`EMBEDDING_DIM`). Chosen on LoCoMo dev
- * (`deno task bench:recall --dim N`, docs/performance.md, "Vectors and templates (0.10)"):
- * the hybrid search's hit@5 stays within the hashing's noise from 768 down to 128 dimensions
- * (the lexical side carries it), while the vectors and their HNSW index are most of the disk.
+ * (`deno task bench:recall --dim N`, docs/history/performance-2026-11-25-to-28.md, "Vectors and
+ * templates (0.10)"): the hybrid search's hit@5 stays within the hashing's noise from 768 down to
+ * 128 dimensions (the lexical side carries it), while the vectors and their HNSW index are most of
+ * the disk.
  */
 export const DEFAULT_EMBEDDING_DIM = 192;
 

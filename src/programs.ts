@@ -123,8 +123,9 @@ const MEMORY_PROGRAM_ENV = [...MEMORY_ENV_VARS, ...POSTGRES_ENV_VARS];
  * V8 settings of the long-running memory programs (the daemon, the MCP server), passed in
  * `DENO_V8_FLAGS` after the user's own: semi-spaces of 1 MiB (V8 grows the young generation
  * to 3 × 16 MiB under allocation, an import or a burst of searches, and keeps it; the profile
- * in docs/performance.md measured 40–70 MiB less RSS with it, at the same speed), and `gc()`,
- * which the embedded database calls once after creating a new database (src/store/pglite/mod.ts).
+ * in docs/history/performance-2026-11-25-to-28.md measured 40–70 MiB less RSS with it, at the same
+ * speed), and `gc()`, which the embedded database calls once after creating a new database
+ * (src/store/pglite/mod.ts).
  */
 export const LEAN_V8_FLAGS = "--max-semi-space-size=1,--expose-gc";
 
@@ -138,8 +139,8 @@ export const SERVE_V8_FLAGS = "--max-semi-space-size=1";
 /**
  * V8 settings of the admin daemon: the lean flags and `--optimize-for-size` (V8 grows its heap
  * less eagerly and compacts more): at 20,000 memories the daemon's peak went from 316–326 to
- * 255–257 MiB, the same idle RSS and search latency (docs/performance.md, "Idle memory at
- * 20,000 memories").
+ * 255–257 MiB, the same idle RSS and search latency (docs/history/performance-2026-11-25-to-28.md,
+ * "Idle memory at 20,000 memories").
  */
 export const ADMIN_V8_FLAGS = `${LEAN_V8_FLAGS},--optimize-for-size`;
 
@@ -150,7 +151,8 @@ export const ADMIN_V8_FLAGS = `${LEAN_V8_FLAGS},--optimize-for-size`;
  * of MiB at a time, and the holes they left in the allocator's heaps stayed resident: at
  * 20,000 memories 70–90 MiB of heap and arenas, of which a `malloc_trim` gave back half. With
  * this setting the heap and arenas held 16 MiB and the idle daemon 178 MiB instead of 222–228,
- * at the same speed (docs/performance.md). Other C libraries ignore the variable.
+ * at the same speed (docs/history/performance-2026-11-25-to-28.md). Other C libraries ignore the
+ * variable.
  */
 export const ADMIN_MALLOC_TUNABLES = "glibc.malloc.mmap_threshold=32768";
 

@@ -25,7 +25,9 @@
  * with the global memories (`scoped_hierarchy_*`, the default with a project) and within a
  * project only (`scoped_project_*`, `scope: "project"`).
  * `--chunk N` is the number of items per import call (default 10,000, the most one call
- * takes; clients chunk by 1,000). `disk_mb` is the size of the embedded database's DATA_DIR
+ * takes; clients chunk by 1,000). `series_per_s` (trees from 0.16) counts the series of imports
+ * to its end: the HNSW indexes it deferred built and its analyze run, which the daemon does
+ * after a quiet spell (src/memory/importer.ts). `disk_mb` is the size of the embedded database's DATA_DIR
  * after the run, the daemon closed (pglite only).
  *
  * `--baseline DIR` (a checkout of an earlier version: `git archive REF | tar -x -C DIR`)
@@ -69,7 +71,6 @@ import {
   scopedItem,
   SUBJECTS,
 } from "./bench_items.ts";
-import { storeOf as storeOfThisTree } from "../src/memory/diagnostics.ts";
 import type { Store } from "../src/store/store.ts";
 
 const { values } = parseArgs({
@@ -97,15 +98,6 @@ const { values } = parseArgs({
   strict: true,
 });
 
-/**
- * The store under a service of the tree under test: `storeOf` of src/memory/diagnostics.ts
- * since 0.15, the service's `store` getter before.
- */
-// deno-lint-ignore no-explicit-any
-function storeOf(service: any): Store {
-  return "maintenance" in service ? storeOfThisTree(service) : service.store;
-}
-
 // The modules under test: this tree's, or `--tree DIR`'s (a child of `--baseline`).
 const TREE = values.tree
   ? new URL(`file://${Deno.realPathSync(values.tree)}/`)
@@ -119,6 +111,23 @@ const { loadMemoryConfig } = await import(new URL("src/config.ts", TREE).href) a
 const { MemoryClient } = await import(new URL("src/memory/client.ts", TREE).href) as {
   MemoryClient: typeof MemoryClientClass;
 };
+// The tree's diagnostics (src/memory/diagnostics.ts; none before 0.15): `importsSettled`
+// resolves once a series of imports' deferred work has run (trees from 0.16).
+const diagnostics = await import(new URL("src/memory/diagnostics.ts", TREE).href).catch(
+  () => ({}),
+) as {
+  storeOf?: (service: unknown) => Store;
+  importsSettled?: (service: unknown) => Promise<void>;
+};
+const settled = diagnostics.importsSettled ?? null;
+/**
+ * The store under a service of the tree under test: `storeOf` of its
+ * src/memory/diagnostics.ts since 0.15, the service's `store` getter before.
+ */
+// deno-lint-ignore no-explicit-any
+function storeOf(service: any): Store {
+  return diagnostics.storeOf ? diagnostics.storeOf(service) : service.store;
+}
 const TREE_VERSION = JSON.parse(await Deno.readTextFile(new URL("deno.json", TREE))).version;
 
 const sizes = (values.sizes ?? (values.full ? "1000,10000,100000" : "1000,10000"))
@@ -157,6 +166,8 @@ interface Row {
   size: number;
   import_s: number;
   import_per_s: number;
+  /** The imports and the work they left due (deferred index build, analyze): trees from 0.16. */
+  series_per_s?: number;
   import_cpu_s: number;
   healthz_during_import_p50_ms: number;
   healthz_during_import_p95_ms: number;
@@ -413,6 +424,10 @@ async function benchOn(
       await client.import(chunk);
     }
     const importS = (performance.now() - t0) / 1000;
+    // The series to its end: the indexes it deferred built and its analyze run (in the
+    // background, after a quiet spell; src/memory/importer.ts).
+    if (settled) await settled(server.service);
+    const seriesS = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const { healthz, reads } = await prober.stop();
     const importPerS = size / importS;
@@ -456,6 +471,7 @@ async function benchOn(
       size,
       import_s: +importS.toFixed(1),
       import_per_s: Math.round(importPerS),
+      ...(settled ? { series_per_s: Math.round(size / seriesS) } : {}),
       import_cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(1),
       healthz_during_import_p50_ms: +pct(healthz, 50).toFixed(1),
       healthz_during_import_p95_ms: +pct(healthz, 95).toFixed(1),

@@ -4,8 +4,9 @@
  * V8 keeps the garbage of a burst of work (an import of thousands of memories, a run of
  * searches) in its old generation until it needs the room: the admin daemon's JS heap held
  * some 110 MiB after importing 20,000 memories, of which 30 MiB were live, for minutes. A full
- * collection then gives the pages back to the OS (docs/performance.md). The long-running
- * programs are started with `--expose-gc` (src/programs.ts); without it nothing is done.
+ * collection then gives the pages back to the OS (docs/history/performance-2026-11-25-to-28.md).
+ * The long-running programs are started with `--expose-gc` (src/programs.ts); without it nothing is
+ * done.
  * @module
  */
 
@@ -28,8 +29,8 @@ export function collectGarbage(): boolean {
  * The heap above which the idle collection runs by default: 24 MiB. The admin daemon's live
  * heap is about 20 MiB (its modules, PGlite's, the word vectors); after the benchmark's writes
  * and searches at 20,000 memories its heap held 28–30 MiB, under the 48 MiB of 0.8, so nothing
- * was collected, and a collection gave back 8–19 MiB (docs/performance.md, "Idle memory at
- * 20,000 memories").
+ * was collected, and a collection gave back 8–19 MiB (docs/history/performance-2026-11-25-to-28.md,
+ * "Idle memory at 20,000 memories").
  */
 export const IDLE_GC_MIN_HEAP = 24 * 1024 * 1024;
 

@@ -11,6 +11,7 @@ import type { SearchInput } from "./types.ts";
 import type { Store } from "../store/store.ts";
 import {
   type ExplainedResult,
+  importsSettledOf,
   searchWithSignals,
   type SqlMemoryService,
   storeUnder,
@@ -32,4 +33,12 @@ export function explainSearch(
  */
 export function storeOf(service: SqlMemoryService): Store {
   return storeUnder(service);
+}
+
+/**
+ * Resolves once the work a series of imports left due in `service` has run (the indexes it
+ * deferred built, its analyze): a benchmark's series of imports timed to its end.
+ */
+export function importsSettled(service: SqlMemoryService): Promise<void> {
+  return importsSettledOf(service);
 }

@@ -56,11 +56,25 @@ export const IMPORT_ANALYZE_MAX_MS = 30_000;
  * bulk path, when they are at least half as many as the memories already stored: the HNSW index
  * is dropped, the rows staged without it, and the index built once before they are published
  * (a build costs about a quarter of as many insertions into the live graph, measured on PGlite;
- * docs/performance.md). The build (about 0.45 ms a memory) holds the database's worker thread
- * (src/store/pglite/worker.ts), not the daemon's: `/healthz` answers meanwhile, reads of the
- * database wait for it. On by default; `IMPORT_BULK=off` turns it off.
+ * docs/history/performance-2026-11-25-to-28.md). The build (about 0.45 ms a memory) holds the
+ * database's worker thread (src/store/pglite/worker.ts), not the daemon's: `/healthz` answers
+ * meanwhile, reads of the database wait for it. On by default; `IMPORT_BULK=off` turns it off.
  */
 export const BULK_IMPORT_MIN = 2000;
+/**
+ * With `IMPORT_BULK` on, on the embedded database: a series of imports in chunks (each of at
+ * least {@link IMPORT_ANALYZE_MIN}, each begun before the analyze the last one left due) drops
+ * the HNSW indexes once the memories it has imported, with this call's, reach this share of
+ * those stored; its later chunks go in without an insertion into the graphs, and the indexes
+ * are built once, when the series has ended, before its analyze ({@link IMPORT_ANALYZE_QUIET_MS}).
+ * At 20,000 memories a chunk of 1,000 took 4.5 s with both graphs live and 0.6 s without them,
+ * and a build costs about 0.75 ms a memory: once the series has imported a fifth of the stored
+ * memories, what its next chunks save soon outweighs the build (at worst, a series that ends
+ * right after the drop pays about as much again as it saved; docs/performance.md). Searches
+ * meanwhile compare every vector (slower, never wrong); a daemon killed meanwhile builds the
+ * indexes at its next start.
+ */
+export const DEFER_INDEX_SHARE = 0.2;
 
 /** What an import needs of the service. */
 export interface ImporterDeps {
@@ -117,14 +131,24 @@ export class Importer {
     const now = this.#d.now();
     // Only where the index build holds another thread than this one (the worker of an
     // embedded database on disk): an in-memory database in this thread would block it.
-    const bulk = this.#d.bulk && this.#d.store.db.capabilities.offThread &&
-      valid.length >= BULK_IMPORT_MIN &&
-      valid.length * 2 >= await this.#d.store.countRows();
+    const offThread = this.#d.bulk && this.#d.store.db.capabilities.offThread;
+    const stored = offThread && valid.length >= IMPORT_ANALYZE_MIN
+      ? await this.#d.store.countRows()
+      : 0;
+    const bulk = offThread && valid.length >= BULK_IMPORT_MIN && valid.length * 2 >= stored;
+    // A chunk of a series (the analyze the last one left due has not run): the indexes wait
+    // for the series' end once it has imported a share of the stored memories.
+    const defer = offThread && !bulk && !this.#indexDeferred && this.#analyzeDue !== null &&
+      valid.length >= IMPORT_ANALYZE_MIN &&
+      this.#seriesItems + valid.length >= DEFER_INDEX_SHARE * stored;
     let bulkEnded = !bulk;
     const endBulk = async () => {
       if (bulkEnded) return;
       bulkEnded = true;
-      if (--this.#bulkImports === 0) await this.#d.store.buildSearchIndex();
+      // Deferred meanwhile by a series: built at its end, with its analyze.
+      if (--this.#bulkImports === 0 && !this.#indexDeferred) {
+        await this.#d.store.buildSearchIndex();
+      }
     };
     const job = await this.#d.store.beginImport(valid.length);
     // Published imports of 100 or more are followed by an analyze (below: at the end of the
@@ -136,6 +160,12 @@ export class Importer {
     try {
       // Several bulk imports at once: the first drops the index, the last one to end builds it.
       if (bulk && this.#bulkImports++ === 0) await this.#d.store.dropSearchIndex();
+      if (defer) {
+        this.#indexDeferred = true;
+        // The build grows the database's WASM memory: a fresh worker after the series.
+        this.#renewDue = true;
+        await this.#d.store.dropSearchIndex();
+      }
       // Vectors of this embedder only: a re-embedding run finishing meanwhile fails the import.
       const check = async (tx: Store) => {
         const recorded = await tx.recordedEmbedder(true);
@@ -186,6 +216,7 @@ export class Importer {
       if (valid.length >= IMPORT_ANALYZE_MIN) {
         // The reclaimer's vacuums wait for the analyze, which does their work.
         this.#analyzeDue ??= { since: performance.now(), release: this.#d.reclaimer.hold() };
+        this.#seriesItems += valid.length;
         // An import that (at least) doubled the memories: analyzed now, so that the searches
         // after it are planned for the table's new size. Otherwise once the series has ended.
         if (valid.length * 2 >= await this.#d.store.countRows()) await this.#analyzeNow();
@@ -205,6 +236,10 @@ export class Importer {
   #renewing: Promise<void> | null = null;
   /** Imports running, bulk or not. */
   #imports = 0;
+  /** The HNSW indexes were dropped by a series of imports ({@link DEFER_INDEX_SHARE}). */
+  #indexDeferred = false;
+  /** Memories the series of imports whose analyze is due has published. */
+  #seriesItems = 0;
   /**
    * The analyze published imports left due ({@link IMPORT_ANALYZE_MIN}): since when, and the
    * reclaimer's hold it keeps until it has run.
@@ -245,9 +280,23 @@ export class Importer {
     const due = this.#analyzeDue;
     if (due === null) return;
     this.#analyzeDue = null;
+    this.#seriesItems = 0;
     if (this.#analyzeTimer !== null) clearTimeout(this.#analyzeTimer);
     this.#analyzeTimer = null;
-    const run = this.#d.store.analyze().finally(() => {
+    const run = (async () => {
+      if (this.#indexDeferred) {
+        // The indexes a series deferred, built before its analyze (which then sees them).
+        this.#indexDeferred = false;
+        try {
+          await this.#d.store.buildSearchIndex();
+        } catch (err) {
+          // Left to the next analyze, close() or start; searches stay exact meanwhile.
+          this.#indexDeferred = true;
+          throw err;
+        }
+      }
+      await this.#d.store.analyze();
+    })().finally(() => {
       this.#analyzing = null;
       due.release();
     });
@@ -293,6 +342,16 @@ export class Importer {
       })();
     }, wait);
     Deno.unrefTimer(this.#renewTimer);
+  }
+
+  /**
+   * Resolves once no import runs and the analyze imports left due (with the indexes a series
+   * deferred) has run, by its own schedule.
+   */
+  async settled(): Promise<void> {
+    while (this.#imports > 0 || this.#analyzeDue !== null || this.#analyzing !== null) {
+      await (this.#analyzing ?? new Promise((r) => setTimeout(r, 25)));
+    }
   }
 
   /** Stop scheduling; run the analyze imports left due before the database closes. */

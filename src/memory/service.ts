@@ -140,6 +140,12 @@ export let searchWithSignals: (
 export let storeUnder: (service: SqlMemoryService) => Store;
 
 /**
+ * Resolves once the work a series of imports left due (the deferred index build, the analyze)
+ * has run: for src/memory/diagnostics.ts only (benchmarks that time a series to its end).
+ */
+export let importsSettledOf: (service: SqlMemoryService) => Promise<void>;
+
+/**
  * What the programs may do to the store beside the service's operations: the TTL cleanup
  * (cleanup.ts), the start-up upgrades (upgrade.ts), and the backend's name and capabilities
  * for their reports and decisions.
@@ -505,6 +511,7 @@ export class SqlMemoryService implements MemoryService {
     // through a method of the service.
     searchWithSignals = (service, input) => service.#search(input);
     storeUnder = (service) => service.#store;
+    importsSettledOf = (service) => service.#importer.settled();
   }
 
   /** A search, with the signals each result's confidence comes from (search.ts). */

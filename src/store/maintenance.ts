@@ -135,9 +135,9 @@ export async function buildSearchIndex(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.exec("set local maintenance_work_mem = '64MB'");
     // The build logs each page of the index whole: pglz spent a fifth of the build
-    // compressing floats that hardly compress (docs/performance.md, "Import speed at 20,000
-    // (0.12)"). The log goes at the checkpoint after the import. A superuser's setting:
-    // the embedded database only, the one this bulk path runs on.
+    // compressing floats that hardly compress (docs/history/performance-2026-11-25-to-28.md,
+    // "Import speed at 20,000 (0.12)"). The log goes at the checkpoint after the import. A
+    // superuser's setting: the embedded database only, the one this bulk path runs on.
     if (tx.capabilities.superuser) await tx.exec("set local wal_compression = off");
     await createMissingVectorIndexes(tx);
   });

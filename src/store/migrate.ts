@@ -250,7 +250,7 @@ async function execFile(tx: Db, file: string, sql: string): Promise<void> {
  * vectors and their HNSW index. On the embedded database `vector` (4-byte floats): compiled to
  * WASM, pgvector converts half floats without the CPU's instructions, and an HNSW insertion
  * took 3.7 times as long with halfvec at 384 dimensions, a build 4.5 times, a search 1.5 times
- * (docs/performance.md).
+ * (docs/history/performance-2026-11-25-to-28.md).
  */
 export async function vectorType(db: Db): Promise<"halfvec" | "vector"> {
   if (!db.capabilities.halfvec) return "vector";
@@ -317,8 +317,8 @@ function checkDim(dim: number): number {
  * row) and recall@15 against exact search is a little higher (0.929 → 0.938), queries as fast
  * (`deno task bench:hnsw`). ef_construction 64 → 32 in 0.10: a bulk import's index build of
  * 20,000 vectors took 7.0 s instead of 10.3 with LoCoMo dev hit@5 unchanged
- * (docs/performance.md, "Write and import speed (0.10)"). Indexes built before keep their
- * parameters until they are rebuilt (a bulk import or a re-embed does).
+ * (docs/history/performance-2026-11-25-to-28.md, "Write and import speed (0.10)"). Indexes built
+ * before keep their parameters until they are rebuilt (a bulk import or a re-embed does).
  */
 export const HNSW_WITH = "with (m = 8, ef_construction = 32)";
 

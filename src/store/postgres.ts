@@ -312,11 +312,11 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     // (migrations/functions/mneme_search_scoped.sql)
     // were planned as a Gather Merge over a parallel bitmap scan, and the search function's
     // plan starts the workers of those branches even when their filter is false: at 100,000
-    // memories every search paid 6-11 ms per branch (p50 2.9 -> 20.5 ms; docs/performance.md,
-    // "Searches of a small scope (0.13)"). The function sets it itself too; here it covers
-    // the other reads (Store.nearest's exact statement, which a create's contradiction check
-    // runs on a server).
-    // The embedded database has no parallel workers.
+    // memories every search paid 6-11 ms per branch (p50 2.9 -> 20.5 ms;
+    // docs/history/performance-2026-11-25-to-28.md, "Searches of a small scope (0.13)"). The
+    // function sets it itself too; here it covers the other reads (Store.nearest's exact statement,
+    // which a create's contradiction check runs on a server). The embedded database has no parallel
+    // workers.
     connection: {
       application_name: "mneme",
       "hnsw.iterative_scan": "relaxed_order",

@@ -35,7 +35,8 @@ export const POSTINGS_PER_TERM = 100;
  * the graph until enough rows pass it. An exact read costs about 1 ms and 0.65 ms more per
  * 1,000 rows of the scope on the embedded database; the walk grows with the memories per row
  * of the scope (35 ms for 100 of 20,000, 3.6 ms for 2,000 of 20,000, 0.6 ms for 1,150 of
- * 2,000). Chosen by measurement (docs/performance.md, "Searches of a small scope (0.13)").
+ * 2,000). Chosen by measurement (docs/history/performance-2026-11-25-to-28.md, "Searches of a small
+ * scope (0.13)").
  */
 export const EXACT_SCOPE_MAX = 2_000;
 

@@ -233,7 +233,7 @@ export async function insertAfterNearest(
     // Prepared: planned with sequential scans off, its plan stays on the HNSW index (or, for
     // a small scope, on the btree: another text) for every vector, scope and time (a generic
     // plan after five creates, 0.3-0.4 ms a create less than planning it each time at 2,000
-    // memories; docs/performance.md).
+    // memories; docs/history/performance-2026-11-25-to-28.md).
     { text: nearText, params: nearParams, prepare: true },
     // Its plan cannot depend on its parameters (rows as JSON): the embedded database keeps
     // it (a generic plan) rather than plan it again for each create. Sequential scans stay

@@ -290,6 +290,16 @@ Deno.test("memcli daily use against a real admin daemon", async (t) => {
         hits.filter((h) => h.memory.project === "imp" && h.memory.type === "fact").length,
         1,
       );
+      // Imported as superseded, its successor not imported: get says so, not "by itself".
+      await client.import([{ content: "an old rule, replaced", project: "imp", superseded: true }]);
+      const [old] = (await client.list({ project: "imp", limit: 50 })).filter((m) =>
+        m.content === "an old rule, replaced"
+      );
+      assert.equal(old.superseded_by, old.id);
+      const g = await memcli(["get", old.id], here);
+      assert.equal(g.code, 0, g.err);
+      assert.match(g.out, /superseded by: a memory not in this store \(imported as superseded\)\n/);
+      assert.ok(!g.out.includes(`superseded by: ${old.id}`), g.out);
     });
 
     await t.step(

@@ -5,7 +5,7 @@
  * memories still runs it within its request; close() runs one left due.
  */
 import assert from "node:assert/strict";
-import { openPglite } from "../../src/store/pglite/mod.ts";
+import { openPglite, openPgliteInWorker } from "../../src/store/pglite/mod.ts";
 import { createServiceOnDb, type OpenOptions } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir, testConfig } from "../helpers.ts";
@@ -140,4 +140,87 @@ Deno.test("close() with a due analyze that fails still closes cleanly", async ()
   }
   assert.equal(spy.calls, 1);
   assert.match(String(errors[0]), /analyzing after imports failed: .*the analyze failed/);
+});
+
+Deno.test("a series of imports in chunks defers the HNSW indexes once it has imported a fifth of the memories; built at its end, searches right meanwhile", async () => {
+  const dir = await tempDir("mneme-import-defer-");
+  const { db, handle } = await openPgliteInWorker(`${dir.path}/db`);
+  const s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    log: () => {},
+    handle,
+    reclaim: { atStartMs: null, afterChangeMs: 20, checkMs: 3_600_000 },
+    importAnalyze: { quietMs: 300 },
+  });
+  const hnsw = async () =>
+    (await db.query<{ name: string }>(
+      `select indexname as name from pg_indexes where tablename = 'memories'
+          and indexdef ilike '%using hnsw%' order by 1`,
+    )).map((r) => r.name);
+  try {
+    const spy = spyAnalyze(s);
+    const built = await hnsw();
+    assert.ok(built.length >= 1, `HNSW indexes at start: ${built}`);
+    // 1,000 stored (analyzed within the request: it doubled the memories), then a series.
+    await s.import(items(1000, "base"));
+    assert.deepEqual(await hnsw(), built);
+    // Its first chunk goes into the live graphs; the second brings the series to 200 of the
+    // 1,100 stored: the indexes wait for its end.
+    await s.import(items(100, "a"));
+    assert.deepEqual(await hnsw(), built, "a first chunk keeps the indexes");
+    await s.import(items(120, "b"));
+    assert.deepEqual(await hnsw(), [], "the series' chunk dropped them");
+    await s.import(items(100, "c"));
+    // Meanwhile every vector is compared: the newest chunk is found.
+    const hits = await s.search({ query: "note c 42 module", project: "p", limit: 5 });
+    assert.ok(hits.some((h) => h.memory.content.startsWith("note c 42:")), JSON.stringify(hits));
+    const calls = spy.calls;
+    await spy.next();
+    assert.equal(spy.calls, calls + 1, "one analyze for the series");
+    assert.deepEqual(await hnsw(), built, "built again before the series' analyze");
+    // A small import after it: nothing deferred.
+    await s.import(items(150, "d"));
+    assert.deepEqual(await hnsw(), built);
+  } finally {
+    await s.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("close() builds the indexes a series of imports deferred", async () => {
+  const dir = await tempDir("mneme-import-defer-close-");
+  const path = `${dir.path}/db`;
+  let { db, handle } = await openPgliteInWorker(path);
+  let s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    log: () => {},
+    handle,
+    reclaim: { atStartMs: null },
+    importAnalyze: { quietMs: 60_000 },
+  });
+  const count = async () =>
+    (await db.query<{ n: number }>(
+      `select count(*)::int as n from pg_indexes where tablename = 'memories'
+          and indexdef ilike '%using hnsw%'`,
+    ))[0].n;
+  const before = await count();
+  try {
+    await s.import(items(500, "base"));
+    await s.import(items(100, "a"));
+    await s.import(items(100, "b"));
+    assert.equal(await count(), 0, "deferred");
+  } finally {
+    await s.close();
+  }
+  ({ db, handle } = await openPgliteInWorker(path));
+  s = await createServiceOnDb(db, testConfig({ embeddingDim: 32, importBulk: true }), {
+    log: () => {},
+    handle,
+    reclaim: { atStartMs: null },
+  });
+  try {
+    assert.equal(await count(), before, "built by close()");
+    assert.equal((await s.stats()).total, 700);
+  } finally {
+    await s.close();
+    await dir.cleanup();
+  }
 });

@@ -120,7 +120,14 @@ export async function get(args: string[], io: Io): Promise<number> {
   ];
   if (m.expires_at) lines.push(`expires:       ${m.expires_at}`);
   if (m.supersedes) lines.push(`supersedes:    ${m.supersedes}`);
-  if (m.superseded_by) lines.push(`superseded by: ${m.superseded_by}`);
+  if (m.superseded_by) {
+    // Imported superseded without its successor: superseded by itself (docs/admin-api.md).
+    lines.push(
+      m.superseded_by === m.id
+        ? "superseded by: a memory not in this store (imported as superseded)"
+        : `superseded by: ${m.superseded_by}`,
+    );
+  }
   io.out(lines.join("\n") + "\n\n" + m.content + "\n");
   return 0;
 }

@@ -21,7 +21,7 @@ export const SHARED_BUFFERS_MAX_MB = 16;
  * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast; in
  * 0.9 a pool of 8 MiB searched 20,000 memories as fast as one of 16 (the benchmark's daemon,
  * started on an empty database), with 8 MiB less WASM memory, so the bounds went from 16–24 to
- * 8–16 MiB (docs/performance.md, "Idle memory at 20,000 memories").
+ * 8–16 MiB (docs/history/performance-2026-11-25-to-28.md, "Idle memory at 20,000 memories").
  */
 export function sharedBuffersMb(dataBytes: number): number {
   const quarter = Math.ceil(dataBytes / 4 / 1048576);
@@ -56,7 +56,8 @@ export const STATISTICS_TARGET = 10;
  *   {@link STATISTICS_TARGET}) rather than 30,000. `ANALYZE` holds its sample in memory,
  *   whole rows: at 20,000 memories (a 384-dimension vector inline in each row) the analysis
  *   after an import grew PGlite's WASM memory by 42 MiB, which it never gives back, against
- *   6 MiB with this sample (docs/performance.md, "Idle memory at 20,000 memories").
+ * 6 MiB with this sample (docs/history/performance-2026-11-25-to-28.md, "Idle memory at 20,000
+ * memories").
  */
 export function laptopStartParams(dataBytes: number): string[] {
   return [

@@ -60,8 +60,10 @@ export function memoryRow(m, onDelete) {
           ? h(
             "span",
             { class: "badge superseded-badge" },
-            "superseded by ",
-            memoryLink(m.superseded_by),
+            // Superseded by itself: imported as superseded, its successor not in this store.
+            m.superseded_by === m.id
+              ? "superseded"
+              : ["superseded by ", memoryLink(m.superseded_by)],
           )
           : null,
         m.supersedes

@@ -91,7 +91,10 @@ export async function memory(root, _params, id) {
         null,
         m.superseded_by
           ? [
-            memoryLink(m.superseded_by, m.superseded_by),
+            // Superseded by itself: imported as superseded, its successor not in this store.
+            m.superseded_by === m.id
+              ? h("span", { class: "muted", text: "a memory not in this store (imported)" })
+              : memoryLink(m.superseded_by, m.superseded_by),
             h("span", { class: "badge superseded-badge", text: "superseded" }),
           ]
           : h("span", { class: "muted", text: "— (current)" }),
