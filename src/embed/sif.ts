@@ -24,6 +24,8 @@ import { categoriesOf, namesIn } from "../domain/categories.ts";
  * a tool's name also contributes its category words (src/domain/categories.ts).
  */
 export const SIF_MODEL = "glove-100d-50k-sif-v2";
+/** Model name of the SIF vectors without the category words (0.15's encoding). */
+export const SIF_MODEL_V1 = "glove-100d-50k-sif-v1";
 /**
  * Weight of a tool name's category words in a SIF vector, relative to a word written in the
  * text: each category word weighs this times its own SIF weight (chosen on the paraphrase dev
@@ -83,7 +85,8 @@ export class SifEncoder implements DenseEncoder {
     const remove = options.removeCommon ?? true;
     this.#common = remove ? commonDirection(words) : null;
     this.#categoryWeight = options.categories ?? CATEGORY_WEIGHT;
-    const model = this.#categoryWeight > 0 ? SIF_MODEL : SIF_MODEL.replace(/-v\d+$/, "-v1");
+    const w = this.#categoryWeight;
+    const model = w <= 0 ? SIF_MODEL_V1 : w === CATEGORY_WEIGHT ? SIF_MODEL : `${SIF_MODEL}-c${w}`;
     this.info = {
       provider: "sif",
       model: remove ? model : `${model}-raw`,

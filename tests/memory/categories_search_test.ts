@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { pgliteService } from "../helpers.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
-import { builtinSif, SIF_MODEL } from "../../src/embed/sif.ts";
+import { builtinSif, SIF_MODEL, SIF_MODEL_V1, SifEncoder } from "../../src/embed/sif.ts";
 import { dot } from "../../src/embed/dense.ts";
 import { DEFAULT_MIN_CONFIDENCE, formatRecall } from "../../src/memcli/commands/recall.ts";
 
@@ -22,6 +22,9 @@ const MEMORIES = [
 Deno.test("sif v2: a tool name contributes its category words", async () => {
   const sif = await builtinSif();
   assert.equal(sif.info.model, SIF_MODEL);
+  // Another weight is another encoding (a database of it would be re-encoded).
+  assert.equal(new SifEncoder(sif.words, { categories: 0 }).info.model, SIF_MODEL_V1);
+  assert.notEqual(new SifEncoder(sif.words, { categories: 1 }).info.model, SIF_MODEL);
   const query = sif.vector("which package manager do we use")!;
   const memory = MEMORIES[0];
   const withCategories = dot(query, sif.vector(memory)!);
@@ -99,7 +102,7 @@ Deno.test("categories: a database with the v1 vectors is re-encoded in place", a
       ]);
     }
     await db.exec(
-      "update mneme_meta set dense_model = 'glove-100d-50k-sif-v1', dense_cursor = null",
+      `update mneme_meta set dense_model = '${SIF_MODEL_V1}', dense_cursor = null`,
     );
     assert.notDeepEqual(await read(), v2);
     const done = await service.backfillDense();
