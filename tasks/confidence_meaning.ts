@@ -85,7 +85,8 @@ export const FEATURES: Record<string, { kind: "pair" | "set"; doc: string }> = {
   lexical: { kind: "pair", doc: "today's lexical relevance (0 when found by the dense side only)" },
   c: {
     kind: "pair",
-    doc: "calibrated SIF − common cosine of prompt and memory: max(0, (cos − 0.235) / 0.765)",
+    doc:
+      "calibrated SIF − common cosine (v1, without the category words) of prompt and memory: max(0, (cos − 0.235) / 0.765)",
   },
   c_x_coverage: { kind: "pair", doc: "c × coverage" },
   shared: {
@@ -203,8 +204,10 @@ export function pairFeatures(
 interface Scope {
   /** Key -> content of every memory a prompt of it may see. */
   memories: Map<string, string>;
-  /** Key -> SIF vector. */
+  /** Key -> SIF vector (with the tool names' category words: the ranking's). */
   vectors: Map<string, Float32Array | null>;
+  /** Key -> SIF vector without the category words (the confidence's c, as the service's). */
+  plain: Map<string, Float32Array | null>;
 }
 
 /** The candidates of one prompt in one scope, with their features. */
@@ -227,6 +230,11 @@ async function candidatesOf(
   }
   const cOf = new Map<string, number>();
   for (const [k, v] of scope.vectors) cOf.set(k, q && v ? calibrated(dot(q, v)) : 0);
+  const qPlain = sif.vector(text, false);
+  const plainOf = (k: string) => {
+    const v = scope.plain.get(k);
+    return qPlain && v ? calibrated(dot(qPlain, v)) : 0;
+  };
   const nearest = [...cOf.entries()].sort((a, b) => b[1] - a[1]);
   const top3 = new Set(nearest.slice(0, 3).map(([k]) => k));
   const keys = new Set([...byKey.keys(), ...nearest.slice(0, DENSE_CANDIDATES).map(([k]) => k)]);
@@ -253,7 +261,7 @@ async function candidatesOf(
       target: targets?.has(k) ?? false,
       lexicalFound: byKey.has(k),
       f: {
-        ...pairFeatures(content, s, c, words, profile, pw),
+        ...pairFeatures(content, s, plainOf(k), words, profile, pw),
         c_margin: c - bestOther,
         dense_top3: top3.has(k) ? 1 : 0,
         lexical_top: k === firstLexical ? 1 : 0,
@@ -276,7 +284,11 @@ async function scopeOf(memories: Map<string, string>): Promise<Scope> {
   const sif = await builtinSif();
   const keys = [...memories.keys()];
   const vs = await sif.encode(keys.map((k) => memories.get(k)!));
-  return { memories, vectors: new Map(keys.map((k, i) => [k, vs[i]])) };
+  return {
+    memories,
+    vectors: new Map(keys.map((k, i) => [k, vs[i]])),
+    plain: new Map(keys.map((k) => [k, sif.vector(memories.get(k)!, false)])),
+  };
 }
 
 /**

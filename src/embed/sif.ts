@@ -16,9 +16,22 @@
 import { type DenseEncoder, type DenseInfo, unit } from "./dense.ts";
 import { builtinWordVectors, SIF_A, type WordVectors } from "./words.ts";
 import { STOP_WORDS } from "../domain/terms.ts";
+import { categoriesOf, namesIn } from "../domain/categories.ts";
 
-/** Model name of the SIF vectors (bumped when the encoding changes). */
-export const SIF_MODEL = "glove-100d-50k-sif-v1";
+/**
+ * Model name of the SIF vectors (bumped when the encoding changes: a database whose memories
+ * have another model's vectors re-encodes them in place at start, src/memory/dense.ts). v2:
+ * a tool's name also contributes its category words (src/domain/categories.ts).
+ */
+export const SIF_MODEL = "glove-100d-50k-sif-v2";
+/** Model name of the SIF vectors without the category words (0.15's encoding). */
+export const SIF_MODEL_V1 = "glove-100d-50k-sif-v1";
+/**
+ * Weight of a tool name's category words in a SIF vector, relative to a word written in the
+ * text: each category word weighs this times its own SIF weight (chosen on the paraphrase dev
+ * split among 0.5, 1, 2 and 3: docs/recall.md, 0.16).
+ */
+export const CATEGORY_WEIGHT = 2;
 
 /**
  * What the SIF vectors of the shipped word vectors are (100 dimensions, the common direction
@@ -34,6 +47,11 @@ export const BUILTIN_SIF_INFO: Readonly<DenseInfo> = {
 export interface SifOptions {
   /** Take out the vocabulary's common direction (default true). */
   removeCommon?: boolean;
+  /**
+   * Weight of a tool name's category words ({@link CATEGORY_WEIGHT} by default; 0: none, the
+   * v1 encoding).
+   */
+  categories?: number;
 }
 
 /**
@@ -58,22 +76,75 @@ export class SifEncoder implements DenseEncoder {
   readonly info: DenseInfo;
   readonly #words: WordVectors;
   readonly #common: Float32Array | null;
+  readonly #categoryWeight: number;
+  readonly #byName = new Map<string, Float32Array | null>();
 
   /** Encode with `words`; `removeCommon` (default true) takes out their common direction. */
   constructor(words: WordVectors, options: SifOptions = {}) {
     this.#words = words;
     const remove = options.removeCommon ?? true;
     this.#common = remove ? commonDirection(words) : null;
+    this.#categoryWeight = options.categories ?? CATEGORY_WEIGHT;
+    const w = this.#categoryWeight;
+    const model = w <= 0 ? SIF_MODEL_V1 : w === CATEGORY_WEIGHT ? SIF_MODEL : `${SIF_MODEL}-c${w}`;
     this.info = {
       provider: "sif",
-      model: remove ? SIF_MODEL : `${SIF_MODEL}-raw`,
+      model: remove ? model : `${model}-raw`,
       dimension: words.dimension,
     };
   }
 
-  /** The unit vector of one text, or null when it has no known word. */
-  vector(text: string): Float32Array | null {
+  /**
+   * The weighted sum of a tool name's category words (each its SIF weight times the category
+   * weight), made once per name; null when none of them is known.
+   */
+  #categoryVector(name: string): Float32Array | null {
+    const had = this.#byName.get(name);
+    if (had !== undefined) return had;
+    const words = this.#words;
+    const harmonic = Math.log(words.size) + 0.5772;
+    let out: Float32Array | null = null;
+    for (const c of categoriesOf(name) ?? []) {
+      const r = words.rank(c);
+      if (r === undefined || STOP_WORDS.has(c)) continue;
+      const p = 1 / ((r + 1) * harmonic);
+      const wt = Math.fround(this.#categoryWeight * SIF_A / (SIF_A + p));
+      const v = words.vector(c)!;
+      out ??= new Float32Array(words.dimension);
+      for (let j = 0; j < v.length; j++) out[j] += wt * v[j];
+    }
+    this.#byName.set(name, out);
+    return out;
+  }
+
+  /** The word vectors it encodes with. */
+  get words(): WordVectors {
+    return this.#words;
+  }
+
+  /**
+   * The SIF sum of a text (its known words, and each tool name's category words, unless
+   * `categories` is false), not yet normalised; null when it has nothing known.
+   */
+  sum(text: string, categories = true): Float32Array | null {
     const v = this.#words.sentence(text);
+    return categories ? this.#withCategories(v, text) : v;
+  }
+
+  /** `v` (the words' sum of `text`, changed in place) plus its names' category words. */
+  #withCategories(v: Float32Array | null, text: string): Float32Array | null {
+    if (this.#categoryWeight <= 0) return v;
+    for (const name of namesIn(text)) {
+      const c = this.#categoryVector(name);
+      if (!c) continue;
+      v ??= new Float32Array(this.#words.dimension);
+      for (let j = 0; j < v.length; j++) v[j] += c[j];
+    }
+    return v;
+  }
+
+  /** The sum without the common direction, at unit length. */
+  #finish(v: Float32Array | null): Float32Array | null {
     if (!v) return null;
     const u = this.#common;
     if (u) {
@@ -82,6 +153,23 @@ export class SifEncoder implements DenseEncoder {
       for (let i = 0; i < v.length; i++) v[i] -= d * u[i];
     }
     return unit(v);
+  }
+
+  /**
+   * The unit vector of one text, or null when it has no known word; `categories` false
+   * leaves out the tool names' category words (the v1 vector, which the confidence reads).
+   */
+  vector(text: string, categories = true): Float32Array | null {
+    return this.#finish(this.sum(text, categories));
+  }
+
+  /**
+   * The unit vector of `text` from its words' sentence vector (`words.sentence(text)` of
+   * {@link words}, as a search's re-rank has computed it; copied, not changed): the same
+   * vector as {@link vector}, without summing the words again.
+   */
+  fromSentence(sentence: Float32Array | null, text: string): Float32Array | null {
+    return this.#finish(this.#withCategories(sentence && sentence.slice(), text));
   }
 
   encode(texts: string[]): Promise<(Float32Array | null)[]> {

@@ -161,6 +161,12 @@ export interface RankOptions {
     query: Float32Array;
     found: ReadonlyMap<string, number>;
     vector: (text: string) => Float32Array | null;
+    /**
+     * The same vector from the text's word-vector sentence (`words.sentence`), when the
+     * encoder's word vectors are `words`: a candidate the re-rank has summed is not summed
+     * again.
+     */
+    fromSentence?: (sentence: Float32Array | null, text: string) => Float32Array | null;
   } | null;
   /** Results kept. */
   limit: number;
@@ -194,7 +200,8 @@ export function rank(
     .map((c) => {
       let r = relevance(c, share, o.retrieval);
       // A memory without a known word (code, numbers, another script) keeps its relevance.
-      const v = query && r > 0 ? words!.sentence(c.memory.content) : null;
+      const summed = query !== null && r > 0;
+      const v = summed ? words!.sentence(c.memory.content) : null;
       if (v) {
         const fused = (1 - WORD_VECTOR_SHARE) * r +
           WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
@@ -204,7 +211,9 @@ export function rank(
       // Its dense cosine: as the dense leg read it, else from its text (a lexical candidate).
       let cos: number | null = dense.found.get(c.memory.id) ?? null;
       if (cos === null) {
-        const d = dense.vector(c.memory.content);
+        const d = summed && dense.fromSentence
+          ? dense.fromSentence(v, c.memory.content)
+          : dense.vector(c.memory.content);
         cos = d ? dot(dense.query, d) : null;
       }
       const fused = fuseDense(r, cos);

@@ -14,6 +14,7 @@ import type { ScopeFilter } from "../store/sql.ts";
 import type { Store } from "../store/store.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
 import { calibrated, DENSE_CANDIDATES } from "./dense.ts";
+import { dot } from "../embed/dense.ts";
 import { lexicalQuery, rank, RECALL_CANDIDATES, type Retrieval } from "./ranking.ts";
 import type { EmbedderInfo, SearchInput, SearchResult } from "./types.ts";
 import { validateSearch } from "./validate.ts";
@@ -127,13 +128,25 @@ export async function searchMemories(
       query: leg.query,
       found: new Map(leg.near.map((n) => [n.memory.id, n.similarity])),
       vector: (text) => leg.encoder.vector(text),
+      fromSentence: leg.encoder.words === words
+        ? (sentence, text) => leg.encoder.fromSentence(sentence, text)
+        : undefined,
     },
     limit: q.limit,
     now,
   });
   const profile = profileQuery(q.query, words);
+  // The confidence reads the dense cosine without the tool names' category words (the cosine
+  // it was fitted on): two memories naming tools of one category are near in meaning, which
+  // ranks a memory about pnpm for "which package manager", but is no evidence that a prompt
+  // about eslint wants a memory about prettier (docs/recall.md, 0.16).
+  const plainQuery = leg ? leg.encoder.vector(q.query, false) : null;
   return ranked.map(({ c, score, cos }) => {
-    const semantic = cos === null ? 0 : calibrated(cos);
+    let semantic = cos === null ? 0 : calibrated(cos);
+    if (leg && cos !== null) {
+      const m = plainQuery && leg.encoder.vector(c.memory.content, false);
+      semantic = m ? calibrated(dot(plainQuery!, m)) : 0;
+    }
     const signals = signalsOf(profile, c.memory.content, c.lexical, words, semantic);
     return { memory: c.memory, score, confidence: confidenceOf(signals), signals };
   });
