@@ -47,7 +47,7 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-const SPLITS = ["dev", "test", "holdout", "tuning", "all"];
+const SPLITS = ["dev", "test", "holdout", "holdout2", "tuning", "all"];
 if (!SPLITS.includes(values.split!)) {
   console.error(`--split must be one of ${SPLITS.join(", ")}`);
   Deno.exit(2);
