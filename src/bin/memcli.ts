@@ -5,9 +5,9 @@
  * `capture` run as agent hooks, which must never fail a session, so they report problems
  * themselves. `--debug` (anywhere) prints the permissions the process holds to stderr.
  *
- * Modules are loaded on demand: the capture hook (`memcli capture --hook`, run at every Stop
- * of every Claude Code session) loads its own command module and what it imports, not the
- * dispatcher, the permission planner or the other commands (docs/claude-code.md, "How fast").
+ * Modules are loaded on demand: the hooks do not load the permission planner, and the capture
+ * hook (`memcli capture --hook`, run at every Stop of every Claude Code session) loads its own
+ * command module and what it imports, not the dispatcher either (docs/claude-code.md).
  * @module
  */
 import { watchLauncher } from "../common/launcher.ts";
@@ -44,27 +44,28 @@ if (isCaptureHook()) {
   }
   if (code !== undefined) Deno.exit(code);
 }
-const [{ loadMemoryConfig }, { main }, { heldPermissions, permissionProblem, planFor }] =
-  await Promise.all([
-    import("../config.ts"),
-    import("../memcli/main.ts"),
-    import("../permissions.ts"),
-  ]);
-if (debug) {
-  try {
-    console.error(
-      `memcli: permissions: ${heldPermissions(planFor("memcli", loadMemoryConfig()), true)}`,
-    );
-  } catch { /* a configuration error: the command reports it */ }
-}
-if (!QUIET.has(command) && !HOOKS.has(command ?? "") && !rest.includes("--help")) {
-  let problem: string | null = null;
-  try {
-    problem = permissionProblem(`memcli ${command}`, planFor("memcli", loadMemoryConfig()));
-  } catch { /* a configuration error: the command reports it */ }
-  if (problem) {
-    console.error(problem);
-    Deno.exit(1);
+const checked = !QUIET.has(command) && !HOOKS.has(command ?? "") && !rest.includes("--help");
+if (debug || checked) {
+  // The permission planner, only for the commands it checks (and --debug): not for the hooks.
+  const [{ loadMemoryConfig }, { heldPermissions, permissionProblem, planFor }] = await Promise
+    .all([import("../config.ts"), import("../permissions.ts")]);
+  if (debug) {
+    try {
+      console.error(
+        `memcli: permissions: ${heldPermissions(planFor("memcli", loadMemoryConfig()), true)}`,
+      );
+    } catch { /* a configuration error: the command reports it */ }
+  }
+  if (checked) {
+    let problem: string | null = null;
+    try {
+      problem = permissionProblem(`memcli ${command}`, planFor("memcli", loadMemoryConfig()));
+    } catch { /* a configuration error: the command reports it */ }
+    if (problem) {
+      console.error(problem);
+      Deno.exit(1);
+    }
   }
 }
+const { main } = await import("../memcli/main.ts");
 Deno.exit(await main(args));
