@@ -258,7 +258,10 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
     );
     const acc = await memcliProcess(["inbox", "--accepted"], here);
     assert.equal(acc.code, 0, acc.err);
-    assert.match(acc.out, /^[0-9a-f]{8} {2}project app {2}rule {2}.*\n {2}From now on always use pnpm/);
+    assert.match(
+      acc.out,
+      /^[0-9a-f]{8} {2}project app {2}rule {2}.*\n {2}From now on always use pnpm/,
+    );
     // Rejected, then said again in another session: not proposed again.
     const rj = await memcliProcess(["inbox", "reject", waiting[0].id.slice(0, 8)], here);
     assert.equal(rj.code, 0, rj.err);
