@@ -3,9 +3,10 @@
  * extract candidates (offline, or with a model when configured), remove secrets, drop near
  * duplicates of stored memories and of proposals the user rejected before, and propose the rest
  * to a {@link CaptureSink}, with the new cursor; with auto-accept on (`CAPTURE_AUTO_ACCEPT`), a
- * proposal sure enough, with no secret removed and replacing nothing, is accepted at once. The sink is the memory service's side (proposed memories, the inbox, the cursor per
- * session): the daemon's is src/capture/sink.ts, on the database; {@link MemoryCaptureSink}
- * keeps them in memory (tests, the benchmark).
+ * proposal sure enough, with no secret removed and replacing nothing, is accepted at once. The
+ * sink is the memory service's side (proposed memories, the inbox, the cursor per session): the
+ * daemon's is src/capture/sink.ts, on the database; {@link MemoryCaptureSink} keeps them in
+ * memory (tests, the benchmark).
  * @module
  */
 import { resolveProject } from "../memcli/project.ts";

@@ -1,9 +1,10 @@
 /**
  * The {@link CaptureSink} of the memory service: proposals go to the inbox (their own table,
  * never among the memories), near duplicates are looked for among the stored memories a search
- * for the text finds and among the pending proposals, rejected ones among the tombstones, contradictions are the service's own
- * check, and the cursor per session lives in the database, so a restarted daemon resumes
- * where it stopped.
+ * for the text finds and among the pending proposals, repeats of rejected proposals among the
+ * tombstones, contradictions are the service's own check, a sure proposal is accepted through
+ * the inbox (auto-accept), and the cursor per session lives in the database, so a restarted
+ * daemon resumes where it stopped.
  * @module
  */
 import type { Inbox } from "../memory/inbox.ts";
