@@ -116,6 +116,7 @@ export const CAPTURE_ENV_VARS: readonly string[] = [
   "CAPTURE_MODEL_API_KEY",
   "CAPTURE_SESSION_TOKENS",
   "CAPTURE_DAILY_TOKENS",
+  "CAPTURE_AUTO_ACCEPT",
 ];
 
 /**

@@ -482,9 +482,15 @@ function maintenanceRoutes(api: Hono, opts: AdminOptions, limit: MiddlewareHandl
 }
 
 /** What the inbox's routes call ({@link Inbox}). */
-export type InboxApi = Pick<Inbox, "list" | "get" | "accept" | "reject" | "edit">;
+export type InboxApi = Pick<
+  Inbox,
+  "list" | "get" | "accept" | "reject" | "edit" | "autoAccepted"
+>;
 
-/** Capture's inbox: list, get, edit, accept, reject ({@link Inbox}). */
+/**
+ * Capture's inbox: list, get, edit, accept, reject, and the memories accepted automatically
+ * ({@link Inbox}).
+ */
 function inboxRoutes(
   api: Hono,
   inbox: InboxApi,
@@ -506,6 +512,12 @@ function inboxRoutes(
   };
   api.get("/inbox", async (c) => c.json(await inbox.list(queryObject(c.req.url))));
   notAllowed("/inbox", "GET");
+  // Before /inbox/:id, which would take "accepted" for an id.
+  api.get(
+    "/inbox/accepted",
+    async (c) => c.json(await inbox.autoAccepted(queryObject(c.req.url))),
+  );
+  notAllowed("/inbox/accepted", "GET");
   api.get("/inbox/:id", async (c) => {
     noQuery(c);
     return c.json(await inbox.get(c.req.param("id")));

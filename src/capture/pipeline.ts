@@ -1,10 +1,12 @@
 /**
  * The capture pipeline of one hand-over: read the session's transcript from its cursor,
  * extract candidates (offline, or with a model when configured), remove secrets, drop near
- * duplicates of stored memories, and propose the rest to a {@link CaptureSink}, with the new
- * cursor. The sink is the memory service's side (proposed memories, the inbox, the cursor per
- * session): the daemon's is src/capture/sink.ts, on the database; {@link MemoryCaptureSink}
- * keeps them in memory (tests, the benchmark).
+ * duplicates of stored memories and of proposals the user rejected before, and propose the rest
+ * to a {@link CaptureSink}, with the new cursor; with auto-accept on (`CAPTURE_AUTO_ACCEPT`), a
+ * proposal sure enough, with no secret removed and replacing nothing, is accepted at once. The
+ * sink is the memory service's side (proposed memories, the inbox, the cursor per session): the
+ * daemon's is src/capture/sink.ts, on the database; {@link MemoryCaptureSink} keeps them in
+ * memory (tests, the benchmark).
  * @module
  */
 import { resolveProject } from "../memcli/project.ts";
@@ -54,10 +56,20 @@ export interface Proposal extends Candidate {
 export interface CaptureSink {
   /** Memories of `project` (and global ones) that nearly repeat `text`, accepted or proposed. */
   nearDuplicates(text: string, project: string | null): Promise<StoredMatch[]>;
+  /**
+   * Whether `text` nearly repeats a proposal the user rejected in `project`'s hierarchy (its
+   * project, or a global one): such a candidate is not proposed again.
+   */
+  rejectedBefore(text: string, project: string | null): Promise<boolean>;
   /** Accepted memories that `text` contradicts (a proposal then replaces the first). */
   contradictions(text: string, project: string | null): Promise<StoredMatch[]>;
   /** Store a proposal (never shown by bootstrap, the prompt hook or recall until accepted). */
   propose(p: Proposal): Promise<{ id: string }>;
+  /**
+   * Accept a proposal at once (auto-accept), as the inbox's accept does, its memory tagged
+   * `auto-accepted`; throws when the create is refused (the proposal then stays).
+   */
+  acceptAutomatically(id: string): Promise<void>;
   /** The cursor of a session's transcript, or null before its first read. */
   getCursor(sessionId: string): Promise<Cursor | null>;
   /** Store a session's cursor (after its proposals are stored). */
@@ -86,6 +98,10 @@ export interface CaptureReport {
   proposed: number;
   /** Candidates dropped as near duplicates of stored memories (counted, not shown). */
   duplicates: number;
+  /** Candidates dropped because they nearly repeat a proposal the user rejected before. */
+  rejectedBefore: number;
+  /** Proposals accepted at once (auto-accept). */
+  autoAccepted: number;
   /** Proposals that replace a stored memory. */
   replacements: number;
   /** Candidates that held a secret: kept with a marker. */
@@ -104,6 +120,21 @@ export interface CaptureOptions {
   read?: ReadOptions;
   /** Project resolution (default: as the bootstrap does, from `cwd`). */
   project?: (cwd: string) => Promise<string | null>;
+  /**
+   * Auto-accept's floor (`CAPTURE_AUTO_ACCEPT`): a proposal whose confidence is at least this,
+   * with no secret removed and replacing no stored memory, is accepted at once. Absent or null:
+   * every proposal waits in the inbox.
+   */
+  autoAccept?: number | null;
+}
+
+/**
+ * Whether a proposal is accepted at once under auto-accept's `floor`: its extractor's (or the
+ * model's) confidence reaches the floor, no secret was replaced by a marker in it, and it
+ * replaces no stored memory (those wait for a human).
+ */
+export function autoAcceptable(p: Proposal, floor: number | null | undefined): boolean {
+  return floor != null && p.confidence >= floor && !p.secretsRemoved?.length && !p.replaces;
 }
 
 /** Words that must be left once secrets are removed for a candidate to be kept. */
@@ -154,6 +185,8 @@ export async function runCapture(
     candidates: 0,
     proposed: 0,
     duplicates: 0,
+    rejectedBefore: 0,
+    autoAccepted: 0,
     replacements: 0,
     redacted: 0,
     droppedForSecret: 0,
@@ -175,6 +208,10 @@ export async function runCapture(
       continue;
     }
     const scopeProject = keep.scope === "global" ? null : project;
+    if (await sink.rejectedBefore(keep.text, scopeProject)) {
+      report.rejectedBefore++;
+      continue;
+    }
     if ((await sink.nearDuplicates(keep.text, scopeProject)).length) {
       report.duplicates++;
       continue;
@@ -186,10 +223,18 @@ export async function runCapture(
       ...(contra.length ? { replaces: contra[0] } : {}),
       ...(kinds.length ? { secretsRemoved: kinds } : {}),
     };
-    await sink.propose(proposal);
+    const { id } = await sink.propose(proposal);
     kept.push(keep);
     report.proposed++;
     if (contra.length) report.replacements++;
+    if (autoAcceptable(proposal, opts.autoAccept)) {
+      try {
+        await sink.acceptAutomatically(id);
+        report.autoAccepted++;
+      } catch {
+        // Refused (a limit, a check of the create path): it waits in the inbox.
+      }
+    }
   }
   await sink.setCursor(req.sessionId, read.cursor);
   return report;
@@ -205,8 +250,10 @@ export interface MemoryRecord {
   project: string | null;
   /** Accepted, or proposed (in the inbox). */
   state: "accepted" | "proposed";
-  /** The proposal, for proposed ones. */
+  /** The proposal, for proposed ones (and auto-accepted ones). */
   proposal?: Proposal;
+  /** Accepted automatically. */
+  autoAccepted?: boolean;
 }
 
 /** Whether `text` names `word` as a whole word. */
@@ -228,6 +275,8 @@ export class MemoryCaptureSink implements CaptureSink {
   readonly records: MemoryRecord[] = [];
   /** Cursors by session. */
   readonly cursors: Map<string, Cursor> = new Map();
+  /** Tombstones of rejected proposals. */
+  readonly rejected: { text: string; project: string | null }[] = [];
   #n = 0;
 
   /** A sink holding `accepted` memories. */
@@ -255,6 +304,32 @@ export class MemoryCaptureSink implements CaptureSink {
         proposed: r.state === "proposed",
       })),
     );
+  }
+
+  /** See {@link CaptureSink.rejectedBefore}. */
+  rejectedBefore(text: string, project: string | null): Promise<boolean> {
+    return Promise.resolve(
+      this.rejected.some((r) =>
+        (r.project === null || r.project === project) && isNearDuplicate(text, r.text)
+      ),
+    );
+  }
+
+  /** Reject a proposal (as the inbox does): it goes, leaving a tombstone. */
+  reject(id: string): void {
+    const i = this.records.findIndex((r) => r.id === id && r.state === "proposed");
+    if (i < 0) throw new Error(`no proposal ${id}`);
+    const [r] = this.records.splice(i, 1);
+    this.rejected.push({ text: r.text.toLowerCase(), project: r.project });
+  }
+
+  /** See {@link CaptureSink.acceptAutomatically}. */
+  acceptAutomatically(id: string): Promise<void> {
+    const r = this.records.find((r) => r.id === id && r.state === "proposed");
+    if (!r) return Promise.reject(new Error(`no proposal ${id}`));
+    r.state = "accepted";
+    r.autoAccepted = true;
+    return Promise.resolve();
   }
 
   /** See {@link CaptureSink.contradictions}. */

@@ -134,7 +134,8 @@ export class CaptureQueue {
           // Counts only: never a memory's text.
           this.#log(
             `capture: session ${r.sessionId} (${next.event}): ${r.turns} turns, ${r.proposed} ` +
-              `proposed, ${r.duplicates} duplicates dropped, ${
+              `proposed (${r.autoAccepted} accepted automatically), ${r.duplicates} ` +
+              `duplicates dropped, ${r.rejectedBefore} rejected before, ${
                 r.redacted + r.droppedForSecret
               } with secrets`,
           );

@@ -20,12 +20,16 @@ export interface DaemonCapture {
   close(): Promise<void>;
 }
 
-/** Start capture over `inbox` with the model settings `model`. */
+/**
+ * Start capture over `inbox` with the model settings `model` and auto-accept's floor
+ * (`CAPTURE_AUTO_ACCEPT`; null: off).
+ */
 export function startCapture(
   inbox: Inbox,
   model: CaptureModelConfig,
   env: (n: string) => string | undefined,
   log: (line: string) => void,
+  autoAccept: number | null = null,
 ): DaemonCapture {
   const made = captureModelCall(model, env);
   let extractor: Extractor | undefined;
@@ -50,7 +54,7 @@ export function startCapture(
   }
   const queue = new CaptureQueue(
     new InboxCaptureSink(inbox),
-    extractor ? { extractor } : {},
+    { ...(extractor ? { extractor } : {}), autoAccept },
     log,
   );
   return {

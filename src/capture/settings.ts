@@ -11,7 +11,10 @@
  *   `MSGCLI_API_BASE_URL`);
  * - `CAPTURE_MODEL_API_KEY`: the key for anthropic (required) and openai (optional for local
  *   compatible servers);
- * - `CAPTURE_SESSION_TOKENS` (default 20000) and `CAPTURE_DAILY_TOKENS` (default 200000).
+ * - `CAPTURE_SESSION_TOKENS` (default 20000) and `CAPTURE_DAILY_TOKENS` (default 200000);
+ * - `CAPTURE_AUTO_ACCEPT`: `off` (default: every proposal waits in the inbox), `on` (accept at
+ *   once a proposal whose confidence is at least {@link DEFAULT_AUTO_ACCEPT_FLOOR}), or a number
+ *   in (0, 1], the floor.
  * @module
  */
 import { loadMsgConfig } from "../msg/config.ts";
@@ -25,6 +28,33 @@ export type ModelProvider = typeof MODEL_PROVIDERS[number];
 export const DEFAULT_SESSION_TOKENS = 20_000;
 /** Default token budget of one day (UTC), all sessions. */
 export const DEFAULT_DAILY_TOKENS = 200_000;
+
+/**
+ * Auto-accept's floor when `CAPTURE_AUTO_ACCEPT=on`: the extractor's confidence a proposal needs
+ * to be accepted at once. The one place it is set.
+ */
+export const DEFAULT_AUTO_ACCEPT_FLOOR = 0.95;
+
+/**
+ * Read `CAPTURE_AUTO_ACCEPT`: null when off (the default), else the confidence floor (`on`:
+ * {@link DEFAULT_AUTO_ACCEPT_FLOOR}; a number in (0, 1]). A bad value throws
+ * {@link CaptureConfigError} naming the variable.
+ */
+export function captureAutoAccept(env: (n: string) => string | undefined): number | null {
+  const raw = env("CAPTURE_AUTO_ACCEPT")?.trim().toLowerCase() || "off";
+  if (raw === "off") return null;
+  if (raw === "on") return DEFAULT_AUTO_ACCEPT_FLOOR;
+  const n = Number(raw);
+  if (!/^(0|1)?(\.\d+)?$/.test(raw) || !(n > 0 && n <= 1)) {
+    throw new CaptureConfigError(
+      "CAPTURE_AUTO_ACCEPT",
+      `must be off, on or a number greater than 0 and at most 1, the confidence floor (got "${
+        env("CAPTURE_AUTO_ACCEPT")?.trim()
+      }")`,
+    );
+  }
+  return n;
+}
 
 /** Capture's model settings. */
 export interface CaptureModelConfig {

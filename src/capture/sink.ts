@@ -1,9 +1,10 @@
 /**
  * The {@link CaptureSink} of the memory service: proposals go to the inbox (their own table,
  * never among the memories), near duplicates are looked for among the stored memories a search
- * for the text finds and among the pending proposals, contradictions are the service's own
- * check, and the cursor per session lives in the database, so a restarted daemon resumes
- * where it stopped.
+ * for the text finds and among the pending proposals, repeats of rejected proposals among the
+ * tombstones, contradictions are the service's own check, a sure proposal is accepted through
+ * the inbox (auto-accept), and the cursor per session lives in the database, so a restarted
+ * daemon resumes where it stopped.
  * @module
  */
 import type { Inbox } from "../memory/inbox.ts";
@@ -34,6 +35,16 @@ export class InboxCaptureSink implements CaptureSink {
         proposed: true,
       })),
     ];
+  }
+
+  /** See {@link CaptureSink.rejectedBefore}: the tombstones of its hierarchy. */
+  async rejectedBefore(text: string, project: string | null): Promise<boolean> {
+    return (await this.#inbox.rejections(project)).some((t) => isNearDuplicate(text, t));
+  }
+
+  /** See {@link CaptureSink.acceptAutomatically}. */
+  async acceptAutomatically(id: string): Promise<void> {
+    await this.#inbox.acceptAutomatically(id);
   }
 
   /** See {@link CaptureSink.contradictions}. */

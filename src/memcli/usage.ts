@@ -185,6 +185,7 @@ Flags:
   -h, --help       show this help
 `,
   inbox: `Usage: memcli inbox [list] [--project NAME | --global] [--type T] [--limit N] [--json]
+       memcli inbox --accepted [--days N] [--limit N] [--json]
        memcli inbox accept ID... [--keep] [--json]
        memcli inbox reject ID...
        memcli inbox edit ID CONTENT... [--json]
@@ -195,14 +196,18 @@ each proposal's short id, where it goes, its type, the extractor's confidence, w
 which session it was said, and the stored memory it would replace. accept stores it as a
 memory (embedded, checked for secrets and contradictions like add) and supersedes the memory it
 replaces in the same step; --keep stores it without superseding. reject removes it. edit
-changes its text before you accept it ("-" as CONTENT reads it from stdin). ID is the short
-id shown (6 or more hex digits) or the full id.
+changes its text before you accept it ("-" as CONTENT reads it from stdin); a rejected
+statement is remembered and not proposed again. ID is the short id shown (6 or more hex digits)
+or the full id. With CAPTURE_AUTO_ACCEPT on, capture stores sure proposals itself (tagged
+auto-accepted): the list says how many in the last 7 days, --accepted lists them.
 
 Flags:
   --project NAME   list: only this project's proposals
   --global         list: only global ones
   --type T         list: only this type
   --limit N        list: at most N (1-1000, default 50)
+  --accepted       the memories capture accepted automatically (newest first)
+  --days N         --accepted: of the last N days (1-365, default 7)
   --keep           accept: do not supersede the memory it replaces
   --json           JSON output
   -h, --help       show this help

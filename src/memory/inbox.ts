@@ -4,7 +4,10 @@
  * `recall` and search cannot show them. Accepting one creates the memory through the
  * service's ordinary create path (validation, secret check, embedding, contradiction check)
  * and, for a proposal that replaces a stored memory, supersedes that one in the same
- * transaction as the insert; then the proposal is removed. Rejecting removes it.
+ * transaction as the insert; then the proposal is removed. Rejecting removes it and leaves a
+ * tombstone (its hierarchy and normalised text), so capture does not propose it again.
+ * Capture may also accept a proposal itself (`CAPTURE_AUTO_ACCEPT`): through the same path,
+ * tagged `auto-accepted` besides `captured`.
  *
  * Capture's side (src/capture/sink.ts) stores proposals, reads their neighbours for the
  * near-duplicate and contradiction checks, and keeps the cursor per session and the model
@@ -13,7 +16,7 @@
  */
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
 import { badRequest, MemoryError } from "../domain/errors.ts";
-import type { ProposalRow } from "../store/proposals.ts";
+import type { ProposalRow, TaggedMemory } from "../store/proposals.ts";
 import type { ProposalStore } from "../store/proposals.ts";
 import type { Contradiction, CreateResult, MemoryService } from "./types.ts";
 import {
@@ -104,6 +107,30 @@ export const NEIGHBOUR_PROPOSALS = 500;
 /** The tag every captured memory carries. */
 export const CAPTURED_TAG = "captured";
 
+/** The tag of a captured memory that capture accepted itself (`CAPTURE_AUTO_ACCEPT`). */
+export const AUTO_ACCEPTED_TAG = "auto-accepted";
+
+/** Days a rejected proposal's tombstone is kept (older ones go when a new one is written). */
+export const TOMBSTONE_DAYS = 365;
+
+/** Most tombstones read for one candidate (the newest of its hierarchy). */
+export const NEIGHBOUR_TOMBSTONES = 1000;
+
+/** Days `memcli inbox` looks back for memories accepted automatically, by default. */
+export const AUTO_ACCEPTED_DAYS = 7;
+
+const DAY_MS = 86_400_000;
+
+/** The memories capture accepted itself since a day (GET /api/inbox/accepted). */
+export interface AutoAccepted {
+  /** Since when (ISO). */
+  since: string;
+  /** How many in all. */
+  count: number;
+  /** The newest (at most the limit asked), newest first. */
+  memories: TaggedMemory[];
+}
+
 function toItem(r: ProposalRow, replaces: Memory | null): InboxItem {
   return {
     id: r.id,
@@ -133,6 +160,29 @@ function validateAccept(x: unknown): { supersede: boolean } {
     throw badRequest("supersede", "must be a boolean");
   }
   return { supersede: o.supersede !== false };
+}
+
+/** GET /api/inbox/accepted's query: `days` 1..365 (default 7), `limit` 1..1000 (default 50). */
+function validateAutoAcceptedQuery(x: unknown): { days: number; limit: number } {
+  if (x === null || typeof x !== "object" || Array.isArray(x)) {
+    throw badRequest("query", "must be an object");
+  }
+  const o = x as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k !== "days" && k !== "limit") {
+      throw badRequest(k, "unknown field; allowed fields are days, limit");
+    }
+  }
+  const int = (k: string, def: number, max: number): number => {
+    const v = o[k];
+    if (v === undefined || v === "") return def;
+    const n = typeof v === "number" ? v : Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      throw badRequest(k, `must be an integer between 1 and ${max}`);
+    }
+    return n;
+  };
+  return { days: int("days", AUTO_ACCEPTED_DAYS, TOMBSTONE_DAYS), limit: int("limit", 50, 1000) };
 }
 
 /** The inbox over a service (the create path) and its store (the proposals). */
@@ -200,6 +250,27 @@ export class Inbox {
   async accept(id: string, options?: unknown): Promise<AcceptResult> {
     const key = validateId(id);
     const { supersede } = validateAccept(options);
+    return await this.#accept(key, supersede, []);
+  }
+
+  /**
+   * Capture's automatic accept (`CAPTURE_AUTO_ACCEPT`): {@link accept} of a proposal that
+   * replaces nothing, its memory tagged {@link AUTO_ACCEPTED_TAG} too. A refused create
+   * throws and leaves the proposal in the inbox, for a human.
+   */
+  async acceptAutomatically(id: string): Promise<AcceptResult> {
+    return await this.#accept(validateId(id), false, [AUTO_ACCEPTED_TAG]);
+  }
+
+  /** The memories accepted automatically in the last `days` days (at most `limit` listed). */
+  async autoAccepted(filter: unknown = {}): Promise<AutoAccepted> {
+    const { days, limit } = validateAutoAcceptedQuery(filter);
+    const since = new Date(this.#now().getTime() - days * DAY_MS);
+    const r = await this.#proposals.taggedSince(AUTO_ACCEPTED_TAG, since, limit);
+    return { since: since.toISOString(), count: r.total, memories: r.memories };
+  }
+
+  async #accept(key: string, supersede: boolean, extraTags: string[]): Promise<AcceptResult> {
     if (this.#busy.has(key)) {
       throw new MemoryError(409, `proposal ${key} is being accepted already`, { field: "id" });
     }
@@ -224,7 +295,7 @@ export class Inbox {
           type: p.type,
           scope: p.scope,
           ...(p.project ? { project: p.project } : {}),
-          tags: p.tags,
+          tags: [...p.tags, ...extraTags.filter((t) => !p.tags.includes(t))],
           ...(target ? { supersedes: target.id } : {}),
         });
       } catch (err) {
@@ -250,11 +321,32 @@ export class Inbox {
     }
   }
 
-  /** Reject a proposal: it is removed. */
+  /**
+   * Reject a proposal: it is removed and leaves a tombstone, so that capture does not propose
+   * it again (tombstones older than {@link TOMBSTONE_DAYS} days go).
+   */
   async reject(id: string): Promise<{ rejected: string }> {
     const key = validateId(id);
-    if (this.#busy.has(key) || !await this.#proposals.delete(key)) throw notFound(key);
+    const now = this.#now();
+    if (
+      this.#busy.has(key) ||
+      !await this.#proposals.reject(
+        key,
+        crypto.randomUUID(),
+        now,
+        new Date(now.getTime() - TOMBSTONE_DAYS * DAY_MS),
+      )
+    ) throw notFound(key);
     return { rejected: key };
+  }
+
+  /**
+   * The texts of the rejected proposals a new one of `project` (null: global) is compared with:
+   * the tombstones of its project and the global ones, the newest {@link NEIGHBOUR_TOMBSTONES}.
+   */
+  rejections(project: string | null): Promise<string[]> {
+    const since = new Date(this.#now().getTime() - TOMBSTONE_DAYS * DAY_MS);
+    return this.#proposals.rejectionsInHierarchy(project, since, NEIGHBOUR_TOMBSTONES);
   }
 
   /** Change a proposal's text before accepting it (`{content}`, checked as an update is). */

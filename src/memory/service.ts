@@ -493,6 +493,11 @@ export class SqlMemoryService implements MemoryService {
   async deleteMany(filter: DeleteFilter = {}): Promise<{ deleted: number }> {
     const f = validateDeleteFilter(filter);
     const deleted = await this.#store.deleteMany(f, BULK_DELETE_MAX);
+    // A project's data deleted (all its memories, of every type): capture's tombstones of
+    // rejected proposals in that project go too.
+    if (f.project !== undefined && f.type === undefined && f.scope !== "global") {
+      await this.#store.proposals.forgetRejections(f.project);
+    }
     this.#store.invalidateStats();
     if (deleted) this.#reclaimer.changed("bulk delete");
     return { deleted };

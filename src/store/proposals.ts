@@ -1,11 +1,13 @@
 /**
  * Capture's proposals (migrations/0017_proposals.sql): memories found in a session that wait
  * for review, in their own table (never in `memories`, so no search, recall or bootstrap can
- * show them); the cursor per session's transcript; the model tokens spent per day.
+ * show them); the cursor per session's transcript; the model tokens spent per day; the
+ * tombstones of rejected proposals (migrations/0018_rejections.sql).
  * @module
  */
 import type { MemoryType, Scope } from "../domain/memory.ts";
 import type { Db } from "./db.ts";
+import { VISIBLE } from "./sql.ts";
 
 /** A proposal as stored. */
 export interface ProposalRow {
@@ -37,6 +39,22 @@ export interface ProposalRow {
   rule: string | null;
   /** Kinds of secret replaced by a marker in `content`. */
   secrets_removed: string[];
+}
+
+/** A memory as {@link ProposalStore.taggedSince} lists it. */
+export interface TaggedMemory {
+  /** Its id. */
+  id: string;
+  /** Its text. */
+  content: string;
+  /** Its type. */
+  type: MemoryType;
+  /** Its scope. */
+  scope: Scope;
+  /** Its project (null when global). */
+  project: string | null;
+  /** When it was created (ISO). */
+  created_at: string;
 }
 
 /** A proposal to insert (the id and times given by the caller). */
@@ -194,6 +212,91 @@ export class ProposalStore {
       "select count(*)::int as n from proposals where status = 'pending'",
     );
     return Number(r?.n ?? 0);
+  }
+
+  /**
+   * Reject a pending proposal: it is removed and leaves a tombstone (its scope, project and
+   * text, lower-cased with white space collapsed) in the same statement; tombstones rejected
+   * before `expireBefore` are removed. False when the proposal was not there.
+   */
+  async reject(
+    id: string,
+    tombstoneId: string,
+    now: Date,
+    expireBefore: Date,
+  ): Promise<boolean> {
+    const rows = await this.#db.query(
+      `with gone as (
+         delete from proposals where id = $1 and status = 'pending'
+         returning scope, project, content)
+       insert into capture_rejections (id, scope, project, text, rejected_at)
+       select $2, g.scope, g.project, btrim(lower(regexp_replace(g.content, '\\s+', ' ', 'g'))), $3
+         from gone g
+       returning id`,
+      [id, tombstoneId, now],
+    );
+    if (!rows.length) return false;
+    await this.#db.query("delete from capture_rejections where rejected_at < $1", [
+      expireBefore,
+    ]);
+    return true;
+  }
+
+  /**
+   * The tombstones a new proposal of `project` (null: global) meets: those of that project and
+   * the global ones, newest first, at most `limit`, rejected at or after `since`.
+   */
+  async rejectionsInHierarchy(
+    project: string | null,
+    since: Date,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await this.#db.query<{ text: string }>(
+      `select r.text from capture_rejections r
+        where (r.scope = 'global' or r.project = $1) and r.rejected_at >= $2
+        order by r.rejected_at desc, r.id limit $3`,
+      [project, since, limit],
+    );
+    return rows.map((r) => r.text);
+  }
+
+  /**
+   * Memories tagged `tag` created at or after `since` (newest first, at most `limit`), and how
+   * many there are in all: the ones capture accepted automatically.
+   */
+  async taggedSince(
+    tag: string,
+    since: Date,
+    limit: number,
+  ): Promise<{ total: number; memories: TaggedMemory[] }> {
+    const rows = await this.#db.query<
+      Omit<TaggedMemory, "created_at"> & { created_at: Date | string; total: number }
+    >(
+      `select m.id::text as id, m.content, m.type, m.scope, m.project, m.created_at,
+              count(*) over ()::int as total
+         from memories m
+        where $1 = any(m.tags) and m.created_at >= $2 and ${VISIBLE}
+        order by m.created_at desc, m.id limit $3`,
+      [tag, since, limit],
+    );
+    // limit >= 1: no row is no memory at all.
+    const total = rows.length ? Number(rows[0].total) : 0;
+    return {
+      total,
+      memories: rows.map(({ total: _, created_at, ...m }) => ({
+        ...m,
+        created_at: iso(created_at),
+      })),
+    };
+  }
+
+  /** Remove a project's tombstones; how many there were. */
+  async forgetRejections(project: string): Promise<number> {
+    const rows = await this.#db.query(
+      "delete from capture_rejections where project = $1 returning id",
+      [project],
+    );
+    return rows.length;
   }
 
   /** A session's transcript cursor (as JSON) and the tokens it spent; null before its first. */

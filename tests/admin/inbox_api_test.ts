@@ -154,6 +154,18 @@ Deno.test("inbox API: capture into the inbox, list, edit, accept, reject; bad in
     assert.equal(acc.json.memory.content, "Use pnpm, not npm.");
     const rej = await call("POST", `/api/inbox/${mongo.id}/reject`);
     assert.deepEqual(rej.json, { rejected: mongo.id });
+    // What capture accepted automatically (nothing here: auto-accept is off).
+    const auto = await call("GET", "/api/inbox/accepted");
+    assert.equal(auto.status, 200, JSON.stringify(auto.json));
+    assert.equal(auto.json.count, 0);
+    assert.deepEqual(auto.json.memories, []);
+    assert.ok(Date.parse(auto.json.since) < Date.now());
+    for (const [q, field] of [["days=0", "days"], ["limit=x", "limit"], ["tag=a", "tag"]]) {
+      const r = await call("GET", `/api/inbox/accepted?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.equal(r.json.field, field, q);
+    }
+    assert.equal((await call("PUT", "/api/inbox/accepted", { content: "x" })).status, 405);
     assert.deepEqual((await call("GET", "/api/inbox")).json, []);
     const mems = (await call("GET", "/api/memories")).json;
     assert.deepEqual(mems.map((m: { content: string }) => m.content), ["Use pnpm, not npm."]);

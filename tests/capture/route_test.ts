@@ -173,3 +173,21 @@ Deno.test("memcli capture --hook exits 0 with one line on stderr when the servic
     await dir.cleanup();
   }
 });
+
+Deno.test("memcli capture --hook: a --deadline out of bounds is a usage error, reported by the dispatcher", async () => {
+  const dir = await tempDir("capture-hook-usage-");
+  try {
+    for (const extra of [["--deadline", "5"], ["--deadline", "999999"], ["--nope"]]) {
+      const r = await runHook("http://127.0.0.1:9", dir.path, extra);
+      assert.equal(r.code, 1, extra.join(" "));
+      assert.match(r.err[0], /^memcli capture: /, r.err.join("\n"));
+      assert.equal(r.err.at(-1), "Run 'memcli capture --help' for usage.", r.err.join("\n"));
+    }
+    // The help goes through the dispatcher too.
+    const h = await runHook("http://127.0.0.1:9", dir.path, ["--help"]);
+    assert.equal(h.code, 0);
+    assert.match(h.out, /^Usage: memcli capture --hook/);
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -194,6 +194,90 @@ Deno.test("capture end to end: hook, daemon with its own permissions, inbox, acc
   }
 });
 
+Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and recalled, a rejected statement not proposed again", async () => {
+  const dir = await tempDir("mneme-inbox-auto-");
+  const claude = join(dir.path, "claude");
+  const repo = join(dir.path, "app");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  const folder = join(claude, "projects", "-app");
+  await Deno.mkdir(folder, { recursive: true });
+  const env = {
+    DATA_DIR: join(dir.path, "data"),
+    ADMIN_PORT: String(freePort()),
+    ADMIN_HOST: "127.0.0.1",
+    EMBEDDING_PROVIDER: "builtin",
+    CLAUDE_CONFIG_DIR: claude,
+    CAPTURE_AUTO_ACCEPT: "0.9",
+  };
+  const cli = { ...env, MEMORY_API_URL: `http://127.0.0.1:${env.ADMIN_PORT}` };
+  const here = { env: cli, cwd: repo };
+  const hook = (session: string, ...texts: string[]) => {
+    const path = join(folder, `${session}.jsonl`);
+    Deno.writeTextFileSync(
+      path,
+      texts.map((t, i) => line(`${session}-${i}`, session, "user", t)).join(""),
+    );
+    return memcliProcess(["capture", "--hook"], {
+      ...here,
+      stdin: JSON.stringify({
+        session_id: session,
+        transcript_path: path,
+        cwd: repo,
+        hook_event_name: "Stop",
+      }),
+    });
+  };
+  const inboxJson = async () => {
+    const r = await memcliProcess(["inbox", "--json"], here);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as InboxItem[];
+  };
+  const daemon = await startDaemon(env);
+  try {
+    const h = await hook(
+      "a1",
+      "From now on always use pnpm, not npm, in this repo.",
+      "We chose Postgres over Mongo because we need joins.",
+    );
+    assert.equal(h.code, 0, h.err);
+    const waiting = await until("the proposal", async () => {
+      const l = await inboxJson();
+      return l.length ? l : undefined;
+    });
+    // The decision (0.85) waits; the rule (0.9, at the floor) was stored at once.
+    assert.deepEqual(waiting.map((i) => i.content), [
+      "We chose Postgres over Mongo because we need joins.",
+    ]);
+    const rc = await memcliProcess(["recall", "should I use pnpm or npm here?"], here);
+    assert.ok(rc.out.includes("From now on always use pnpm, not npm, in this repo."), rc.out);
+    const ls = await memcliProcess(["inbox"], here);
+    assert.equal(ls.code, 0, ls.err);
+    assert.match(
+      ls.err,
+      /Accepted automatically since \d{4}-\d\d-\d\d: 1 \(memcli inbox --accepted\)/,
+    );
+    const acc = await memcliProcess(["inbox", "--accepted"], here);
+    assert.equal(acc.code, 0, acc.err);
+    assert.match(
+      acc.out,
+      /^[0-9a-f]{8} {2}project app {2}rule {2}.*\n {2}From now on always use pnpm/,
+    );
+    // Rejected, then said again in another session: not proposed again.
+    const rj = await memcliProcess(["inbox", "reject", waiting[0].id.slice(0, 8)], here);
+    assert.equal(rj.code, 0, rj.err);
+    await hook("a2", "We chose Postgres over Mongo because we need joins.");
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(await inboxJson(), []);
+    assert.match(
+      daemon.stderr(),
+      /capture: session a2 \(Stop\): 1 turns, 0 proposed .*1 rejected before/,
+    );
+  } finally {
+    await daemon.stop().catch(() => {});
+    await dir.cleanup();
+  }
+});
+
 Deno.test("memcli inbox: usage errors before any request", async () => {
   const env = { MEMORY_API_URL: "http://127.0.0.1:9", DATA_DIR: "/nonexistent" };
   for (
@@ -204,6 +288,9 @@ Deno.test("memcli inbox: usage errors before any request", async () => {
       [["inbox", "reject", "xyz"], /ID: 'xyz' is not a memory id/],
       [["inbox", "edit", "abcdef12"], /CONTENT is required/],
       [["inbox", "--limit", "0"], /--limit/],
+      [["inbox", "--accepted", "--days", "0"], /--days/],
+      [["inbox", "--days", "3"], /--days goes with --accepted/],
+      [["inbox", "--accepted", "--global"], /--accepted lists every project/],
     ] as const
   ) {
     const r = await memcli([...args], { env });

@@ -179,3 +179,126 @@ export async function inboxScenario(service: SqlMemoryService): Promise<void> {
     await dir.cleanup();
   }
 }
+
+/**
+ * Rejection is remembered: a rejected proposal leaves a tombstone, and the same statement said
+ * again (in another session, in other words close enough) is dropped and counted as
+ * `rejectedBefore`; another project is not affected, and a bulk delete of the project's
+ * memories removes its tombstones.
+ */
+export async function rejectionScenario(service: SqlMemoryService): Promise<void> {
+  const dir = await tempDir("inbox-reject-");
+  try {
+    const inbox = new Inbox(service, service.proposals());
+    const say = async (session: string, project: string, ...texts: string[]) => {
+      const path = join(dir.path, `${session}.jsonl`);
+      await Deno.writeTextFile(
+        path,
+        texts.map((t, i) => line(`${session}-e${i}`, session, "user", t)).join(""),
+      );
+      return await runCapture(
+        { sessionId: session, transcriptPath: path, cwd: dir.path, event: "Stop" },
+        new InboxCaptureSink(inbox),
+        { project: () => Promise.resolve(project) },
+      );
+    };
+    const r1 = await say("r1", "web", "From now on always use pnpm, not npm, in this repo.");
+    assert.equal(r1.proposed, 1, JSON.stringify(r1));
+    const [item] = await inbox.list();
+    await inbox.reject(item.id);
+    assert.equal(await inbox.count(), 0);
+
+    // Said again, in another session, nearly the same words: not proposed, counted.
+    const r2 = await say("r2", "web", "From now on, always use pnpm and not npm in this repo!");
+    assert.equal(r2.proposed, 0, JSON.stringify(r2));
+    assert.equal(r2.rejectedBefore, 1, JSON.stringify(r2));
+    assert.equal(r2.duplicates, 0);
+    assert.equal(await inbox.count(), 0);
+    assert.equal((await service.list({})).length, 0, "nothing stored either");
+    // Something else in the same session is still proposed.
+    const r3 = await say("r3", "web", "We chose Postgres over Mongo because we need joins.");
+    assert.equal(r3.proposed, 1);
+
+    // The tombstone holds in its project (and below global ones), not in another project.
+    const other = await say("r4", "api", "From now on always use pnpm, not npm, in this repo.");
+    assert.equal(other.proposed, 1, JSON.stringify(other));
+    assert.equal(other.rejectedBefore, 0);
+
+    // A project's data deleted: its tombstones go with it.
+    await service.create({ content: "The web app is deployed on Fridays", project: "web" });
+    await service.deleteMany({ project: "web" });
+    assert.deepEqual(await inbox.rejections("web"), []);
+    const r5 = await say("r5", "web", "From now on always use pnpm, not npm, in this repo.");
+    // Not a tombstone any more; the pending proposal of project api is not of web's hierarchy.
+    assert.equal(r5.rejectedBefore, 0, JSON.stringify(r5));
+    assert.equal(r5.proposed, 1, JSON.stringify(r5));
+  } finally {
+    await dir.cleanup();
+  }
+}
+
+/**
+ * Auto-accept: with a floor, a sure proposal is stored at once as a memory (tags `captured`,
+ * `auto-accepted`) and recalled; a less sure one and one whose secret was replaced by a marker
+ * wait in the inbox; the inbox counts what was accepted automatically.
+ */
+export async function autoAcceptScenario(service: SqlMemoryService): Promise<void> {
+  const dir = await tempDir("inbox-auto-");
+  try {
+    const inbox = new Inbox(service, service.proposals());
+    const path = join(dir.path, "a1.jsonl");
+    await Deno.writeTextFile(
+      path,
+      line("a1", "a1", "user", "From now on always use pnpm, not npm, in this repo.") +
+        line("a2", "a1", "user", "We chose Postgres over Mongo because we need joins.") +
+        line(
+          "a3",
+          "a1",
+          "user",
+          "From now on CI should always use the preview token " +
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789 when it deploys the docs site.",
+        ),
+    );
+    const r = await runCapture(
+      { sessionId: "a1", transcriptPath: path, cwd: dir.path, event: "Stop" },
+      new InboxCaptureSink(inbox),
+      { project: () => Promise.resolve("web"), autoAccept: 0.9 },
+    );
+    assert.equal(r.proposed, 3, JSON.stringify(r));
+    assert.equal(r.autoAccepted, 1, JSON.stringify(r));
+    const stored = await service.list({});
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0].content, "From now on always use pnpm, not npm, in this repo.");
+    assert.deepEqual(stored[0].tags, ["captured", "auto-accepted"]);
+    assert.equal(stored[0].project, "web");
+    const hits = await service.search({ query: "should I use pnpm or npm?", project: "web" });
+    assert.equal(hits[0]?.memory.id, stored[0].id, "the accepted rule is recalled");
+    // The less sure one and the one with a secret removed wait for a human.
+    const waiting = (await inbox.list()).map((i) => i.content).sort();
+    assert.equal(waiting.length, 2);
+    assert.ok(waiting.some((t) => t.includes("[secret removed")), waiting.join(" | "));
+    assert.ok(waiting.some((t) => t.startsWith("We chose Postgres")), waiting.join(" | "));
+    // The inbox counts them.
+    const a = await inbox.autoAccepted();
+    assert.equal(a.count, 1);
+    assert.deepEqual(a.memories.map((m) => m.id), [stored[0].id]);
+    await refused(inbox.autoAccepted({ days: "0" }), 400, "days");
+    await refused(inbox.autoAccepted({ other: "1" }), 400, "other");
+    // Auto-accept off (the default): everything waits.
+    const path2 = join(dir.path, "a2.jsonl");
+    await Deno.writeTextFile(
+      path2,
+      line("b1", "a2", "user", "From now on never commit generated files to the repository."),
+    );
+    const off = await runCapture(
+      { sessionId: "a2", transcriptPath: path2, cwd: dir.path, event: "Stop" },
+      new InboxCaptureSink(inbox),
+      { project: () => Promise.resolve("web") },
+    );
+    assert.equal(off.proposed, 1, JSON.stringify(off));
+    assert.equal(off.autoAccepted, 0);
+    assert.equal((await service.list({})).length, 1);
+  } finally {
+    await dir.cleanup();
+  }
+}

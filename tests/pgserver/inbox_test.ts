@@ -5,7 +5,7 @@
  */
 import { openMemoryService } from "../../src/memory/open.ts";
 import { testConfig } from "../helpers.ts";
-import { inboxScenario } from "../memory/inbox.ts";
+import { autoAcceptScenario, inboxScenario, rejectionScenario } from "../memory/inbox.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
 
 serverTest("the inbox on server Postgres", async (pg) => {
@@ -21,3 +21,24 @@ serverTest("the inbox on server Postgres", async (pg) => {
     await d.drop();
   }
 });
+
+for (
+  const [name, scenario] of [
+    ["tombstones of rejected proposals", rejectionScenario],
+    ["auto-accept", autoAcceptScenario],
+  ] as const
+) {
+  serverTest(`the inbox on server Postgres: ${name}`, async (pg) => {
+    const d = await freshDatabase(pg);
+    try {
+      const service = await openMemoryService(testConfig({ databaseUrl: d.url }));
+      try {
+        await scenario(service);
+      } finally {
+        await service.close();
+      }
+    } finally {
+      await d.drop();
+    }
+  });
+}

@@ -72,8 +72,9 @@ Deno.test("versions and names come from the file names", () => {
     15,
     16,
     17,
+    18,
   ]);
-  assert.equal(plan.versioned.at(-1)?.name, "0017_proposals");
+  assert.equal(plan.versioned.at(-1)?.name, "0018_rejections");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),

@@ -7,7 +7,7 @@
  * @module
  */
 import { UsageError } from "../../common/errors.ts";
-import type { AcceptResult, InboxItem } from "../../memory/inbox.ts";
+import type { AcceptResult, AutoAccepted, InboxItem } from "../../memory/inbox.ts";
 import type { MemoryClient } from "../../memory/client.ts";
 import type { MemoryType } from "../../memory/types.ts";
 import { MEMORY_TYPES } from "../../memory/types.ts";
@@ -76,11 +76,25 @@ async function list(args: string[], io: Io): Promise<number> {
     type: { type: "string" },
     limit: { type: "string" },
     json: { type: "boolean" },
+    accepted: { type: "boolean" },
+    days: { type: "string" },
   });
   if (p.help) {
     io.out(COMMAND_USAGE.inbox);
     return 0;
   }
+  const days = intFlag(USAGE_NAME, "days", p.values.days, 1, 365);
+  if (p.values.accepted) {
+    if (p.values.project !== undefined || p.values.global || p.values.type !== undefined) {
+      throw new UsageError(
+        "--accepted lists every project: no --project, --global or --type",
+        USAGE_NAME,
+      );
+    }
+    const limit = intFlag(USAGE_NAME, "limit", p.values.limit, 1, MAX_LIST_LIMIT) ?? 50;
+    return await accepted(io, days, limit, Boolean(p.values.json));
+  }
+  if (days !== undefined) throw new UsageError("--days goes with --accepted", USAGE_NAME);
   const project = stringFlag(USAGE_NAME, "project", p.values.project);
   if (project && p.values.global) {
     throw new UsageError("--project and --global cannot be combined", USAGE_NAME);
@@ -108,6 +122,51 @@ async function list(args: string[], io: Io): Promise<number> {
   if (items.length) {
     io.err("Accept: memcli inbox accept ID...   reject: memcli inbox reject ID...\n");
   }
+  // Auto-accept's work, in one line (a service without it answers 404: nothing said).
+  try {
+    const a = await client.request<AutoAccepted>("GET", "/api/inbox/accepted", undefined, {
+      limit: 1,
+    });
+    if (a.count) {
+      io.err(
+        `Accepted automatically since ${a.since.slice(0, 10)}: ${a.count} ` +
+          "(memcli inbox --accepted)\n",
+      );
+    }
+  } catch { /* an older service */ }
+  return 0;
+}
+
+/** `memcli inbox --accepted`: the memories capture accepted automatically. */
+async function accepted(
+  io: Io,
+  days: number | undefined,
+  limit: number,
+  json: boolean,
+): Promise<number> {
+  const client = await connect(io);
+  let a: AutoAccepted;
+  try {
+    a = await client.request<AutoAccepted>("GET", "/api/inbox/accepted", undefined, {
+      days,
+      limit,
+    });
+  } catch (err) {
+    throw inFlagTerms(err);
+  }
+  if (json) return printJson(io, a);
+  io.err(
+    `Accepted automatically since ${a.since.slice(0, 16).replace("T", " ")}: ${a.count}` +
+      `${a.count > a.memories.length ? ` (newest ${a.memories.length}, --limit ${limit})` : ""}\n`,
+  );
+  for (const m of a.memories) {
+    io.out(
+      `${m.id.slice(0, 8)}  ${where(m)}  ${m.type}  ${
+        m.created_at.slice(0, 16).replace("T", " ")
+      }\n  ${firstLine(m.content, 200)}\n`,
+    );
+  }
+  if (a.memories.length) io.err("Undo one: memcli forget ID\n");
   return 0;
 }
 
