@@ -37,11 +37,18 @@ export function wording(s: string): string {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/** A sentence that opens with an auxiliary verb before its subject: the form of a question. */
+const INVERTED =
+  /^(is|are|was|were|does|did|can|could|would|should|will|has|have|had|isn'?t|aren'?t|doesn'?t|won'?t) (it|this|that|there|the|they|we|you|he|she|i|my|our|your|these|those|any|anyone|anything)\b[^.!]*[.!]?$/i;
+
 /** A question (to the agent or rhetorical): not a memory. */
 export function isQuestion(s: string): boolean {
   if (/\?\s*$/.test(s)) return true;
   // "when you add an endpoint, add it to the spec": a condition, not a question.
   if (/^(when|whenever)\b[^,]+,/i.test(s.replace(FILLER, "").trim())) return false;
+  // An auxiliary before its subject ("is it always this slow…", "does CI never retry…"): a
+  // question even without its mark, whatever words it holds.
+  if (INVERTED.test(s.replace(FILLER, "").trim())) return true;
   return /^(what|why|how|where|when|who|which|is|are|does|do|did|can|could|would|should|will)\b[^.!]*$/i
     .test(s.replace(FILLER, "").trim()) && !/\b(always|never)\b/i.test(s);
 }
@@ -53,9 +60,18 @@ export const TRAILING_TASK = /,\s*(please\s+)?\w+ (it|them|that|this|one|those)\
 export const ONE_OFF =
   /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
 
+/**
+ * A scope of the work at hand ("for this change", "in this sweep", "during this migration",
+ * "this time", "for now"): a rule said within it ("for this repro always spawn at 0,0") holds
+ * for the task only, whatever its marker ("always", "never"). Not a standing thing ("in this
+ * repo", "for this service") nor a reason ("for this reason").
+ */
+export const SCOPED =
+  /\b(this time|for now|just this once|this once|for the moment|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i;
+
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
-  /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe)\b/i;
+  /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe|i thought|i figured|i recall|iirc|if i remember|afaik|as far as i know|i'?d guess|not certain|no idea (if|whether)|unsure)\b/i;
 
 /**
  * Whether a sentence hedges ({@link HYPOTHESIS}); not "while I think of it" (a remark) nor a
@@ -138,13 +154,49 @@ export const CONCRETE = new RegExp(
 export const SETUP_NOUN =
   /\b(branch|cluster|region|timezone|time zone|port|host|url|domain|database|db|schema|bucket|registry|namespace|config|configuration|environment|staging|prod|production|target|targets|msrv|version|runtime|image|ci|runners?|service account|package manager|linter|formatter|test runner|toolchain|dags?|cron|queue|broker|cache|backups?|deploys?|releases?|monorepo|workspace)\b/i;
 
+/** Words that make a sentence a rule. */
+const RULE_MARKER =
+  /\b(always|never|must|mustn'?t|don'?t|do not|from now on|going forward|should|avoid|only)\b/i;
+/** Words that frame a quote as our own rule ("the rule here is 'never…'"). */
+const OWN_RULE = /\b(rule|convention|policy|guideline|house style|standard)\b/i;
+/**
+ * Words that report what someone or something else said (a post, a README, a lint rule, an
+ * error message): a rule in the quote they frame is not the user's.
+ */
+const REPORTED =
+  /\b(wrote|writes|written|says|said|saying|read|reads|claims?|claiming|suggests?|suggesting|recommends?|recommending|according to|posts?|article|blog|tweet|thread|comments?|messages?|prints?|printed|errors?|warnings?|fails?|failed|failing|complains?|told me|tells me|copy|copied|paste|pasted|quote|quoted)\b/i;
+/** Quoted text: in double quotes, or in single quotes (apostrophes inside words kept). */
+const QUOTED = [
+  /["“]([^"“”\n]{3,}?)["”]/g,
+  /(?<!\w)['‘]((?:[^'‘’\n]|(?<=\w)['’](?=\w)){3,}?)['’](?!\w)/g,
+];
+
+/**
+ * A sentence with the rules it only quotes blanked ("Jonas wrote in the README 'never use
+ * torch.compile'", "the build fails with 'password must be set'", "I read a post saying
+ * 'always memoize…'"): quoted words are someone else's unless the user frames them as their
+ * rule ("our rule is 'never push to main'") without reporting who said them.
+ */
+export function unquoted(s: string): string {
+  let out = s;
+  for (const q of QUOTED) {
+    out = out.replace(q, (all, inner: string) => {
+      if (!RULE_MARKER.test(inner)) return all;
+      const outside = s.replace(all, " ");
+      return OWN_RULE.test(outside) && !REPORTED.test(outside) ? all : '"…"';
+    });
+  }
+  return out;
+}
+
 /** The durable kind of a sentence, or null. */
-export function classify(s: string): Match | null {
+export function classify(s0: string): Match | null {
+  const s = unquoted(s0);
   const l = spelled(s.toLowerCase());
   if (l.length > MAX_SENTENCE) return null;
   if (isQuestion(s)) return null;
   if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
-  if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
+  if (SCOPED.test(l)) return null;
   if (hedged(l)) return null;
   const core = l.replace(FILLER, "").trim();
   return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core, s) ??
@@ -168,6 +220,10 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   }
   if (
     /\balways\b/.test(l) && !/\bnot always\b/.test(l) &&
+    // "the queue is always slow", "it was always flaky": how a thing behaves, not a rule.
+    !l.split(/[,;:]\s+|\s[—–-]+\s/).some((c) =>
+      /\b(is|are|was|were|'s|'re|gets?|got|seems?) always\b/.test(c) && STATUS.test(c)
+    ) &&
     !/\balways (hits?|fails?|breaks?|see|sees|notice|notices|get|gets|crash(es)?|times? out|runs? out|forgets?|seems?|gets? (a|an|the) (error|timeout|warning))\b/
       .test(l)
   ) {
@@ -178,6 +234,9 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   }
   if (
     /^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core) &&
+    // "don't go there", "don't do that": about the step at hand, nothing on its own.
+    !/^(please )?(don'?t|do not) ([\w-]+ ){0,2}(there|that|this|it|them|those|these)( again| yet| now)?[.!]*$/
+      .test(core) &&
     !/\bi'?ll\b|\bi will\b|\bi want to\b/.test(core)
   ) {
     return hit("rule", "dont");

@@ -313,6 +313,76 @@ const NOT_DURABLE = [
   "actually, use the other one",
 ];
 
+/**
+ * What makes a standing rule, each criterion with a rule that meets it and lookalikes that
+ * have the same marker ("always", "never", "must", "don't") but do not state a rule.
+ */
+const STANDING: { criterion: string; rules: string[]; lookalikes: string[] }[] = [
+  {
+    criterion: "said by the user, not quoted from someone or something else",
+    rules: [
+      "our rule is 'never merge your own PR'",
+      "never call the payments API from the browser",
+    ],
+    lookalikes: [
+      "the linter's docs say 'always prefer const', is that worth enabling",
+      "Priya wrote in the wiki 'never restart the broker during business hours'.",
+      "the deploy fails with 'region must be specified'",
+      'someone posted "always pin your base images" in the channel, thoughts',
+      'copy the lint rule that says "never use any" into the api package',
+    ],
+  },
+  {
+    criterion: "a statement, not a question (even without its question mark)",
+    rules: ["always run the migrations before seeding"],
+    lookalikes: [
+      "is the cache always cold after a deploy or is that just me",
+      "does the worker never retry on a 503",
+      "should we always rebuild the image for a config change",
+    ],
+  },
+  {
+    criterion: "for good, not within the task at hand ('for this change', 'in this run')",
+    rules: [
+      "in this repo, always write the changelog entry in the PR",
+      "for this reason we never store raw card numbers",
+      "always name feature branches after the ticket",
+    ],
+    lookalikes: [
+      "for this refactor always keep the old function as a wrapper",
+      "in this benchmark always warm up the JIT first",
+      "during this migration never touch the users table",
+      "this time always answer in German",
+    ],
+  },
+  {
+    criterion: "what to do, not how a thing behaves",
+    rules: [
+      "timeouts are always in milliseconds, seconds confuse the client",
+      "releases always go out from the release branch",
+    ],
+    lookalikes: [
+      "the staging cluster is always slow on mondays",
+      "the nightly job was always flaky on arm runners",
+      "CI always times out on the e2e suite",
+    ],
+  },
+  {
+    criterion: "meaning something on its own, not pointing at the step at hand",
+    rules: ["don't run the e2e suite locally, it needs the VPN"],
+    lookalikes: ["don't go there", "don't do that again", "please don't touch it"],
+  },
+  {
+    criterion: "said as known, not as a doubt",
+    rules: ["the import job runs at 04:00 UTC"],
+    lookalikes: [
+      "I thought the import job runs at 04:00 UTC",
+      "iirc the import job runs at 04:00 UTC",
+      "afaik the cron runs every night",
+    ],
+  },
+];
+
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
   const wrong: string[] = [];
   for (const [s, type] of DURABLE) {
@@ -325,6 +395,28 @@ Deno.test("the extractor's phrasings: each durable sentence is found with its ki
 Deno.test("requests, questions, one-offs, hypotheses and status reports are not candidates", () => {
   const found = NOT_DURABLE.filter((s) => extractCandidates([u(s)]).length > 0);
   assert.deepEqual(found, []);
+});
+
+Deno.test("a standing rule: what meets each criterion is found, its lookalikes are not", () => {
+  const wrong: string[] = [];
+  for (const { criterion, rules, lookalikes } of STANDING) {
+    for (const s of rules) {
+      if (extractCandidates([u(s)]).length !== 1) wrong.push(`${criterion}: missed "${s}"`);
+    }
+    for (const s of lookalikes) {
+      const c = extractCandidates([u(s)]);
+      if (c.length) wrong.push(`${criterion}: found "${s}" (${c[0].rule})`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("a sentence about the one before ('anything of theirs…') goes on from its rule", () => {
+  const c = extractCandidates([
+    u("The growth team deploys with their own pipeline. Anything of theirs goes in infra/growth from now on."),
+  ]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.match(c[0].text, /infra\/growth/);
 });
 
 Deno.test("a sentence that goes on from a rule ('…instead', 'it …') is one candidate with it", () => {
