@@ -267,7 +267,7 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // "every public function gets type hints", "all infra changes go through a PR", "anything
   // touching prod needs her review": what holds for every thing of a kind.
   if (
-    /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,3} (needs?|requires?|gets?|goes through|go through|has|have)\b/
+    /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,4} (needs?|requires?|gets?|goes through|go through|has|have|validates|parses|uses|logs|follows|carries|includes|declares|imports|exports|returns)\b/
       .test(core) &&
     !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
     !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l)
@@ -292,8 +292,8 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     !/^(that|it|this|there) must\b/.test(core)
   ) return hit("rule", "must");
   if (
-    /^(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b)\w+/
-      .test(core)
+    /(^|[,;:]\s+|\s[—–-]+\s)(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b|mean\b|like\b|agree\b|expect\b|recall\b|believe\b|trust\b)\w+/
+      .test(core) && !STATUS.test(l)
   ) return hit("rule", "we-dont");
   // Habits of the team: "we squash-merge PRs", "we tag releases as vX.Y.Z".
   if (

@@ -162,6 +162,10 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["and remember that migrations are forward-only", "rule"],
   ["you should know that the api is versioned by header, not by path", "fact"],
   ["for context: the warehouse is Snowflake", "fact"],
+  // A team's habit in a clause of its own, and what every thing of a kind does.
+  ["the linter is ruff, we don't run black on top of it", "rule"],
+  ["every handler and every job logs the request id", "rule"],
+  ["each public struct and enum gets a doc comment", "rule"],
 ];
 
 const NOT_DURABLE = [
@@ -311,6 +315,8 @@ const NOT_DURABLE = [
   "for context, I was looking at the orders table",
   "wrong, the tests are broken here",
   "actually, use the other one",
+  "the pipeline is red again, we don't know why",
+  "every test in the suite fails on my machine",
 ];
 
 /**
