@@ -212,6 +212,14 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) {
     return hit("rule", "from-now-on");
   }
+  // "for the chart always use…", "on the dashboard never show…": a rule scoped to a thing,
+  // which may be the thing of the task at hand: the same markers, a confidence of their own.
+  if (
+    /^(for|in|on|with|inside) (the|that|these|those) [\w-]+( [\w-]+)?,? (always|never)\b/.test(
+      core,
+    ) &&
+    !/\b(always|never) (hits?|fails?|breaks?|works?|crash(es)?|times? out)\b/.test(core)
+  ) return hit("rule", "scoped-marker");
   if (
     /\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l) &&
     !/\b(you|we|i|they|he|she) never \w+ed\b/.test(l)

@@ -91,6 +91,37 @@ function repeats(a: string, b: string, threshold: number): boolean {
 /** Default threshold of {@link isNearDuplicate}. */
 export const NEAR_DUPLICATE = 0.6;
 
+/** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
+const CHANGE =
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore)\b/i;
+
+/** Values a statement sets: numbers (times, sizes, versions), days and months. */
+function values(text: string): Set<string> {
+  const out = new Set<string>();
+  for (
+    const m of text.toLowerCase().matchAll(
+      /\b\d+(?:[.:]\d+)*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+    )
+  ) out.add(m[0].replace(/s$/, ""));
+  return out;
+}
+
+/**
+ * Whether `a` changes what `b` says rather than repeating it: it sets a value `b` does not
+ * ("tokens live 10 minutes" against "tokens live 15 minutes"), or it says what changed and names
+ * something `b` does not ("tests use Vitest, moved from Jest" against "tests use Jest"). Such a
+ * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
+ */
+export function updates(a: string, b: string): boolean {
+  const va = values(a), vb = values(b);
+  if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
+  if (!CHANGE.test(a)) return false;
+  const wb = contentWords(b);
+  return [...contentWords(a)].some((w) =>
+    !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
+  );
+}
+
 /** Where a text goes on with a statement of its own: " — ", "; ", ": ", ", so ", ", and ". */
 const CLAUSES = /\s[—–-]+\s|;\s+|:\s+|,\s+(?:so|and|but|again)\s+/;
 
@@ -104,6 +135,7 @@ const CLAUSE_WORDS = 3;
  * again, packages don't import from apps" repeats "packages never import from apps/*").
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
+  if (updates(a, b)) return false;
   if (repeats(a, b, threshold)) return true;
   const parts = a.split(CLAUSES);
   return parts.length > 1 &&

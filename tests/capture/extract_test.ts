@@ -132,6 +132,20 @@ Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () =
     "move the date helpers into libs/common — again, libs never depend on services, not the other way round",
     "In the monorepo, libs never depend on services/*; imports go services → libs only",
   ));
+  // A text that changes a stored one is not its repeat (the contradiction check gets it).
+  assert.ok(
+    !isNearDuplicate("sessions expire after 20 minutes", "Sessions expire after 45 minutes"),
+  );
+  assert.ok(!isNearDuplicate("the standup moved to Wednesdays", "the standup is on Tuesdays"));
+  assert.ok(
+    !isNearDuplicate(
+      "the API tests use Hurl now, we moved from Postman",
+      "The API tests use Postman",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate("sessions expire after 45 minutes", "Sessions expire after 45 minutes"),
+  );
   // Distinct rules on one topic stay distinct.
   assert.ok(!isNearDuplicate("use yarn, not npm", "run yarn install with --immutable in CI"));
   assert.ok(
