@@ -35,8 +35,22 @@ function folded(w: string): string {
   return [...forms].sort()[0];
 }
 
+/** Content words of recent texts (the extractor and the sink ask for the same ones often). */
+const SEEN = new Map<string, ReadonlySet<string>>();
+/** Texts {@link SEEN} holds at most. */
+const SEEN_MAX = 2000;
+
 /** The content words of a text (lower-cased, common words dropped, word forms folded). */
-export function contentWords(text: string): Set<string> {
+export function contentWords(text: string): ReadonlySet<string> {
+  const hit = SEEN.get(text);
+  if (hit) return hit;
+  const out = wordsOf(text);
+  if (SEEN.size >= SEEN_MAX) SEEN.clear();
+  SEEN.set(text, out);
+  return out;
+}
+
+function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
   // Times in one spelling: "3am" and "03:00" are the same.
   const norm = text.toLowerCase().replace(
