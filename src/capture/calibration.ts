@@ -11,7 +11,7 @@
 
 /**
  * Candidates right and proposed of each rule on the tuning data (dev + test + holdout,
- * 2026-11-29, 200 candidates).
+ * 2026-11-29, 202 candidates).
  */
 export const RULE_COUNTS: Readonly<Record<string, readonly [right: number, n: number]>> = {
   "never": [32, 32],
@@ -38,6 +38,7 @@ export const RULE_COUNTS: Readonly<Record<string, readonly [right: number, n: nu
   "rule-list": [3, 3],
   "use-x-not-y": [3, 3],
   "choice-because": [2, 2],
+  "moved-on": [2, 2],
   "context-list": [2, 2],
   "every-needs": [1, 2],
   "i-use": [2, 2],

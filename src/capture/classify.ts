@@ -482,6 +482,18 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
     !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk)\b/.test(core) &&
     !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
   ) return hit("decision", "we-switched");
+  // "releases moved to Mondays now", "we're not on Jest anymore", "we no longer deploy from
+  // Jenkins": a change of the setup, said as what holds from now on (not a thing of the work
+  // moving: "the ticket moved to done", "the button moved to the footer").
+  if (
+    (/^(the |our |all )?[\w-]+( [\w-]+)? (have |has )?(moved|switched|migrated) (to|onto|over to) (?!(a|an|the|this|that|it|my|your|his|her)\b)[\w.@/-]+/
+      .test(core) ||
+      /^we('re| are) (not|no longer) (on|using) [\w.@/-]+ any ?more\b|^we no longer (use|run|deploy|ship|support|host)\b/
+        .test(core)) &&
+    !TASK_SUBJECT.test(core) && !STATUS.test(l) &&
+    !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk|ticket|card|issue|pr|branch|button|page|file)\b/
+      .test(core)
+  ) return hit("decision", "moved-on");
   return null;
 }
 

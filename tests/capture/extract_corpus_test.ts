@@ -166,6 +166,10 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["the linter is ruff, we don't run black on top of it", "rule"],
   ["every handler and every job logs the request id", "rule"],
   ["each public struct and enum gets a doc comment", "rule"],
+  // A change of the setup that holds from now on.
+  ["heads up: the nightly export moved to 02:00 UTC", "decision"],
+  ["we're not on Travis anymore, everything moved to GitHub Actions", "decision"],
+  ["we no longer deploy from Jenkins", "decision"],
 ];
 
 const NOT_DURABLE = [
@@ -317,6 +321,9 @@ const NOT_DURABLE = [
   "actually, use the other one",
   "the pipeline is red again, we don't know why",
   "every test in the suite fails on my machine",
+  "the ticket moved to done",
+  "the button moved to the footer",
+  "the standup moved to thursday",
 ];
 
 /**
