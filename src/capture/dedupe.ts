@@ -109,6 +109,9 @@ export const NEAR_DUPLICATE = 0.6;
 const CHANGE =
   /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore)\b/i;
 
+/** "use A, not B": the choice and what it excludes. */
+const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
+
 /** Values a statement sets: numbers (times, sizes, versions), days and months. */
 function values(text: string): Set<string> {
   const out = new Set<string>();
@@ -123,10 +126,14 @@ function values(text: string): Set<string> {
 /**
  * Whether `a` changes what `b` says rather than repeating it: it sets a value `b` does not
  * ("tokens live 10 minutes" against "tokens live 15 minutes"), or it says what changed and names
- * something `b` does not ("tests use Vitest, moved from Jest" against "tests use Jest"). Such a
+ * something `b` does not ("tests use Vitest, moved from Jest" against "tests use Jest"), or it
+ * reverses its choice ("use npm, not pnpm" against "use pnpm, not npm"). Such a
  * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
  */
 export function updates(a: string, b: string): boolean {
+  // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
+  const ca = a.match(CHOICE), cb = b.match(CHOICE);
+  if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
   if (!CHANGE.test(a)) return false;

@@ -146,6 +146,8 @@ Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () =
   assert.ok(
     isNearDuplicate("sessions expire after 45 minutes", "Sessions expire after 45 minutes"),
   );
+  assert.ok(!isNearDuplicate("use npm, not pnpm", "Use pnpm, not npm, in this repo"));
+  assert.ok(isNearDuplicate("use pnpm, not npm", "Use pnpm, not npm, in this repo"));
   // Distinct rules on one topic stay distinct.
   assert.ok(!isNearDuplicate("use yarn, not npm", "run yarn install with --immutable in CI"));
   assert.ok(
