@@ -189,6 +189,63 @@ export function unquoted(s: string): string {
   return out;
 }
 
+/** Past forms of common irregular verbs ("never got", "never wrote"): a report, not a rule. */
+const PAST =
+  "got|had|made|did|saw|seen|been|went|gone|came|took|gave|sent|ran|wrote|written|read|told|said|heard|found|thought|knew|built|paid|left|kept|met|held|brought|bought|caught|taught|felt|lost|won|broke|spent|stood|understood|became|began|forgot|forgotten|happened";
+
+/**
+ * A sentence whose "always", "never" or "must" describes, reports or comments rather than sets a
+ * rule: the user's own intention ("from now on I'll check…"); a thing at hand or a person as the
+ * subject ("it never finishes", "this never happened", "he never answers"); the past ("the old
+ * team never wrote tests", "never seen that before"); what people say, want or feel ("you always
+ * say that", "users always complain"), commentary ("always fun to…", "always the same with…");
+ * what a document or a ticket says ("the ticket says we must…": someone else's rule); a guess or
+ * a deadline with "must" ("you must be tired", "we must ship this by friday").
+ */
+export function describes(l: string, core: string): boolean {
+  if (/\b(i'?ll|i will|i'?m going to|i am going to|i should|i'?d better)\b/.test(core)) return true;
+  if (/^(it|this|that|he|she|they|there)('s| is| was)? (never|always|must)\b/.test(core)) {
+    return true;
+  }
+  if (/\b(never|always) (going to|gonna)\b/.test(l)) return true;
+  // Not the passive of a rule ("is never edited by hand", "are always reviewed").
+  if (
+    new RegExp(
+      `(?<!\\b(is|are|be|being|been|gets?|get)\\s)\\b(never|always|must have) (${PAST}|(?!(?:need|feed|seed|speed|proceed|exceed|succeed|embed|bleed|breed|shed)\\b)\\w+ed)\\b`,
+    )
+      .test(l)
+  ) return true;
+  if (/^(never|always) (seen|heard|been|had)\b/.test(core)) return true;
+  // A person's habit ("users always complain", "he never answers", "you always say that"),
+  // not the imperative ("always answer in English" is a rule).
+  if (
+    /\b(he|she|they|people|users|customers|clients|everyone|somebody|someone|[a-z]+ team|[a-z]+ folks) (always|never) (says?|said|complains?|asks?|wants?|likes?|loves?|hates?|manages?|ends? up|takes? (ages|forever|so long)|seems?|finishes|answers?|replies|responds?|works? out)\b/
+      .test(l) ||
+    /\byou (always|never) (say|said|ask|complain|want)\b/.test(l) ||
+    /\b(always|never) takes? (ages|forever|so long)\b/.test(l) ||
+    /^(it|this|that|the [\w-]+) (always|never) (finishes|answers|replies|responds|works out)\b/
+      .test(core)
+  ) return true;
+  if (
+    /^((ok|okay|yeah|lol|ha|well|man|ugh) )?(always|never) (fun|nice|good|great|a pain|annoying|the same|funny|a joy|fun to|easy|hard|tricky|surprising)\b/
+      .test(core)
+  ) return true;
+  if (
+    /^(the |this |that |a |your |our )?([\w-]+ ){0,2}(says?|said|states?|claims?|reads?) (that )?(we|you|it|they|the|all|every)\b/
+      .test(core)
+  ) {
+    return true;
+  }
+  if (
+    /\bmust (be (tired|sick|joking|kidding|busy|bored)|ship|finish|land|merge|deliver|fix)\b/.test(
+      l,
+    ) &&
+    /\b(this|that|by (mon|tues|wednes|thurs|fri|satur|sun)day|by (tomorrow|tonight|eod|end of (day|week))|before the (demo|release|launch|deadline))\b/
+      .test(l)
+  ) return true;
+  return /\bmust be (tired|sick|joking|kidding|busy|bored)\b/.test(l);
+}
+
 /** The durable kind of a sentence, or null. */
 export function classify(s0: string): Match | null {
   const s = unquoted(s0);
@@ -199,6 +256,9 @@ export function classify(s0: string): Match | null {
   if (SCOPED.test(l)) return null;
   if (hedged(l)) return null;
   const core = l.replace(FILLER, "").trim();
+  if (/\b(always|never|must|from now on|going forward)\b/.test(l) && describes(l, core)) {
+    return null;
+  }
   return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core, s) ??
     factOf(s, l, core) ?? notedOf(l, core);
 }

@@ -386,6 +386,42 @@ const STANDING: { criterion: string; rules: string[]; lookalikes: string[] }[] =
     lookalikes: ["don't go there", "don't do that again", "please don't touch it"],
   },
   {
+    criterion: "a rule, not a report of the past or how a thing or a person behaves",
+    rules: [
+      "the client never retries on a 4xx",
+      "config files are never edited by hand",
+      "reviews always need two approvals",
+      "even when I write in Spanish, always answer in English",
+    ],
+    lookalikes: [
+      "we never got a reply from the vendor",
+      "this never happened before",
+      "the old team never wrote tests",
+      "never seen that warning before",
+      "he never answers on slack",
+      "users always complain about the login page",
+      "you always say that",
+      "the build always takes ages",
+      "that's never going to work",
+      "ok always nice to see green CI",
+    ],
+  },
+  {
+    criterion: "for the agent, not the user's own intention",
+    rules: ["from now on write the tests first"],
+    lookalikes: ["from now on I'll review my own PRs first"],
+  },
+  {
+    criterion: "the user's rule, not what a document or a ticket says; no guess or deadline",
+    rules: ["we must keep the API backwards compatible"],
+    lookalikes: [
+      "the docs say you must restart after an upgrade",
+      "the ticket says we must support IE11",
+      "you must be tired of me lol",
+      "we must ship this by friday",
+    ],
+  },
+  {
     criterion: "said as known, not as a doubt",
     rules: ["the import job runs at 04:00 UTC"],
     lookalikes: [
