@@ -67,7 +67,7 @@ export const ONE_OFF =
  * repo", "for this service") nor a reason ("for this reason").
  */
 export const SCOPED =
-  /\b(this time|for now|just this once|this once|for the moment|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i;
+  /\b(this time|for now|just this once|this once|for the moment|until (i|we|you) (say|tell|confirm|decide|review|check|look|get back|am back|'m back)|until (tomorrow|later|then|further notice|the review|it'?s (merged|reviewed|fixed|done))|(in|for|on|to|from|within) that (file|files|function|functions|method|class|diff|pr|branch|commit|line|lines|test|tests|component|page|query|script|snippet|change|changes|bug|ticket|issue|one|case|step|cell|notebook|folder)|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i;
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
@@ -208,6 +208,18 @@ export function describes(l: string, core: string): boolean {
     return true;
   }
   if (/\b(never|always) (going to|gonna)\b/.test(l)) return true;
+  // The thing at hand as the subject of a modal ("it should always return a list", "make sure
+  // this function never throws").
+  if (
+    /^((make sure|ensure) (that )?)?(it|this|that|this [\w-]+|that [\w-]+)( should| must| will| can| does| is|'s)? (never|always|must)\b/
+      .test(core) && !/^(this|that) (repo|repository|project|codebase|service|team)\b/.test(core)
+  ) return true;
+  // A guess ("you must've missed it") or a plan described ("in the future this will be…").
+  if (/\bmust'?ve\b|\bmust have (missed|forgotten|been|broken|changed)\b/.test(l)) return true;
+  if (/\b(in (the )?future|going forward),? (it|this|that|they) (will|'ll|is going to)\b/.test(l)) {
+    return true;
+  }
+  if (/\bgoing forward with\b/.test(l)) return true;
   // Not the passive of a rule ("is never edited by hand", "are always reviewed").
   if (
     new RegExp(
@@ -256,7 +268,10 @@ export function classify(s0: string): Match | null {
   if (SCOPED.test(l)) return null;
   if (hedged(l)) return null;
   const core = l.replace(FILLER, "").trim();
-  if (/\b(always|never|must|from now on|going forward)\b/.test(l) && describes(l, core)) {
+  if (
+    /\b(always|never|must|from now on|going forward|in (the )?future)\b/.test(l) &&
+    describes(l, core)
+  ) {
     return null;
   }
   return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core, s) ??
@@ -338,7 +353,9 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,4} (needs?|requires?|gets?|goes through|go through|has|have|validates|parses|uses|logs|follows|carries|includes|declares|imports|exports|returns)\b/
       .test(core) &&
     !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
-    !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l)
+    !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l) &&
+    // "every file I opened has tabs": the things of the user's work, not a kind.
+    !new RegExp(`\\b(i|we|you) (${PAST}|\\w+ed|open|touch|see|saw|check|looked at)\\b`).test(l)
   ) return hit("rule", "every-gets");
   // "prod deploys need a sign-off from Kofi": a standing approval.
   if (

@@ -409,7 +409,28 @@ const STANDING: { criterion: string; rules: string[]; lookalikes: string[] }[] =
   {
     criterion: "for the agent, not the user's own intention",
     rules: ["from now on write the tests first"],
-    lookalikes: ["from now on I'll review my own PRs first"],
+    lookalikes: [
+      "from now on I'll review my own PRs first",
+      "in the future this will be replaced by the new API",
+      "going forward with the plan, let's start with auth",
+    ],
+  },
+  {
+    criterion: "a kind of thing or the team's code, not the thing at hand",
+    rules: [
+      "never deploy until the tests pass",
+      "this repo should always build offline",
+      "every migration gets a down script",
+      "don't mock the warehouse in these tests",
+    ],
+    lookalikes: [
+      "don't merge it until I say so",
+      "don't change anything else in that file",
+      "it should always return a list",
+      "make sure this function never throws",
+      "every file I opened has tabs",
+      "you must've missed the file",
+    ],
   },
   {
     criterion: "the user's rule, not what a document or a ticket says; no guess or deadline",
