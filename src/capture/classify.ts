@@ -58,7 +58,7 @@ export const TRAILING_TASK = /,\s*(please\s+)?\w+ (it|them|that|this|one|those)\
 
 /** Marks of a one-off instruction. */
 export const ONE_OFF =
-  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
+  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint|month|quarter)|next (week|month|sprint))\b/i;
 
 /**
  * A scope of the work at hand ("for this change", "in this sweep", "during this migration",
@@ -494,6 +494,14 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
 
 /** A personal preference, or null. */
 export function preferenceOf(l: string, core: string): Match | null {
+  // A reaction to what is at hand ("I like that idea", "I love it, ship it", "I'd rather not
+  // talk about it"), not a preference.
+  if (
+    /\bi (really |do |don'?t )?(like|love|dislike|hate|prefer) (it|that|this|these|those|them)\b(?! (when|if|that)\b)/
+      .test(l) ||
+    /\bi'?d rather (not )?(talk|discuss|say|comment|go into|not)\b/.test(l) ||
+    /\bi prefer (we|you) (finish|do|start|wait|look|fix)\b/.test(l)
+  ) return null;
   // Preferences.
   if (PERSONAL.test(l)) return hit("feedback", "preference");
   if (
@@ -521,9 +529,13 @@ export function preferenceOf(l: string, core: string): Match | null {
 /** A decision with its reason, or null. */
 export function decisionOf(l: string, core = l, s = l): Match | null {
   // Decisions.
+  // Not a decision of the work's moment ("we chose the wrong index there", "we decided to skip
+  // lunch").
+  const momentary = STATUS.test(l) ||
+    /\b(meeting|call|standup|demo|sync|retro|lunch|office|desk|there)\b/.test(l);
   if (
     /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
-      .test(l) ||
+        .test(l) && !momentary ||
     /\bwe('re| are) (going with|standardi[sz]ing on|moving to|moving away from|phasing out|deprecating|getting rid of|dropping)\b(?! (the|this|that|a|an|our|it)\b)/
         .test(l) && !STATUS.test(l) ||
     /\b(the|our) decision (is|was)\b/.test(l)

@@ -443,6 +443,23 @@ const STANDING: { criterion: string; rules: string[]; lookalikes: string[] }[] =
     ],
   },
   {
+    criterion: "a preference or a decision for good, not a reaction or a moment of the work",
+    rules: [
+      "I like it when you ask before adding a dependency",
+      "I'd rather you ask before adding a dependency",
+      "we chose Postgres over Mongo because we need transactions",
+    ],
+    lookalikes: [
+      "I like that idea",
+      "I love it, ship it",
+      "I'd rather not talk about it",
+      "I prefer we finish this first",
+      "we decided to skip lunch",
+      "we chose the wrong index there",
+      "the demo runs every friday this month",
+    ],
+  },
+  {
     criterion: "said as known, not as a doubt",
     rules: ["the import job runs at 04:00 UTC"],
     lookalikes: [
