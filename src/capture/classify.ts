@@ -113,7 +113,7 @@ export function hit(type: CandidateType, rule: string): Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 export const STATUS =
-  /\b(problem|culprit|the issue is|a mess|messy|keep (getting|failing|crashing|breaking)|too (short|long|slow|small|big|low|high|strict|complicated|complex|much|many)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+  /\b((is|are|went|turned|goes|stays?) (red|green|yellow)|problem|culprit|the issue is|a mess|messy|keep (getting|failing|crashing|breaking)|too (short|long|slow|small|big|low|high|strict|complicated|complex|much|many)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =
@@ -592,6 +592,10 @@ export function factOf(s: string, l: string, core: string): Match | null {
   // "failed DAGs post to #data-alerts": "failed" names a kind of thing, not a report.
   const kinds = l.replace(/(^|\b(?:the|all|any) )(failed|failing) (?=[\w-]+s\b)/, "$1");
   if (STATUS.test(kinds) || REQUEST_CLAUSE.test(core)) return null;
+  // The user's own machine ("my laptop runs on port 3000") is not the project's setup.
+  if (/^(my|your) (laptop|machine|computer|mac|pc|desktop|box|vm|terminal|shell)\b/.test(core)) {
+    return null;
+  }
   // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
   const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core) ||
     /\b(is|are) (using|taking|consuming|eating|hitting|getting|running out)\b/.test(core) &&
@@ -607,7 +611,9 @@ export function factOf(s: string, l: string, core: string): Match | null {
   ) return hit("fact", "owner");
   if (
     /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
-      .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment
+      .test(l) &&
+    /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment &&
+    !/^(my|your|his|her)\b/.test(core)
   ) return hit("fact", "port");
   if (
     /\b(lives?|lands?|go(es)?|is|are|kept|stored|located|sits?)\b (in|at|under) [`'"]?(~?\/|\.\/|[a-z0-9]+:\/\/|[\w.-]+\/[\w.-])/

@@ -460,6 +460,11 @@ const STANDING: { criterion: string; rules: string[]; lookalikes: string[] }[] =
     ],
   },
   {
+    criterion: "the project's setup, not the user's machine nor a state of the work",
+    rules: ["heads up: the admin api runs on port 7001", "fyi the build runs on Buildkite"],
+    lookalikes: ["my laptop runs on port 3000 for everything", "heads up: the build is red"],
+  },
+  {
     criterion: "said as known, not as a doubt",
     rules: ["the import job runs at 04:00 UTC"],
     lookalikes: [
