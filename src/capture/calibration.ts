@@ -88,13 +88,14 @@ export const PRIOR_WEIGHT = 4;
 /**
  * The calibrated confidence of a rule with `right` of `n` candidates right on the tuning data:
  * its precision shrunk toward {@link PRIOR} ((right + PRIOR × PRIOR_WEIGHT) / (n + PRIOR_WEIGHT)),
- * at most {@link MAX_CONFIDENCE}, at most {@link FEW_CAP} with fewer than {@link FEW} examples,
- * 0.5 for a rule with none; two decimals.
+ * at most {@link MAX_CONFIDENCE}; with fewer than {@link FEW} examples at most {@link FEW_CAP}
+ * and at most (right + 1) / (n + 2); 0.5 for a rule with none; two decimals.
  */
 export function calibrated(right: number, n: number): number {
   if (n === 0) return 0.5;
   let c = Math.min(MAX_CONFIDENCE, (right + PRIOR * PRIOR_WEIGHT) / (n + PRIOR_WEIGHT));
-  if (n < FEW) c = Math.min(c, FEW_CAP);
+  // With few examples, the prior must not lift a rule above its own record (0 of 1 is not 0.6).
+  if (n < FEW) c = Math.min(c, FEW_CAP, (right + 1) / (n + 2));
   return Math.floor(c * 100 + 1e-9) / 100;
 }
 

@@ -27,7 +27,9 @@ Deno.test("calibrated: shrunk toward the prior, at most 0.95, held at the cap wi
   assert.equal(calibrated(1000, 1000), MAX_CONFIDENCE);
   // 4 of 4 would be 0.87: too few to say.
   assert.equal(calibrated(FEW - 1, FEW - 1), FEW_CAP);
-  assert.equal(calibrated(1, 2), 0.66);
+  // Few examples: never above the rule's own (right+1)/(n+2).
+  assert.equal(calibrated(1, 2), 0.5);
+  assert.equal(calibrated(0, 1), 0.33);
   for (const [rule, [right, n]] of Object.entries(RULE_COUNTS)) {
     assert.ok(right <= n, rule);
     assert.equal(confidenceOf(rule), calibrated(right, n), rule);
