@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|holdout|tuning|all] [--baseline DIR]`:
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|tuning|all] [--baseline DIR]`:
  * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
@@ -14,8 +14,10 @@
  * is ≥ 0.97). Prints the tables and writes bench/results/capture-<split>-<date>.json. Targets:
  * precision ≥ 0.90, recall ≥ 0.60, 0 secrets, 0 duplicates.
  *
- * Splits: `dev` and `test` are the tuning data; `holdout` is frozen data written by someone
- * who did not see the extractor, run once; `tuning` is dev + test; `all` is every session.
+ * Splits: `dev`, `test` and `holdout` are the tuning data (`holdout` was written by someone who
+ * did not see the extractor and run once as frozen data, then used for tuning from 2026-11-29
+ * 03:15); `holdout2` is the frozen split that replaced it (never tuned on: run it once);
+ * `tuning` is dev + test + holdout; `all` is every session.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
@@ -48,6 +50,8 @@ const { values } = parseArgs({
   strict: true,
 });
 const SPLITS = ["dev", "test", "holdout", "holdout2", "tuning", "all"];
+/** The splits the extractor was tuned on (`holdout` since 2026-11-29 03:15). */
+const TUNING = ["dev", "test", "holdout"];
 if (!SPLITS.includes(values.split!)) {
   console.error(`--split must be one of ${SPLITS.join(", ")}`);
   Deno.exit(2);
@@ -55,7 +59,7 @@ if (!SPLITS.includes(values.split!)) {
 /** Whether a session's split is in the one asked for. */
 const inSplit = (split: string) =>
   values.split === "all" || split === values.split ||
-  values.split === "tuning" && (split === "dev" || split === "test");
+  values.split === "tuning" && TUNING.includes(split);
 
 interface Durable {
   uuid: string;

@@ -37,11 +37,18 @@ export function wording(s: string): string {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/** A sentence that opens with an auxiliary verb before its subject: the form of a question. */
+const INVERTED =
+  /^(is|are|was|were|does|did|can|could|would|should|will|has|have|had|isn'?t|aren'?t|doesn'?t|won'?t) (it|this|that|there|the|they|we|you|he|she|i|my|our|your|these|those|any|anyone|anything)\b[^.!]*[.!]?$/i;
+
 /** A question (to the agent or rhetorical): not a memory. */
 export function isQuestion(s: string): boolean {
   if (/\?\s*$/.test(s)) return true;
   // "when you add an endpoint, add it to the spec": a condition, not a question.
   if (/^(when|whenever)\b[^,]+,/i.test(s.replace(FILLER, "").trim())) return false;
+  // An auxiliary before its subject ("is it always this slow…", "does CI never retry…"): a
+  // question even without its mark, whatever words it holds.
+  if (INVERTED.test(s.replace(FILLER, "").trim())) return true;
   return /^(what|why|how|where|when|who|which|is|are|does|do|did|can|could|would|should|will)\b[^.!]*$/i
     .test(s.replace(FILLER, "").trim()) && !/\b(always|never)\b/i.test(s);
 }
@@ -51,11 +58,20 @@ export const TRAILING_TASK = /,\s*(please\s+)?\w+ (it|them|that|this|one|those)\
 
 /** Marks of a one-off instruction. */
 export const ONE_OFF =
-  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint))\b/i;
+  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint|month|quarter)|next (week|month|sprint))\b/i;
+
+/**
+ * A scope of the work at hand ("for this change", "in this sweep", "during this migration",
+ * "this time", "for now"): a rule said within it ("for this repro always spawn at 0,0") holds
+ * for the task only, whatever its marker ("always", "never"). Not a standing thing ("in this
+ * repo", "for this service") nor a reason ("for this reason").
+ */
+export const SCOPED =
+  /\b(this time|for now|just this once|this once|for the moment|until (i|we|you) (say|tell|confirm|decide|review|check|look|get back|am back|'m back)|until (tomorrow|later|then|further notice|the review|it'?s (merged|reviewed|fixed|done))|(in|for|on|to|from|within) that (file|files|function|functions|method|class|diff|pr|branch|commit|line|lines|test|tests|component|page|query|script|snippet|change|changes|bug|ticket|issue|one|case|step|cell|notebook|folder)|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i;
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
-  /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe)\b/i;
+  /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe|i thought|i figured|i recall|iirc|if i remember|afaik|as far as i know|i'?d guess|not certain|no idea (if|whether)|unsure)\b/i;
 
 /**
  * Whether a sentence hedges ({@link HYPOTHESIS}); not "while I think of it" (a remark) nor a
@@ -97,7 +113,7 @@ export function hit(type: CandidateType, rule: string): Match {
 
 /** Marks of a report on the work at hand (a failure, what happened): not a fact of the setup. */
 export const STATUS =
-  /\b(problem|culprit|the issue is|a mess|messy|keep (getting|failing|crashing|breaking)|too (short|long|slow|small|big|low|high|strict|complicated|complex|much|many)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
+  /\b((is|are|went|turned|goes|stays?) (red|green|yellow)|problem|culprit|the issue is|a mess|messy|keep (getting|failing|crashing|breaking)|too (short|long|slow|small|big|low|high|strict|complicated|complex|much|many)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =
@@ -138,15 +154,126 @@ export const CONCRETE = new RegExp(
 export const SETUP_NOUN =
   /\b(branch|cluster|region|timezone|time zone|port|host|url|domain|database|db|schema|bucket|registry|namespace|config|configuration|environment|staging|prod|production|target|targets|msrv|version|runtime|image|ci|runners?|service account|package manager|linter|formatter|test runner|toolchain|dags?|cron|queue|broker|cache|backups?|deploys?|releases?|monorepo|workspace)\b/i;
 
+/** Words that make a sentence a rule. */
+const RULE_MARKER =
+  /\b(always|never|must|mustn'?t|don'?t|do not|from now on|going forward|should|avoid|only)\b/i;
+/** Words that frame a quote as our own rule ("the rule here is 'never…'"). */
+const OWN_RULE = /\b(rule|convention|policy|guideline|house style|standard)\b/i;
+/**
+ * Words that report what someone or something else said (a post, a README, a lint rule, an
+ * error message): a rule in the quote they frame is not the user's.
+ */
+const REPORTED =
+  /\b(wrote|writes|written|says|said|saying|read|reads|claims?|claiming|suggests?|suggesting|recommends?|recommending|according to|posts?|article|blog|tweet|thread|comments?|messages?|prints?|printed|errors?|warnings?|fails?|failed|failing|complains?|told me|tells me|copy|copied|paste|pasted|quote|quoted)\b/i;
+/** Quoted text: in double quotes, or in single quotes (apostrophes inside words kept). */
+const QUOTED = [
+  /["“]([^"“”\n]{3,}?)["”]/g,
+  /(?<!\w)['‘]((?:[^'‘’\n]|(?<=\w)['’](?=\w)){3,}?)['’](?!\w)/g,
+];
+
+/**
+ * A sentence with the rules it only quotes blanked ("Jonas wrote in the README 'never use
+ * torch.compile'", "the build fails with 'password must be set'", "I read a post saying
+ * 'always memoize…'"): quoted words are someone else's unless the user frames them as their
+ * rule ("our rule is 'never push to main'") without reporting who said them.
+ */
+export function unquoted(s: string): string {
+  let out = s;
+  for (const q of QUOTED) {
+    out = out.replace(q, (all, inner: string) => {
+      if (!RULE_MARKER.test(inner)) return all;
+      const outside = s.replace(all, " ");
+      return OWN_RULE.test(outside) && !REPORTED.test(outside) ? all : '"…"';
+    });
+  }
+  return out;
+}
+
+/** Past forms of common irregular verbs ("never got", "never wrote"): a report, not a rule. */
+const PAST =
+  "got|had|made|did|saw|seen|been|went|gone|came|took|gave|sent|ran|wrote|written|read|told|said|heard|found|thought|knew|built|paid|left|kept|met|held|brought|bought|caught|taught|felt|lost|won|broke|spent|stood|understood|became|began|forgot|forgotten|happened";
+
+/**
+ * A sentence whose "always", "never" or "must" describes, reports or comments rather than sets a
+ * rule: the user's own intention ("from now on I'll check…"); a thing at hand or a person as the
+ * subject ("it never finishes", "this never happened", "he never answers"); the past ("the old
+ * team never wrote tests", "never seen that before"); what people say, want or feel ("you always
+ * say that", "users always complain"), commentary ("always fun to…", "always the same with…");
+ * what a document or a ticket says ("the ticket says we must…": someone else's rule); a guess or
+ * a deadline with "must" ("you must be tired", "we must ship this by friday").
+ */
+export function describes(l: string, core: string): boolean {
+  if (/\b(i'?ll|i will|i'?m going to|i am going to|i should|i'?d better)\b/.test(core)) return true;
+  if (/^(it|this|that|he|she|they|there)('s| is| was)? (never|always|must)\b/.test(core)) {
+    return true;
+  }
+  if (/\b(never|always) (going to|gonna)\b/.test(l)) return true;
+  // The thing at hand as the subject of a modal ("it should always return a list", "make sure
+  // this function never throws").
+  if (
+    /^((make sure|ensure) (that )?)?(it|this|that|this [\w-]+|that [\w-]+)( should| must| will| can| does| is|'s)? (never|always|must)\b/
+      .test(core) && !/^(this|that) (repo|repository|project|codebase|service|team)\b/.test(core)
+  ) return true;
+  // A guess ("you must've missed it") or a plan described ("in the future this will be…").
+  if (/\bmust'?ve\b|\bmust have (missed|forgotten|been|broken|changed)\b/.test(l)) return true;
+  if (/\b(in (the )?future|going forward),? (it|this|that|they) (will|'ll|is going to)\b/.test(l)) {
+    return true;
+  }
+  if (/\bgoing forward with\b/.test(l)) return true;
+  // Not the passive of a rule ("is never edited by hand", "are always reviewed").
+  if (
+    new RegExp(
+      `(?<!\\b(is|are|be|being|been|gets?|get)\\s)\\b(never|always|must have) (${PAST}|(?!(?:need|feed|seed|speed|proceed|exceed|succeed|embed|bleed|breed|shed)\\b)\\w+ed)\\b`,
+    )
+      .test(l)
+  ) return true;
+  if (/^(never|always) (seen|heard|been|had)\b/.test(core)) return true;
+  // A person's habit ("users always complain", "he never answers", "you always say that"),
+  // not the imperative ("always answer in English" is a rule).
+  if (
+    /\b(he|she|they|people|users|customers|clients|everyone|somebody|someone|[a-z]+ team|[a-z]+ folks) (always|never) (says?|said|complains?|asks?|wants?|likes?|loves?|hates?|manages?|ends? up|takes? (ages|forever|so long)|seems?|finishes|answers?|replies|responds?|works? out)\b/
+      .test(l) ||
+    /\byou (always|never) (say|said|ask|complain|want)\b/.test(l) ||
+    /\b(always|never) takes? (ages|forever|so long)\b/.test(l) ||
+    /^(it|this|that|the [\w-]+) (always|never) (finishes|answers|replies|responds|works out)\b/
+      .test(core)
+  ) return true;
+  if (
+    /^((ok|okay|yeah|lol|ha|well|man|ugh) )?(always|never) (fun|nice|good|great|a pain|annoying|the same|funny|a joy|fun to|easy|hard|tricky|surprising)\b/
+      .test(core)
+  ) return true;
+  if (
+    /^(the |this |that |a |your |our )?([\w-]+ ){0,2}(says?|said|states?|claims?|reads?) (that )?(we|you|it|they|the|all|every)\b/
+      .test(core)
+  ) {
+    return true;
+  }
+  if (
+    /\bmust (be (tired|sick|joking|kidding|busy|bored)|ship|finish|land|merge|deliver|fix)\b/.test(
+      l,
+    ) &&
+    /\b(this|that|by (mon|tues|wednes|thurs|fri|satur|sun)day|by (tomorrow|tonight|eod|end of (day|week))|before the (demo|release|launch|deadline))\b/
+      .test(l)
+  ) return true;
+  return /\bmust be (tired|sick|joking|kidding|busy|bored)\b/.test(l);
+}
+
 /** The durable kind of a sentence, or null. */
-export function classify(s: string): Match | null {
+export function classify(s0: string): Match | null {
+  const s = unquoted(s0);
   const l = spelled(s.toLowerCase());
   if (l.length > MAX_SENTENCE) return null;
   if (isQuestion(s)) return null;
   if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
-  if (ONE_OFF.test(l) && /\b(this time|for now|for this pr|just this once)\b/.test(l)) return null;
+  if (SCOPED.test(l)) return null;
   if (hedged(l)) return null;
   const core = l.replace(FILLER, "").trim();
+  if (
+    /\b(always|never|must|from now on|going forward|in (the )?future)\b/.test(l) &&
+    describes(l, core)
+  ) {
+    return null;
+  }
   return ruleOf(l, core, s) ?? preferenceOf(l, core) ?? decisionOf(l, core, s) ??
     factOf(s, l, core) ?? notedOf(l, core);
 }
@@ -160,6 +287,14 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) {
     return hit("rule", "from-now-on");
   }
+  // "for the chart always use…", "on the dashboard never show…": a rule scoped to a thing,
+  // which may be the thing of the task at hand: the same markers, a confidence of their own.
+  if (
+    /^(for|in|on|with|inside) (the|that|these|those) [\w-]+( [\w-]+)?,? (always|never)\b/.test(
+      core,
+    ) &&
+    !/\b(always|never) (hits?|fails?|breaks?|works?|crash(es)?|times? out)\b/.test(core)
+  ) return hit("rule", "scoped-marker");
   if (
     /\b(don'?t|do not|never) ever\b|\bnever\b/.test(l) && !/\bnever mind\b/.test(l) &&
     !/\b(you|we|i|they|he|she) never \w+ed\b/.test(l)
@@ -168,6 +303,10 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   }
   if (
     /\balways\b/.test(l) && !/\bnot always\b/.test(l) &&
+    // "the queue is always slow", "it was always flaky": how a thing behaves, not a rule.
+    !l.split(/[,;:]\s+|\s[—–-]+\s/).some((c) =>
+      /\b(is|are|was|were|'s|'re|gets?|got|seems?) always\b/.test(c) && STATUS.test(c)
+    ) &&
     !/\balways (hits?|fails?|breaks?|see|sees|notice|notices|get|gets|crash(es)?|times? out|runs? out|forgets?|seems?|gets? (a|an|the) (error|timeout|warning))\b/
       .test(l)
   ) {
@@ -178,6 +317,9 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   }
   if (
     /^(please )?(don'?t|do not)\b/.test(core) && !/\b(worry|bother|forget|need)\b/.test(core) &&
+    // "don't go there", "don't do that": about the step at hand, nothing on its own.
+    !/^(please )?(don'?t|do not) ([\w-]+ ){0,2}(there|that|this|it|them|those|these)( again| yet| now)?[.!]*$/
+      .test(core) &&
     !/\bi'?ll\b|\bi will\b|\bi want to\b/.test(core)
   ) {
     return hit("rule", "dont");
@@ -208,10 +350,12 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   // "every public function gets type hints", "all infra changes go through a PR", "anything
   // touching prod needs her review": what holds for every thing of a kind.
   if (
-    /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,3} (needs?|requires?|gets?|goes through|go through|has|have)\b/
+    /^(in (this|the|our) [\w-]+,? )?(every|each|all|any|anything|everything)( [\w/.-]+){1,4} (needs?|requires?|gets?|goes through|go through|has|have|validates|parses|uses|logs|follows|carries|includes|declares|imports|exports|returns)\b/
       .test(core) &&
     !/^\w+ (of )?(them|these|those|it)\b/.test(core) && !STATUS.test(l) &&
-    !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l)
+    !/^(every|each|any) ?time\b/.test(core) && !/\b(now|fine|ok|okay|green)\b/.test(l) &&
+    // "every file I opened has tabs": the things of the user's work, not a kind.
+    !new RegExp(`\\b(i|we|you) (${PAST}|\\w+ed|open|touch|see|saw|check|looked at)\\b`).test(l)
   ) return hit("rule", "every-gets");
   // "prod deploys need a sign-off from Kofi": a standing approval.
   if (
@@ -233,8 +377,8 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     !/^(that|it|this|there) must\b/.test(core)
   ) return hit("rule", "must");
   if (
-    /^(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b)\w+/
-      .test(core)
+    /(^|[,;:]\s+|\s[—–-]+\s)(we|you) (don'?t|do not) (?!know|need|have|see|get|understand|want|care|think|mind|remember|use it\b|mean\b|like\b|agree\b|expect\b|recall\b|believe\b|trust\b)\w+/
+      .test(core) && !STATUS.test(l)
   ) return hit("rule", "we-dont");
   // Habits of the team: "we squash-merge PRs", "we tag releases as vX.Y.Z".
   if (
@@ -350,6 +494,14 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
 
 /** A personal preference, or null. */
 export function preferenceOf(l: string, core: string): Match | null {
+  // A reaction to what is at hand ("I like that idea", "I love it, ship it", "I'd rather not
+  // talk about it"), not a preference.
+  if (
+    /\bi (really |do |don'?t )?(like|love|dislike|hate|prefer) (it|that|this|these|those|them)\b(?! (when|if|that)\b)/
+      .test(l) ||
+    /\bi'?d rather (not )?(talk|discuss|say|comment|go into|not)\b/.test(l) ||
+    /\bi prefer (we|you) (finish|do|start|wait|look|fix)\b/.test(l)
+  ) return null;
   // Preferences.
   if (PERSONAL.test(l)) return hit("feedback", "preference");
   if (
@@ -377,9 +529,13 @@ export function preferenceOf(l: string, core: string): Match | null {
 /** A decision with its reason, or null. */
 export function decisionOf(l: string, core = l, s = l): Match | null {
   // Decisions.
+  // Not a decision of the work's moment ("we chose the wrong index there", "we decided to skip
+  // lunch").
+  const momentary = STATUS.test(l) ||
+    /\b(meeting|call|standup|demo|sync|retro|lunch|office|desk|there)\b/.test(l);
   if (
     /\bwe('ve| have)? (chose|chosen|decided|picked|went with|settled on|standardi[sz]ed on)\b/
-      .test(l) ||
+        .test(l) && !momentary ||
     /\bwe('re| are) (going with|standardi[sz]ing on|moving to|moving away from|phasing out|deprecating|getting rid of|dropping)\b(?! (the|this|that|a|an|our|it)\b)/
         .test(l) && !STATUS.test(l) ||
     /\b(the|our) decision (is|was)\b/.test(l)
@@ -415,6 +571,18 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
     !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk)\b/.test(core) &&
     !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
   ) return hit("decision", "we-switched");
+  // "releases moved to Mondays now", "we're not on Jest anymore", "we no longer deploy from
+  // Jenkins": a change of the setup, said as what holds from now on (not a thing of the work
+  // moving: "the ticket moved to done", "the button moved to the footer").
+  if (
+    (/^(the |our |all )?[\w-]+( [\w-]+)? (have |has )?(moved|switched|migrated) (to|onto|over to) (?!(a|an|the|this|that|it|my|your|his|her)\b)[\w.@/-]+/
+      .test(core) ||
+      /^we('re| are) (not|no longer) (on|using) [\w.@/-]+ any ?more\b|^we no longer (use|run|deploy|ship|support|host)\b/
+        .test(core)) &&
+    !TASK_SUBJECT.test(core) && !STATUS.test(l) &&
+    !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk|ticket|card|issue|pr|branch|button|page|file)\b/
+      .test(core)
+  ) return hit("decision", "moved-on");
   return null;
 }
 
@@ -424,6 +592,10 @@ export function factOf(s: string, l: string, core: string): Match | null {
   // "failed DAGs post to #data-alerts": "failed" names a kind of thing, not a report.
   const kinds = l.replace(/(^|\b(?:the|all|any) )(failed|failing) (?=[\w-]+s\b)/, "$1");
   if (STATUS.test(kinds) || REQUEST_CLAUSE.test(core)) return null;
+  // The user's own machine ("my laptop runs on port 3000") is not the project's setup.
+  if (/^(my|your) (laptop|machine|computer|mac|pc|desktop|box|vm|terminal|shell)\b/.test(core)) {
+    return null;
+  }
   // A state of the moment ("it listens on 8080 now") or a pointer at the work ("the file is…").
   const moment = /\bnow\b/.test(l) && !/,\s*not\b/.test(l) || TASK_SUBJECT.test(core) ||
     /\b(is|are) (using|taking|consuming|eating|hitting|getting|running out)\b/.test(core) &&
@@ -439,7 +611,9 @@ export function factOf(s: string, l: string, core: string): Match | null {
   ) return hit("fact", "owner");
   if (
     /\b(runs?|listens?|lives?|is|isn'?t|are|serves?|served)\b[^.]*\b(on|at) (port )?:?\d{2,5}\b/
-      .test(l) && /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment
+      .test(l) &&
+    /\b(port|\d{4,5})\b/.test(l) && !/\b(am|pm|utc)\b/.test(l) && !moment &&
+    !/^(my|your|his|her)\b/.test(core)
   ) return hit("fact", "port");
   if (
     /\b(lives?|lands?|go(es)?|is|are|kept|stored|located|sits?)\b (in|at|under) [`'"]?(~?\/|\.\/|[a-z0-9]+:\/\/|[\w.-]+\/[\w.-])/

@@ -1,48 +1,164 @@
 /**
  * A simple near-duplicate check of two memory texts: the overlap of their content words
- * (lower-cased, punctuation and common words dropped, a plural's "s" folded). The daemon's
+ * (lower-cased, punctuation and common words dropped, word forms folded as the search folds
+ * them: src/domain/terms.ts and forms.ts). The daemon's
  * sink (sink.ts) applies it to the neighbours the service's own search finds and to the
  * pending proposals.
  * @module
  */
 
-const STOP = new Set(
-  ("a an the and or but of to in on at for with by from is are was were be been it its this " +
-    "that these those we you i my our your they them as so if then than not no do does don't " +
-    "dont please always never use using it so after anything should must will would can could just also any all " +
-    "every here there repo project").split(" "),
-);
+import { stem, STOP_WORDS } from "../domain/terms.ts";
+import { variantsOf } from "../domain/forms.ts";
 
-/** The content words of a text. */
-export function contentWords(text: string): Set<string> {
+/**
+ * Words that carry no topic: the search's stop words, the markers of a rule ("always", "never",
+ * "must", "use"), and words that only frame a statement ("again", "the other way round").
+ */
+const STOP = new Set([
+  ...STOP_WORDS,
+  ...("a an the and or but of to in on at for with by from is are was were be been it its this " +
+    "that these those we you i my our your they them as so if then than not no do does don't " +
+    "dont please always never use using used it so after anything everything should must will " +
+    "would can could just also any all every here there repo project repository codebase has " +
+    "have had being again other way round around too only same thing things stuff still " +
+    "make sure need needs keep ever whole clear").split(" "),
+]);
+
+/**
+ * One spelling of a word's forms: its light stem (as the search folds it: "imports",
+ * "importing" → "import") and, for an irregular verb or a short name, the first of its
+ * variants ("chose", "chosen" → "choose"; "postgres" ↔ "postgresql"). Identifiers stay whole.
+ */
+function folded(w: string): string {
+  if (/[_./:@#]/.test(w) || /\d/.test(w)) return w;
+  const forms = variantsOf(stem(w));
+  return [...forms].sort()[0];
+}
+
+/** Content words of recent texts (the extractor and the sink ask for the same ones often). */
+const SEEN = new Map<string, ReadonlySet<string>>();
+/** Texts {@link SEEN} holds at most. */
+const SEEN_MAX = 2000;
+
+/** The content words of a text (lower-cased, common words dropped, word forms folded). */
+export function contentWords(text: string): ReadonlySet<string> {
+  const hit = SEEN.get(text);
+  if (hit) return hit;
+  const out = wordsOf(text);
+  if (SEEN.size >= SEEN_MAX) SEEN.clear();
+  SEEN.set(text, out);
+  return out;
+}
+
+function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
   // Times in one spelling: "3am" and "03:00" are the same.
   const norm = text.toLowerCase().replace(
     /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
     (_, h, m, ap) =>
       `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
-  );
-  for (const w of norm.split(/[^a-z0-9_@./:-]+/)) {
-    const t = w.replace(/^[./:-]+|[./:-]+$/g, "");
-    if (t.length < 2 || STOP.has(t)) continue;
-    out.add(t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t);
+  ).replace(/[’‘]/g, "'");
+  for (const w of norm.split(/[^a-z0-9_@./:'-]+/)) {
+    // "apps/*" is "apps"; "it's" is "it".
+    const t = w.replace(/^[./:'-]+|[./:'-]+$/g, "").replace(/'(s|re|ve|ll|d|t)$/, "");
+    if (t.length < 2 || STOP.has(t) || STOP.has(w)) continue;
+    out.add(folded(t.replace(/'/g, "")));
   }
   return out;
 }
 
-/** How much of the smaller text's content words the other has, 0..1. */
-export function overlap(a: string, b: string): number {
+/** Content words two texts share, and how many each has. */
+function shared(a: string, b: string): { common: number; x: number; y: number } {
   const x = contentWords(a), y = contentWords(b);
-  if (x.size === 0 || y.size === 0) return 0;
   let common = 0;
   for (const w of x) if (y.has(w)) common++;
-  return common / Math.min(x.size, y.size);
+  return { common, x: x.size, y: y.size };
+}
+
+/** How much of the smaller text's content words the other has, 0..1. */
+export function overlap(a: string, b: string): number {
+  const { common, x, y } = shared(a, b);
+  return x && y ? common / Math.min(x, y) : 0;
+}
+
+/**
+ * How much of the larger text's content words the other has, at least this for a near
+ * duplicate: a short rule that names two words of a long one on the same topic ("libs never
+ * depend on services" and "services call libs through their public index only; no deep
+ * imports") is not its repeat.
+ */
+export const NEAR_DUPLICATE_OF_LARGER = 0.3;
+
+/**
+ * Whether `a` repeats `b` at `threshold`: all of `a`'s content words are in `b`, or they overlap
+ * by `threshold` of the smaller text's words and {@link NEAR_DUPLICATE_OF_LARGER} of the larger's.
+ */
+function repeats(a: string, b: string, threshold: number): boolean {
+  const { common, x, y } = shared(a, b);
+  if (!x || !y) return false;
+  // `a` names nothing `b` does not ("it's pnpm here, always has been"): it adds nothing.
+  if (common === x) return true;
+  return common / Math.min(x, y) >= threshold &&
+    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
 }
 
 /** Default threshold of {@link isNearDuplicate}. */
 export const NEAR_DUPLICATE = 0.6;
 
-/** Whether `a` nearly repeats `b`. */
+/** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
+const CHANGE =
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore)\b/i;
+
+/** "use A, not B": the choice and what it excludes. */
+const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
+
+/** Values a statement sets: numbers (times, sizes, versions), days and months. */
+function values(text: string): Set<string> {
+  const out = new Set<string>();
+  for (
+    const m of text.toLowerCase().matchAll(
+      /\b\d+(?:[.:]\d+)*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+    )
+  ) out.add(m[0].replace(/s$/, ""));
+  return out;
+}
+
+/**
+ * Whether `a` changes what `b` says rather than repeating it: it sets a value `b` does not
+ * ("tokens live 10 minutes" against "tokens live 15 minutes"), or it says what changed and names
+ * something `b` does not ("tests use Vitest, moved from Jest" against "tests use Jest"), or it
+ * reverses its choice ("use npm, not pnpm" against "use pnpm, not npm"). Such a
+ * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
+ */
+export function updates(a: string, b: string): boolean {
+  // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
+  const ca = a.match(CHOICE), cb = b.match(CHOICE);
+  if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return true;
+  const va = values(a), vb = values(b);
+  if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
+  if (!CHANGE.test(a)) return false;
+  const wb = contentWords(b);
+  return [...contentWords(a)].some((w) =>
+    !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
+  );
+}
+
+/** Where a text goes on with a statement of its own: " — ", "; ", ": ", ", so ", ", and ". */
+const CLAUSES = /\s[—–-]+\s|;\s+|:\s+|,\s+(?:so|and|but|again)\s+/;
+
+/** Content words a clause needs for its overlap alone to count. */
+const CLAUSE_WORDS = 3;
+
+/**
+ * Whether `a` nearly repeats `b`: their content words overlap by `threshold` (of the smaller
+ * text's, and by {@link NEAR_DUPLICATE_OF_LARGER} of the larger's), or a clause of
+ * `a` with {@link CLAUSE_WORDS} content words or more does ("keep the helpers in packages/ui —
+ * again, packages don't import from apps" repeats "packages never import from apps/*").
+ */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  return overlap(a, b) >= threshold;
+  if (updates(a, b)) return false;
+  if (repeats(a, b, threshold)) return true;
+  const parts = a.split(CLAUSES);
+  return parts.length > 1 &&
+    parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, b, threshold));
 }

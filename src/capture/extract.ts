@@ -253,7 +253,7 @@ function restatement(agent: string, reply: string): { sentence: string; match: M
 
 /** A sentence that goes on from the one before ("…instead", "it needs…"): one statement. */
 const CONTINUES =
-  /\binstead\b[.!]?$|^(it|they|those|these|which)\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
+  /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
 
 /**
  * A line that introduces a list of things to know ("some context:", "conventions:", "quick

@@ -10,19 +10,26 @@ import {
   FEW,
   FEW_CAP,
   MAX_CONFIDENCE,
+  PRIOR,
   RULE_COUNTS,
 } from "../../src/capture/calibration.ts";
 import { extractCandidates } from "../../src/capture/extract.ts";
 import { u } from "./turns.ts";
 
-Deno.test("calibrated: (right+1)/(n+2), at most 0.98, held at the cap with few examples", () => {
+Deno.test("calibrated: shrunk toward the prior, at most 0.95, held at the cap with few examples", () => {
+  assert.equal(PRIOR, 0.75);
   assert.equal(calibrated(0, 0), 0.5);
-  assert.equal(calibrated(16, 16), 0.94);
-  assert.equal(calibrated(8, 10), 0.75);
+  // (16 + 3) / (16 + 4): 16 of 16 on the tuning data is not 16 of 16 elsewhere.
+  assert.equal(calibrated(16, 16), MAX_CONFIDENCE);
+  assert.equal(calibrated(12, 16), 0.75);
+  assert.equal(calibrated(8, 10), 0.78);
+  assert.equal(calibrated(2, 10), 0.35);
   assert.equal(calibrated(1000, 1000), MAX_CONFIDENCE);
-  // 4 of 4 would be 0.83: too few to say.
+  // 4 of 4 would be 0.87: too few to say.
   assert.equal(calibrated(FEW - 1, FEW - 1), FEW_CAP);
+  // Few examples: never above the rule's own (right+1)/(n+2).
   assert.equal(calibrated(1, 2), 0.5);
+  assert.equal(calibrated(0, 1), 0.33);
   for (const [rule, [right, n]] of Object.entries(RULE_COUNTS)) {
     assert.ok(right <= n, rule);
     assert.equal(confidenceOf(rule), calibrated(right, n), rule);

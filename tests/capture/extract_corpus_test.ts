@@ -162,6 +162,14 @@ const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
   ["and remember that migrations are forward-only", "rule"],
   ["you should know that the api is versioned by header, not by path", "fact"],
   ["for context: the warehouse is Snowflake", "fact"],
+  // A team's habit in a clause of its own, and what every thing of a kind does.
+  ["the linter is ruff, we don't run black on top of it", "rule"],
+  ["every handler and every job logs the request id", "rule"],
+  ["each public struct and enum gets a doc comment", "rule"],
+  // A change of the setup that holds from now on.
+  ["heads up: the nightly export moved to 02:00 UTC", "decision"],
+  ["we're not on Travis anymore, everything moved to GitHub Actions", "decision"],
+  ["we no longer deploy from Jenkins", "decision"],
 ];
 
 const NOT_DURABLE = [
@@ -311,6 +319,160 @@ const NOT_DURABLE = [
   "for context, I was looking at the orders table",
   "wrong, the tests are broken here",
   "actually, use the other one",
+  "the pipeline is red again, we don't know why",
+  "every test in the suite fails on my machine",
+  "the ticket moved to done",
+  "the button moved to the footer",
+  "the standup moved to thursday",
+];
+
+/**
+ * What makes a standing rule, each criterion with a rule that meets it and lookalikes that
+ * have the same marker ("always", "never", "must", "don't") but do not state a rule.
+ */
+const STANDING: { criterion: string; rules: string[]; lookalikes: string[] }[] = [
+  {
+    criterion: "said by the user, not quoted from someone or something else",
+    rules: [
+      "our rule is 'never merge your own PR'",
+      "never call the payments API from the browser",
+    ],
+    lookalikes: [
+      "the linter's docs say 'always prefer const', is that worth enabling",
+      "Priya wrote in the wiki 'never restart the broker during business hours'.",
+      "the deploy fails with 'region must be specified'",
+      'someone posted "always pin your base images" in the channel, thoughts',
+      'copy the lint rule that says "never use any" into the api package',
+    ],
+  },
+  {
+    criterion: "a statement, not a question (even without its question mark)",
+    rules: ["always run the migrations before seeding"],
+    lookalikes: [
+      "is the cache always cold after a deploy or is that just me",
+      "does the worker never retry on a 503",
+      "should we always rebuild the image for a config change",
+    ],
+  },
+  {
+    criterion: "for good, not within the task at hand ('for this change', 'in this run')",
+    rules: [
+      "in this repo, always write the changelog entry in the PR",
+      "for this reason we never store raw card numbers",
+      "always name feature branches after the ticket",
+    ],
+    lookalikes: [
+      "for this refactor always keep the old function as a wrapper",
+      "in this benchmark always warm up the JIT first",
+      "during this migration never touch the users table",
+      "this time always answer in German",
+    ],
+  },
+  {
+    criterion: "what to do, not how a thing behaves",
+    rules: [
+      "timeouts are always in milliseconds, seconds confuse the client",
+      "releases always go out from the release branch",
+    ],
+    lookalikes: [
+      "the staging cluster is always slow on mondays",
+      "the nightly job was always flaky on arm runners",
+      "CI always times out on the e2e suite",
+    ],
+  },
+  {
+    criterion: "meaning something on its own, not pointing at the step at hand",
+    rules: ["don't run the e2e suite locally, it needs the VPN"],
+    lookalikes: ["don't go there", "don't do that again", "please don't touch it"],
+  },
+  {
+    criterion: "a rule, not a report of the past or how a thing or a person behaves",
+    rules: [
+      "the client never retries on a 4xx",
+      "config files are never edited by hand",
+      "reviews always need two approvals",
+      "even when I write in Spanish, always answer in English",
+    ],
+    lookalikes: [
+      "we never got a reply from the vendor",
+      "this never happened before",
+      "the old team never wrote tests",
+      "never seen that warning before",
+      "he never answers on slack",
+      "users always complain about the login page",
+      "you always say that",
+      "the build always takes ages",
+      "that's never going to work",
+      "ok always nice to see green CI",
+    ],
+  },
+  {
+    criterion: "for the agent, not the user's own intention",
+    rules: ["from now on write the tests first"],
+    lookalikes: [
+      "from now on I'll review my own PRs first",
+      "in the future this will be replaced by the new API",
+      "going forward with the plan, let's start with auth",
+    ],
+  },
+  {
+    criterion: "a kind of thing or the team's code, not the thing at hand",
+    rules: [
+      "never deploy until the tests pass",
+      "this repo should always build offline",
+      "every migration gets a down script",
+      "don't mock the warehouse in these tests",
+    ],
+    lookalikes: [
+      "don't merge it until I say so",
+      "don't change anything else in that file",
+      "it should always return a list",
+      "make sure this function never throws",
+      "every file I opened has tabs",
+      "you must've missed the file",
+    ],
+  },
+  {
+    criterion: "the user's rule, not what a document or a ticket says; no guess or deadline",
+    rules: ["we must keep the API backwards compatible"],
+    lookalikes: [
+      "the docs say you must restart after an upgrade",
+      "the ticket says we must support IE11",
+      "you must be tired of me lol",
+      "we must ship this by friday",
+    ],
+  },
+  {
+    criterion: "a preference or a decision for good, not a reaction or a moment of the work",
+    rules: [
+      "I like it when you ask before adding a dependency",
+      "I'd rather you ask before adding a dependency",
+      "we chose Postgres over Mongo because we need transactions",
+    ],
+    lookalikes: [
+      "I like that idea",
+      "I love it, ship it",
+      "I'd rather not talk about it",
+      "I prefer we finish this first",
+      "we decided to skip lunch",
+      "we chose the wrong index there",
+      "the demo runs every friday this month",
+    ],
+  },
+  {
+    criterion: "the project's setup, not the user's machine nor a state of the work",
+    rules: ["heads up: the admin api runs on port 7001", "fyi the build runs on Buildkite"],
+    lookalikes: ["my laptop runs on port 3000 for everything", "heads up: the build is red"],
+  },
+  {
+    criterion: "said as known, not as a doubt",
+    rules: ["the import job runs at 04:00 UTC"],
+    lookalikes: [
+      "I thought the import job runs at 04:00 UTC",
+      "iirc the import job runs at 04:00 UTC",
+      "afaik the cron runs every night",
+    ],
+  },
 ];
 
 Deno.test("the extractor's phrasings: each durable sentence is found with its kind", () => {
@@ -325,6 +487,28 @@ Deno.test("the extractor's phrasings: each durable sentence is found with its ki
 Deno.test("requests, questions, one-offs, hypotheses and status reports are not candidates", () => {
   const found = NOT_DURABLE.filter((s) => extractCandidates([u(s)]).length > 0);
   assert.deepEqual(found, []);
+});
+
+Deno.test("a standing rule: what meets each criterion is found, its lookalikes are not", () => {
+  const wrong: string[] = [];
+  for (const { criterion, rules, lookalikes } of STANDING) {
+    for (const s of rules) {
+      if (extractCandidates([u(s)]).length !== 1) wrong.push(`${criterion}: missed "${s}"`);
+    }
+    for (const s of lookalikes) {
+      const c = extractCandidates([u(s)]);
+      if (c.length) wrong.push(`${criterion}: found "${s}" (${c[0].rule})`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("a sentence about the one before ('anything of theirs…') goes on from its rule", () => {
+  const c = extractCandidates([
+    u("The growth team deploys with their own pipeline. Anything of theirs goes in infra/growth from now on."),
+  ]);
+  assert.equal(c.length, 1, JSON.stringify(c));
+  assert.match(c[0].text, /infra\/growth/);
 });
 
 Deno.test("a sentence that goes on from a rule ('…instead', 'it …') is one candidate with it", () => {

@@ -123,6 +123,45 @@ Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () =
   assert.ok(
     !isNearDuplicate("Maria owns the billing service", "Tomasz owns the payments namespace"),
   );
+  // Word forms folded as the search folds them, framing words ("has been", "again") left out.
+  assert.ok(isNearDuplicate("It's yarn here, always has been.", "Use yarn, not npm, here"));
+  assert.ok(isNearDuplicate("Handlers validated their inputs", "every handler validates input"));
+  assert.ok(isNearDuplicate("we chose Redis", "We choose Redis for the cache"));
+  // A clause that repeats a stored memory, in a sentence that says more.
+  assert.ok(isNearDuplicate(
+    "move the date helpers into libs/common — again, libs never depend on services, not the other way round",
+    "In the monorepo, libs never depend on services/*; imports go services → libs only",
+  ));
+  // A text that changes a stored one is not its repeat (the contradiction check gets it).
+  assert.ok(
+    !isNearDuplicate("sessions expire after 20 minutes", "Sessions expire after 45 minutes"),
+  );
+  assert.ok(!isNearDuplicate("the standup moved to Wednesdays", "the standup is on Tuesdays"));
+  assert.ok(
+    !isNearDuplicate(
+      "the API tests use Hurl now, we moved from Postman",
+      "The API tests use Postman",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate("sessions expire after 45 minutes", "Sessions expire after 45 minutes"),
+  );
+  assert.ok(!isNearDuplicate("use npm, not pnpm", "Use pnpm, not npm, in this repo"));
+  assert.ok(isNearDuplicate("use pnpm, not npm", "Use pnpm, not npm, in this repo"));
+  // Distinct rules on one topic stay distinct.
+  assert.ok(!isNearDuplicate("use yarn, not npm", "run yarn install with --immutable in CI"));
+  assert.ok(
+    !isNearDuplicate(
+      "libs never depend on services",
+      "services call libs through their public index only; no deep imports",
+    ),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "migrations are forward-only; write a new one to undo a change",
+      "migrations run in CI before the deploy, never by hand in prod",
+    ),
+  );
 });
 
 Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replacements, cursor", async () => {
