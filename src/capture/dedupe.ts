@@ -127,13 +127,24 @@ function values(text: string): Set<string> {
  * Whether `a` changes what `b` says rather than repeating it: it sets a value `b` does not
  * ("tokens live 10 minutes" against "tokens live 15 minutes"), or it says what changed and names
  * something `b` does not ("tests use Vitest, moved from Jest" against "tests use Jest"), or it
- * reverses its choice ("use npm, not pnpm" against "use pnpm, not npm"). Such a
+ * reverses its choice ("use npm, not pnpm" against "use pnpm, not npm"), or chooses something `b`
+ * does not name over what `b` names ("use pnpm, not npm" against "we use npm"). Such a
  * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
  */
 export function updates(a: string, b: string): boolean {
   // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
   const ca = a.match(CHOICE), cb = b.match(CHOICE);
   if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return true;
+  // "use pnpm, not npm" against "we use npm for everything": the choice changed from what `b`
+  // names to something it does not.
+  if (ca) {
+    const wb = contentWords(b);
+    const chosen = [...contentWords(ca[1])], excluded = [...contentWords(ca[2])];
+    if (
+      chosen.length && excluded.length && chosen.every((w) => !wb.has(w)) &&
+      excluded.some((w) => wb.has(w))
+    ) return true;
+  }
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
   if (!CHANGE.test(a)) return false;

@@ -12,9 +12,10 @@
  * - `CAPTURE_MODEL_API_KEY`: the key for anthropic (required) and openai (optional for local
  *   compatible servers);
  * - `CAPTURE_SESSION_TOKENS` (default 20000) and `CAPTURE_DAILY_TOKENS` (default 200000);
- * - `CAPTURE_AUTO_ACCEPT`: `off` (default: every proposal waits in the inbox), `on` (accept at
- *   once a proposal whose confidence is at least {@link DEFAULT_AUTO_ACCEPT_FLOOR}), or a number
- *   in (0, 1], the floor.
+ * - `CAPTURE_AUTO_ACCEPT`: `off` (default: every proposal waits in the inbox) or a number in
+ *   (0, 1], the confidence floor of a proposal accepted at once. There is no `on`: on sessions
+ *   the extractor was not tuned on, no floor was precise enough to be a default
+ *   (docs/capture.md, "Auto-accept").
  * @module
  */
 import { loadMsgConfig } from "../msg/config.ts";
@@ -30,25 +31,26 @@ export const DEFAULT_SESSION_TOKENS = 20_000;
 export const DEFAULT_DAILY_TOKENS = 200_000;
 
 /**
- * Auto-accept's floor when `CAPTURE_AUTO_ACCEPT=on`: the extractor's confidence a proposal needs
- * to be accepted at once. The one place it is set.
- */
-export const DEFAULT_AUTO_ACCEPT_FLOOR = 0.95;
-
-/**
- * Read `CAPTURE_AUTO_ACCEPT`: null when off (the default), else the confidence floor (`on`:
- * {@link DEFAULT_AUTO_ACCEPT_FLOOR}; a number in (0, 1]). A bad value throws
- * {@link CaptureConfigError} naming the variable.
+ * Read `CAPTURE_AUTO_ACCEPT`: null when off (the default), else the confidence floor, a number in
+ * (0, 1]. Another value (`on` too: no default floor) throws {@link CaptureConfigError} naming
+ * the variable.
  */
 export function captureAutoAccept(env: (n: string) => string | undefined): number | null {
   const raw = env("CAPTURE_AUTO_ACCEPT")?.trim().toLowerCase() || "off";
   if (raw === "off") return null;
-  if (raw === "on") return DEFAULT_AUTO_ACCEPT_FLOOR;
+  if (raw === "on") {
+    throw new CaptureConfigError(
+      "CAPTURE_AUTO_ACCEPT",
+      "has no default floor: give the confidence floor as a number greater than 0 and at most 1, " +
+        "or off (on sessions it was not tuned on, no floor of the offline extractor was " +
+        "precise enough to be a default: docs/capture.md, Auto-accept)",
+    );
+  }
   const n = Number(raw);
   if (!/^(0|1)?(\.\d+)?$/.test(raw) || !(n > 0 && n <= 1)) {
     throw new CaptureConfigError(
       "CAPTURE_AUTO_ACCEPT",
-      `must be off, on or a number greater than 0 and at most 1, the confidence floor (got "${
+      `must be off or a number greater than 0 and at most 1, the confidence floor (got "${
         env("CAPTURE_AUTO_ACCEPT")?.trim()
       }")`,
     );

@@ -11,24 +11,27 @@ import {
   type Proposal,
   runCapture,
 } from "../../src/capture/pipeline.ts";
-import { captureAutoAccept, DEFAULT_AUTO_ACCEPT_FLOOR } from "../../src/capture/settings.ts";
+import { captureAutoAccept } from "../../src/capture/settings.ts";
+import { confidenceOf } from "../../src/capture/calibration.ts";
 import { tempDir } from "../helpers.ts";
 import { line } from "./lines.ts";
 
 const env = (v: Record<string, string>) => (n: string) => v[n];
 
-Deno.test("CAPTURE_AUTO_ACCEPT: off by default, on is the default floor, a number is the floor", () => {
+Deno.test("CAPTURE_AUTO_ACCEPT: off by default, a number is the floor, on is refused (no default floor)", () => {
   assert.equal(captureAutoAccept(env({})), null);
   assert.equal(captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: "off" })), null);
-  assert.equal(captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: " ON " })), DEFAULT_AUTO_ACCEPT_FLOOR);
-  assert.equal(DEFAULT_AUTO_ACCEPT_FLOOR, 0.95);
+  assert.throws(
+    () => captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: " ON " })),
+    /CAPTURE_AUTO_ACCEPT: has no default floor: give the confidence floor as a number/,
+  );
   assert.equal(captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: "0.9" })), 0.9);
   assert.equal(captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: "1" })), 1);
   assert.equal(captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: ".85" })), 0.85);
   for (const bad of ["0", "1.5", "-0.5", "yes", "0.9x", "95%", "1e-1"]) {
     assert.throws(
       () => captureAutoAccept(env({ CAPTURE_AUTO_ACCEPT: bad })),
-      /CAPTURE_AUTO_ACCEPT: must be off, on or a number/,
+      /CAPTURE_AUTO_ACCEPT: must be off or a number/,
       bad,
     );
   }
@@ -68,9 +71,13 @@ Deno.test("the pipeline: auto-accepted proposals are counted; a rejected one is 
         { project: () => Promise.resolve("web"), autoAccept },
       );
     };
+    // The floor between the two rules' calibrated confidences (src/capture/calibration.ts):
+    // "from now on" above it, "we chose" below.
+    const floor = (confidenceOf("from-now-on") + confidenceOf("we-chose")) / 2;
+    assert.ok(confidenceOf("from-now-on") > confidenceOf("we-chose"));
     const r = await run(
       "s1",
-      0.9,
+      floor,
       "From now on always run the linter before every commit.",
       "We chose Postgres over Mongo because we need joins.",
       "From now on always use pnpm, not npm, in this repo.",
@@ -87,7 +94,7 @@ Deno.test("the pipeline: auto-accepted proposals are counted; a rejected one is 
     // Reject the decision; said again, it is dropped and counted as rejected before.
     const mongo = sink.records.find((x) => x.text.startsWith("We chose"))!;
     sink.reject(mongo.id);
-    const again = await run("s2", 0.9, "We chose Postgres over Mongo, because we need joins.");
+    const again = await run("s2", floor, "We chose Postgres over Mongo, because we need joins.");
     assert.equal(again.proposed, 0, JSON.stringify(again));
     assert.equal(again.rejectedBefore, 1);
     assert.equal(again.duplicates, 0);

@@ -127,6 +127,9 @@ Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () =
   assert.ok(isNearDuplicate("It's yarn here, always has been.", "Use yarn, not npm, here"));
   assert.ok(isNearDuplicate("Handlers validated their inputs", "every handler validates input"));
   assert.ok(isNearDuplicate("we chose Redis", "We choose Redis for the cache"));
+  // A choice of something the stored memory does not name, over what it names: an update.
+  assert.ok(!isNearDuplicate("From now on always use pnpm, not npm", "We use npm for everything"));
+  assert.ok(isNearDuplicate("always use npm, not yarn", "We use npm for everything"));
   // A clause that repeats a stored memory, in a sentence that says more.
   assert.ok(isNearDuplicate(
     "move the date helpers into libs/common — again, libs never depend on services, not the other way round",
