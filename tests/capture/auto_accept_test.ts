@@ -12,9 +12,8 @@ import {
   runCapture,
 } from "../../src/capture/pipeline.ts";
 import { captureAutoAccept } from "../../src/capture/settings.ts";
-import { confidenceOf } from "../../src/capture/calibration.ts";
 import { tempDir } from "../helpers.ts";
-import { line } from "./lines.ts";
+import { BETWEEN_RULE_AND_DECISION, line } from "./lines.ts";
 
 const env = (v: Record<string, string>) => (n: string) => v[n];
 
@@ -71,10 +70,8 @@ Deno.test("the pipeline: auto-accepted proposals are counted; a rejected one is 
         { project: () => Promise.resolve("web"), autoAccept },
       );
     };
-    // The floor between the two rules' calibrated confidences (src/capture/calibration.ts):
-    // "from now on" above it, "we chose" below.
-    const floor = (confidenceOf("from-now-on") + confidenceOf("we-chose")) / 2;
-    assert.ok(confidenceOf("from-now-on") > confidenceOf("we-chose"));
+    // "From now on" above the floor, "we chose" below.
+    const floor = BETWEEN_RULE_AND_DECISION;
     const r = await run(
       "s1",
       floor,

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { denoRunArgs, findProgram } from "../../src/programs.ts";
 import type { InboxItem } from "../../src/memory/inbox.ts";
 import { freePort, ROOT, tempDir } from "../helpers.ts";
-import { line } from "../capture/lines.ts";
+import { BETWEEN_RULE_AND_DECISION, line } from "../capture/lines.ts";
 import { baseEnv, memcli, memcliProcess } from "./_util.ts";
 
 const decoder = new TextDecoder();
@@ -207,7 +207,8 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
     ADMIN_HOST: "127.0.0.1",
     EMBEDDING_PROVIDER: "builtin",
     CLAUDE_CONFIG_DIR: claude,
-    CAPTURE_AUTO_ACCEPT: "0.9",
+    // Between the two statements' calibrated confidences: the rule above, the decision below.
+    CAPTURE_AUTO_ACCEPT: String(BETWEEN_RULE_AND_DECISION),
   };
   const cli = { ...env, MEMORY_API_URL: `http://127.0.0.1:${env.ADMIN_PORT}` };
   const here = { env: cli, cwd: repo };
@@ -244,7 +245,7 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
       const l = await inboxJson();
       return l.length ? l : undefined;
     });
-    // The decision (0.85) waits; the rule (0.9, at the floor) was stored at once.
+    // The decision (below the floor) waits; the rule (above it) was stored at once.
     assert.deepEqual(waiting.map((i) => i.content), [
       "We chose Postgres over Mongo because we need joins.",
     ]);

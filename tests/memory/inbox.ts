@@ -12,7 +12,7 @@ import { Inbox } from "../../src/memory/inbox.ts";
 import { MemoryError } from "../../src/domain/errors.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir } from "../helpers.ts";
-import { line } from "../capture/lines.ts";
+import { BETWEEN_RULE_AND_DECISION, line } from "../capture/lines.ts";
 
 async function refused(p: Promise<unknown>, status: number, field?: string): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
@@ -262,7 +262,7 @@ export async function autoAcceptScenario(service: SqlMemoryService): Promise<voi
     const r = await runCapture(
       { sessionId: "a1", transcriptPath: path, cwd: dir.path, event: "Stop" },
       new InboxCaptureSink(inbox),
-      { project: () => Promise.resolve("web"), autoAccept: 0.9 },
+      { project: () => Promise.resolve("web"), autoAccept: BETWEEN_RULE_AND_DECISION },
     );
     assert.equal(r.proposed, 3, JSON.stringify(r));
     assert.equal(r.autoAccepted, 1, JSON.stringify(r));
