@@ -21,7 +21,9 @@ import type { ProposalStore } from "../store/proposals.ts";
 import type { Contradiction, CreateResult, MemoryService } from "./types.ts";
 import {
   assertNoSecrets,
+  validateCount,
   validateCreate,
+  validateFields,
   validateId,
   validateList,
   validateUpdate,
@@ -164,25 +166,11 @@ function validateAccept(x: unknown): { supersede: boolean } {
 
 /** GET /api/inbox/accepted's query: `days` 1..365 (default 7), `limit` 1..1000 (default 50). */
 function validateAutoAcceptedQuery(x: unknown): { days: number; limit: number } {
-  if (x === null || typeof x !== "object" || Array.isArray(x)) {
-    throw badRequest("query", "must be an object");
-  }
-  const o = x as Record<string, unknown>;
-  for (const k of Object.keys(o)) {
-    if (k !== "days" && k !== "limit") {
-      throw badRequest(k, "unknown field; allowed fields are days, limit");
-    }
-  }
-  const int = (k: string, def: number, max: number): number => {
-    const v = o[k];
-    if (v === undefined || v === "") return def;
-    const n = typeof v === "number" ? v : Number(v);
-    if (!Number.isInteger(n) || n < 1 || n > max) {
-      throw badRequest(k, `must be an integer between 1 and ${max}`);
-    }
-    return n;
+  const o = validateFields(x, ["days", "limit"]);
+  return {
+    days: validateCount(o.days, "days", AUTO_ACCEPTED_DAYS, TOMBSTONE_DAYS, true),
+    limit: validateCount(o.limit, "limit", 50, 1000, true),
   };
-  return { days: int("days", AUTO_ACCEPTED_DAYS, TOMBSTONE_DAYS), limit: int("limit", 50, 1000) };
 }
 
 /** The inbox over a service (the create path) and its store (the proposals). */

@@ -345,13 +345,37 @@ export function validateUpdate(x: unknown): string {
  * number. An empty value means the default, as for the other optional fields.
  */
 function validateLimit(x: unknown, def: number, max: number, text: boolean): number {
+  return validateCount(x, "limit", def, max, text);
+}
+
+/**
+ * Check a count `field` of 1..`max` (`def` when absent or empty); with `text`, a query string's
+ * digits are taken as its number.
+ */
+export function validateCount(
+  x: unknown,
+  field: string,
+  def: number,
+  max: number,
+  text: boolean,
+): number {
   if (!present(x) || x === "") return def;
   const n = text && typeof x === "string" && /^-?\d+$/.test(x.trim()) ? Number(x) : x;
   if (typeof n !== "number" || !Number.isInteger(n)) {
-    throw badRequest("limit", "must be an integer");
+    throw badRequest(field, "must be an integer");
   }
-  if (n < 1 || n > max) throw badRequest("limit", `must be between 1 and ${max}`);
+  if (n < 1 || n > max) throw badRequest(field, `must be between 1 and ${max}`);
   return n;
+}
+
+/**
+ * Check a query (or body) object holding only the `allowed` fields (an unknown one is refused
+ * by name) and return it.
+ */
+export function validateFields(x: unknown, allowed: readonly string[]): Record<string, unknown> {
+  const obj = asObject(x, "query");
+  rejectUnknown(obj, allowed, "");
+  return obj;
 }
 
 /** Check an export offset (a non-negative integer; query-string text allowed). */
