@@ -1,5 +1,6 @@
 /**
- * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json). It reads only the data,
+ * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
+ * `holdout` split). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -16,18 +17,31 @@
  *   deno run --allow-read tasks/paraphrase_check.ts [FILE] --draft   (skips the count minima)
  *
  * Without --write, it fails when a prompt's stored `shares_word` differs from the computed one.
- * It fails when fewer than half of the test split's aimed prompts share no word with their target.
+ * It fails when fewer than half of the test split's (or the holdout split's) aimed prompts share no
+ * word with their target. A file with a holdout split must hold only that split, at least 120 aimed
+ * and 120 everyday prompts, and aim at every memory at least once.
  * @module
  */
 
 const DEFAULT_FILE = new URL("../bench/data/paraphrase/paraphrase.json", import.meta.url);
 
 const MEMORY_TYPES = ["fact", "rule", "decision", "feedback", "context", "bootstrap"];
-const KINDS = ["web-service", "data-pipeline", "infrastructure", "mobile-app", "cli-tool"];
+const KINDS = [
+  "web-service",
+  "data-pipeline",
+  "infrastructure",
+  "mobile-app",
+  "cli-tool",
+  "ml-training",
+  "firmware",
+];
+const SPLITS = ["dev", "test", "holdout"];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;
 const MIN_AIMED_ALL = 180;
 const MIN_EVERYDAY_ALL = 180;
+const MIN_AIMED_HOLDOUT = 120;
+const MIN_EVERYDAY_HOLDOUT = 120;
 
 /**
  * English stop words (the NLTK list) plus conversational fillers and the most generic verbs a
@@ -210,7 +224,7 @@ export function validate(data: unknown): string[] {
       if (texts.has(key)) errors.push(`${where}.text: duplicate text in ${p.project}`);
       texts.add(key);
     }
-    if (p.split !== "dev" && p.split !== "test") errors.push(`${where}.split: "dev" or "test"`);
+    if (!SPLITS.includes(p.split)) errors.push(`${where}.split: one of ${SPLITS.join(", ")}`);
     if (typeof p.shares_word !== "boolean") errors.push(`${where}.shares_word: a boolean`);
     const inScope = (id: unknown) =>
       typeof id === "string" && memoryProject.has(id) &&
@@ -288,27 +302,49 @@ async function main(): Promise<number> {
     }`,
   );
   console.log(`globals: ${ds.globals.length} memories`);
-  const cols = ["dev aimed", "dev everyday", "test aimed", "test everyday"];
-  console.log(["", ...cols].map((c, i) => i === 0 ? c.padEnd(16) : c.padStart(14)).join(""));
+  const holdout = ds.prompts.some((p) => p.split === "holdout");
+  const splits = holdout ? ["holdout"] : ["dev", "test"];
+  const cols = splits.flatMap((s) => [`${s} aimed`, `${s} everyday`]);
+  const width = (c: string) => Math.max(14, c.length + 2);
+  console.log(["", ...cols].map((c, i) => i === 0 ? c.padEnd(16) : c.padStart(width(c))).join(""));
   const order = [...ds.projects.map((p) => p.name), "total"];
   for (const row of order) {
     const v = rows[row] ?? {};
-    console.log([row.padEnd(16), ...cols.map((c) => String(v[c] ?? 0).padStart(14))].join(""));
+    console.log(
+      [row.padEnd(16), ...cols.map((c) => String(v[c] ?? 0).padStart(width(c)))].join(""),
+    );
   }
   const t = rows.total ?? {};
-  for (const split of ["dev", "test"]) {
+  for (const split of splits) {
     const aimed = t[`${split} aimed`] ?? 0;
     const none = aimed - (t[`${split} aimed sharing`] ?? 0);
     console.log(
       `${split}: ${none} of ${aimed} aimed prompts share no informative word (${pct(none, aimed)})`,
     );
   }
-  const testAimed = t["test aimed"] ?? 0;
-  const testNone = testAimed - (t["test aimed sharing"] ?? 0);
+  const judged = holdout ? "holdout" : "test";
+  const testAimed = t[`${judged} aimed`] ?? 0;
+  const testNone = testAimed - (t[`${judged} aimed sharing`] ?? 0);
   if (testNone * 2 < testAimed) {
-    problems.push("fewer than half of the test aimed prompts share nothing");
+    problems.push(`fewer than half of the ${judged} aimed prompts share nothing`);
   }
-  if (!flags.has("--draft")) {
+  if (holdout) {
+    if (ds.prompts.some((p) => p.split !== "holdout")) {
+      problems.push("a file with a holdout split holds no other split");
+    }
+    const aimedAt = new Set(ds.prompts.map((p) => p.target));
+    const missed = [...content.keys()].filter((id) => !aimedAt.has(id));
+    if (missed.length > 0) problems.push(`memories no prompt aims at: ${missed.join(", ")}`);
+    if (!flags.has("--draft")) {
+      const everyday = t["holdout everyday"] ?? 0;
+      if (testAimed < MIN_AIMED_HOLDOUT) {
+        problems.push(`holdout aimed: ${testAimed} < ${MIN_AIMED_HOLDOUT}`);
+      }
+      if (everyday < MIN_EVERYDAY_HOLDOUT) {
+        problems.push(`holdout everyday: ${everyday} < ${MIN_EVERYDAY_HOLDOUT}`);
+      }
+    }
+  } else if (!flags.has("--draft")) {
     const all = (k: string) => (t[`dev ${k}`] ?? 0) + (t[`test ${k}`] ?? 0);
     if (testAimed < MIN_AIMED_TEST) problems.push(`test aimed: ${testAimed} < ${MIN_AIMED_TEST}`);
     if ((t["test everyday"] ?? 0) < MIN_EVERYDAY_TEST) {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { sharedStems, stem, validate } from "../tasks/paraphrase_check.ts";
 
 const DATA = new URL("../bench/data/paraphrase/paraphrase.json", import.meta.url);
+const HOLDOUT = new URL("../bench/data/paraphrase/holdout.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -95,4 +96,38 @@ Deno.test("paraphrase check: the committed set is valid and its shares_word flag
     }
   }
   assert.ok(aimed >= 150 && none * 2 >= aimed, `${none} of ${aimed}`);
+});
+
+Deno.test("paraphrase check: the holdout set is valid, holdout only, and aims at every memory", async () => {
+  const data = JSON.parse(await Deno.readTextFile(HOLDOUT));
+  assert.deepEqual(validate(data), []);
+  const content = new Map<string, string>();
+  for (const p of data.projects) for (const m of p.memories) content.set(m.id, m.content);
+  for (const m of data.globals) content.set(m.id, m.content);
+  const aimedAt = new Set<string>();
+  let aimed = 0, everyday = 0, none = 0;
+  for (const p of data.prompts) {
+    assert.equal(p.split, "holdout", p.id);
+    if (p.target === null) {
+      everyday++;
+      continue;
+    }
+    aimed++;
+    aimedAt.add(p.target);
+    const shares = sharedStems(p.text, content.get(p.target)!).length > 0;
+    assert.equal(p.shares_word, shares, p.id);
+    if (!shares) none++;
+  }
+  assert.deepEqual([...content.keys()].filter((id) => !aimedAt.has(id)), []);
+  assert.ok(aimed >= 120 && everyday >= 120, `${aimed} aimed, ${everyday} everyday`);
+  assert.ok(none * 2 >= aimed, `${none} of ${aimed}`);
+});
+
+Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
+  const d = minimal();
+  (d.prompts as Record<string, unknown>[])[0].split = "holdout";
+  (d.projects as Record<string, unknown>[])[0].kind = "ml-training";
+  assert.deepEqual(validate(d), []);
+  (d.prompts as Record<string, unknown>[])[0].split = "holdouts";
+  assert.ok(validate(d).some((e) => e.startsWith("prompts[0].split")));
 });
