@@ -35,7 +35,7 @@ export async function forEachProgram(
 }
 
 /**
- * Write a benchmark's results to `bench/results/<name>-<date>.json` (the date, Deno's version
+ * Write a benchmark's results to `bench/results/<name>-<date and time>.json` (the date, Deno's version
  * and the OS first, then `fields`) and say where; returns the file's path.
  */
 export async function writeBenchResult(
@@ -44,7 +44,9 @@ export async function writeBenchResult(
 ): Promise<string> {
   await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
   const date = new Date().toISOString();
-  const file = `${ROOT}bench/results/${name}-${date.slice(0, 10)}.json`;
+  // The time in the name: a second run the same day never overwrites a first (a frozen
+  // split's one run is a record).
+  const file = `${ROOT}bench/results/${name}-${date.replace(/[:.]/g, "-")}.json`;
   const body = { date, deno: Deno.version.deno, os: Deno.build.os, ...fields };
   await Deno.writeTextFile(file, JSON.stringify(body, null, 2) + "\n");
   console.log(`wrote ${file}`);

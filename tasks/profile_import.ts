@@ -63,6 +63,9 @@ for (
     "settle",
     "vacuum",
     "compactStats",
+    "countPublished",
+    "beginImport",
+    "recordedEmbedder",
   ]
 ) wrap(Store.prototype, m);
 const calls = Number(values.calls);

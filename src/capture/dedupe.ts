@@ -112,6 +112,21 @@ const CHANGE =
 /** "use A, not B": the choice and what it excludes. */
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
 
+/**
+ * Words that deny what a statement says ("never", "don't", "no longer"…). A leading "no," (a
+ * reply to the agent) and a trailing contrast (", not Jest") are not denials of the statement.
+ */
+const DENIAL =
+  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing)\b/i;
+
+/** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
+function denies(text: string): boolean {
+  const core = text.replace(/[’‘]/g, "'")
+    .replace(/^\s*(?:no|nope|nah)\b[\s,.!:;—–-]*/i, "")
+    .replace(/,\s*(?:not|rather than|instead of)\s+[^,;.]*$/i, "");
+  return DENIAL.test(core);
+}
+
 /** Values a statement sets: numbers (times, sizes, versions), days and months. */
 function values(text: string): Set<string> {
   const out = new Set<string>();
@@ -128,7 +143,8 @@ function values(text: string): Set<string> {
  * ("tokens live 10 minutes" against "tokens live 15 minutes"), or it says what changed and names
  * something `b` does not ("tests use Vitest, moved from Jest" against "tests use Jest"), or it
  * reverses its choice ("use npm, not pnpm" against "use pnpm, not npm"), or chooses something `b`
- * does not name over what `b` names ("use pnpm, not npm" against "we use npm"). Such a
+ * does not name over what `b` names ("use pnpm, not npm" against "we use npm"), or denies what
+ * `b` states ("tests never hit the network" against "tests always hit the network"). Such a
  * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
  */
 export function updates(a: string, b: string): boolean {
@@ -145,6 +161,9 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w))
     ) return true;
   }
+  // "tests never hit the network" against "tests always hit the network": the same statement,
+  // denied: a contradiction (its proposal replaces `b`), not a repeat.
+  if (!ca && !cb && denies(a) !== denies(b)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
   if (!CHANGE.test(a)) return false;

@@ -26,7 +26,7 @@ export const IMPORT_EMBED_BATCH = 256;
  * (an import of 10,000 held all of them, some 60 MB of JavaScript arrays for 768 dimensions,
  * and the daemon kept the heap it grew to).
  */
-export const IMPORT_SLICE = 4 * IMPORT_EMBED_BATCH;
+export const IMPORT_SLICE = IMPORT_EMBED_BATCH;
 /**
  * How long after the last bulk import the database's worker is renewed (its index build's
  * memory given back): long enough for the next request of a series of imports to begin. The
@@ -67,7 +67,9 @@ export const BULK_IMPORT_MIN = 2000;
  * the HNSW indexes once the memories it has imported, with this call's, reach this share of
  * those stored; its later chunks go in without an insertion into the graphs, and the indexes
  * are built once, when the series has ended, before its analyze ({@link IMPORT_ANALYZE_QUIET_MS}).
- * At 20,000 memories a chunk of 1,000 took 4.5 s with both graphs live and 0.6 s without them,
+ * The first chunk of a series does too when the store holds at most half as many memories as
+ * it brings (an empty store: a client filling it in chunks of 1,000 sends every one without
+ * the graphs). At 20,000 memories a chunk of 1,000 took 4.5 s with both graphs live and 0.6 s without them,
  * and a build costs about 0.75 ms a memory: once the series has imported a fifth of the stored
  * memories, what its next chunks save soon outweighs the build (at worst, a series that ends
  * right after the drop pays about as much again as it saved; docs/performance.md). Searches
@@ -133,14 +135,19 @@ export class Importer {
     // embedded database on disk): an in-memory database in this thread would block it.
     const offThread = this.#d.bulk && this.#d.store.db.capabilities.offThread;
     const stored = offThread && valid.length >= IMPORT_ANALYZE_MIN
-      ? await this.#d.store.countRows()
+      ? await this.#d.store.countPublished()
       : 0;
     const bulk = offThread && valid.length >= BULK_IMPORT_MIN && valid.length * 2 >= stored;
     // A chunk of a series (the analyze the last one left due has not run): the indexes wait
     // for the series' end once it has imported a share of the stored memories.
-    const defer = offThread && !bulk && !this.#indexDeferred && this.#analyzeDue !== null &&
+    // The first chunk of a series into a store at most half its size defers them too: building
+    // both graphs of the store and the chunk afterwards costs no more than inserting the
+    // chunk into them live, and its request no longer waits for it.
+    const defer = offThread && !bulk && !this.#indexDeferred &&
       valid.length >= IMPORT_ANALYZE_MIN &&
-      this.#seriesItems + valid.length >= DEFER_INDEX_SHARE * stored;
+      (this.#analyzeDue !== null
+        ? this.#seriesItems + valid.length >= DEFER_INDEX_SHARE * stored
+        : stored * 2 <= valid.length);
     let bulkEnded = !bulk;
     const endBulk = async () => {
       if (bulkEnded) return;
@@ -179,12 +186,14 @@ export class Importer {
       const abandoned = () =>
         new MemoryError(409, "the import was abandoned by another process; import again");
       const chunks = { size: IMPORT_CHUNK_MIN };
-      const embedSlice = (i: number) =>
-        this.#d.embedInBatches(valid.slice(i, i + IMPORT_SLICE).map((v) => v.content));
+      const embedSlice = (i: number) => {
+        const texts = valid.slice(i, i + IMPORT_SLICE).map((v) => v.content);
+        return Promise.all([this.#d.embedInBatches(texts), this.#d.denseOf(texts)]);
+      };
       let embedding = embedSlice(0);
       for (let i = 0; i < valid.length; i += IMPORT_SLICE) {
         const slice = valid.slice(i, i + IMPORT_SLICE);
-        const vectors = await embedding;
+        const [vectors, dense] = await embedding;
         // The next slice is embedded here while this one is written by the database (its
         // worker thread, or the server): two cores at work. Its failure is thrown when it is
         // awaited, after this slice's.
@@ -192,7 +201,6 @@ export class Importer {
           embedding = embedSlice(i + IMPORT_SLICE);
           embedding.catch(() => {});
         }
-        const dense = await this.#d.denseOf(slice.map((v) => v.content));
         const rows = slice.map((v, j) => newRow(v, vectors[j], now, dense[j]));
         await writeInChunks(rows, async (chunk) => {
           if (!await this.#d.store.stageImport(job, chunk, check)) throw abandoned();
@@ -219,7 +227,12 @@ export class Importer {
         this.#seriesItems += valid.length;
         // An import that (at least) doubled the memories: analyzed now, so that the searches
         // after it are planned for the table's new size. Otherwise once the series has ended.
-        if (valid.length * 2 >= await this.#d.store.countRows()) await this.#analyzeNow();
+        // With the indexes deferred the series goes on: its statistics only, now.
+        // (The memories counted before it, with its own: no second count of the table.)
+        const total = stored ? stored + valid.length : await this.#d.store.countPublished();
+        if (valid.length * 2 >= total) {
+          await (this.#indexDeferred ? this.#analyzeStatistics() : this.#analyzeNow());
+        }
       }
     } finally {
       release();
@@ -272,6 +285,19 @@ export class Importer {
       });
     }, Math.max(0, Math.min(this.#d.analyzeQuietMs, left)));
     Deno.unrefTimer(this.#analyzeTimer);
+  }
+
+  /**
+   * The store's analyze within a series whose indexes are deferred (after one running): the
+   * statistics of the new size, the series' end (the build, its analyze) still due.
+   */
+  async #analyzeStatistics(): Promise<void> {
+    while (this.#analyzing) await this.#analyzing;
+    const run = this.#d.store.analyze().finally(() => {
+      this.#analyzing = null;
+    });
+    this.#analyzing = run.catch(() => {});
+    await run;
   }
 
   /** The analyze imports left due, now (after one running); nothing when none is due. */

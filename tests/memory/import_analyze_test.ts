@@ -160,11 +160,17 @@ Deno.test("a series of imports in chunks defers the HNSW indexes once it has imp
     const spy = spyAnalyze(s);
     const built = await hnsw();
     assert.ok(built.length >= 1, `HNSW indexes at start: ${built}`);
-    // 1,000 stored (analyzed within the request: it doubled the memories), then a series.
+    // Into an empty store: the first chunk of a series defers the indexes at once (building
+    // them afterwards costs no more than inserting into them live); its statistics analyzed
+    // within the request (it doubled the memories), the series going on.
     await s.import(items(1000, "base"));
-    assert.deepEqual(await hnsw(), built);
-    // Its first chunk goes into the live graphs; the second brings the series to 200 of the
-    // 1,100 stored: the indexes wait for its end.
+    assert.deepEqual(await hnsw(), [], "an import into an empty store deferred them");
+    assert.equal(spy.calls, 1, "its statistics analyzed within the request");
+    await spy.next();
+    assert.equal(spy.calls, 2, "the series' analyze, after it");
+    assert.deepEqual(await hnsw(), built, "built at the series' end");
+    // 1,000 stored: a first chunk goes into the live graphs; the second brings the series to
+    // 220 of the 1,100 stored: the indexes wait for its end.
     await s.import(items(100, "a"));
     assert.deepEqual(await hnsw(), built, "a first chunk keeps the indexes");
     await s.import(items(120, "b"));
