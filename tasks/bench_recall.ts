@@ -1,11 +1,12 @@
 /**
- * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|dev,test]
+ * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|dev,test]
  *   [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
  *   [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]`
  *
  * Recall quality of the memory service on LoCoMo-format conversations (default
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
- * (bench/data/paraphrase/, default its test split; README there).
+ * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
+ * --split holdout` for the frozen holdout; README there).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
@@ -86,7 +87,7 @@ const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 const hookLimit = DEFAULT_RECALL_LIMIT;
 
 const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
-  "[--split dev|test|dev,test] [--baseline DIR]... [--versions-locomo on|off] " +
+  "[--split dev|test|holdout|dev,test] [--baseline DIR]... [--versions-locomo on|off] " +
   "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
 const values = benchArgs(USAGE, {
   data: { type: "string", default: "../shared/data/locomo-dev" },
@@ -102,7 +103,9 @@ const values = benchArgs(USAGE, {
 });
 const splits = values.split!.split(",") as Split[];
 if (!splits.length || splits.some((s) => !SPLITS.includes(s))) {
-  console.error(`--split takes dev, test or dev,test, not ${values.split}\nusage: ${USAGE}`);
+  console.error(
+    `--split takes dev, test, holdout or a list of them, not ${values.split}\nusage: ${USAGE}`,
+  );
   Deno.exit(2);
 }
 if (values["versions-locomo"] !== "on" && values["versions-locomo"] !== "off") {

@@ -23,7 +23,7 @@ export interface SetPrompt {
   text: string;
   target: string | null;
   also?: string[];
-  split: "dev" | "test";
+  split: "dev" | "test" | "holdout";
   shares_word?: boolean;
 }
 /** The file. */
@@ -34,8 +34,11 @@ export interface ParaphraseSet {
   prompts: SetPrompt[];
 }
 
-/** The splits a run may ask for. */
-export const SPLITS = ["dev", "test"] as const;
+/**
+ * The splits a run may ask for: `dev` and `test` of paraphrase.json, `holdout` of holdout.json
+ * (its own projects and globals, frozen: run once; README there).
+ */
+export const SPLITS = ["dev", "test", "holdout"] as const;
 export type Split = typeof SPLITS[number];
 
 /** Read the set; a file that is not one is refused with its path. */
