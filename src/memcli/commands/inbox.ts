@@ -6,7 +6,8 @@
  * the web UI shows (6 or more hex digits) or full UUIDs.
  * @module
  */
-import { UsageError } from "../../common/errors.ts";
+import { describeError, UsageError } from "../../common/errors.ts";
+import { MemoryError } from "../../domain/errors.ts";
 import type { AcceptResult, AutoAccepted, InboxItem } from "../../memory/inbox.ts";
 import type { MemoryClient } from "../../memory/client.ts";
 import type { MemoryType } from "../../memory/types.ts";
@@ -122,7 +123,8 @@ async function list(args: string[], io: Io): Promise<number> {
   if (items.length) {
     io.err("Accept: memcli inbox accept ID...   reject: memcli inbox reject ID...\n");
   }
-  // Auto-accept's work, in one line (a service without it answers 404: nothing said).
+  // Auto-accept's work, in one line (a service without it answers 404: nothing said; any
+  // other failure is said in a line, the list above being shown all the same).
   try {
     const a = await client.request<AutoAccepted>("GET", "/api/inbox/accepted", undefined, {
       limit: 1,
@@ -133,7 +135,11 @@ async function list(args: string[], io: Io): Promise<number> {
           "(memcli inbox --accepted)\n",
       );
     }
-  } catch { /* an older service */ }
+  } catch (err) {
+    if (!(err instanceof MemoryError && err.status === 404)) {
+      io.err(`(the memories accepted automatically could not be counted: ${describeError(err)})\n`);
+    }
+  }
   return 0;
 }
 
