@@ -127,6 +127,16 @@ function denies(text: string): boolean {
   return DENIAL.test(core);
 }
 
+/** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
+const CONTRAST =
+  /,\s*(?:not|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+)?([^,;.()]+)/i;
+const CONTRAST_ALL = new RegExp(CONTRAST.source, "gi");
+
+/** Whether `text` is one clause (no " — ", "; ", ": ", ", so …", ", and …"; a contrast kept). */
+function oneClause(text: string): boolean {
+  return text.trim().replace(/[.!]+$/, "").split(CLAUSES).length === 1;
+}
+
 /** Values a statement sets: numbers (times, sizes, versions), days and months. */
 function values(text: string): Set<string> {
   const out = new Set<string>();
@@ -161,9 +171,23 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w))
     ) return true;
   }
+  // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
+  // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
+  // something `b` does not.
+  const xa = a.match(CONTRAST);
+  if (xa) {
+    const wb = contentWords(b.replace(CONTRAST_ALL, " "));
+    const excluded = [...contentWords(xa[1])];
+    const rest = [...contentWords(a.replace(xa[0], " "))];
+    if (
+      excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
+    ) return true;
+  }
   // "tests never hit the network" against "tests always hit the network": the same statement,
-  // denied: a contradiction (its proposal replaces `b`), not a repeat.
-  if (!ca && !cb && denies(a) !== denies(b)) return true;
+  // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
+  // only: a denial in a side clause ("…; handlers never send mail themselves") says nothing of
+  // the other text's main one.
+  if (!ca && !cb && oneClause(a) && oneClause(b) && denies(a) !== denies(b)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
   if (!CHANGE.test(a)) return false;
@@ -183,7 +207,8 @@ const CLAUSE_WORDS = 3;
  * Whether `a` nearly repeats `b`: their content words overlap by `threshold` (of the smaller
  * text's, and by {@link NEAR_DUPLICATE_OF_LARGER} of the larger's), or a clause of
  * `a` with {@link CLAUSE_WORDS} content words or more does ("keep the helpers in packages/ui —
- * again, packages don't import from apps" repeats "packages never import from apps/*").
+ * again, packages don't import from apps" repeats "packages never import from apps/*"); never
+ * when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
   if (updates(a, b)) return false;

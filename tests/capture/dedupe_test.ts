@@ -38,3 +38,16 @@ Deno.test("the same polarity, a reply's 'no,' and a trailing contrast stay repea
   // Unrelated statements are neither.
   assert.ok(!isNearDuplicate("never log request bodies", "the nightly job exports invoices"));
 });
+
+Deno.test("a contrast that excludes what the stored memory does is an update; one the stored memory shares is not", () => {
+  assert.ok(
+    updates(
+      "Schema changes are applied only by the migration runner in CI, not with psql by hand",
+      "Apply schema changes with psql against the primary",
+    ),
+  );
+  assert.ok(
+    !updates("Use pnpm, not npm, in the billing service", "Use pnpm, not npm, in this repo"),
+  );
+  assert.ok(isNearDuplicate("unit tests run on Vitest, not Jest", "unit tests run on Vitest"));
+});
