@@ -94,7 +94,7 @@ const MARKS: [string, RegExp][] = [
   ["exclaim", /!/],
   [
     "time-word",
-    /\b(now|today|tomorrow|yesterday|currently|later|tonight|this week|next week|last week|(mon|tues|wednes|thurs|fri|satur|sun)day'?s?|eod|deadline)\b/,
+    /\b(?<!from )(now|today|tomorrow|yesterday|currently|later|tonight|this week|next week|last week|(mon|tues|wednes|thurs|fri|satur|sun)day'?s?|eod|deadline)\b(?! on\b)/,
   ],
   // A thing at hand that behaves so ("the job never finishes", "the player always falls").
   // Behaviour asked of the thing at hand ("make the clock always return monday").
@@ -163,6 +163,10 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
     /^(please\s+)?(always|never|don'?t|do not|use|keep|make|put|avoid|prefer|write|no|stop|run|add|name|prefix)\b/
       .test(core)
   ) f.set("imperative", 1);
+  // A rule word opens the sentence ("never push…", "from now on…"), not the thing at hand.
+  if (/^(please\s+)?(always|never|don'?t|do not|from now on|going forward|no more)\b/.test(core)) {
+    f.set("marker-opens", 1);
+  }
   // The turn: what else it asks, how long it is.
   const rest = g.turnText.replace(g.sentence, " ");
   if (/\?/.test(rest)) f.set("turn:question", 1);
@@ -173,9 +177,6 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   if (g.turnSentences >= 6) f.set("turn:long", 1);
   if (g.listed) f.set("listed", 1);
   // The place in the session.
-  if (g.turnIndex === 0) f.set("turn:first", 1);
-  if (g.turnCount > 1 && g.turnIndex === g.turnCount - 1) f.set("turn:last", 1);
-  f.set("turn:position", g.turnCount > 1 ? g.turnIndex / (g.turnCount - 1) : 0);
   if (g.prevAgent && AGENT_DID.test(g.prevAgent)) f.set("agent-did", 1);
   // Length in words.
   const words = core.split(/\s+/).filter(Boolean).length;
@@ -189,16 +190,24 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
     if (scoped || oneOff) f.set("marker+scope", 1);
     if (f.has("person:we")) f.set("marker+we", 1);
   }
-  // A sentence no rule matched: the marks that still make it a durable statement.
-  if (g.rule === "loose") {
-    if (marker) f.set("loose+marker", 1);
-    if (detail) f.set("loose+detail", 1);
-    if (f.has("person:we")) f.set("loose+we", 1);
-    if (f.has("noted") || f.has("general")) f.set("loose+noted", 1);
-    if (req) f.set("loose+request", 1);
-  }
-  return f;
+  // A sentence no rule matched: the marks of its form (short, imperative, a turn of one
+  // sentence) weigh apart, as they tell other things there (short imperatives that no rule
+  // matched are requests); the marks of what it says weigh the same whichever way it was found.
+  if (g.rule !== "loose") return f;
+  const out = new Map<string, number>();
+  for (const [name, v] of f) out.set(FORM.has(name) ? `loose:${name}` : name, v);
+  return out;
 }
+
+/**
+ * The marks of a sentence's form, weighed apart for the sentences no rule matched (shared, the
+ * loose sentences' requests taught the scorer that a short rule of one sentence is a request).
+ */
+export const FORM: ReadonlySet<string> = new Set([
+  "turn:one-sentence",
+  "len:short",
+  "imperative",
+]);
 
 /** The logistic function. */
 export function sigmoid(z: number): number {
