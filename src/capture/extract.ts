@@ -398,6 +398,26 @@ export function extractCandidates(
   return out;
 }
 
+/**
+ * The candidates the rules find (the generator without its `loose` sentences), with their
+ * rule's calibrated confidence (calibration.ts), unscored: what the rules do by themselves, for
+ * review and for their tests.
+ */
+export function ruleCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[] {
+  return generateCandidates(turns, prevAssistant).filter((g) => g.rule !== "loose").map((g) => {
+    const { text, type, scope, confidence, provenance, rule, secretsRemoved } = g;
+    return {
+      text,
+      type,
+      scope,
+      confidence,
+      provenance,
+      rule,
+      ...(secretsRemoved ? { secretsRemoved } : {}),
+    };
+  });
+}
+
 /** The words a loose candidate (a sentence no rule matched) must have at least. */
 const LOOSE_MIN_WORDS = 4;
 

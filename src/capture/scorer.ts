@@ -170,7 +170,7 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // The turn: what else it asks, how long it is.
   const rest = g.turnText.replace(g.sentence, " ");
   if (/\?/.test(rest)) f.set("turn:question", 1);
-  if (/(^|[.!?\n]\s*)(please\s+)?(can|could|would) you\b|(^|[.!\n]\s*)please\b/i.test(rest)) {
+  if (/(^|[.!?\n])\s*(please\s+)?(can|could|would) you\b|(^|[.!\n])\s*please\b/i.test(rest)) {
     f.set("turn:asks", 1);
   }
   if (g.turnSentences === 1) f.set("turn:one-sentence", 1);
