@@ -15,6 +15,11 @@
  * hypotheses ("maybe", "might", "probably", "I think") and everything else (requests).
  * The agent's text counts only where it asked for confirmation ("Is that right?") and the
  * user's next turn confirms it ("yes", "right", "correct").
+ *
+ * These rules are the candidate generator ({@link generateCandidates}, which also takes every
+ * other user sentence that is not a question as a `loose` candidate); the learned scorer
+ * (scorer.ts, fitted by `deno task fit:capture`) gives each its probability, the candidate's
+ * confidence, and {@link extractCandidates} keeps those at or above its threshold.
  * @module
  */
 import { overlap } from "./dedupe.ts";
