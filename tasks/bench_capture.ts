@@ -9,21 +9,29 @@
  * are left out of recall: proposing them is a duplicate), duplicates proposed, secrets and
  * private texts that got through, against "before: nothing captured". Also the calibration of
  * the candidates' confidences: precision by confidence bucket, precision and recall of the
- * candidates at or above the auto-accept floors, precision by extractor rule (what
- * src/capture/calibration.ts is set from), and the recommended floor (the lowest where precision
- * is ≥ 0.97). Prints the tables and writes bench/results/capture-<split>-<date>.json. Targets:
+ * candidates at or above the auto-accept floors, the recommended floor (the lowest where
+ * precision is ≥ 0.97), and the rules alone (the candidate generator without its loose sentences
+ * and without the scorer of src/capture/scorer.ts: `ruleCandidates`): their precision, recall and
+ * precision by extractor rule (what src/capture/calibration.ts is set from). Prints the tables and writes bench/results/capture-<split>-<date>.json. Targets:
  * precision ≥ 0.90, recall ≥ 0.60, 0 secrets, 0 duplicates.
  *
  * Splits: `dev`, `test` and `holdout` are the tuning data (`holdout` was written by someone who
  * did not see the extractor and run once as frozen data, then used for tuning from 2026-11-29
- * 03:15); `holdout2` is the frozen split that replaced it (never tuned on: run it once);
- * `tuning` is dev + test + holdout; `all` is every session.
+ * 03:15); `holdout2` is the frozen split that replaced it (run once at 03:50; since 05:20 the
+ * scorer is fitted on it with the others, deno task fit:capture); `tuning` is dev + test +
+ * holdout; `all` is every session.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Hono } from "hono";
-import { MemoryCaptureSink, type Proposal, runCapture } from "../src/capture/pipeline.ts";
+import {
+  type Extractor,
+  MemoryCaptureSink,
+  type Proposal,
+  runCapture,
+} from "../src/capture/pipeline.ts";
+import { ruleCandidates } from "../src/capture/extract.ts";
 import {
   anthropicCall,
   modelExtractor,
@@ -95,7 +103,7 @@ if (!sessions.length) {
 type Pipeline = { runCapture: typeof runCapture; MemoryCaptureSink: typeof MemoryCaptureSink };
 
 /** The extractor of `pipe` over the sessions, scored against the labels. */
-async function score(pipe: Pipeline) {
+async function score(pipe: Pipeline, extractor?: Extractor) {
   let tp = 0, fp = 0, durableTotal = 0, durableFound = 0, dupProposed = 0, dupOpportunities = 0;
   let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
   const junk: { file: string; why: string; text: string; rule: string }[] = [];
@@ -115,7 +123,7 @@ async function score(pipe: Pipeline) {
         event: "Stop",
       },
       sink,
-      { project: () => Promise.resolve(s.project) },
+      { project: () => Promise.resolve(s.project), ...(extractor ? { extractor } : {}) },
     );
     const proposals: Proposal[] = sink.proposals;
     const dupUuids = new Set([
@@ -173,6 +181,12 @@ async function score(pipe: Pipeline) {
 }
 
 const after = await score({ runCapture, MemoryCaptureSink });
+// The rules alone (the candidate generator without its loose sentences and without the scorer),
+// each candidate with its rule's calibrated confidence: what calibration.ts is counted on.
+const rulesAlone = await score(
+  { runCapture, MemoryCaptureSink },
+  (turns) => Promise.resolve(ruleCandidates(turns)),
+);
 const { tp, fp, durableTotal, dupProposed, dupOpportunities, secretsThrough, secretsTotal } = after;
 const { privateThrough, junk, missed, ms } = after;
 // The baseline: another tree's pipeline (e.g. `git archive <commit> | tar -x -C DIR`), scored
@@ -365,8 +379,9 @@ const floors = FLOORS.map((floor) => {
   };
 });
 const recommended = floors.find((f) => f.n > 0 && f.precision! >= FLOOR_PRECISION)?.floor ?? null;
-const rules = [...new Set(scored.map((c) => c.rule))].sort().map((rule) => {
-  const xs = scored.filter((c) => c.rule === rule);
+const byRule = rulesAlone.scored;
+const rules = [...new Set(byRule.map((c) => c.rule))].sort().map((rule) => {
+  const xs = byRule.filter((c) => c.rule === rule);
   const hits = xs.filter((c) => c.tp).length;
   const cs = xs.map((c) => c.confidence);
   return {
@@ -400,7 +415,14 @@ table(
 console.log(
   `recommended floor (lowest with precision >= ${FLOOR_PRECISION}): ${recommended ?? "none"}`,
 );
-console.log("\nby extractor rule");
+console.log(
+  `\nthe rules alone (no loose sentences, no scorer): ${
+    rulesAlone.tp + rulesAlone.fp
+  } candidates, precision ${r3(rulesAlone.precision).toFixed(3)}, recall ${
+    r3(rulesAlone.recall).toFixed(3)
+  }`,
+);
+console.log("\nby extractor rule (the rules alone)");
 table(
   ["rule", "candidates", "right", "precision", "(right+1)/(n+2)", "calibrated", "confidence"],
   rules.map((r) => [
@@ -474,6 +496,12 @@ await writeBenchResult(`capture-${values.split}`, {
     floor_precision: FLOOR_PRECISION,
     recommended_floor: recommended,
     by_rule: rules,
+    rules_alone: {
+      proposed: rulesAlone.tp + rulesAlone.fp,
+      true_positives: rulesAlone.tp,
+      precision: r3(rulesAlone.precision),
+      recall: r3(rulesAlone.recall),
+    },
   },
   load: (await Deno.readTextFile("/proc/loadavg").catch(() => "")).trim(),
   junk_by_reason: junk.reduce(

@@ -1,11 +1,12 @@
 /**
- * The offline extractor's confidences, calibrated: a candidate's confidence is the precision its
- * rule (the `rule` each candidate records) had on the tuning data, shrunk toward what rules did
- * on data they were not written for ({@link PRIOR}), so that an
- * auto-accept floor means something measurable ("of the candidates at or above 0.9, that share
- * was right"). The counts are what `deno task bench:capture --split tuning` (dev + test + holdout of
- * bench/data/capture/) printed under "by extractor rule"; rerun it and copy them here after
- * changing the extractor (tests/capture/calibration_test.ts checks that every rule has counts).
+ * The confidences of the offline extractor's rules by themselves (`ruleCandidates` in
+ * extract.ts: what the rules find, before the learned scorer of scorer.ts, whose probability is
+ * the confidence of what the extractor proposes), calibrated: a rule candidate's confidence is
+ * the precision its rule (the `rule` each candidate records) had on the tuning data, shrunk
+ * toward what rules did on data they were not written for ({@link PRIOR}). The counts are what
+ * `deno task bench:capture --split tuning` (dev + test + holdout of bench/data/capture/) printed
+ * under "by extractor rule (the rules alone)"; rerun it and copy them here after changing the
+ * rules (tests/capture/calibration_test.ts checks that every rule has counts).
  * @module
  */
 

@@ -155,7 +155,7 @@ export const SETUP_NOUN =
   /\b(branch|cluster|region|timezone|time zone|port|host|url|domain|database|db|schema|bucket|registry|namespace|config|configuration|environment|staging|prod|production|target|targets|msrv|version|runtime|image|ci|runners?|service account|package manager|linter|formatter|test runner|toolchain|dags?|cron|queue|broker|cache|backups?|deploys?|releases?|monorepo|workspace)\b/i;
 
 /** Words that make a sentence a rule. */
-const RULE_MARKER =
+export const RULE_MARKER =
   /\b(always|never|must|mustn'?t|don'?t|do not|from now on|going forward|should|avoid|only)\b/i;
 /** Words that frame a quote as our own rule ("the rule here is 'never…'"). */
 const OWN_RULE = /\b(rule|convention|policy|guideline|house style|standard)\b/i;

@@ -15,12 +15,19 @@
  * hypotheses ("maybe", "might", "probably", "I think") and everything else (requests).
  * The agent's text counts only where it asked for confirmation ("Is that right?") and the
  * user's next turn confirms it ("yes", "right", "correct").
+ *
+ * These rules are the candidate generator ({@link generateCandidates}, which also takes every
+ * other user sentence that is not a question as a `loose` candidate); the learned scorer
+ * (scorer.ts, fitted by `deno task fit:capture`) gives each its probability, the candidate's
+ * confidence, and {@link extractCandidates} keeps those at or above its threshold.
  * @module
  */
 import { overlap } from "./dedupe.ts";
 import { confidenceOf } from "./calibration.ts";
 import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
+import { scoreCandidate } from "./scorer.ts";
+import { THRESHOLD } from "./scorer_weights.ts";
 import {
   classify,
   FILLER,
@@ -29,9 +36,11 @@ import {
   hit,
   isQuestion,
   type Match,
+  MAX_SENTENCE,
   ONE_OFF,
   PROJECT_WORDS,
   REQUEST_CLAUSE,
+  RULE_MARKER,
   STATUS,
   wording,
 } from "./classify.ts";
@@ -345,10 +354,89 @@ function kindGroups(s: string): string[] | null {
   return groups.length >= 2 ? groups.map((g) => g.text.trim()) : null;
 }
 
-/** Candidates from `turns` (in order). `prevAssistant` is the agent's turn before the first. */
-export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[] {
+/**
+ * A candidate as the generator found it, with what the scorer (scorer.ts) reads besides its
+ * text: the sentence it came from, its turn's text, the turn's place in the session, the
+ * agent's text before it and whether it was an item of a list.
+ */
+export interface Generated extends Candidate {
+  /** The sentence (or the agent's statement) it came from, as written. */
+  sentence: string;
+  /** The whole text of its user turn (the confirming turn for an agent's statement). */
+  turnText: string;
+  /** The number of sentences of the turn. */
+  turnSentences: number;
+  /** Which user turn of the session it is in (0 = the first) and how many there are. */
+  turnIndex: number;
+  turnCount: number;
+  /** The agent's text just before the turn ("" if none). */
+  prevAgent: string;
+  /** An item of a list the user introduced ("conventions:\n- …"). */
+  listed: boolean;
+}
+
+/**
+ * Candidates from `turns` (in order), each with the scorer's probability as its confidence;
+ * only those at or above `threshold` (default {@link THRESHOLD}, the one chosen by
+ * `deno task fit:capture`) are kept. `prevAssistant` is the agent's turn before the first.
+ */
+export function extractCandidates(
+  turns: Turn[],
+  prevAssistant?: Turn,
+  threshold: number = THRESHOLD,
+): Candidate[] {
   const out: Candidate[] = [];
+  for (const g of generateCandidates(turns, prevAssistant)) {
+    const p = scoreCandidate(g);
+    if (p < threshold) continue;
+    const { text, type, scope, provenance, rule, secretsRemoved } = g;
+    out.push({
+      text,
+      type,
+      scope,
+      confidence: Math.floor(p * 100) / 100,
+      provenance,
+      rule,
+      ...(secretsRemoved ? { secretsRemoved } : {}),
+    });
+  }
+  return out;
+}
+
+/**
+ * The candidates the rules find (the generator without its `loose` sentences), with their
+ * rule's calibrated confidence (calibration.ts), unscored: what the rules do by themselves, for
+ * review and for their tests.
+ */
+export function ruleCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[] {
+  return generateCandidates(turns, prevAssistant).filter((g) => g.rule !== "loose").map((g) => {
+    const { text, type, scope, confidence, provenance, rule, secretsRemoved } = g;
+    return {
+      text,
+      type,
+      scope,
+      confidence,
+      provenance,
+      rule,
+      ...(secretsRemoved ? { secretsRemoved } : {}),
+    };
+  });
+}
+
+/** The words a loose candidate (a sentence no rule matched) must have at least. */
+const LOOSE_MIN_WORDS = 4;
+
+/**
+ * Every candidate of `turns` for the scorer: the sentences the rules match (with their rule), the
+ * agent's statements the user confirms, and, as `loose`, every other sentence of the user that is
+ * not a question (nor shorter than {@link LOOSE_MIN_WORDS} words or longer than MAX_SENTENCE).
+ */
+export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generated[] {
+  const out: Generated[] = [];
   let lastAssistant: Turn | undefined = prevAssistant;
+  let prevAgent = prevAssistant?.text ?? "";
+  const turnCount = turns.filter((t) => t.role === "user").length;
+  let turnIndex = -1;
   for (const t0 of turns) {
     const t = { ...t0, text: withoutSecrets(t0.text) };
     // What the user pasted (code and logs in fences, quoted lines) is not what they said.
@@ -357,23 +445,33 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
     }
     if (t.role === "assistant") {
       lastAssistant = t;
+      prevAgent = t.text;
       continue;
     }
+    turnIndex++;
     const prov = { sessionId: t.sessionId, uuid: t.uuid, timestamp: t.timestamp };
-    // The agent's statement confirmed by this user turn.
-    const agreed = lastAssistant && confirmedStatement(lastAssistant, t);
-    if (agreed) out.push(agreed);
-    lastAssistant = undefined;
-    const confirmed = out.length && out[out.length - 1].provenance.confirmedBy === t.uuid
-      ? out[out.length - 1]
-      : undefined;
     const items = contextItems(t.text);
     const ss = items.size
       ? sentences(t.text, items).flatMap((x) =>
         items.has(x) ? [x] : x.split(/,\s+(?=no\b)/i).map((y) => y.trim())
       )
       : sentences(t.text, items);
-    let prevInTurn: Candidate | undefined;
+    const ctx = {
+      turnText: t.text,
+      turnSentences: ss.length,
+      turnIndex,
+      turnCount,
+      prevAgent,
+    };
+    // The agent's statement confirmed by this user turn.
+    const agreed = lastAssistant && confirmedStatement(lastAssistant, t);
+    if (agreed) out.push({ ...agreed.candidate, sentence: agreed.sentence, ...ctx, listed: false });
+    lastAssistant = undefined;
+    prevAgent = "";
+    const confirmed = out.length && out[out.length - 1].provenance.confirmedBy === t.uuid
+      ? out[out.length - 1]
+      : undefined;
+    let prevInTurn: Generated | undefined;
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i];
       if (
@@ -431,6 +529,9 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
       if (!m && i > 0 && GENERAL_GLOBAL.test(s) && !isQuestion(ss[i - 1])) {
         const prev = ss[i - 1];
         if (!classify(prev) && !hedged(prev) && !ONE_OFF.test(prev)) {
+          // The sentence before, if it was taken as a loose candidate, is this one now.
+          const last = out[out.length - 1];
+          if (last?.rule === "loose" && last.sentence === prev) out.pop();
           out.push({
             text: wording(prev),
             type: "feedback",
@@ -438,12 +539,34 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
             confidence: confidenceOf("generalised"),
             provenance: prov,
             rule: "generalised",
+            sentence: `${prev} ${s}`,
+            ...ctx,
+            listed: false,
           });
         }
         continue;
       }
       if (!m) {
         prevInTurn = undefined;
+        // Any other sentence of the user's, for the scorer to judge.
+        const text = wording(s);
+        if (
+          !isQuestion(s) && s.length <= MAX_SENTENCE && text.length >= 12 &&
+          s.split(/\s+/).length >= LOOSE_MIN_WORDS &&
+          !(confirmed && overlap(s, confirmed.text) >= 0.4)
+        ) {
+          out.push({
+            text,
+            type: RULE_MARKER.test(s) ? "rule" : "fact",
+            scope: "project",
+            confidence: 0,
+            provenance: prov,
+            rule: "loose",
+            sentence: s,
+            ...ctx,
+            listed: items.has(s),
+          });
+        }
         continue;
       }
       // The user restating the agent's statement they confirm: the agent's is kept.
@@ -474,6 +597,9 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
         confidence: m.confidence,
         provenance: prov,
         rule: m.rule,
+        sentence: s,
+        ...ctx,
+        listed: items.has(s),
       };
       out.push(prevInTurn);
     }
@@ -482,7 +608,10 @@ export function extractCandidates(turns: Turn[], prevAssistant?: Turn): Candidat
 }
 
 /** The agent's statement in `assistant` when the user's turn `t` confirms it, as a candidate. */
-function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
+function confirmedStatement(
+  assistant: Turn,
+  t: Turn,
+): { candidate: Candidate; sentence: string } | null {
   if (!CONFIRM.test(t.text)) return null;
   // The agent's statement right before its question, else the user's restatement, else an
   // earlier statement of the agent's.
@@ -493,17 +622,20 @@ function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
   const st = own?.adjacent ? own : restatement(assistant.text, t.text) ?? own;
   if (!st) return null;
   return {
-    text: wording(st.sentence),
-    type: st.match.type,
-    scope: "project",
-    confidence: st.match.confidence,
-    provenance: {
-      sessionId: assistant.sessionId,
-      uuid: assistant.uuid,
-      timestamp: assistant.timestamp,
-      confirmedBy: t.uuid,
+    candidate: {
+      text: wording(st.sentence),
+      type: st.match.type,
+      scope: "project",
+      confidence: st.match.confidence,
+      provenance: {
+        sessionId: assistant.sessionId,
+        uuid: assistant.uuid,
+        timestamp: assistant.timestamp,
+        confirmedBy: t.uuid,
+      },
+      rule: st.match.rule,
     },
-    rule: st.match.rule,
+    sentence: st.sentence,
   };
 }
 
@@ -511,8 +643,8 @@ function confirmedStatement(assistant: Turn, t: Turn): Candidate | null {
  * The candidates with the secrets their text still holds marked (`secretsRemoved`); one whose
  * text is left too short without them is dropped ({@link secretKinds}).
  */
-function withoutSecretCandidates(out: Candidate[]): Candidate[] {
-  const kept: Candidate[] = [];
+function withoutSecretCandidates(out: Generated[]): Generated[] {
+  const kept: Generated[] = [];
   for (const c of out) {
     const kinds = secretKinds(c.text);
     if (kinds === null) continue;

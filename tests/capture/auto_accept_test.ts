@@ -13,7 +13,13 @@ import {
 } from "../../src/capture/pipeline.ts";
 import { captureAutoAccept } from "../../src/capture/settings.ts";
 import { tempDir } from "../helpers.ts";
-import { BETWEEN_RULE_AND_DECISION, line } from "./lines.ts";
+import {
+  BETWEEN_RULE_AND_DECISION,
+  DECISION_STATEMENT,
+  line,
+  PNPM_STATEMENT,
+  RULE_STATEMENT,
+} from "./lines.ts";
 
 const env = (v: Record<string, string>) => (n: string) => v[n];
 
@@ -75,9 +81,9 @@ Deno.test("the pipeline: auto-accepted proposals are counted; a rejected one is 
     const r = await run(
       "s1",
       floor,
-      "From now on always run the linter before every commit.",
-      "We chose Postgres over Mongo because we need joins.",
-      "From now on always use pnpm, not npm, in this repo.",
+      RULE_STATEMENT,
+      DECISION_STATEMENT,
+      PNPM_STATEMENT,
     );
     // The first is sure enough; the second is not; the third replaces a stored memory.
     assert.equal(r.proposed, 3, JSON.stringify(r));
@@ -85,7 +91,7 @@ Deno.test("the pipeline: auto-accepted proposals are counted; a rejected one is 
     assert.equal(r.autoAccepted, 1, JSON.stringify(r));
     assert.deepEqual(
       sink.records.filter((x) => x.autoAccepted).map((x) => x.text),
-      ["From now on always run the linter before every commit."],
+      [RULE_STATEMENT],
     );
     assert.equal(sink.proposals.length, 2);
     // Reject the decision; said again, it is dropped and counted as rejected before.

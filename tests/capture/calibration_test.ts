@@ -1,5 +1,5 @@
 /**
- * The extractor's confidences are calibrated (src/capture/calibration.ts): each rule's is the
+ * The rules' confidences are calibrated (src/capture/calibration.ts): each rule's is the
  * smoothed precision it had on the tuning data, at most 0.98, held low with few examples, and
  * every rule the extractor can record has its counts.
  */
@@ -13,7 +13,7 @@ import {
   PRIOR,
   RULE_COUNTS,
 } from "../../src/capture/calibration.ts";
-import { extractCandidates } from "../../src/capture/extract.ts";
+import { ruleCandidates } from "../../src/capture/extract.ts";
 import { u } from "./turns.ts";
 
 Deno.test("calibrated: shrunk toward the prior, at most 0.95, held at the cap with few examples", () => {
@@ -37,7 +37,7 @@ Deno.test("calibrated: shrunk toward the prior, at most 0.95, held at the cap wi
   }
 });
 
-Deno.test("every rule the extractor records has counts; a candidate carries its rule's confidence", async () => {
+Deno.test("every rule the extractor records has counts; a rule's candidate carries its rule's confidence", async () => {
   const src = (await Promise.all(
     ["classify.ts", "extract.ts"].map((f) =>
       Deno.readTextFile(new URL(`../../src/capture/${f}`, import.meta.url))
@@ -50,7 +50,7 @@ Deno.test("every rule the extractor records has counts; a candidate carries its 
   );
   assert.ok(rules.size >= 40, String(rules.size));
   assert.deepEqual([...rules].filter((r) => !(r in RULE_COUNTS)), []);
-  const [c] = extractCandidates([u("never push to main directly")]);
+  const [c] = ruleCandidates([u("never push to main directly")]);
   assert.equal(c.rule, "never");
   assert.equal(c.confidence, confidenceOf("never"));
 });

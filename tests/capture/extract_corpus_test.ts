@@ -1,11 +1,12 @@
 /**
- * The offline extractor on sentences written for these tests (not the benchmark's): what a user
+ * The offline extractor's rules (its candidate generator without the loose sentences and the
+ * scorer, `ruleCandidates`) on sentences written for these tests (not the benchmark's): what a user
  * says once and means for good is found with its kind; requests, questions, one-offs,
  * hypotheses and status reports are not. Each phrasing the extractor knows has a sentence here
  * that fails without it.
  */
 import assert from "node:assert/strict";
-import { classify, extractCandidates } from "../../src/capture/extract.ts";
+import { classify, ruleCandidates } from "../../src/capture/extract.ts";
 import { a, u } from "./turns.ts";
 
 const DURABLE: [string, "rule" | "feedback" | "decision" | "fact"][] = [
@@ -485,7 +486,7 @@ Deno.test("the extractor's phrasings: each durable sentence is found with its ki
 });
 
 Deno.test("requests, questions, one-offs, hypotheses and status reports are not candidates", () => {
-  const found = NOT_DURABLE.filter((s) => extractCandidates([u(s)]).length > 0);
+  const found = NOT_DURABLE.filter((s) => ruleCandidates([u(s)]).length > 0);
   assert.deepEqual(found, []);
 });
 
@@ -493,10 +494,10 @@ Deno.test("a standing rule: what meets each criterion is found, its lookalikes a
   const wrong: string[] = [];
   for (const { criterion, rules, lookalikes } of STANDING) {
     for (const s of rules) {
-      if (extractCandidates([u(s)]).length !== 1) wrong.push(`${criterion}: missed "${s}"`);
+      if (ruleCandidates([u(s)]).length !== 1) wrong.push(`${criterion}: missed "${s}"`);
     }
     for (const s of lookalikes) {
-      const c = extractCandidates([u(s)]);
+      const c = ruleCandidates([u(s)]);
       if (c.length) wrong.push(`${criterion}: found "${s}" (${c[0].rule})`);
     }
   }
@@ -504,7 +505,7 @@ Deno.test("a standing rule: what meets each criterion is found, its lookalikes a
 });
 
 Deno.test("a sentence about the one before ('anything of theirs…') goes on from its rule", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("The growth team deploys with their own pipeline. Anything of theirs goes in infra/growth from now on."),
   ]);
   assert.equal(c.length, 1, JSON.stringify(c));
@@ -512,16 +513,16 @@ Deno.test("a sentence about the one before ('anything of theirs…') goes on fro
 });
 
 Deno.test("a sentence that goes on from a rule ('…instead', 'it …') is one candidate with it", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("don't stub the queue in the integration tests. use the local broker from docker-compose instead"),
   ]);
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.match(c[0].text, /^Don't stub the queue.*local broker/);
-  const r = extractCandidates([
+  const r = ruleCandidates([
     u("use the pool from db.ts, not new clients. that's a rule for every service here: no ad-hoc connections"),
   ]);
   assert.equal(r.length, 1, JSON.stringify(r));
-  const d = extractCandidates([
+  const d = ruleCandidates([
     u("the worker runs with `make worker`. it needs the broker on 5673"),
   ]);
   assert.equal(d.length, 1, JSON.stringify(d));
@@ -529,14 +530,14 @@ Deno.test("a sentence that goes on from a rule ('…instead', 'it …') is one c
 });
 
 Deno.test("each item of a list of rules the user states is a candidate", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("house rules for this repo: name branches after the ticket, and keep PR titles under 60 characters"),
   ]);
   assert.deepEqual(c.map((x) => x.rule), ["rule-list", "rule-list"]);
 });
 
 Deno.test("pasted code, logs and quoted lines are not what the user said", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u(
       "this is what I see:\n```\n// never call this from the UI thread\nconst port = 5432; // the db listens on port 5432\n```\n> we always retry three times\nwhy does it hang?",
     ),
@@ -545,21 +546,21 @@ Deno.test("pasted code, logs and quoted lines are not what the user said", () =>
 });
 
 Deno.test("two facts joined by 'and' are two candidates; two rules joined by 'and' one", () => {
-  const c = extractCandidates([u("Lena owns the search service and Omar owns the indexer")]);
+  const c = ruleCandidates([u("Lena owns the search service and Omar owns the indexer")]);
   assert.deepEqual(c.map((x) => x.text), ["Lena owns the search service", "Omar owns the indexer"]);
-  assert.equal(extractCandidates([u("never force-push and always rebase on main")]).length, 1);
+  assert.equal(ruleCandidates([u("never force-push and always rebase on main")]).length, 1);
 });
 
 Deno.test("a confirmed agent statement about the setup is a fact; an unconfirmed one nothing", () => {
   const ask = a(
     "The compose file pins the database image, so I assume staging runs Postgres 15. Does that sound right?",
   );
-  const c = extractCandidates([ask, u("correct")]);
+  const c = ruleCandidates([ask, u("correct")]);
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.equal(c[0].type, "fact");
   assert.equal(c[0].provenance.confirmedBy !== undefined, true);
   assert.equal(
-    extractCandidates([ask, u("no, it's 16 now")]).filter((x) => x.provenance.confirmedBy).length,
+    ruleCandidates([ask, u("no, it's 16 now")]).filter((x) => x.provenance.confirmedBy).length,
     0,
   );
 });
@@ -570,7 +571,7 @@ Deno.test("secrets are found in the whole turn before it is cut into sentences",
   const key = `-----BEGIN RSA PRIVATE KEY-----\n${body.slice(0, 64)}\n${body.slice(64, 128)}\n${
     body.slice(128)
   }\n-----END RSA PRIVATE KEY-----`;
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u(`the deploy key for the vault agent:\n${key}\nalways mount it read-only in the agent's container`),
     u("the staging api token:\n7f3c2a9e4b1d8f6a0c5e3b7d9a2f4c6e8b0d1a3f\nalways send it in the X-Api-Token header of the smoke tests"),
   ]);
@@ -601,7 +602,7 @@ Deno.test("<private>…</private> text of a prompt is never a candidate", async 
       }) + "\n",
     );
     const { turns } = await readTranscript(p, null);
-    const c = extractCandidates(turns);
+    const c = ruleCandidates(turns);
     assert.equal(c.length, 1, JSON.stringify(c));
     assert.ok(!/Acme|Ines|old rate/.test(c[0].text), c[0].text);
   } finally {
@@ -610,35 +611,35 @@ Deno.test("<private>…</private> text of a prompt is never a candidate", async 
 });
 
 Deno.test("a fact and a rule in clauses of their own are two candidates; rules going on one", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("the lock table is tf-locks in eu-west-1, and you always need AWS_PROFILE=ops for it"),
   ]);
   assert.deepEqual(c.map((x) => x.type), ["fact", "rule"], JSON.stringify(c));
-  const d = extractCandidates([
+  const d = ruleCandidates([
     u("the assets bucket is web-static-prod and we always purge the CDN after an upload"),
   ]);
   assert.deepEqual(d.map((x) => x.type), ["fact", "rule"], JSON.stringify(d));
   // An elliptical "never in …" goes on from the fact: one statement.
   assert.equal(
-    extractCandidates([
+    ruleCandidates([
       u("the keys live in Vault under kv/app/*, never in the repo or in env files"),
     ])
       .length,
     1,
   );
   // A clause that is little more than a secret is no statement of its own.
-  const s = extractCandidates([
+  const s = ruleCandidates([
     u("the registry is on our gitlab, the CI token is glpat-CZDxzh9gHQPOcww_UZNm, always pull through the registry"),
   ]);
   assert.equal(s.length, 1, JSON.stringify(s));
 });
 
 Deno.test("facts listed with their own subjects are one candidate each", () => {
-  const t = extractCandidates([
+  const t = ruleCandidates([
     u('alerts go to #web-alerts, the on-call rota is in PagerDuty under "Web"'),
   ]);
   assert.equal(t.length, 2, JSON.stringify(t));
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("Dana is the tech lead, Lena owns search, Omar owns the indexer"),
   ]);
   assert.deepEqual(c.map((x) => x.text), [
@@ -649,23 +650,23 @@ Deno.test("facts listed with their own subjects are one candidate each", () => {
 });
 
 Deno.test("a request tacked on a statement is cut off; one that changes it is not", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("the staging DB is on port 5433, not 5432, check the config uses that"),
   ]);
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.equal(c[0].text, "The staging DB is on port 5433, not 5432");
-  const p = extractCandidates([
+  const p = ruleCandidates([
     u("the on-call is paged through #web-oncall, put that in the runbook"),
   ]);
   assert.equal(p.length, 1, JSON.stringify(p));
   assert.deepEqual(
-    extractCandidates([u("the build goes to dist/ by default, change it to out/")]),
+    ruleCandidates([u("the build goes to dist/ by default, change it to out/")]),
     [],
   );
 });
 
 Deno.test("lists under a header of things to know, and 'conventions:' lists, give their items", () => {
-  const brief = extractCandidates([
+  const brief = ruleCandidates([
     u("quick brief before we start:\n- Node 20 only\n- styling with Tailwind only, no CSS modules\nfirst task: add the endpoint"),
   ]);
   assert.deepEqual(
@@ -674,8 +675,8 @@ Deno.test("lists under a header of things to know, and 'conventions:' lists, giv
     JSON.stringify(brief),
   );
   // Without the header, "Node 20 only" is no statement.
-  assert.equal(extractCandidates([u("- Node 20 only\n- first task: add the endpoint")]).length, 0);
-  const conv = extractCandidates([
+  assert.equal(ruleCandidates([u("- Node 20 only\n- first task: add the endpoint")]).length, 0);
+  const conv = ruleCandidates([
     u("conventions here: rustfmt default config, clippy pedantic must be clean, and no unsafe code at all."),
   ]);
   assert.equal(conv.length, 3, JSON.stringify(conv));
@@ -685,17 +686,17 @@ Deno.test("a confirmed standing question: the user's restatement, on the agent's
   const ask = a(
     "The fixtures set `APP_NOW` to freeze time. Should tests always freeze the clock with `APP_NOW`?",
   );
-  const c = extractCandidates([ask, u("yes, always APP_NOW in tests")]);
+  const c = ruleCandidates([ask, u("yes, always APP_NOW in tests")]);
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.equal(c[0].provenance.uuid, ask.uuid);
   assert.equal(c[0].text, "Always APP_NOW in tests");
   const tag = a("The team seems to keep models over 1M rows incremental; is that the convention?");
-  const t = extractCandidates([tag, u("yes, that's our convention: incremental over 1M rows")]);
+  const t = ruleCandidates([tag, u("yes, that's our convention: incremental over 1M rows")]);
   assert.equal(t.length, 1, JSON.stringify(t));
   assert.equal(t[0].provenance.uuid, tag.uuid);
   // A question of the wider kind confirms only the statement right before it.
   assert.deepEqual(
-    extractCandidates([
+    ruleCandidates([
       a("The settings live in config/app.yaml. Done with the rename. Is the cache always on?"),
       u("yes"),
     ]),
@@ -703,13 +704,13 @@ Deno.test("a confirmed standing question: the user's restatement, on the agent's
   );
   // An offer to do work, confirmed, is a request.
   assert.deepEqual(
-    extractCandidates([a("Done. Should I also update the docs?"), u("yes, and the changelog")]),
+    ruleCandidates([a("Done. Should I also update the docs?"), u("yes, and the changelog")]),
     [],
   );
 });
 
 Deno.test("'…, applies in general' after a rule about doubt generalises it", () => {
-  const c = extractCandidates([
+  const c = ruleCandidates([
     u("when you're not sure about an API, say so instead of guessing. applies in general"),
   ]);
   assert.equal(c.length, 1, JSON.stringify(c));

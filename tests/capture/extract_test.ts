@@ -1,7 +1,7 @@
 /** The offline extractor, the secret check, the near-duplicate check and the pipeline. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { classify, extractCandidates } from "../../src/capture/extract.ts";
+import { classify, ruleCandidates } from "../../src/capture/extract.ts";
 import { findSecrets, redactSecrets, secretWarning } from "../../src/domain/secrets.ts";
 import { isNearDuplicate } from "../../src/capture/dedupe.ts";
 import { MemoryCaptureSink, runCapture } from "../../src/capture/pipeline.ts";
@@ -40,7 +40,7 @@ Deno.test("durable statements are candidates; requests, questions, one-offs, hyp
 Deno.test("candidates carry type, scope, confidence and provenance; global for personal preferences", () => {
   const t = u("ok. add a test. and always run npm run lint before you commit, CI fails on lint");
   const p = u("answer briefly please. that goes for everything, not just this repo");
-  const c = extractCandidates([t, p]);
+  const c = ruleCandidates([t, p]);
   assert.equal(c.length, 2);
   assert.equal(c[0].type, "rule");
   assert.equal(c[0].scope, "project");
@@ -56,7 +56,7 @@ Deno.test("a list the user gives as context: each item, split before a ', no …
     "Some context first:\n1. we target Node 22, no default exports please\n2. the api listens on :8443" +
       "\n3. what about the cache?\nnow: add a /healthz endpoint",
   );
-  const c = extractCandidates([t]).map((x) => x.text);
+  const c = ruleCandidates([t]).map((x) => x.text);
   assert.deepEqual(c, [
     "We target Node 22",
     "No default exports please",
@@ -67,13 +67,13 @@ Deno.test("a list the user gives as context: each item, split before a ', no …
 Deno.test("the agent's text counts only when the user confirms it next", () => {
   const ask = a("It looks like invoices must always run after customers. Is that the rule?");
   const yes = u("yes, it must always run after customers");
-  const c = extractCandidates([ask, yes]);
+  const c = ruleCandidates([ask, yes]);
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.equal(c[0].provenance.uuid, ask.uuid);
   assert.equal(c[0].provenance.confirmedBy, yes.uuid);
-  assert.equal(extractCandidates([ask, u("no, not really")]).length, 0);
+  assert.equal(ruleCandidates([ask, u("no, not really")]).length, 0);
   assert.equal(
-    extractCandidates([a("Invoices must always run after customers."), u("ok")]).length,
+    ruleCandidates([a("Invoices must always run after customers."), u("ok")]).length,
     0,
   );
 });
@@ -181,13 +181,13 @@ Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replac
       }) + "\n";
     await Deno.writeTextFile(
       p,
-      ev("e1", "from now on use pnpm in this repo, not npm") +
-        ev("e2", "never push to main directly, always open a PR") +
+      ev("e1", "from now on use pnpm in this repo, not npm (see package.json)") +
+        ev("e2", "never push to `main` directly, always open a PR") +
         ev(
           "e3",
           "the preview token is ghp_DQiwUV1PcsqlQcljoo0bFjCPqxx0HP4A733z and CI should always use it for previews",
         ) +
-        ev("e4", "always use password: hunter22") +
+        ev("e4", "always use `password: hunter22`") +
         ev("e5", "what port is it on?"),
     );
     const sink = new MemoryCaptureSink([

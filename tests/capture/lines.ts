@@ -1,5 +1,6 @@
 /** Lines of a Claude Code transcript for tests. */
-import { confidenceOf } from "../../src/capture/calibration.ts";
+import { extractCandidates } from "../../src/capture/extract.ts";
+import { u } from "./turns.ts";
 
 /** One `user` or `assistant` event of session `session` (JSONL, with its newline). */
 export function line(uuid: string, session: string, role: "user" | "assistant", text: string) {
@@ -14,15 +15,30 @@ export function line(uuid: string, session: string, role: "user" | "assistant", 
   }) + "\n";
 }
 
+/** A rule the scorer is sure of (a marker and a concrete detail). */
+export const RULE_STATEMENT = "From now on always run `npm run lint` before every commit.";
+/** A decision the scorer proposes, less sure of it than of {@link RULE_STATEMENT}. */
+export const DECISION_STATEMENT = "We chose Postgres over Mongo because we need joins.";
+/** A rule that replaces the stored "We use npm for everything", above the floor too. */
+export const PNPM_STATEMENT =
+  "From now on always use pnpm, not npm, in this repo (see package.json).";
+
+/** The confidence the offline extractor gives the one candidate of a one-line session. */
+function confidence(text: string): number {
+  const c = extractCandidates([u(text)]);
+  if (c.length !== 1) throw new Error(`"${text}" must give one candidate (got ${c.length})`);
+  return c[0].confidence;
+}
+
 /**
- * An auto-accept floor between the calibrated confidences of a "from now on …" rule and a "we
- * chose … because …" decision (src/capture/calibration.ts): the rule passes it, the decision does
- * not. The auto-accept tests use both statements.
+ * An auto-accept floor between the confidences the scorer gives {@link RULE_STATEMENT} and
+ * {@link DECISION_STATEMENT} (src/capture/scorer.ts): the rule passes it, the decision does not.
+ * The auto-accept tests use both statements (and {@link PNPM_STATEMENT}, which must pass it too).
  */
 export const BETWEEN_RULE_AND_DECISION = (() => {
-  const rule = confidenceOf("from-now-on"), decision = confidenceOf("we-chose");
-  if (!(rule > decision)) {
-    throw new Error(`from-now-on (${rule}) must be above we-chose (${decision}) for these tests`);
+  const rule = confidence(RULE_STATEMENT), decision = confidence(DECISION_STATEMENT);
+  if (!(rule > decision) || !(confidence(PNPM_STATEMENT) > decision)) {
+    throw new Error(`the rules (${rule}) must be above the decision (${decision}) for these tests`);
   }
   return Math.round((rule + decision) / 2 * 1000) / 1000;
 })();

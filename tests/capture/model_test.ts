@@ -172,7 +172,7 @@ Deno.test("the budgets: a call that could exceed one is not made; the offline ex
   const ex = modelExtractor(call, budget, { stats, maxOutputTokens: 500 });
   const t: Turn[] = [{
     role: "user",
-    text: "from now on always use pnpm",
+    text: "from now on always use `pnpm`",
     uuid: "u",
     timestamp: "",
     sessionId: "s",

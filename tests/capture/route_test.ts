@@ -18,7 +18,7 @@ Deno.test("POST /api/capture validates the hook input, enqueues it and answers 2
         uuid: "e1",
         sessionId: "s1",
         timestamp: "2026-11-28T10:00:00Z",
-        message: { role: "user", content: "from now on always use pnpm, not npm" },
+        message: { role: "user", content: "from now on always use `pnpm`, not npm" },
       }) + "\n",
     );
     const sink = new MemoryCaptureSink();

@@ -12,7 +12,12 @@ import { join } from "node:path";
 import { denoRunArgs, findProgram } from "../../src/programs.ts";
 import type { InboxItem } from "../../src/memory/inbox.ts";
 import { freePort, ROOT, tempDir } from "../helpers.ts";
-import { BETWEEN_RULE_AND_DECISION, line } from "../capture/lines.ts";
+import {
+  BETWEEN_RULE_AND_DECISION,
+  DECISION_STATEMENT,
+  line,
+  PNPM_STATEMENT,
+} from "../capture/lines.ts";
 import { baseEnv, memcli, memcliProcess } from "./_util.ts";
 
 const decoder = new TextDecoder();
@@ -102,7 +107,7 @@ Deno.test("capture end to end: hook, daemon with its own permissions, inbox, acc
       transcript,
       line("e1", "s1", "user", "can you rename the helper in utils.ts?") +
         line("e2", "s1", "assistant", "Renamed it to formatDate.") +
-        line("e3", "s1", "user", "From now on always use pnpm, not npm, in this repo."),
+        line("e3", "s1", "user", PNPM_STATEMENT),
     );
     const h = await hook(transcript);
     assert.equal(h.code, 0, h.err);
@@ -111,9 +116,7 @@ Deno.test("capture end to end: hook, daemon with its own permissions, inbox, acc
       const l = await inboxJson();
       return l.length ? l : undefined;
     });
-    assert.deepEqual(first.map((i) => i.content), [
-      "From now on always use pnpm, not npm, in this repo.",
-    ]);
+    assert.deepEqual(first.map((i) => i.content), [PNPM_STATEMENT]);
     assert.equal(first[0].project, "app", "the project as the bootstrap resolves it");
     assert.equal(first[0].source.session_id, "s1");
 
@@ -161,7 +164,7 @@ Deno.test("capture end to end: hook, daemon with its own permissions, inbox, acc
     await daemon.stop();
     await Deno.writeTextFile(
       transcript,
-      line("e4", "s1", "user", "We chose Postgres over Mongo because we need joins."),
+      line("e4", "s1", "user", DECISION_STATEMENT),
       { append: true },
     );
     const down = await hook(transcript);
@@ -178,9 +181,7 @@ Deno.test("capture end to end: hook, daemon with its own permissions, inbox, acc
       const l = await inboxJson();
       return l.length ? l : undefined;
     });
-    assert.deepEqual(later.map((i) => i.content), [
-      "We chose Postgres over Mongo because we need joins.",
-    ]);
+    assert.deepEqual(later.map((i) => i.content), [DECISION_STATEMENT]);
     const rj = await memcliProcess(["inbox", "reject", later[0].id.slice(0, 8)], here);
     assert.equal(rj.code, 0, rj.err);
     assert.deepEqual(await inboxJson(), []);
@@ -207,7 +208,7 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
     ADMIN_HOST: "127.0.0.1",
     EMBEDDING_PROVIDER: "builtin",
     CLAUDE_CONFIG_DIR: claude,
-    // Between the two statements' calibrated confidences: the rule above, the decision below.
+    // Between the two statements' confidences: the rule above, the decision below.
     CAPTURE_AUTO_ACCEPT: String(BETWEEN_RULE_AND_DECISION),
   };
   const cli = { ...env, MEMORY_API_URL: `http://127.0.0.1:${env.ADMIN_PORT}` };
@@ -237,8 +238,8 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
   try {
     const h = await hook(
       "a1",
-      "From now on always use pnpm, not npm, in this repo.",
-      "We chose Postgres over Mongo because we need joins.",
+      PNPM_STATEMENT,
+      DECISION_STATEMENT,
     );
     assert.equal(h.code, 0, h.err);
     const waiting = await until("the proposal", async () => {
@@ -246,11 +247,9 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
       return l.length ? l : undefined;
     });
     // The decision (below the floor) waits; the rule (above it) was stored at once.
-    assert.deepEqual(waiting.map((i) => i.content), [
-      "We chose Postgres over Mongo because we need joins.",
-    ]);
+    assert.deepEqual(waiting.map((i) => i.content), [DECISION_STATEMENT]);
     const rc = await memcliProcess(["recall", "should I use pnpm or npm here?"], here);
-    assert.ok(rc.out.includes("From now on always use pnpm, not npm, in this repo."), rc.out);
+    assert.ok(rc.out.includes(PNPM_STATEMENT), rc.out);
     const ls = await memcliProcess(["inbox"], here);
     assert.equal(ls.code, 0, ls.err);
     assert.match(
@@ -266,7 +265,7 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
     // Rejected, then said again in another session: not proposed again.
     const rj = await memcliProcess(["inbox", "reject", waiting[0].id.slice(0, 8)], here);
     assert.equal(rj.code, 0, rj.err);
-    await hook("a2", "We chose Postgres over Mongo because we need joins.");
+    await hook("a2", DECISION_STATEMENT);
     await new Promise((r) => setTimeout(r, 1000));
     assert.deepEqual(await inboxJson(), []);
     assert.match(

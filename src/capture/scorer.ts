@@ -1,0 +1,227 @@
+/**
+ * The learned scorer of the offline extractor: a logistic regression over general features of a
+ * candidate (which rule found it, its rule word, the concrete details it names, marks of a task
+ * scope, hedges, persons, mood and tense, length, what else its turn asks, its place in the
+ * session), fitted by `deno task fit:capture` (tasks/fit_capture.ts) on the labelled sessions of
+ * bench/data/capture/ and evaluated leave-one-split-out. Its weights are in scorer_weights.ts
+ * (generated); a candidate's confidence is the probability this module gives it, and the
+ * extractor keeps those at or above the fitted threshold. No word of a sentence is a feature by
+ * itself beyond the closed lists below (no project names, no n-grams): what is learned is how far
+ * each general mark tells a durable statement from the rest.
+ * @module
+ */
+import type { Generated } from "./extract.ts";
+import {
+  CONCRETE,
+  describes,
+  FILLER,
+  GENERAL_GLOBAL,
+  GENERAL_PROJECT,
+  hedged,
+  NOTED,
+  ONE_OFF,
+  REQUEST_CLAUSE,
+  SCOPED,
+  SETUP_NOUN,
+  spelled,
+  STATUS,
+  TASK_SUBJECT,
+  unquoted,
+} from "./classify.ts";
+import { BIAS, RULES, WEIGHTS } from "./scorer_weights.ts";
+
+/** What the scorer reads of a candidate (a {@link Generated} has it all). */
+export type Scored = Pick<
+  Generated,
+  | "sentence"
+  | "rule"
+  | "type"
+  | "turnText"
+  | "turnSentences"
+  | "turnIndex"
+  | "turnCount"
+  | "prevAgent"
+  | "listed"
+>;
+
+/** Word marks: name and pattern, tried on the sentence in lower case (quotes of others blanked). */
+const WORDS: [string, RegExp][] = [
+  ["word:always", /\balways\b/],
+  ["word:never", /\bnever\b/],
+  ["word:must", /\bmust(n'?t)?\b/],
+  ["word:dont", /\b(don'?t|do not|doesn'?t)\b/],
+  ["word:should", /\bshould(n'?t)?\b/],
+  ["word:only", /\bonly\b/],
+  ["word:avoid", /\b(avoid|stop|no more)\b/],
+  [
+    "word:from-now-on",
+    /\b(from now on|going forward|from here on|in (the )?future|next time|henceforth)\b/,
+  ],
+  ["word:prefer", /\b(prefer|rather|i like|i hate|i don'?t like)\b/],
+  ["word:need", /\b(needs?|required|requires?|has to|have to)\b/],
+  ["word:use", /\b(use|uses|using)\b/],
+  ["word:instead", /\b(instead|not|rather than|over)\b/],
+  ["word:please", /\bplease\b/],
+  ["word:decide", /\b(chose|chosen|decided|decision|went with|settled on|standardi[sz])\w*/],
+  ["word:every", /\b(every|each|all|any)\b/],
+];
+
+/** Concrete details of a setup, tried on the sentence as written. */
+const DETAILS: [string, RegExp][] = [
+  ["detail:backtick", /`[^`]+`/],
+  ["detail:path", /(?:^|\s)(?:~?\/|\.\/)[\w.-]|\b[\w.-]+\/[\w.-]+/],
+  ["detail:number", /\d/],
+  ["detail:env", /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/],
+  ["detail:named", /(?<=\s)(?!I\b)[A-Z][\w.-]*[a-zA-Z]|[a-z][A-Z]/],
+];
+
+/** Persons, mood, tense and other marks, tried on the sentence in lower case. */
+const MARKS: [string, RegExp][] = [
+  ["person:we", /\b(we|our|ours|us|we're|we've|we'll)\b/],
+  ["person:i", /\b(i|my|me|i'm|i've|i'd|i'll)\b/],
+  ["person:you", /\b(you|your|you're)\b/],
+  ["person:other", /\b(he|she|they|someone|people|users|customers|the team)\b/],
+  ["refers:this", /\b(this|that|these|those|it|them)\b/],
+  ["refers:project", /\b(this|the|our) (repo|repository|project|codebase|service|team|app)\b/],
+  ["tense:past", /\b(was|were|did|had|got|went|\w{3,}ed)\b/],
+  ["tense:is", /\b(is|are|'s|'re)\b/],
+  ["tense:modal", /\b(will|would|could|can|'ll|'d)\b/],
+  ["reason", /\b(because|since|so that|otherwise|as it|as they)\b/],
+  [
+    "correction",
+    /^(no|nope|stop|wrong|ugh|argh|again|actually)\b|\b(i told you|already (said|told)|how many times|not again)\b/,
+  ],
+  ["exclaim", /!/],
+  [
+    "time-word",
+    /\b(?<!from )(now|today|tomorrow|yesterday|currently|later|tonight|this week|next week|last week|(mon|tues|wednes|thurs|fri|satur|sun)day'?s?|eod|deadline)\b(?! on\b)/,
+  ],
+  // A thing at hand that behaves so ("the job never finishes", "the player always falls").
+  // Behaviour asked of the thing at hand ("make the clock always return monday").
+  ["make-always", /\bmake (sure )?(the|it|this|that|its|[\w-]+'s)\b[^.,;]*\b(always|never)\b/],
+  // A rule word before a verb in the third person ("always shows", "never finishes").
+  ["marker+verb-s", /\b(always|never|still) (?!(uses|needs|goes|has|gets)\b)[a-z]{3,}s\b/],
+  // Scoped to an event ("for the bug bash", "for thursday's prod run", "for tomorrow's demo").
+  [
+    "scope:event",
+    /\b(for|during|before|until|in) (the|this|that|[a-z]+day'?s|tomorrow'?s|today'?s|next)( [\w-]+){0,2} (run|bash|demo|release|build|session|call|meeting|review|sprint|launch|test run|rollout|deploy)\b/,
+  ],
+  [
+    "behaves",
+    /\b(the|this|that|it|its|our|my)\b( [\w-]+){0,3} (always|never|still|keeps?) (\w+s|\w+ing)\b/,
+  ],
+];
+
+/** Which rule found the candidate: its own feature for the common ones, else its type's pool. */
+export function ruleFeature(rule: string, type: string, rules: readonly string[] = RULES): string {
+  return rules.includes(rule) ? `rule:${rule}` : `rule:other-${type}`;
+}
+
+/** The agent's text says it did something (that the user may correct). */
+const AGENT_DID =
+  /\b(i('ve| have)? (added|changed|updated|removed|created|used|switched|wrote|made|set|moved|renamed|replaced|installed|fixed|ran|deleted)|i'll|done\b|updated|added|changed)\b/i;
+
+/** The names and values of a candidate's features (those not zero). */
+export function features(g: Scored, rules: readonly string[] = RULES): Map<string, number> {
+  const f = new Map<string, number>();
+  const s = unquoted(g.sentence);
+  const l = spelled(s.toLowerCase());
+  const core = l.replace(FILLER, "").trim();
+  f.set(ruleFeature(g.rule, g.type, rules), 1);
+  f.set(`type:${g.type}`, 1);
+  let marker = 0;
+  for (const [name, re] of WORDS) {
+    if (re.test(l)) {
+      f.set(name, 1);
+      if (/^word:(always|never|must|dont|should|from-now-on)$/.test(name)) marker = 1;
+    }
+  }
+  let detail = CONCRETE.test(s) ? 1 : 0;
+  for (const [name, re] of DETAILS) {
+    if (re.test(s)) {
+      f.set(name, 1);
+      if (name !== "detail:named" && name !== "detail:number") detail = 1;
+    }
+  }
+  if (detail) f.set("detail:any", 1);
+  if (SETUP_NOUN.test(l)) f.set("setup-noun", 1);
+  for (const [name, re] of MARKS) if (re.test(l)) f.set(name, 1);
+  const scoped = SCOPED.test(l);
+  const oneOff = ONE_OFF.test(l);
+  if (scoped) f.set("scope:task", 1);
+  if (oneOff) f.set("scope:one-off", 1);
+  if (TASK_SUBJECT.test(core)) f.set("scope:task-subject", 1);
+  if (hedged(l)) f.set("hedge", 1);
+  if (describes(l, core)) f.set("describes", 1);
+  if (STATUS.test(l)) f.set("status", 1);
+  if (NOTED.test(l)) f.set("noted", 1);
+  if (GENERAL_GLOBAL.test(l) || GENERAL_PROJECT.test(l)) f.set("general", 1);
+  if (s !== g.sentence) f.set("quoted", 1);
+  const req = core.match(REQUEST_CLAUSE);
+  if (req) f.set(req.index === 0 ? "request:opens" : "request:within", 1);
+  if (
+    /^(please\s+)?(always|never|don'?t|do not|use|keep|make|put|avoid|prefer|write|no|stop|run|add|name|prefix)\b/
+      .test(core)
+  ) f.set("imperative", 1);
+  // A rule word opens the sentence ("never push…", "from now on…"), not the thing at hand.
+  if (/^(please\s+)?(always|never|don'?t|do not|from now on|going forward|no more)\b/.test(core)) {
+    f.set("marker-opens", 1);
+  }
+  // The turn: what else it asks, how long it is.
+  const rest = g.turnText.replace(g.sentence, " ");
+  if (/\?/.test(rest)) f.set("turn:question", 1);
+  if (/(^|[.!?\n])\s*(please\s+)?(can|could|would) you\b|(^|[.!\n])\s*please\b/i.test(rest)) {
+    f.set("turn:asks", 1);
+  }
+  if (g.turnSentences === 1) f.set("turn:one-sentence", 1);
+  if (g.turnSentences >= 6) f.set("turn:long", 1);
+  if (g.listed) f.set("listed", 1);
+  // The place in the session.
+  if (g.prevAgent && AGENT_DID.test(g.prevAgent)) f.set("agent-did", 1);
+  // Length in words.
+  const words = core.split(/\s+/).filter(Boolean).length;
+  f.set(
+    words < 6 ? "len:short" : words <= 12 ? "len:mid" : words <= 25 ? "len:long" : "len:very-long",
+    1,
+  );
+  // A rule word and what goes with it: a concrete detail, a task scope, a subject of its own.
+  if (marker) {
+    f.set(detail ? "marker+detail" : "marker-no-detail", 1);
+    if (scoped || oneOff) f.set("marker+scope", 1);
+    if (f.has("person:we")) f.set("marker+we", 1);
+  }
+  // A sentence no rule matched: the marks of its form (short, imperative, a turn of one
+  // sentence) weigh apart, as they tell other things there (short imperatives that no rule
+  // matched are requests); the marks of what it says weigh the same whichever way it was found.
+  if (g.rule !== "loose") return f;
+  const out = new Map<string, number>();
+  for (const [name, v] of f) out.set(FORM.has(name) ? `loose:${name}` : name, v);
+  return out;
+}
+
+/**
+ * The marks of a sentence's form, weighed apart for the sentences no rule matched (shared, the
+ * loose sentences' requests taught the scorer that a short rule of one sentence is a request).
+ */
+export const FORM: ReadonlySet<string> = new Set([
+  "turn:one-sentence",
+  "len:short",
+  "imperative",
+]);
+
+/** The logistic function. */
+export function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The probability that a candidate is a durable statement, by the fitted weights. */
+export function scoreCandidate(
+  g: Scored,
+  weights: Readonly<Record<string, number>> = WEIGHTS,
+  bias: number = BIAS,
+  rules: readonly string[] = RULES,
+): number {
+  let z = bias;
+  for (const [name, v] of features(g, rules)) z += (weights[name] ?? 0) * v;
+  return sigmoid(z);
+}

@@ -1,0 +1,127 @@
+/**
+ * The offline extractor's learned scorer (src/capture/scorer.ts): its features on sentences
+ * written for these tests (not the benchmark's), the extractor keeping what it scores at or above
+ * the threshold with that probability as the confidence, and its weights file being what
+ * `deno task fit:capture` writes from the labelled data.
+ */
+import assert from "node:assert/strict";
+import {
+  extractCandidates,
+  generateCandidates,
+  type Generated,
+  ruleCandidates,
+} from "../../src/capture/extract.ts";
+import { features, FORM, ruleFeature, scoreCandidate } from "../../src/capture/scorer.ts";
+import { RULES, THRESHOLD, WEIGHTS } from "../../src/capture/scorer_weights.ts";
+import { RULE_COUNTS } from "../../src/capture/calibration.ts";
+import { run } from "../../tasks/fit_capture.ts";
+import { a, u } from "./turns.ts";
+
+/** The features of the first candidate of a one-turn session saying `text`. */
+function featuresOf(text: string, turns = [u(text)]): Map<string, number> {
+  const g = generateCandidates(turns).find((c) => c.sentence.includes(text.slice(0, 12)));
+  assert.ok(g, `no candidate in "${text}"`);
+  return features(g);
+}
+
+Deno.test("features: rule words, concrete details, persons", () => {
+  const f = featuresOf("we never deploy the `billing` worker from ops/deploy.sh on port 8080");
+  for (const k of ["word:never", "detail:backtick", "detail:path", "detail:number", "person:we"]) {
+    assert.equal(f.get(k), 1, k);
+  }
+  assert.equal(f.get("detail:any"), 1);
+  assert.equal(f.get("marker+detail"), 1);
+  assert.equal(f.get("marker+we"), 1);
+  assert.equal(f.get("rule:never"), 1);
+  assert.ok(!f.has("marker-no-detail"));
+  const bare = featuresOf("always keep the answers short and plain");
+  assert.equal(bare.get("marker-no-detail"), 1);
+  assert.equal(bare.get("marker-opens"), 1);
+  assert.ok(!bare.has("detail:any"));
+});
+
+Deno.test("features: marks of a task scope, a report, a hypothesis, someone else's words", () => {
+  const scoped = featuresOf(
+    "make sure the widget always returns an empty list in this handler for now",
+    [u("ok"), u("make sure the widget always returns an empty list in this handler for now")],
+  );
+  for (const k of ["make-always", "scope:task", "scope:one-off", "marker+verb-s", "marker+scope"]) {
+    assert.equal(scoped.get(k), 1, k);
+  }
+  const event = features(
+    generateCandidates([u("for the launch review on friday always show the beta banner")])[0],
+  );
+  assert.equal(event.get("scope:event"), 1);
+  assert.equal(event.get("time-word"), 1);
+  // "from now on" is no time of the moment.
+  assert.ok(!featuresOf("from now on always squash the commits of a branch").has("time-word"));
+  const report = featuresOf("the nightly export never finishes since the upgrade");
+  assert.equal(report.get("behaves"), 1);
+  const guess = generateCandidates([u("I suspect the scheduler drops jobs on restart")]);
+  assert.equal(guess[0].rule, "loose");
+  assert.equal(features(guess[0]).get("hedge"), 1);
+  const quoted = featuresOf('a blog post said "never use ORMs for reporting queries" last year');
+  assert.equal(quoted.get("quoted"), 1);
+});
+
+Deno.test("features: what else the turn asks, the agent's work before it, the form apart for loose sentences", () => {
+  const turn = u("never log request bodies in the gateway. can you tidy the handler too?");
+  const [g] = generateCandidates([a("I've added a log line to the gateway."), turn]);
+  const f = features(g);
+  assert.equal(f.get("turn:question"), 1);
+  assert.equal(f.get("turn:asks"), 1);
+  assert.equal(f.get("agent-did"), 1);
+  // A sentence no rule matched: the marks of form under their own names, the others shared.
+  const loose = generateCandidates([u("add a lodash pin to the web app")]);
+  assert.equal(loose.length, 1);
+  assert.equal(loose[0].rule, "loose");
+  const lf = features(loose[0]);
+  assert.equal(lf.get("rule:loose"), 1);
+  assert.equal(lf.get("loose:turn:one-sentence"), 1);
+  assert.equal(lf.get("loose:imperative"), 1);
+  assert.ok(!lf.has("turn:one-sentence") && !lf.has("imperative"));
+  assert.equal(lf.get("request:opens"), 1);
+  for (const k of FORM) assert.ok(!lf.has(k), k);
+  // Rare rules are pooled by type.
+  assert.equal(ruleFeature("never", "rule", ["never"]), "rule:never");
+  assert.equal(ruleFeature("lifetime", "fact", ["never"]), "rule:other-fact");
+});
+
+Deno.test("the generator: every user sentence that is not a question; the extractor keeps the scorer's sure ones", () => {
+  const turns = [
+    u("what does the retry wrapper do? the deploy script lives in ops/ship.sh. fix the typo"),
+  ];
+  const all = generateCandidates(turns);
+  assert.deepEqual(all.map((c) => c.sentence), ["the deploy script lives in ops/ship.sh."]);
+  assert.equal(all[0].turnSentences, 3);
+  // "fix the typo" is too short to be a loose candidate; the question is none.
+  const kept = extractCandidates(turns);
+  for (const c of kept) {
+    const g = all.find((x) => x.text === c.text)!;
+    assert.equal(c.confidence, Math.floor(scoreCandidate(g) * 100) / 100);
+    assert.ok(scoreCandidate(g) >= THRESHOLD);
+  }
+  // At a threshold of 0 every candidate of the generator is proposed, with its probability.
+  const loose = [u("the ingest job writes parquet files to the lake bucket every hour")];
+  const g = generateCandidates(loose) as Generated[];
+  const at0 = extractCandidates(loose, undefined, 0);
+  assert.equal(at0.length, g.length);
+  assert.equal(at0[0].confidence, Math.floor(scoreCandidate(g[0]) * 100) / 100);
+  assert.equal(extractCandidates(loose, undefined, 1.01).length, 0);
+  // The rules' own candidates carry no loose sentence.
+  assert.ok(ruleCandidates(turns).every((c) => c.rule !== "loose"));
+});
+
+Deno.test("the scorer's weights are what deno task fit:capture writes from the labelled data", async () => {
+  const r = await run(new URL("../../bench/data/capture", import.meta.url).pathname);
+  const file = await Deno.readTextFile(
+    new URL("../../src/capture/scorer_weights.ts", import.meta.url),
+  );
+  assert.equal(file, r.text, "rerun deno task fit:capture");
+  assert.ok(THRESHOLD > 0.5 && THRESHOLD < 1, String(THRESHOLD));
+  // The rules with a feature of their own are rules the extractor records (or loose).
+  for (const rule of RULES) assert.ok(rule === "loose" || rule in RULE_COUNTS, rule);
+  for (const name of Object.keys(WEIGHTS)) {
+    assert.match(name, /^(loose:)?[a-z-]+([:+][\w-]+)?$/);
+  }
+});
