@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|tuning|all] [--baseline DIR]`:
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|tuning|all] [--baseline DIR]`:
  * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
@@ -18,8 +18,9 @@
  * Splits: `dev`, `test` and `holdout` are the tuning data (`holdout` was written by someone who
  * did not see the extractor and run once as frozen data, then used for tuning from 2026-11-29
  * 03:15); `holdout2` is the frozen split that replaced it (run once at 03:50; since 05:20 the
- * scorer is fitted on it with the others, deno task fit:capture); `tuning` is dev + test +
- * holdout; `all` is every session.
+ * scorer is fitted on it with the others, deno task fit:capture); `holdout3` the frozen split
+ * that replaced it (never tuned or fitted on: run it once); `tuning` is dev + test + holdout +
+ * holdout2; `all` is every session.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
@@ -57,9 +58,12 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-const SPLITS = ["dev", "test", "holdout", "holdout2", "tuning", "all"];
-/** The splits the extractor was tuned on (`holdout` since 2026-11-29 03:15). */
-const TUNING = ["dev", "test", "holdout"];
+const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "tuning", "all"];
+/**
+ * The splits the extractor was tuned on (`holdout` since 2026-11-29 03:15, `holdout2`, the
+ * learned scorer's fit, since 05:40 that day).
+ */
+const TUNING = ["dev", "test", "holdout", "holdout2"];
 if (!SPLITS.includes(values.split!)) {
   console.error(`--split must be one of ${SPLITS.join(", ")}`);
   Deno.exit(2);

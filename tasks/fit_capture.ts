@@ -82,6 +82,8 @@ export async function loadExamples(data: string) {
   const durable: Record<string, number> = {};
   const open: Label[][] = [];
   for (const [k, s] of labels.sessions.entries()) {
+    // Only the fitting splits: a frozen split added later (holdout3) is never seen here.
+    if (!SPLITS.includes(s.split)) continue;
     const { turns } = await readTranscript(join(data, s.file), null);
     const gs = generateCandidates(turns);
     const labelsOpen = s.durable.filter((d) => !d.duplicate_of);
