@@ -14,6 +14,7 @@ import {
   ALIGNMENT_WEIGHT,
 } from "../../src/memory/ranking.ts";
 import { builtinWordVectors } from "../../src/embed/words.ts";
+import { pgliteService } from "../helpers.ts";
 
 const align = async (query: string, content: string) => {
   const words = await builtinWordVectors();
@@ -69,4 +70,27 @@ Deno.test("aligned relevance: in 0..1, rising with each of its parts", () => {
   assert.ok(alignedRelevance(0.4, 0.5, 0.5) > base);
   // A dense cosine at or below its background adds nothing.
   assert.equal(alignedRelevance(0.4, 0.1, 0.3), alignedRelevance(0.4, null, 0.3));
+});
+
+Deno.test("search: a memory that says the prompt in other words ranks above one sharing a word", async () => {
+  const { service, close } = await pgliteService();
+  try {
+    await service.import([
+      "The mechanic repairs our delivery vans at the depot every month",
+      "The office coffee machine breaks down when nobody cleans it",
+      "Invoices are sent to customers on the first of the month",
+      "Deploys to production need an approval from the on-call engineer",
+      "The staging database is reset every Sunday night",
+      "Our team lunch is on Thursdays at the Thai place",
+    ].map((content) => ({ content, scope: "project" as const, project: "p", type: "context" })));
+    const top = async (query: string) =>
+      (await service.search({ query, project: "p", limit: 3 }))[0]?.memory.content;
+    // "break down" is the coffee machine's; garage, fixes and trucks are the mechanic's in
+    // other words (0.16 ranked the coffee machine first).
+    assert.match(await top("which garage fixes the trucks that break down") ?? "", /mechanic/);
+    // No shared word at all (0.16 returned nothing).
+    assert.match(await top("when do we eat together as a group") ?? "", /lunch/);
+  } finally {
+    await close();
+  }
 });
