@@ -38,7 +38,9 @@ interface AlignWord {
 
 /** The query side of the alignment, made once per search. */
 export interface AlignQuery {
+  /** The query's words, heaviest first. */
   readonly words: readonly AlignWord[];
+  /** Their information, summed: what the alignment is divided by. */
   readonly total: number;
   /**
    * Per memory word already met in this search, its best cosine with each query word (the
