@@ -106,6 +106,12 @@ const MARKS: [string, RegExp][] = [
     "scope:event",
     /\b(for|during|before|until|in) (the|this|that|[a-z]+day'?s|tomorrow'?s|today'?s|next)( [\w-]+){0,2} (run|bash|demo|release|build|session|call|meeting|review|sprint|launch|test run|rollout|deploy)\b/,
   ],
+  // A place in the code at hand ("on the departures screen", "in the list template", "in
+  // sweep.test.ts"): what is asked there is the task's, not a rule of the project.
+  [
+    "scope:place",
+    /\b(in|on|for|inside) (the|this|that) ([\w'-]+ ){0,3}(screen|page|template|chart|view|level|component|modal|dialog|button|form|widget|endpoint|function|method|test|table|graph|plot|report|email|query|script|notebook)s?\b|\b(in|inside) [\w-]+(\.[\w-]+)*\.(ts|tsx|js|jsx|py|rb|go|rs|kt|java|cs|php|sql|ex|exs|swift|c|h|cpp)\b/,
+  ],
   [
     "behaves",
     /\b(the|this|that|it|its|our|my)\b( [\w-]+){0,3} (always|never|still|keeps?) (\w+s|\w+ing)\b/,

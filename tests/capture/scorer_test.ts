@@ -55,6 +55,15 @@ Deno.test("features: marks of a task scope, a report, a hypothesis, someone else
   assert.equal(event.get("time-word"), 1);
   // "from now on" is no time of the moment.
   assert.ok(!featuresOf("from now on always squash the commits of a branch").has("time-word"));
+  // A place in the code at hand: the task's, not the project's.
+  for (
+    const t of [
+      "on the invoices screen make the total always show in bold",
+      "in the signup form always put the focus on the email field",
+      "in billing_job.py never retry the webhook call",
+    ]
+  ) assert.equal(featuresOf(t).get("scope:place"), 1, t);
+  assert.ok(!featuresOf("in this repo we always squash the commits").has("scope:place"));
   const report = featuresOf("the nightly export never finishes since the upgrade");
   assert.equal(report.get("behaves"), 1);
   const guess = generateCandidates([u("I suspect the scheduler drops jobs on restart")]);
