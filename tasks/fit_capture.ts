@@ -173,7 +173,7 @@ export interface Model {
 }
 
 /** Fit the logistic regression on the labelled examples of `xs`. */
-export function fit(xs: Example[], lambda = LAMBDA): Model {
+export function fit(xs: Example[], lambda = LAMBDA, rulePenalty = RULE_PENALTY): Model {
   const train = xs.filter((x) => x.y !== null);
   const rules = ownRules(train);
   const fs = train.map((x) => features(x.g, rules));
@@ -196,7 +196,7 @@ export function fit(xs: Example[], lambda = LAMBDA): Model {
       }
     }
     for (let j = 1; j < d; j++) {
-      const l = /^(rule|type):/.test(names[j - 1]) ? lambda * RULE_PENALTY : lambda;
+      const l = /^(rule|type):/.test(names[j - 1]) ? lambda * rulePenalty : lambda;
       grad[j] += l * w[j];
       h[j][j] += l;
     }
