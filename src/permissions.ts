@@ -117,6 +117,7 @@ export const CAPTURE_ENV_VARS: readonly string[] = [
   "CAPTURE_SESSION_TOKENS",
   "CAPTURE_DAILY_TOKENS",
   "CAPTURE_AUTO_ACCEPT",
+  "CAPTURE_MIN_CONFIDENCE",
 ];
 
 /**

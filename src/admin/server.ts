@@ -19,7 +19,11 @@ import { TASK_VAR } from "../common/launcher.ts";
 import { VERSION } from "../version.ts";
 import { captureTranscriptsDir } from "../config.ts";
 import { Inbox } from "../memory/inbox.ts";
-import { captureAutoAccept, captureModelConfig } from "../capture/settings.ts";
+import {
+  captureAutoAccept,
+  captureMinConfidence,
+  captureModelConfig,
+} from "../capture/settings.ts";
 import { startCapture } from "../capture/service.ts";
 import { resolve } from "node:path";
 
@@ -83,6 +87,7 @@ export async function startAdminServer(
   // Capture's settings: a bad one stops the start, naming its variable.
   const captureModel = captureModelConfig(safeEnv);
   const autoAccept = captureAutoAccept(safeEnv);
+  const minConfidence = captureMinConfidence(safeEnv);
   const transcriptsDir = resolve(opts.transcriptsDir ?? captureTranscriptsDir(safeEnv));
   // The embedded database has one owner: claimed before the port, so that a second service
   // on this DATA_DIR says who runs it (a server Postgres may have several services).
@@ -141,7 +146,7 @@ export async function startAdminServer(
     throw err;
   }
   const inbox = new Inbox(service, service.proposals());
-  const capture = startCapture(inbox, captureModel, safeEnv, log, autoAccept);
+  const capture = startCapture(inbox, captureModel, safeEnv, log, autoAccept, minConfidence);
   const app = createAdminApp({
     service,
     backup: () => service.backup(),

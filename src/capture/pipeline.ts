@@ -82,6 +82,14 @@ export type Extractor = (turns: Turn[], ctx: { sessionId: string }) => Promise<C
 /** The offline extractor as an {@link Extractor}. */
 export const offlineExtractor: Extractor = (turns) => Promise.resolve(extractCandidates(turns));
 
+/**
+ * The offline extractor proposing from `minConfidence` on (`CAPTURE_MIN_CONFIDENCE`) rather
+ * than from its scorer's threshold.
+ */
+export function offlineExtractorFrom(minConfidence: number): Extractor {
+  return (turns) => Promise.resolve(extractCandidates(turns, undefined, minConfidence));
+}
+
 /** What one run did (counts only: never a memory's text, never a secret). */
 export interface CaptureReport {
   /** The session. */

@@ -7,7 +7,7 @@
 import type { Inbox } from "../memory/inbox.ts";
 import { captureModelCall } from "./config.ts";
 import { modelExtractor, TokenBudget } from "./model.ts";
-import type { Extractor } from "./pipeline.ts";
+import { type Extractor, offlineExtractorFrom } from "./pipeline.ts";
 import { CaptureQueue } from "./route.ts";
 import type { CaptureModelConfig } from "./settings.ts";
 import { InboxCaptureSink } from "./sink.ts";
@@ -21,8 +21,9 @@ export interface DaemonCapture {
 }
 
 /**
- * Start capture over `inbox` with the model settings `model` and auto-accept's floor
- * (`CAPTURE_AUTO_ACCEPT`; null: off).
+ * Start capture over `inbox` with the model settings `model`, auto-accept's floor
+ * (`CAPTURE_AUTO_ACCEPT`; null: off) and the offline extractor's lowest confidence proposed
+ * (`CAPTURE_MIN_CONFIDENCE`; null: its scorer's threshold).
  */
 export function startCapture(
   inbox: Inbox,
@@ -30,9 +31,12 @@ export function startCapture(
   env: (n: string) => string | undefined,
   log: (line: string) => void,
   autoAccept: number | null = null,
+  minConfidence: number | null = null,
 ): DaemonCapture {
   const made = captureModelCall(model, env);
-  let extractor: Extractor | undefined;
+  let extractor: Extractor | undefined = minConfidence === null
+    ? undefined
+    : offlineExtractorFrom(minConfidence);
   if (made) {
     const budget = new TokenBudget(
       model.sessionTokens,

@@ -15,7 +15,10 @@
  * - `CAPTURE_AUTO_ACCEPT`: `off` (default: every proposal waits in the inbox) or a number in
  *   (0, 1], the confidence floor of a proposal accepted at once. There is no `on`: on sessions
  *   the extractor was not tuned on, no floor was precise enough to be a default
- *   (docs/capture.md, "Auto-accept").
+ *   (docs/capture.md, "Auto-accept");
+ * - `CAPTURE_MIN_CONFIDENCE`: the confidence from which the offline extractor proposes a
+ *   candidate, a number in [0, 1] (default: its scorer's threshold, 0.7 when measured; lower
+ *   proposes more, and more junk: docs/capture.md).
  * @module
  */
 import { loadMsgConfig } from "../msg/config.ts";
@@ -53,6 +56,23 @@ export function captureAutoAccept(env: (n: string) => string | undefined): numbe
       `must be off or a number greater than 0 and at most 1, the confidence floor (got "${
         env("CAPTURE_AUTO_ACCEPT")?.trim()
       }")`,
+    );
+  }
+  return n;
+}
+
+/**
+ * Read `CAPTURE_MIN_CONFIDENCE`: null when unset (the extractor's own threshold), else a number
+ * in [0, 1]. Another value throws {@link CaptureConfigError} naming the variable.
+ */
+export function captureMinConfidence(env: (n: string) => string | undefined): number | null {
+  const raw = env("CAPTURE_MIN_CONFIDENCE")?.trim() ?? "";
+  if (raw === "") return null;
+  const n = Number(raw);
+  if (!/^(0|1)?(\.\d+)?$/.test(raw) || !(n >= 0 && n <= 1)) {
+    throw new CaptureConfigError(
+      "CAPTURE_MIN_CONFIDENCE",
+      `must be a number from 0 to 1, the confidence from which a candidate is proposed (got "${raw}")`,
     );
   }
   return n;

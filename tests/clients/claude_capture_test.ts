@@ -115,8 +115,10 @@ clientTest(
         }
         return JSON.parse(last) as InboxItem[];
       };
-      const prompt =
-        "add a test for the limit cap. and from now on always use pnpm in this repo, never npm";
+      // The rule with a concrete detail: the learned scorer proposes short rules with none
+      // ("never npm") below its threshold (docs/capture.md, "Threshold").
+      const prompt = "add a test for the limit cap. and from now on always use pnpm in this " +
+        "repo, never npm (the lockfile is pnpm-lock.yaml)";
       await claude(["-p", prompt]);
       await claude(["-c", "-p", "what does GET /orders return?"]);
       const first = await settled();

@@ -12,7 +12,13 @@ import { Inbox } from "../../src/memory/inbox.ts";
 import { MemoryError } from "../../src/domain/errors.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir } from "../helpers.ts";
-import { BETWEEN_RULE_AND_DECISION, line } from "../capture/lines.ts";
+import {
+  BETWEEN_RULE_AND_DECISION,
+  DECISION_STATEMENT,
+  line,
+  PNPM_STATEMENT,
+  RULE_STATEMENT,
+} from "../capture/lines.ts";
 
 async function refused(p: Promise<unknown>, status: number, field?: string): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
@@ -30,7 +36,7 @@ export async function inboxScenario(service: SqlMemoryService): Promise<void> {
     const inbox = new Inbox(service, service.proposals());
     const project = () => Promise.resolve("web");
     const stored = await service.create({
-      content: "Maria owns the billing service",
+      content: "Maria owns the billing service in services/billing",
       project: "web",
     });
     const path = join(dir.path, "s1.jsonl");
@@ -38,19 +44,21 @@ export async function inboxScenario(service: SqlMemoryService): Promise<void> {
       path,
       line("e1", "s1", "user", "can you fix the failing login test?") +
         line("e2", "s1", "assistant", "Fixed it: the mock returned the wrong status.") +
-        line("e3", "s1", "user", "From now on always use pnpm, not npm, in this repo.") +
-        line("e4", "s1", "user", "We chose Postgres over Mongo because we need joins.") +
-        line("e5", "s1", "user", "Maria owns the billing service."),
+        line("e3", "s1", "user", PNPM_STATEMENT) +
+        line("e4", "s1", "user", DECISION_STATEMENT) +
+        line(
+          "e5",
+          "s1",
+          "user",
+          "The billing service lives in services/billing and Maria owns it.",
+        ),
     );
     const req = { sessionId: "s1", transcriptPath: path, cwd: dir.path, event: "Stop" };
     const r1 = await runCapture(req, new InboxCaptureSink(inbox), { project });
     const items = await inbox.list();
     assert.deepEqual(
       items.map((i) => i.content).sort(),
-      [
-        "From now on always use pnpm, not npm, in this repo.",
-        "We chose Postgres over Mongo because we need joins.",
-      ].sort(),
+      [PNPM_STATEMENT, DECISION_STATEMENT].sort(),
       JSON.stringify(r1),
     );
     assert.equal(r1.proposed, 2);
@@ -249,8 +257,8 @@ export async function autoAcceptScenario(service: SqlMemoryService): Promise<voi
     const path = join(dir.path, "a1.jsonl");
     await Deno.writeTextFile(
       path,
-      line("a1", "a1", "user", "From now on always use pnpm, not npm, in this repo.") +
-        line("a2", "a1", "user", "We chose Postgres over Mongo because we need joins.") +
+      line("a1", "a1", "user", PNPM_STATEMENT) +
+        line("a2", "a1", "user", DECISION_STATEMENT) +
         line(
           "a3",
           "a1",
@@ -268,7 +276,7 @@ export async function autoAcceptScenario(service: SqlMemoryService): Promise<voi
     assert.equal(r.autoAccepted, 1, JSON.stringify(r));
     const stored = await service.list({});
     assert.equal(stored.length, 1);
-    assert.equal(stored[0].content, "From now on always use pnpm, not npm, in this repo.");
+    assert.equal(stored[0].content, PNPM_STATEMENT);
     assert.deepEqual(stored[0].tags, ["captured", "auto-accepted"]);
     assert.equal(stored[0].project, "web");
     const hits = await service.search({ query: "should I use pnpm or npm?", project: "web" });
@@ -288,7 +296,7 @@ export async function autoAcceptScenario(service: SqlMemoryService): Promise<voi
     const path2 = join(dir.path, "a2.jsonl");
     await Deno.writeTextFile(
       path2,
-      line("b1", "a2", "user", "From now on never commit generated files to the repository."),
+      line("b1", "a2", "user", RULE_STATEMENT),
     );
     const off = await runCapture(
       { sessionId: "a2", transcriptPath: path2, cwd: dir.path, event: "Stop" },

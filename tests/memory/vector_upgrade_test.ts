@@ -17,7 +17,7 @@ import type { Db } from "../../src/store/db.ts";
 import { makeV07, vectors } from "./v07.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
 import { tempDir, testConfig } from "../helpers.ts";
-import { storeOf } from "../../src/memory/diagnostics.ts";
+import { importsSettled, storeOf } from "../../src/memory/diagnostics.ts";
 
 const DIM = 48;
 
@@ -128,6 +128,9 @@ Deno.test("builtin vectors of the 0.9 default (384) are re-embedded at the defau
     const s0 = await openMemoryService(old);
     const written = contents(1200);
     await s0.import(written.map((content) => ({ content, scope: "project", project: "web" })));
+    // The import into an empty store deferred its indexes to the end of its series: built
+    // (and analyzed) before the size is compared.
+    await importsSettled(s0);
     const ids = (await storeOf(s0).db.query<{ id: string }>("select id from memories"))
       .map((r) => r.id).sort();
     const sizeBefore = await tableSize(storeOf(s0).db);
