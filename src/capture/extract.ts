@@ -313,9 +313,13 @@ function restatement(agent: string, reply: string): { sentence: string; match: M
   };
 }
 
-/** A sentence that goes on from the one before ("…instead", "it needs…"): one statement. */
+/**
+ * A sentence that goes on from the one before ("…instead", "it needs…", a don't whose object is
+ * only "it" or "them": "never put it in the manifest directly", "don't add it back"): one
+ * statement.
+ */
 const CONTINUES =
-  /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
+  /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b|^(please )?(don'?t|never|do not)( ever)? [a-z]+ (it|them)\b/i;
 
 /**
  * A line that introduces a list of things to know ("some context:", "conventions:", "quick

@@ -85,6 +85,12 @@ Deno.test("a piece with no verb of its own ('never the …', 'only for …') sta
     "the cache is warm.",
     "never delete it by hand",
   ]);
+  // A don't whose object is only "it" says no more than the rule before it.
+  assert.deepEqual(
+    ruleCandidates([u("we always keep the signing key in the vault. never copy it to a laptop")])
+      .map((c) => c.text),
+    ["We always keep the signing key in the vault; Never copy it to a laptop"],
+  );
   // An item of a list of rules keeps its aside in parentheses and its verbless tail.
   const texts = generateCandidates([
     u("a rule for this repo: config comes from the vault agent (.vault, which is local), never in yaml files"),
@@ -217,7 +223,7 @@ Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replac
           "e3",
           "the preview token is ghp_DQiwUV1PcsqlQcljoo0bFjCPqxx0HP4A733z and CI should always use it for previews",
         ) +
-        ev("e4", "always use `password: hunter22`") +
+        ev("e4", "always use `password: hunter22` on staging") +
         ev("e5", "what port is it on?"),
     );
     const sink = new MemoryCaptureSink([
