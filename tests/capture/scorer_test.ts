@@ -26,10 +26,15 @@ function featuresOf(text: string, turns = [u(text)]): Map<string, number> {
 
 Deno.test("features: rule words, concrete details, persons", () => {
   const f = featuresOf("we never deploy the `billing` worker from ops/deploy.sh on port 8080");
-  for (const k of ["word:never", "detail:backtick", "detail:path", "detail:number", "person:we"]) {
+  for (const k of ["detail:backtick", "detail:path", "detail:number", "person:we"]) {
     assert.equal(f.get(k), 1, k);
   }
   assert.equal(f.get("detail:any"), 1);
+  // A mark left out is no feature, but still counts toward the others.
+  assert.ok(!f.has("word:never"));
+  const env = featuresOf("never log the value of STRIPE_API_KEY in this service");
+  assert.ok(!env.has("detail:env") && !env.has("word:never"));
+  assert.equal(env.get("marker+detail"), 1);
   assert.equal(f.get("marker+detail"), 1);
   assert.equal(f.get("marker+we"), 1);
   assert.equal(f.get("rule:never"), 1);
