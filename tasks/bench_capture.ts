@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|tuning|all] [--baseline DIR]`:
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|tuning|all] [--frozen-run] [--baseline DIR]`:
  * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
@@ -19,8 +19,9 @@
  * did not see the extractor and run once as frozen data, then used for tuning from 2026-11-29
  * 03:15); `holdout2` is the frozen split that replaced it (run once at 03:50; since 05:20 the
  * scorer is fitted on it with the others, deno task fit:capture); `holdout3` the frozen split
- * that replaced it (never tuned or fitted on: run it once); `tuning` is dev + test + holdout +
- * holdout2; `all` is every session.
+ * that replaced it (never tuned or fitted on: run it once), `holdout4` a second one written
+ * beside it (run only with `--frozen-run`, once, and left out of `all` until then); `tuning` is
+ * dev + test + holdout + holdout2; `all` is every session.
  */
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
@@ -55,10 +56,22 @@ const { values } = parseArgs({
     verbose: { type: "boolean", default: false },
     "hook-runs": { type: "string", default: "20" },
     baseline: { type: "string" },
+    "frozen-run": { type: "boolean", default: false },
   },
   strict: true,
 });
-const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "tuning", "all"];
+const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "tuning", "all"];
+/**
+ * Frozen splits not run yet: left out of `all`, and run only when asked by name with
+ * `--frozen-run` (once: its figures are the record), so that no run that tunes sees them.
+ */
+const UNRUN = ["holdout4"];
+if (UNRUN.includes(values.split!) && !values["frozen-run"]) {
+  console.error(
+    `--split ${values.split} is a frozen split not run yet: add --frozen-run to run it (once)`,
+  );
+  Deno.exit(2);
+}
 /**
  * The splits the extractor was tuned on (`holdout` since 2026-11-29 03:15, `holdout2`, the
  * learned scorer's fit, since 05:40 that day).
@@ -70,7 +83,7 @@ if (!SPLITS.includes(values.split!)) {
 }
 /** Whether a session's split is in the one asked for. */
 const inSplit = (split: string) =>
-  values.split === "all" || split === values.split ||
+  values.split === "all" && !UNRUN.includes(split) || split === values.split ||
   values.split === "tuning" && TUNING.includes(split);
 
 interface Durable {

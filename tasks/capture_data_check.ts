@@ -17,7 +17,7 @@ const KINDS = ["rule", "preference", "decision", "fact"];
 const SCOPES = ["project", "global"];
 const WHYS = ["request", "question", "one-off", "hypothesis", "agent", "private", "secret"];
 /** The splits, in the order they were frozen. */
-const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3"] as const;
+const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4"] as const;
 type Split = typeof SPLITS[number];
 const isSplit = (x: unknown): x is Split => SPLITS.includes(x as Split);
 
@@ -59,6 +59,7 @@ const counts = {
   holdout: 0,
   holdout2: 0,
   holdout3: 0,
+  holdout4: 0,
   real: 0,
   lines: 0,
   long50: 0,
@@ -331,10 +332,12 @@ for (const sub of ["sessions", "real"]) {
 }
 
 // The FROZEN lists of README.md (sha256sum format), when there are any: every data file is
-// listed and unchanged. Each split was frozen in its turn (dev and test on 2026-11-28, holdout
-// then holdout2 and holdout3 on 2026-11-29), so labels.json is listed once per freeze: the earlier hash is that of
-// labels.json without the sessions of the splits frozen later (the generator writes their
-// bytes unchanged), the latest that of the whole file.
+// listed and unchanged. Each split was frozen in its turn (dev and test on 2026-11-28, holdout,
+// holdout2, then holdout3 and holdout4 on 2026-11-29), so labels.json is listed once per freeze: the earlier
+// hash is that of labels.json without the sessions of the splits frozen later (the generator
+// writes their bytes unchanged), the latest that of the whole file. A split written in parallel
+// with another (holdout4 was written beside a holdout3) was frozen without it, so each freeze is
+// also rebuilt with any one of its earlier splits left out.
 let frozen = 0;
 try {
   const readme = await Deno.readTextFile(join(dir, "README.md"));
@@ -351,9 +354,12 @@ try {
     const labelVersions = new Map<string, string>();
     for (let i = 0; i < SPLITS.length; i++) {
       const upTo = SPLITS.slice(0, i + 1) as readonly string[];
-      const doc = { ...labels, sessions: sessions.filter((s) => upTo.includes(String(s.split))) };
-      const bytes = new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
-      labelVersions.set(await sha(bytes), SPLITS[i]);
+      for (const without of [null, ...upTo.slice(0, i)]) {
+        const keep = upTo.filter((x) => x !== without);
+        const doc = { ...labels, sessions: sessions.filter((s) => keep.includes(String(s.split))) };
+        const bytes = new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
+        labelVersions.set(await sha(bytes), SPLITS[i]);
+      }
     }
     const whole = await sha(await Deno.readFile(join(dir, "labels.json")));
     if (!listed.some(([f, h]) => f === "labels.json" && h === whole)) {

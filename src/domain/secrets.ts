@@ -156,12 +156,24 @@ export function entropy(s: string): number {
 }
 
 /**
+ * A file's path or name made of words ("keys/dev-ecdsa-p256.pem", "~/.ssh/id_ed25519.pub"):
+ * a slash or a file extension, and every part between separators a short lower-case word or
+ * number (a key's characters are not: "wJalrXUtnFEMI/K7MDENG/…" has long mixed-case parts).
+ */
+function pathLike(v: string): boolean {
+  if (!v.includes("/") && !/\.[a-z][a-z0-9]{0,4}$/.test(v)) return false;
+  const parts = v.split(/[/._~-]+/).filter(Boolean);
+  return parts.length >= 2 && parts.every((p) => /^[a-z0-9]{1,12}$/.test(p));
+}
+
+/**
  * A string that looks generated: long, several character classes, high entropy; or a long
  * run of hex or of letters and digits (a hex token has two classes only).
  */
 function looksRandom(v: string): boolean {
   if (v.length < 20) return false;
   if (/^[a-z]+(-[a-z]+)+$/i.test(v)) return false;
+  if (pathLike(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[+/_\-=.~]/].filter((r) => r.test(v)).length;
   if (classes >= 3 && entropy(v) >= 3.5) return true;
   return v.length >= 24 && /[0-9]/.test(v) && /[a-z]/i.test(v) && entropy(v) >= 3.2;

@@ -6,7 +6,8 @@
  * SQL function sums (the store receives them ready-made and computes no weight of its own).
  * After the candidates come back, {@link rank} fuses each candidate's lexical relevance with
  * its cosine similarity ({@link relevance}), re-ranks the builtin embedder's candidates with
- * the word vectors, weighs the result by scope, the memory's weight and its age
+ * the word vectors and fuses the dense leg and the word alignment ({@link alignedRelevance}),
+ * weighs the result by scope, the memory's weight and its age
  * ({@link scoreMemory}) and keeps the best. The confidence of each result, which gates
  * automatic recall, is computed beside it (confidence.ts).
  *
@@ -18,7 +19,8 @@ import { cosine, type WordVectors } from "../embed/words.ts";
 import type { CorpusStats } from "../store/corpus.ts";
 import type { Candidate, LexicalQuery } from "../store/sql.ts";
 import type { EmbedderInfo, Memory, Scope } from "./types.ts";
-import { fuseDense } from "./dense.ts";
+import { calibrated, DENSE_WEIGHT, fuseDense } from "./dense.ts";
+import { ALIGN_FROM, alignment, alignQuery } from "./align.ts";
 
 /** BM25 term-frequency saturation of the lexical side (tuned on LoCoMo dev: memories are short). */
 export const BM25_K1 = 0.9;
@@ -47,6 +49,24 @@ export const MIN_RELEVANCE = 0.1;
  * max(0, word-vector cosine), for candidates whose fused relevance is not noise.
  */
 export const WORD_VECTOR_SHARE = 0.5;
+/**
+ * The fused relevance of the builtin configuration (the dense leg and the word vectors both
+ * on): relevance = (max({@link ALIGNED_RELEVANCE_SHARE} × r, β × c) + {@link ALIGNMENT_WEIGHT} ×
+ * a + {@link ALIGNED_DENSE_WEIGHT} × c) / {@link ALIGNED_NORM}, with r the re-ranked relevance,
+ * c the calibrated dense cosine, β the dense weight (src/memory/dense.ts) and a the word
+ * alignment of the query and the memory (src/memory/align.ts). Chosen on the dev splits of the
+ * paraphrase set and LoCoMo (docs/recall.md, "0.17"): a region where every neighbouring
+ * setting gains on both.
+ */
+export const ALIGNED_RELEVANCE_SHARE = 0.85;
+/** Weight of the word alignment in the fused relevance (see {@link ALIGNED_RELEVANCE_SHARE}). */
+export const ALIGNMENT_WEIGHT = 0.7;
+/** Weight of the calibrated dense cosine added to the fused relevance. */
+export const ALIGNED_DENSE_WEIGHT = 0.1;
+/** The fused relevance's largest value before it is divided by it (so that it is 0..1). */
+export const ALIGNED_NORM = ALIGNED_RELEVANCE_SHARE + ALIGNMENT_WEIGHT + ALIGNED_DENSE_WEIGHT;
+/** Word-vector cosine from which a near word counts in the alignment (src/memory/align.ts). */
+export const ALIGNMENT_FROM = ALIGN_FROM;
 /** Weight a superseded memory drops to. */
 export const SUPERSEDED_WEIGHT = 0.1;
 /** Scope weights of the score. */
@@ -140,6 +160,16 @@ export function scoreMemory(memory: Memory, relevance: number, now: Date): numbe
     temporalDecay(memory.updated_at, now);
 }
 
+/**
+ * The fused relevance of a candidate from its re-ranked relevance `r`, its dense cosine (null:
+ * none) and its word alignment `a` with the query (see {@link ALIGNED_RELEVANCE_SHARE}).
+ */
+export function alignedRelevance(r: number, cos: number | null, a: number): number {
+  const c = cos === null ? 0 : calibrated(cos);
+  const base = Math.max(ALIGNED_RELEVANCE_SHARE * r, DENSE_WEIGHT * c);
+  return (base + ALIGNMENT_WEIGHT * a + ALIGNED_DENSE_WEIGHT * c) / ALIGNED_NORM;
+}
+
 /** What {@link rank} needs besides the candidates. */
 export interface RankOptions {
   /** The query as the user wrote it. */
@@ -176,8 +206,9 @@ export interface RankOptions {
 
 /**
  * The candidates that are not noise, scored ({@link relevance}, then the word-vector re-rank
- * of the builtin embedder's candidates, then the dense leg's {@link fuseDense}, then
- * {@link scoreMemory}), best first (ties: the most recently updated, then by id), at most
+ * of the builtin embedder's candidates, then the dense leg's {@link fuseDense}, or, with the
+ * word vectors and the dense leg both on, {@link alignedRelevance} with the word alignment of
+ * src/memory/align.ts; then {@link scoreMemory}), best first (ties: the most recently updated, then by id), at most
  * `limit`; each with its dense cosine (null without the dense leg or a vector), which the
  * confidence reads.
  */
@@ -196,6 +227,10 @@ export function rank(
   const query = words ? words.sentence(o.query) : null;
   // The dense leg follows the same rule: meaning, not an exact string.
   const dense = o.retrieval === "hybrid" && !exact ? o.dense : null;
+  // The word alignment joins when both the word vectors and the dense leg rank; a query that
+  // names an identifier is aligned too (an identifier matches only itself, exactly).
+  const aligned = rerank && o.dense ? alignQuery(o.query, o.words!) : null;
+  const alignOf = (content: string) => alignment(aligned!, content, o.words!, ALIGNMENT_FROM);
   return candidates
     .map((c) => {
       let r = relevance(c, share, o.retrieval);
@@ -207,7 +242,13 @@ export function rank(
           WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
         r = fused < MIN_RELEVANCE ? 0 : fused;
       }
-      if (!dense) return { c, relevance: r, cos: null };
+      if (!dense) {
+        if (aligned && r > 0) {
+          const fused = alignedRelevance(r, null, alignOf(c.memory.content));
+          r = fused < MIN_RELEVANCE ? 0 : fused;
+        }
+        return { c, relevance: r, cos: null };
+      }
       // Its dense cosine: as the dense leg read it, else from its text (a lexical candidate).
       let cos: number | null = dense.found.get(c.memory.id) ?? null;
       if (cos === null) {
@@ -216,7 +257,9 @@ export function rank(
           : dense.vector(c.memory.content);
         cos = d ? dot(dense.query, d) : null;
       }
-      const fused = fuseDense(r, cos);
+      const fused = aligned
+        ? alignedRelevance(r, cos, alignOf(c.memory.content))
+        : fuseDense(r, cos);
       return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused, cos };
     })
     .filter((x) => x.relevance > 0)

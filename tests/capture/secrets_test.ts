@@ -82,6 +82,17 @@ Deno.test("findSecrets: words about passwords and markers are not secrets", asyn
       "the token endpoint needs rate limiting",
       "CI should use [secret removed: secretlint:1password] for previews",
       "password: [secret removed: password]",
+      // Where a key lives is not the key: paths and file names made of words.
+      "the signing key is keys/release-ed25519-v2.pem, the HSM holds the production one",
+      "the deploy key is ~/.ssh/deploy_staging_ed25519.pub on the runner",
+      "the api token comes from config/secrets/staging-token.enc at start",
     ]
   ) assert.deepEqual(await findSecrets(clean), [], clean);
+});
+
+Deno.test("findSecrets: a key with slashes is still one (its parts are not words)", async () => {
+  const text = "the secret key is Zq8vP2mN4x/T7wK1rB9cF3/hJ6dL0sG5yE2aB9kQ";
+  const r = await redactSecrets(text);
+  assert.ok(r.findings.some((f) => f.kind === "high-entropy"), JSON.stringify(r.findings));
+  assert.ok(!r.text.includes("Zq8vP2mN4x"), r.text);
 });
