@@ -90,7 +90,7 @@ export async function loadExamples(data: string) {
     const { turns } = await readTranscript(join(data, s.file), null);
     const gs = generateCandidates(turns);
     const labelsOpen = s.durable.filter((d) => !d.duplicate_of);
-    open.push(labelsOpen);
+    open[k] = labelsOpen; // by the session's index (the other splits' are skipped)
     durable[s.split] = (durable[s.split] ?? 0) + labelsOpen.length;
     const dups = new Set([
       ...s.duplicates_of_stored.map((d) => d.uuid),
