@@ -6,21 +6,22 @@
  * Every candidate the generator finds (extract.ts's `generateCandidates`: the rules' matches, the
  * agent's confirmed statements and every other user sentence that is not a question, as `loose`)
  * is an example: positive when it is the candidate the benchmark would match to a durable label
- * (one a label, by word overlap, among the candidates of the label's event), negative otherwise;
+ * (one a label, the one sharing most of its words, among the candidates of the label's event), negative otherwise;
  * candidates of an event whose only labels repeat a stored memory are left out (the dedupe's work,
- * not the scorer's). The model is a logistic regression (Newton's method, a ridge penalty
- * {@link LAMBDA}, the bias not penalised) over the scorer's features; rules with fewer than
+ * not the scorer's). The model is a logistic regression (Newton's method, a ridge penalty chosen
+ * among {@link LAMBDAS} by nested folds, the bias not penalised) over the scorer's features; a
+ * weight for the negatives was tried and dropped (it only moves the threshold); rules with fewer than
  * {@link MIN_RULE} candidates in the training data are pooled by type.
  *
- * It is evaluated leave-one-split-out: fitted on three of the splits (dev, test, holdout,
- * holdout2), scored on the fourth, each fold's precision and recall printed at thresholds from
+ * It is evaluated leave-one-split-out: fitted on all but one of the splits (dev, test, holdout,
+ * holdout2, holdout3), scored on the one left out, each fold's precision and recall printed at thresholds from
  * 0.30 to 0.95 as the benchmark counts them (a kept candidate is right when its event has a
  * durable label not yet matched; recall over all durable labels, those the generator misses
  * included; a candidate that repeats one kept before in the session is dropped, as the pipeline
  * does). The threshold written is the highest at which every fold keeps a recall ≥ 0.60
  * (precision first: a missed memory costs little, a junk one costs trust). The weights of which
  * rule found a candidate are penalised {@link RULE_PENALTY} times more than the others. The
- * weights written are fitted on all four splits. `--check` writes nothing and exits 1 when the file differs from
+ * weights written are fitted on all five splits. `--check` writes nothing and exits 1 when the file differs from
  * what it would write. Writes bench/results/capture-fit-<time>.json.
  */
 import { parseArgs } from "node:util";
@@ -32,8 +33,10 @@ import { confidenceOf } from "../src/capture/calibration.ts";
 import { overlap } from "../src/capture/dedupe.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
-/** The ridge penalty (on the sum of squared weights; the bias is free). */
+/** The default ridge penalty (on the sum of squared weights; the bias is free). */
 export const LAMBDA = 2;
+/** The ridge penalties tried by {@link chooseLambda}. */
+export const LAMBDAS = [0.5, 1, 2, 4, 8];
 /**
  * How much more the weights of which rule found a candidate are penalised than the others: the
  * rules were written while reading the tuning data, so on it they look surer than they are; the
@@ -43,7 +46,7 @@ export const RULE_PENALTY = 5;
 /** Rules with fewer candidates than this in the training data are pooled by type. */
 export const MIN_RULE = 8;
 /** The splits, in the order of the folds. */
-export const SPLITS = ["dev", "test", "holdout", "holdout2"];
+export const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3"];
 /** Thresholds tried. */
 export const THRESHOLDS = Array.from(
   { length: 14 },
@@ -82,24 +85,25 @@ export async function loadExamples(data: string) {
   const durable: Record<string, number> = {};
   const open: Label[][] = [];
   for (const [k, s] of labels.sessions.entries()) {
-    // Only the fitting splits: a frozen split added later (holdout3) is never seen here.
+    // Only the fitting splits: a frozen split added later (holdout4) is never seen here.
     if (!SPLITS.includes(s.split)) continue;
     const { turns } = await readTranscript(join(data, s.file), null);
     const gs = generateCandidates(turns);
     const labelsOpen = s.durable.filter((d) => !d.duplicate_of);
-    open.push(labelsOpen);
+    open[k] = labelsOpen; // by the session's index (the other splits' are skipped)
     durable[s.split] = (durable[s.split] ?? 0) + labelsOpen.length;
     const dups = new Set([
       ...s.duplicates_of_stored.map((d) => d.uuid),
       ...s.durable.filter((d) => d.duplicate_of).map((d) => d.uuid),
     ]);
-    // Each label takes the candidate of its event that overlaps it most (not one taken).
+    // Each label takes the candidate of its event that shares most of its words (not one taken;
+    // the overlap breaks ties): the one that states most of it, not the shortest piece.
     const positive = new Set<number>();
     for (const d of labelsOpen) {
       let best = -1, bestO = -1;
       gs.forEach((g, i) => {
         if (g.provenance.uuid !== d.uuid || positive.has(i)) return;
-        const o = jaccard(g.text, d.text);
+        const o = common(g.text, d.text) + jaccard(g.text, d.text);
         if (o > bestO) [best, bestO] = [i, o];
       });
       if (best >= 0) positive.add(best);
@@ -114,6 +118,14 @@ export async function loadExamples(data: string) {
   return { examples, durable, open };
 }
 
+/** The content words the two texts share. */
+function common(a: string, b: string): number {
+  const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []);
+  const x = words(a), y = words(b);
+  let c = 0;
+  for (const w of x) if (y.has(w)) c++;
+  return c;
+}
 /** Shared content words over all words of the two texts (the label's best candidate). */
 function jaccard(a: string, b: string): number {
   const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []);
@@ -161,7 +173,7 @@ export interface Model {
 }
 
 /** Fit the logistic regression on the labelled examples of `xs`. */
-export function fit(xs: Example[], lambda = LAMBDA): Model {
+export function fit(xs: Example[], lambda = LAMBDA, rulePenalty = RULE_PENALTY): Model {
   const train = xs.filter((x) => x.y !== null);
   const rules = ownRules(train);
   const fs = train.map((x) => features(x.g, rules));
@@ -184,7 +196,7 @@ export function fit(xs: Example[], lambda = LAMBDA): Model {
       }
     }
     for (let j = 1; j < d; j++) {
-      const l = /^(rule|type):/.test(names[j - 1]) ? lambda * RULE_PENALTY : lambda;
+      const l = /^(rule|type):/.test(names[j - 1]) ? lambda * rulePenalty : lambda;
       grad[j] += l * w[j];
       h[j][j] += l;
     }
@@ -284,11 +296,33 @@ export function weightsFile(m: Model, threshold: number, note: string[]): string
   ].join("\n");
 }
 
+/**
+ * The ridge penalty of {@link LAMBDAS} with the lowest log loss over `xs` left out one split at a
+ * time (nested in each fold of {@link run}: chosen without the fold's split).
+ */
+export function chooseLambda(xs: Example[]): number {
+  const splits = [...new Set(xs.map((x) => x.split))];
+  let best = LAMBDA, bestLoss = Infinity;
+  for (const lambda of LAMBDAS) {
+    let loss = 0;
+    for (const held of splits) {
+      const m = fit(xs.filter((x) => x.split !== held), lambda);
+      const ys = xs.filter((x) => x.split === held);
+      loss += brier(ys, ys.map((x) => predict(m, x.g))).logLoss * ys.length;
+    }
+    if (loss < bestLoss) [best, bestLoss] = [lambda, loss];
+  }
+  return best;
+}
+
 /** Fit every fold and the final model; the weights file's text and the figures. */
 export async function run(data: string) {
   const { examples, durable, open } = await loadExamples(data);
+  const lambdas: Record<string, number> = {};
   const folds = SPLITS.map((held) => {
-    const m = fit(examples.filter((x) => x.split !== held));
+    const train = examples.filter((x) => x.split !== held);
+    lambdas[held] = chooseLambda(train);
+    const m = fit(train, lambdas[held]);
     const xs = examples.filter((x) => x.split === held);
     const p = xs.map((x) => predict(m, x.g));
     return { held, xs, p, durable: durable[held] ?? 0 };
@@ -308,7 +342,8 @@ export async function run(data: string) {
     table.folds.every((f) => f.curve[i].recall >= WANT_RECALL)
   );
   const threshold = ok.length ? ok[ok.length - 1] : THRESHOLDS[0];
-  const model = fit(examples);
+  const lambda = chooseLambda(examples);
+  const model = fit(examples, lambda);
   const at = (c: { precision: number; recall: number }) =>
     `${c.precision.toFixed(3)} / ${c.recall.toFixed(3)}`;
   const note = [
@@ -323,11 +358,10 @@ export async function run(data: string) {
   ];
   // Calibration on the candidates the rules found, out of fold: the scorer's probability against
   // the per-rule confidence of calibration.ts (whose counts come from dev, test and holdout: out
-  // of fold only for holdout2).
-  const h2 = folds.find((f) => f.held === "holdout2")!;
-  const ruled = h2.xs.map((x, i) => ({ x, p: h2.p[i] })).filter(({ x }) =>
-    x.y !== null && x.g.rule !== "loose"
-  );
+  // of fold only for holdout2 and holdout3).
+  const ruled = folds.filter((f) => f.held === "holdout2" || f.held === "holdout3").flatMap((f) =>
+    f.xs.map((x, i) => ({ x, p: f.p[i] }))
+  ).filter(({ x }) => x.y !== null && x.g.rule !== "loose");
   const ruleCalibration = {
     candidates: ruled.length,
     scorer: brier(ruled.map((r) => r.x), ruled.map((r) => r.p)).brier,
@@ -335,6 +369,7 @@ export async function run(data: string) {
   };
   return {
     ruleCalibration,
+    lambdas: { ...lambdas, final: lambda },
     text: weightsFile(model, threshold, note),
     table,
     threshold,
@@ -371,13 +406,14 @@ if (import.meta.main) {
   ]);
   const w = head.map((_, i) => Math.max(...[head, ...rows].map((x) => x[i].length)));
   for (const x of [head, ...rows]) console.log(x.map((c, i) => c.padEnd(w[i])).join("  "));
+  console.log(`\nridge penalty chosen by nested folds: ${JSON.stringify(r.lambdas)}`);
   console.log(
     `\nthreshold: ${r.threshold}; out-of-fold Brier ${f3(r.calibration.brier)}, log loss ${
       f3(r.calibration.logLoss)
     }`,
   );
   console.log(
-    `holdout2 fold, the ${r.ruleCalibration.candidates} candidates of the rules: Brier ${
+    `holdout2 and holdout3 folds, the ${r.ruleCalibration.candidates} candidates of the rules: Brier ${
       f3(r.ruleCalibration.scorer)
     } (scorer) against ${f3(r.ruleCalibration.perRule)} (per-rule confidence)`,
   );
@@ -421,12 +457,12 @@ if (import.meta.main) {
   console.log(`\nwrote ${out}`);
   await writeBenchResult("capture-fit", {
     data: values.data,
-    lambda: LAMBDA,
     rule_penalty: RULE_PENALTY,
     min_rule: MIN_RULE,
     threshold: r.threshold,
+    lambdas: r.lambdas,
     calibration: r.calibration,
-    rule_calibration_holdout2: r.ruleCalibration,
+    rule_calibration_holdout2_holdout3: r.ruleCalibration,
     folds: r.table.folds,
     pooled: r.table.pooled,
     rules: r.model.rules,

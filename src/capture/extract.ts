@@ -123,9 +123,60 @@ export function sentences(text: string, listed?: Set<string>): string[] {
     }
     out.push(cur);
   }
-  return out.flatMap((s) => splitClauses(s, listed)).map((s) =>
-    s.replace(/^\s*([-*•]|\d+[.)])\s+/, "").trim()
-  ).filter((s) => s.length > 0);
+  return joinFragments(
+    out.flatMap((s) => splitClauses(s, listed)).map((s) =>
+      s.replace(/^\s*([-*•]|\d+[.)])\s+/, "").trim()
+    ).filter((s) => s.length > 0),
+    listed,
+  );
+}
+
+/**
+ * A piece with no statement of its own, that only narrows the one before: a rule word and what
+ * it excludes or keeps, with no verb ("never the default config", "never in notebooks or config
+ * files", "not on weekends", "only for the api").
+ */
+export const FRAGMENT =
+  /^(?:and |but |or )?(?:never|not|always|only|except|but not)\s+(?:the|a|an|in|on|at|for|from|with|to|by|via|through|inside|outside|during|under|over|as|into|on|any|anything|ever)\b(?![^,;]*\b(?:is|are|was|were|be|do|does|did|has|have|can|will|should|must|goes|go|runs|run|use|uses)\b)/i;
+
+/**
+ * Pieces split apart that say one thing: a {@link FRAGMENT} (at most eight words) goes back onto
+ * the piece before it (a list item stays one).
+ */
+function joinFragments(parts: string[], listed?: Set<string>): string[] {
+  const out: string[] = [];
+  for (const p of parts) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && FRAGMENT.test(p) && p.split(/\s+/).length <= 8) {
+      const joined = `${prev.replace(/[.!;:]+$/, "")}, ${p}`;
+      if (listed?.has(prev)) {
+        listed.delete(prev);
+        listed.add(joined);
+      }
+      out[out.length - 1] = joined;
+    } else out.push(p);
+  }
+  return out;
+}
+
+/** Split `s` at `re`, but not inside parentheses (a list item's aside stays with it). */
+function splitOutside(s: string, re: RegExp): string[] {
+  let depth = 0;
+  const masked = [...s].map((c) => {
+    if (c === "(") depth++;
+    if (c === ")") depth = Math.max(0, depth - 1);
+    return depth && /[,;]/.test(c) ? "\u0001" : c;
+  }).join("");
+  const keep = [...s];
+  const out: string[] = [];
+  let pos = 0;
+  for (const part of masked.split(re)) {
+    if (part === undefined) continue;
+    const at = masked.indexOf(part, pos);
+    out.push(keep.slice(at, at + part.length).join(""));
+    pos = at + part.length;
+  }
+  return out;
 }
 
 /**
@@ -154,10 +205,12 @@ function splitClauses(s: string, listed?: Set<string>): string[] {
       out.push(p);
       continue;
     }
-    const items = m[2].split(
-      /,\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:don'?t|do not|never|always|use|write|keep)\b)/i,
-    )
-      .filter((x) => x.trim());
+    const items = joinFragments(
+      splitOutside(
+        m[2],
+        /,\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:don'?t|do not|never|always|use|write|keep)\b)/i,
+      ).filter((x) => x.trim()).map((x) => x.trim()),
+    );
     const general = GENERAL_GLOBAL.test(m[1]) ? " (in general)" : "";
     for (const it of items) {
       out.push(it.trim() + general);
@@ -260,9 +313,13 @@ function restatement(agent: string, reply: string): { sentence: string; match: M
   };
 }
 
-/** A sentence that goes on from the one before ("…instead", "it needs…"): one statement. */
+/**
+ * A sentence that goes on from the one before ("…instead", "it needs…", a don't whose object is
+ * only "it" or "them": "never put it in the manifest directly", "don't add it back"): one
+ * statement.
+ */
 const CONTINUES =
-  /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b/i;
+  /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b|^(please )?(don'?t|never|do not)( ever)? [a-z]+ (it|them)\b/i;
 
 /**
  * A line that introduces a list of things to know ("some context:", "conventions:", "quick

@@ -25,7 +25,12 @@ Deno.test("inbox API: capture into the inbox, list, edit, accept, reject; bad in
     await Deno.writeTextFile(
       path,
       line("e1", "s1", "user", "please rename the helper in utils.ts") +
-        line("e2", "s1", "user", "From now on always use pnpm, not npm, in this repo.") +
+        line(
+          "e2",
+          "s1",
+          "user",
+          "From now on always use pnpm, not npm, in this repo (see package.json).",
+        ) +
         line("e3", "s1", "user", "We chose Postgres over Mongo because we need joins."),
     );
     const outside = join(dir.path, "elsewhere.jsonl");

@@ -1,7 +1,12 @@
 /** The offline extractor, the secret check, the near-duplicate check and the pipeline. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { classify, ruleCandidates } from "../../src/capture/extract.ts";
+import {
+  classify,
+  generateCandidates,
+  ruleCandidates,
+  sentences,
+} from "../../src/capture/extract.ts";
 import { findSecrets, redactSecrets, secretWarning } from "../../src/domain/secrets.ts";
 import { isNearDuplicate } from "../../src/capture/dedupe.ts";
 import { MemoryCaptureSink, runCapture } from "../../src/capture/pipeline.ts";
@@ -61,6 +66,37 @@ Deno.test("a list the user gives as context: each item, split before a ', no …
     "We target Node 22",
     "No default exports please",
     "The api listens on :8443",
+  ]);
+});
+
+Deno.test("a piece with no verb of its own ('never the …', 'only for …') stays with the one before", () => {
+  assert.deepEqual(sentences("the linter runs in the pre-commit hook. never the CI one"), [
+    "the linter runs in the pre-commit hook, never the CI one",
+  ]);
+  assert.deepEqual(sentences("logs go to the journal. not on weekends"), [
+    "logs go to the journal, not on weekends",
+  ]);
+  // A piece that says something of its own stays apart.
+  assert.deepEqual(sentences("logs go to the journal. never the CI runner is used for it"), [
+    "logs go to the journal.",
+    "never the CI runner is used for it",
+  ]);
+  assert.deepEqual(sentences("the cache is warm. never delete it by hand"), [
+    "the cache is warm.",
+    "never delete it by hand",
+  ]);
+  // A don't whose object is only "it" says no more than the rule before it.
+  assert.deepEqual(
+    ruleCandidates([u("we always keep the signing key in the vault. never copy it to a laptop")])
+      .map((c) => c.text),
+    ["We always keep the signing key in the vault; Never copy it to a laptop"],
+  );
+  // An item of a list of rules keeps its aside in parentheses and its verbless tail.
+  const texts = generateCandidates([
+    u("a rule for this repo: config comes from the vault agent (.vault, which is local), never in yaml files"),
+  ]).map((g) => g.sentence);
+  assert.deepEqual(texts, [
+    "config comes from the vault agent (.vault, which is local), never in yaml files",
   ]);
 });
 
@@ -187,7 +223,7 @@ Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replac
           "e3",
           "the preview token is ghp_DQiwUV1PcsqlQcljoo0bFjCPqxx0HP4A733z and CI should always use it for previews",
         ) +
-        ev("e4", "always use `password: hunter22`") +
+        ev("e4", "always use `password: hunter22` on staging") +
         ev("e5", "what port is it on?"),
     );
     const sink = new MemoryCaptureSink([

@@ -16,7 +16,8 @@ export function line(uuid: string, session: string, role: "user" | "assistant", 
 }
 
 /** A rule the scorer is sure of (a marker and a concrete detail). */
-export const RULE_STATEMENT = "From now on always run `npm run lint` before every commit.";
+export const RULE_STATEMENT =
+  "From now on we always run `npm run lint` in this repo before every commit.";
 /** A decision the scorer proposes, less sure of it than of {@link RULE_STATEMENT}. */
 export const DECISION_STATEMENT = "We chose Postgres over Mongo because we need joins.";
 /** A rule that replaces the stored "We use npm for everything", above the floor too. */

@@ -26,10 +26,15 @@ function featuresOf(text: string, turns = [u(text)]): Map<string, number> {
 
 Deno.test("features: rule words, concrete details, persons", () => {
   const f = featuresOf("we never deploy the `billing` worker from ops/deploy.sh on port 8080");
-  for (const k of ["word:never", "detail:backtick", "detail:path", "detail:number", "person:we"]) {
+  for (const k of ["detail:backtick", "detail:path", "detail:number", "person:we"]) {
     assert.equal(f.get(k), 1, k);
   }
   assert.equal(f.get("detail:any"), 1);
+  // A mark left out is no feature, but still counts toward the others.
+  assert.ok(!f.has("word:never"));
+  const env = featuresOf("never log the value of STRIPE_API_KEY in this service");
+  assert.ok(!env.has("detail:env") && !env.has("word:never"));
+  assert.equal(env.get("marker+detail"), 1);
   assert.equal(f.get("marker+detail"), 1);
   assert.equal(f.get("marker+we"), 1);
   assert.equal(f.get("rule:never"), 1);
@@ -55,6 +60,15 @@ Deno.test("features: marks of a task scope, a report, a hypothesis, someone else
   assert.equal(event.get("time-word"), 1);
   // "from now on" is no time of the moment.
   assert.ok(!featuresOf("from now on always squash the commits of a branch").has("time-word"));
+  // A place in the code at hand: the task's, not the project's.
+  for (
+    const t of [
+      "on the invoices screen make the total always show in bold",
+      "in the signup form always put the focus on the email field",
+      "in billing_job.py never retry the webhook call",
+    ]
+  ) assert.equal(featuresOf(t).get("scope:place"), 1, t);
+  assert.ok(!featuresOf("in this repo we always squash the commits").has("scope:place"));
   const report = featuresOf("the nightly export never finishes since the upgrade");
   assert.equal(report.get("behaves"), 1);
   const guess = generateCandidates([u("I suspect the scheduler drops jobs on restart")]);

@@ -210,14 +210,18 @@ export async function rejectionScenario(service: SqlMemoryService): Promise<void
         { project: () => Promise.resolve(project) },
       );
     };
-    const r1 = await say("r1", "web", "From now on always use pnpm, not npm, in this repo.");
+    const r1 = await say("r1", "web", PNPM_STATEMENT);
     assert.equal(r1.proposed, 1, JSON.stringify(r1));
     const [item] = await inbox.list();
     await inbox.reject(item.id);
     assert.equal(await inbox.count(), 0);
 
     // Said again, in another session, nearly the same words: not proposed, counted.
-    const r2 = await say("r2", "web", "From now on, always use pnpm and not npm in this repo!");
+    const r2 = await say(
+      "r2",
+      "web",
+      "From now on, always use pnpm and not npm in this repo (see package.json)!",
+    );
     assert.equal(r2.proposed, 0, JSON.stringify(r2));
     assert.equal(r2.rejectedBefore, 1, JSON.stringify(r2));
     assert.equal(r2.duplicates, 0);
@@ -228,7 +232,7 @@ export async function rejectionScenario(service: SqlMemoryService): Promise<void
     assert.equal(r3.proposed, 1);
 
     // The tombstone holds in its project (and below global ones), not in another project.
-    const other = await say("r4", "api", "From now on always use pnpm, not npm, in this repo.");
+    const other = await say("r4", "api", PNPM_STATEMENT);
     assert.equal(other.proposed, 1, JSON.stringify(other));
     assert.equal(other.rejectedBefore, 0);
 
@@ -236,7 +240,7 @@ export async function rejectionScenario(service: SqlMemoryService): Promise<void
     await service.create({ content: "The web app is deployed on Fridays", project: "web" });
     await service.deleteMany({ project: "web" });
     assert.deepEqual(await inbox.rejections("web"), []);
-    const r5 = await say("r5", "web", "From now on always use pnpm, not npm, in this repo.");
+    const r5 = await say("r5", "web", PNPM_STATEMENT);
     // Not a tombstone any more; the pending proposal of project api is not of web's hierarchy.
     assert.equal(r5.rejectedBefore, 0, JSON.stringify(r5));
     assert.equal(r5.proposed, 1, JSON.stringify(r5));
