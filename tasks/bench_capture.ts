@@ -20,8 +20,9 @@
  * 03:15); `holdout2` is the frozen split that replaced it (run once at 03:50; since 05:20 the
  * scorer is fitted on it with the others, deno task fit:capture); `holdout3` the frozen split
  * that replaced it (run once at 06:00; since 06:10 the scorer is fitted on it too, a fifth
- * fold), `holdout4` a second one written beside it (run only with `--frozen-run`, once, and left
- * out of `all` until then); `tuning` is dev + test + holdout + holdout2 (the same sessions as
+ * fold), `holdout4` a second one written beside it (run once at 06:13, fitting data since),
+ * `holdout5` the next (run only with `--frozen-run`, once, and left out of `all` until then);
+ * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
 import { parseArgs } from "node:util";
