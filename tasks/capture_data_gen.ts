@@ -1,6 +1,6 @@
 /**
  * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
- * dev, test, holdout, holdout2, holdout3 and holdout4 splits) and bench/data/capture/labels.json, merging the labels of the
+ * dev, test, holdout, holdout2, holdout3, holdout4 and holdout5 splits) and bench/data/capture/labels.json, merging the labels of the
  * real Claude Code transcripts (bench/data/capture/real/, labelled by
  * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
  * rerun writes the same bytes.
@@ -18,6 +18,7 @@ import { HOLDOUT } from "./capture_data/sessions_holdout.ts";
 import { HOLDOUT2 } from "./capture_data/sessions_holdout2.ts";
 import { HOLDOUT3 } from "./capture_data/sessions_holdout3.ts";
 import { HOLDOUT4 } from "./capture_data/sessions_holdout4.ts";
+import { HOLDOUT5 } from "./capture_data/sessions_holdout5.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -27,7 +28,7 @@ const out = values.out!;
 
 function build(
   script: Script,
-  split: "dev" | "test" | "holdout" | "holdout2" | "holdout3" | "holdout4",
+  split: "dev" | "test" | "holdout" | "holdout2" | "holdout3" | "holdout4" | "holdout5",
 ): { jsonl: string; labels: SessionLabels } {
   const s = new Session({ ...script, split });
   script.run(s);
@@ -45,6 +46,7 @@ for (
     [HOLDOUT2, "holdout2"],
     [HOLDOUT3, "holdout3"],
     [HOLDOUT4, "holdout4"],
+    [HOLDOUT5, "holdout5"],
   ] as const
 ) {
   for (const script of scripts) {
