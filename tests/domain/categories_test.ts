@@ -19,9 +19,9 @@ Deno.test("categories: every category word is in the shipped word vectors, not a
   assert.deepEqual(missing, []);
 });
 
-Deno.test("categories: at least 300 names, 2-4 distinct words each, none maps to itself", () => {
+Deno.test("categories: at least 1,200 names, 2-4 distinct words each, none maps to itself", () => {
   const table = categoryTable();
-  assert.ok(table.size >= 300, `${table.size} names`);
+  assert.ok(table.size >= 1200, `${table.size} names`);
   for (const [name, cats] of table) {
     assert.equal(name, categoryKey(name), `${name} is a key`);
     assert.ok(cats.length >= 2 && cats.length <= 4, `${name}: ${cats.join(" ")}`);
@@ -43,6 +43,94 @@ Deno.test("categories: lookups ignore case and . - _", () => {
   }
 });
 
+Deno.test("categories: each name is written once in the table", async () => {
+  const source = await Deno.readTextFile(
+    new URL("../../src/domain/categories.ts", import.meta.url),
+  );
+  const names = [...source.matchAll(/^ {2}"([^":]+):/gm)].map((m) => m[1]);
+  assert.equal(names.length, categoryTable().size, "a name written twice");
+});
+
+Deno.test("categories: tools of many ecosystems", () => {
+  const has = (name: string, word: string) =>
+    assert.ok(categoriesOf(name)?.includes(word), `${name}: ${categoriesOf(name)}`);
+  // Rust, Go, Python, JavaScript, JVM, iOS.
+  has("Cargo.toml", "manifest");
+  has("cargo-nextest", "runner");
+  has("tokio", "asynchronous");
+  has("thiserror", "errors");
+  has("golangci-lint", "checker");
+  has("sqlc", "generator");
+  has("ruff", "checker");
+  has("pydantic", "validation");
+  has("pyproject.toml", "manifest");
+  has("vitest", "testing");
+  has("zod", "validation");
+  has("drizzle-orm", "mapping");
+  has("ktlint", "checker");
+  has("okhttp", "http");
+  has("xcodebuild", "build");
+  has("fastlane", "release");
+  // Machine learning, cluster jobs and data.
+  has("wandb", "experiment");
+  has("optuna", "tuning");
+  has("sbatch", "job");
+  has("slurm", "scheduling");
+  has("deepspeed", "distributed");
+  has("nccl", "gpu");
+  has("polars", "table");
+  // Embedded firmware.
+  has("mcuboot", "boot");
+  has("nRF52840", "wireless");
+  has("J-Link", "probe");
+  has("openocd", "probe");
+  has("i2c", "bus");
+  has("dfu", "firmware");
+  has("devicetree", "hardware");
+  has("Kconfig", "configuration");
+  // Infrastructure and operations.
+  has("terragrunt", "infrastructure");
+  has("flux2", "deployment");
+  has("hashicorp-vault", "secrets");
+  has("opsgenie", "alerting");
+  has("buildkite", "continuous");
+});
+
+Deno.test("categories: names that are common words in another sense are not names", () => {
+  for (
+    const w of [
+      "flask",
+      "helm",
+      "vault",
+      "consul",
+      "nomad",
+      "clap",
+      "anyhow",
+      "criterion",
+      "gin",
+      "west",
+      "compose",
+      "room",
+      "hilt",
+      "lightning",
+      "accelerate",
+      "datasets",
+      "thread",
+      "matter",
+      "can",
+      "tempo",
+      "fly",
+      "stripe",
+      "vector",
+      "linear",
+      "temporal",
+      "torch",
+    ]
+  ) {
+    assert.equal(categoriesOf(w), undefined, w);
+  }
+});
+
 Deno.test("categories: names in a text, whole or by their parts", () => {
   assert.deepEqual(namesIn("We moved from Yarn to pnpm; CI runs on GitHub Actions."), [
     "yarn",
@@ -58,4 +146,20 @@ Deno.test("categories: names in a text, whole or by their parts", () => {
     "tf",
   ]);
   assert.deepEqual(namesIn("We went to the beach on Sunday"), []);
+  assert.deepEqual(
+    namesIn("Bumped tokio in Cargo.toml; cargo-nextest and clippy run on every push."),
+    ["tokio", "cargotoml", "cargonextest", "clippy"],
+  );
+  assert.deepEqual(
+    namesIn("The sbatch script asks Slurm for 4 GPUs and logs the run to wandb."),
+    ["sbatch", "slurm", "gpus", "wandb"],
+  );
+  assert.deepEqual(
+    namesIn("Flash the nRF52840 with west flash after mcuboot signs the image; logs over RTT."),
+    ["nrf52840", "mcuboot"],
+  );
+  assert.deepEqual(
+    namesIn("We took the ferry to the west coast, lit the torch and had a drink in the room."),
+    [],
+  );
 });

@@ -2,12 +2,18 @@
  * Tool names' category words in the dense leg (src/domain/categories.ts, src/embed/sif.ts):
  * a memory that names the tool is found for a prompt that names its category, the prompt hook
  * does not inject it for an unrelated prompt, and a database encoded by the v1 vectors is
- * re-encoded in place.
+ * re-encoded in place, and so is one of v2 (0.16's smaller table).
  */
 import assert from "node:assert/strict";
 import { pgliteService } from "../helpers.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
-import { builtinSif, SIF_MODEL, SIF_MODEL_V1, SifEncoder } from "../../src/embed/sif.ts";
+import {
+  builtinSif,
+  SIF_MODEL,
+  SIF_MODEL_V1,
+  SIF_MODEL_V2,
+  SifEncoder,
+} from "../../src/embed/sif.ts";
 import { dot } from "../../src/embed/dense.ts";
 import { DEFAULT_MIN_CONFIDENCE, formatRecall } from "../../src/memcli/commands/recall.ts";
 
@@ -22,6 +28,7 @@ const MEMORIES = [
 Deno.test("sif v2: a tool name contributes its category words", async () => {
   const sif = await builtinSif();
   assert.equal(sif.info.model, SIF_MODEL);
+  assert.equal(SIF_MODEL, "glove-100d-50k-sif-v3");
   // Another weight is another encoding (a database of it would be re-encoded).
   assert.equal(new SifEncoder(sif.words, { categories: 0 }).info.model, SIF_MODEL_V1);
   assert.notEqual(new SifEncoder(sif.words, { categories: 1 }).info.model, SIF_MODEL);
@@ -82,34 +89,36 @@ Deno.test("categories: a memory about pnpm is found for the package manager; not
   }
 });
 
-Deno.test("categories: a database with the v1 vectors is re-encoded in place", async () => {
-  const { service, db, close } = await pgliteService();
-  try {
-    for (const content of MEMORIES) {
-      await service.create({ content, scope: "project", project: "web" });
-    }
-    const read = () =>
-      db.query<{ content: string; d: string }>(
-        "select content, dense::text as d from memories order by id",
+for (const old of [SIF_MODEL_V1, SIF_MODEL_V2]) {
+  Deno.test(`categories: a database with the ${old} vectors is re-encoded in place`, async () => {
+    const { service, db, close } = await pgliteService();
+    try {
+      for (const content of MEMORIES) {
+        await service.create({ content, scope: "project", project: "web" });
+      }
+      const read = () =>
+        db.query<{ content: string; d: string }>(
+          "select content, dense::text as d from memories order by id",
+        );
+      const current = await read();
+      // As a database of an older encoding is: its vectors (here v1's), recorded as complete.
+      const sif = await builtinSif();
+      for (const content of MEMORIES) {
+        await db.query("update memories set dense = $1::vector where content = $2", [
+          `[${[...sif.vector(content, false)!].join(",")}]`,
+          content,
+        ]);
+      }
+      await db.exec(
+        `update mneme_meta set dense_model = '${old}', dense_cursor = null`,
       );
-    const v2 = await read();
-    // As a database of 0.15 is: every vector of the v1 encoding, recorded as complete.
-    const sif = await builtinSif();
-    for (const content of MEMORIES) {
-      await db.query("update memories set dense = $1::vector where content = $2", [
-        `[${[...sif.vector(content, false)!].join(",")}]`,
-        content,
-      ]);
+      assert.notDeepEqual(await read(), current);
+      const done = await service.backfillDense();
+      assert.deepEqual(done, { encoded: MEMORIES.length, finished: true });
+      assert.deepEqual(await read(), current);
+      assert.equal((await storeOf(service).denseState()).complete?.model, SIF_MODEL);
+    } finally {
+      await close();
     }
-    await db.exec(
-      `update mneme_meta set dense_model = '${SIF_MODEL_V1}', dense_cursor = null`,
-    );
-    assert.notDeepEqual(await read(), v2);
-    const done = await service.backfillDense();
-    assert.deepEqual(done, { encoded: MEMORIES.length, finished: true });
-    assert.deepEqual(await read(), v2);
-    assert.equal((await storeOf(service).denseState()).complete?.model, SIF_MODEL);
-  } finally {
-    await close();
-  }
-});
+  });
+}
