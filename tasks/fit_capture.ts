@@ -316,6 +316,24 @@ export function chooseLambda(xs: Example[]): number {
   return best;
 }
 
+/** A precision / recall curve over {@link THRESHOLDS}. */
+type Curve = { t: number; precision: number; recall: number }[];
+
+/**
+ * The highest threshold at which the pooled precision is at least {@link WANT_PRECISION} and
+ * every fold but one keeps a recall of at least {@link WANT_RECALL} (precision first: a missed
+ * memory costs little, a junk one costs trust); the lowest threshold when none does. With six
+ * folds, "every fold" let the one split with the lowest recall (holdout4) pull the threshold down
+ * to 0.45, where the pooled precision is 0.87 (docs/capture.md, round 3).
+ */
+export function chooseThreshold(table: { folds: { curve: Curve }[]; pooled: Curve }): number {
+  const ok = table.pooled.filter((c, i) =>
+    c.precision >= WANT_PRECISION &&
+    table.folds.filter((f) => f.curve[i].recall < WANT_RECALL).length <= 1
+  );
+  return ok.length ? ok[ok.length - 1].t : table.pooled[0].t;
+}
+
 /** Fit every fold and the final model; the weights file's text and the figures. */
 export async function run(data: string) {
   const { examples, durable, open } = await loadExamples(data);
@@ -337,15 +355,7 @@ export async function run(data: string) {
     folds: folds.map((f) => ({ held: f.held, curve: curve(f.xs, f.p, f.durable) })),
     pooled: curve(pooledXs, pooledP, pooledDurable),
   };
-  // The highest threshold at which the pooled precision holds and every fold but one keeps its
-  // recall (precision first: a missed memory costs little, a junk one costs trust). With six
-  // folds, "every fold" let the one split with the lowest recall (holdout4) pull the threshold
-  // down to 0.45, where the pooled precision is 0.87 (docs/capture.md, round 3).
-  const ok = THRESHOLDS.filter((_, i) =>
-    table.pooled[i].precision >= WANT_PRECISION &&
-    table.folds.filter((f) => f.curve[i].recall < WANT_RECALL).length <= 1
-  );
-  const threshold = ok.length ? ok[ok.length - 1] : THRESHOLDS[0];
+  const threshold = chooseThreshold(table);
   const lambda = chooseLambda(examples);
   const model = fit(examples, lambda);
   const at = (c: { precision: number; recall: number }) =>
