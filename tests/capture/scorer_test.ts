@@ -14,7 +14,7 @@ import {
 import { features, FORM, ruleFeature, scoreCandidate } from "../../src/capture/scorer.ts";
 import { RULES, THRESHOLD, WEIGHTS } from "../../src/capture/scorer_weights.ts";
 import { RULE_COUNTS } from "../../src/capture/calibration.ts";
-import { run } from "../../tasks/fit_capture.ts";
+import { chooseThreshold, run } from "../../tasks/fit_capture.ts";
 import { a, u } from "./turns.ts";
 
 /** The features of the first candidate of a one-turn session saying `text`. */
@@ -138,4 +138,43 @@ Deno.test("the scorer's weights are what deno task fit:capture writes from the l
   for (const name of Object.keys(WEIGHTS)) {
     assert.match(name, /^(loose:)?[a-z-]+([:+][\w-]+)?$/);
   }
+});
+
+Deno.test("the threshold: the highest with the pooled precision kept and every fold but one at its recall", () => {
+  // Invented curves over three thresholds: [precision, recall] of two folds and pooled.
+  const curve = (xs: [number, number][]) =>
+    xs.map(([precision, recall], i) => ({ t: 0.5 + i * 0.1, precision, recall }));
+  const table = (
+    a: [number, number][],
+    b: [number, number][],
+    c: [number, number][],
+    p: [number, number][],
+  ) => ({
+    folds: [{ curve: curve(a) }, { curve: curve(b) }, { curve: curve(c) }],
+    pooled: curve(p),
+  });
+  // One fold short of recall everywhere does not pull the threshold down; two do.
+  const one = table(
+    [[0.9, 0.8], [0.95, 0.7], [0.99, 0.65]],
+    [[0.9, 0.8], [0.95, 0.7], [0.99, 0.55]],
+    [[0.8, 0.5], [0.9, 0.45], [0.95, 0.4]],
+    [[0.87, 0.7], [0.93, 0.62], [0.98, 0.53]],
+  );
+  assert.equal(chooseThreshold(one), 0.6);
+  // The pooled precision below the floor rules a threshold out even when recall holds.
+  const lowPrecision = table(
+    [[0.8, 0.8], [0.85, 0.7], [0.88, 0.65]],
+    [[0.8, 0.8], [0.85, 0.7], [0.88, 0.65]],
+    [[0.8, 0.8], [0.95, 0.7], [0.95, 0.65]],
+    [[0.8, 0.8], [0.88, 0.7], [0.91, 0.65]],
+  );
+  assert.equal(chooseThreshold(lowPrecision), 0.7);
+  // None: the lowest.
+  const none = table(
+    [[0.8, 0.5], [0.85, 0.4], [0.88, 0.3]],
+    [[0.8, 0.5], [0.85, 0.4], [0.88, 0.3]],
+    [[0.8, 0.8], [0.95, 0.7], [0.95, 0.65]],
+    [[0.8, 0.6], [0.88, 0.5], [0.91, 0.4]],
+  );
+  assert.equal(chooseThreshold(none), 0.5);
 });
