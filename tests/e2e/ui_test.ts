@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { type Browser, type BrowserContext, chromium, type Page } from "../deps.ts";
 import { ROOT, startAdminProcess } from "../helpers.ts";
+import { PNPM_STATEMENT } from "../capture/lines.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ARGS = [
@@ -579,7 +580,7 @@ Deno.test({
         await Deno.writeTextFile(
           path,
           said("u1", "can you bump the version?") +
-            said("u2", "From now on always use pnpm, not npm, in this repo.") +
+            said("u2", PNPM_STATEMENT) +
             said("u3", "We chose Postgres over Mongo because we need joins."),
         );
         const handed = await apiCall(base, "POST", "/api/capture", {
