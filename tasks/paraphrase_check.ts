@@ -1,6 +1,6 @@
 /**
  * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
- * `holdout` split). It reads only the data,
+ * `holdout` split, or holdout2.json with the `holdout2` split). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -35,7 +35,8 @@ const KINDS = [
   "ml-training",
   "firmware",
 ];
-const SPLITS = ["dev", "test", "holdout"];
+const SPLITS = ["dev", "test", "holdout", "holdout2"];
+const HOLDOUT_SPLITS = ["holdout", "holdout2"];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;
 const MIN_AIMED_ALL = 180;
@@ -302,8 +303,9 @@ async function main(): Promise<number> {
     }`,
   );
   console.log(`globals: ${ds.globals.length} memories`);
-  const holdout = ds.prompts.some((p) => p.split === "holdout");
-  const splits = holdout ? ["holdout"] : ["dev", "test"];
+  const holdoutSplit = HOLDOUT_SPLITS.find((s) => ds.prompts.some((p) => p.split === s));
+  const holdout = holdoutSplit !== undefined;
+  const splits = holdoutSplit ? [holdoutSplit] : ["dev", "test"];
   const cols = splits.flatMap((s) => [`${s} aimed`, `${s} everyday`]);
   const width = (c: string) => Math.max(14, c.length + 2);
   console.log(["", ...cols].map((c, i) => i === 0 ? c.padEnd(16) : c.padStart(width(c))).join(""));
@@ -322,26 +324,26 @@ async function main(): Promise<number> {
       `${split}: ${none} of ${aimed} aimed prompts share no informative word (${pct(none, aimed)})`,
     );
   }
-  const judged = holdout ? "holdout" : "test";
+  const judged = holdoutSplit ?? "test";
   const testAimed = t[`${judged} aimed`] ?? 0;
   const testNone = testAimed - (t[`${judged} aimed sharing`] ?? 0);
   if (testNone * 2 < testAimed) {
     problems.push(`fewer than half of the ${judged} aimed prompts share nothing`);
   }
   if (holdout) {
-    if (ds.prompts.some((p) => p.split !== "holdout")) {
-      problems.push("a file with a holdout split holds no other split");
+    if (ds.prompts.some((p) => p.split !== holdoutSplit)) {
+      problems.push(`a file with a ${holdoutSplit} split holds no other split`);
     }
     const aimedAt = new Set(ds.prompts.map((p) => p.target));
     const missed = [...content.keys()].filter((id) => !aimedAt.has(id));
     if (missed.length > 0) problems.push(`memories no prompt aims at: ${missed.join(", ")}`);
     if (!flags.has("--draft")) {
-      const everyday = t["holdout everyday"] ?? 0;
+      const everyday = t[`${holdoutSplit} everyday`] ?? 0;
       if (testAimed < MIN_AIMED_HOLDOUT) {
-        problems.push(`holdout aimed: ${testAimed} < ${MIN_AIMED_HOLDOUT}`);
+        problems.push(`${holdoutSplit} aimed: ${testAimed} < ${MIN_AIMED_HOLDOUT}`);
       }
       if (everyday < MIN_EVERYDAY_HOLDOUT) {
-        problems.push(`holdout everyday: ${everyday} < ${MIN_EVERYDAY_HOLDOUT}`);
+        problems.push(`${holdoutSplit} everyday: ${everyday} < ${MIN_EVERYDAY_HOLDOUT}`);
       }
     }
   } else if (!flags.has("--draft")) {

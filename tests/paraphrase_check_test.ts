@@ -4,6 +4,7 @@ import { sharedStems, stem, validate } from "../tasks/paraphrase_check.ts";
 
 const DATA = new URL("../bench/data/paraphrase/paraphrase.json", import.meta.url);
 const HOLDOUT = new URL("../bench/data/paraphrase/holdout.json", import.meta.url);
+const HOLDOUT2 = new URL("../bench/data/paraphrase/holdout2.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -98,8 +99,8 @@ Deno.test("paraphrase check: the committed set is valid and its shares_word flag
   assert.ok(aimed >= 150 && none * 2 >= aimed, `${none} of ${aimed}`);
 });
 
-Deno.test("paraphrase check: the holdout set is valid, holdout only, and aims at every memory", async () => {
-  const data = JSON.parse(await Deno.readTextFile(HOLDOUT));
+async function checkHoldout(file: URL, split: string) {
+  const data = JSON.parse(await Deno.readTextFile(file));
   assert.deepEqual(validate(data), []);
   const content = new Map<string, string>();
   for (const p of data.projects) for (const m of p.memories) content.set(m.id, m.content);
@@ -107,7 +108,7 @@ Deno.test("paraphrase check: the holdout set is valid, holdout only, and aims at
   const aimedAt = new Set<string>();
   let aimed = 0, everyday = 0, none = 0;
   for (const p of data.prompts) {
-    assert.equal(p.split, "holdout", p.id);
+    assert.equal(p.split, split, p.id);
     if (p.target === null) {
       everyday++;
       continue;
@@ -121,12 +122,20 @@ Deno.test("paraphrase check: the holdout set is valid, holdout only, and aims at
   assert.deepEqual([...content.keys()].filter((id) => !aimedAt.has(id)), []);
   assert.ok(aimed >= 120 && everyday >= 120, `${aimed} aimed, ${everyday} everyday`);
   assert.ok(none * 2 >= aimed, `${none} of ${aimed}`);
-});
+}
+
+Deno.test("paraphrase check: the holdout set is valid, holdout only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT, "holdout"));
+
+Deno.test("paraphrase check: the holdout2 set is valid, holdout2 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT2, "holdout2"));
 
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();
   (d.prompts as Record<string, unknown>[])[0].split = "holdout";
   (d.projects as Record<string, unknown>[])[0].kind = "ml-training";
+  assert.deepEqual(validate(d), []);
+  (d.prompts as Record<string, unknown>[])[0].split = "holdout2";
   assert.deepEqual(validate(d), []);
   (d.prompts as Record<string, unknown>[])[0].split = "holdouts";
   assert.ok(validate(d).some((e) => e.startsWith("prompts[0].split")));
