@@ -1,5 +1,5 @@
 /**
- * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|dev,test]
+ * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|dev,test]
  *   [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
  *   [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]`
  *
@@ -87,7 +87,7 @@ const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 const hookLimit = DEFAULT_RECALL_LIMIT;
 
 const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
-  "[--split dev|test|holdout|dev,test] [--baseline DIR]... [--versions-locomo on|off] " +
+  "[--split dev|test|holdout|holdout2|dev,test] [--baseline DIR]... [--versions-locomo on|off] " +
   "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
 const values = benchArgs(USAGE, {
   data: { type: "string", default: "../shared/data/locomo-dev" },

@@ -23,7 +23,7 @@ export interface SetPrompt {
   text: string;
   target: string | null;
   also?: string[];
-  split: "dev" | "test" | "holdout";
+  split: "dev" | "test" | "holdout" | "holdout2";
   shares_word?: boolean;
 }
 /** The file. */
@@ -36,9 +36,10 @@ export interface ParaphraseSet {
 
 /**
  * The splits a run may ask for: `dev` and `test` of paraphrase.json, `holdout` of holdout.json
- * (its own projects and globals, frozen: run once; README there).
+ * and `holdout2` of holdout2.json (each its own projects and globals, frozen: run once; README
+ * there).
  */
-export const SPLITS = ["dev", "test", "holdout"] as const;
+export const SPLITS = ["dev", "test", "holdout", "holdout2"] as const;
 export type Split = typeof SPLITS[number];
 
 /** Read the set; a file that is not one is refused with its path. */
