@@ -51,6 +51,7 @@ import {
   promptsOf,
   targetsOf,
 } from "./paraphrase.ts";
+import { solve } from "./lib/linalg.ts";
 
 /** The hook's search limit: the candidates a prompt's confidence is computed for. */
 const HOOK_SEARCH = recallSearchLimit(DEFAULT_RECALL_LIMIT);
@@ -450,23 +451,6 @@ function examplesOf(groups: Group[], features: string[], wrong = false): Example
     y: e.y,
     weight: raw.length / cells / count.get(`${e.ds}/${e.y}`)!,
   }));
-}
-
-/** Solve a x = b (Gaussian elimination with partial pivoting). */
-export function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r][c] / m[c][c];
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  return m.map((row, i) => row[n] / m[i][i]);
 }
 
 /** Logistic regression by Newton's method, ridge 10⁻³ (as tasks/fit_confidence.ts). */

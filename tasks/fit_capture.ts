@@ -33,6 +33,7 @@ import { features, sigmoid } from "../src/capture/scorer.ts";
 import { confidenceOf } from "../src/capture/calibration.ts";
 import { overlap } from "../src/capture/dedupe.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
+import { solve } from "./lib/linalg.ts";
 
 /** The default ridge penalty (on the sum of squared weights; the bias is free). */
 export const LAMBDA = 2;
@@ -141,29 +142,6 @@ export function ownRules(xs: Example[]): string[] {
   const n = new Map<string, number>();
   for (const x of xs) if (x.y !== null) n.set(x.g.rule, (n.get(x.g.rule) ?? 0) + 1);
   return [...n].filter(([, c]) => c >= MIN_RULE).map(([r]) => r).sort();
-}
-
-/** Solve A x = b (Gaussian elimination with partial pivoting; A is small). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r][c]) > Math.abs(m[p][c])) p = r;
-    [m[c], m[p]] = [m[p], m[c]];
-    for (let r = c + 1; r < n; r++) {
-      const f = m[r][c] / m[c][c];
-      if (f === 0) continue;
-      for (let k = c; k <= n; k++) m[r][k] -= f * m[c][k];
-    }
-  }
-  const x = new Array(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let v = m[r][n];
-    for (let k = r + 1; k < n; k++) v -= m[r][k] * x[k];
-    x[r] = v / m[r][r];
-  }
-  return x;
 }
 
 /** A fitted model: its rules, bias and weights. */

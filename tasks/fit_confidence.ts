@@ -42,7 +42,8 @@ import { Store } from "../src/store/store.ts";
 import { askedQuestions, importConversations, loadData, turnContent } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
 import { loadParaphrase, type ParaphraseSet } from "./paraphrase.ts";
-import { meaningResearch, solve } from "./confidence_meaning.ts";
+import { meaningResearch } from "./confidence_meaning.ts";
+import { solve } from "./lib/linalg.ts";
 
 const values = benchArgs("deno task fit:confidence [--data DIR] [--paraphrase FILE]", {
   data: { type: "string", default: "../shared/data/locomo-dev" },
