@@ -28,6 +28,8 @@ import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
 import { scoreCandidate } from "./scorer.ts";
 import { THRESHOLD } from "./scorer_weights.ts";
+import { contextItems, CONTINUES, kindGroups, MIN_WORDS_LEFT, sentences } from "./sentences.ts";
+import { confirmedStatement, reasonOf } from "./confirm.ts";
 import {
   classify,
   FILLER,
@@ -35,7 +37,6 @@ import {
   hedged,
   hit,
   isQuestion,
-  type Match,
   MAX_SENTENCE,
   ONE_OFF,
   PROJECT_WORDS,
@@ -46,6 +47,8 @@ import {
 } from "./classify.ts";
 
 export { classify };
+export { FRAGMENT, sentences } from "./sentences.ts";
+export { CONFIRM } from "./confirm.ts";
 
 /** What kind of memory a candidate is (the service's memory types). */
 export type CandidateType = "rule" | "feedback" | "decision" | "fact";
@@ -92,323 +95,12 @@ function withoutSecrets(text: string): string {
   return found.length ? replaceSecrets(text, found) : text;
 }
 
-/** Words that must be left besides the markers for a candidate with a secret to be kept. */
-const MIN_WORDS_LEFT = 6;
-
 /** A candidate's kinds of removed secrets, or null when too little is left without them. */
 function secretKinds(text: string): string[] | null {
   const kinds = [...text.matchAll(MARKER)].map((m) => m[0].slice(17, -1));
   if (!kinds.length) return [];
   const rest = text.replace(MARKER, " ").split(/\s+/).filter((w) => /[a-z]{2,}/i.test(w));
   return rest.length < MIN_WORDS_LEFT ? null : kinds;
-}
-
-/** Split a turn's text into sentences (code spans kept whole; newlines and bullets split). */
-export function sentences(text: string, listed?: Set<string>): string[] {
-  const out: string[] = [];
-  for (const para of text.split(/\n+/)) {
-    let cur = "";
-    let inCode = false;
-    for (let i = 0; i < para.length; i++) {
-      const ch = para[i];
-      cur += ch;
-      if (ch === "`") inCode = !inCode;
-      if (!inCode && /[.!?]/.test(ch) && (i + 1 === para.length || /\s/.test(para[i + 1]))) {
-        // Not a decimal or a version ("v1.2"), nor an abbreviation ("e.g.").
-        if (!/\b(e\.g|i\.e|etc|vs)\.$/i.test(cur)) {
-          out.push(cur);
-          cur = "";
-        }
-      }
-    }
-    out.push(cur);
-  }
-  return joinFragments(
-    out.flatMap((s) => splitClauses(s, listed)).map((s) =>
-      s.replace(/^\s*([-*•]|\d+[.)])\s+/, "").trim()
-    ).filter((s) => s.length > 0),
-    listed,
-  );
-}
-
-/**
- * A piece with no statement of its own, that only narrows the one before: a rule word and what
- * it excludes or keeps, with no verb ("never the default config", "never in notebooks or config
- * files", "not on weekends", "only for the api").
- */
-export const FRAGMENT =
-  /^(?:and |but |or )?(?:never|not|always|only|except|but not)\s+(?:the|a|an|in|on|at|for|from|with|to|by|via|through|inside|outside|during|under|over|as|into|on|any|anything|ever)\b(?![^,;]*\b(?:is|are|was|were|be|do|does|did|has|have|can|will|should|must|goes|go|runs|run|use|uses)\b)/i;
-
-/**
- * Pieces split apart that say one thing: a {@link FRAGMENT} (at most eight words) goes back onto
- * the piece before it (a list item stays one).
- */
-function joinFragments(parts: string[], listed?: Set<string>): string[] {
-  const out: string[] = [];
-  for (const p of parts) {
-    const prev = out[out.length - 1];
-    if (prev !== undefined && FRAGMENT.test(p) && p.split(/\s+/).length <= 8) {
-      const joined = `${prev.replace(/[.!;:]+$/, "")}, ${p}`;
-      if (listed?.has(prev)) {
-        listed.delete(prev);
-        listed.add(joined);
-      }
-      out[out.length - 1] = joined;
-    } else out.push(p);
-  }
-  return out;
-}
-
-/** Split `s` at `re`, but not inside parentheses (a list item's aside stays with it). */
-function splitOutside(s: string, re: RegExp): string[] {
-  let depth = 0;
-  const masked = [...s].map((c) => {
-    if (c === "(") depth++;
-    if (c === ")") depth = Math.max(0, depth - 1);
-    return depth && /[,;]/.test(c) ? "\u0001" : c;
-  }).join("");
-  const keep = [...s];
-  const out: string[] = [];
-  let pos = 0;
-  for (const part of masked.split(re)) {
-    if (part === undefined) continue;
-    const at = masked.indexOf(part, pos);
-    out.push(keep.slice(at, at + part.length).join(""));
-    pos = at + part.length;
-  }
-  return out;
-}
-
-/**
- * A request tacked on a statement about what it said ("…, check the config uses that", "…, put
- * that in the runbook"): cut off, so that the statement is read on its own.
- */
-const TRAILING_REQUEST =
-  /,\s+(?=(?:please\s+)?(?:check|put|add|update|note|write|document|record|wire|grant|make sure) (?:that|this|it|them|the)\b)/i;
-
-/**
- * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
- * split it?", "…, check the config uses that"), and the items of a list of rules or conventions
- * ("ground rules: do A, and don't B", "conventions here: A, B and C").
- */
-function splitClauses(s: string, listed?: Set<string>): string[] {
-  const parts = s.split(/,\s+(?=(?:can|could|would|will) you\b)/i).flatMap((p) =>
-    p.split(TRAILING_REQUEST)
-  );
-  const out: string[] = [];
-  for (const p of parts) {
-    const m = p.match(
-      /^([^:]*\b(?:rules?|preferences?|conventions?|guidelines|house style)\b[^:]*):\s*(.+)$/i,
-    );
-    // "that's a general rule: …" says the sentence before is a rule: one statement with it.
-    if (!m || /^\W*that'?s\b/i.test(m[1])) {
-      out.push(p);
-      continue;
-    }
-    const items = joinFragments(
-      splitOutside(
-        m[2],
-        /,\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:don'?t|do not|never|always|use|write|keep)\b)/i,
-      ).filter((x) => x.trim()).map((x) => x.trim()),
-    );
-    const general = GENERAL_GLOBAL.test(m[1]) ? " (in general)" : "";
-    for (const it of items) {
-      out.push(it.trim() + general);
-      listed?.add(it.trim() + general);
-    }
-  }
-  return out;
-}
-
-/** A user's reply that confirms what the agent asked ("yes", "right, …", "correct"). */
-export const CONFIRM: RegExp =
-  /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
-/** The agent asked for a confirmation. */
-const ASKS_CONFIRMATION =
-  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose|deliberate|by design|the (convention|norm|policy|standard|practice|pattern))\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
-
-/**
- * The agent asks whether something holds for good: "Is partitioning by ingestion date
- * intended?", "Should tests always freeze the clock?", "Is that the convention?" (not an offer
- * to do work: "Should I…?", "Do you want me to…?").
- */
-const ASKS_STANDING =
-  /(?:^|[;,]\s*)(?:(?:is|are|was|were) [^?]{3,80}\b(?:intended|intentional|deliberate|on purpose|by design|the (?:rule|convention|norm|policy|standard|default))|(?:is|are) (?!i\b|we\b)[^?]*\b(?:always|never|only)\b[^?]*|(?:should|must|do|does) (?!i\b|we\b)[^?]*\b(?:always|never|only|every|all)\b[^?]*)\?\s*$/i;
-
-/** The agent offers to do something ("Should I…?", "Want me to…?"): a yes asks for work. */
-const OFFER = /\b(should i|shall i|shall we|can i|may i|want me|would you like|do you want)\b/i;
-
-function reasonOf(next: string | undefined): string {
-  if (!next) return "";
-  return /^(because|since|as|we got burned|that's why|otherwise|ci fails|it breaks)\b/i.test(next)
-    ? ` (${next.replace(/[.!]+$/, "")})`
-    : "";
-}
-
-/** The agent's statement in a turn that asks for confirmation: the durable sentence before it. */
-function agentStatement(
-  text: string,
-): { sentence: string; match: Match; adjacent: boolean } | null {
-  const ss = sentences(text);
-  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
-  // "X; is that the convention?": the statement before the question in the same sentence.
-  const tag = ss[ss.length - 1].match(
-    /^(.{12,}?)[;,]\s*(is|are|was|does|do) (that|this|it)\b[^?]*\?$/i,
-  );
-  if (tag) ss.splice(ss.length - 1, 1, tag[1], "?");
-  for (let i = ss.length - 2; i >= 0; i--) {
-    // The agent's own hedges ("it looks like", "I assume") are what the user confirms.
-    const s = ss[i].replace(
-      /^.*?\b(it (looks|seems) like|i assume|i guess|i think|so it seems|apparently)\b,?\s*/i,
-      "",
-    ).replace(/,? so i'll .*$/i, "");
-    const m = classifyAgent(s);
-    if (m) return { sentence: s, match: m, adjacent: i === ss.length - 2 };
-  }
-  return null;
-}
-
-function classifyAgent(s: string): Match | null {
-  const l = s.toLowerCase();
-  if (/\b(must|always|never|only)\b/.test(l)) {
-    return hit("rule", "agent-confirmed");
-  }
-  if (/\byou (deploy|release|run|use|ship)\b/.test(l)) {
-    return hit("rule", "agent-confirmed");
-  }
-  // A fact or a decision about the setup the user confirms ("staging runs Postgres 15").
-  const m = classify(s);
-  return m && hit(m.type, "agent-confirmed");
-}
-
-/** Whether the agent's last sentence asks the user to confirm something that holds for good. */
-function asksConfirmation(last: string): boolean {
-  return ASKS_CONFIRMATION.test(last) || ASKS_STANDING.test(last) && !OFFER.test(last);
-}
-
-/**
- * The user's words when they confirm the agent's question and say it again ("yes, it's
- * partitioned by ingestion date on purpose", "yes, always TALLY_NOW in tests"), where the
- * agent's text holds no statement of its own: their restatement, as the confirmed statement.
- */
-function restatement(agent: string, reply: string): { sentence: string; match: Match } | null {
-  const ss = sentences(agent);
-  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
-  let rest = sentences(reply)[0] ?? "";
-  for (let prev = ""; prev !== rest;) {
-    prev = rest;
-    rest = rest.replace(CONFIRM, "").replace(/^\s*[,.!:;-]+\s*/, "").replace(FILLER, "");
-  }
-  rest = rest.replace(/^(that'?s|that is) (right|correct|it)\b[,.!:;-]*\s*/i, "").trim();
-  if (rest.split(/\s+/).length < 4 || isQuestion(rest) || hedged(rest) || ONE_OFF.test(rest)) {
-    return null;
-  }
-  const req = rest.match(REQUEST_CLAUSE);
-  if (req && req.index === 0) return null;
-  if (overlap(rest, ss[ss.length - 1]) === 0) return null;
-  const m = classify(rest);
-  return {
-    sentence: rest,
-    match: hit(m?.type ?? "rule", "agent-confirmed"),
-  };
-}
-
-/**
- * A sentence that goes on from the one before ("…instead", "it needs…", a don't whose object is
- * only "it" or "them": "never put it in the manifest directly", "don't add it back"): one
- * statement.
- */
-const CONTINUES =
-  /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b|^(please )?(don'?t|never|do not)( ever)? [a-z]+ (it|them)\b/i;
-
-/**
- * A line that introduces a list of things to know ("some context:", "conventions:", "quick
- * brief before we start:", "the gist of our runbook:", "before you touch the dashboard:").
- */
-const CONTEXT_HEADER =
-  /\b(context|rules?|conventions?|notes?|background|things to know|guidelines|house rules|brief|briefing|gist|runbook|overview|reminders?|how (we|things) work|before (you|we) (start|begin|touch|dive in|get started|change|work on))\b[^:\n]*:\s*$/i;
-
-/**
- * "Tailwind only, no CSS modules", "logging goes through log.ts, no console.log": a choice and
- * the alternative it excludes, one statement (unlike "we target Go 1.22, no generics").
- */
-const CHOICE_THEN_NO = /\b(only|uses?|go(es)? through|via|instead)\b/i;
-
-/**
- * The items of a list the user introduced as context ("some context:\n1. …\n2. …"), each
- * split before a ", no …" clause: said to set up the work for good, each is a candidate.
- */
-function contextItems(text: string): Set<string> {
-  const out = new Set<string>();
-  let inList = false;
-  for (const line of text.split("\n")) {
-    if (CONTEXT_HEADER.test(line)) {
-      inList = true;
-      continue;
-    }
-    const item = line.match(/^\s*(?:[-*•]|\d+[.)])\s+(.+)$/);
-    if (!inList || !item) {
-      inList = inList && item !== null;
-      continue;
-    }
-    const [first, ...rest] = item[1].split(/,\s+(?=no\b)/i);
-    if (CHOICE_THEN_NO.test(first)) out.add(item[1].trim());
-    else for (const part of [first, ...rest]) out.add(part.trim());
-  }
-  return out;
-}
-
-/**
- * Where one sentence may go on with a clause of its own: ", and …", "; …", ", the …", ", we …",
- * " and we …".
- */
-const CLAUSE_BREAK =
-  /,\s+and\s+|;\s+|,\s+(?=(?:the|we|you|i|they|anything|any|every|all|each)\s)|\s+and\s+(?=(?:we|you|i|they)\s)/gi;
-
-/** A clause with a subject of its own, or an imperative rule with its verb ("never edit…"). */
-const STANDALONE =
-  /^(we|you|i|they|everyone|anyone|anything|everything|any|every|all|each|the|our)\s|^[A-Z][\w-]*\s|^(always|never|don'?t|do not) (?!(in|on|at|for|with|from|via|through|to|by|the|a|an)\b)[a-z]/;
-
-/** Whether a clause states a rule (or preference), a fact (or decision), or nothing. */
-function clauseKind(part: string): "rule" | "fact" | null {
-  const found = findSecretsSync(part);
-  // "the CI token is glpat-…": little more than a secret says nothing.
-  if (found.length) {
-    const rest = replaceSecrets(part, found).replace(MARKER, " ").split(/\s+/)
-      .filter((w) => /[a-z]{2,}/i.test(w));
-    if (rest.length < MIN_WORDS_LEFT) return null;
-  }
-  const m = classify(part);
-  if (!m) return null;
-  return m.type === "rule" || m.type === "feedback" ? "rule" : "fact";
-}
-
-/**
- * A sentence that holds a fact and a rule in clauses of their own ("the state is in s3://…,
- * and you always need AWS_PROFILE=infra"; "the bucket is dash-prod-static and we always
- * invalidate CloudFront"): its clauses grouped by kind, or null when it says one thing (rules
- * that go on from each other, "never push to main, always open a PR", stay one).
- */
-function kindGroups(s: string): string[] | null {
-  const breaks = [...s.matchAll(CLAUSE_BREAK)];
-  if (!breaks.length) return null;
-  const groups: { text: string; kind: "rule" | "fact" | null }[] = [];
-  let from = 0;
-  for (let j = 0; j <= breaks.length; j++) {
-    const end = j < breaks.length ? breaks[j].index! : s.length;
-    const part = s.slice(from, end).trim();
-    const sep = j > 0 ? breaks[j - 1][0] : "";
-    from = j < breaks.length ? end + breaks[j][0].length : s.length;
-    const own = j === 0 || STANDALONE.test(part) && part.split(/\s+/).length >= 3;
-    const kind = own ? clauseKind(part) : null;
-    const last = groups[groups.length - 1];
-    if (!last || kind && last.kind && kind !== last.kind) groups.push({ text: part, kind });
-    else {
-      last.text += sep + part;
-      last.kind ??= kind;
-    }
-  }
-  return groups.length >= 2 ? groups.map((g) => g.text.trim()) : null;
 }
 
 /**
@@ -662,38 +354,6 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
     }
   }
   return withoutSecretCandidates(out);
-}
-
-/** The agent's statement in `assistant` when the user's turn `t` confirms it, as a candidate. */
-function confirmedStatement(
-  assistant: Turn,
-  t: Turn,
-): { candidate: Candidate; sentence: string } | null {
-  if (!CONFIRM.test(t.text)) return null;
-  // The agent's statement right before its question, else the user's restatement, else an
-  // earlier statement of the agent's.
-  let own = agentStatement(assistant.text);
-  // A question of the wider kind ("Is the cache always on?") confirms only what it follows.
-  const ss = sentences(assistant.text);
-  if (own && !own.adjacent && !ASKS_CONFIRMATION.test(ss[ss.length - 1])) own = null;
-  const st = own?.adjacent ? own : restatement(assistant.text, t.text) ?? own;
-  if (!st) return null;
-  return {
-    candidate: {
-      text: wording(st.sentence),
-      type: st.match.type,
-      scope: "project",
-      confidence: st.match.confidence,
-      provenance: {
-        sessionId: assistant.sessionId,
-        uuid: assistant.uuid,
-        timestamp: assistant.timestamp,
-        confirmedBy: t.uuid,
-      },
-      rule: st.match.rule,
-    },
-    sentence: st.sentence,
-  };
 }
 
 /**

@@ -39,9 +39,16 @@ Deno.test("calibrated: shrunk toward the prior, at most 0.95, held at the cap wi
 
 Deno.test("every rule the extractor records has counts; a rule's candidate carries its rule's confidence", async () => {
   const src = (await Promise.all(
-    ["classify.ts", "extract.ts"].map((f) =>
-      Deno.readTextFile(new URL(`../../src/capture/${f}`, import.meta.url))
-    ),
+    [
+      "classify.ts",
+      "markers.ts",
+      "rules.ts",
+      "facts.ts",
+      "extract.ts",
+      "sentences.ts",
+      "confirm.ts",
+    ]
+      .map((f) => Deno.readTextFile(new URL(`../../src/capture/${f}`, import.meta.url))),
   )).join("\n");
   const rules = new Set(
     [...src.matchAll(/\bhit\("\w+", "([\w-]+)"\)|confidenceOf\("([\w-]+)"\)/g)].map((m) =>

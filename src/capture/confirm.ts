@@ -1,0 +1,152 @@
+/**
+ * The agent's statements the user confirms: the agent asks whether something holds ("Is that
+ * right?", "Is partitioning by ingestion date intended?") and the user's next turn says yes
+ * ("yes", "right, …"); the statement before the question, or the user's restatement of it, is a
+ * candidate counted on the agent's event (extract.ts). Also the reason a user gives after a
+ * rule ("because …").
+ * @module
+ */
+import { overlap } from "./dedupe.ts";
+import type { Candidate } from "./extract.ts";
+import {
+  classify,
+  FILLER,
+  hedged,
+  hit,
+  isQuestion,
+  type Match,
+  ONE_OFF,
+  REQUEST_CLAUSE,
+  wording,
+} from "./classify.ts";
+import { sentences } from "./sentences.ts";
+import type { Turn } from "./transcript.ts";
+
+/** A user's reply that confirms what the agent asked ("yes", "right, …", "correct"). */
+export const CONFIRM: RegExp =
+  /^\s*(yes|yep|yeah|yup|correct|exactly|right|that's right|that is right|that's correct|confirmed|indeed|true|sure is|affirmative)\b/i;
+/** The agent asked for a confirmation. */
+export const ASKS_CONFIRMATION =
+  /\b(is that (right|correct|the rule|so|true|still the case|intended|intentional|on purpose|deliberate|by design|the (convention|norm|policy|standard|practice|pattern))\?|right\?|correct\?|is that how [^?]*\?|am i right\?|can you confirm[^?]*\?|(does|do) (that|this) (sound|look) right\?)\s*$/i;
+
+/**
+ * The agent asks whether something holds for good: "Is partitioning by ingestion date
+ * intended?", "Should tests always freeze the clock?", "Is that the convention?" (not an offer
+ * to do work: "Should I…?", "Do you want me to…?").
+ */
+export const ASKS_STANDING =
+  /(?:^|[;,]\s*)(?:(?:is|are|was|were) [^?]{3,80}\b(?:intended|intentional|deliberate|on purpose|by design|the (?:rule|convention|norm|policy|standard|default))|(?:is|are) (?!i\b|we\b)[^?]*\b(?:always|never|only)\b[^?]*|(?:should|must|do|does) (?!i\b|we\b)[^?]*\b(?:always|never|only|every|all)\b[^?]*)\?\s*$/i;
+
+/** The agent offers to do something ("Should I…?", "Want me to…?"): a yes asks for work. */
+export const OFFER =
+  /\b(should i|shall i|shall we|can i|may i|want me|would you like|do you want)\b/i;
+
+export function reasonOf(next: string | undefined): string {
+  if (!next) return "";
+  return /^(because|since|as|we got burned|that's why|otherwise|ci fails|it breaks)\b/i.test(next)
+    ? ` (${next.replace(/[.!]+$/, "")})`
+    : "";
+}
+
+/** The agent's statement in a turn that asks for confirmation: the durable sentence before it. */
+export function agentStatement(
+  text: string,
+): { sentence: string; match: Match; adjacent: boolean } | null {
+  const ss = sentences(text);
+  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
+  // "X; is that the convention?": the statement before the question in the same sentence.
+  const tag = ss[ss.length - 1].match(
+    /^(.{12,}?)[;,]\s*(is|are|was|does|do) (that|this|it)\b[^?]*\?$/i,
+  );
+  if (tag) ss.splice(ss.length - 1, 1, tag[1], "?");
+  for (let i = ss.length - 2; i >= 0; i--) {
+    // The agent's own hedges ("it looks like", "I assume") are what the user confirms.
+    const s = ss[i].replace(
+      /^.*?\b(it (looks|seems) like|i assume|i guess|i think|so it seems|apparently)\b,?\s*/i,
+      "",
+    ).replace(/,? so i'll .*$/i, "");
+    const m = classifyAgent(s);
+    if (m) return { sentence: s, match: m, adjacent: i === ss.length - 2 };
+  }
+  return null;
+}
+
+export function classifyAgent(s: string): Match | null {
+  const l = s.toLowerCase();
+  if (/\b(must|always|never|only)\b/.test(l)) {
+    return hit("rule", "agent-confirmed");
+  }
+  if (/\byou (deploy|release|run|use|ship)\b/.test(l)) {
+    return hit("rule", "agent-confirmed");
+  }
+  // A fact or a decision about the setup the user confirms ("staging runs Postgres 15").
+  const m = classify(s);
+  return m && hit(m.type, "agent-confirmed");
+}
+
+/** Whether the agent's last sentence asks the user to confirm something that holds for good. */
+export function asksConfirmation(last: string): boolean {
+  return ASKS_CONFIRMATION.test(last) || ASKS_STANDING.test(last) && !OFFER.test(last);
+}
+
+/**
+ * The user's words when they confirm the agent's question and say it again ("yes, it's
+ * partitioned by ingestion date on purpose", "yes, always TALLY_NOW in tests"), where the
+ * agent's text holds no statement of its own: their restatement, as the confirmed statement.
+ */
+export function restatement(
+  agent: string,
+  reply: string,
+): { sentence: string; match: Match } | null {
+  const ss = sentences(agent);
+  if (!ss.length || !asksConfirmation(ss[ss.length - 1])) return null;
+  let rest = sentences(reply)[0] ?? "";
+  for (let prev = ""; prev !== rest;) {
+    prev = rest;
+    rest = rest.replace(CONFIRM, "").replace(/^\s*[,.!:;-]+\s*/, "").replace(FILLER, "");
+  }
+  rest = rest.replace(/^(that'?s|that is) (right|correct|it)\b[,.!:;-]*\s*/i, "").trim();
+  if (rest.split(/\s+/).length < 4 || isQuestion(rest) || hedged(rest) || ONE_OFF.test(rest)) {
+    return null;
+  }
+  const req = rest.match(REQUEST_CLAUSE);
+  if (req && req.index === 0) return null;
+  if (overlap(rest, ss[ss.length - 1]) === 0) return null;
+  const m = classify(rest);
+  return {
+    sentence: rest,
+    match: hit(m?.type ?? "rule", "agent-confirmed"),
+  };
+}
+
+/** The agent's statement in `assistant` when the user's turn `t` confirms it, as a candidate. */
+export function confirmedStatement(
+  assistant: Turn,
+  t: Turn,
+): { candidate: Candidate; sentence: string } | null {
+  if (!CONFIRM.test(t.text)) return null;
+  // The agent's statement right before its question, else the user's restatement, else an
+  // earlier statement of the agent's.
+  let own = agentStatement(assistant.text);
+  // A question of the wider kind ("Is the cache always on?") confirms only what it follows.
+  const ss = sentences(assistant.text);
+  if (own && !own.adjacent && !ASKS_CONFIRMATION.test(ss[ss.length - 1])) own = null;
+  const st = own?.adjacent ? own : restatement(assistant.text, t.text) ?? own;
+  if (!st) return null;
+  return {
+    candidate: {
+      text: wording(st.sentence),
+      type: st.match.type,
+      scope: "project",
+      confidence: st.match.confidence,
+      provenance: {
+        sessionId: assistant.sessionId,
+        uuid: assistant.uuid,
+        timestamp: assistant.timestamp,
+        confirmedBy: t.uuid,
+      },
+      rule: st.match.rule,
+    },
+    sentence: st.sentence,
+  };
+}
