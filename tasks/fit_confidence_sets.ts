@@ -5,14 +5,16 @@
  * set out**: every set in turn is held out, the coefficients are fitted on the others, and the
  * held-out set is scored with them: per held-out set the prompt hook's aimed-injected rate
  * (the target among the results shown) and everyday-injected rate at floors 0.70–0.95, and
- * AUC. The sets: each `--paraphrase FILE:SPLIT` (default the paraphrase set's dev and test
+ * AUC (floor 0: the ceiling, the target among the first 5 results of score ≥ the hook's score
+ * floor, whatever the confidence). The sets: each `--paraphrase FILE:SPLIT` (default the paraphrase set's dev and test
  * splits, holdout.json's holdout and holdout2.json's holdout2) and LoCoMo dev (`--data`).
  *
  * The ranking is the service's own (`explainSearch`, as the hook searches: limit
  * `recallSearchLimit`, the first 5 results that pass the floors shown, score ≥ the hook's
  * score floor). Features are the result's signals, which depend on the query and the memory
  * alone (the band): coverage, names missed, the calibrated dense cosine, soft coverage, one
- * shared. Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
+ * shared (today's signals; model `refit`), and the word alignment of src/memory/align.ts as the
+ * ranking computes it (model `refit + alignment`; not a signal of the product's confidence). Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
  * results are positives (its other results left out), every result of an everyday prompt is a
  * negative; each set's positives and negatives weigh alike in total.
  *
@@ -24,8 +26,11 @@
  */
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_MIN_SCORE, DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
-import { COEFFICIENTS, type Coefficients, confidenceOf } from "../src/memory/confidence.ts";
+import { COEFFICIENTS, confidenceOf } from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
+import { alignment, alignQuery } from "../src/memory/align.ts";
+import { ALIGNMENT_FROM } from "../src/memory/ranking.ts";
+import { builtinWordVectors } from "../src/embed/words.ts";
 import { askedQuestions, importConversations, loadData } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
 import {
@@ -55,8 +60,19 @@ interface Prompt {
 }
 
 /** The features, in the order of `x` (after the intercept). */
-const FEATURES = ["coverage", "namesMissed", "semantic", "softCoverage", "oneShared"] as const;
-const FLOORS = [0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
+const FEATURES = [
+  "coverage",
+  "namesMissed",
+  "semantic",
+  "softCoverage",
+  "oneShared",
+  "alignment",
+] as const;
+/** The features today's confidence reads (the first five). */
+const TODAY = 5;
+const words = await builtinWordVectors();
+/** The floors of the table; 0 is the ceiling (a target among the results the hook may show). */
+const FLOORS = [0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 const LOCOMO = "LoCoMo dev";
 const ALLOWED_PARAPHRASE = 0.05;
 const ALLOWED_LOCOMO = 0.07;
@@ -83,8 +99,8 @@ function xOf(s: {
   semantic: number;
   softCoverage: number;
   shared: number;
-}): number[] {
-  return [s.coverage, s.namesMissed, s.semantic, s.softCoverage, s.shared === 1 ? 1 : 0];
+}, a: number): number[] {
+  return [s.coverage, s.namesMissed, s.semantic, s.softCoverage, s.shared === 1 ? 1 : 0, a];
 }
 
 async function searchParaphrase(spec: string): Promise<Prompt[]> {
@@ -103,6 +119,7 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
     const ids = await importProject(service, set, project);
     for (const p of prompts) {
       const targets = targetsOf(p);
+      const aq = alignQuery(p.text, words);
       const results = await explainSearch(service, {
         query: p.text,
         project,
@@ -112,7 +129,7 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
         set: name,
         aimed: targets !== null,
         rows: results.map((r) => ({
-          x: xOf(r.signals),
+          x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
           score: r.score,
           target:
             targets?.has(ids.get(memoryKey(r.memory.scope, project, r.memory.content)) ?? "") ??
@@ -135,6 +152,7 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
     const next = convs[(i + 1) % convs.length];
     for (const q of askedQuestions(c)) {
       const evidence = new Set(q.evidence);
+      const aq = alignQuery(q.question, words);
       for (const [conv, aimed] of [[c, true], [next, false]] as const) {
         const results = await explainSearch(service, {
           query: q.question,
@@ -145,7 +163,7 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
           set: LOCOMO,
           aimed,
           rows: results.map((r) => ({
-            x: xOf(r.signals),
+            x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
             score: r.score,
             target: aimed &&
               (idsOf.get(`${conv.name}\n${r.memory.content}`) ?? []).some((d) => evidence.has(d)),
@@ -163,7 +181,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const RIDGE = 1e-3;
 
 /** Logistic regression (Newton), each set's positives and negatives weighing alike. */
-function fit(prompts: Prompt[]): number[] {
+function fit(prompts: Prompt[], k: number): number[] {
   const ex: { x: number[]; y: number; c: number }[] = [];
   const sets = [...new Set(prompts.map((p) => p.set))];
   for (const s of sets) {
@@ -172,13 +190,13 @@ function fit(prompts: Prompt[]): number[] {
       if (p.set !== s) continue;
       for (const r of p.rows) {
         if (p.aimed && !r.target) continue;
-        raw.push({ x: [1, ...r.x], y: p.aimed ? 1 : 0 });
+        raw.push({ x: [1, ...r.x.slice(0, k)], y: p.aimed ? 1 : 0 });
       }
     }
     const pos = raw.filter((e) => e.y).length, neg = raw.length - pos;
     for (const e of raw) ex.push({ ...e, c: 1 / (2 * sets.length * (e.y ? pos : neg)) });
   }
-  const n = FEATURES.length + 1;
+  const n = k + 1;
   let w = new Array(n).fill(0);
   for (let iter = 0; iter < 100; iter++) {
     const g = new Array(n).fill(0);
@@ -196,19 +214,6 @@ function fit(prompts: Prompt[]): number[] {
     if (Math.max(...step.map(Math.abs)) < 1e-9) break;
   }
   return w;
-}
-
-function coefficientsOf(w: number[]): Coefficients {
-  const r = (v: number) => +v.toFixed(3);
-  return {
-    intercept: r(w[0]),
-    coverage: r(w[1]),
-    namesMissed: r(w[2]),
-    lexical: 0,
-    semantic: r(w[3]),
-    softCoverage: r(w[4]),
-    oneShared: r(w[5]),
-  };
 }
 
 function probability(c: Coefficients, x: number[]): number {
@@ -273,17 +278,22 @@ if (values.groups) {
 }
 
 const sets = [...new Set(prompts.map((p) => p.set))];
-/** Per held-out set, its prompts scored by coefficients fitted without it. */
-const heldOut = sets.map((s) => {
-  const c = coefficientsOf(fit(prompts.filter((p) => p.set !== s)));
-  return { set: s, coefficients: c, prompts: prompts.filter((p) => p.set === s) };
-});
+/** The fitted models: the first k features (5: today's signals; 6: and the alignment). */
+const FITS: Record<string, number> = { refit: TODAY, "refit + alignment": TODAY + 1 };
+const linear = (w: number[]) => (x: number[]) =>
+  sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[i], 0));
+/** Per model and held-out set, the weights fitted without it. */
+const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
+  sets.map((s) => ({ model, set: s, w: fit(prompts.filter((p) => p.set !== s), k) }))
+);
 const models: Record<string, (set: string) => (x: number[]) => number> = {
   today: () => (x) => probability(COEFFICIENTS, x),
-  refit: (set) => {
-    const c = heldOut.find((h) => h.set === set)!.coefficients;
-    return (x) => probability(c, x);
-  },
+  ...Object.fromEntries(
+    Object.keys(FITS).map((m) => [
+      m,
+      (set: string) => linear(heldOut.find((h) => h.model === m && h.set === set)!.w),
+    ]),
+  ),
 };
 
 function table(name: string) {
@@ -335,7 +345,9 @@ function table(name: string) {
 }
 
 const results = Object.keys(models).map(table);
-const all = coefficientsOf(fit(prompts));
+const all = Object.fromEntries(
+  Object.entries(FITS).map(([m, k]) => [m, fit(prompts, k).map((v) => +v.toFixed(3))]),
+);
 for (const r of results) {
   console.log(`\n${r.model}: floor ${r.floor} (pooled held-out ${JSON.stringify(r.pooled)})`);
   console.log(
@@ -356,8 +368,10 @@ for (const r of results) {
   );
 }
 console.log("\nheld-out coefficients:");
-for (const h of heldOut) console.log(`  without ${h.set}: ${JSON.stringify(h.coefficients)}`);
-console.log(`fitted on all sets: ${JSON.stringify(all)}`);
+for (const h of heldOut) {
+  console.log(`  ${h.model} without ${h.set}: ${JSON.stringify(h.w.map((v) => +v.toFixed(3)))}`);
+}
+console.log(`fitted on all sets (intercept, ${FEATURES.join(", ")}): ${JSON.stringify(all)}`);
 const out = new URL(`../bench/results/confidence-sets-${stamp}.json`, import.meta.url);
 await Deno.writeTextFile(
   out,
@@ -368,7 +382,7 @@ await Deno.writeTextFile(
       features: FEATURES,
       today: COEFFICIENTS,
       fitted_on_all: all,
-      held_out_coefficients: heldOut.map((h) => ({ set: h.set, coefficients: h.coefficients })),
+      held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
       results,
     },
     null,
