@@ -26,7 +26,7 @@
  */
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_MIN_SCORE, DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
-import { COEFFICIENTS, confidenceOf } from "../src/memory/confidence.ts";
+import { COEFFICIENTS, type Coefficients, confidenceOf } from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import { alignment, alignQuery } from "../src/memory/align.ts";
 import { ALIGNMENT_FROM } from "../src/memory/ranking.ts";
