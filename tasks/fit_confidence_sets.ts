@@ -1,0 +1,392 @@
+/**
+ * `deno task fit:confidence:sets [--data DIR] [--paraphrase FILE:SPLIT ...] [--groups FILE]`
+ *
+ * Refits the confidence (src/memory/confidence.ts) on several sets and scores it **leave one
+ * set out**: every set in turn is held out, the coefficients are fitted on the others, and the
+ * held-out set is scored with them: per held-out set the prompt hook's aimed-injected rate
+ * (the target among the results shown) and everyday-injected rate at floors 0.70–0.95, and
+ * AUC (floor 0: the ceiling, the target among the first 5 results of score ≥ the hook's score
+ * floor, whatever the confidence). The sets: each `--paraphrase FILE:SPLIT` (default the paraphrase set's dev and test
+ * splits, holdout.json's holdout and holdout2.json's holdout2) and LoCoMo dev (`--data`).
+ *
+ * The ranking is the service's own (`explainSearch`, as the hook searches: limit
+ * `recallSearchLimit`, the first 5 results that pass the floors shown, score ≥ the hook's
+ * score floor). Features are the result's signals, which depend on the query and the memory
+ * alone (the band): coverage, names missed, the calibrated dense cosine, soft coverage, one
+ * shared (today's signals; model `refit`), and the word alignment of src/memory/align.ts as the
+ * ranking computes it (model `refit + alignment`; not a signal of the product's confidence). Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
+ * results are positives (its other results left out), every result of an everyday prompt is a
+ * negative; each set's positives and negatives weigh alike in total.
+ *
+ * The floor: the lowest (0.01 steps) at which the pooled held-out everyday rate of the
+ * paraphrase sets is ≤ 0.05 and LoCoMo's ≤ 0.07. Today's coefficients are scored the same
+ * way. The searched results are written to bench/results/confidence-groups-<time>.json;
+ * `--groups FILE` refits from such a file without searching again. The table goes to
+ * bench/results/confidence-sets-<time>.json.
+ */
+import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
+import { DEFAULT_MIN_SCORE, DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
+import { COEFFICIENTS, type Coefficients, confidenceOf } from "../src/memory/confidence.ts";
+import { explainSearch } from "../src/memory/diagnostics.ts";
+import { alignment, alignQuery } from "../src/memory/align.ts";
+import { ALIGNMENT_FROM } from "../src/memory/ranking.ts";
+import { builtinWordVectors } from "../src/embed/words.ts";
+import { askedQuestions, importConversations, loadData } from "./locomo.ts";
+import { benchArgs } from "./lib/args.ts";
+import {
+  importProject,
+  loadParaphrase,
+  memoryKey,
+  PARAPHRASE_FILE,
+  promptsOf,
+  type Split,
+  SPLITS,
+  targetsOf,
+} from "./paraphrase.ts";
+import { newService } from "./confidence_meaning.ts";
+import { solve } from "./lib/linalg.ts";
+
+/** One result of one prompt: its features, whether it is a target, its score. */
+interface Row {
+  x: number[];
+  target: boolean;
+  score: number;
+}
+/** One prompt of one set. */
+interface Prompt {
+  set: string;
+  aimed: boolean;
+  rows: Row[];
+}
+
+/** The features, in the order of `x` (after the intercept). */
+const FEATURES = [
+  "coverage",
+  "namesMissed",
+  "semantic",
+  "softCoverage",
+  "oneShared",
+  "alignment",
+] as const;
+/** The features today's confidence reads (the first five). */
+const TODAY = 5;
+const words = await builtinWordVectors();
+/** The floors of the table; 0 is the ceiling (a target among the results the hook may show). */
+const FLOORS = [0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
+const LOCOMO = "LoCoMo dev";
+const ALLOWED_PARAPHRASE = 0.05;
+const ALLOWED_LOCOMO = 0.07;
+
+const values = benchArgs(
+  "deno task fit:confidence:sets [--data DIR] [--paraphrase FILE:SPLIT ...] [--groups FILE]",
+  {
+    data: { type: "string", default: "../shared/data/locomo-dev" },
+    paraphrase: { type: "string", multiple: true },
+    groups: { type: "string" },
+  },
+);
+
+const DEFAULT_SETS = [
+  `${PARAPHRASE_FILE}:dev`,
+  `${PARAPHRASE_FILE}:test`,
+  "bench/data/paraphrase/holdout.json:holdout",
+  "bench/data/paraphrase/holdout2.json:holdout2",
+];
+
+function xOf(s: {
+  coverage: number;
+  namesMissed: number;
+  semantic: number;
+  softCoverage: number;
+  shared: number;
+}, a: number): number[] {
+  return [s.coverage, s.namesMissed, s.semantic, s.softCoverage, s.shared === 1 ? 1 : 0, a];
+}
+
+async function searchParaphrase(spec: string): Promise<Prompt[]> {
+  const at = spec.lastIndexOf(":");
+  const [file, split] = [spec.slice(0, at), spec.slice(at + 1)];
+  if (at < 0 || !(SPLITS as readonly string[]).includes(split)) {
+    throw new Error(`--paraphrase ${spec}: FILE:SPLIT, SPLIT one of ${SPLITS.join(", ")}`);
+  }
+  const set = await loadParaphrase(file);
+  const name = `${file.split("/").pop()!.replace(/\.json$/, "")} ${split}`;
+  const out: Prompt[] = [];
+  for (const project of set.projects.map((p) => p.name)) {
+    const prompts = promptsOf(set, split as Split, project);
+    if (!prompts.length) continue;
+    const { db, service } = await newService();
+    const ids = await importProject(service, set, project);
+    for (const p of prompts) {
+      const targets = targetsOf(p);
+      const aq = alignQuery(p.text, words);
+      const results = await explainSearch(service, {
+        query: p.text,
+        project,
+        limit: recallSearchLimit(DEFAULT_RECALL_LIMIT),
+      });
+      out.push({
+        set: name,
+        aimed: targets !== null,
+        rows: results.map((r) => ({
+          x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
+          score: r.score,
+          target:
+            targets?.has(ids.get(memoryKey(r.memory.scope, project, r.memory.content)) ?? "") ??
+              false,
+        })),
+      });
+    }
+    await db.close();
+  }
+  console.error(`${name}: ${out.length} prompts`);
+  return out;
+}
+
+async function searchLocomo(dir: string): Promise<Prompt[]> {
+  const convs = await loadData(dir);
+  const { db, service } = await newService();
+  const idsOf = await importConversations(service, convs);
+  const out: Prompt[] = [];
+  for (const [i, c] of convs.entries()) {
+    const next = convs[(i + 1) % convs.length];
+    for (const q of askedQuestions(c)) {
+      const evidence = new Set(q.evidence);
+      const aq = alignQuery(q.question, words);
+      for (const [conv, aimed] of [[c, true], [next, false]] as const) {
+        const results = await explainSearch(service, {
+          query: q.question,
+          project: conv.name,
+          limit: recallSearchLimit(DEFAULT_RECALL_LIMIT),
+        });
+        out.push({
+          set: LOCOMO,
+          aimed,
+          rows: results.map((r) => ({
+            x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
+            score: r.score,
+            target: aimed &&
+              (idsOf.get(`${conv.name}\n${r.memory.content}`) ?? []).some((d) => evidence.has(d)),
+          })),
+        });
+      }
+    }
+  }
+  await db.close();
+  console.error(`${LOCOMO}: ${out.length} prompts`);
+  return out;
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const RIDGE = 1e-3;
+
+/** Logistic regression (Newton), each set's positives and negatives weighing alike. */
+function fit(prompts: Prompt[], k: number): number[] {
+  const ex: { x: number[]; y: number; c: number }[] = [];
+  const sets = [...new Set(prompts.map((p) => p.set))];
+  for (const s of sets) {
+    const raw: { x: number[]; y: number }[] = [];
+    for (const p of prompts) {
+      if (p.set !== s) continue;
+      for (const r of p.rows) {
+        if (p.aimed && !r.target) continue;
+        raw.push({ x: [1, ...r.x.slice(0, k)], y: p.aimed ? 1 : 0 });
+      }
+    }
+    const pos = raw.filter((e) => e.y).length, neg = raw.length - pos;
+    for (const e of raw) ex.push({ ...e, c: 1 / (2 * sets.length * (e.y ? pos : neg)) });
+  }
+  const n = k + 1;
+  let w = new Array(n).fill(0);
+  for (let iter = 0; iter < 100; iter++) {
+    const g = new Array(n).fill(0);
+    const h = Array.from({ length: n }, () => new Array(n).fill(0));
+    for (const e of ex) {
+      const p = sigmoid(e.x.reduce((a, xi, i) => a + xi * w[i], 0));
+      for (let i = 0; i < n; i++) {
+        g[i] += e.c * (p - e.y) * e.x[i];
+        for (let j = 0; j < n; j++) h[i][j] += e.c * p * (1 - p) * e.x[i] * e.x[j];
+      }
+    }
+    for (let i = 1; i < n; i++) (g[i] += RIDGE * w[i], h[i][i] += RIDGE);
+    const step = solve(h, g);
+    w = w.map((wi, i) => wi - step[i]);
+    if (Math.max(...step.map(Math.abs)) < 1e-9) break;
+  }
+  return w;
+}
+
+function probability(c: Coefficients, x: number[]): number {
+  return confidenceOf({
+    coverage: x[0],
+    namesMissed: x[1],
+    lexical: 0,
+    semantic: x[2],
+    softCoverage: x[3],
+    shared: x[4] ? 1 : 2,
+  }, c);
+}
+
+/** The hook at a floor: aimed prompts whose target is shown, everyday prompts shown anything. */
+function hookAt(prompts: Prompt[], floor: number, p: (x: number[]) => number) {
+  let aimed = 0, hit = 0, everyday = 0, injected = 0;
+  for (const g of prompts) {
+    const shown = g.rows.filter((r) => r.score >= DEFAULT_MIN_SCORE && p(r.x) >= floor)
+      .slice(0, DEFAULT_RECALL_LIMIT);
+    if (g.aimed) (aimed++, hit += shown.some((r) => r.target) ? 1 : 0);
+    else (everyday++, injected += shown.length ? 1 : 0);
+  }
+  return { aimed: hit / Math.max(1, aimed), everyday: injected / Math.max(1, everyday) };
+}
+
+/** AUC over the examples (targets of aimed prompts vs every result of everyday prompts). */
+function auc(prompts: Prompt[], p: (x: number[]) => number): number {
+  const s: { p: number; y: number }[] = [];
+  for (const g of prompts) {
+    for (const r of g.rows) {
+      if (g.aimed && !r.target) continue;
+      s.push({ p: p(r.x), y: g.aimed ? 1 : 0 });
+    }
+  }
+  s.sort((a, b) => a.p - b.p);
+  let rankSum = 0, pos = 0;
+  for (let i = 0; i < s.length;) {
+    let j = i;
+    while (j < s.length && s[j].p === s[i].p) j++;
+    for (let k = i; k < j; k++) if (s[k].y) (rankSum += (i + j + 1) / 2, pos++);
+    i = j;
+  }
+  const neg = s.length - pos;
+  return (rankSum - (pos * (pos + 1)) / 2) / Math.max(1, pos * neg);
+}
+
+let prompts: Prompt[];
+const date = new Date().toISOString();
+const stamp = date.replace(/[:.]/g, "-");
+await Deno.mkdir(new URL("../bench/results/", import.meta.url), { recursive: true });
+if (values.groups) {
+  prompts = JSON.parse(await Deno.readTextFile(values.groups)).prompts;
+} else {
+  prompts = [];
+  for (const spec of values.paraphrase?.length ? values.paraphrase : DEFAULT_SETS) {
+    prompts.push(...await searchParaphrase(spec));
+  }
+  prompts.push(...await searchLocomo(values.data!));
+  const file = new URL(`../bench/results/confidence-groups-${stamp}.json`, import.meta.url);
+  await Deno.writeTextFile(file, JSON.stringify({ date, features: FEATURES, prompts }) + "\n");
+  console.error(`wrote ${file.pathname}`);
+}
+
+const sets = [...new Set(prompts.map((p) => p.set))];
+/** The fitted models: the first k features (5: today's signals; 6: and the alignment). */
+const FITS: Record<string, number> = { refit: TODAY, "refit + alignment": TODAY + 1 };
+const linear = (w: number[]) => (x: number[]) =>
+  sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[i], 0));
+/** Per model and held-out set, the weights fitted without it. */
+const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
+  sets.map((s) => ({ model, set: s, w: fit(prompts.filter((p) => p.set !== s), k) }))
+);
+const models: Record<string, (set: string) => (x: number[]) => number> = {
+  today: () => (x) => probability(COEFFICIENTS, x),
+  ...Object.fromEntries(
+    Object.keys(FITS).map((m) => [
+      m,
+      (set: string) => linear(heldOut.find((h) => h.model === m && h.set === set)!.w),
+    ]),
+  ),
+};
+
+function table(name: string) {
+  const rows = sets.map((s) => {
+    const ps = prompts.filter((p) => p.set === s);
+    const p = models[name](s);
+    return {
+      set: s,
+      aimed_prompts: ps.filter((g) => g.aimed).length,
+      everyday_prompts: ps.filter((g) => !g.aimed).length,
+      auc: +auc(ps, p).toFixed(4),
+      floors: FLOORS.map((f) => {
+        const h = hookAt(ps, f, p);
+        return { floor: f, aimed: +h.aimed.toFixed(3), everyday: +h.everyday.toFixed(3) };
+      }),
+    };
+  });
+  // The operating point: pooled held-out everyday ≤ 0.05 on the paraphrase sets, LoCoMo ≤ 0.07.
+  let chosen: number | null = null;
+  let pooled = { aimed: 0, everyday: 0, locomo_aimed: 0, locomo_everyday: 0 };
+  for (let f = 0.5; f <= 0.995; f += 0.01) {
+    const floor = +f.toFixed(2);
+    let a = 0, an = 0, e = 0, en = 0;
+    let la = 0, le = 0;
+    for (const s of sets) {
+      const ps = prompts.filter((p) => p.set === s);
+      const h = hookAt(ps, floor, models[name](s));
+      const na = ps.filter((g) => g.aimed).length, ne = ps.length - na;
+      if (s === LOCOMO) (la = h.aimed, le = h.everyday);
+      else (a += h.aimed * na, an += na, e += h.everyday * ne, en += ne);
+    }
+    if (e / en <= ALLOWED_PARAPHRASE && le <= ALLOWED_LOCOMO) {
+      chosen = floor;
+      pooled = {
+        aimed: +(a / an).toFixed(3),
+        everyday: +(e / en).toFixed(3),
+        locomo_aimed: +la.toFixed(3),
+        locomo_everyday: +le.toFixed(3),
+      };
+      break;
+    }
+  }
+  const at = (f: number | null) =>
+    f === null ? [] : sets.map((s) => {
+      const h = hookAt(prompts.filter((p) => p.set === s), f, models[name](s));
+      return { set: s, aimed: +h.aimed.toFixed(3), everyday: +h.everyday.toFixed(3) };
+    });
+  return { model: name, rows, floor: chosen, pooled, at_floor: at(chosen), at_09: at(0.9) };
+}
+
+const results = Object.keys(models).map(table);
+const all = Object.fromEntries(
+  Object.entries(FITS).map(([m, k]) => [m, fit(prompts, k).map((v) => +v.toFixed(3))]),
+);
+for (const r of results) {
+  console.log(`\n${r.model}: floor ${r.floor} (pooled held-out ${JSON.stringify(r.pooled)})`);
+  console.log(
+    `| held-out set | aimed | everyday | AUC | ${
+      FLOORS.map((f) => `${f}: aimed / everyday`).join(" | ")
+    } |`,
+  );
+  console.log(`|---|---|---|---|${FLOORS.map(() => "---").join("|")}|`);
+  for (const row of r.rows) {
+    console.log(
+      `| ${row.set} | ${row.aimed_prompts} | ${row.everyday_prompts} | ${row.auc} | ${
+        row.floors.map((f) => `${f.aimed} / ${f.everyday}`).join(" | ")
+      } |`,
+    );
+  }
+  console.log(
+    `at floor ${r.floor}: ${r.at_floor.map((x) => `${x.set} ${x.aimed}/${x.everyday}`).join("; ")}`,
+  );
+}
+console.log("\nheld-out coefficients:");
+for (const h of heldOut) {
+  console.log(`  ${h.model} without ${h.set}: ${JSON.stringify(h.w.map((v) => +v.toFixed(3)))}`);
+}
+console.log(`fitted on all sets (intercept, ${FEATURES.join(", ")}): ${JSON.stringify(all)}`);
+const out = new URL(`../bench/results/confidence-sets-${stamp}.json`, import.meta.url);
+await Deno.writeTextFile(
+  out,
+  JSON.stringify(
+    {
+      date,
+      groups: values.groups ?? null,
+      features: FEATURES,
+      today: COEFFICIENTS,
+      fitted_on_all: all,
+      held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
+      results,
+    },
+    null,
+    2,
+  ) + "\n",
+);
+console.error(`wrote ${out.pathname}`);
