@@ -1,12 +1,13 @@
 /**
- * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|dev,test]
- *   [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
+ * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|holdout3|dev,test]
+ *   [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
  *   [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]`
  *
  * Recall quality of the memory service on LoCoMo-format conversations (default
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
  * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
- * --split holdout` for the frozen holdout; README there).
+ * --split holdout` for the frozen holdout; README there; a frozen split not run yet, `holdout3`, runs
+ * only with `--frozen-run`).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
@@ -72,6 +73,7 @@ import {
   type ParaphraseSet,
   type Split,
   SPLITS,
+  UNRUN_SPLITS,
 } from "./paraphrase.ts";
 import {
   loadVersion,
@@ -87,7 +89,7 @@ const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 const hookLimit = DEFAULT_RECALL_LIMIT;
 
 const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
-  "[--split dev|test|holdout|holdout2|dev,test] [--baseline DIR]... [--versions-locomo on|off] " +
+  "[--split dev|test|holdout|holdout2|holdout3|dev,test] [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] " +
   "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
 const values = benchArgs(USAGE, {
   data: { type: "string", default: "../shared/data/locomo-dev" },
@@ -100,11 +102,19 @@ const values = benchArgs(USAGE, {
   baseline: { type: "string", multiple: true },
   "versions-locomo": { type: "string", default: "on" },
   dim: { type: "string" },
+  "frozen-run": { type: "boolean", default: false },
 });
 const splits = values.split!.split(",") as Split[];
 if (!splits.length || splits.some((s) => !SPLITS.includes(s))) {
   console.error(
-    `--split takes dev, test, holdout or a list of them, not ${values.split}\nusage: ${USAGE}`,
+    `--split takes ${SPLITS.join(", ")} or a list of them, not ${values.split}\nusage: ${USAGE}`,
+  );
+  Deno.exit(2);
+}
+const unrun = splits.find((s) => UNRUN_SPLITS.includes(s));
+if (unrun && !values["frozen-run"]) {
+  console.error(
+    `--split ${unrun} is a frozen split not run yet: add --frozen-run to run it (once)`,
   );
   Deno.exit(2);
 }

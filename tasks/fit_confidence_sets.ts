@@ -42,6 +42,7 @@ import {
   type Split,
   SPLITS,
   targetsOf,
+  UNRUN_SPLITS,
 } from "./paraphrase.ts";
 import { newService } from "./confidence_meaning.ts";
 import { solve } from "./lib/linalg.ts";
@@ -108,6 +109,9 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
   const [file, split] = [spec.slice(0, at), spec.slice(at + 1)];
   if (at < 0 || !(SPLITS as readonly string[]).includes(split)) {
     throw new Error(`--paraphrase ${spec}: FILE:SPLIT, SPLIT one of ${SPLITS.join(", ")}`);
+  }
+  if ((UNRUN_SPLITS as readonly string[]).includes(split)) {
+    throw new Error(`--paraphrase ${spec}: ${split} is a frozen split not run yet (bench:recall)`);
   }
   const set = await loadParaphrase(file);
   const name = `${file.split("/").pop()!.replace(/\.json$/, "")} ${split}`;
