@@ -17,7 +17,16 @@ const KINDS = ["rule", "preference", "decision", "fact"];
 const SCOPES = ["project", "global"];
 const WHYS = ["request", "question", "one-off", "hypothesis", "agent", "private", "secret"];
 /** The splits, in the order they were frozen. */
-const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"] as const;
+const SPLITS = [
+  "dev",
+  "test",
+  "holdout",
+  "holdout2",
+  "holdout3",
+  "holdout4",
+  "holdout5",
+  "holdout6",
+] as const;
 type Split = typeof SPLITS[number];
 const isSplit = (x: unknown): x is Split => SPLITS.includes(x as Split);
 
@@ -61,6 +70,7 @@ const counts = {
   holdout3: 0,
   holdout4: 0,
   holdout5: 0,
+  holdout6: 0,
   real: 0,
   lines: 0,
   long50: 0,
@@ -334,7 +344,7 @@ for (const sub of ["sessions", "real"]) {
 
 // The FROZEN lists of README.md (sha256sum format), when there are any: every data file is
 // listed and unchanged. Each split was frozen in its turn (dev and test on 2026-11-28, holdout,
-// holdout2, then holdout3 and holdout4, then holdout5 on 2026-11-29), so labels.json is listed once per freeze: the earlier
+// holdout2, then holdout3 and holdout4, then holdout5, then holdout6 on 2026-11-29), so labels.json is listed once per freeze: the earlier
 // hash is that of labels.json without the sessions of the splits frozen later (the generator
 // writes their bytes unchanged), the latest that of the whole file. A split written in parallel
 // with another (holdout4 was written beside a holdout3) was frozen without it, so each freeze is

@@ -52,7 +52,15 @@ export interface Durable {
 export interface SessionLabels {
   file: string;
   session_id: string;
-  split: "dev" | "test" | "holdout" | "holdout2" | "holdout3" | "holdout4" | "holdout5";
+  split:
+    | "dev"
+    | "test"
+    | "holdout"
+    | "holdout2"
+    | "holdout3"
+    | "holdout4"
+    | "holdout5"
+    | "holdout6";
   real: boolean;
   project: string;
   cwd: string;
@@ -178,7 +186,15 @@ type Obj = Record<string, unknown>;
 /** Options of a session. */
 export interface SessionSpec {
   id: string;
-  split: "dev" | "test" | "holdout" | "holdout2" | "holdout3" | "holdout4" | "holdout5";
+  split:
+    | "dev"
+    | "test"
+    | "holdout"
+    | "holdout2"
+    | "holdout3"
+    | "holdout4"
+    | "holdout5"
+    | "holdout6";
   cwd: string;
   style: string;
   stored?: string[];
