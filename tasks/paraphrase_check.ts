@@ -1,6 +1,6 @@
 /**
  * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
- * `holdout` split, or holdout2.json with the `holdout2` split). It reads only the data,
+ * `holdout` split, holdout2.json with the `holdout2` split, or holdout3.json with `holdout3`). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -34,9 +34,10 @@ const KINDS = [
   "cli-tool",
   "ml-training",
   "firmware",
+  "game",
 ];
-const SPLITS = ["dev", "test", "holdout", "holdout2"];
-const HOLDOUT_SPLITS = ["holdout", "holdout2"];
+const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3"];
+const HOLDOUT_SPLITS = ["holdout", "holdout2", "holdout3"];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;
 const MIN_AIMED_ALL = 180;

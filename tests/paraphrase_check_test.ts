@@ -5,6 +5,7 @@ import { sharedStems, stem, validate } from "../tasks/paraphrase_check.ts";
 const DATA = new URL("../bench/data/paraphrase/paraphrase.json", import.meta.url);
 const HOLDOUT = new URL("../bench/data/paraphrase/holdout.json", import.meta.url);
 const HOLDOUT2 = new URL("../bench/data/paraphrase/holdout2.json", import.meta.url);
+const HOLDOUT3 = new URL("../bench/data/paraphrase/holdout3.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -69,7 +70,7 @@ Deno.test("paraphrase check: bad fields are named", () => {
     [(d) => ((d.prompts as Record<string, unknown>[])[0].split = "train"), "prompts[0].split"],
     [(d) => ((d.prompts as Record<string, unknown>[])[1].id = "a"), "prompts[1].id"],
     [(d) => ((d.globals as Record<string, unknown>[])[0].scope = "project"), "globals[0].scope"],
-    [(d) => ((d.projects as Record<string, unknown>[])[0].kind = "game"), "projects[0].kind"],
+    [(d) => ((d.projects as Record<string, unknown>[])[0].kind = "toaster"), "projects[0].kind"],
     [(d) => ((d.prompts as Record<string, unknown>[])[0].also = ["a"]), "prompts[0].also"],
   ];
   for (const [spoil, field] of cases) {
@@ -130,12 +131,18 @@ Deno.test("paraphrase check: the holdout set is valid, holdout only, and aims at
 Deno.test("paraphrase check: the holdout2 set is valid, holdout2 only, and aims at every memory", () =>
   checkHoldout(HOLDOUT2, "holdout2"));
 
+Deno.test("paraphrase check: the holdout3 set is valid, holdout3 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT3, "holdout3"));
+
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();
   (d.prompts as Record<string, unknown>[])[0].split = "holdout";
   (d.projects as Record<string, unknown>[])[0].kind = "ml-training";
   assert.deepEqual(validate(d), []);
   (d.prompts as Record<string, unknown>[])[0].split = "holdout2";
+  assert.deepEqual(validate(d), []);
+  (d.prompts as Record<string, unknown>[])[0].split = "holdout3";
+  (d.projects as Record<string, unknown>[])[0].kind = "game";
   assert.deepEqual(validate(d), []);
   (d.prompts as Record<string, unknown>[])[0].split = "holdouts";
   assert.ok(validate(d).some((e) => e.startsWith("prompts[0].split")));
