@@ -187,7 +187,10 @@ export function updates(a: string, b: string): boolean {
   // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
   // only: a denial in a side clause ("…; handlers never send mail themselves") says nothing of
   // the other text's main one.
-  if (!ca && !cb && oneClause(a) && oneClause(b) && denies(a) !== denies(b)) return true;
+  // Compared without their reasons: a reason's "don't" ("…, I don't want CI to find out")
+  // denies nothing of the statement.
+  const sa = statement(a), sb = statement(b);
+  if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
   if (!CHANGE.test(a)) return false;
@@ -212,8 +215,65 @@ const CLAUSE_WORDS = 3;
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
   if (updates(a, b)) return false;
-  if (repeats(a, b, threshold)) return true;
-  const parts = a.split(CLAUSES);
-  return parts.length > 1 &&
-    parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, b, threshold));
+  const ca = statement(a), cb = statement(b);
+  for (const [x, y] of [[a, b], [ca, b], [ca, cb]]) {
+    if (!x || !y) continue;
+    if (repeats(x, y, threshold)) return true;
+    const parts = x.split(CLAUSES);
+    if (
+      parts.length > 1 &&
+      parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, y, threshold))
+    ) return true;
+  }
+  return false;
+}
+
+/**
+ * The user's own marks of a repeat ("as usual", "like always", "as I said", "remember"): they
+ * say the statement is known, and name nothing of it.
+ */
+const REPEAT_MARK =
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever)|like (?:always|usual|before|last time|i said|we said)|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:just )?(?:a )?reminder|remember(?: that)?|you know)\b/gi;
+
+/**
+ * Where a reason begins: "because …", "since …" (not "since 2024", a time), ", as …", "so
+ * that …", "otherwise …", "to avoid …", and a wish of the user's (", I don't want CI to be the
+ * first to find out", ", we'd rather …"). What follows it says why, not what.
+ */
+const REASON =
+  /(?:\s*[,;:(—–-]+\s*|\s+)(?:because|'?cause|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
+
+/** Rule words: a reason that holds one states a rule of its own ("since we never commit …"). */
+const RULE_WORD =
+  /\b(?:never|always|must|mustn'?t|should|shouldn'?t|only|don'?t|do not|no longer|required?)\b/i;
+
+/**
+ * The statement of a text without what only frames it: the user's marks of a repeat
+ * ({@link REPEAT_MARK}) and a reason ({@link REASON}) that states no rule of its own. A
+ * reason adds nothing to recall: "use pnpm here — because the lockfile is pnpm's" says what
+ * "use pnpm, not npm" says.
+ */
+export function statement(text: string): string {
+  const hit = STATEMENTS.get(text);
+  if (hit !== undefined) return hit;
+  const out = statementOf(text);
+  if (STATEMENTS.size >= SEEN_MAX) STATEMENTS.clear();
+  STATEMENTS.set(text, out);
+  return out;
+}
+
+/** Statements of recent texts ({@link statement}). */
+const STATEMENTS = new Map<string, string>();
+
+function statementOf(text: string): string {
+  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ");
+  const m = t.match(REASON);
+  if (m && m.index! > 0) {
+    const why = m[0];
+    // A wish ("I don't want …") is a reason whatever its words; a "because …" with a rule word
+    // or a value of its own ("…, because builds time out after 10 minutes") says more than why.
+    const wish = /^[\s,;:(—–-]*(?:i|we)\b/i.test(why);
+    if (wish || !RULE_WORD.test(why) && !values(why).size) t = t.slice(0, m.index);
+  }
+  return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }

@@ -4,7 +4,7 @@
  * a reply's leading "no," and a trailing contrast (", not Jest") deny nothing.
  */
 import assert from "node:assert/strict";
-import { isNearDuplicate, updates } from "../../src/capture/dedupe.ts";
+import { isNearDuplicate, statement, updates } from "../../src/capture/dedupe.ts";
 
 Deno.test("a denied statement updates the one it denies, and is not dropped as its repeat", () => {
   const pairs: [string, string][] = [
@@ -50,4 +50,69 @@ Deno.test("a contrast that excludes what the stored memory does is an update; on
     !updates("Use pnpm, not npm, in the billing service", "Use pnpm, not npm, in this repo"),
   );
   assert.ok(isNearDuplicate("unit tests run on Vitest, not Jest", "unit tests run on Vitest"));
+});
+
+Deno.test("a repeat that adds a reason is a repeat; a reason that states a rule or a change is not only a reason", () => {
+  const repeats: [string, string][] = [
+    ["use pnpm here — because the lockfile is pnpm's", "Use pnpm, not npm"],
+    ["use pnpm here, since the lockfile is pnpm's", "Use pnpm, not npm"],
+    ["Never force-push to main, as the deploy bot tracks it", "never force-push to main"],
+    [
+      "and run the smoke suite before you push, I don't want CI to be the first to find out",
+      "Run the smoke suite before pushing api changes",
+    ],
+    ["format with black so that the diffs stay small", "Format Python with black"],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  // A reason that sets a value, says what changed or states a rule of its own says more.
+  assert.ok(
+    !isNearDuplicate("use pnpm here, because the CI image ships pnpm 9", "Use pnpm, not npm"),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "use pnpm here, since we moved the lockfile from yarn",
+      "Use pnpm, not npm",
+    ),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "use pnpm here, because we never commit package-lock.json",
+      "Use pnpm, not npm",
+    ),
+  );
+  // "since" of a time is no reason: the statement it dates is a change.
+  assert.equal(
+    statement("payments-api runs on Node 20 since the October upgrade"),
+    "payments-api runs on Node 20 since the October upgrade",
+  );
+  // A reason's "don't" denies nothing of the statement; a denial of the statement itself does.
+  assert.ok(
+    !isNearDuplicate(
+      "don't run the smoke suite before you push, it wastes time",
+      "Run the smoke suite before pushing",
+    ),
+  );
+});
+
+Deno.test("the user's marks of a repeat ('as usual', 'like always', 'remember') name nothing", () => {
+  const repeats: [string, string][] = [
+    ["pnpm please, like always", "Use pnpm, not npm"],
+    ["as usual, the smoke suite before you push", "Run the smoke suite before pushing"],
+    ["We use Java 21, remember", "The service runs on Java 21 with Spring Boot 3.3"],
+    [
+      "Remember we're a pnpm shop here, no npm install or yarn in this repo",
+      "site uses pnpm; don't run npm or yarn",
+    ],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  assert.equal(statement("pnpm please, like always"), "pnpm please");
+  // The mark does not make a changed statement a repeat.
+  assert.ok(!isNearDuplicate("as usual, Java 25 for the service", "The service runs on Java 21"));
+  assert.ok(!isNearDuplicate("yarn please, like always", "Use pnpm, not npm"));
+  assert.ok(
+    !isNearDuplicate(
+      "remember, use npm, not pnpm",
+      "Use pnpm, not npm, in this repo",
+    ),
+  );
 });
