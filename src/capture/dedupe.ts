@@ -75,6 +75,33 @@ function shared(a: string, b: string): { common: number; x: number; y: number } 
   return { common, x: x.size, y: y.size };
 }
 
+/**
+ * What an adjective compound is about ("platform-specific" → "platform", "server-side" →
+ * "server"), folded; nothing for a name ("payments-api", "ledger-dev": its parts are not its
+ * topic).
+ */
+function partsOf(w: string): string[] {
+  if (!w.includes("-")) return [];
+  const m = w.match(
+    /^([a-z]{3,})-(?:specific|only|based|side|facing|wide|level|related|dependent|bound|centric|agnostic)$/,
+  );
+  return m && !STOP.has(m[1]) ? [folded(m[1])] : [];
+}
+
+/**
+ * {@link shared}, an adjective compound counted as the word it is about ("platform-specific
+ * code" and "platform APIs" share "platform").
+ */
+function sharedWithParts(a: string, b: string): { common: number; x: number; y: number } {
+  const x = contentWords(a), y = contentWords(b);
+  const yParts = new Set([...y].flatMap(partsOf));
+  let common = 0;
+  for (const w of x) {
+    if (y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p))) common++;
+  }
+  return { common, x: x.size, y: y.size };
+}
+
 /** How much of the smaller text's content words the other has, 0..1. */
 export function overlap(a: string, b: string): number {
   const { common, x, y } = shared(a, b);
@@ -94,7 +121,7 @@ export const NEAR_DUPLICATE_OF_LARGER = 0.3;
  * by `threshold` of the smaller text's words and {@link NEAR_DUPLICATE_OF_LARGER} of the larger's.
  */
 function repeats(a: string, b: string, threshold: number): boolean {
-  const { common, x, y } = shared(a, b);
+  const { common, x, y } = sharedWithParts(a, b);
   if (!x || !y) return false;
   // `a` names nothing `b` does not ("it's pnpm here, always has been"): it adds nothing.
   if (common === x) return true;
@@ -122,7 +149,7 @@ const DENIAL =
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
 function denies(text: string): boolean {
   const core = text.replace(/[’‘]/g, "'")
-    .replace(/^\s*(?:no|nope|nah)\b[\s,.!:;—–-]*/i, "")
+    .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
     .replace(/,\s*(?:not|rather than|instead of)\s+[^,;.]*$/i, "");
   return DENIAL.test(core);
 }
@@ -266,7 +293,11 @@ export function statement(text: string): string {
 const STATEMENTS = new Map<string, string>();
 
 function statementOf(text: string): string {
-  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ");
+  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ")
+    // "stays free of X", "keeps X out of Y": the polarity of "no X" (compared by `denies`), and
+    // a verb that only frames the rule.
+    .replace(/\b(?:free of|out of|outside of|outside|away from|clear of)\b/gi, " no ")
+    .replace(/\b(?:stays?|staying|remains?)\b/gi, " ");
   const m = t.match(REASON);
   if (m && m.index! > 0) {
     const why = m[0];

@@ -116,3 +116,40 @@ Deno.test("the user's marks of a repeat ('as usual', 'like always', 'remember') 
     ),
   );
 });
+
+Deno.test("a reworded rule: 'stays free of X' is 'keep X out of', an adjective compound is its topic", () => {
+  assert.ok(
+    isNearDuplicate(
+      "Remember commonMain must stay free of platform APIs",
+      "Keep platform-specific code out of commonMain.",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate(
+      "the UI layer stays free of server-side calls",
+      "no server calls in the UI layer",
+    ),
+  );
+  // The opposite polarity is a change, not a repeat.
+  assert.ok(
+    !isNearDuplicate(
+      "keep platform-specific code in commonMain",
+      "Keep platform-specific code out of commonMain.",
+    ),
+  );
+  // A leading "no" without a comma is the statement's own denial, not a reply's "no,".
+  assert.ok(!isNearDuplicate("No platform code in commonMain", "platform code goes in commonMain"));
+  // A name's parts are not its topic: "payments-api" and "#payments-oncall" share nothing.
+  assert.ok(
+    !isNearDuplicate(
+      "The payments on-call is paged through the #payments-oncall Slack channel",
+      "Use pnpm, not npm, in payments-api",
+    ),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "Production deploys of payments-api need Kofi's sign-off in #payments-deploys",
+      "Kofi owns the webhooks code in payments-api",
+    ),
+  );
+});
