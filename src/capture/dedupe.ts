@@ -134,7 +134,17 @@ export const NEAR_DUPLICATE = 0.6;
 
 /** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
 const CHANGE =
-  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore)\b/i;
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|left|dropped|removed|retired|ditched|abandoned)\b/i;
+
+/** "use X", "uses the X": what a statement says is used. */
+const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
+
+/** "Raj owns …", "@dana maintains …": who owns what a statement names. */
+const OWNER =
+  /(?:^|[.;:]\s+)([A-Z][\w-]*|@[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/;
+
+/** An exception or a condition that narrows a rule ("…, except in tools/", "unless …"). */
+const EXCEPT = /\b(?:except|unless|excluding|other than|but not)\b([^.;]*)/i;
 
 /** "use A, not B": the choice and what it excludes. */
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
@@ -164,12 +174,15 @@ function oneClause(text: string): boolean {
   return text.trim().replace(/[.!]+$/, "").split(CLAUSES).length === 1;
 }
 
-/** Values a statement sets: numbers (times, sizes, versions), days and months. */
+/**
+ * Values a statement sets: numbers (times, sizes, versions), names ending in one ("europe-west3",
+ * "v9", "es2022"), days and months.
+ */
 function values(text: string): Set<string> {
   const out = new Set<string>();
   for (
     const m of text.toLowerCase().matchAll(
-      /\b\d+(?:[.:]\d+)*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+      /\b\d+(?:[.:]\d+)*\b|\b[a-z][a-z-]*\d+\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
     )
   ) out.add(m[0].replace(/s$/, ""));
   return out;
@@ -198,12 +211,31 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w))
     ) return true;
   }
+  // "use vitest for the frontend tests" against "use Jest for the frontend tests": something
+  // else used; "Priya owns the pipeline" against "Raj owns the pipeline": another owner.
+  for (const re of [USED, OWNER]) {
+    const ua = a.match(re), ub = b.match(re);
+    if (!ua || !ub) continue;
+    const x = contentWords(ua[1]), y = contentWords(ub[1]);
+    if (x.size && y.size && [...x].every((w) => !y.has(w))) return true;
+  }
+  // "run the linter before pushing, except for docs-only changes" against "run the linter
+  // before pushing": the rule narrowed by what `b` does not name.
+  const ea = a.match(EXCEPT);
+  if (ea && !EXCEPT.test(b)) {
+    const wb = contentWords(b);
+    if ([...contentWords(ea[1])].some((w) => !wb.has(w))) return true;
+  }
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
   const xa = a.match(CONTRAST);
   if (xa) {
-    const wb = contentWords(b.replace(CONTRAST_ALL, " "));
+    // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
+    // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
+    const wb = contentWords(
+      statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "),
+    );
     const excluded = [...contentWords(xa[1])];
     const rest = [...contentWords(a.replace(xa[0], " "))];
     if (

@@ -153,3 +153,45 @@ Deno.test("a reworded rule: 'stays free of X' is 'keep X out of', an adjective c
     ),
   );
 });
+
+Deno.test("what changes the stored statement is an update, not a repeat: another tool used, another owner, a narrowed rule, a new region", () => {
+  const updatesOf: [string, string][] = [
+    ["Use vitest for all frontend tests", "Use Jest for the frontend tests"],
+    ["Priya owns the ingest pipeline", "Raj owns the ingest pipeline"],
+    [
+      "run the linter before pushing, except for docs-only changes",
+      "Run the linter before pushing",
+    ],
+    [
+      "gcp-landing-zone's default region is europe-west3",
+      "gcp-landing-zone defaults to region europe-west1",
+    ],
+    [
+      "platform-pulumi's state is in the S3 backend (left Pulumi Cloud in August)",
+      "platform-pulumi keeps its state in Pulumi Cloud",
+    ],
+  ];
+  for (const [a, b] of updatesOf) {
+    assert.ok(updates(a, b), `${a} / ${b}`);
+    assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+  }
+  // The same tool, owner, exception or region stays a repeat.
+  assert.ok(isNearDuplicate("use Jest for the frontend tests", "Use Jest for the frontend tests"));
+  assert.ok(isNearDuplicate("Raj owns ingest", "Raj owns the ingest pipeline"));
+  assert.ok(
+    isNearDuplicate(
+      "run the linter before pushing, except for docs-only changes",
+      "Run the linter before pushing, except for docs-only changes",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate("the default region is europe-west1", "gcp defaults to region europe-west1"),
+  );
+  // A stored memory's aside in parentheses is not what it does: "not npm" against it repeats it.
+  assert.ok(
+    isNearDuplicate(
+      "Use pnpm, not npm, in payments-api",
+      "Use pnpm, not npm, in this repo (npm rewrites the lockfile)",
+    ),
+  );
+});
