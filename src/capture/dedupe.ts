@@ -336,7 +336,11 @@ function statementOf(text: string): string {
     // A wish ("I don't want …") is a reason whatever its words; a "because …" with a rule word
     // or a value of its own ("…, because builds time out after 10 minutes") says more than why.
     const wish = /^[\s,;:(—–-]*(?:i|we)\b/i.test(why);
-    if (wish || !RULE_WORD.test(why) && !values(why).size) t = t.slice(0, m.index);
+    // What is left must still state something: two content words, or "use X" ("for the
+    // frontend, we prefer Tailwind" is not "for the frontend").
+    const main = t.slice(0, m.index), n = contentWords(main).size, used = main.match(USED);
+    const states = n >= 2 || n === 1 && !!used && contentWords(used[1]).size > 0;
+    if (states && (wish || !RULE_WORD.test(why) && !values(why).size)) t = main;
   }
   return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }

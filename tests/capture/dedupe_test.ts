@@ -195,3 +195,22 @@ Deno.test("what changes the stored statement is an update, not a repeat: another
     ),
   );
 });
+
+Deno.test("what is left without the reason must still state something", () => {
+  // "For the frontend" alone states nothing: the preference after it is the statement.
+  assert.equal(
+    statement("For the frontend, we prefer Tailwind"),
+    "For the frontend, we prefer Tailwind",
+  );
+  assert.ok(
+    !isNearDuplicate("For the frontend, we prefer Tailwind", "the frontend is built with Vite"),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "For the frontend, I don't want CSS-in-JS",
+      "the frontend is built with Vite",
+    ),
+  );
+  // "use X" is a statement of its own.
+  assert.equal(statement("use pnpm here — because the lockfile is pnpm's"), "use pnpm here");
+});
