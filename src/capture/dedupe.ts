@@ -141,7 +141,7 @@ const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
 
 /** "Raj owns …", "@dana maintains …": who owns what a statement names. */
 const OWNER =
-  /(?:^|[.;:]\s+)([A-Z][\w-]*|@[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/;
+  /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/i;
 
 /** An exception or a condition that narrows a rule ("…, except in tools/", "unless …"). */
 const EXCEPT = /\b(?:except|unless|excluding|other than|but not)\b([^.;]*)/i;
@@ -269,13 +269,21 @@ const CLAUSE_WORDS = 3;
  * Whether `a` nearly repeats `b`: their content words overlap by `threshold` (of the smaller
  * text's, and by {@link NEAR_DUPLICATE_OF_LARGER} of the larger's), or a clause of
  * `a` with {@link CLAUSE_WORDS} content words or more does ("keep the helpers in packages/ui —
- * again, packages don't import from apps" repeats "packages never import from apps/*"); never
- * when `a` updates `b`.
+ * again, packages don't import from apps" repeats "packages never import from apps/*"), the
+ * text as it is or its {@link statement} (without the user's marks of a repeat and its reason,
+ * against `b` and against `b`'s statement); never when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  if (updates(a, b)) return false;
+  return repeatsAny(a, b, threshold) && !updates(a, b);
+}
+
+/** Whether `a`, or its statement, or a clause of either repeats `b` or its statement. */
+function repeatsAny(a: string, b: string, threshold: number): boolean {
   const ca = statement(a), cb = statement(b);
-  for (const [x, y] of [[a, b], [ca, b], [ca, cb]]) {
+  const tries: [string, string][] = [[a, b]];
+  if (ca !== a) tries.push([ca, b]);
+  if (cb !== b) tries.push([ca, cb]);
+  for (const [x, y] of tries) {
     if (!x || !y) continue;
     if (repeats(x, y, threshold)) return true;
     const parts = x.split(CLAUSES);

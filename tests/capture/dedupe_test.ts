@@ -178,6 +178,8 @@ Deno.test("what changes the stored statement is an update, not a repeat: another
   // The same tool, owner, exception or region stays a repeat.
   assert.ok(isNearDuplicate("use Jest for the frontend tests", "Use Jest for the frontend tests"));
   assert.ok(isNearDuplicate("Raj owns ingest", "Raj owns the ingest pipeline"));
+  // Tombstones of rejected proposals are lower-cased: another owner is still another owner.
+  assert.ok(!isNearDuplicate("Priya owns the ingest pipeline", "raj owns the ingest pipeline"));
   assert.ok(
     isNearDuplicate(
       "run the linter before pushing, except for docs-only changes",
