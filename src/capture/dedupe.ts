@@ -125,8 +125,26 @@ function repeats(a: string, b: string, threshold: number): boolean {
   if (!x || !y) return false;
   // `a` names nothing `b` does not ("it's pnpm here, always has been"): it adds nothing.
   if (common === x) return true;
+  // `a` names code or a quoted name `b` does not ("run `php artisan horizon:terminate`",
+  // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
+  const wb = contentWords(b);
+  if ([...codeOf(a)].some((w) => !wb.has(w))) return false;
   return common / Math.min(x, y) >= threshold &&
     common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+}
+
+/**
+ * The code and quoted names a text states (outside its asides in parentheses): words with
+ * `_ . / : @ # =` ("horizon:terminate", "account=vision-gpu", "03:00") and the words inside
+ * backticks or double quotes.
+ */
+function codeOf(text: string): Set<string> {
+  const t = text.replace(/\([^)]*\)/g, " ");
+  const out = new Set([...contentWords(t)].filter((w) => /[_./:@#=]/.test(w)));
+  for (const m of t.matchAll(/`([^`]+)`|"([^"]+)"|“([^”]+)”/g)) {
+    for (const w of contentWords(m[1] ?? m[2] ?? m[3])) out.add(w);
+  }
+  return out;
 }
 
 /** Default threshold of {@link isNearDuplicate}. */
@@ -143,8 +161,8 @@ const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
 const OWNER =
   /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/i;
 
-/** An exception or a condition that narrows a rule ("…, except in tools/", "unless …"). */
-const EXCEPT = /\b(?:except|unless|excluding|other than|but not)\b([^.;]*)/i;
+/** An exception or a condition that narrows a rule ("…, except in tools/", "unless …", "until …"). */
+const EXCEPT = /\b(?:except|unless|excluding|other than|but not|until)\b([^.;]*)/i;
 
 /** "use A, not B": the choice and what it excludes. */
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;

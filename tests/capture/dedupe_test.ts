@@ -216,3 +216,35 @@ Deno.test("what is left without the reason must still state something", () => {
   // "use X" is a statement of its own.
   assert.equal(statement("use pnpm here — because the lockfile is pnpm's"), "use pnpm here");
 });
+
+Deno.test("a statement that names code, a quoted name or an end the neighbour does not is not its repeat", () => {
+  const distinct: [string, string][] = [
+    [
+      "After a deploy run `php artisan horizon:terminate` so workers load the new code",
+      "shop runs `php artisan migrate --force` before new code goes live",
+    ],
+    [
+      "training jobs need --account=vision-gpu",
+      "commit messages of training jobs include the job id",
+    ],
+    [
+      'the extension is published under the publisher account "Tabtamer Labs"',
+      "the extension is published under the account of Ines",
+    ],
+    ["the game stays on Godot 4.3 until it ships", "the game is on Godot 4.3 stable"],
+  ];
+  for (const [a, b] of distinct) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+  // The same code, or code only in an aside in parentheses, stays a repeat.
+  assert.ok(
+    isNearDuplicate(
+      "Run Pint (`composer lint`) before committing",
+      "Run `composer lint` (Laravel Pint) before committing",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate(
+      'commit subjects in the imperative mood ("Add check", not "Added")',
+      "Yuki wants commit subjects in the imperative mood",
+    ),
+  );
+});
