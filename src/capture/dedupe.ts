@@ -1,9 +1,11 @@
 /**
  * A simple near-duplicate check of two memory texts: the overlap of their content words
  * (lower-cased, punctuation and common words dropped, word forms folded as the search folds
- * them: src/domain/terms.ts and forms.ts). The daemon's
- * sink (sink.ts) applies it to the neighbours the service's own search finds and to the
- * pending proposals.
+ * them: src/domain/terms.ts and forms.ts), of the texts as they are and of their statements
+ * (without the user's marks of a repeat and without a reason: {@link statement}), unless one
+ * updates the other ({@link updates}: a changed value, what changed, a reversed choice, another
+ * thing used or owner, an exception, a denial, a contrast). The daemon's sink (sink.ts) applies it
+ * to the neighbours the service's own search finds and to the pending proposals.
  * @module
  */
 
@@ -75,6 +77,33 @@ function shared(a: string, b: string): { common: number; x: number; y: number } 
   return { common, x: x.size, y: y.size };
 }
 
+/**
+ * What an adjective compound is about ("platform-specific" → "platform", "server-side" →
+ * "server"), folded; nothing for a name ("payments-api", "ledger-dev": its parts are not its
+ * topic).
+ */
+function partsOf(w: string): string[] {
+  if (!w.includes("-")) return [];
+  const m = w.match(
+    /^([a-z]{3,})-(?:specific|only|based|side|facing|wide|level|related|dependent|bound|centric|agnostic)$/,
+  );
+  return m && !STOP.has(m[1]) ? [folded(m[1])] : [];
+}
+
+/**
+ * {@link shared}, an adjective compound counted as the word it is about ("platform-specific
+ * code" and "platform APIs" share "platform").
+ */
+function sharedWithParts(a: string, b: string): { common: number; x: number; y: number } {
+  const x = contentWords(a), y = contentWords(b);
+  const yParts = new Set([...y].flatMap(partsOf));
+  let common = 0;
+  for (const w of x) {
+    if (y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p))) common++;
+  }
+  return { common, x: x.size, y: y.size };
+}
+
 /** How much of the smaller text's content words the other has, 0..1. */
 export function overlap(a: string, b: string): number {
   const { common, x, y } = shared(a, b);
@@ -94,12 +123,30 @@ export const NEAR_DUPLICATE_OF_LARGER = 0.3;
  * by `threshold` of the smaller text's words and {@link NEAR_DUPLICATE_OF_LARGER} of the larger's.
  */
 function repeats(a: string, b: string, threshold: number): boolean {
-  const { common, x, y } = shared(a, b);
+  const { common, x, y } = sharedWithParts(a, b);
   if (!x || !y) return false;
   // `a` names nothing `b` does not ("it's pnpm here, always has been"): it adds nothing.
   if (common === x) return true;
+  // `a` names code or a quoted name `b` does not ("run `php artisan horizon:terminate`",
+  // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
+  const wb = contentWords(b);
+  if ([...codeOf(a)].some((w) => !wb.has(w))) return false;
   return common / Math.min(x, y) >= threshold &&
     common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+}
+
+/**
+ * The code and quoted names a text states (outside its asides in parentheses): words with
+ * `_ . / : @ # =` ("horizon:terminate", "account=vision-gpu", "03:00") and the words inside
+ * backticks or double quotes.
+ */
+function codeOf(text: string): Set<string> {
+  const t = text.replace(/\([^)]*\)/g, " ");
+  const out = new Set([...contentWords(t)].filter((w) => /[_./:@#=]/.test(w)));
+  for (const m of t.matchAll(/`([^`]+)`|"([^"]+)"|“([^”]+)”/g)) {
+    for (const w of contentWords(m[1] ?? m[2] ?? m[3])) out.add(w);
+  }
+  return out;
 }
 
 /** Default threshold of {@link isNearDuplicate}. */
@@ -107,7 +154,17 @@ export const NEAR_DUPLICATE = 0.6;
 
 /** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
 const CHANGE =
-  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore)\b/i;
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|left|dropped|removed|retired|ditched|abandoned)\b/i;
+
+/** "use X", "uses the X": what a statement says is used. */
+const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
+
+/** "Raj owns …", "@dana maintains …": who owns what a statement names. */
+const OWNER =
+  /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/i;
+
+/** An exception or a condition that narrows a rule ("…, except in tools/", "unless …", "until …"). */
+const EXCEPT = /\b(?:except|unless|excluding|other than|but not|until)\b([^.;]*)/i;
 
 /** "use A, not B": the choice and what it excludes. */
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
@@ -122,7 +179,7 @@ const DENIAL =
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
 function denies(text: string): boolean {
   const core = text.replace(/[’‘]/g, "'")
-    .replace(/^\s*(?:no|nope|nah)\b[\s,.!:;—–-]*/i, "")
+    .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
     .replace(/,\s*(?:not|rather than|instead of)\s+[^,;.]*$/i, "");
   return DENIAL.test(core);
 }
@@ -137,12 +194,15 @@ function oneClause(text: string): boolean {
   return text.trim().replace(/[.!]+$/, "").split(CLAUSES).length === 1;
 }
 
-/** Values a statement sets: numbers (times, sizes, versions), days and months. */
+/**
+ * Values a statement sets: numbers (times, sizes, versions), names ending in one ("europe-west3",
+ * "v9", "es2022"), days and months.
+ */
 function values(text: string): Set<string> {
   const out = new Set<string>();
   for (
     const m of text.toLowerCase().matchAll(
-      /\b\d+(?:[.:]\d+)*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+      /\b\d+(?:[.:]\d+)*\b|\b[a-z][a-z-]*\d+\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
     )
   ) out.add(m[0].replace(/s$/, ""));
   return out;
@@ -171,12 +231,31 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w))
     ) return true;
   }
+  // "use vitest for the frontend tests" against "use Jest for the frontend tests": something
+  // else used; "Priya owns the pipeline" against "Raj owns the pipeline": another owner.
+  for (const re of [USED, OWNER]) {
+    const ua = a.match(re), ub = b.match(re);
+    if (!ua || !ub) continue;
+    const x = contentWords(ua[1]), y = contentWords(ub[1]);
+    if (x.size && y.size && [...x].every((w) => !y.has(w))) return true;
+  }
+  // "run the linter before pushing, except for docs-only changes" against "run the linter
+  // before pushing": the rule narrowed by what `b` does not name.
+  const ea = a.match(EXCEPT);
+  if (ea && !EXCEPT.test(b)) {
+    const wb = contentWords(b);
+    if ([...contentWords(ea[1])].some((w) => !wb.has(w))) return true;
+  }
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
   const xa = a.match(CONTRAST);
   if (xa) {
-    const wb = contentWords(b.replace(CONTRAST_ALL, " "));
+    // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
+    // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
+    const wb = contentWords(
+      statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "),
+    );
     const excluded = [...contentWords(xa[1])];
     const rest = [...contentWords(a.replace(xa[0], " "))];
     if (
@@ -187,7 +266,10 @@ export function updates(a: string, b: string): boolean {
   // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
   // only: a denial in a side clause ("…; handlers never send mail themselves") says nothing of
   // the other text's main one.
-  if (!ca && !cb && oneClause(a) && oneClause(b) && denies(a) !== denies(b)) return true;
+  // Compared without their reasons: a reason's "don't" ("…, I don't want CI to find out")
+  // denies nothing of the statement.
+  const sa = statement(a), sb = statement(b);
+  if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
   if (!CHANGE.test(a)) return false;
@@ -207,13 +289,86 @@ const CLAUSE_WORDS = 3;
  * Whether `a` nearly repeats `b`: their content words overlap by `threshold` (of the smaller
  * text's, and by {@link NEAR_DUPLICATE_OF_LARGER} of the larger's), or a clause of
  * `a` with {@link CLAUSE_WORDS} content words or more does ("keep the helpers in packages/ui —
- * again, packages don't import from apps" repeats "packages never import from apps/*"); never
- * when `a` updates `b`.
+ * again, packages don't import from apps" repeats "packages never import from apps/*"), the
+ * text as it is or its {@link statement} (without the user's marks of a repeat and its reason,
+ * against `b` and against `b`'s statement); never when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  if (updates(a, b)) return false;
-  if (repeats(a, b, threshold)) return true;
-  const parts = a.split(CLAUSES);
-  return parts.length > 1 &&
-    parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, b, threshold));
+  return repeatsAny(a, b, threshold) && !updates(a, b);
+}
+
+/** Whether `a`, or its statement, or a clause of either repeats `b` or its statement. */
+function repeatsAny(a: string, b: string, threshold: number): boolean {
+  const ca = statement(a), cb = statement(b);
+  const tries: [string, string][] = [[a, b]];
+  if (ca !== a) tries.push([ca, b]);
+  if (cb !== b) tries.push([ca, cb]);
+  for (const [x, y] of tries) {
+    if (!x || !y) continue;
+    if (repeats(x, y, threshold)) return true;
+    const parts = x.split(CLAUSES);
+    if (
+      parts.length > 1 &&
+      parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, y, threshold))
+    ) return true;
+  }
+  return false;
+}
+
+/**
+ * The user's own marks of a repeat ("as usual", "like always", "as I said", "remember"): they
+ * say the statement is known, and name nothing of it.
+ */
+const REPEAT_MARK =
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever)|like (?:always|usual|before|last time|i said|we said)|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:just )?(?:a )?reminder|remember(?: that)?|you know)\b/gi;
+
+/**
+ * Where a reason begins: "because …", "since …" (not "since 2024", a time), ", as …", "so
+ * that …", "otherwise …", "to avoid …", and a wish of the user's (", I don't want CI to be the
+ * first to find out", ", we'd rather …"). What follows it says why, not what.
+ */
+const REASON =
+  /(?:\s*[,;:(—–-]+\s*|\s+)(?:because|'?cause|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
+
+/** Rule words: a reason that holds one states a rule of its own ("since we never commit …"). */
+const RULE_WORD =
+  /\b(?:never|always|must|mustn'?t|should|shouldn'?t|only|don'?t|do not|no longer|required?)\b/i;
+
+/**
+ * The statement of a text without what only frames it: the user's marks of a repeat
+ * ({@link REPEAT_MARK}) and a reason ({@link REASON}) that states no rule of its own. A
+ * reason adds nothing to recall: "use pnpm here — because the lockfile is pnpm's" says what
+ * "use pnpm, not npm" says.
+ */
+export function statement(text: string): string {
+  const hit = STATEMENTS.get(text);
+  if (hit !== undefined) return hit;
+  const out = statementOf(text);
+  if (STATEMENTS.size >= SEEN_MAX) STATEMENTS.clear();
+  STATEMENTS.set(text, out);
+  return out;
+}
+
+/** Statements of recent texts ({@link statement}). */
+const STATEMENTS = new Map<string, string>();
+
+function statementOf(text: string): string {
+  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ")
+    // "stays free of X", "keeps X out of Y": the polarity of "no X" (compared by `denies`), and
+    // a verb that only frames the rule.
+    .replace(/\b(?:free of|out of|outside of|outside|away from|clear of)\b/gi, " no ")
+    .replace(/\b(?:stays?|staying|remains?)\b/gi, " ");
+  const m = t.match(REASON);
+  if (m && m.index! > 0) {
+    const why = m[0];
+    // A wish ("I don't want …") is a reason whatever its words; a "because …" with a rule word
+    // or a value of its own ("…, because builds time out after 10 minutes") says more than why.
+    const wish = /^[\s,;:(—–-]*(?:i|we)\b/i.test(why);
+    // What is left must still state something: two content words, or "use X" ("for the
+    // frontend, we prefer Tailwind" is not "for the frontend").
+    const main = t.slice(0, m.index), n = contentWords(main).size, used = main.match(USED);
+    const states = n >= 2 || n === 1 && !!used && contentWords(used[1]).size > 0;
+    if (states && (wish || !RULE_WORD.test(why) && !values(why).size)) t = main;
+  }
+  return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }

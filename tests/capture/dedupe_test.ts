@@ -4,7 +4,7 @@
  * a reply's leading "no," and a trailing contrast (", not Jest") deny nothing.
  */
 import assert from "node:assert/strict";
-import { isNearDuplicate, updates } from "../../src/capture/dedupe.ts";
+import { isNearDuplicate, statement, updates } from "../../src/capture/dedupe.ts";
 
 Deno.test("a denied statement updates the one it denies, and is not dropped as its repeat", () => {
   const pairs: [string, string][] = [
@@ -50,4 +50,201 @@ Deno.test("a contrast that excludes what the stored memory does is an update; on
     !updates("Use pnpm, not npm, in the billing service", "Use pnpm, not npm, in this repo"),
   );
   assert.ok(isNearDuplicate("unit tests run on Vitest, not Jest", "unit tests run on Vitest"));
+});
+
+Deno.test("a repeat that adds a reason is a repeat; a reason that states a rule or a change is not only a reason", () => {
+  const repeats: [string, string][] = [
+    ["use pnpm here — because the lockfile is pnpm's", "Use pnpm, not npm"],
+    ["use pnpm here, since the lockfile is pnpm's", "Use pnpm, not npm"],
+    ["Never force-push to main, as the deploy bot tracks it", "never force-push to main"],
+    [
+      "and run the smoke suite before you push, I don't want CI to be the first to find out",
+      "Run the smoke suite before pushing api changes",
+    ],
+    ["format with black so that the diffs stay small", "Format Python with black"],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  // A reason that sets a value, says what changed or states a rule of its own says more.
+  assert.ok(
+    !isNearDuplicate("use pnpm here, because the CI image ships pnpm 9", "Use pnpm, not npm"),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "use pnpm here, since we moved the lockfile from yarn",
+      "Use pnpm, not npm",
+    ),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "use pnpm here, because we never commit package-lock.json",
+      "Use pnpm, not npm",
+    ),
+  );
+  // "since" of a time is no reason: the statement it dates is a change.
+  assert.equal(
+    statement("payments-api runs on Node 20 since the October upgrade"),
+    "payments-api runs on Node 20 since the October upgrade",
+  );
+  // A reason's "don't" denies nothing of the statement; a denial of the statement itself does.
+  assert.ok(
+    !isNearDuplicate(
+      "don't run the smoke suite before you push, it wastes time",
+      "Run the smoke suite before pushing",
+    ),
+  );
+});
+
+Deno.test("the user's marks of a repeat ('as usual', 'like always', 'remember') name nothing", () => {
+  const repeats: [string, string][] = [
+    ["pnpm please, like always", "Use pnpm, not npm"],
+    ["as usual, the smoke suite before you push", "Run the smoke suite before pushing"],
+    ["We use Java 21, remember", "The service runs on Java 21 with Spring Boot 3.3"],
+    [
+      "Remember we're a pnpm shop here, no npm install or yarn in this repo",
+      "site uses pnpm; don't run npm or yarn",
+    ],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  assert.equal(statement("pnpm please, like always"), "pnpm please");
+  // The mark does not make a changed statement a repeat.
+  assert.ok(!isNearDuplicate("as usual, Java 25 for the service", "The service runs on Java 21"));
+  assert.ok(!isNearDuplicate("yarn please, like always", "Use pnpm, not npm"));
+  assert.ok(
+    !isNearDuplicate(
+      "remember, use npm, not pnpm",
+      "Use pnpm, not npm, in this repo",
+    ),
+  );
+});
+
+Deno.test("a reworded rule: 'stays free of X' is 'keep X out of', an adjective compound is its topic", () => {
+  assert.ok(
+    isNearDuplicate(
+      "Remember commonMain must stay free of platform APIs",
+      "Keep platform-specific code out of commonMain.",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate(
+      "the UI layer stays free of server-side calls",
+      "no server calls in the UI layer",
+    ),
+  );
+  // The opposite polarity is a change, not a repeat.
+  assert.ok(
+    !isNearDuplicate(
+      "keep platform-specific code in commonMain",
+      "Keep platform-specific code out of commonMain.",
+    ),
+  );
+  // A leading "no" without a comma is the statement's own denial, not a reply's "no,".
+  assert.ok(!isNearDuplicate("No platform code in commonMain", "platform code goes in commonMain"));
+  // A name's parts are not its topic: "payments-api" and "#payments-oncall" share nothing.
+  assert.ok(
+    !isNearDuplicate(
+      "The payments on-call is paged through the #payments-oncall Slack channel",
+      "Use pnpm, not npm, in payments-api",
+    ),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "Production deploys of payments-api need Kofi's sign-off in #payments-deploys",
+      "Kofi owns the webhooks code in payments-api",
+    ),
+  );
+});
+
+Deno.test("what changes the stored statement is an update, not a repeat: another tool used, another owner, a narrowed rule, a new region", () => {
+  const updatesOf: [string, string][] = [
+    ["Use vitest for all frontend tests", "Use Jest for the frontend tests"],
+    ["Priya owns the ingest pipeline", "Raj owns the ingest pipeline"],
+    [
+      "run the linter before pushing, except for docs-only changes",
+      "Run the linter before pushing",
+    ],
+    [
+      "gcp-landing-zone's default region is europe-west3",
+      "gcp-landing-zone defaults to region europe-west1",
+    ],
+    [
+      "platform-pulumi's state is in the S3 backend (left Pulumi Cloud in August)",
+      "platform-pulumi keeps its state in Pulumi Cloud",
+    ],
+  ];
+  for (const [a, b] of updatesOf) {
+    assert.ok(updates(a, b), `${a} / ${b}`);
+    assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+  }
+  // The same tool, owner, exception or region stays a repeat.
+  assert.ok(isNearDuplicate("use Jest for the frontend tests", "Use Jest for the frontend tests"));
+  assert.ok(isNearDuplicate("Raj owns ingest", "Raj owns the ingest pipeline"));
+  // Tombstones of rejected proposals are lower-cased: another owner is still another owner.
+  assert.ok(!isNearDuplicate("Priya owns the ingest pipeline", "raj owns the ingest pipeline"));
+  assert.ok(
+    isNearDuplicate(
+      "run the linter before pushing, except for docs-only changes",
+      "Run the linter before pushing, except for docs-only changes",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate("the default region is europe-west1", "gcp defaults to region europe-west1"),
+  );
+  // A stored memory's aside in parentheses is not what it does: "not npm" against it repeats it.
+  assert.ok(
+    isNearDuplicate(
+      "Use pnpm, not npm, in payments-api",
+      "Use pnpm, not npm, in this repo (npm rewrites the lockfile)",
+    ),
+  );
+});
+
+Deno.test("what is left without the reason must still state something", () => {
+  // "For the frontend" alone states nothing: the preference after it is the statement.
+  assert.equal(
+    statement("For the frontend, we prefer Tailwind"),
+    "For the frontend, we prefer Tailwind",
+  );
+  assert.ok(
+    !isNearDuplicate("For the frontend, we prefer Tailwind", "the frontend is built with Vite"),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "For the frontend, I don't want CSS-in-JS",
+      "the frontend is built with Vite",
+    ),
+  );
+  // "use X" is a statement of its own.
+  assert.equal(statement("use pnpm here — because the lockfile is pnpm's"), "use pnpm here");
+});
+
+Deno.test("a statement that names code, a quoted name or an end the neighbour does not is not its repeat", () => {
+  const distinct: [string, string][] = [
+    [
+      "After a deploy run `php artisan horizon:terminate` so workers load the new code",
+      "shop runs `php artisan migrate --force` before new code goes live",
+    ],
+    [
+      "training jobs need --account=vision-gpu",
+      "commit messages of training jobs include the job id",
+    ],
+    [
+      'the extension is published under the publisher account "Tabtamer Labs"',
+      "the extension is published under the account of Ines",
+    ],
+    ["the game stays on Godot 4.3 until it ships", "the game is on Godot 4.3 stable"],
+  ];
+  for (const [a, b] of distinct) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+  // The same code, or code only in an aside in parentheses, stays a repeat.
+  assert.ok(
+    isNearDuplicate(
+      "Run Pint (`composer lint`) before committing",
+      "Run `composer lint` (Laravel Pint) before committing",
+    ),
+  );
+  assert.ok(
+    isNearDuplicate(
+      'commit subjects in the imperative mood ("Add check", not "Added")',
+      "Yuki wants commit subjects in the imperative mood",
+    ),
+  );
 });
