@@ -328,7 +328,7 @@ const REPEAT_MARK =
  * first to find out", ", we'd rather …"). What follows it says why, not what.
  */
 const REASON =
-  /(?:\s*[,;:(—–-]+\s*|\s+)(?:because|'?cause|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
+  /(?<![\s,;:(—–-])[\s,;:(—–-]+(?:because|'?cause|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
 
 /** Rule words: a reason that holds one states a rule of its own ("since we never commit …"). */
 const RULE_WORD =

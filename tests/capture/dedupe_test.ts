@@ -248,3 +248,13 @@ Deno.test("a statement that names code, a quoted name or an end the neighbour do
     ),
   );
 });
+
+Deno.test("a reason after a long run of separators is still cut, and nothing else is", () => {
+  // The separator before a reason is matched from the start of its run only (a run of 20,000
+  // spaces took a second a call when every position of it was tried).
+  for (const run of [" ".repeat(20_000), "-".repeat(20_000), ", ".repeat(10_000)]) {
+    const text = `use pnpm${run}x`;
+    assert.ok(statement(text).endsWith(" x"));
+    assert.equal(statement(`use pnpm${run}because npm rewrites the lockfile`), "use pnpm");
+  }
+});
