@@ -37,7 +37,7 @@ import {
   targetsOf,
 } from "./paraphrase.ts";
 import { askedQuestions, importConversations, loadData } from "./locomo.ts";
-import { storeOf } from "../src/memory/diagnostics.ts";
+import { importsSettled, storeOf } from "../src/memory/diagnostics.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import { builtinSif } from "../src/embed/sif.ts";
 import { builtinWordVectors, cosine } from "../src/embed/words.ts";
@@ -237,6 +237,7 @@ for (const spec of paraphrase) {
       );
       queries.push({ set: split, aimed: !!targets, ...q });
     }
+    await importsSettled(o.service as SqlMemoryService);
     await o.close();
   }
 }
@@ -264,6 +265,7 @@ if (values.locomo === "on") {
       queries.push({ set: "locomo", aimed: false, ...other });
     }
   }
+  await importsSettled(o.service as SqlMemoryService);
   await o.close();
 }
 
