@@ -147,6 +147,26 @@ export function alignment(
   from = ALIGN_FROM,
 ): number {
   if (!q.total) return 0;
+  const matches = alignMatches(q, content, vectors);
+  let got = 0;
+  q.words.forEach((w, i) => got += w.weight * creditOf(matches[i], from));
+  return got / q.total;
+}
+
+/** The credit of a query word's match: 1 for the word itself, (c − t) / (1 − t) above t. */
+export function creditOf(match: number, from = ALIGN_FROM): number {
+  return match >= 1 ? 1 : match > from ? Math.min(1, (match - from) / (1 - from)) : 0;
+}
+
+/**
+ * Each query word's match in a memory's content (in the order of `q.words`): 1 when the
+ * memory has the word in some form (or names a tool whose category words hold it), else the
+ * best word-vector cosine of a word of the memory (its tool names' category words included),
+ * 0 when none is known. {@link alignment} weighs them; tasks/rank_replay.ts reads them whole.
+ */
+export function alignMatches(q: AlignQuery, content: string, vectors: WordVectors): Float32Array {
+  const out = new Float32Array(q.words.length);
+  if (!q.words.length) return out;
   // The memory's index terms (a stem per word, cached; an identifier only when the query has
   // one, which the whole of terms() finds).
   const words = content.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -156,25 +176,20 @@ export function alignment(
   const lent = names.flatMap((n) => categoriesOf(n) ?? []);
   for (const c of lent) have.add(stem(c));
   const missed: number[] = [];
-  let got = 0;
   q.words.forEach((w, i) => {
-    if ([...w.forms].some((f) => have.has(f))) got += w.weight;
+    if ([...w.forms].some((f) => have.has(f))) out[i] = 1;
     else if (w.vectors.length) missed.push(i);
   });
-  if (!missed.length) return got / q.total;
-  const best = new Float32Array(q.words.length);
+  if (!missed.length) return out;
   const seen = new Set<string>();
   for (const x of [...words, ...lent]) {
     if (seen.has(x) || STOP_WORDS.has(x)) continue;
     seen.add(x);
     const cos = bestOf(q, x, vectors);
     if (!cos) continue;
-    for (const i of missed) if (cos[i] > best[i]) best[i] = cos[i];
+    for (const i of missed) if (cos[i] > out[i]) out[i] = Math.min(cos[i], 0.999999);
   }
-  for (const i of missed) {
-    if (best[i] > from) got += q.words[i].weight * Math.min(1, (best[i] - from) / (1 - from));
-  }
-  return got / q.total;
+  return out;
 }
 
 /** The best cosine of a memory word with each query word (cached per search); null: unknown. */

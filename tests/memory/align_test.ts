@@ -6,7 +6,7 @@
  * fused relevance stays in 0..1.
  */
 import assert from "node:assert/strict";
-import { alignment, alignQuery } from "../../src/memory/align.ts";
+import { alignMatches, alignment, alignQuery, creditOf } from "../../src/memory/align.ts";
 import {
   ALIGNED_NORM,
   alignedRelevance,
@@ -58,6 +58,28 @@ Deno.test("alignment depends on the query and the memory alone", async () => {
   const before = alignment(q, "Standup happens every Monday morning", words);
   alignment(q, "Something unrelated about gardening tools", words);
   assert.equal(alignment(q, "Standup happens every Monday morning", words), before);
+});
+
+Deno.test("alignment matches: 1 for a word the memory has, its nearest word's cosine otherwise", async () => {
+  const words = await builtinWordVectors();
+  const q = alignQuery("who repairs the automobile", words);
+  const content = "The mechanic repairs our car";
+  const m = alignMatches(q, content, words);
+  assert.equal(m.length, q.words.length);
+  // "repairs" is in the memory; "automobile" is not, its nearest word there ("car") is near.
+  const at = (word: string) => q.words.findIndex((w) => w.forms.has(word));
+  assert.equal(m[at("repair")], 1);
+  const near = m[at("automobil")];
+  assert.ok(near > ALIGNMENT_FROM && near < 1, `automobile ~ car: ${near}`);
+  // The alignment is the matches' credits weighed by the words' information.
+  const weighed = q.words.reduce((s, w, i) => s + w.weight * creditOf(m[i]), 0) / q.total;
+  assert.ok(Math.abs(alignment(q, content, words) - weighed) < 1e-12);
+  // Credit: none up to the threshold, all for the word itself.
+  assert.equal(creditOf(ALIGNMENT_FROM), 0);
+  assert.equal(creditOf(1), 1);
+  assert.ok(Math.abs(creditOf(0.7, 0.4) - 0.5) < 1e-12);
+  // A memory with no word of the query, nor any known word: no match at all.
+  assert.deepEqual([...alignMatches(q, "", words)], q.words.map(() => 0));
 });
 
 Deno.test("aligned relevance: in 0..1, rising with each of its parts", () => {
