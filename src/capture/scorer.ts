@@ -204,6 +204,9 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   if (setup) f.set("setup:any", 1);
   if (setup >= 2) f.set("setup:two", 1);
   if (STANDING.test(core)) f.set("scope:standing", 1);
+  // The user confirmed the agent's statement ("X — right?" "yes"): a mark of the statement, not
+  // of a rule's words, weighed as the other marks are.
+  if (g.rule === "agent-confirmed") f.set("confirmed", 1);
   for (const [name, re] of MARKS) if (re.test(l)) f.set(name, 1);
   const scoped = SCOPED.test(l);
   const oneOff = ONE_OFF.test(l);
