@@ -46,13 +46,16 @@ export const ASKS_STANDING =
 export const TAG_QUESTION =
   /^(.{12,}?)(?:\s*[—–]\s*|\s+-\s+|[;,]\s*)(?:(?:is|are|was|does|do) (?:that|this|it)\b[^?]*|(?<=[—–-]\s*)(?:is|are) [^?]{2,60}|right|correct|true|yes)\?\s*$|^(?:and |so |also )?(.{12,}?),? so (?:i|we) (should(?:n'?t)?|must(?:n'?t)?|need to|have to|can'?t|cannot) ([^?]{3,})\?\s*$/i;
 
-/** The statement a tag question asks about ({@link TAG_QUESTION}), or null. */
-export function tagStatement(last: string): string | null {
+/**
+ * The statement a tag question asks about ({@link TAG_QUESTION}), or null; `plain` when it is the
+ * statement alone ("X — right?"), not what the agent infers from it ("X, so I should Y?").
+ */
+export function tagStatement(last: string): { text: string; plain: boolean } | null {
   const m = last.match(TAG_QUESTION);
   if (!m) return null;
-  if (m[1]) return m[1].trim();
+  if (m[1]) return { text: m[1].trim(), plain: true };
   const neg = /n'?t$|^cannot$|^can'?t$/i.test(m[3]);
-  return `${m[2].trim()}, so ${neg ? "don't " : ""}${m[4].trim()}`;
+  return { text: `${m[2].trim()}, so ${neg ? "don't " : ""}${m[4].trim()}`, plain: false };
 }
 
 /** The agent offers to do something ("Should I…?", "Want me to…?"): a yes asks for work. */
@@ -75,7 +78,7 @@ export function agentStatement(
   // "X; is that the convention?", "X — right?", "X, so I should keep to Y?": the statement
   // before the question in the same sentence.
   const tag = tagStatement(ss[ss.length - 1]);
-  if (tag) ss.splice(ss.length - 1, 1, tag, "?");
+  if (tag) ss.splice(ss.length - 1, 1, tag.text, "?");
   for (let i = ss.length - 2; i >= 0; i--) {
     // The agent's own hedges ("it looks like", "I assume") are what the user confirms.
     const s = ss[i].replace(
@@ -85,7 +88,8 @@ export function agentStatement(
     // The statement of a tag question ("X — right?") is what the user is asked to confirm,
     // whatever it is about: a fact when no rule of the extractor knows it.
     const m = classifyAgent(s) ??
-      (tag && i === ss.length - 2 && s.split(/\s+/).length >= 5 && !hedged(s)
+      (tag?.plain && i === ss.length - 2 && s.split(/\s+/).length >= 5 && !hedged(s) &&
+          !isQuestion(s) && !OFFER.test(s)
         ? hit("fact", "agent-confirmed")
         : null);
     if (m) return { sentence: s, match: m, adjacent: i === ss.length - 2 };
