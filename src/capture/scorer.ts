@@ -164,6 +164,9 @@ export const SETUP: [string, RegExp, "s" | "core"][] = [
 export const STANDING =
   /\b(everywhere|anywhere|in (this|the|our) (repo|project|codebase|team)|in new code|for (every|any|all) (project|repo)s?|across the (repo|project|codebase))\b/;
 
+/** Said for every case: "ever", "anything", "anywhere", "in any PR". */
+export const EVER = /\b(ever|anything|anywhere|any (pr|repo|project|file|code))\b/;
+
 /** Which rule found the candidate: its own feature for the common ones, else its type's pool. */
 export function ruleFeature(rule: string, type: string, rules: readonly string[] = RULES): string {
   return rules.includes(rule) ? `rule:${rule}` : `rule:other-${type}`;
@@ -207,6 +210,8 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // The user confirmed the agent's statement ("X — right?" "yes"): a mark of the statement, not
   // of a rule's words, weighed as the other marks are.
   if (g.rule === "agent-confirmed") f.set("confirmed", 1);
+  // Said for every case ("no emojis, ever", "in any PR", "anywhere").
+  if (EVER.test(core)) f.set("ever", 1);
   for (const [name, re] of MARKS) if (re.test(l)) f.set(name, 1);
   const scoped = SCOPED.test(l);
   const oneOff = ONE_OFF.test(l);

@@ -73,6 +73,10 @@ Deno.test("features: a statement of the setup said in passing, a standing scope,
   assert.equal(featuresOf("validation uses one library everywhere").get("scope:standing"), 1);
   assert.equal(featuresOf("no generics-heavy code in new code, ok").get("scope:standing"), 1);
   assert.ok(!featuresOf("the validation code of the form looks odd").has("scope:standing"));
+  // Said for every case.
+  assert.equal(featuresOf("no emojis in commit messages, ever").get("ever"), 1);
+  assert.equal(featuresOf("don't bump the SDK version in any PR").get("ever"), 1);
+  assert.ok(!featuresOf("the emoji picker opens every time I type").has("ever"));
   // The user's confirmation of the agent's statement is a mark of its own.
   const [c] = generateCandidates([
     a("The nightly export writes to s3://acme-exports/nightly — right?"),
