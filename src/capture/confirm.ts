@@ -17,6 +17,8 @@ import {
   type Match,
   ONE_OFF,
   REQUEST_CLAUSE,
+  STATUS,
+  TASK_SUBJECT,
   wording,
 } from "./classify.ts";
 import { sentences } from "./sentences.ts";
@@ -88,13 +90,27 @@ export function agentStatement(
     // The statement of a tag question ("X — right?") is what the user is asked to confirm,
     // whatever it is about: a fact when no rule of the extractor knows it.
     const m = classifyAgent(s) ??
-      (tag?.plain && i === ss.length - 2 && s.split(/\s+/).length >= 5 && !hedged(s) &&
-          !isQuestion(s) && !OFFER.test(s)
+      (tag?.plain && i === ss.length - 2 && aboutTheSetup(s)
         ? hit("fact", "agent-confirmed")
         : null);
     if (m) return { sentence: s, match: m, adjacent: i === ss.length - 2 };
   }
   return null;
+}
+
+/** The agent's own work or the moment's state, not the setup ("I've updated the handler"). */
+const AGENT_WORK =
+  /\b(i|i'?ve|i'?ll|i'?m|i'?d|me|my|now|just|here'?s|done)\b|\b(added|changed|updated|removed|created|fixed|renamed|moved|wrote|implemented|refactored|deleted|replaced|bumped|switched)\b/i;
+
+/**
+ * A statement of a tag question that may stand as a fact of the setup when no rule of the
+ * extractor knows it: five words or more, said as known, not a question, an offer, the agent's
+ * own work, a state of the moment or a pointer at the work at hand.
+ */
+export function aboutTheSetup(s: string): boolean {
+  const core = s.replace(FILLER, "").trim();
+  return s.split(/\s+/).length >= 5 && !hedged(s) && !isQuestion(s) && !OFFER.test(s) &&
+    !AGENT_WORK.test(s) && !STATUS.test(s) && !TASK_SUBJECT.test(core);
 }
 
 export function classifyAgent(s: string): Match | null {

@@ -757,6 +757,11 @@ Deno.test("the statement of the agent's tag question, confirmed with one word, o
     ["The exporter is done, so I should open the PR now?", "yes"],
     ["Should I bump the SDK to .NET 9 in global.json — right?", "yes"],
     ["Lunch? — right?", "yes"],
+    // The agent's own work, a state of the moment, a pointer at the work at hand.
+    ["I've updated the handler to retry twice — does that look right?", "yes"],
+    ["The exporter retries twice on a timeout now — right?", "yes"],
+    ["The integration tests are failing on the login page — right?", "yep"],
+    ["This function returns the parsed config as a map, correct?", "yes"],
   ];
   for (const [agent, reply] of none) {
     assert.deepEqual(ruleCandidates([a(agent), u(reply)]), [], `${agent} / ${reply}`);
