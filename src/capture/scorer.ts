@@ -176,6 +176,13 @@ export function ruleFeature(rule: string, type: string, rules: readonly string[]
 const AGENT_DID =
   /\b(i('ve| have)? (added|changed|updated|removed|created|used|switched|wrote|made|set|moved|renamed|replaced|installed|fixed|ran|deleted)|i'll|done\b|updated|added|changed)\b/i;
 
+/** The agent's text ends in a question that is not an offer to do work ("Should I…?"). */
+export function answers(prevAgent: string): boolean {
+  const t = prevAgent.trim();
+  return /\?$/.test(t) &&
+    !/\b(should i|shall i|want me|do you want|would you like|can i|may i)\b[^?]*\?$/i.test(t);
+}
+
 /** The names and values of a candidate's features (those not zero). */
 export function features(g: Scored, rules: readonly string[] = RULES): Map<string, number> {
   const f = new Map<string, number>();
@@ -240,7 +247,9 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   if (/(^|[.!?\n])\s*(please\s+)?(can|could|would) you\b|(^|[.!\n])\s*please\b/i.test(rest)) {
     f.set("turn:asks", 1);
   }
-  if (g.turnSentences === 1) f.set("turn:one-sentence", 1);
+  // A turn of one sentence marks a request ("add a test for it"), unless it answers the agent's
+  // question (not an offer): "which port?" "it's 5433, compose maps it there".
+  if (g.turnSentences === 1 && !answers(g.prevAgent)) f.set("turn:one-sentence", 1);
   if (g.turnSentences >= 6) f.set("turn:long", 1);
   if (g.listed) f.set("listed", 1);
   // The place in the session.

@@ -73,6 +73,17 @@ Deno.test("features: a statement of the setup said in passing, a standing scope,
   assert.equal(featuresOf("validation uses one library everywhere").get("scope:standing"), 1);
   assert.equal(featuresOf("no generics-heavy code in new code, ok").get("scope:standing"), 1);
   assert.ok(!featuresOf("the validation code of the form looks odd").has("scope:standing"));
+  // A turn of one sentence that answers the agent's question is not marked as one (it marks
+  // requests); after an offer, or a turn that asks nothing, it is.
+  const reply = "it's port 5433 on the compose db";
+  const answer = generateCandidates([a("Which port does the local db listen on?"), u(reply)]);
+  assert.ok(!features(answer[0]).has("loose:turn:one-sentence"));
+  for (
+    const before of ["Should I change the port in the compose file?", "I've changed the port."]
+  ) {
+    const g = generateCandidates([a(before), u(reply)]);
+    assert.equal(features(g[0]).get("loose:turn:one-sentence"), 1, before);
+  }
   // Said for every case.
   assert.equal(featuresOf("no emojis in commit messages, ever").get("ever"), 1);
   assert.equal(featuresOf("don't bump the SDK version in any PR").get("ever"), 1);
