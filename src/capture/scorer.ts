@@ -116,6 +116,57 @@ const MARKS: [string, RegExp][] = [
   ],
 ];
 
+/**
+ * Marks of a statement of the setup, tried on the sentence (quotes of others blanked): what a
+ * fact said in passing looks like ("the staging db is on 5433", "we're on Postgres 16", "tokens
+ * go in expo-secure-store", "we print schemes OCaml style", "…, no enums"), whatever it is about.
+ */
+export const SETUP: [string, RegExp, "s" | "core"][] = [
+  // A name with a version ("Postgres 16", "python 3.11", "iOS 15", "v3").
+  [
+    "setup:version",
+    /\b[A-Za-z][\w+-]*\s+v?\d+(\.\d+)+\b|\bv\d+(\.\d+)*\b|\b[A-Za-z][\w+-]* \d{1,2}\b(?! ?(min|minutes?|h|hours?|days?|s|seconds?|ms|%|x)\b)/,
+    "s",
+  ],
+  // A port ("port 6432", ":5433", "on 3001").
+  ["setup:port", /\bport \d{2,5}\b|:\d{4,5}\b|\b(on|at) \d{4,5}\b/, "core"],
+  // A thing of the setup said to be a named thing ("prod is `acme-prod`", "the queues are
+  // critical, default and low"): a noun subject, "is/are", what it is.
+  [
+    "setup:copula",
+    /^(the |our |all )?(?!(it|this|that|these|those|there|he|she|they|i|you|we)\b)[\w.\/<>*-]+( [\w.\/<>*-]+){0,3} (is|are) (?!(not|now|still|just|really|so|too|very|a|an|it|this|that|fine|ok|okay|done|broken|down|up|slow|fast|red|green|going|being|getting)\b)[`"'\w.\/~-]/,
+    "core",
+  ],
+  // Where a thing is ("X is on/at/in/under Y", "X lives/goes/stays/runs in Y").
+  [
+    "setup:where",
+    /\b(is|are|lives?|sits?|stays?|goes|go|runs?) (on|at|in|under|inside|behind|through) /,
+    "core",
+  ],
+  // What the team does, in the present ("we use / run / deploy / host / print …").
+  [
+    "setup:we-do",
+    /\bwe (use|run|deploy|host|store|keep|target|pin|ship|build|test|print|implement|stay|check|support|follow|name|write|do|release|version|tag)\b/,
+    "core",
+  ],
+  // A kind of thing as the subject, in the present ("tokens go in…", "servers follow…",
+  // "staging models are named…").
+  [
+    "setup:kind-subject",
+    /^(the |our |all |new |any )?[a-z][\w-]*s( [a-z][\w-]*)? (go|get|are|use|live|run|stay|follow|need|come|have|must|should|don'?t|never|always)\b/,
+    "core",
+  ],
+  // What is excluded ("…, no enums", "no DecimalField for money").
+  ["setup:no-x", /(^|,\s*|;\s*|\band\s+)no [\w`"'-]+/, "core"],
+];
+
+/** A standing scope ("everywhere", "in new code", "in this project", "for every project"). */
+export const STANDING =
+  /\b(everywhere|anywhere|in (this|the|our) (repo|project|codebase|team)|in new code|for (every|any|all) (project|repo)s?|across the (repo|project|codebase))\b/;
+
+/** Said for every case: "ever", "anything", "anywhere", "in any PR". */
+export const EVER = /\b(ever|anything|anywhere|any (pr|repo|project|file|code))\b/;
+
 /** Which rule found the candidate: its own feature for the common ones, else its type's pool. */
 export function ruleFeature(rule: string, type: string, rules: readonly string[] = RULES): string {
   return rules.includes(rule) ? `rule:${rule}` : `rule:other-${type}`;
@@ -124,6 +175,13 @@ export function ruleFeature(rule: string, type: string, rules: readonly string[]
 /** The agent's text says it did something (that the user may correct). */
 const AGENT_DID =
   /\b(i('ve| have)? (added|changed|updated|removed|created|used|switched|wrote|made|set|moved|renamed|replaced|installed|fixed|ran|deleted)|i'll|done\b|updated|added|changed)\b/i;
+
+/** The agent's text ends in a question that is not an offer to do work ("Should I…?"). */
+export function answers(prevAgent: string): boolean {
+  const t = prevAgent.trim();
+  return /\?$/.test(t) &&
+    !/\b(should i|shall i|want me|do you want|would you like|can i|may i)\b[^?]*\?$/i.test(t);
+}
 
 /** The names and values of a candidate's features (those not zero). */
 export function features(g: Scored, rules: readonly string[] = RULES): Map<string, number> {
@@ -149,6 +207,18 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   }
   if (detail) f.set("detail:any", 1);
   if (SETUP_NOUN.test(l)) f.set("setup-noun", 1);
+  // A statement of the setup: how many of its marks the sentence has (each alone is too rare
+  // to weigh on its own: as features of their own they helped no fold), and a standing scope.
+  let setup = 0;
+  for (const [, re, on] of SETUP) if (re.test(on === "s" ? s : core)) setup++;
+  if (setup) f.set("setup:any", 1);
+  if (setup >= 2) f.set("setup:two", 1);
+  if (STANDING.test(core)) f.set("scope:standing", 1);
+  // The user confirmed the agent's statement ("X — right?" "yes"): a mark of the statement, not
+  // of a rule's words, weighed as the other marks are.
+  if (g.rule === "agent-confirmed") f.set("confirmed", 1);
+  // Said for every case ("no emojis, ever", "in any PR", "anywhere").
+  if (EVER.test(core)) f.set("ever", 1);
   for (const [name, re] of MARKS) if (re.test(l)) f.set(name, 1);
   const scoped = SCOPED.test(l);
   const oneOff = ONE_OFF.test(l);
@@ -177,7 +247,9 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   if (/(^|[.!?\n])\s*(please\s+)?(can|could|would) you\b|(^|[.!\n])\s*please\b/i.test(rest)) {
     f.set("turn:asks", 1);
   }
-  if (g.turnSentences === 1) f.set("turn:one-sentence", 1);
+  // A turn of one sentence marks a request ("add a test for it"), unless it answers the agent's
+  // question (not an offer): "which port?" "it's 5433, compose maps it there".
+  if (g.turnSentences === 1 && !answers(g.prevAgent)) f.set("turn:one-sentence", 1);
   if (g.turnSentences >= 6) f.set("turn:long", 1);
   if (g.listed) f.set("listed", 1);
   // The place in the session.

@@ -709,6 +709,65 @@ Deno.test("a confirmed standing question: the user's restatement, on the agent's
   );
 });
 
+Deno.test("the statement of the agent's tag question, confirmed with one word, on the agent's event", () => {
+  const cases: [string, string, string][] = [
+    [
+      "Noted. The solution uses EF Core with Postgres via Npgsql — right?",
+      "yes",
+      "The solution uses EF Core with Postgres via Npgsql",
+    ],
+    [
+      "I see the job sets spark.sql.shuffle.partitions to 2000 in JobConfig.scala — is that fixed for every environment?",
+      "yep",
+      "The job sets spark.sql.shuffle.partitions to 2000 in JobConfig.scala",
+    ],
+    [
+      "The reference results in test/reference are generated with Julia 1.10 — is 1.10 the pinned version?",
+      "yes pinned",
+      "The reference results in test/reference are generated with Julia 1.10",
+    ],
+    [
+      "And the prod cluster is EMR 7.1 with Spark 3.5, so I should keep to the 3.5 APIs?",
+      "correct",
+      "The prod cluster is EMR 7.1 with Spark 3.5, so keep to the 3.5 APIs",
+    ],
+    [
+      "CI builds with the .NET 8 SDK pinned in global.json, so I shouldn't use C# 13 features?",
+      "right",
+      "CI builds with the .NET 8 SDK pinned in global.json, so don't use C# 13 features",
+    ],
+    [
+      "Evaluation runs on the val split at full resolution, never at the training crop. Is that the convention for every eval here?",
+      "yes that's the rule",
+      "Evaluation runs on the val split at full resolution, never at the training crop.",
+    ],
+  ];
+  for (const [agent, reply, text] of cases) {
+    const ask = a(agent);
+    const c = ruleCandidates([ask, u(reply)]);
+    assert.equal(c.length, 1, `${agent}: ${JSON.stringify(c)}`);
+    assert.equal(c[0].text, text);
+    assert.equal(c[0].provenance.uuid, ask.uuid);
+    assert.equal(c[0].rule, "agent-confirmed");
+  }
+  // Not confirmed, an offer to do work, or a question with no statement: nothing.
+  const none: [string, string][] = [
+    ["The solution uses EF Core with Postgres via Npgsql — right?", "no, it's Dapper"],
+    ["The solution uses EF Core with Postgres via Npgsql — right?", "not sure"],
+    ["The exporter is done, so I should open the PR now?", "yes"],
+    ["Should I bump the SDK to .NET 9 in global.json — right?", "yes"],
+    ["Lunch? — right?", "yes"],
+    // The agent's own work, a state of the moment, a pointer at the work at hand.
+    ["I've updated the handler to retry twice — does that look right?", "yes"],
+    ["The exporter retries twice on a timeout now — right?", "yes"],
+    ["The integration tests are failing on the login page — right?", "yep"],
+    ["This function returns the parsed config as a map, correct?", "yes"],
+  ];
+  for (const [agent, reply] of none) {
+    assert.deepEqual(ruleCandidates([a(agent), u(reply)]), [], `${agent} / ${reply}`);
+  }
+});
+
 Deno.test("'…, applies in general' after a rule about doubt generalises it", () => {
   const c = ruleCandidates([
     u("when you're not sure about an API, say so instead of guessing. applies in general"),

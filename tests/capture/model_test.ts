@@ -172,7 +172,8 @@ Deno.test("the budgets: a call that could exceed one is not made; the offline ex
   const ex = modelExtractor(call, budget, { stats, maxOutputTokens: 500 });
   const t: Turn[] = [{
     role: "user",
-    text: "from now on always use `pnpm`",
+    // A rule the scorer proposes (a bare "always use `pnpm`" is under its threshold since 0.18).
+    text: "from now on always use `pnpm`, not npm, in this repo",
     uuid: "u",
     timestamp: "",
     sessionId: "s",

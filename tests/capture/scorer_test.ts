@@ -45,6 +45,59 @@ Deno.test("features: rule words, concrete details, persons", () => {
   assert.ok(!bare.has("detail:any"));
 });
 
+Deno.test("features: a statement of the setup said in passing, a standing scope, a confirmation", () => {
+  // Each of these has one mark of a statement of the setup or more, whatever it is about.
+  for (
+    const t of [
+      "the staging db is on 5433", // a port, where it is
+      "we're on Postgres 16 for the warehouse", // a version
+      "the queues are critical, default and low", // a noun subject is something named
+      "tokens go in the secure keychain store", // a kind of thing as the subject
+      "we print schemes in OCaml style", // what the team does
+      "money is stored as integer cents, no floats", // what is excluded
+    ]
+  ) assert.equal(featuresOf(t).get("setup:any"), 1, t);
+  const two = featuresOf("the read replica is on port 6432 behind pgbouncer");
+  assert.equal(two.get("setup:two"), 1);
+  // A request or a report on the work has none.
+  for (
+    const t of [
+      "please make the sidebar a little wider and bolder",
+      "it crashed twice after lunch today",
+      "this looks much better than before",
+    ]
+  ) {
+    const f = featuresOf(t);
+    assert.ok(!f.has("setup:any") && !f.has("setup:two"), t);
+  }
+  assert.equal(featuresOf("validation uses one library everywhere").get("scope:standing"), 1);
+  assert.equal(featuresOf("no generics-heavy code in new code, ok").get("scope:standing"), 1);
+  assert.ok(!featuresOf("the validation code of the form looks odd").has("scope:standing"));
+  // A turn of one sentence that answers the agent's question is not marked as one (it marks
+  // requests); after an offer, or a turn that asks nothing, it is.
+  const reply = "it's port 5433 on the compose db";
+  const answer = generateCandidates([a("Which port does the local db listen on?"), u(reply)]);
+  assert.ok(!features(answer[0]).has("loose:turn:one-sentence"));
+  for (
+    const before of ["Should I change the port in the compose file?", "I've changed the port."]
+  ) {
+    const g = generateCandidates([a(before), u(reply)]);
+    assert.equal(features(g[0]).get("loose:turn:one-sentence"), 1, before);
+  }
+  // Said for every case.
+  assert.equal(featuresOf("no emojis in commit messages, ever").get("ever"), 1);
+  assert.equal(featuresOf("don't bump the SDK version in any PR").get("ever"), 1);
+  assert.ok(!featuresOf("the emoji picker opens every time I type").has("ever"));
+  // The user's confirmation of the agent's statement is a mark of its own.
+  const [c] = generateCandidates([
+    a("The nightly export writes to s3://acme-exports/nightly — right?"),
+    u("yes"),
+  ]);
+  assert.equal(c.rule, "agent-confirmed");
+  assert.equal(features(c).get("confirmed"), 1);
+  assert.ok(!featuresOf("the nightly export writes to s3://acme-exports/nightly").has("confirmed"));
+});
+
 Deno.test("features: marks of a task scope, a report, a hypothesis, someone else's words", () => {
   const scoped = featuresOf(
     "make sure the widget always returns an empty list in this handler for now",
