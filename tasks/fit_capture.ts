@@ -14,15 +14,15 @@
  * {@link MIN_RULE} candidates in the training data are pooled by type.
  *
  * It is evaluated leave-one-split-out: fitted on all but one of the splits (dev, test, holdout,
- * holdout2, holdout3, holdout4), scored on the one left out, each fold's precision and recall printed at thresholds from
+ * holdout2, holdout3, holdout4, holdout5), scored on the one left out, each fold's precision and recall printed at thresholds from
  * 0.30 to 0.95 as the benchmark counts them (a kept candidate is right when its event has a
  * durable label not yet matched; recall over all durable labels, those the generator misses
  * included; a candidate that repeats one kept before in the session is dropped, as the pipeline
- * does). The threshold written is the highest at which the pooled precision is ≥ 0.90 and every
- * fold but one keeps a recall ≥ 0.60 (precision first: a missed memory costs little, a junk one
- * costs trust). The weights of which
+ * does). The threshold written is the lowest at which the pooled precision is ≥ 0.94 (the
+ * target 0.90 and the margin unseen sessions lost) and every fold but one ≥ 0.90
+ * ({@link chooseThreshold}). The weights of which
  * rule found a candidate are penalised {@link RULE_PENALTY} times more than the others. The
- * weights written are fitted on all six splits. `--check` writes nothing and exits 1 when the file differs from
+ * weights written are fitted on all seven splits. `--check` writes nothing and exits 1 when the file differs from
  * what it would write. Writes bench/results/capture-fit-<time>.json.
  */
 import { parseArgs } from "node:util";
@@ -48,7 +48,7 @@ export const RULE_PENALTY = 5;
 /** Rules with fewer candidates than this in the training data are pooled by type. */
 export const MIN_RULE = 8;
 /** The splits, in the order of the folds. */
-export const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4"];
+export const SPLITS = ["dev", "test", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"];
 /** Thresholds tried. */
 export const THRESHOLDS = Array.from(
   { length: 14 },
@@ -298,18 +298,26 @@ export function chooseLambda(xs: Example[]): number {
 type Curve = { t: number; precision: number; recall: number }[];
 
 /**
- * The highest threshold at which the pooled precision is at least {@link WANT_PRECISION} and
- * every fold but one keeps a recall of at least {@link WANT_RECALL} (precision first: a missed
- * memory costs little, a junk one costs trust); the lowest threshold when none does. With six
- * folds, "every fold" let the one split with the lowest recall (holdout4) pull the threshold down
- * to 0.45, where the pooled precision is 0.87 (docs/capture.md, round 3).
+ * What the pooled out-of-fold precision must exceed the target by: the three frozen splits run
+ * once with 0.17 were 0.019 to 0.040 less precise than its pooled out-of-fold figure (0.946
+ * against 0.906, 0.923 and 0.927; docs/capture.md).
+ */
+export const PRECISION_MARGIN = 0.04;
+
+/**
+ * The lowest threshold at which the pooled precision is at least {@link WANT_PRECISION} +
+ * {@link PRECISION_MARGIN} and every fold but one at least {@link WANT_PRECISION}: recall bought
+ * with the precision that sessions never seen are expected to keep (since 0.18; 0.17 took the
+ * highest threshold with the pooled precision at 0.90 and every fold but one at its recall, which
+ * spent a better scorer on precision the frozen runs had to spare, while their recall fell
+ * short). The highest threshold when none qualifies.
  */
 export function chooseThreshold(table: { folds: { curve: Curve }[]; pooled: Curve }): number {
   const ok = table.pooled.filter((c, i) =>
-    c.precision >= WANT_PRECISION &&
-    table.folds.filter((f) => f.curve[i].recall < WANT_RECALL).length <= 1
+    c.precision >= WANT_PRECISION + PRECISION_MARGIN - 1e-9 &&
+    table.folds.filter((f) => f.curve[i].precision < WANT_PRECISION).length <= 1
   );
-  return ok.length ? ok[ok.length - 1].t : table.pooled[0].t;
+  return ok.length ? ok[0].t : table.pooled[table.pooled.length - 1].t;
 }
 
 /** Fit every fold and the final model; the weights file's text and the figures. */

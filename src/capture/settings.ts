@@ -17,7 +17,7 @@
  *   the extractor was not tuned on, no floor was precise enough to be a default
  *   (docs/capture.md, "Auto-accept");
  * - `CAPTURE_MIN_CONFIDENCE`: the confidence from which the offline extractor proposes a
- *   candidate, a number in [0, 1] (default: its scorer's threshold, in scorer_weights.ts: 0.75
+ *   candidate, a number in [0, 1] (default: its scorer's threshold, in scorer_weights.ts: 0.6
  *   in 0.18; lower proposes more, and more junk: docs/capture.md).
  * @module
  */

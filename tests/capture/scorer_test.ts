@@ -193,8 +193,8 @@ Deno.test("the scorer's weights are what deno task fit:capture writes from the l
   }
 });
 
-Deno.test("the threshold: the highest with the pooled precision kept and every fold but one at its recall", () => {
-  // Invented curves over three thresholds: [precision, recall] of two folds and pooled.
+Deno.test("the threshold: the lowest with the pooled precision over the target by the margin and every fold but one at it", () => {
+  // Invented curves over three thresholds: [precision, recall] of three folds and pooled.
   const curve = (xs: [number, number][]) =>
     xs.map(([precision, recall], i) => ({ t: 0.5 + i * 0.1, precision, recall }));
   const table = (
@@ -206,28 +206,28 @@ Deno.test("the threshold: the highest with the pooled precision kept and every f
     folds: [{ curve: curve(a) }, { curve: curve(b) }, { curve: curve(c) }],
     pooled: curve(p),
   });
-  // One fold short of recall everywhere does not pull the threshold down; two do.
+  // 0.5: pooled 0.92 is under 0.94. 0.6: pooled 0.95, one fold under 0.90 is allowed.
   const one = table(
     [[0.9, 0.8], [0.95, 0.7], [0.99, 0.65]],
-    [[0.9, 0.8], [0.95, 0.7], [0.99, 0.55]],
-    [[0.8, 0.5], [0.9, 0.45], [0.95, 0.4]],
-    [[0.87, 0.7], [0.93, 0.62], [0.98, 0.53]],
+    [[0.95, 0.8], [0.96, 0.7], [0.99, 0.55]],
+    [[0.8, 0.5], [0.85, 0.45], [0.95, 0.4]],
+    [[0.92, 0.7], [0.95, 0.62], [0.98, 0.53]],
   );
   assert.equal(chooseThreshold(one), 0.6);
-  // The pooled precision below the floor rules a threshold out even when recall holds.
-  const lowPrecision = table(
-    [[0.8, 0.8], [0.85, 0.7], [0.88, 0.65]],
-    [[0.8, 0.8], [0.85, 0.7], [0.88, 0.65]],
-    [[0.8, 0.8], [0.95, 0.7], [0.95, 0.65]],
-    [[0.8, 0.8], [0.88, 0.7], [0.91, 0.65]],
+  // Two folds under 0.90 rule a threshold out even when the pooled precision holds.
+  const two = table(
+    [[0.89, 0.8], [0.89, 0.7], [0.99, 0.65]],
+    [[0.95, 0.8], [0.96, 0.7], [0.99, 0.55]],
+    [[0.8, 0.5], [0.85, 0.45], [0.95, 0.4]],
+    [[0.95, 0.7], [0.95, 0.62], [0.98, 0.53]],
   );
-  assert.equal(chooseThreshold(lowPrecision), 0.7);
-  // None: the lowest.
+  assert.equal(chooseThreshold(two), 0.7);
+  // None: the highest (the most precise).
   const none = table(
     [[0.8, 0.5], [0.85, 0.4], [0.88, 0.3]],
     [[0.8, 0.5], [0.85, 0.4], [0.88, 0.3]],
     [[0.8, 0.8], [0.95, 0.7], [0.95, 0.65]],
-    [[0.8, 0.6], [0.88, 0.5], [0.91, 0.4]],
+    [[0.8, 0.6], [0.88, 0.5], [0.93, 0.4]],
   );
-  assert.equal(chooseThreshold(none), 0.5);
+  assert.equal(chooseThreshold(none), 0.7);
 });
