@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|tuning|all] [--frozen-run] [--baseline DIR]`:
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|tuning|all] [--frozen-run] [--baseline DIR]`:
  * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
@@ -23,7 +23,8 @@
  * fold), `holdout4` a second one written beside it (run once at 06:13, fitting data since),
  * `holdout5` the next (run once at 06:45; fitting data since 0.18), `holdout6` the one after it
  * (written blind on 2026-11-29 from 08:17, run once at 08:49; `--frozen-run` guards a split not
- * run yet: add the next one to `UNRUN`);
+ * run yet: add the next one to `UNRUN`), `holdout7` the next (written blind from 08:55, mostly
+ * repeats of stored memories and changes to them);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
@@ -73,6 +74,7 @@ const SPLITS = [
   "holdout4",
   "holdout5",
   "holdout6",
+  "holdout7",
   "tuning",
   "all",
 ];
@@ -80,7 +82,7 @@ const SPLITS = [
  * Frozen splits not run yet: left out of `all`, and run only when asked by name with
  * `--frozen-run` (once: its figures are the record), so that no run that tunes sees them.
  */
-const UNRUN: string[] = [];
+const UNRUN: string[] = ["holdout7"];
 if (UNRUN.includes(values.split!) && !values["frozen-run"]) {
   console.error(
     `--split ${values.split} is a frozen split not run yet: add --frozen-run to run it (once)`,
