@@ -1,6 +1,6 @@
 /**
  * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
- * dev, test, holdout, holdout2, holdout3, holdout4, holdout5 and holdout6 splits) and bench/data/capture/labels.json, merging the labels of the
+ * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6 and holdout7 splits) and bench/data/capture/labels.json, merging the labels of the
  * real Claude Code transcripts (bench/data/capture/real/, labelled by
  * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
  * rerun writes the same bytes.
@@ -20,6 +20,7 @@ import { HOLDOUT3 } from "./capture_data/sessions_holdout3.ts";
 import { HOLDOUT4 } from "./capture_data/sessions_holdout4.ts";
 import { HOLDOUT5 } from "./capture_data/sessions_holdout5.ts";
 import { HOLDOUT6 } from "./capture_data/sessions_holdout6.ts";
+import { HOLDOUT7 } from "./capture_data/sessions_holdout7.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -37,7 +38,8 @@ function build(
     | "holdout3"
     | "holdout4"
     | "holdout5"
-    | "holdout6",
+    | "holdout6"
+    | "holdout7",
 ): { jsonl: string; labels: SessionLabels } {
   const s = new Session({ ...script, split });
   script.run(s);
@@ -57,6 +59,7 @@ for (
     [HOLDOUT4, "holdout4"],
     [HOLDOUT5, "holdout5"],
     [HOLDOUT6, "holdout6"],
+    [HOLDOUT7, "holdout7"],
   ] as const
 ) {
   for (const script of scripts) {

@@ -60,7 +60,8 @@ export interface SessionLabels {
     | "holdout3"
     | "holdout4"
     | "holdout5"
-    | "holdout6";
+    | "holdout6"
+    | "holdout7";
   real: boolean;
   project: string;
   cwd: string;
@@ -194,7 +195,8 @@ export interface SessionSpec {
     | "holdout3"
     | "holdout4"
     | "holdout5"
-    | "holdout6";
+    | "holdout6"
+    | "holdout7";
   cwd: string;
   style: string;
   stored?: string[];
