@@ -25,8 +25,13 @@
  * write: its files and joined spellings (`Cargo.toml` → `cargotoml`, `west.yml`, `prj.conf`,
  * `cargo-nextest`, `flux2`, `hashicorp-vault`, `docker-compose`, `pytorch-lightning`). A name
  * written as two words ("GitHub Actions", "west build") is found by its parts only.
+ *
+ * Since 0.18 the table also holds developers' jargon (src/domain/jargon.ts: login → sign
+ * account password, refactor → restructure code), words of everyday software work that the
+ * vectors lack as they lack tool names, read the same way; a key is in one of the two lists.
  * @module
  */
+import { JARGON } from "./jargon.ts";
 
 const ENTRIES = [
   // Languages and runtimes
@@ -1684,7 +1689,7 @@ const ENTRIES = [
 ];
 
 const TABLE: ReadonlyMap<string, readonly string[]> = new Map(
-  ENTRIES.map((line) => {
+  [...ENTRIES, ...JARGON].map((line) => {
     const at = line.indexOf(":");
     return [line.slice(0, at), line.slice(at + 1).trim().split(/\s+/)] as const;
   }),

@@ -22,9 +22,13 @@ import { categoriesOf, namesIn } from "../domain/categories.ts";
  * Model name of the SIF vectors (bumped when the encoding changes: a database whose memories
  * have another model's vectors re-encodes them in place at start, src/memory/dense.ts). v2:
  * a tool's name also contributes its category words (src/domain/categories.ts); v3: the table
- * of those names grew (565 → 1,600 names), so a stored vector of v2 may lack some.
+ * of those names grew (565 → 1,600 names), so a stored vector of v2 may lack some; v4: the
+ * table also gives developers' jargon its plain words (src/domain/jargon.ts: login, refactor,
+ * timezone), so a stored vector of v3 lacks them.
  */
-export const SIF_MODEL = "glove-100d-50k-sif-v3";
+export const SIF_MODEL = "glove-100d-50k-sif-v4";
+/** Model name of the SIF vectors of 0.17's table (tool names only, without the jargon). */
+export const SIF_MODEL_V3 = "glove-100d-50k-sif-v3";
 /** Model name of the SIF vectors with 0.16's smaller table of category words. */
 export const SIF_MODEL_V2 = "glove-100d-50k-sif-v2";
 /** Model name of the SIF vectors without the category words (0.15's encoding). */

@@ -1,12 +1,23 @@
 /**
  * The table of tool names to category words (src/domain/categories.ts): every category word is
  * a word of the shipped vectors, no name maps to itself, each has 2–4 words, lookups ignore
- * case and `. - _`, and names are found in a text.
+ * case and `. - _`, and names are found in a text; since 0.18 also developers' jargon
+ * (src/domain/jargon.ts), read as the same table.
  */
 import assert from "node:assert/strict";
 import { categoriesOf, categoryKey, categoryTable, namesIn } from "../../src/domain/categories.ts";
 import { builtinWordVectors } from "../../src/embed/words.ts";
 import { STOP_WORDS } from "../../src/domain/terms.ts";
+import { JARGON } from "../../src/domain/jargon.ts";
+
+const CATEGORIES_SOURCE = await Deno.readTextFile(
+  new URL("../../src/domain/categories.ts", import.meta.url),
+);
+
+/** The names written in categories.ts's own list (the tools). */
+function categoryTableSource(): string[] {
+  return [...CATEGORIES_SOURCE.matchAll(/^ {2}"([^":]+):/gm)].map((m) => m[1]);
+}
 
 Deno.test("categories: every category word is in the shipped word vectors, not a stop word", async () => {
   const words = await builtinWordVectors();
@@ -43,12 +54,10 @@ Deno.test("categories: lookups ignore case and . - _", () => {
   }
 });
 
-Deno.test("categories: each name is written once in the table", async () => {
-  const source = await Deno.readTextFile(
-    new URL("../../src/domain/categories.ts", import.meta.url),
-  );
-  const names = [...source.matchAll(/^ {2}"([^":]+):/gm)].map((m) => m[1]);
-  assert.equal(names.length, categoryTable().size, "a name written twice");
+Deno.test("categories: each name is written once in the table", () => {
+  const names = categoryTableSource();
+  assert.equal(new Set(names).size, names.length, "a name written twice");
+  assert.equal(names.length + JARGON.length, categoryTable().size, "a name written twice");
 });
 
 Deno.test("categories: tools of many ecosystems", () => {
@@ -162,4 +171,81 @@ Deno.test("categories: names in a text, whole or by their parts", () => {
     namesIn("We took the ferry to the west coast, lit the torch and had a drink in the room."),
     [],
   );
+});
+
+Deno.test("jargon: words the vectors lack, each written once, none a tool's name too", async () => {
+  const words = await builtinWordVectors();
+  assert.ok(JARGON.length >= 800, `${JARGON.length} words`);
+  const keys = JARGON.map((line) => line.slice(0, line.indexOf(":")));
+  const tools = new Set(categoryTableSource());
+  const inVectors = keys.filter((k) => words.rank(k) !== undefined);
+  assert.deepEqual(inVectors, [], "a word the vectors have keeps its own meaning");
+  assert.equal(new Set(keys).size, keys.length, "a word written twice");
+  assert.deepEqual(keys.filter((k) => tools.has(k)), [], "a word also a tool's name");
+  for (const k of keys) assert.equal(k, categoryKey(k), `${k} is a key`);
+  assert.equal(categoryTable().size, tools.size + keys.length);
+});
+
+Deno.test("jargon: everyday words of software work have plain words", () => {
+  const has = (name: string, word: string) =>
+    assert.ok(categoriesOf(name)?.includes(word), `${name}: ${categoriesOf(name)}`);
+  has("login", "sign");
+  has("Logins", "account");
+  has("logout", "sign");
+  has("signup", "register");
+  has("refactor", "restructure");
+  has("refactoring", "code");
+  has("debug", "bugs");
+  has("debugging", "fixing");
+  has("linter", "style");
+  has("parse", "text");
+  has("timezone", "zone");
+  has("async", "asynchronous");
+  has("deps", "libraries");
+  has("hotfix", "fix");
+  has("rollouts", "releases");
+  has("healthcheck", "health");
+  has("typecheck", "type");
+  has("i18n", "translation");
+  has("hyperparameters", "training");
+  has("shader", "graphics");
+});
+
+Deno.test("jargon: words common in another sense are not in the table", () => {
+  for (
+    const w of [
+      "lint",
+      "sandbox",
+      "callback",
+      "restful",
+      "shard",
+      "crud",
+      "macros",
+      "sprites",
+      "epochs",
+      "hydration",
+      "cherry-pick",
+      "fine-tune",
+      "sidecar",
+      "daemon",
+      "logger",
+      "keychain",
+      "stubs",
+      "teardown",
+      "verbose",
+      "hallucination",
+      "ides",
+      "matchmaking",
+    ]
+  ) {
+    assert.equal(categoriesOf(w), undefined, w);
+  }
+});
+
+Deno.test("jargon: found in a text as tool names are", () => {
+  assert.deepEqual(
+    namesIn("Users can't log in since the refactor; the login page times out in staging."),
+    ["refactor", "login"],
+  );
+  assert.deepEqual(namesIn("We cherry-picked the fine-tune into a sandbox."), []);
 });

@@ -2,7 +2,8 @@
  * Tool names' category words in the dense leg (src/domain/categories.ts, src/embed/sif.ts):
  * a memory that names the tool is found for a prompt that names its category, the prompt hook
  * does not inject it for an unrelated prompt, and a database encoded by the v1 vectors is
- * re-encoded in place, and so is one of v2 (0.16's smaller table).
+ * re-encoded in place, and so is one of v2 (0.16's smaller table) and one of v3 (0.17's table,
+ * without developers' jargon).
  */
 import assert from "node:assert/strict";
 import { pgliteService } from "../helpers.ts";
@@ -12,6 +13,7 @@ import {
   SIF_MODEL,
   SIF_MODEL_V1,
   SIF_MODEL_V2,
+  SIF_MODEL_V3,
   SifEncoder,
 } from "../../src/embed/sif.ts";
 import { dot } from "../../src/embed/dense.ts";
@@ -28,7 +30,7 @@ const MEMORIES = [
 Deno.test("sif v2: a tool name contributes its category words", async () => {
   const sif = await builtinSif();
   assert.equal(sif.info.model, SIF_MODEL);
-  assert.equal(SIF_MODEL, "glove-100d-50k-sif-v3");
+  assert.equal(SIF_MODEL, "glove-100d-50k-sif-v4");
   // Another weight is another encoding (a database of it would be re-encoded).
   assert.equal(new SifEncoder(sif.words, { categories: 0 }).info.model, SIF_MODEL_V1);
   assert.notEqual(new SifEncoder(sif.words, { categories: 1 }).info.model, SIF_MODEL);
@@ -40,6 +42,17 @@ Deno.test("sif v2: a tool name contributes its category words", async () => {
   // A text whose only informative word is a name the vectors lack still has a vector.
   assert.equal(sif.vector("pnpm", false), null);
   assert.ok(sif.vector("pnpm"));
+});
+
+Deno.test("sif v4: a word of developers' jargon contributes its plain words", async () => {
+  const sif = await builtinSif();
+  const query = sif.vector("users cannot sign in to their account")!;
+  const memory = "The login page times out after the refactor.";
+  const withJargon = dot(query, sif.vector(memory)!);
+  const without = dot(query, sif.vector(memory, false)!);
+  assert.ok(withJargon > without + 0.1, `${withJargon} vs ${without}`);
+  assert.equal(sif.vector("refactor", false), null);
+  assert.ok(sif.vector("refactor"));
 });
 
 Deno.test("sif v2: the vector from a re-rank's word sentence is the vector of the text", async () => {
@@ -89,7 +102,7 @@ Deno.test("categories: a memory about pnpm is found for the package manager; not
   }
 });
 
-for (const old of [SIF_MODEL_V1, SIF_MODEL_V2]) {
+for (const old of [SIF_MODEL_V1, SIF_MODEL_V2, SIF_MODEL_V3]) {
   Deno.test(`categories: a database with the ${old} vectors is re-encoded in place`, async () => {
     const { service, db, close } = await pgliteService();
     try {
