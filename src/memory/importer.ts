@@ -18,6 +18,7 @@ import type { ImportResult } from "./types.ts";
 import type { NewMemory } from "./validate.ts";
 import type { Reclaimer } from "./vacuum.ts";
 import { IMPORT_CHUNK_MIN, newRow, writeInChunks } from "./rows.ts";
+import type { NewRow } from "../store/sql.ts";
 
 /** Items embedded per call during an import (the event loop gets a turn after each). */
 export const IMPORT_EMBED_BATCH = 256;
@@ -27,6 +28,12 @@ export const IMPORT_EMBED_BATCH = 256;
  * and the daemon kept the heap it grew to).
  */
 export const IMPORT_SLICE = IMPORT_EMBED_BATCH;
+/**
+ * The first slice of an import is this small, so that the database begins writing after the
+ * vectors of a few items rather than of a whole slice (it waited about 15–20 ms of a 550 ms
+ * call of 1,000 items; docs/performance.md, "0.18").
+ */
+export const IMPORT_FIRST_SLICE = 64;
 /**
  * How long after the last bulk import the database's worker is renewed (its index build's
  * memory given back): long enough for the next request of a series of imports to begin. The
@@ -186,25 +193,31 @@ export class Importer {
       const abandoned = () =>
         new MemoryError(409, "the import was abandoned by another process; import again");
       const chunks = { size: IMPORT_CHUNK_MIN };
+      const end = (i: number) => i === 0 ? IMPORT_FIRST_SLICE : i + IMPORT_SLICE;
       const embedSlice = (i: number) => {
-        const texts = valid.slice(i, i + IMPORT_SLICE).map((v) => v.content);
+        const texts = valid.slice(i, end(i)).map((v) => v.content);
         return Promise.all([this.#d.embedInBatches(texts), this.#d.denseOf(texts)]);
       };
+      const stage = async (chunk: NewRow[]) => {
+        if (!await this.#d.store.stageImport(job, chunk, check)) throw abandoned();
+      };
       let embedding = embedSlice(0);
-      for (let i = 0; i < valid.length; i += IMPORT_SLICE) {
-        const slice = valid.slice(i, i + IMPORT_SLICE);
+      // Rows of the slices before that did not fill a chunk: they go first in the next one
+      // (a slice's last chunk was a short one, each a transaction of its own).
+      let left: NewRow[] = [];
+      for (let i = 0; i < valid.length; i = end(i)) {
+        const slice = valid.slice(i, end(i));
         const [vectors, dense] = await embedding;
+        const more = end(i) < valid.length;
         // The next slice is embedded here while this one is written by the database (its
         // worker thread, or the server): two cores at work. Its failure is thrown when it is
         // awaited, after this slice's.
-        if (i + IMPORT_SLICE < valid.length) {
-          embedding = embedSlice(i + IMPORT_SLICE);
+        if (more) {
+          embedding = embedSlice(end(i));
           embedding.catch(() => {});
         }
-        const rows = slice.map((v, j) => newRow(v, vectors[j], now, dense[j]));
-        await writeInChunks(rows, async (chunk) => {
-          if (!await this.#d.store.stageImport(job, chunk, check)) throw abandoned();
-        }, chunks);
+        const rows = left.concat(slice.map((v, j) => newRow(v, vectors[j], now, dense[j])));
+        left = await writeInChunks(rows, stage, chunks, more);
       }
       // The index built before the rows are published: they are searched with it at once.
       await endBulk();

@@ -22,15 +22,19 @@ export const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve,
  * Write `rows` in chunks, each one call of `write` taking about
  * {@link IMPORT_CHUNK_TARGET_MS} (the size adapts to the measured time, at most doubling
  * from one chunk to the next), with a turn of the event loop after each: other requests
- * wait for one chunk at most.
+ * wait for one chunk at most. With `more` (more rows follow, as the next slice of an import),
+ * the rows left that do not fill a chunk are not written but returned, to go first in the
+ * next call; otherwise none is left.
  */
 export async function writeInChunks<T>(
   rows: T[],
   write: (chunk: T[]) => Promise<void>,
   state = { size: IMPORT_CHUNK_MIN },
-): Promise<void> {
+  more = false,
+): Promise<T[]> {
   let size = state.size;
   for (let i = 0; i < rows.length;) {
+    if (more && rows.length - i < size) return rows.slice(i);
     const chunk = rows.slice(i, i + size);
     const t0 = performance.now();
     await write(chunk);
@@ -41,6 +45,7 @@ export async function writeInChunks<T>(
     state.size = size;
     await nextTurn();
   }
+  return [];
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The path of one search through the service: validate, weigh the query's terms, read the
- * candidates (the lexical and vector sides in one statement, the dense leg's nearest beside
- * it), rank them (ranking.ts) and give each result its confidence (confidence.ts), with the
- * signals it comes from (which the service's `search` drops and diagnostics.ts keeps).
+ * candidates (the lexical and vector sides and the dense leg's nearest in one statement),
+ * rank them (ranking.ts) and give each result its confidence (confidence.ts), with the signals
+ * it comes from (which the service's `search` drops and diagnostics.ts keeps).
  * docs/architecture.md, "The path of a search", follows it from the request down.
  * @module
  */
@@ -69,45 +69,52 @@ export async function searchMemories(
   const groups = mode === "vector" ? [] : queryTerms.map(variantsOf);
   // The corpus statistics (cached: usually no round trip) weigh the query's terms; the
   // store receives the weights ready-made (ranking.ts).
+  // The dense leg (src/memory/dense.ts): the memories nearest by meaning, whatever their
+  // words; its query vector is made beside the embedding, and its read is part of the
+  // candidates' statement (Store.candidatesWithDense).
+  const denseQuery = mode === "hybrid" && d.denseEncoder
+    ? d.denseEncoder().then((encoder) => {
+      const query = encoder?.vector(q.query);
+      return encoder && query ? { encoder, query } : null;
+    })
+    : Promise.resolve(null);
   const found = Promise.all([
     d.embed([q.query]),
     groups.length ? d.store.corpusStats(scope, [...new Set(groups.flat())]) : null,
-  ]).then(([[embedding], stats]) =>
-    d.store.candidates(
+    denseQuery,
+  ]).then(async ([[embedding], stats, dq]) => {
+    const lexical = stats ? lexicalQuery(groups, stats) : null;
+    if (!dq) {
+      const candidates = await d.store.candidates(
+        embedding,
+        lexical,
+        scope,
+        RECALL_CANDIDATES,
+        now,
+        mode !== "lexical",
+      );
+      return { candidates, leg: null };
+    }
+    const both = await d.store.candidatesWithDense(
       embedding,
-      stats ? lexicalQuery(groups, stats) : null,
+      lexical,
       scope,
       RECALL_CANDIDATES,
       now,
+      { vector: dq.query, k: DENSE_CANDIDATES },
       mode !== "lexical",
-    )
-  );
-  // The dense leg (src/memory/dense.ts), beside: the memories nearest by meaning, whatever
-  // their words.
-  const dense = mode === "hybrid" && d.denseEncoder
-    ? d.denseEncoder().then(async (encoder) => {
-      const query = encoder?.vector(q.query);
-      if (!encoder || !query) return null;
-      const near = await d.store.denseNearest(query, scope, DENSE_CANDIDATES, now);
-      return { encoder, query, near };
-    })
-    : Promise.resolve(null);
+    );
+    return { candidates: both.candidates, leg: { ...dq, near: both.near } };
+  });
   // Word vectors weigh the query's words for the confidence (and re-rank the builtin
   // embedder's candidates): loaded once, beside the search.
   const vectors = d.vectors();
-  const [checked, searched, loaded, nearby] = await Promise.allSettled([
-    usable,
-    found,
-    vectors,
-    dense,
-  ]);
+  const [checked, searched, loaded] = await Promise.allSettled([usable, found, vectors]);
   if (checked.status === "rejected") throw checked.reason;
   if (searched.status === "rejected") throw searched.reason;
   if (loaded.status === "rejected") throw loaded.reason;
-  if (nearby.status === "rejected") throw nearby.reason;
   const words = loaded.value;
-  const leg = nearby.value;
-  const candidates = searched.value;
+  const { candidates, leg } = searched.value;
   if (leg) {
     // A memory only the dense leg found shares no word the lexical side weighed: it joins
     // with no lexical relevance, its dense cosine its way into the ranking.

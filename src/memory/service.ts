@@ -581,13 +581,19 @@ export class SqlMemoryService implements MemoryService {
   import(items: ImportItem[]): Promise<ImportResult> {
     return this.#importer.import(async () => {
       const all = validateImport(items);
+      // The database's two reads (the recorded embedder; the items already stored: same
+      // content, scope, project and type, skipped so that re-importing an export stores
+      // nothing twice) run while this thread looks for secrets; a secret found is the answer.
+      const usable = this.#assertVectorsUsable();
+      const stored = this.#store.existingKeys(all, this.#now());
+      usable.catch(() => {});
+      stored.catch(() => {});
       for (const [i, v] of all.entries()) {
         await assertNoSecrets(`items[${i}].content`, v.content);
       }
-      await this.#assertVectorsUsable();
-      // Items already stored (same content, scope, project and type), or repeated in this
-      // import, are skipped: re-importing an export stores nothing twice.
-      const seen = await this.#store.existingKeys(all, this.#now());
+      await usable;
+      const seen = await stored;
+      // Items repeated in this import are skipped too.
       const valid = all.filter((v) => {
         const key = importKey(v);
         if (seen.has(key)) return false;

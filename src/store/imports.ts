@@ -16,6 +16,7 @@ import {
   type Postings,
   postingsOf,
   rowsPayload,
+  rowsPayloadDense,
   VISIBLE,
 } from "./sql.ts";
 
@@ -58,11 +59,13 @@ const STAGE_ROWS = stageRows(`select * from jsonb_to_recordset($1::text::jsonb) 
  * Neither formatted as text here nor parsed (`float_in`, in WASM) there.
  */
 const STAGE_ROWS_BINARY = stageRows(`select r.*,
-                  ($7::real[])[r.j * $8::int + 1 : (r.j + 1) * $8::int] as embedding
+                  ($7::real[])[r.j * $8::int + 1 : (r.j + 1) * $8::int] as embedding,
+                  case when r.dk is not null
+                       then ($9::real[])[r.dk * $10::int + 1 : (r.dk + 1) * $10::int] end as dense
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, len int, dense text)`);
+                updated_at timestamptz, expires_at timestamptz, len int, dk int)`);
 
 /** An import chunk's statement over the rows `x` that `rows` selects. */
 function stageRows(rows: string): string {
@@ -152,18 +155,25 @@ export async function writeChunk(
       lens.push(len);
     }
   });
-  // The embedded database takes the vectors in binary, a server as text ({@link rowsPayload}).
-  const { json, vectors } = rowsPayload(db, rows, (j) => ({ len: posts[j].len }));
+  // The embedded database takes the vectors in binary, both kinds ({@link rowsPayloadDense}), a
+  // server as text ({@link rowsPayload}).
+  const len = (j: number) => ({ len: posts[j].len });
+  const binary = rowsPayloadDense(db, rows, len);
   const postings = [at, ks, tfs, lens].map((xs) => `{${xs.join(",")}}`);
   const [out] = await db.query<{ posted: number }>(
-    vectors ? STAGE_ROWS_BINARY : STAGE_ROWS,
-    [json, job, ...postings, ...(vectors ?? [])],
+    binary ? STAGE_ROWS_BINARY : STAGE_ROWS,
+    binary
+      ? [binary.json, job, ...postings, ...binary.vectors, ...binary.dense]
+      : [rowsPayload(db, rows, len).json, job, ...postings],
     { prepare: true },
   );
   if (Number(out?.posted) !== at.length) {
     throw new Error(`staged ${out?.posted} postings of ${at.length}`);
   }
 }
+
+/** The most (term, project) keys an import's store keeps known ({@link ImportJobs}). */
+export const KEYS_CACHED = 100_000;
 
 /** The imports one store is writing, with the statistics of their committed chunks. */
 export class ImportJobs {
@@ -174,10 +184,16 @@ export class ImportJobs {
     {
       df: Map<string, number>;
       corpus: Map<string | null, { n: number; len: number }>;
-      /** Keys of (term, project) pairs (JSON) met so far: the dictionary is never deleted from. */
-      keys: Map<string, number>;
     }
   >();
+  /**
+   * Keys of the (term, project) pairs (JSON) that the committed chunks of this store's imports
+   * met, kept from one import to the next (at most {@link KEYS_CACHED} of them): the dictionary
+   * is never deleted from and a key never changes, so a pair known once needs no lookup again.
+   * A client sending 1,000 items a call looked up most of its pairs again in every call (40 ms
+   * of a 550 ms call at 20,000 memories; docs/performance.md, "0.18").
+   */
+  readonly #keys = new Map<string, number>();
 
   /**
    * Start a staged import of `items` rows and return its job id. Its rows are written by
@@ -188,7 +204,7 @@ export class ImportJobs {
   async beginImport(db: Db, items: number): Promise<string> {
     const id = crypto.randomUUID();
     await db.query("insert into mneme_import_jobs (id, items) values ($1, $2)", [id, items]);
-    this.#staged.set(id, { df: new Map(), corpus: new Map(), keys: new Map() });
+    this.#staged.set(id, { df: new Map(), corpus: new Map() });
     return id;
   }
 
@@ -205,8 +221,7 @@ export class ImportJobs {
     check?: (tx: Db) => Promise<void>,
   ): Promise<boolean> {
     const posts = rows.map((r) => postingsOf(r.content));
-    const acc = this.#staged.get(job);
-    const keys = acc?.keys ?? new Map<string, number>();
+    const keys = this.#keys;
     const added = new Map<string, number>();
     const staged = await db.transaction(async (tx) => {
       // The job touched and the chunk's settings made, in one statement (one message to the
@@ -236,8 +251,9 @@ export class ImportJobs {
       await writeChunk(tx, rows, posts, job, keys, added);
       return true;
     });
-    // Keys added by this chunk are known once it committed (a rolled-back chunk fails the
-    // import, whose cache goes with it).
+    // Keys found or added by this chunk are known once it committed (a rolled-back chunk's
+    // are not kept: a key it added went with it).
+    if (keys.size + added.size > KEYS_CACHED) keys.clear();
     for (const [k, id] of added) keys.set(k, id);
     if (staged) this.#countStaged(job, rows, posts);
     return staged;

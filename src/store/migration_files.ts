@@ -43,6 +43,9 @@ import f_functions_mneme_memories_updated from "../../migrations/functions/mneme
 import f_functions_mneme_search from "../../migrations/functions/mneme_search.sql" with {
   type: "text",
 };
+import f_functions_mneme_search_dense from "../../migrations/functions/mneme_search_dense.sql" with {
+  type: "text",
+};
 import f_functions_mneme_search_scoped from "../../migrations/functions/mneme_search_scoped.sql" with {
   type: "text",
 };
@@ -82,6 +85,7 @@ export const MIGRATION_FILES: Readonly<Record<string, string>> = {
   "functions/mneme_memories_truncated.sql": f_functions_mneme_memories_truncated,
   "functions/mneme_memories_updated.sql": f_functions_mneme_memories_updated,
   "functions/mneme_search.sql": f_functions_mneme_search,
+  "functions/mneme_search_dense.sql": f_functions_mneme_search_dense,
   "functions/mneme_search_scoped.sql": f_functions_mneme_search_scoped,
   "functions/mneme_terms_deleted.sql": f_functions_mneme_terms_deleted,
   "functions/mneme_terms_inserted.sql": f_functions_mneme_terms_inserted,

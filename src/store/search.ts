@@ -188,27 +188,8 @@ export async function candidates(
   const rows = await db.query<Row & { similarity: number; lexical: number }>(
     // Every parameter cast: a prepared statement keeps the types it was prepared with, and
     // these are the function's own whatever a later version infers.
-    `select * from mneme_search_scoped($1::text::vector, $2::boolean, $3::text[],
-                                       $4::float8[], $5::float8, $6::float8, $7::float8,
-                                       $8::float8, $9::int, $10::int, $11::timestamptz,
-                                       $12::boolean, $13::boolean, $14::text, $15::boolean)`,
-    [
-      vectorLiteral(vector),
-      withVector,
-      lexical.terms,
-      lexical.weights,
-      lexical.k1,
-      lexical.b,
-      lexical.avgdl,
-      lexical.total,
-      k,
-      POSTINGS_PER_TERM,
-      now,
-      scope.kind === "all",
-      scope.kind === "global" || scope.kind === "hierarchy",
-      scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
-      exactScope(scope, sizes),
-    ],
+    `select * from mneme_search_scoped(${SCOPED_PARAMS})`,
+    scopedValues(vector, lexical, scope, k, now, withVector, sizes),
     // A function call: its plan is a function scan whatever the values, so it stays
     // prepared on each connection (one round trip a search on server Postgres).
     { prepare: true },
@@ -218,4 +199,114 @@ export async function candidates(
     similarity: Number(r.similarity),
     lexical: Number(r.lexical),
   }));
+}
+
+/** The parameters of mneme_search_scoped, each cast to the function's own type. */
+const SCOPED_PARAMS = `$1::text::vector, $2::boolean, $3::text[],
+  $4::float8[], $5::float8, $6::float8, $7::float8,
+  $8::float8, $9::int, $10::int, $11::timestamptz,
+  $12::boolean, $13::boolean, $14::text, $15::boolean`;
+
+/** The values of {@link SCOPED_PARAMS}. */
+function scopedValues(
+  vector: number[],
+  lexical: LexicalQuery,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  withVector: boolean,
+  sizes: Map<string | null, number>,
+): unknown[] {
+  return [
+    vectorLiteral(vector),
+    withVector,
+    lexical.terms,
+    lexical.weights,
+    lexical.k1,
+    lexical.b,
+    lexical.avgdl,
+    lexical.total,
+    k,
+    POSTINGS_PER_TERM,
+    now,
+    scope.kind === "all",
+    scope.kind === "global" || scope.kind === "hierarchy",
+    scope.kind === "project" || scope.kind === "hierarchy" ? scope.project : null,
+    exactScope(scope, sizes),
+  ];
+}
+
+/** The dense leg's side of a search: the query's dense vector and how many neighbours. */
+export interface DenseQuery {
+  vector: ArrayLike<number>;
+  k: number;
+}
+
+/** Search candidates with the dense leg's ({@link candidatesWithDense}). */
+export interface WithDense {
+  /** As {@link candidates} gives them. */
+  candidates: Candidate[];
+  /** As {@link denseNearest} gives them, in its order. */
+  near: Scored[];
+}
+
+/**
+ * {@link candidates} and {@link denseNearest} of the same search, in one statement where there
+ * is a lexical side: the function mneme_search_dense (migrations/functions/mneme_search_dense.sql),
+ * mneme_search_scoped's rows and the dense leg's nearest in one call, one message to the embedded
+ * database's worker instead of the dense read's transaction of four (docs/performance.md,
+ * "0.18"). The same memories either way; without a lexical side, the two reads.
+ */
+export async function candidatesWithDense(
+  db: Db,
+  cache: CorpusCache,
+  vector: number[],
+  lexical: LexicalQuery | null,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  dense: DenseQuery,
+  withVector = true,
+): Promise<WithDense> {
+  if (!lexical || !lexical.terms.length) {
+    const [found, near] = await Promise.all([
+      candidates(db, cache, vector, lexical, scope, k, now, withVector),
+      denseNearest(db, cache, dense.vector, scope, dense.k, now),
+    ]);
+    return { candidates: found, near };
+  }
+  const sizes = await cache.sizesOf(db);
+  const rows = await db.query<
+    Row & {
+      similarity: number | null;
+      lexical: number | null;
+      in_hybrid: boolean;
+      dense_similarity: number | null;
+      dense_rank: number | null;
+    }
+  >(
+    `select * from mneme_search_dense(${SCOPED_PARAMS}, $16::text::vector, $17::int)`,
+    [
+      ...scopedValues(vector, lexical, scope, k, now, withVector, sizes),
+      vectorLiteral(dense.vector),
+      dense.k,
+    ],
+    { prepare: true },
+  );
+  const found: Candidate[] = [];
+  const near: { rank: number; scored: Scored }[] = [];
+  for (const r of rows) {
+    const memory = toMemory(r);
+    if (r.in_hybrid) {
+      found.push({ memory, similarity: Number(r.similarity), lexical: Number(r.lexical) });
+    }
+    if (r.dense_similarity !== null) {
+      near.push({
+        rank: Number(r.dense_rank),
+        scored: { memory, similarity: Number(r.dense_similarity) },
+      });
+    }
+  }
+  near.sort((a, b) => a.rank - b.rank);
+  return { candidates: found, near: near.map((n) => n.scored) };
 }

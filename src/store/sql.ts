@@ -213,8 +213,11 @@ export function rowJson(r: NewRow) {
   return { ...rowFields(r), embedding: vectorLiteral(r.embedding) };
 }
 
-/** A row's fields but its vector, as {@link STAGE_ROWS_BINARY} reads them. */
-export function rowFields(r: NewRow) {
+/**
+ * A row's fields but its vector, as {@link STAGE_ROWS_BINARY} reads them; without `withDense`,
+ * without its dense vector either ({@link rowsPayloadDense}).
+ */
+export function rowFields(r: NewRow, withDense = true) {
   return {
     id: r.id,
     content: r.content,
@@ -229,7 +232,7 @@ export function rowFields(r: NewRow) {
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,
-    dense: r.dense ? vectorLiteral(r.dense) : null,
+    dense: withDense && r.dense ? vectorLiteral(r.dense) : null,
   };
 }
 
@@ -241,7 +244,10 @@ export function rowFields(r: NewRow) {
  * between two `float4`s, so rounding it to `float4` here gives what `strtof` gives for its
  * text; `-0` is written `0` in text, so it is `0` here.)
  */
-export function float4ArrayBinary(vectors: number[][], dimension: number): Uint8Array {
+export function float4ArrayBinary(
+  vectors: readonly (ArrayLike<number> & Iterable<number>)[],
+  dimension: number,
+): Uint8Array {
   const n = vectors.length * dimension;
   const out = new DataView(new ArrayBuffer(20 + n * 8));
   out.setInt32(0, 1); // dimensions
@@ -284,5 +290,36 @@ export function rowsPayload(
   return {
     json: JSON.stringify(rows.map((r, j) => ({ j, ...rowFields(r), ...extra(j) }))),
     vectors: [float4ArrayBinary(rows.map((r) => r.embedding), dimension), dimension],
+  };
+}
+
+/**
+ * {@link rowsPayload} with the dense vectors in binary too (an import's chunk on the embedded
+ * database, {@link float4ArrayBinary}): each row's JSON says which of `dense`'s vectors is its
+ * own (`dk`, null for none) rather than carrying it as text, which the database parsed at about
+ * 0.1 ms a row of 100 floats (a fifth of a chunk's statement). Null on a server.
+ */
+export function rowsPayloadDense(
+  db: Db,
+  rows: NewRow[],
+  extra: (j: number) => object,
+): { json: string; vectors: [Uint8Array, number]; dense: [Uint8Array, number] } | null {
+  if (!db.capabilities.binaryVectors || !rows.length) return null;
+  const dimension = rows[0].embedding.length;
+  const dense: (ArrayLike<number> & Iterable<number>)[] = [];
+  const json = JSON.stringify(rows.map((r, j) => {
+    const fields: Record<string, unknown> = { j, ...rowFields(r, false), ...extra(j) };
+    if (r.dense) {
+      fields.dk = dense.length;
+      dense.push(Array.from(r.dense));
+    }
+    return fields;
+  }));
+  // An empty array stands for none: one float, never read.
+  const denseDimension = dense.length ? dense[0].length : 1;
+  return {
+    json,
+    vectors: [float4ArrayBinary(rows.map((r) => r.embedding), dimension), dimension],
+    dense: [float4ArrayBinary(dense.length ? dense : [[0]], denseDimension), denseDimension],
   };
 }

@@ -326,6 +326,32 @@ export class Store {
     return search.candidates(this.db, this.#corpus, vector, lexical, scope, k, now, withVector);
   }
 
+  /**
+   * Search candidates and the dense leg's, in one statement (search.ts,
+   * {@link search.candidatesWithDense}).
+   */
+  candidatesWithDense(
+    vector: number[],
+    lexical: LexicalQuery | null,
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+    dense: search.DenseQuery,
+    withVector = true,
+  ): Promise<search.WithDense> {
+    return search.candidatesWithDense(
+      this.db,
+      this.#corpus,
+      vector,
+      lexical,
+      scope,
+      k,
+      now,
+      dense,
+      withVector,
+    );
+  }
+
   /** The dense leg's candidates (search.ts, {@link search.denseNearest}). */
   denseNearest(
     vector: ArrayLike<number>,

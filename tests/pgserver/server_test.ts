@@ -134,17 +134,17 @@ serverTest(
         const rows = await storeOf(service).db.query<{ statement: string }>(
           "select statement from pg_prepared_statements",
         );
-        return rows.filter((p) => p.statement.includes("mneme_search_scoped(")).length;
+        return rows.filter((p) => p.statement.includes("mneme_search_dense(")).length;
       };
       assert.equal(await preparedCalls(), 1);
       // A later version replacing the function (another process, another connection) while
       // this connection keeps the prepared call: the next search still answers, prepared.
       const [{ def }] = await adminSql(
         pg!,
-        "select pg_get_functiondef('mneme_search_scoped'::regproc) as def",
+        "select pg_get_functiondef('mneme_search_dense'::regproc) as def",
         name,
       );
-      await adminSql(pg!, "drop function mneme_search_scoped", name);
+      await adminSql(pg!, "drop function mneme_search_dense", name);
       await adminSql(pg!, String(def), name);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
       assert.equal(await preparedCalls(), 1);
@@ -152,13 +152,13 @@ serverTest(
       // the driver prepares it again and binds the values it serialised once more (with its
       // own boolean serialiser, true became false and the search answered nothing).
       const wider = String(def)
-        .replace("lexical double precision)", "lexical double precision, extra integer)")
+        .replace("dense_rank integer)", "dense_rank integer, extra integer)")
         .replace(
-          "least(1, coalesce(s.score, 0) / q_total)::double precision",
-          "least(1, coalesce(s.score, 0) / q_total)::double precision, 0",
+          "x.in_hybrid, x.dense_similarity, x.dense_rank\n",
+          "x.in_hybrid, x.dense_similarity, x.dense_rank, 0\n",
         );
-      assert.equal((wider.match(/extra integer|precision, 0/g) ?? []).length, 2);
-      await adminSql(pg!, "drop function mneme_search_scoped", name);
+      assert.equal((wider.match(/extra integer|x\.dense_rank, 0\n/g) ?? []).length, 2);
+      await adminSql(pg!, "drop function mneme_search_dense", name);
       await adminSql(pg!, wider, name);
       assert.deepEqual(await find(), ["the deploy script needs json logs"]);
       // The driver prepares it under a new name and leaves the old one to the session's end.

@@ -1,7 +1,8 @@
 /**
  * An import's chunks send their vectors to the embedded database in binary, one `real[]` a
- * chunk (Store.stageImport, float4ArrayBinary), not as text: the vectors stored are exactly
- * those the text form (a create, or the server's import) stores.
+ * chunk (Store.stageImport, float4ArrayBinary), not as text, the dense ones too (a second
+ * `real[]`, rowsPayloadDense): the vectors stored are exactly those the text form (a create,
+ * or the server's import) stores.
  */
 import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
@@ -84,6 +85,79 @@ for (
       }
       assert.ok(await store.publishImport(job));
       await assertStoredAsText(db, vs);
+    } finally {
+      await close();
+    }
+  });
+}
+
+/** Each stored dense vector's text against the text form's, parsed by the same database. */
+async function assertDenseAsText(db: Db, dense: (Float32Array | null)[]): Promise<void> {
+  const stored = await db.query<{ content: string; d: string | null }>(
+    "select content, dense::text as d from memories order by created_at",
+  );
+  assert.equal(stored.length, dense.length);
+  for (const [i, d] of dense.entries()) {
+    assert.equal(stored[i].content, `vector row ${i}`);
+    if (d === null) {
+      assert.equal(stored[i].d, null, `row ${i}`);
+      continue;
+    }
+    const [{ t }] = await db.query<{ t: string }>("select $1::text::vector(100)::text as t", [
+      vectorLiteral(d),
+    ]);
+    assert.equal(stored[i].d, t, `row ${i}`);
+  }
+}
+
+/** 100 floats a row (the dense column's), every third row without one. */
+function denseVectors(n: number): (Float32Array | null)[] {
+  const wide = vectors(n * 4);
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      i % 3 === 1 ? null : new Float32Array(wide.slice(i * 4, i * 4 + 4).flat().slice(0, 100)),
+  );
+}
+
+for (
+  const [name, open] of [["embedded", pgliteService], ["server", postgresService]] as const
+) {
+  Deno.test(`an import stores exactly the dense vectors of their text form, and none where a row has none (${name} database)`, async () => {
+    const { service, db, close } = await open({ embeddingDim: DIM });
+    try {
+      const store = storeOf(service);
+      const dense = denseVectors(450);
+      const vs = vectors(450);
+      const job = await store.beginImport(vs.length);
+      const rows = vs.map((v, i) => ({ ...rowOf(i, v), dense: dense[i] }));
+      // Chunks of different sizes, one without any dense vector.
+      for (const [a, b] of [[1, 2], [0, 1], [2, 200], [200, 450]]) {
+        assert.ok(await store.stageImport(job, rows.slice(a, b)));
+      }
+      assert.ok(await store.publishImport(job));
+      await assertDenseAsText(db, dense);
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (
+  const [name, open] of [["embedded", pgliteService], ["server", postgresService]] as const
+) {
+  Deno.test(`an insert and a create store exactly the dense vectors of their text form (${name} database)`, async () => {
+    const { service, db, close } = await open({ embeddingDim: DIM });
+    try {
+      const store = storeOf(service);
+      const dense = denseVectors(12);
+      const rows = vectors(12).map((v, i) => ({ ...rowOf(i, v), dense: dense[i] }));
+      await store.insert(rows.slice(0, 6));
+      const embedder = (await store.recordedEmbedder())!;
+      for (const r of rows.slice(6)) {
+        assert.ok(await store.insertAfterNearest(r, embedder, { kind: "all" }, 5, r.createdAt));
+      }
+      await assertDenseAsText(db, dense);
     } finally {
       await close();
     }

@@ -311,6 +311,11 @@ serverTest(
         "select proconfig as config from pg_proc where proname = 'mneme_search_scoped'",
       );
       assert.ok(fn.config.includes("max_parallel_workers_per_gather=0"), String(fn.config));
+      // And the one a search with the dense leg calls (its dense reads' plans beside it).
+      const [dense] = await db.query<{ config: string[] }>(
+        "select proconfig as config from pg_proc where proname = 'mneme_search_dense'",
+      );
+      assert.ok(dense.config.includes("max_parallel_workers_per_gather=0"), String(dense.config));
     } finally {
       await s.close();
       await d.drop();
