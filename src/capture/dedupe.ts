@@ -11,6 +11,8 @@
 
 import { stem, STOP_WORDS } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
+import { categoriesOf, namesIn } from "../domain/categories.ts";
+import { otherInSlot, sameWord, uncasual } from "./wording.ts";
 
 /**
  * Words that carry no topic: the search's stop words, the markers of a rule ("always", "never",
@@ -23,7 +25,9 @@ const STOP = new Set([
     "dont please always never use using used it so after anything everything should must will " +
     "would can could just also any all every here there repo project repository codebase has " +
     "have had being again other way round around too only same thing things stuff still " +
-    "make sure need needs keep ever whole clear").split(" "),
+    "make sure need needs keep ever whole clear go goes went gone via require requires " +
+    "required yep yup nope nah please pls thx thanks btw fyi imo imho tbh ofc iirc afaik lol " +
+    "usual gotta").split(" "),
 ]);
 
 /**
@@ -33,6 +37,11 @@ const STOP = new Set([
  */
 function folded(w: string): string {
   if (/[_./:@#]/.test(w) || /\d/.test(w)) return w;
+  return sameWord(formOf(w), formOf);
+}
+
+/** {@link folded} without the words of one meaning of wording.ts. */
+function formOf(w: string): string {
   const forms = variantsOf(stem(w));
   return [...forms].sort()[0];
 }
@@ -55,7 +64,7 @@ export function contentWords(text: string): ReadonlySet<string> {
 function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
   // Times in one spelling: "3am" and "03:00" are the same.
-  const norm = text.toLowerCase().replace(
+  const norm = uncasual(text).replace(
     /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
     (_, h, m, ap) =>
       `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
@@ -154,17 +163,18 @@ export const NEAR_DUPLICATE = 0.6;
 
 /** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
 const CHANGE =
-  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|left|dropped|removed|retired|ditched|abandoned)\b/i;
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|any longer|left|dropped|removed|retired|ditched|abandoned|stopped|got rid of|deprecated|killed|sunset(?:ted)?|phased out|reverted|rolled back|superseded|obsolete|turned off|disabled)\b/i;
 
 /** "use X", "uses the X": what a statement says is used. */
 const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
 
 /** "Raj owns …", "@dana maintains …": who owns what a statement names. */
 const OWNER =
-  /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/i;
+  /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for|reviews|approves|signs off|handles|manages|looks after|is on call for|is the contact for)\b/i;
 
 /** An exception or a condition that narrows a rule ("…, except in tools/", "unless …", "until …"). */
-const EXCEPT = /\b(?:except|unless|excluding|other than|but not|until)\b([^.;]*)/i;
+const EXCEPT =
+  /\b(?:except|unless|excluding|other than|but not|until|apart from|aside from|besides|save for|with the exception of)\b([^.;]*)|,\s*but\s+(?!not\b)([^.;]*)/i;
 
 /** "use A, not B": the choice and what it excludes. */
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
@@ -174,19 +184,33 @@ const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|o
  * reply to the agent) and a trailing contrast (", not Jest") are not denials of the statement.
  */
 const DENIAL =
-  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing)\b/i;
+  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
+
+/**
+ * Whether `a` names a tool (src/domain/categories.ts) that `b` does not where `b` names another
+ * of the same kind that `a` does not ("Vitest" against "Jest": testing; "Buildkite" against
+ * "Jenkins": continuous integration). Names in one spelling ("postgres" is "postgresql").
+ */
+function otherTool(a: string, b: string): boolean {
+  const one = (n: string) => formOf(n);
+  const na = namesIn(a), nb = namesIn(b);
+  const sa = new Set(na.map(one)), sb = new Set(nb.map(one));
+  const onlyA = na.filter((n) => !sb.has(one(n))), onlyB = nb.filter((n) => !sa.has(one(n)));
+  const kind = (n: string) => categoriesOf(n)?.[0];
+  return onlyA.some((x) => onlyB.some((y) => kind(x) !== undefined && kind(x) === kind(y)));
+}
 
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
 function denies(text: string): boolean {
-  const core = text.replace(/[’‘]/g, "'")
+  const core = uncasual(text).replace(/[.!\s]+$/, "")
     .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
-    .replace(/,\s*(?:not|rather than|instead of)\s+[^,;.]*$/i, "");
+    .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*$/i, "");
   return DENIAL.test(core);
 }
 
 /** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
 const CONTRAST =
-  /,\s*(?:not|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+)?([^,;.()]+)/i;
+  /,\s*(?:not|never|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+|to\s+|on\s+)?([^,;.()]+)/i;
 const CONTRAST_ALL = new RegExp(CONTRAST.source, "gi");
 
 /** Whether `text` is one clause (no " — ", "; ", ": ", ", so …", ", and …"; a contrast kept). */
@@ -244,8 +268,12 @@ export function updates(a: string, b: string): boolean {
   const ea = a.match(EXCEPT);
   if (ea && !EXCEPT.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(ea[1])].some((w) => !wb.has(w))) return true;
+    if ([...contentWords(ea[1] ?? ea[2])].some((w) => !wb.has(w))) return true;
   }
+  // "staging deploys need QA sign-off" against "production deploys need QA sign-off", "tests
+  // run on Vitest" against "tests run on Jest": another word of a set, another tool of a kind.
+  const bare = (t: string) => t.replace(/\([^)]*\)/g, " ");
+  if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return true;
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
@@ -262,6 +290,14 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
     ) return true;
   }
+  // "yarn, as always" against "use pnpm, not yarn": what `a` does is what `b` excludes.
+  const xb = [...b.replace(/\([^)]*\)/g, " ").matchAll(CONTRAST_ALL)];
+  if (xb.length && !denies(statement(a))) {
+    const does = contentWords(statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "));
+    const excluded = new Set(xb.flatMap((m) => [...contentWords(m[1])]));
+    const doing = contentWords(statement(a).replace(CONTRAST_ALL, " "));
+    if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return true;
+  }
   // "tests never hit the network" against "tests always hit the network": the same statement,
   // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
   // only: a denial in a side clause ("…; handlers never send mail themselves") says nothing of
@@ -272,7 +308,7 @@ export function updates(a: string, b: string): boolean {
   if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
-  if (!CHANGE.test(a)) return false;
+  if (!CHANGE.test(withoutStory(a))) return false;
   const wb = contentWords(b);
   return [...contentWords(a)].some((w) =>
     !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
@@ -294,7 +330,24 @@ const CLAUSE_WORDS = 3;
  * against `b` and against `b`'s statement); never when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  return repeatsAny(a, b, threshold) && !updates(a, b);
+  return repeatsAny(a, b, threshold) && !updates(a, b) && !ownClause(a, b);
+}
+
+/**
+ * Whether `a` has a clause of its own beside what it repeats: a clause (after " — ", "; ", ":
+ * ", ", and …", ", so …") that shares no content word with `b` and states a rule ("— and always
+ * sign your commits") or names something with a capital ("; errors go through AppError", ":
+ * Mergify does it for us"). Such a text says more than `b`: it is proposed, not dropped.
+ */
+function ownClause(a: string, b: string): boolean {
+  const parts = statement(a).split(CLAUSES);
+  if (parts.length < 2) return false;
+  const wb = contentWords(b);
+  return parts.some((p) => {
+    const w = [...contentWords(p)];
+    if (!w.length || w.some((x) => wb.has(x))) return false;
+    return RULE_WORD.test(p) || /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
+  });
 }
 
 /** Whether `a`, or its statement, or a clause of either repeats `b` or its statement. */
@@ -320,7 +373,68 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever)|like (?:always|usual|before|last time|i said|we said)|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:just )?(?:a )?reminder|remember(?: that)?|you know)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|you know|for the record|the usual)\b/gi;
+
+/**
+ * A reply's opening that confirms or acknowledges ("yes —", "yep,", "right,", "ok so"): it
+ * names nothing of the statement after it.
+ */
+const REPLY =
+  /^\s*(?:(?:yes|yep|yeah|yup|ya|ok|okay|k|sure|so|and|also|oh)\b[\s,.!:;—–-]*|(?:right|correct|exactly|indeed|true|absolutely|definitely|of course|ofc|that's right|that's correct|confirmed)\s*[,.!:;—–-]+\s*)+/i;
+
+/** Where a statement goes on with a clause of its own: " — ", "; ", ": " (from a run's start). */
+const TAIL = /(?<![\s—–-])\s[—–-]+\s|(?<!;);\s+|(?<!:):\s+/;
+
+/**
+ * The opening of a story or a reason told as a plain sentence: a subject that points back at the
+ * statement or at the people ("we got paged at 3am over one", "anything in public/ skips the
+ * image optimizer", "someone wiped a week of history that way"), after a connective.
+ */
+const STORY_START =
+  /^(?:(?:and|but|so|plus|honestly|seriously|trust me|fwiw|btw|because|since)[\s,]+)*(?:we|we've|we're|i|i've|i'm|it|it's|its|they|they're|that|that's|thats|this|those|these|there|there's|anything|everything|everyone|everybody|someone|somebody|people|one|once|last (?:time|year|month|week|sprint|quarter)|the last time|back when|ever since|learned|long story)\b/i;
+
+/** A past told: "last year", "twice", "the hard way", or a verb of what happened. */
+const PAST =
+  /\b(?:last (?:time|year|month|week|sprint|quarter|night|spring|summer|fall|autumn|winter)|yesterday|ago|once|twice|back in|the other day|that way|the hard way|got|had|broke|lost|took|caused|bit|burned|burnt|wiped|crashed|leaked|spent|happened|blew|paged)\b/i;
+
+/** A tail that says it is the reason: ", that's the whole reason", ", that's why". */
+const WHY_MARK =
+  /[\s,;—–-]*(?:that'?s|thats|which is|hence) (?:the (?:whole |only |main |real )?reason|why)[.!]*\s*$/i;
+
+/** Words that say a statement changes what held, without the past of a story ("was", "left"). */
+const STRICT_CHANGE = new RegExp(
+  CHANGE.source.replace("|was|were|", "|").replace("|left|", "|"),
+  "i",
+);
+
+/**
+ * Whether `tail` only says why or tells what happened: it opens like a story ({@link
+ * STORY_START}) or tells a past ({@link PAST}) or says it is the reason ({@link WHY_MARK}), and
+ * states no rule, value, change, code, name or obligation of its own ("— and always sign your
+ * commits", "— we moved off yarn", ": Mergify does it for us" are statements).
+ */
+function plainReason(tail: string): boolean {
+  const marked = WHY_MARK.test(tail);
+  const x = tail.replace(WHY_MARK, "").trim();
+  if (!x) return marked;
+  if (!marked && !STORY_START.test(x) && !PAST.test(x)) return false;
+  // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
+  const past = PAST.test(x);
+  const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));
+  if (RULE_WORD.test(x) || values(x).size || STRICT_CHANGE.test(x) || code.length) return false;
+  if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) return false;
+  // A name of its own: a capitalised word after the first, or a tool's name.
+  if (/\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*/.test(x) || namesIn(x).length) return false;
+  return true;
+}
+
+/** `text` without a story or reason told in a plain clause after " — ", "; " or ": ". */
+function withoutStory(text: string): string {
+  const m = text.match(TAIL);
+  if (!m || !m.index) return text;
+  const head = text.slice(0, m.index), tail = text.slice(m.index + m[0].length);
+  return contentWords(head).size >= 2 && plainReason(tail) ? head : text;
+}
 
 /**
  * Where a reason begins: "because …", "since …" (not "since 2024", a time), ", as …", "so
@@ -328,7 +442,7 @@ const REPEAT_MARK =
  * first to find out", ", we'd rather …"). What follows it says why, not what.
  */
 const REASON =
-  /(?<![\s,;:(—–-])[\s,;:(—–-]+(?:because|'?cause|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
+  /(?<![\s,;:(—–-])[\s,;:(—–-]+(?:because|'?cause|b\/c|bc|cuz|coz|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
 
 /** Rule words: a reason that holds one states a rule of its own ("since we never commit …"). */
 const RULE_WORD =
@@ -353,7 +467,7 @@ export function statement(text: string): string {
 const STATEMENTS = new Map<string, string>();
 
 function statementOf(text: string): string {
-  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ")
+  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ").replace(REPLY, "")
     // "stays free of X", "keeps X out of Y": the polarity of "no X" (compared by `denies`), and
     // a verb that only frames the rule.
     .replace(/\b(?:free of|out of|outside of|outside|away from|clear of)\b/gi, " no ")
@@ -370,5 +484,8 @@ function statementOf(text: string): string {
     const states = n >= 2 || n === 1 && !!used && contentWords(used[1]).size > 0;
     if (states && (wish || !RULE_WORD.test(why) && !values(why).size)) t = main;
   }
+  // A story or a reason in a plain sentence after a dash, a colon or a semicolon ("no unwrap in
+  // handlers — we got paged at 3am over one").
+  t = withoutStory(t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+/, ""));
   return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }
