@@ -27,7 +27,7 @@ const STOP = new Set([
     "have had being again other way round around too only same thing things stuff still " +
     "make sure need needs keep ever whole clear go goes went gone via require requires " +
     "required yep yup nope nah please pls thx thanks btw fyi imo imho tbh ofc iirc afaik lol " +
-    "usual gotta").split(" "),
+    "usual gotta uses").split(" "),
 ]);
 
 /**
@@ -204,7 +204,7 @@ function otherTool(a: string, b: string): boolean {
 function denies(text: string): boolean {
   const core = uncasual(text).replace(/[.!\s]+$/, "")
     .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
-    .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*$/i, "");
+    .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*(?:,|$)/gi, " ");
   return DENIAL.test(core);
 }
 
@@ -295,7 +295,9 @@ export function updates(a: string, b: string): boolean {
   if (xb.length && !denies(statement(a))) {
     const does = contentWords(statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "));
     const excluded = new Set(xb.flatMap((m) => [...contentWords(m[1])]));
-    const doing = contentWords(statement(a).replace(CONTRAST_ALL, " "));
+    const doing = contentWords(
+      statement(a).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "),
+    );
     if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return true;
   }
   // "tests never hit the network" against "tests always hit the network": the same statement,
@@ -330,14 +332,20 @@ const CLAUSE_WORDS = 3;
  * against `b` and against `b`'s statement); never when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  return repeatsAny(a, b, threshold) && !updates(a, b) && !ownClause(a, b);
+  // What `b` says outside its asides in parentheses must be repeated too: "the anomaly scorer
+  // fails open" does not repeat "authsvc only calls Claude Haiku (the anomaly scorer runs on
+  // every login)".
+  const bare = b.replace(/\([^)]*\)/g, " ");
+  return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
+    !updates(a, b) && !ownClause(a, b);
 }
 
 /**
  * Whether `a` has a clause of its own beside what it repeats: a clause (after " — ", "; ", ":
  * ", ", and …", ", so …") that shares no content word with `b` and states a rule ("— and always
- * sign your commits") or names something with a capital ("; errors go through AppError", ":
- * Mergify does it for us"). Such a text says more than `b`: it is proposed, not dropped.
+ * sign your commits", ": no subroutine signatures") or names something with a capital ("; errors
+ * go through AppError", ": we let Mergify do it"). Such a text says more than `b`: it is
+ * proposed, not dropped.
  */
 function ownClause(a: string, b: string): boolean {
   const parts = statement(a).split(CLAUSES);
@@ -346,7 +354,8 @@ function ownClause(a: string, b: string): boolean {
   return parts.some((p) => {
     const w = [...contentWords(p)];
     if (!w.length || w.some((x) => wb.has(x))) return false;
-    return RULE_WORD.test(p) || /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
+    return RULE_WORD.test(p) || denies(p) ||
+      /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
   });
 }
 
@@ -399,7 +408,7 @@ const PAST =
 
 /** A tail that says it is the reason: ", that's the whole reason", ", that's why". */
 const WHY_MARK =
-  /[\s,;—–-]*(?:that'?s|thats|which is|hence) (?:the (?:whole |only |main |real )?reason|why)[.!]*\s*$/i;
+  /(?<![\s,;—–-])[\s,;—–-]*(?:that'?s|thats|which is|hence) (?:the (?:whole |only |main |real )?reason|why)[.!]*\s*$/i;
 
 /** Words that say a statement changes what held, without the past of a story ("was", "left"). */
 const STRICT_CHANGE = new RegExp(
@@ -422,7 +431,9 @@ function plainReason(tail: string): boolean {
   const past = PAST.test(x);
   const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));
   if (RULE_WORD.test(x) || values(x).size || STRICT_CHANGE.test(x) || code.length) return false;
-  if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) return false;
+  if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
+    return false;
+  }
   // A name of its own: a capitalised word after the first, or a tool's name.
   if (/\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*/.test(x) || namesIn(x).length) return false;
   return true;

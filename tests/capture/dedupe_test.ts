@@ -339,10 +339,19 @@ Deno.test("a repeat with a story or a reason after a dash, a colon or a semicolo
   ];
   for (const [a, b] of distinct) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
   // A story stays linear on long inputs.
-  const long = `never commit .env files —${" we".repeat(20_000)} got burned`;
-  const t0 = performance.now();
-  statement(long);
-  assert.ok(performance.now() - t0 < 1000);
+  for (
+    const long of [
+      `never commit .env files —${" we".repeat(20_000)} got burned`,
+      `never commit .env files — we got burned${" ,".repeat(20_000)}x`,
+      `never commit .env files${" ".repeat(20_000)}— that's why`,
+      `yes, ${"yes ".repeat(20_000)}never commit .env files`,
+    ]
+  ) {
+    const t0 = performance.now();
+    statement(long);
+    isNearDuplicate(long, "Never commit .env files to the repo");
+    assert.ok(performance.now() - t0 < 1000, long.slice(0, 40));
+  }
 });
 
 Deno.test("a repeat inside a longer message, as a reply to the agent, or in casual words", () => {
@@ -368,5 +377,32 @@ Deno.test("a repeat inside a longer message, as a reply to the agent, or in casu
   for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
   // The casual form of a change is still a change.
   assert.ok(!isNearDuplicate("yep, yarn as always", "Use pnpm, not yarn"));
-  assert.ok(!isNearDuplicate("pls run db migrations by hand w/o the runner", "Run database migrations through the runner"));
+  assert.ok(
+    !isNearDuplicate(
+      "pls run db migrations by hand w/o the runner",
+      "Run database migrations through the runner",
+    ),
+  );
+});
+
+Deno.test("a match only with the stored memory's aside, or beside a clause of its own that denies, is no repeat", () => {
+  assert.ok(
+    !isNearDuplicate(
+      "the retry worker runs on every deploy",
+      "payments only calls the Stripe API (the retry worker runs every minute)",
+    ),
+  );
+  assert.ok(
+    !isNearDuplicate(
+      "Code must run on Python 3.8: no walrus operators",
+      "Production runs Python 3.8 on Debian 11",
+    ),
+  );
+  // What the stored memory says outside its aside, repeated, stays a repeat.
+  assert.ok(
+    isNearDuplicate(
+      "the docs build with make html",
+      "The docs build with `make html` (sphinx with the RTD theme)",
+    ),
+  );
 });
