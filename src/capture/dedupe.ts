@@ -27,7 +27,7 @@ const STOP = new Set([
     "have had being again other way round around too only same thing things stuff still " +
     "make sure need needs keep ever whole clear go goes went gone via require requires " +
     "required yep yup nope nah please pls thx thanks btw fyi imo imho tbh ofc iirc afaik lol " +
-    "usual gotta uses").split(" "),
+    "usual gotta uses put puts placed belong belongs sit sits mandatory compulsory").split(" "),
 ]);
 
 /**
@@ -163,7 +163,7 @@ export const NEAR_DUPLICATE = 0.6;
 
 /** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
 const CHANGE =
-  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|any longer|left|dropped|removed|retired|ditched|abandoned|stopped|got rid of|deprecated|killed|sunset(?:ted)?|phased out|reverted|rolled back|superseded|obsolete|turned off|disabled)\b/i;
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|any longer|left|dropped|removed|retired|ditched|abandoned|stopped|got rid of|deprecated|killed|sunset(?:ted)?|phased out|reverted|rolled back|superseded|obsolete|turned off|disabled|now|nowadays|these days|as of)\b/i;
 
 /** "use X", "uses the X": what a statement says is used. */
 const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
@@ -186,6 +186,41 @@ const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|o
 const DENIAL =
   /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
 
+/** A text without its asides in parentheses. */
+function bare(text: string): string {
+  return text.replace(/\([^)]*\)/g, " ");
+}
+
+/** A statement that allows: "can", "may", "is fine", "is ok", "allowed", "feel free". */
+const PERMIT =
+  /\b(?:(?:can|may)(?!'?t\b|not\b|\s+not\b)|(?:is|are|it'?s) (?:fine|ok|okay|acceptable|allowed|permitted)|allowed|permitted|feel free|go ahead)\b/i;
+
+/**
+ * The names a text writes with a capital inside a sentence (not its first word, not "I", not
+ * an acronym of three letters or fewer), lower-cased.
+ */
+function capitalNames(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<=[^\s.!?:;—–]\s+|,\s+)[A-Z][A-Za-z0-9]*[a-z][\w-]*/g)) {
+    out.push(m[0].toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * Whether `a` names with a capital what `b` does not, where `b` names with a capital what `a`
+ * does not ("format with Biome" against "format with Prettier", "follow the Angular
+ * convention" against "follow Conventional Commits"); words compared in any case.
+ */
+function otherName(a: string, b: string): boolean {
+  const lower = (t: string) =>
+    new Set(uncasual(t).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/^[./-]+|[./-]+$/g, "")));
+  const wa = lower(a), wb = lower(b);
+  const onlyA = capitalNames(a).filter((n) => !wb.has(n));
+  const onlyB = capitalNames(b).filter((n) => !wa.has(n));
+  return onlyA.length > 0 && onlyB.length > 0;
+}
+
 /**
  * Whether `a` names a tool (src/domain/categories.ts) that `b` does not where `b` names another
  * of the same kind that `a` does not ("Vitest" against "Jest": testing; "Buildkite" against
@@ -193,7 +228,9 @@ const DENIAL =
  */
 function otherTool(a: string, b: string): boolean {
   const one = (n: string) => formOf(n);
-  const na = namesIn(a), nb = namesIn(b);
+  // "Go" with a capital inside a sentence is the language ("go" is a verb).
+  const lang = (t: string) => t.replace(/(?<=\S\s+)Go\b/g, "golang");
+  const na = namesIn(lang(a)), nb = namesIn(lang(b));
   const sa = new Set(na.map(one)), sb = new Set(nb.map(one));
   const onlyA = na.filter((n) => !sb.has(one(n))), onlyB = nb.filter((n) => !sa.has(one(n)));
   const kind = (n: string) => categoriesOf(n)?.[0];
@@ -219,14 +256,14 @@ function oneClause(text: string): boolean {
 }
 
 /**
- * Values a statement sets: numbers (times, sizes, versions), names ending in one ("europe-west3",
- * "v9", "es2022"), days and months.
+ * Values a statement sets: numbers (times, sizes, versions; "two" to "twelve" and a few tens in
+ * words), names ending in one ("europe-west3", "v9", "es2022"), days and months.
  */
 function values(text: string): Set<string> {
   const out = new Set<string>();
   for (
     const m of text.toLowerCase().matchAll(
-      /\b\d+(?:[.:]\d+)*\b|\b[a-z][a-z-]*\d+\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+      /\b\d+(?:[.:]\d+)*\b|\b[a-z][a-z-]*\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
     )
   ) out.add(m[0].replace(/s$/, ""));
   return out;
@@ -272,7 +309,6 @@ export function updates(a: string, b: string): boolean {
   }
   // "staging deploys need QA sign-off" against "production deploys need QA sign-off", "tests
   // run on Vitest" against "tests run on Jest": another word of a set, another tool of a kind.
-  const bare = (t: string) => t.replace(/\([^)]*\)/g, " ");
   if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return true;
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
@@ -290,6 +326,14 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
     ) return true;
   }
+  // "migrations can be applied with psql in an emergency" against "… never apply them with psql
+  // by hand": `a` allows what `b` forbids.
+  const sa0 = statement(a);
+  if (PERMIT.test(sa0) && !denies(sa0) && !PERMIT.test(b) && DENIAL.test(uncasual(bare(b)))) {
+    return true;
+  }
+  // "format with Biome" against "format with Prettier": another name in the same statement.
+  if (otherName(sa0, bare(b))) return true;
   // "yarn, as always" against "use pnpm, not yarn": what `a` does is what `b` excludes.
   const xb = [...b.replace(/\([^)]*\)/g, " ").matchAll(CONTRAST_ALL)];
   if (xb.length && !denies(statement(a))) {
@@ -382,7 +426,7 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|you know|for the record|the usual)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
 
 /**
  * A reply's opening that confirms or acknowledges ("yes —", "yep,", "right,", "ok so"): it
@@ -434,8 +478,9 @@ function plainReason(tail: string): boolean {
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
     return false;
   }
-  // A name of its own: a capitalised word after the first, or a tool's name.
-  if (/\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*/.test(x) || namesIn(x).length) return false;
+  // A name of its own (a capitalised word after the first, or a tool's name), outside a story
+  // told in the past ("we had a leaked key on GitHub once").
+  if (!past && (/\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*/.test(x) || namesIn(x).length)) return false;
   return true;
 }
 
@@ -444,7 +489,11 @@ function withoutStory(text: string): string {
   const m = text.match(TAIL);
   if (!m || !m.index) return text;
   const head = text.slice(0, m.index), tail = text.slice(m.index + m[0].length);
-  return contentWords(head).size >= 2 && plainReason(tail) ? head : text;
+  // What is left must state something: two content words, or one with a rule ("no secrets in
+  // the repo", "use pnpm").
+  const n = contentWords(head).size;
+  const states = n >= 2 || n === 1 && (RULE_WORD.test(head) || denies(head) || USED.test(head));
+  return states && plainReason(tail) ? head : text;
 }
 
 /**

@@ -83,7 +83,7 @@ const SAME = [
   "upgrade bump",
   "verify validate",
   "application app",
-  "staging stage stg",
+  "staging stg",
   "approval approve",
 ];
 
@@ -120,7 +120,7 @@ const SLOTS = [
   "frontend backend client server",
   "unit integration e2e smoke snapshot regression acceptance",
   "hourly daily nightly weekly biweekly monthly quarterly yearly annually",
-  "main master develop trunk",
+  "main master develop trunk release hotfix",
   "json yaml yml toml xml csv",
   "tabs spaces",
   "camelcase snake_case kebab-case pascalcase",

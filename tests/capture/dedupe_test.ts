@@ -406,3 +406,72 @@ Deno.test("a match only with the stored memory's aside, or beside a clause of it
     ),
   );
 });
+
+Deno.test("another language or another count in words is a change", () => {
+  assert.ok(!isNearDuplicate("we write new services in Go", "we write new services in Rust"));
+  assert.ok(!isNearDuplicate("PRs need two approvals", "PRs need three approvals"));
+  assert.ok(isNearDuplicate("new services are written in Go", "we write new services in Go"));
+  assert.ok(isNearDuplicate("put screenshots in src/assets", "Images go in src/assets"));
+});
+
+Deno.test("more repeats in other words, and the changes beside them", () => {
+  const repeats: [string, string][] = [
+    ["tests don't hit the network. we learned that the hard way", "Tests never hit the network"],
+    ["yeah no network in tests, same as always", "Tests never hit the network"],
+    [
+      "fwiw feature flags live in flags.yaml like everything else",
+      "Feature flags are defined in flags.yaml",
+    ],
+    ["we squash-merge everything, that hasn't changed", "Squash-merge pull requests"],
+    [
+      "don't forget the changelog entry, every PR needs one",
+      "Every pull request adds a CHANGELOG entry",
+    ],
+    ["btw Dana still owns billing", "Dana owns the billing service"],
+    [
+      "no secrets in the repo — we had a leaked key on GitHub once and it was a week of rotating",
+      "Never commit secrets to the repo",
+    ],
+    ["ok so like I said, deploys only from main", "Deploy only from the main branch"],
+    [
+      "yep — conventional commits, same as the other repos",
+      "Commit messages follow Conventional Commits",
+    ],
+    [
+      "run prettier before you commit pls, CI rejects otherwise",
+      "Format with Prettier before committing",
+    ],
+    [
+      "use the logger, not console.log — it was a pain to grep prod logs",
+      "Use the logger, never console.log",
+    ],
+    ["imgs are in public/img, as before", "Images live in public/img"],
+    ["we're on postgres 15 still", "The database is Postgres 15"],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  const changes: [string, string][] = [
+    ["deploys only from release branches now", "Deploy only from the main branch"],
+    [
+      "migrations can be applied with psql in an emergency",
+      "Run schema migrations through the migration runner; never apply them with psql by hand",
+    ],
+    ["tests may hit the sandbox API", "Tests never hit the network"],
+    ["feature flags moved to LaunchDarkly", "Feature flags are defined in flags.yaml"],
+    ["Priya owns billing now", "Dana owns the billing service"],
+    ["the API is versioned with a header now", "The API is versioned in the URL path"],
+    ["keep PRs under 200 lines", "Keep pull requests under 400 lines"],
+    ["format with Biome before committing", "Format with Prettier before committing"],
+    ["we're on postgres 16 now", "The database is Postgres 15"],
+    ["merge commits are fine for release branches", "Squash-merge pull requests"],
+    ["secrets live in Vault", "Never commit secrets to the repo"],
+    [
+      "Commit messages follow the Angular convention",
+      "Commit messages follow Conventional Commits",
+    ],
+    [
+      "the changelog is generated from commits, no manual entries",
+      "Every pull request adds a CHANGELOG entry",
+    ],
+  ];
+  for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+});
