@@ -475,3 +475,20 @@ Deno.test("more repeats in other words, and the changes beside them", () => {
   ];
   for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
 });
+
+Deno.test("a reply to the agent's question that repeats, and one that changes", () => {
+  const repeats: [string, string][] = [
+    ["no — pnpm, like always", "Use pnpm, not npm"],
+    ["nope, pnpm as usual", "Use pnpm, not npm"],
+    ["right, we use pnpm in this repo", "Use pnpm, not npm"],
+    ["yes that's right, staging deploys need QA sign-off", "staging deploys need QA sign-off"],
+    ["correct — the cron runs at 02:00 UTC", "The nightly cron runs at 2am UTC"],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  const changes: [string, string][] = [
+    ["no — yarn, like always", "Use pnpm, not yarn"],
+    ["yes, but production deploys need QA sign-off too", "staging deploys need QA sign-off"],
+    ["correct — the cron runs at 03:00 UTC", "The nightly cron runs at 2am UTC"],
+  ];
+  for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+});
