@@ -1,11 +1,14 @@
 /**
  * A simple near-duplicate check of two memory texts: the overlap of their content words
  * (lower-cased, punctuation and common words dropped, word forms folded as the search folds
- * them: src/domain/terms.ts and forms.ts), of the texts as they are and of their statements
- * (without the user's marks of a repeat and without a reason: {@link statement}), unless one
- * updates the other ({@link updates}: a changed value, what changed, a reversed choice, another
- * thing used or owner, an exception, a denial, a contrast). The daemon's sink (sink.ts) applies it
- * to the neighbours the service's own search finds and to the pending proposals.
+ * them: src/domain/terms.ts and forms.ts; casual spellings and words of one meaning as
+ * wording.ts reads them), of the texts as they are and of their statements (without the user's
+ * marks of a repeat, a reply's opening, a reason or a story told after a dash: {@link
+ * statement}), unless one updates the other ({@link updates}: a changed value, what changed, a
+ * reversed choice, another thing used, owner, tool, name or word of a set, an exception, a
+ * permission, a denial, a contrast) or says something of its own beside the repeat. The daemon's
+ * sink (sink.ts) applies it to the neighbours the service's own search finds and to the pending
+ * proposals.
  * @module
  */
 
