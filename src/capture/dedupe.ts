@@ -436,7 +436,7 @@ const REPEAT_MARK =
  * names nothing of the statement after it.
  */
 const REPLY =
-  /^\s*(?:(?:yes|yep|yeah|yup|ya|ok|okay|k|sure|so|and|also|oh)\b[\s,.!:;—–-]*|(?:right|correct|exactly|indeed|true|absolutely|definitely|of course|ofc|that's right|that's correct|confirmed)\s*[,.!:;—–-]+\s*)+/i;
+  /^\s*(?:(?:yes|yep|yeah|yup|ya|ok|okay|k|sure|so|and|also|oh)(?=[\s,.!:;—–]|$)[\s,.!:;—–-]*|(?:right|correct|exactly|indeed|true|absolutely|definitely|of course|ofc|that's right|that's correct|confirmed)\s*[,.!:;—–-]+(?=\s|$)\s*)+/i;
 
 /** Where a statement goes on with a clause of its own: " — ", "; ", ": " (from a run's start). */
 const TAIL = /(?<![\s—–-])\s[—–-]+\s|(?<!;);\s+|(?<!:):\s+/;

@@ -139,6 +139,7 @@ const SLOTS = [
   "uppercase lowercase",
   "single double",
   "light dark",
+  "left right center centre",
   "lint linter linting test tests testing typecheck type-check",
   "squash rebase",
   "monorepo polyrepo",
@@ -160,6 +161,9 @@ const SLOT_SAME: Record<string, string> = {
   tests: "test",
   testing: "test",
   "type-check": "typecheck",
+  "front-end": "frontend",
+  "back-end": "backend",
+  "pre-prod": "preprod",
 };
 
 /** Each slot's words, in one spelling. */
@@ -172,7 +176,10 @@ function slotWords(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of uncasual(text).split(/[^a-z0-9_-]+/)) {
     const t = w.replace(/^-+|-+$/g, "");
-    if (t) out.add(SLOT_SAME[t] ?? t);
+    if (!t) continue;
+    out.add(SLOT_SAME[t] ?? t);
+    // "right-align", "staging-only": the parts of a compound too.
+    if (t.includes("-")) { for (const p of t.split("-")) if (p) out.add(SLOT_SAME[p] ?? p); }
   }
   return out;
 }

@@ -489,6 +489,9 @@ Deno.test("a reply to the agent's question that repeats, and one that changes", 
     ["no — yarn, like always", "Use pnpm, not yarn"],
     ["yes, but production deploys need QA sign-off too", "staging deploys need QA sign-off"],
     ["correct — the cron runs at 03:00 UTC", "The nightly cron runs at 2am UTC"],
+    // "right-align" opens no reply.
+    ["right-align the numbers in tables", "left-align the numbers in tables"],
+    ["ok-ish builds are not shipped", "green builds are shipped"],
   ];
   for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
 });
