@@ -453,6 +453,13 @@ const STORY_START =
 const PAST =
   /\b(?:last (?:time|year|month|week|sprint|quarter|night|spring|summer|fall|autumn|winter)|yesterday|ago|once|twice|back in|the other day|that way|the hard way|got|had|broke|lost|took|caused|bit|burned|burnt|wiped|crashed|leaked|spent|happened|blew|paged)\b/i;
 
+/**
+ * What a rule avoids, told as it happens: "a panic takes down the whole worker", "the optimizer
+ * ignores public/", "it breaks the build".
+ */
+const CONSEQUENCE =
+  /\b(?:takes? down|breaks?|kills?|blocks?|slows? (?:down|everything)|costs?|crash(?:es)?|panics?|leaks?|bites?|hurts?|wastes?|skips?|ignores?|misses?|loses?|corrupts?|pages?|wakes? (?:up|people)|floods?|spams?|times? out|blows? up)\b/i;
+
 /** A tail that says it is the reason: ", that's the whole reason", ", that's why". */
 const WHY_MARK =
   /(?<![\s,;—–-])[\s,;—–-]*(?:that'?s|thats|which is|hence) (?:the (?:whole |only |main |real )?reason|why)[.!]*\s*$/i;
@@ -465,7 +472,8 @@ const STRICT_CHANGE = new RegExp(
 
 /**
  * Whether `tail` only says why or tells what happened: it opens like a story ({@link
- * STORY_START}) or tells a past ({@link PAST}) or says it is the reason ({@link WHY_MARK}), and
+ * STORY_START}), tells a past ({@link PAST}) or what the rule avoids ({@link CONSEQUENCE}) or
+ * says it is the reason ({@link WHY_MARK}), and
  * states no rule, value, change, code, name or obligation of its own ("— and always sign your
  * commits", "— we moved off yarn", ": Mergify does it for us" are statements).
  */
@@ -473,7 +481,7 @@ function plainReason(tail: string): boolean {
   const marked = WHY_MARK.test(tail);
   const x = tail.replace(WHY_MARK, "").trim();
   if (!x) return marked;
-  if (!marked && !STORY_START.test(x) && !PAST.test(x)) return false;
+  if (!marked && !STORY_START.test(x) && !PAST.test(x) && !CONSEQUENCE.test(x)) return false;
   // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
   const past = PAST.test(x);
   const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));

@@ -325,6 +325,11 @@ Deno.test("a repeat with a story or a reason after a dash, a colon or a semicolo
       "no console.log in committed code — we got paged over one at 2am",
       "Never commit console.log calls",
     ],
+    ["No unwrap in handlers — a panic takes down the whole worker", "Handlers never call unwrap"],
+    [
+      "screenshots go in src/assets; the optimizer ignores public/",
+      "Images go in src/assets, never in public/",
+    ],
   ];
   for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
   const distinct: [string, string][] = [
@@ -336,6 +341,15 @@ Deno.test("a repeat with a story or a reason after a dash, a colon or a semicolo
     ["Squash-merge PRs: we let Mergify do it", "Always squash-merge pull requests"],
     // A statement with its own subject: errors go through AppError.
     ["No unwrap in handlers; errors go through AppError", "Handlers never call unwrap"],
+    // A consequence that states its own rule or value is not only a consequence.
+    [
+      "No unwrap in handlers — a panic must never take down the worker",
+      "Handlers never call unwrap",
+    ],
+    [
+      "No unwrap in handlers — a panic costs us 5 minutes of downtime",
+      "Handlers never call unwrap",
+    ],
   ];
   for (const [a, b] of distinct) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
   // A story stays linear on long inputs.
