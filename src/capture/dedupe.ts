@@ -259,14 +259,20 @@ function oneClause(text: string): boolean {
 }
 
 /**
- * Values a statement sets: numbers (times, sizes, versions; "two" to "twelve" and a few tens in
- * words), names ending in one ("europe-west3", "v9", "es2022"), days and months.
+ * Values a statement sets: numbers (times, sizes, versions, with a unit: "60s", "50MB", "3am";
+ * "two" to "twelve" and a few tens in words), names ending in one ("europe-west3", "v9", "es2022"), days and months.
  */
 function values(text: string): Set<string> {
   const out = new Set<string>();
+  // Times in one spelling, as in the content words: "2am", "2:00 am" and "02:00" are one.
+  const t = text.toLowerCase().replace(
+    /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
+    (_, h, m, ap) =>
+      `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
+  ).replace(/\b(\d):(\d\d)\b/g, "0$1:$2");
   for (
-    const m of text.toLowerCase().matchAll(
-      /\b\d+(?:[.:]\d+)*\b|\b[a-z][a-z-]*\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+    const m of t.matchAll(
+      /\b\d+(?:[.:]\d+)*(?:[a-z]{1,3})?\b|\b[a-z][a-z-]*\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
     )
   ) out.add(m[0].replace(/s$/, ""));
   return out;
@@ -334,6 +340,13 @@ export function updates(a: string, b: string): boolean {
   const sa0 = statement(a);
   if (PERMIT.test(sa0) && !denies(sa0) && !PERMIT.test(b) && DENIAL.test(uncasual(bare(b)))) {
     return true;
+  }
+  // "only Dana can approve releases" against "any maintainer can approve releases": the rule
+  // narrowed to something `b` does not name.
+  const ONLY = /\bonly\b(?!\s+(?:if|when|once|after|before|just|for now)\b)/i;
+  if (ONLY.test(sa0) && !/\bonly\b/i.test(b)) {
+    const wb = contentWords(b);
+    if ([...contentWords(sa0)].some((w) => !wb.has(w))) return true;
   }
   // "format with Biome" against "format with Prettier": another name in the same statement.
   if (otherName(sa0, bare(b))) return true;
@@ -485,7 +498,8 @@ function plainReason(tail: string): boolean {
   // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
   const past = PAST.test(x);
   const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));
-  if (RULE_WORD.test(x) || values(x).size || STRICT_CHANGE.test(x) || code.length) return false;
+  const vals = [...values(x)].filter((v) => !(past && /^\d\d:\d\d$/.test(v)));
+  if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
     return false;
   }

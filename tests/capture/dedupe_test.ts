@@ -509,3 +509,30 @@ Deno.test("a reply to the agent's question that repeats, and one that changes", 
   ];
   for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
 });
+
+Deno.test("a new owner, tool, exception, value with a unit or narrowing is a change; the same value is not", () => {
+  const changes: [string, string][] = [
+    ["Dana is the owner of billing now", "Raj owns billing"],
+    ["billing belongs to Dana now", "Raj owns billing"],
+    ["Dana took over billing", "Raj owns billing"],
+    ["we switched the bundler to Vite", "the bundler is webpack"],
+    ["docs-only PRs are exempt from review", "every PR needs a review"],
+    ["hotfixes can skip review", "every PR needs a review"],
+    ["we're back to npm", "use pnpm"],
+    ["the request timeout is 60s", "the request timeout is 30s for the API"],
+    ["cap uploads at 50MB", "cap uploads at 10MB"],
+    ["we moved off Heroku to Fly", "the app is deployed on Heroku"],
+    ["the nightly job runs at 4am now", "the nightly job runs at 2am"],
+    ["only Dana can approve releases", "any maintainer can approve releases"],
+    ["the API returns snake_case keys", "the API returns camelCase keys"],
+    ["errors are reported to Bugsnag", "errors are reported to Sentry"],
+  ];
+  for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+  const repeats: [string, string][] = [
+    ["the request timeout is 30s, as before", "the request timeout is 30s for the API"],
+    ["No unwrap in handlers — it woke someone at 3am last month", "Handlers never call unwrap"],
+    ["Raj still owns billing, ask him", "Raj owns billing"],
+    ["the nightly job runs at 2:00 am", "the nightly job runs at 02:00"],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+});
