@@ -109,11 +109,28 @@ function partsOf(w: string): string[] {
 function sharedWithParts(a: string, b: string): { common: number; x: number; y: number } {
   const x = contentWords(a), y = contentWords(b);
   const yParts = new Set([...y].flatMap(partsOf));
+  // A compound of plain words against all its parts ("squash-merge" and "squash when you
+  // merge", "force-push" and "push with force").
+  const whole = (c: string, other: ReadonlySet<string>) => {
+    const ps = wordsOfCompound(c);
+    return ps.length > 1 && ps.every((p) => other.has(p));
+  };
+  const yJoined = new Set([...y].filter((c) => whole(c, x)).flatMap(wordsOfCompound));
   let common = 0;
   for (const w of x) {
-    if (y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p))) common++;
+    if (
+      y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p)) ||
+      yJoined.has(w) || whole(w, y)
+    ) common++;
   }
   return { common, x: x.size, y: y.size };
+}
+
+/** The folded words of a compound of plain words ("squash-merg" → squash, merg); none else. */
+function wordsOfCompound(w: string): string[] {
+  if (!/^[a-z]{3,}(?:-[a-z]{3,})+$/.test(w)) return [];
+  const ps = w.split("-");
+  return ps.some((p) => STOP.has(p)) ? [] : ps.map(folded);
 }
 
 /** How much of the smaller text's content words the other has, 0..1. */
@@ -274,9 +291,20 @@ function values(text: string): Set<string> {
     const m of t.matchAll(
       /\b\d+(?:[.:]\d+)*(?:[a-z]{1,3})?\b|\b[a-z][a-z-]*\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
     )
-  ) out.add(m[0].replace(/s$/, ""));
+  ) out.add(NUMBER_WORDS[m[0]] ?? m[0].replace(/s$/, ""));
   return out;
 }
+
+/** Counts in words as digits ("two approvals" and "2 approvals" set one value). */
+const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
+  "two three four five six seven eight nine ten eleven twelve".split(" ").map((w, i) => [
+    w,
+    String(i + 2),
+  ]).concat([["fifteen", "15"], ["twenty", "20"], ["thirty", "30"], ["sixty", "60"], [
+    "hundred",
+    "100",
+  ]]),
+);
 
 /**
  * Whether `a` changes what `b` says rather than repeating it: it sets a value `b` does not

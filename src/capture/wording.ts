@@ -162,6 +162,7 @@ const SLOT_SAME: Record<string, string> = {
   testing: "test",
   "type-check": "typecheck",
   "front-end": "frontend",
+  fe: "frontend",
   "back-end": "backend",
   "pre-prod": "preprod",
 };

@@ -536,3 +536,18 @@ Deno.test("a new owner, tool, exception, value with a unit or narrowing is a cha
   ];
   for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
 });
+
+Deno.test("a compound against its parts, a count in digits against words", () => {
+  const repeats: [string, string][] = [
+    ["and as always, squash when you merge", "Squash-merge pull requests"],
+    ["never push to main with force", "Never force-push to main"],
+    ["PRs need 2 approvals", "pull requests need two approvals"],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  const changes: [string, string][] = [
+    ["the payments team is on call this week", "Use pnpm in payments-api"],
+    ["PRs need 3 approvals", "pull requests need two approvals"],
+    ["merge without squashing", "Squash-merge pull requests"],
+  ];
+  for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+});
