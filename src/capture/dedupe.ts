@@ -398,11 +398,28 @@ export function updates(a: string, b: string): boolean {
   if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
-  if (!CHANGE.test(withoutStory(a))) return false;
+  const told = withoutStory(a);
+  if (!CHANGE.test(told) || insteadOfNothing(told, b)) return false;
   const wb = contentWords(b);
   return [...contentWords(a)].some((w) =>
     !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
   );
+}
+
+/**
+ * Whether the only word of a change in `a` is an "instead" that names, with a capital or as
+ * code, only what `b` names too ("handlers never unwrap — return AppError instead" against "…;
+ * errors go through AppError"): the rule's own alternative, not a change of `b`.
+ */
+function insteadOfNothing(a: string, b: string): boolean {
+  const words = [...a.matchAll(new RegExp(CHANGE.source, "gi"))].map((m) => m[0].toLowerCase());
+  if (!words.length || words.some((w) => w !== "instead") || /\binstead of\b/i.test(a)) {
+    return false;
+  }
+  const clause = a.split(CLAUSES).find((p) => /\binstead\b/i.test(p)) ?? a;
+  const wb = new Set(uncasual(b).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/[./-]+$/, "")));
+  const named = [...capitalNames(clause), ...codeOf(clause)];
+  return named.length > 0 && named.every((n) => wb.has(n) || contentWords(b).has(n));
 }
 
 /** Where a text goes on with a statement of its own: " — ", "; ", ": ", ", so ", ", and ". */
@@ -462,7 +479,29 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
       parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, y, threshold))
     ) return true;
   }
-  return false;
+  // A part the user marks as known inside a longer message ("bump lodash to 4.17.21 and, as
+  // always, pnpm not npm"): what follows the mark to the end of its sentence, all of whose
+  // content words `b` has (or its statement).
+  return markedParts(a).some((p) => {
+    const w = [...contentWords(p)];
+    if (!w.length) return false;
+    return [b, cb].some((y) => {
+      const wy = contentWords(y);
+      return w.every((x) => wy.has(x)) && ![...codeOf(p)].some((x) => !wy.has(x));
+    });
+  });
+}
+
+/** What follows each of the user's marks of a repeat inside a text, to its sentence's end. */
+function markedParts(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(REPEAT_MARK)) {
+    if (!m.index) continue;
+    const rest = text.slice(m.index + m[0].length).split(/[.!?](?:\s|$)/)[0];
+    const part = statement(rest);
+    if (part) out.push(part);
+  }
+  return out;
 }
 
 /**

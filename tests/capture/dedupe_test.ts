@@ -551,3 +551,26 @@ Deno.test("a compound against its parts, a count in digits against words", () =>
   ];
   for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
 });
+
+Deno.test("a repeat the user marks inside a longer message, and the rule's own 'instead'", () => {
+  assert.ok(
+    isNearDuplicate("bump lodash to 4.17.21 and, as always, pnpm not npm", "Use pnpm, not npm"),
+  );
+  assert.ok(
+    !isNearDuplicate("bump lodash to 4.17.21 and, as always, yarn not npm", "Use pnpm, not npm"),
+  );
+  assert.ok(
+    isNearDuplicate(
+      "also, like always, handlers never unwrap — return AppError instead",
+      "Handler code never calls unwrap() or expect(); errors go through AppError.",
+    ),
+  );
+  // Another thing instead is a change.
+  assert.ok(
+    !isNearDuplicate(
+      "handlers never unwrap — return anyhow::Error instead",
+      "Handler code never calls unwrap() or expect(); errors go through AppError.",
+    ),
+  );
+  assert.ok(!isNearDuplicate("we run the tests on Vitest instead", "we run the tests on Jest"));
+});
