@@ -128,10 +128,18 @@ function sharedWithParts(a: string, b: string): { common: number; x: number; y: 
 
 /** The folded words of a compound of plain words ("squash-merg" → squash, merg); none else. */
 function wordsOfCompound(w: string): string[] {
-  if (!/^[a-z]{3,}(?:-[a-z]{3,})+$/.test(w)) return [];
+  if (!w.includes("-")) return [];
+  let out = COMPOUNDS.get(w);
+  if (out) return out;
   const ps = w.split("-");
-  return ps.some((p) => STOP.has(p)) ? [] : ps.map(folded);
+  out = !/^[a-z]{3,}(?:-[a-z]{3,})+$/.test(w) || ps.some((p) => STOP.has(p)) ? [] : ps.map(folded);
+  if (COMPOUNDS.size >= SEEN_MAX) COMPOUNDS.clear();
+  COMPOUNDS.set(w, out);
+  return out;
 }
+
+/** Parts of recent compounds ({@link wordsOfCompound}). */
+const COMPOUNDS = new Map<string, string[]>();
 
 /** How much of the smaller text's content words the other has, 0..1. */
 export function overlap(a: string, b: string): number {
@@ -494,6 +502,18 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
 
 /** What follows each of the user's marks of a repeat inside a text, to its sentence's end. */
 function markedParts(text: string): string[] {
+  const hit = MARKED.get(text);
+  if (hit) return hit;
+  const out = markedPartsOf(text);
+  if (MARKED.size >= SEEN_MAX) MARKED.clear();
+  MARKED.set(text, out);
+  return out;
+}
+
+/** Marked parts of recent texts ({@link markedParts}). */
+const MARKED = new Map<string, string[]>();
+
+function markedPartsOf(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(REPEAT_MARK)) {
     if (!m.index) continue;
