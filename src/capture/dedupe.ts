@@ -1,16 +1,21 @@
 /**
  * A simple near-duplicate check of two memory texts: the overlap of their content words
  * (lower-cased, punctuation and common words dropped, word forms folded as the search folds
- * them: src/domain/terms.ts and forms.ts), of the texts as they are and of their statements
- * (without the user's marks of a repeat and without a reason: {@link statement}), unless one
- * updates the other ({@link updates}: a changed value, what changed, a reversed choice, another
- * thing used or owner, an exception, a denial, a contrast). The daemon's sink (sink.ts) applies it
- * to the neighbours the service's own search finds and to the pending proposals.
+ * them: src/domain/terms.ts and forms.ts; casual spellings and words of one meaning as
+ * wording.ts reads them), of the texts as they are and of their statements (without the user's
+ * marks of a repeat, a reply's opening, a reason or a story told after a dash: {@link
+ * statement}), unless one updates the other ({@link updates}: a changed value, what changed, a
+ * reversed choice, another thing used, owner, tool, name or word of a set, an exception, a
+ * permission, a denial, a contrast) or says something of its own beside the repeat. The daemon's
+ * sink (sink.ts) applies it to the neighbours the service's own search finds and to the pending
+ * proposals.
  * @module
  */
 
 import { stem, STOP_WORDS } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
+import { categoriesOf, namesIn } from "../domain/categories.ts";
+import { otherInSlot, sameWord, uncasual } from "./wording.ts";
 
 /**
  * Words that carry no topic: the search's stop words, the markers of a rule ("always", "never",
@@ -23,7 +28,9 @@ const STOP = new Set([
     "dont please always never use using used it so after anything everything should must will " +
     "would can could just also any all every here there repo project repository codebase has " +
     "have had being again other way round around too only same thing things stuff still " +
-    "make sure need needs keep ever whole clear").split(" "),
+    "make sure need needs keep ever whole clear go goes went gone via require requires " +
+    "required yep yup nope nah please pls thx thanks btw fyi imo imho tbh ofc iirc afaik lol " +
+    "usual gotta uses put puts placed belong belongs sit sits mandatory compulsory").split(" "),
 ]);
 
 /**
@@ -33,6 +40,11 @@ const STOP = new Set([
  */
 function folded(w: string): string {
   if (/[_./:@#]/.test(w) || /\d/.test(w)) return w;
+  return sameWord(formOf(w), formOf);
+}
+
+/** {@link folded} without the words of one meaning of wording.ts. */
+function formOf(w: string): string {
   const forms = variantsOf(stem(w));
   return [...forms].sort()[0];
 }
@@ -55,7 +67,7 @@ export function contentWords(text: string): ReadonlySet<string> {
 function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
   // Times in one spelling: "3am" and "03:00" are the same.
-  const norm = text.toLowerCase().replace(
+  const norm = uncasual(text).replace(
     /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
     (_, h, m, ap) =>
       `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
@@ -97,12 +109,37 @@ function partsOf(w: string): string[] {
 function sharedWithParts(a: string, b: string): { common: number; x: number; y: number } {
   const x = contentWords(a), y = contentWords(b);
   const yParts = new Set([...y].flatMap(partsOf));
+  // A compound of plain words against all its parts ("squash-merge" and "squash when you
+  // merge", "force-push" and "push with force").
+  const whole = (c: string, other: ReadonlySet<string>) => {
+    const ps = wordsOfCompound(c);
+    return ps.length > 1 && ps.every((p) => other.has(p));
+  };
+  const yJoined = new Set([...y].filter((c) => whole(c, x)).flatMap(wordsOfCompound));
   let common = 0;
   for (const w of x) {
-    if (y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p))) common++;
+    if (
+      y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p)) ||
+      yJoined.has(w) || whole(w, y)
+    ) common++;
   }
   return { common, x: x.size, y: y.size };
 }
+
+/** The folded words of a compound of plain words ("squash-merg" → squash, merg); none else. */
+function wordsOfCompound(w: string): string[] {
+  if (!w.includes("-")) return [];
+  let out = COMPOUNDS.get(w);
+  if (out) return out;
+  const ps = w.split("-");
+  out = !/^[a-z]{3,}(?:-[a-z]{3,})+$/.test(w) || ps.some((p) => STOP.has(p)) ? [] : ps.map(folded);
+  if (COMPOUNDS.size >= SEEN_MAX) COMPOUNDS.clear();
+  COMPOUNDS.set(w, out);
+  return out;
+}
+
+/** Parts of recent compounds ({@link wordsOfCompound}). */
+const COMPOUNDS = new Map<string, string[]>();
 
 /** How much of the smaller text's content words the other has, 0..1. */
 export function overlap(a: string, b: string): number {
@@ -154,17 +191,18 @@ export const NEAR_DUPLICATE = 0.6;
 
 /** Words that say a statement changes what held before ("moved from", "was 15", "is gone"). */
 const CHANGE =
-  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|left|dropped|removed|retired|ditched|abandoned)\b/i;
+  /\b(moved|switched|migrated|changed|replaced|replaces|no longer|not any ?more|used to|instead|is gone|are gone|was|were|anymore|any longer|left|dropped|removed|retired|ditched|abandoned|stopped|got rid of|deprecated|killed|sunset(?:ted)?|phased out|reverted|rolled back|superseded|obsolete|turned off|disabled|now|nowadays|these days|as of)\b/i;
 
 /** "use X", "uses the X": what a statement says is used. */
 const USED = /\buses?\s+(?:the\s+|a\s+|an\s+)?([\w@.\/+-]+)/i;
 
 /** "Raj owns …", "@dana maintains …": who owns what a statement names. */
 const OWNER =
-  /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for)\b/i;
+  /(?:^|[.;:]\s+)(@?[\w-]+)(?:'s team)?\s+(?:owns|maintains|leads|is responsible for|reviews|approves|signs off|handles|manages|looks after|is on call for|is the contact for)\b/i;
 
 /** An exception or a condition that narrows a rule ("…, except in tools/", "unless …", "until …"). */
-const EXCEPT = /\b(?:except|unless|excluding|other than|but not|until)\b([^.;]*)/i;
+const EXCEPT =
+  /\b(?:except|unless|excluding|other than|but not|until|apart from|aside from|besides|save for|with the exception of)\b([^.;]*)|,\s*but\s+(?!not\b)([^.;]*)/i;
 
 /** "use A, not B": the choice and what it excludes. */
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
@@ -174,19 +212,70 @@ const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|o
  * reply to the agent) and a trailing contrast (", not Jest") are not denials of the statement.
  */
 const DENIAL =
-  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing)\b/i;
+  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
+
+/** A text without its asides in parentheses. */
+function bare(text: string): string {
+  return text.replace(/\([^)]*\)/g, " ");
+}
+
+/** A statement that allows: "can", "may", "is fine", "is ok", "allowed", "feel free". */
+const PERMIT =
+  /\b(?:(?:can|may)(?!'?t\b|not\b|\s+not\b)|(?:is|are|it'?s) (?:fine|ok|okay|acceptable|allowed|permitted)|allowed|permitted|feel free|go ahead)\b/i;
+
+/**
+ * The names a text writes with a capital inside a sentence (not its first word, not "I", not
+ * an acronym of three letters or fewer), lower-cased.
+ */
+function capitalNames(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<=[^\s.!?:;—–]\s+|,\s+)[A-Z][A-Za-z0-9]*[a-z][\w-]*/g)) {
+    out.push(m[0].toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * Whether `a` names with a capital what `b` does not, where `b` names with a capital what `a`
+ * does not ("format with Biome" against "format with Prettier", "follow the Angular
+ * convention" against "follow Conventional Commits"); words compared in any case.
+ */
+function otherName(a: string, b: string): boolean {
+  const lower = (t: string) =>
+    new Set(uncasual(t).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/^[./-]+|[./-]+$/g, "")));
+  const wa = lower(a), wb = lower(b);
+  const onlyA = capitalNames(a).filter((n) => !wb.has(n));
+  const onlyB = capitalNames(b).filter((n) => !wa.has(n));
+  return onlyA.length > 0 && onlyB.length > 0;
+}
+
+/**
+ * Whether `a` names a tool (src/domain/categories.ts) that `b` does not where `b` names another
+ * of the same kind that `a` does not ("Vitest" against "Jest": testing; "Buildkite" against
+ * "Jenkins": continuous integration). Names in one spelling ("postgres" is "postgresql").
+ */
+function otherTool(a: string, b: string): boolean {
+  const one = (n: string) => formOf(n);
+  // "Go" with a capital inside a sentence is the language ("go" is a verb).
+  const lang = (t: string) => t.replace(/(?<=\S\s+)Go\b/g, "golang");
+  const na = namesIn(lang(a)), nb = namesIn(lang(b));
+  const sa = new Set(na.map(one)), sb = new Set(nb.map(one));
+  const onlyA = na.filter((n) => !sb.has(one(n))), onlyB = nb.filter((n) => !sa.has(one(n)));
+  const kind = (n: string) => categoriesOf(n)?.[0];
+  return onlyA.some((x) => onlyB.some((y) => kind(x) !== undefined && kind(x) === kind(y)));
+}
 
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
 function denies(text: string): boolean {
-  const core = text.replace(/[’‘]/g, "'")
+  const core = uncasual(text).replace(/[.!\s]+$/, "")
     .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
-    .replace(/,\s*(?:not|rather than|instead of)\s+[^,;.]*$/i, "");
+    .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*(?:,|$)/gi, " ");
   return DENIAL.test(core);
 }
 
 /** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
 const CONTRAST =
-  /,\s*(?:not|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+)?([^,;.()]+)/i;
+  /,\s*(?:not|never|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+|to\s+|on\s+)?([^,;.()]+)/i;
 const CONTRAST_ALL = new RegExp(CONTRAST.source, "gi");
 
 /** Whether `text` is one clause (no " — ", "; ", ": ", ", so …", ", and …"; a contrast kept). */
@@ -195,18 +284,35 @@ function oneClause(text: string): boolean {
 }
 
 /**
- * Values a statement sets: numbers (times, sizes, versions), names ending in one ("europe-west3",
- * "v9", "es2022"), days and months.
+ * Values a statement sets: numbers (times, sizes, versions, with a unit: "60s", "50MB", "3am";
+ * "two" to "twelve" and a few tens in words), names ending in one ("europe-west3", "v9", "es2022"), days and months.
  */
 function values(text: string): Set<string> {
   const out = new Set<string>();
+  // Times in one spelling, as in the content words: "2am", "2:00 am" and "02:00" are one.
+  const t = text.toLowerCase().replace(
+    /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
+    (_, h, m, ap) =>
+      `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
+  ).replace(/\b(\d):(\d\d)\b/g, "0$1:$2");
   for (
-    const m of text.toLowerCase().matchAll(
-      /\b\d+(?:[.:]\d+)*\b|\b[a-z][a-z-]*\d+\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+    const m of t.matchAll(
+      /\b\d+(?:[.:]\d+)*(?:[a-z]{1,3})?\b|\b[a-z][a-z-]*\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
     )
-  ) out.add(m[0].replace(/s$/, ""));
+  ) out.add(NUMBER_WORDS[m[0]] ?? m[0].replace(/s$/, ""));
   return out;
 }
+
+/** Counts in words as digits ("two approvals" and "2 approvals" set one value). */
+const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
+  "two three four five six seven eight nine ten eleven twelve".split(" ").map((w, i) => [
+    w,
+    String(i + 2),
+  ]).concat([["fifteen", "15"], ["twenty", "20"], ["thirty", "30"], ["sixty", "60"], [
+    "hundred",
+    "100",
+  ]]),
+);
 
 /**
  * Whether `a` changes what `b` says rather than repeating it: it sets a value `b` does not
@@ -244,8 +350,11 @@ export function updates(a: string, b: string): boolean {
   const ea = a.match(EXCEPT);
   if (ea && !EXCEPT.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(ea[1])].some((w) => !wb.has(w))) return true;
+    if ([...contentWords(ea[1] ?? ea[2])].some((w) => !wb.has(w))) return true;
   }
+  // "staging deploys need QA sign-off" against "production deploys need QA sign-off", "tests
+  // run on Vitest" against "tests run on Jest": another word of a set, another tool of a kind.
+  if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return true;
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
@@ -262,6 +371,31 @@ export function updates(a: string, b: string): boolean {
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
     ) return true;
   }
+  // "migrations can be applied with psql in an emergency" against "… never apply them with psql
+  // by hand": `a` allows what `b` forbids.
+  const sa0 = statement(a);
+  if (PERMIT.test(sa0) && !denies(sa0) && !PERMIT.test(b) && DENIAL.test(uncasual(bare(b)))) {
+    return true;
+  }
+  // "only Dana can approve releases" against "any maintainer can approve releases": the rule
+  // narrowed to something `b` does not name.
+  const ONLY = /\bonly\b(?!\s+(?:if|when|once|after|before|just|for now)\b)/i;
+  if (ONLY.test(sa0) && !/\bonly\b/i.test(b)) {
+    const wb = contentWords(b);
+    if ([...contentWords(sa0)].some((w) => !wb.has(w))) return true;
+  }
+  // "format with Biome" against "format with Prettier": another name in the same statement.
+  if (otherName(sa0, bare(b))) return true;
+  // "yarn, as always" against "use pnpm, not yarn": what `a` does is what `b` excludes.
+  const xb = [...b.replace(/\([^)]*\)/g, " ").matchAll(CONTRAST_ALL)];
+  if (xb.length && !denies(statement(a))) {
+    const does = contentWords(statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "));
+    const excluded = new Set(xb.flatMap((m) => [...contentWords(m[1])]));
+    const doing = contentWords(
+      statement(a).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "),
+    );
+    if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return true;
+  }
   // "tests never hit the network" against "tests always hit the network": the same statement,
   // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
   // only: a denial in a side clause ("…; handlers never send mail themselves") says nothing of
@@ -272,11 +406,28 @@ export function updates(a: string, b: string): boolean {
   if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
   const va = values(a), vb = values(b);
   if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
-  if (!CHANGE.test(a)) return false;
+  const told = withoutStory(a);
+  if (!CHANGE.test(told) || insteadOfNothing(told, b)) return false;
   const wb = contentWords(b);
   return [...contentWords(a)].some((w) =>
     !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
   );
+}
+
+/**
+ * Whether the only word of a change in `a` is an "instead" that names, with a capital or as
+ * code, only what `b` names too ("handlers never unwrap — return AppError instead" against "…;
+ * errors go through AppError"): the rule's own alternative, not a change of `b`.
+ */
+function insteadOfNothing(a: string, b: string): boolean {
+  const words = [...a.matchAll(new RegExp(CHANGE.source, "gi"))].map((m) => m[0].toLowerCase());
+  if (!words.length || words.some((w) => w !== "instead") || /\binstead of\b/i.test(a)) {
+    return false;
+  }
+  const clause = a.split(CLAUSES).find((p) => /\binstead\b/i.test(p)) ?? a;
+  const wb = new Set(uncasual(b).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/[./-]+$/, "")));
+  const named = [...capitalNames(clause), ...codeOf(clause)];
+  return named.length > 0 && named.every((n) => wb.has(n) || contentWords(b).has(n));
 }
 
 /** Where a text goes on with a statement of its own: " — ", "; ", ": ", ", so ", ", and ". */
@@ -294,7 +445,31 @@ const CLAUSE_WORDS = 3;
  * against `b` and against `b`'s statement); never when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
-  return repeatsAny(a, b, threshold) && !updates(a, b);
+  // What `b` says outside its asides in parentheses must be repeated too: "the anomaly scorer
+  // fails open" does not repeat "authsvc only calls Claude Haiku (the anomaly scorer runs on
+  // every login)".
+  const bare = b.replace(/\([^)]*\)/g, " ");
+  return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
+    !updates(a, b) && !ownClause(a, b);
+}
+
+/**
+ * Whether `a` has a clause of its own beside what it repeats: a clause (after " — ", "; ", ":
+ * ", ", and …", ", so …") that shares no content word with `b` and states a rule ("— and always
+ * sign your commits", ": no subroutine signatures") or names something with a capital ("; errors
+ * go through AppError", ": we let Mergify do it"). Such a text says more than `b`: it is
+ * proposed, not dropped.
+ */
+function ownClause(a: string, b: string): boolean {
+  const parts = statement(a).split(CLAUSES);
+  if (parts.length < 2) return false;
+  const wb = contentWords(b);
+  return parts.some((p) => {
+    const w = [...contentWords(p)];
+    if (!w.length || w.some((x) => wb.has(x))) return false;
+    return RULE_WORD.test(p) || denies(p) ||
+      /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
+  });
 }
 
 /** Whether `a`, or its statement, or a clause of either repeats `b` or its statement. */
@@ -312,7 +487,41 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
       parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, y, threshold))
     ) return true;
   }
-  return false;
+  // A part the user marks as known inside a longer message ("bump lodash to 4.17.21 and, as
+  // always, pnpm not npm"): what follows the mark to the end of its sentence, all of whose
+  // content words `b` has (or its statement).
+  return markedParts(a).some((p) => {
+    const w = [...contentWords(p)];
+    if (!w.length) return false;
+    return [b, cb].some((y) => {
+      const wy = contentWords(y);
+      return w.every((x) => wy.has(x)) && ![...codeOf(p)].some((x) => !wy.has(x));
+    });
+  });
+}
+
+/** What follows each of the user's marks of a repeat inside a text, to its sentence's end. */
+function markedParts(text: string): string[] {
+  const hit = MARKED.get(text);
+  if (hit) return hit;
+  const out = markedPartsOf(text);
+  if (MARKED.size >= SEEN_MAX) MARKED.clear();
+  MARKED.set(text, out);
+  return out;
+}
+
+/** Marked parts of recent texts ({@link markedParts}). */
+const MARKED = new Map<string, string[]>();
+
+function markedPartsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(REPEAT_MARK)) {
+    if (!m.index) continue;
+    const rest = text.slice(m.index + m[0].length).split(/[.!?](?:\s|$)/)[0];
+    const part = statement(rest);
+    if (part) out.push(part);
+  }
+  return out;
 }
 
 /**
@@ -320,7 +529,84 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever)|like (?:always|usual|before|last time|i said|we said)|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:just )?(?:a )?reminder|remember(?: that)?|you know)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+
+/**
+ * A reply's opening that confirms or acknowledges ("yes —", "yep,", "right,", "ok so"): it
+ * names nothing of the statement after it.
+ */
+const REPLY =
+  /^\s*(?:(?:yes|yep|yeah|yup|ya|ok|okay|k|sure|so|and|also|oh)(?=[\s,.!:;—–]|$)[\s,.!:;—–-]*|(?:right|correct|exactly|indeed|true|absolutely|definitely|of course|ofc|that's right|that's correct|confirmed)\s*[,.!:;—–-]+(?=\s|$)\s*)+/i;
+
+/** Where a statement goes on with a clause of its own: " — ", "; ", ": " (from a run's start). */
+const TAIL = /(?<![\s—–-])\s[—–-]+\s|(?<!;);\s+|(?<!:):\s+/;
+
+/**
+ * The opening of a story or a reason told as a plain sentence: a subject that points back at the
+ * statement or at the people ("we got paged at 3am over one", "anything in public/ skips the
+ * image optimizer", "someone wiped a week of history that way"), after a connective.
+ */
+const STORY_START =
+  /^(?:(?:and|but|so|plus|honestly|seriously|trust me|fwiw|btw|because|since)[\s,]+)*(?:we|we've|we're|i|i've|i'm|it|it's|its|they|they're|that|that's|thats|this|those|these|there|there's|anything|everything|everyone|everybody|someone|somebody|people|one|once|last (?:time|year|month|week|sprint|quarter)|the last time|back when|ever since|learned|long story)\b/i;
+
+/** A past told: "last year", "twice", "the hard way", or a verb of what happened. */
+const PAST =
+  /\b(?:last (?:time|year|month|week|sprint|quarter|night|spring|summer|fall|autumn|winter)|yesterday|ago|once|twice|back in|the other day|that way|the hard way|got|had|broke|lost|took|caused|bit|burned|burnt|wiped|crashed|leaked|spent|happened|blew|paged)\b/i;
+
+/**
+ * What a rule avoids, told as it happens: "a panic takes down the whole worker", "the optimizer
+ * ignores public/", "it breaks the build".
+ */
+const CONSEQUENCE =
+  /\b(?:takes? down|breaks?|kills?|blocks?|slows? (?:down|everything)|costs?|crash(?:es)?|panics?|leaks?|bites?|hurts?|wastes?|skips?|ignores?|misses?|loses?|corrupts?|pages?|wakes? (?:up|people)|floods?|spams?|times? out|blows? up)\b/i;
+
+/** A tail that says it is the reason: ", that's the whole reason", ", that's why". */
+const WHY_MARK =
+  /(?<![\s,;—–-])[\s,;—–-]*(?:that'?s|thats|which is|hence) (?:the (?:whole |only |main |real )?reason|why)[.!]*\s*$/i;
+
+/** Words that say a statement changes what held, without the past of a story ("was", "left"). */
+const STRICT_CHANGE = new RegExp(
+  CHANGE.source.replace("|was|were|", "|").replace("|left|", "|"),
+  "i",
+);
+
+/**
+ * Whether `tail` only says why or tells what happened: it opens like a story ({@link
+ * STORY_START}), tells a past ({@link PAST}) or what the rule avoids ({@link CONSEQUENCE}) or
+ * says it is the reason ({@link WHY_MARK}), and
+ * states no rule, value, change, code, name or obligation of its own ("— and always sign your
+ * commits", "— we moved off yarn", ": Mergify does it for us" are statements).
+ */
+function plainReason(tail: string): boolean {
+  const marked = WHY_MARK.test(tail);
+  const x = tail.replace(WHY_MARK, "").trim();
+  if (!x) return marked;
+  if (!marked && !STORY_START.test(x) && !PAST.test(x) && !CONSEQUENCE.test(x)) return false;
+  // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
+  const past = PAST.test(x);
+  const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));
+  const vals = [...values(x)].filter((v) => !(past && /^\d\d:\d\d$/.test(v)));
+  if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
+  if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
+    return false;
+  }
+  // A name of its own (a capitalised word after the first, or a tool's name), outside a story
+  // told in the past ("we had a leaked key on GitHub once").
+  if (!past && (/\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*/.test(x) || namesIn(x).length)) return false;
+  return true;
+}
+
+/** `text` without a story or reason told in a plain clause after " — ", "; " or ": ". */
+function withoutStory(text: string): string {
+  const m = text.match(TAIL);
+  if (!m || !m.index) return text;
+  const head = text.slice(0, m.index), tail = text.slice(m.index + m[0].length);
+  // What is left must state something: two content words, or one with a rule ("no secrets in
+  // the repo", "use pnpm").
+  const n = contentWords(head).size;
+  const states = n >= 2 || n === 1 && (RULE_WORD.test(head) || denies(head) || USED.test(head));
+  return states && plainReason(tail) ? head : text;
+}
 
 /**
  * Where a reason begins: "because …", "since …" (not "since 2024", a time), ", as …", "so
@@ -328,7 +614,7 @@ const REPEAT_MARK =
  * first to find out", ", we'd rather …"). What follows it says why, not what.
  */
 const REASON =
-  /(?<![\s,;:(—–-])[\s,;:(—–-]+(?:because|'?cause|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
+  /(?<![\s,;:(—–-])[\s,;:(—–-]+(?:because|'?cause|b\/c|bc|cuz|coz|since(?!\s+(?:\d|v\d|version|release|the (?:\w+ )?(?:upgrade|release|migration|move|switch)))|so that|otherwise|or else|to avoid|(?<=[,;—–-]\s*)as(?=\s+(?:the|it|its|they|we|our|that|this|those|these|\w+'s)\b)|(?<=[,;—–-]\s*)(?:i|we)(?:'d| would)? (?:really )?(?:don'?t |do not )?(?:want|like|prefer|rather|hate)\b)[\s\S]*$/i;
 
 /** Rule words: a reason that holds one states a rule of its own ("since we never commit …"). */
 const RULE_WORD =
@@ -353,7 +639,7 @@ export function statement(text: string): string {
 const STATEMENTS = new Map<string, string>();
 
 function statementOf(text: string): string {
-  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ")
+  let t = text.replace(/[’‘]/g, "'").replace(REPEAT_MARK, " ").replace(REPLY, "")
     // "stays free of X", "keeps X out of Y": the polarity of "no X" (compared by `denies`), and
     // a verb that only frames the rule.
     .replace(/\b(?:free of|out of|outside of|outside|away from|clear of)\b/gi, " no ")
@@ -370,5 +656,8 @@ function statementOf(text: string): string {
     const states = n >= 2 || n === 1 && !!used && contentWords(used[1]).size > 0;
     if (states && (wish || !RULE_WORD.test(why) && !values(why).size)) t = main;
   }
+  // A story or a reason in a plain sentence after a dash, a colon or a semicolon ("no unwrap in
+  // handlers — we got paged at 3am over one").
+  t = withoutStory(t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+/, ""));
   return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }
