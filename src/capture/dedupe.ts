@@ -178,12 +178,26 @@ function repeats(a: string, b: string, threshold: number): boolean {
  * backticks or double quotes.
  */
 function codeOf(text: string): Set<string> {
-  const t = text.replace(/\([^)]*\)/g, " ");
+  const t = text.replace(/\([^()]*\)/g, " ");
   const out = new Set([...contentWords(t)].filter((w) => /[_./:@#=]/.test(w)));
   for (const m of t.matchAll(/`([^`]+)`|"([^"]+)"|“([^”]+)”/g)) {
     for (const w of contentWords(m[1] ?? m[2] ?? m[3])) out.add(w);
   }
   return out;
+}
+
+/**
+ * The most of a text the repeat check reads: a candidate is a sentence of at most a few hundred
+ * characters, and the first {@link MAX_COMPARED} of a long stored memory are where a repeat of it
+ * would be. It bounds the work of a pair whatever the texts (a pattern that backtracks on a long
+ * run of one character costs at most a few milliseconds here, not seconds on the daemon's
+ * thread).
+ */
+export const MAX_COMPARED = 1_000;
+
+/** `text` cut to {@link MAX_COMPARED} characters. */
+function compared(text: string): string {
+  return text.length > MAX_COMPARED ? text.slice(0, MAX_COMPARED) : text;
 }
 
 /** Default threshold of {@link isNearDuplicate}. */
@@ -216,7 +230,7 @@ const DENIAL =
 
 /** A text without its asides in parentheses. */
 function bare(text: string): string {
-  return text.replace(/\([^)]*\)/g, " ");
+  return text.replace(/\([^()]*\)/g, " ");
 }
 
 /** A statement that allows: "can", "may", "is fine", "is ok", "allowed", "feel free". */
@@ -324,6 +338,8 @@ const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
  * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
  */
 export function updates(a: string, b: string): boolean {
+  a = compared(a);
+  b = compared(b);
   // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
   const ca = a.match(CHOICE), cb = b.match(CHOICE);
   if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return true;
@@ -363,7 +379,7 @@ export function updates(a: string, b: string): boolean {
     // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
     // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
     const wb = contentWords(
-      statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "),
+      statement(b).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "),
     );
     const excluded = [...contentWords(xa[1])];
     const rest = [...contentWords(a.replace(xa[0], " "))];
@@ -387,12 +403,12 @@ export function updates(a: string, b: string): boolean {
   // "format with Biome" against "format with Prettier": another name in the same statement.
   if (otherName(sa0, bare(b))) return true;
   // "yarn, as always" against "use pnpm, not yarn": what `a` does is what `b` excludes.
-  const xb = [...b.replace(/\([^)]*\)/g, " ").matchAll(CONTRAST_ALL)];
+  const xb = [...b.replace(/\([^()]*\)/g, " ").matchAll(CONTRAST_ALL)];
   if (xb.length && !denies(statement(a))) {
-    const does = contentWords(statement(b).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "));
+    const does = contentWords(statement(b).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "));
     const excluded = new Set(xb.flatMap((m) => [...contentWords(m[1])]));
     const doing = contentWords(
-      statement(a).replace(/\([^)]*\)/g, " ").replace(CONTRAST_ALL, " "),
+      statement(a).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "),
     );
     if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return true;
   }
@@ -445,10 +461,12 @@ const CLAUSE_WORDS = 3;
  * against `b` and against `b`'s statement); never when `a` updates `b`.
  */
 export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE): boolean {
+  a = compared(a);
+  b = compared(b);
   // What `b` says outside its asides in parentheses must be repeated too: "the anomaly scorer
   // fails open" does not repeat "authsvc only calls Claude Haiku (the anomaly scorer runs on
   // every login)".
-  const bare = b.replace(/\([^)]*\)/g, " ");
+  const bare = b.replace(/\([^()]*\)/g, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
     !updates(a, b) && !ownClause(a, b);
 }
@@ -627,6 +645,7 @@ const RULE_WORD =
  * "use pnpm, not npm" says.
  */
 export function statement(text: string): string {
+  text = compared(text);
   const hit = STATEMENTS.get(text);
   if (hit !== undefined) return hit;
   const out = statementOf(text);

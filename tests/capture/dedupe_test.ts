@@ -4,7 +4,7 @@
  * a reply's leading "no," and a trailing contrast (", not Jest") deny nothing.
  */
 import assert from "node:assert/strict";
-import { isNearDuplicate, statement, updates } from "../../src/capture/dedupe.ts";
+import { isNearDuplicate, MAX_COMPARED, statement, updates } from "../../src/capture/dedupe.ts";
 
 Deno.test("a denied statement updates the one it denies, and is not dropped as its repeat", () => {
   const pairs: [string, string][] = [
@@ -251,8 +251,9 @@ Deno.test("a statement that names code, a quoted name or an end the neighbour do
 
 Deno.test("a reason after a long run of separators is still cut, and nothing else is", () => {
   // The separator before a reason is matched from the start of its run only (a run of 20,000
-  // spaces took a second a call when every position of it was tried).
-  for (const run of [" ".repeat(20_000), "-".repeat(20_000), ", ".repeat(10_000)]) {
+  // spaces took a second a call when every position of it was tried; texts are read up to
+  // MAX_COMPARED characters since).
+  for (const run of [" ".repeat(900), "-".repeat(900), ", ".repeat(450)]) {
     const text = `use pnpm${run}x`;
     assert.ok(statement(text).endsWith("x"));
     assert.equal(statement(`use pnpm${run}because npm rewrites the lockfile`), "use pnpm");
@@ -573,4 +574,19 @@ Deno.test("a repeat the user marks inside a longer message, and the rule's own '
     ),
   );
   assert.ok(!isNearDuplicate("we run the tests on Vitest instead", "we run the tests on Jest"));
+});
+
+Deno.test("the check reads at most MAX_COMPARED characters of a text: a long stored memory is compared by its start", () => {
+  const stored = "use pnpm, not npm";
+  // A run of an unclosed parenthesis made the aside pattern scan to the end from every one.
+  for (const pad of [" (".repeat(10_000), " -".repeat(10_000), " remember".repeat(3_000)]) {
+    assert.equal(
+      isNearDuplicate("pnpm please, like always", stored + pad),
+      isNearDuplicate("pnpm please, like always", stored),
+    );
+    assert.ok(statement(stored + pad).length <= MAX_COMPARED);
+  }
+  // Past the first MAX_COMPARED characters nothing is read.
+  const far = "x ".repeat(MAX_COMPARED) + stored;
+  assert.equal(isNearDuplicate("use pnpm, not npm", far), false);
 });
