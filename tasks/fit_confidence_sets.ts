@@ -13,8 +13,13 @@
  * `recallSearchLimit`, the first 5 results that pass the floors shown, score ≥ the hook's
  * score floor). Features are the result's signals, which depend on the query and the memory
  * alone (the band): coverage, names missed, the calibrated dense cosine, soft coverage, one
- * shared (today's signals; model `refit`), and the word alignment of src/memory/align.ts as the
- * ranking computes it (model `refit + alignment`; not a signal of the product's confidence). Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
+ * shared (today's signals; model `refit`), the word alignment of src/memory/align.ts as the
+ * ranking computes it (model `refit + alignment`), and two other dense cosines: with the tool
+ * names' category words and the jargon's plain words (`semanticWords`, the ranking's dense
+ * leg), and with the jargon's words alone (`semanticJargon`), each in place of the plain cosine
+ * or beside it (docs/recall.md, "0.18: the gate with the category and jargon words"); the
+ * models "today, c with …" are today's coefficients reading that cosine, not refitted.
+ * Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
  * results are positives (its other results left out), every result of an everyday prompt is a
  * negative; each set's positives and negatives weigh alike in total.
  *
@@ -31,6 +36,13 @@ import { explainSearch } from "../src/memory/diagnostics.ts";
 import { alignment, alignQuery } from "../src/memory/align.ts";
 import { ALIGNMENT_FROM } from "../src/memory/ranking.ts";
 import { builtinWordVectors } from "../src/embed/words.ts";
+import { builtinSif, CATEGORY_WEIGHT, commonDirection } from "../src/embed/sif.ts";
+import { STOP_WORDS } from "../src/domain/terms.ts";
+import { dot, unit } from "../src/embed/dense.ts";
+import { categoriesOf, categoryKey, namesIn } from "../src/domain/categories.ts";
+import { JARGON } from "../src/domain/jargon.ts";
+import { SIF_A } from "../src/embed/words.ts";
+import { calibrated } from "../src/memory/dense.ts";
 import { askedQuestions, importConversations, loadData } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
 import {
@@ -68,10 +80,15 @@ const FEATURES = [
   "softCoverage",
   "oneShared",
   "alignment",
+  "semanticWords",
+  "semanticJargon",
 ] as const;
 /** The features today's confidence reads (the first five). */
-const TODAY = 5;
+const TODAY = [0, 1, 2, 3, 4];
 const words = await builtinWordVectors();
+const sif = await builtinSif();
+const common = commonDirection(words);
+const jargonKeys = new Set(JARGON.map((line) => categoryKey(line.slice(0, line.indexOf(":")))));
 /** The floors of the table; 0 is the ceiling (a target among the results the hook may show). */
 const FLOORS = [0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 const LOCOMO = "LoCoMo dev";
@@ -94,14 +111,69 @@ const DEFAULT_SETS = [
   "bench/data/paraphrase/holdout2.json:holdout2",
 ];
 
-function xOf(s: {
-  coverage: number;
-  namesMissed: number;
-  semantic: number;
-  softCoverage: number;
-  shared: number;
-}, a: number): number[] {
-  return [s.coverage, s.namesMissed, s.semantic, s.softCoverage, s.shared === 1 ? 1 : 0, a];
+function xOf(
+  s: {
+    coverage: number;
+    namesMissed: number;
+    semantic: number;
+    softCoverage: number;
+    shared: number;
+  },
+  a: number,
+  query: string,
+  content: string,
+): number[] {
+  return [
+    s.coverage,
+    s.namesMissed,
+    s.semantic,
+    s.softCoverage,
+    s.shared === 1 ? 1 : 0,
+    a,
+    semanticWords(query, content),
+    semanticJargon(query, content),
+  ];
+}
+
+/**
+ * The SIF vector of a text with the jargon's plain words (src/domain/jargon.ts) but not the
+ * tool names' category words, as `SifEncoder` makes it (weight `CATEGORY_WEIGHT`).
+ */
+function jargonVector(text: string): Float32Array | null {
+  let v = words.sentence(text);
+  const harmonic = Math.log(words.size) + 0.5772;
+  for (const name of namesIn(text)) {
+    if (!jargonKeys.has(name)) continue;
+    for (const c of categoriesOf(name) ?? []) {
+      const r = words.rank(c);
+      if (r === undefined || STOP_WORDS.has(c)) continue;
+      const p = 1 / ((r + 1) * harmonic);
+      const wt = Math.fround(CATEGORY_WEIGHT * SIF_A / (SIF_A + p));
+      const cv = words.vector(c)!;
+      v ??= new Float32Array(words.dimension);
+      for (let j = 0; j < v.length; j++) v[j] += wt * cv[j];
+    }
+  }
+  if (!v) return null;
+  let d = 0;
+  for (let i = 0; i < v.length; i++) d += v[i] * common[i];
+  for (let i = 0; i < v.length; i++) v[i] -= d * common[i];
+  return unit(v);
+}
+
+/** The calibrated dense cosine with the jargon's plain words, without the tools' categories. */
+function semanticJargon(query: string, content: string): number {
+  const q = jargonVector(query), m = jargonVector(content);
+  return q && m ? calibrated(dot(q, m)) : 0;
+}
+
+/**
+ * The calibrated dense cosine with the tool names' category words and the jargon's plain
+ * words (the ranking's dense leg, `SIF_MODEL`), where `semantic` is without them (v1).
+ */
+function semanticWords(query: string, content: string): number {
+  const q = sif.vector(query), m = sif.vector(content);
+  return q && m ? calibrated(dot(q, m)) : 0;
 }
 
 async function searchParaphrase(spec: string): Promise<Prompt[]> {
@@ -133,7 +205,12 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
         set: name,
         aimed: targets !== null,
         rows: results.map((r) => ({
-          x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
+          x: xOf(
+            r.signals,
+            alignment(aq, r.memory.content, words, ALIGNMENT_FROM),
+            p.text,
+            r.memory.content,
+          ),
           score: r.score,
           target:
             targets?.has(ids.get(memoryKey(r.memory.scope, project, r.memory.content)) ?? "") ??
@@ -167,7 +244,12 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
           set: LOCOMO,
           aimed,
           rows: results.map((r) => ({
-            x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
+            x: xOf(
+              r.signals,
+              alignment(aq, r.memory.content, words, ALIGNMENT_FROM),
+              q.question,
+              r.memory.content,
+            ),
             score: r.score,
             target: aimed &&
               (idsOf.get(`${conv.name}\n${r.memory.content}`) ?? []).some((d) => evidence.has(d)),
@@ -185,7 +267,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const RIDGE = 1e-3;
 
 /** Logistic regression (Newton), each set's positives and negatives weighing alike. */
-function fit(prompts: Prompt[], k: number): number[] {
+function fit(prompts: Prompt[], features: readonly number[]): number[] {
   const ex: { x: number[]; y: number; c: number }[] = [];
   const sets = [...new Set(prompts.map((p) => p.set))];
   for (const s of sets) {
@@ -194,13 +276,13 @@ function fit(prompts: Prompt[], k: number): number[] {
       if (p.set !== s) continue;
       for (const r of p.rows) {
         if (p.aimed && !r.target) continue;
-        raw.push({ x: [1, ...r.x.slice(0, k)], y: p.aimed ? 1 : 0 });
+        raw.push({ x: [1, ...features.map((f) => r.x[f])], y: p.aimed ? 1 : 0 });
       }
     }
     const pos = raw.filter((e) => e.y).length, neg = raw.length - pos;
     for (const e of raw) ex.push({ ...e, c: 1 / (2 * sets.length * (e.y ? pos : neg)) });
   }
-  const n = k + 1;
+  const n = features.length + 1;
   let w = new Array(n).fill(0);
   for (let iter = 0; iter < 100; iter++) {
     const g = new Array(n).fill(0);
@@ -282,20 +364,36 @@ if (values.groups) {
 }
 
 const sets = [...new Set(prompts.map((p) => p.set))];
-/** The fitted models: the first k features (5: today's signals; 6: and the alignment). */
-const FITS: Record<string, number> = { refit: TODAY, "refit + alignment": TODAY + 1 };
-const linear = (w: number[]) => (x: number[]) =>
-  sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[i], 0));
+/**
+ * The fitted models, by the features they read (indices into {@link FEATURES}): today's
+ * signals; and the alignment; the dense cosine with the category and jargon words
+ * (`semanticWords`) instead of the plain one, or beside it.
+ */
+const SEMANTIC = 2, ALIGNMENT = 5, SEMANTIC_WORDS = 6, SEMANTIC_JARGON = 7;
+const FITS: Record<string, readonly number[]> = {
+  refit: TODAY,
+  "refit + alignment": [...TODAY, ALIGNMENT],
+  "refit, c with words": TODAY.map((f) => f === SEMANTIC ? SEMANTIC_WORDS : f),
+  "refit, both cosines": [...TODAY, SEMANTIC_WORDS],
+  "refit, c with jargon": TODAY.map((f) => f === SEMANTIC ? SEMANTIC_JARGON : f),
+};
+const linear = (w: number[], features: readonly number[]) => (x: number[]) =>
+  sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[features[i]], 0));
 /** Per model and held-out set, the weights fitted without it. */
 const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
   sets.map((s) => ({ model, set: s, w: fit(prompts.filter((p) => p.set !== s), k) }))
 );
 const models: Record<string, (set: string) => (x: number[]) => number> = {
   today: () => (x) => probability(COEFFICIENTS, x),
+  // Today's coefficients reading the cosine with the words, not refitted.
+  "today, c with words": () => (x) =>
+    probability(COEFFICIENTS, x.map((v, i) => i === SEMANTIC ? x[SEMANTIC_WORDS] : v)),
+  "today, c with jargon": () => (x) =>
+    probability(COEFFICIENTS, x.map((v, i) => i === SEMANTIC ? x[SEMANTIC_JARGON] : v)),
   ...Object.fromEntries(
-    Object.keys(FITS).map((m) => [
+    Object.entries(FITS).map(([m, features]) => [
       m,
-      (set: string) => linear(heldOut.find((h) => h.model === m && h.set === set)!.w),
+      (set: string) => linear(heldOut.find((h) => h.model === m && h.set === set)!.w, features),
     ]),
   ),
 };
@@ -375,7 +473,13 @@ console.log("\nheld-out coefficients:");
 for (const h of heldOut) {
   console.log(`  ${h.model} without ${h.set}: ${JSON.stringify(h.w.map((v) => +v.toFixed(3)))}`);
 }
-console.log(`fitted on all sets (intercept, ${FEATURES.join(", ")}): ${JSON.stringify(all)}`);
+for (const [m, features] of Object.entries(FITS)) {
+  console.log(
+    `fitted on all sets, ${m} (intercept, ${features.map((f) => FEATURES[f]).join(", ")}): ${
+      JSON.stringify(all[m])
+    }`,
+  );
+}
 const out = new URL(`../bench/results/confidence-sets-${stamp}.json`, import.meta.url);
 await Deno.writeTextFile(
   out,
@@ -384,6 +488,7 @@ await Deno.writeTextFile(
       date,
       groups: values.groups ?? null,
       features: FEATURES,
+      models: FITS,
       today: COEFFICIENTS,
       fitted_on_all: all,
       held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
