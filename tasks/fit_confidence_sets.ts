@@ -31,17 +31,19 @@
  */
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_MIN_SCORE, DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
-import { COEFFICIENTS, type Coefficients, confidenceOf } from "../src/memory/confidence.ts";
+import {
+  COEFFICIENTS,
+  type Coefficients,
+  confidenceOf,
+  DEV_COEFFICIENTS,
+} from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import { alignment, alignQuery } from "../src/memory/align.ts";
 import { ALIGNMENT_FROM } from "../src/memory/ranking.ts";
 import { builtinWordVectors } from "../src/embed/words.ts";
-import { builtinSif, CATEGORY_WEIGHT, commonDirection } from "../src/embed/sif.ts";
-import { STOP_WORDS } from "../src/domain/terms.ts";
-import { dot, unit } from "../src/embed/dense.ts";
-import { categoriesOf, categoryKey, namesIn } from "../src/domain/categories.ts";
-import { JARGON } from "../src/domain/jargon.ts";
-import { SIF_A } from "../src/embed/words.ts";
+import { builtinSif, type TableWords } from "../src/embed/sif.ts";
+import { terms } from "../src/domain/terms.ts";
+import { dot } from "../src/embed/dense.ts";
 import { calibrated } from "../src/memory/dense.ts";
 import { askedQuestions, importConversations, loadData } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
@@ -82,13 +84,12 @@ const FEATURES = [
   "alignment",
   "semanticWords",
   "semanticJargon",
+  "semanticPlain",
 ] as const;
 /** The features today's confidence reads (the first five). */
 const TODAY = [0, 1, 2, 3, 4];
 const words = await builtinWordVectors();
 const sif = await builtinSif();
-const common = commonDirection(words);
-const jargonKeys = new Set(JARGON.map((line) => categoryKey(line.slice(0, line.indexOf(":")))));
 /** The floors of the table; 0 is the ceiling (a target among the results the hook may show). */
 const FLOORS = [0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 const LOCOMO = "LoCoMo dev";
@@ -123,6 +124,13 @@ function xOf(
   query: string,
   content: string,
 ): number[] {
+  // The ranking reads no dense cosine for a query that names an exact string (ranking.ts):
+  // the product's `semantic` is 0 there, and so are the other cosines.
+  const exact = terms(query).some((t) => /[_./:\-@#]/.test(t));
+  const cos = (words: TableWords) => {
+    const q = exact ? null : sif.vector(query, words), m = q && sif.vector(content, words);
+    return q && m ? calibrated(dot(q, m)) : 0;
+  };
   return [
     s.coverage,
     s.namesMissed,
@@ -130,50 +138,10 @@ function xOf(
     s.softCoverage,
     s.shared === 1 ? 1 : 0,
     a,
-    semanticWords(query, content),
-    semanticJargon(query, content),
+    cos(true),
+    cos("jargon"),
+    cos(false),
   ];
-}
-
-/**
- * The SIF vector of a text with the jargon's plain words (src/domain/jargon.ts) but not the
- * tool names' category words, as `SifEncoder` makes it (weight `CATEGORY_WEIGHT`).
- */
-function jargonVector(text: string): Float32Array | null {
-  let v = words.sentence(text);
-  const harmonic = Math.log(words.size) + 0.5772;
-  for (const name of namesIn(text)) {
-    if (!jargonKeys.has(name)) continue;
-    for (const c of categoriesOf(name) ?? []) {
-      const r = words.rank(c);
-      if (r === undefined || STOP_WORDS.has(c)) continue;
-      const p = 1 / ((r + 1) * harmonic);
-      const wt = Math.fround(CATEGORY_WEIGHT * SIF_A / (SIF_A + p));
-      const cv = words.vector(c)!;
-      v ??= new Float32Array(words.dimension);
-      for (let j = 0; j < v.length; j++) v[j] += wt * cv[j];
-    }
-  }
-  if (!v) return null;
-  let d = 0;
-  for (let i = 0; i < v.length; i++) d += v[i] * common[i];
-  for (let i = 0; i < v.length; i++) v[i] -= d * common[i];
-  return unit(v);
-}
-
-/** The calibrated dense cosine with the jargon's plain words, without the tools' categories. */
-function semanticJargon(query: string, content: string): number {
-  const q = jargonVector(query), m = jargonVector(content);
-  return q && m ? calibrated(dot(q, m)) : 0;
-}
-
-/**
- * The calibrated dense cosine with the tool names' category words and the jargon's plain
- * words (the ranking's dense leg, `SIF_MODEL`), where `semantic` is without them (v1).
- */
-function semanticWords(query: string, content: string): number {
-  const q = sif.vector(query), m = sif.vector(content);
-  return q && m ? calibrated(dot(q, m)) : 0;
 }
 
 async function searchParaphrase(spec: string): Promise<Prompt[]> {
@@ -365,17 +333,20 @@ if (values.groups) {
 
 const sets = [...new Set(prompts.map((p) => p.set))];
 /**
- * The fitted models, by the features they read (indices into {@link FEATURES}): today's
- * signals; and the alignment; the dense cosine with the category and jargon words
- * (`semanticWords`) instead of the plain one, or beside it.
+ * The fitted models, by the features they read (indices into {@link FEATURES}): the product's
+ * signals (`semantic` as the tree computes it); and the alignment; the dense cosine without the
+ * table's words (v1, as 0.15–0.18 read it), with them all (the ranking's), with the jargon's
+ * words alone, and the plain one beside the one with all the words.
  */
-const SEMANTIC = 2, ALIGNMENT = 5, SEMANTIC_WORDS = 6, SEMANTIC_JARGON = 7;
+const SEMANTIC = 2, ALIGNMENT = 5, WORDS = 6, JARGON_ONLY = 7, PLAIN = 8;
+const withCosine = (c: number) => TODAY.map((f) => f === SEMANTIC ? c : f);
 const FITS: Record<string, readonly number[]> = {
   refit: TODAY,
   "refit + alignment": [...TODAY, ALIGNMENT],
-  "refit, c with words": TODAY.map((f) => f === SEMANTIC ? SEMANTIC_WORDS : f),
-  "refit, both cosines": [...TODAY, SEMANTIC_WORDS],
-  "refit, c with jargon": TODAY.map((f) => f === SEMANTIC ? SEMANTIC_JARGON : f),
+  "refit, c plain": withCosine(PLAIN),
+  "refit, c with words": withCosine(WORDS),
+  "refit, c with jargon": withCosine(JARGON_ONLY),
+  "refit, c plain and c with words": [...withCosine(PLAIN), WORDS],
 };
 const linear = (w: number[], features: readonly number[]) => (x: number[]) =>
   sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[features[i]], 0));
@@ -385,11 +356,16 @@ const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
 );
 const models: Record<string, (set: string) => (x: number[]) => number> = {
   today: () => (x) => probability(COEFFICIENTS, x),
-  // Today's coefficients reading the cosine with the words, not refitted.
-  "today, c with words": () => (x) =>
-    probability(COEFFICIENTS, x.map((v, i) => i === SEMANTIC ? x[SEMANTIC_WORDS] : v)),
-  "today, c with jargon": () => (x) =>
-    probability(COEFFICIENTS, x.map((v, i) => i === SEMANTIC ? x[SEMANTIC_JARGON] : v)),
+  // The coefficients of 0.15–0.18 reading each cosine, not refitted.
+  ...Object.fromEntries(
+    ([["plain", PLAIN], ["with words", WORDS], ["with jargon", JARGON_ONLY]] as const).map((
+      [name, c],
+    ) => [
+      `0.18 coefficients, c ${name}`,
+      () => (x: number[]) =>
+        probability(DEV_COEFFICIENTS, x.map((v, i) => i === SEMANTIC ? x[c] : v)),
+    ]),
+  ),
   ...Object.fromEntries(
     Object.entries(FITS).map(([m, features]) => [
       m,
@@ -490,6 +466,7 @@ await Deno.writeTextFile(
       features: FEATURES,
       models: FITS,
       today: COEFFICIENTS,
+      dev_coefficients: DEV_COEFFICIENTS,
       fitted_on_all: all,
       held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
       results,
