@@ -13,8 +13,13 @@
  * `recallSearchLimit`, the first 5 results that pass the floors shown, score ≥ the hook's
  * score floor). Features are the result's signals, which depend on the query and the memory
  * alone (the band): coverage, names missed, the calibrated dense cosine, soft coverage, one
- * shared (today's signals; model `refit`), and the word alignment of src/memory/align.ts as the
- * ranking computes it (model `refit + alignment`; not a signal of the product's confidence). Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
+ * shared (today's signals; model `refit`), the word alignment of src/memory/align.ts as the
+ * ranking computes it (model `refit + alignment`), and two other dense cosines: with the tool
+ * names' category words and the jargon's plain words (`semanticWords`, the ranking's dense
+ * leg), and with the jargon's words alone (`semanticJargon`), each in place of the plain cosine
+ * or beside it (docs/recall.md, "0.18: the gate with the category and jargon words"); the
+ * models "today, c with …" are today's coefficients reading that cosine, not refitted.
+ * Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
  * results are positives (its other results left out), every result of an everyday prompt is a
  * negative; each set's positives and negatives weigh alike in total.
  *
@@ -26,11 +31,20 @@
  */
 import { recallSearchLimit } from "../src/memcli/commands/recall.ts";
 import { DEFAULT_MIN_SCORE, DEFAULT_RECALL_LIMIT } from "../src/memcli/commands/recall.ts";
-import { COEFFICIENTS, type Coefficients, confidenceOf } from "../src/memory/confidence.ts";
+import {
+  COEFFICIENTS,
+  type Coefficients,
+  confidenceOf,
+  DEV_COEFFICIENTS,
+} from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import { alignment, alignQuery } from "../src/memory/align.ts";
 import { ALIGNMENT_FROM } from "../src/memory/ranking.ts";
 import { builtinWordVectors } from "../src/embed/words.ts";
+import { builtinSif, type TableWords } from "../src/embed/sif.ts";
+import { terms } from "../src/domain/terms.ts";
+import { dot } from "../src/embed/dense.ts";
+import { calibrated } from "../src/memory/dense.ts";
 import { askedQuestions, importConversations, loadData } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
 import {
@@ -68,10 +82,14 @@ const FEATURES = [
   "softCoverage",
   "oneShared",
   "alignment",
+  "semanticWords",
+  "semanticJargon",
+  "semanticPlain",
 ] as const;
 /** The features today's confidence reads (the first five). */
-const TODAY = 5;
+const TODAY = [0, 1, 2, 3, 4];
 const words = await builtinWordVectors();
+const sif = await builtinSif();
 /** The floors of the table; 0 is the ceiling (a target among the results the hook may show). */
 const FLOORS = [0, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 const LOCOMO = "LoCoMo dev";
@@ -94,14 +112,36 @@ const DEFAULT_SETS = [
   "bench/data/paraphrase/holdout2.json:holdout2",
 ];
 
-function xOf(s: {
-  coverage: number;
-  namesMissed: number;
-  semantic: number;
-  softCoverage: number;
-  shared: number;
-}, a: number): number[] {
-  return [s.coverage, s.namesMissed, s.semantic, s.softCoverage, s.shared === 1 ? 1 : 0, a];
+function xOf(
+  s: {
+    coverage: number;
+    namesMissed: number;
+    semantic: number;
+    softCoverage: number;
+    shared: number;
+  },
+  a: number,
+  query: string,
+  content: string,
+): number[] {
+  // The ranking reads no dense cosine for a query that names an exact string (ranking.ts):
+  // the product's `semantic` is 0 there, and so are the other cosines.
+  const exact = terms(query).some((t) => /[_./:\-@#]/.test(t));
+  const cos = (words: TableWords) => {
+    const q = exact ? null : sif.vector(query, words), m = q && sif.vector(content, words);
+    return q && m ? calibrated(dot(q, m)) : 0;
+  };
+  return [
+    s.coverage,
+    s.namesMissed,
+    s.semantic,
+    s.softCoverage,
+    s.shared === 1 ? 1 : 0,
+    a,
+    cos(true),
+    cos("jargon"),
+    cos(false),
+  ];
 }
 
 async function searchParaphrase(spec: string): Promise<Prompt[]> {
@@ -133,7 +173,12 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
         set: name,
         aimed: targets !== null,
         rows: results.map((r) => ({
-          x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
+          x: xOf(
+            r.signals,
+            alignment(aq, r.memory.content, words, ALIGNMENT_FROM),
+            p.text,
+            r.memory.content,
+          ),
           score: r.score,
           target:
             targets?.has(ids.get(memoryKey(r.memory.scope, project, r.memory.content)) ?? "") ??
@@ -167,7 +212,12 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
           set: LOCOMO,
           aimed,
           rows: results.map((r) => ({
-            x: xOf(r.signals, alignment(aq, r.memory.content, words, ALIGNMENT_FROM)),
+            x: xOf(
+              r.signals,
+              alignment(aq, r.memory.content, words, ALIGNMENT_FROM),
+              q.question,
+              r.memory.content,
+            ),
             score: r.score,
             target: aimed &&
               (idsOf.get(`${conv.name}\n${r.memory.content}`) ?? []).some((d) => evidence.has(d)),
@@ -185,7 +235,7 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const RIDGE = 1e-3;
 
 /** Logistic regression (Newton), each set's positives and negatives weighing alike. */
-function fit(prompts: Prompt[], k: number): number[] {
+function fit(prompts: Prompt[], features: readonly number[]): number[] {
   const ex: { x: number[]; y: number; c: number }[] = [];
   const sets = [...new Set(prompts.map((p) => p.set))];
   for (const s of sets) {
@@ -194,13 +244,13 @@ function fit(prompts: Prompt[], k: number): number[] {
       if (p.set !== s) continue;
       for (const r of p.rows) {
         if (p.aimed && !r.target) continue;
-        raw.push({ x: [1, ...r.x.slice(0, k)], y: p.aimed ? 1 : 0 });
+        raw.push({ x: [1, ...features.map((f) => r.x[f])], y: p.aimed ? 1 : 0 });
       }
     }
     const pos = raw.filter((e) => e.y).length, neg = raw.length - pos;
     for (const e of raw) ex.push({ ...e, c: 1 / (2 * sets.length * (e.y ? pos : neg)) });
   }
-  const n = k + 1;
+  const n = features.length + 1;
   let w = new Array(n).fill(0);
   for (let iter = 0; iter < 100; iter++) {
     const g = new Array(n).fill(0);
@@ -282,20 +332,44 @@ if (values.groups) {
 }
 
 const sets = [...new Set(prompts.map((p) => p.set))];
-/** The fitted models: the first k features (5: today's signals; 6: and the alignment). */
-const FITS: Record<string, number> = { refit: TODAY, "refit + alignment": TODAY + 1 };
-const linear = (w: number[]) => (x: number[]) =>
-  sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[i], 0));
+/**
+ * The fitted models, by the features they read (indices into {@link FEATURES}): the product's
+ * signals (`semantic` as the tree computes it); and the alignment; the dense cosine without the
+ * table's words (v1, as 0.15–0.18 read it), with them all (the ranking's), with the jargon's
+ * words alone, and the plain one beside the one with all the words.
+ */
+const SEMANTIC = 2, ALIGNMENT = 5, WORDS = 6, JARGON_ONLY = 7, PLAIN = 8;
+const withCosine = (c: number) => TODAY.map((f) => f === SEMANTIC ? c : f);
+const FITS: Record<string, readonly number[]> = {
+  refit: TODAY,
+  "refit + alignment": [...TODAY, ALIGNMENT],
+  "refit, c plain": withCosine(PLAIN),
+  "refit, c with words": withCosine(WORDS),
+  "refit, c with jargon": withCosine(JARGON_ONLY),
+  "refit, c plain and c with words": [...withCosine(PLAIN), WORDS],
+};
+const linear = (w: number[], features: readonly number[]) => (x: number[]) =>
+  sigmoid(w[0] + w.slice(1).reduce((a, wi, i) => a + wi * x[features[i]], 0));
 /** Per model and held-out set, the weights fitted without it. */
 const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
   sets.map((s) => ({ model, set: s, w: fit(prompts.filter((p) => p.set !== s), k) }))
 );
 const models: Record<string, (set: string) => (x: number[]) => number> = {
   today: () => (x) => probability(COEFFICIENTS, x),
+  // The coefficients of 0.15–0.18 reading each cosine, not refitted.
   ...Object.fromEntries(
-    Object.keys(FITS).map((m) => [
+    ([["plain", PLAIN], ["with words", WORDS], ["with jargon", JARGON_ONLY]] as const).map((
+      [name, c],
+    ) => [
+      `0.18 coefficients, c ${name}`,
+      () => (x: number[]) =>
+        probability(DEV_COEFFICIENTS, x.map((v, i) => i === SEMANTIC ? x[c] : v)),
+    ]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(FITS).map(([m, features]) => [
       m,
-      (set: string) => linear(heldOut.find((h) => h.model === m && h.set === set)!.w),
+      (set: string) => linear(heldOut.find((h) => h.model === m && h.set === set)!.w, features),
     ]),
   ),
 };
@@ -375,7 +449,13 @@ console.log("\nheld-out coefficients:");
 for (const h of heldOut) {
   console.log(`  ${h.model} without ${h.set}: ${JSON.stringify(h.w.map((v) => +v.toFixed(3)))}`);
 }
-console.log(`fitted on all sets (intercept, ${FEATURES.join(", ")}): ${JSON.stringify(all)}`);
+for (const [m, features] of Object.entries(FITS)) {
+  console.log(
+    `fitted on all sets, ${m} (intercept, ${features.map((f) => FEATURES[f]).join(", ")}): ${
+      JSON.stringify(all[m])
+    }`,
+  );
+}
 const out = new URL(`../bench/results/confidence-sets-${stamp}.json`, import.meta.url);
 await Deno.writeTextFile(
   out,
@@ -384,7 +464,9 @@ await Deno.writeTextFile(
       date,
       groups: values.groups ?? null,
       features: FEATURES,
+      models: FITS,
       today: COEFFICIENTS,
+      dev_coefficients: DEV_COEFFICIENTS,
       fitted_on_all: all,
       held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
       results,

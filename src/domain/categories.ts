@@ -1688,6 +1688,11 @@ const ENTRIES = [
   "awsemr: distributed processing amazon",
 ];
 
+/** The keys of the jargon's entries (src/domain/jargon.ts), not tools' names. */
+const JARGON_KEYS: ReadonlySet<string> = new Set(
+  JARGON.map((line) => line.slice(0, line.indexOf(":"))),
+);
+
 const TABLE: ReadonlyMap<string, readonly string[]> = new Map(
   [...ENTRIES, ...JARGON].map((line) => {
     const at = line.indexOf(":");
@@ -1703,6 +1708,14 @@ export function categoryKey(name: string): string {
 /** The category words of a tool's name (any case, "Next.js" as "nextjs"), or undefined. */
 export function categoriesOf(name: string): readonly string[] | undefined {
   return TABLE.get(categoryKey(name));
+}
+
+/**
+ * Whether a name of the table (a key, as `namesIn` gives it) is a word of developers' jargon
+ * (src/domain/jargon.ts) rather than a tool's name.
+ */
+export function isJargon(key: string): boolean {
+  return JARGON_KEYS.has(key);
 }
 
 /** Every entry of the table: name → its category words. */

@@ -16,7 +16,7 @@
 import { type DenseEncoder, type DenseInfo, unit } from "./dense.ts";
 import { builtinWordVectors, SIF_A, type WordVectors } from "./words.ts";
 import { STOP_WORDS } from "../domain/terms.ts";
-import { categoriesOf, namesIn } from "../domain/categories.ts";
+import { categoriesOf, isJargon, namesIn } from "../domain/categories.ts";
 
 /**
  * Model name of the SIF vectors (bumped when the encoding changes: a database whose memories
@@ -49,6 +49,14 @@ export const BUILTIN_SIF_INFO: Readonly<DenseInfo> = {
   model: SIF_MODEL,
   dimension: 100,
 };
+
+/**
+ * Which of the table's words a vector adds (src/domain/categories.ts): all (`true`, the
+ * ranking's dense leg), none (`false`, the v1 vector), or the jargon's plain words and not the
+ * tools' category words (`"jargon"`, the vector the confidence reads: docs/recall.md, "0.18:
+ * the gate with the category and jargon words").
+ */
+export type TableWords = boolean | "jargon";
 
 /** Options of {@link SifEncoder}. */
 export interface SifOptions {
@@ -131,17 +139,22 @@ export class SifEncoder implements DenseEncoder {
 
   /**
    * The SIF sum of a text (its known words, and each tool name's category words, unless
-   * `categories` is false), not yet normalised; null when it has nothing known.
+   * `categories` says otherwise: {@link TableWords}), not yet normalised; null when it has
+   * nothing known.
    */
-  sum(text: string, categories = true): Float32Array | null {
+  sum(text: string, categories: TableWords = true): Float32Array | null {
     const v = this.#words.sentence(text);
-    return categories ? this.#withCategories(v, text) : v;
+    return categories ? this.#withCategories(v, text, categories === "jargon") : v;
   }
 
-  /** `v` (the words' sum of `text`, changed in place) plus its names' category words. */
-  #withCategories(v: Float32Array | null, text: string): Float32Array | null {
+  /**
+   * `v` (the words' sum of `text`, changed in place) plus its names' category words (with
+   * `jargonOnly`, of its jargon words only).
+   */
+  #withCategories(v: Float32Array | null, text: string, jargonOnly = false): Float32Array | null {
     if (this.#categoryWeight <= 0) return v;
     for (const name of namesIn(text)) {
+      if (jargonOnly && !isJargon(name)) continue;
       const c = this.#categoryVector(name);
       if (!c) continue;
       v ??= new Float32Array(this.#words.dimension);
@@ -164,9 +177,10 @@ export class SifEncoder implements DenseEncoder {
 
   /**
    * The unit vector of one text, or null when it has no known word; `categories` false
-   * leaves out the tool names' category words (the v1 vector, which the confidence reads).
+   * leaves out the table's words (the v1 vector), `"jargon"` keeps the jargon's plain words
+   * only (the vector the confidence reads).
    */
-  vector(text: string, categories = true): Float32Array | null {
+  vector(text: string, categories: TableWords = true): Float32Array | null {
     return this.#finish(this.sum(text, categories));
   }
 

@@ -21,7 +21,8 @@
  *   not acronyms, days, months or languages; a sentence's first word only when it is rare)
  *   the memory lacks. A question about Caroline is not answered by a memory about Melanie.
  * - **semantic**: the calibrated dense cosine of the query and the memory (src/memory/dense.ts;
- *   0 without the dense leg or a vector).
+ *   0 without the dense leg or a vector), their SIF vectors with the jargon's plain words but
+ *   not the tool names' category words (src/embed/sif.ts, `"jargon"`).
  * - **soft coverage**: the share of the information of the query's {@link COVERAGE_WORDS}
  *   heaviest words the memory has, a word it lacks counting in part by its nearest word of the
  *   memory (word-vector cosine from {@link SOFT_FROM}, credit (c − 0.4) / 0.4, whatever the
@@ -33,11 +34,13 @@
  *   0 since 0.15: its idf normalisation moves with the other memories of the scope, so adding
  *   unrelated memories moved a pair's confidence by up to 0.077; without it the move is 0.
  *
- * confidence = σ(b₀ + Σ bᵢ × signalᵢ), the coefficients fitted by logistic regression on the
- * dev splits of LoCoMo and of the paraphrase set (`deno task fit:confidence --paraphrase
- * FILE`; docs/recall.md, "The confidence"), never on their test splits. Each signal depends on
- * the query and the memory alone, so a pair's confidence does not move when other memories
- * are added. The coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
+ * confidence = σ(b₀ + Σ bᵢ × signalᵢ), the coefficients fitted by logistic regression on five
+ * sets: the paraphrase set's dev and test splits, its holdout and holdout2, and LoCoMo dev,
+ * each set's positives and negatives weighing alike (`deno task fit:confidence:sets`, chosen
+ * leave one set out: docs/recall.md, "0.18: the gate with the category and jargon words";
+ * those of 0.15 to 0.18, fitted on the dev splits, are {@link DEV_COEFFICIENTS}). Each signal
+ * depends on the query and the memory alone, so a pair's confidence does not move when other
+ * memories are added. The coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
  * @module
  */
 import { variantsOf } from "../domain/forms.ts";
@@ -79,6 +82,20 @@ export interface Coefficients {
 
 /** Fitted coefficients of the logistic function (see the module's documentation). */
 export const COEFFICIENTS: Readonly<Coefficients> = {
+  intercept: -0.9,
+  coverage: 3.497,
+  namesMissed: -1.631,
+  lexical: 0,
+  semantic: 1.356,
+  softCoverage: 1.396,
+  oneShared: -0.952,
+};
+
+/**
+ * The coefficients of 0.15 to 0.18, fitted on the dev splits of LoCoMo and of the paraphrase
+ * set with the plain dense cosine (without the jargon's words): kept for comparisons.
+ */
+export const DEV_COEFFICIENTS: Readonly<Coefficients> = {
   intercept: -2.072,
   coverage: 3.906,
   namesMissed: -2.218,

@@ -143,15 +143,16 @@ export async function searchMemories(
     now,
   });
   const profile = profileQuery(q.query, words);
-  // The confidence reads the dense cosine without the tool names' category words (the cosine
-  // it was fitted on): two memories naming tools of one category are near in meaning, which
-  // ranks a memory about pnpm for "which package manager", but is no evidence that a prompt
-  // about eslint wants a memory about prettier (docs/recall.md, 0.16).
-  const plainQuery = leg ? leg.encoder.vector(q.query, false) : null;
+  // The confidence reads the dense cosine without the tool names' category words: two
+  // memories naming tools of one category are near in meaning, which ranks a memory about pnpm
+  // for "which package manager", but is no evidence that a prompt about eslint wants a memory
+  // about prettier (docs/recall.md, 0.16). It keeps the jargon's plain words ("login" is about
+  // signing in), with which its coefficients were fitted (docs/recall.md, 0.18).
+  const plainQuery = leg ? leg.encoder.vector(q.query, "jargon") : null;
   return ranked.map(({ c, score, cos }) => {
     let semantic = cos === null ? 0 : calibrated(cos);
     if (leg && cos !== null) {
-      const m = plainQuery && leg.encoder.vector(c.memory.content, false);
+      const m = plainQuery && leg.encoder.vector(c.memory.content, "jargon");
       semantic = m ? calibrated(dot(plainQuery!, m)) : 0;
     }
     const signals = signalsOf(profile, c.memory.content, c.lexical, words, semantic);

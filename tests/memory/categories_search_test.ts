@@ -3,7 +3,7 @@
  * a memory that names the tool is found for a prompt that names its category, the prompt hook
  * does not inject it for an unrelated prompt, and a database encoded by the v1 vectors is
  * re-encoded in place, and so is one of v2 (0.16's smaller table) and one of v3 (0.17's table,
- * without developers' jargon).
+ * without developers' jargon); the confidence's dense cosine keeps the jargon's words only.
  */
 import assert from "node:assert/strict";
 import { pgliteService } from "../helpers.ts";
@@ -17,6 +17,8 @@ import {
   SifEncoder,
 } from "../../src/embed/sif.ts";
 import { dot } from "../../src/embed/dense.ts";
+import { explainSearch } from "../../src/memory/diagnostics.ts";
+import { calibrated } from "../../src/memory/dense.ts";
 import { DEFAULT_MIN_CONFIDENCE, formatRecall } from "../../src/memcli/commands/recall.ts";
 
 const MEMORIES = [
@@ -53,6 +55,53 @@ Deno.test("sif v4: a word of developers' jargon contributes its plain words", as
   assert.ok(withJargon > without + 0.1, `${withJargon} vs ${without}`);
   assert.equal(sif.vector("refactor", false), null);
   assert.ok(sif.vector("refactor"));
+});
+
+Deno.test("sif: the confidence's vector keeps the jargon's plain words, not the tools' categories", async () => {
+  const sif = await builtinSif();
+  // Jargon alone: the same vector as with the whole table.
+  const jargon = "The login page times out after the refactor.";
+  assert.deepEqual([...sif.vector(jargon, "jargon")!], [...sif.vector(jargon)!]);
+  assert.ok(sif.vector("refactor", "jargon"));
+  // A tool's name alone: the plain vector (none when the vectors lack the name).
+  assert.equal(sif.vector("pnpm", "jargon"), null);
+  const tool = "We install packages with pnpm, never npm.";
+  assert.deepEqual([...sif.vector(tool, "jargon")!], [...sif.vector(tool, false)!]);
+  // Both: the jargon's words and not the tool's.
+  const both = "After the refactor the monorepo installs with pnpm.";
+  const v = sif.vector(both, "jargon")!;
+  assert.notDeepEqual([...v], [...sif.vector(both)!]);
+  assert.notDeepEqual([...v], [...sif.vector(both, false)!]);
+});
+
+Deno.test("confidence: its dense cosine reads the jargon's plain words, not the tools' categories", async () => {
+  const { service, close } = await pgliteService();
+  try {
+    const sif = await builtinSif();
+    const login = "The login page times out after the refactor.";
+    const pnpmOnly = "We install packages with pnpm, never npm.";
+    for (const content of [login, pnpmOnly, ...MEMORIES.slice(1)]) {
+      await service.create({ content, scope: "project", project: "web" });
+    }
+    const semanticOf = async (query: string, content: string) => {
+      const found = await explainSearch(service, { query, project: "web", limit: 10 });
+      const r = found.find((x) => x.memory.content === content);
+      assert.ok(r, `${content} found for ${query}`);
+      return r.signals.semantic;
+    };
+    const cos = (a: string, b: string, words: boolean | "jargon") =>
+      calibrated(dot(sif.vector(a, words)!, sif.vector(b, words)!));
+    const signIn = "users cannot sign in to their account";
+    const got = await semanticOf(signIn, login);
+    assert.ok(Math.abs(got - cos(signIn, login, "jargon")) < 1e-6, `${got}`);
+    assert.ok(got > cos(signIn, login, false) + 0.05, `${got} vs ${cos(signIn, login, false)}`);
+    const manager = "which package manager do we use";
+    const pnpm = await semanticOf(manager, pnpmOnly);
+    assert.ok(Math.abs(pnpm - cos(manager, pnpmOnly, false)) < 1e-6, `${pnpm}`);
+    assert.ok(pnpm < cos(manager, pnpmOnly, true) - 0.05, `${pnpm}`);
+  } finally {
+    await close();
+  }
 });
 
 Deno.test("sif v2: the vector from a re-rank's word sentence is the vector of the text", async () => {
