@@ -103,9 +103,13 @@ const NEAR_NAME = new RegExp(
     .raw`(?:\b(?:[A-Za-z0-9]+[_.-])*${SECRET_NAME}s?(?:[_.-][A-Za-z0-9]+)*\b|\bkeys?\b|\b(?:AKIA|ASIA)[A-Z0-9]{16})(?:\W+\w+){0,3}?\W+([A-Za-z0-9+/_\-=.~]{20,})`,
   "gi",
 );
-/** "the password (for staging) is X", "pw: X": a password in prose, whatever its length. */
+/**
+ * "the password (for staging) is X", "pw: X": a password in prose, whatever its length. "pass"
+ * and "pw" alone need "is", "=", ":" or "->" before the value: "must pass strong_migrations" is
+ * the verb.
+ */
 const PASSWORD_PROSE =
-  /\b(?:pass(?:word|wd|phrase)?|pwd|pw)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->)?\s*[`"']?([^\s`"']{6,})/gi;
+  /\b(?:(?:pass(?:word|wd|phrase)|pwd)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->)?|(?:pass|pw)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->))\s*[`"']?([^\s`"']{6,})/gi;
 
 /**
  * Formats of common providers that the preset has no rule for (or covers only in part), each

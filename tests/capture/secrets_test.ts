@@ -46,6 +46,8 @@ const CASES: [string, string, string][] = [
   ["url-password", "cache is redis://:hunter2pass@cache.internal:6379", "hunter2pass"],
   ["password", "the password for staging is Winter2024!", "Winter2024"],
   ["password", "the password is correcthorsebatterystaple", "correcthorse"],
+  ["assignment", "db pass: Winter2024! for the replica", "Winter2024"],
+  ["password", "the pw is s3cr3tPassw0rd", "s3cr3tPassw0rd"],
   [
     "high-entropy",
     "the internal token is 3f9a1c0b7e2d4f6a8b9c0d1e2f3a4b5c6d7e8f90",
@@ -86,6 +88,10 @@ Deno.test("findSecrets: words about passwords and markers are not secrets", asyn
       "the signing key is keys/release-ed25519-v2.pem, the HSM holds the production one",
       "the deploy key is ~/.ssh/deploy_staging_ed25519.pub on the runner",
       "the api token comes from config/secrets/staging-token.enc at start",
+      // "pass" the verb: no password follows it.
+      "Migrations must pass strong_migrations; add indexes with `algorithm: :concurrently`",
+      "every PR must pass check_formatting_and_types before review",
+      "we pass RAILS_MASTER_KEY_FILE to the container, never the key",
     ]
   ) assert.deepEqual(await findSecrets(clean), [], clean);
 });
