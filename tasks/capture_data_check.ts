@@ -27,6 +27,7 @@ const SPLITS = [
   "holdout5",
   "holdout6",
   "holdout7",
+  "holdout8",
 ] as const;
 type Split = typeof SPLITS[number];
 const isSplit = (x: unknown): x is Split => SPLITS.includes(x as Split);
@@ -73,6 +74,7 @@ const counts = {
   holdout5: 0,
   holdout6: 0,
   holdout7: 0,
+  holdout8: 0,
   real: 0,
   lines: 0,
   long50: 0,
@@ -346,7 +348,7 @@ for (const sub of ["sessions", "real"]) {
 
 // The FROZEN lists of README.md (sha256sum format), when there are any: every data file is
 // listed and unchanged. Each split was frozen in its turn (dev and test on 2026-11-28, holdout,
-// holdout2, then holdout3 and holdout4, then holdout5, then holdout6, then holdout7 on 2026-11-29), so labels.json is listed once per freeze: the earlier
+// holdout2, then holdout3 and holdout4, then holdout5, then holdout6, then holdout7, then holdout8 on 2026-11-29), so labels.json is listed once per freeze: the earlier
 // hash is that of labels.json without the sessions of the splits frozen later (the generator
 // writes their bytes unchanged), the latest that of the whole file. A split written in parallel
 // with another (holdout4 was written beside a holdout3) was frozen without it, so each freeze is

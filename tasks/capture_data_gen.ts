@@ -1,6 +1,6 @@
 /**
  * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
- * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6 and holdout7 splits) and bench/data/capture/labels.json, merging the labels of the
+ * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7 and holdout8 splits) and bench/data/capture/labels.json, merging the labels of the
  * real Claude Code transcripts (bench/data/capture/real/, labelled by
  * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
  * rerun writes the same bytes.
@@ -21,6 +21,7 @@ import { HOLDOUT4 } from "./capture_data/sessions_holdout4.ts";
 import { HOLDOUT5 } from "./capture_data/sessions_holdout5.ts";
 import { HOLDOUT6 } from "./capture_data/sessions_holdout6.ts";
 import { HOLDOUT7 } from "./capture_data/sessions_holdout7.ts";
+import { HOLDOUT8 } from "./capture_data/sessions_holdout8.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -39,7 +40,8 @@ function build(
     | "holdout4"
     | "holdout5"
     | "holdout6"
-    | "holdout7",
+    | "holdout7"
+    | "holdout8",
 ): { jsonl: string; labels: SessionLabels } {
   const s = new Session({ ...script, split });
   script.run(s);
@@ -60,6 +62,7 @@ for (
     [HOLDOUT5, "holdout5"],
     [HOLDOUT6, "holdout6"],
     [HOLDOUT7, "holdout7"],
+    [HOLDOUT8, "holdout8"],
   ] as const
 ) {
   for (const script of scripts) {

@@ -61,7 +61,8 @@ export interface SessionLabels {
     | "holdout4"
     | "holdout5"
     | "holdout6"
-    | "holdout7";
+    | "holdout7"
+    | "holdout8";
   real: boolean;
   project: string;
   cwd: string;
@@ -196,7 +197,8 @@ export interface SessionSpec {
     | "holdout4"
     | "holdout5"
     | "holdout6"
-    | "holdout7";
+    | "holdout7"
+    | "holdout8";
   cwd: string;
   style: string;
   stored?: string[];
