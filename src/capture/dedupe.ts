@@ -178,7 +178,7 @@ function repeats(a: string, b: string, threshold: number): boolean {
  * backticks or double quotes.
  */
 function codeOf(text: string): Set<string> {
-  const t = text.replace(/\([^()]*\)/g, " ");
+  const t = text.replace(ASIDE, " ");
   const out = new Set([...contentWords(t)].filter((w) => /[_./:@#=]/.test(w)));
   for (const m of t.matchAll(/`([^`]+)`|"([^"]+)"|“([^”]+)”/g)) {
     for (const w of contentWords(m[1] ?? m[2] ?? m[3])) out.add(w);
@@ -228,9 +228,15 @@ const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|o
 const DENIAL =
   /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
 
+/**
+ * An aside in parentheses: not the parentheses of code written against a word ("real(wp)",
+ * "PIC S9(n)V99", "f(x)"), which are part of the name.
+ */
+const ASIDE = /(?<![\w\]])\([^()]*\)/g;
+
 /** A text without its asides in parentheses. */
 function bare(text: string): string {
-  return text.replace(/\([^()]*\)/g, " ");
+  return text.replace(ASIDE, " ");
 }
 
 /** A statement that allows: "can", "may", "is fine", "is ok", "allowed", "feel free". */
@@ -281,10 +287,38 @@ function otherTool(a: string, b: string): boolean {
 
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
 function denies(text: string): boolean {
-  const core = uncasual(text).replace(/[.!\s]+$/, "")
+  return DENIAL.test(denialCore(text));
+}
+
+/** `text` without a reply's leading "no," and its contrasts (", not Jest"), lower-cased. */
+function denialCore(text: string): string {
+  return uncasual(text).replace(/[.!\s]+$/, "")
     .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
     .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*(?:,|$)/gi, " ");
-  return DENIAL.test(core);
+}
+
+/** What a denial covers: from a denial word to the next punctuation ("don't import prisma"). */
+const DENIED = new RegExp(`(?:${DENIAL.source})([^,;.!?:—–()]*)`, "gi");
+
+/**
+ * Whether what `d` denies is something `o` states: the words after `d`'s denials (to the next
+ * punctuation) include one of what `o` says outside its own denials and contrasts. "don't
+ * import prisma in the route" denies nothing of "database access lives only in *.server.ts
+ * modules" (a rule of its own beside the repeat); "no signals in context" denies nothing of
+ * "…, not signals in context" (the same exclusion); "tests never hit the network" denies
+ * "tests always hit the network".
+ */
+function deniesOf(d: string, o: string): boolean {
+  const denied = new Set<string>();
+  for (const m of denialCore(d).matchAll(DENIED)) {
+    for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+  }
+  if (!denied.size) return true;
+  const said = new Set<string>();
+  for (const w of contentWords(denialCore(o).replace(DENIED, " "))) {
+    for (const x of [w, ...wordsOfCompound(w), ...partsOf(w)]) said.add(x);
+  }
+  return [...denied].some((w) => said.has(w) || wordsOfCompound(w).some((x) => said.has(x)));
 }
 
 /** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
@@ -317,6 +351,22 @@ function values(text: string): Set<string> {
   return out;
 }
 
+/**
+ * The kind of a value of {@link values}: a number (with or without a unit, a time, a version),
+ * a day, a month, or a name ending in a number by its letters ("europe-west", "v", "comp-").
+ */
+function valueKind(v: string): string {
+  if (/^\d/.test(v)) return "number";
+  if (/day$/.test(v)) return "day";
+  if (!/\d/.test(v)) {
+    return /^(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)$/
+        .test(v)
+      ? "number"
+      : "month";
+  }
+  return v.replace(/\d+$/, "");
+}
+
 /** Counts in words as digits ("two approvals" and "2 approvals" set one value). */
 const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
   "two three four five six seven eight nine ten eleven twelve".split(" ").map((w, i) => [
@@ -338,11 +388,16 @@ const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
  * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
  */
 export function updates(a: string, b: string): boolean {
+  return updateReason(a, b) !== undefined;
+}
+
+/** Why `a` updates `b` ({@link updates}): the name of the test that tells, or nothing. */
+export function updateReason(a: string, b: string): string | undefined {
   a = compared(a);
   b = compared(b);
   // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
   const ca = a.match(CHOICE), cb = b.match(CHOICE);
-  if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return true;
+  if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return "reversed";
   // "use pnpm, not npm" against "we use npm for everything": the choice changed from what `b`
   // names to something it does not.
   if (ca) {
@@ -351,7 +406,7 @@ export function updates(a: string, b: string): boolean {
     if (
       chosen.length && excluded.length && chosen.every((w) => !wb.has(w)) &&
       excluded.some((w) => wb.has(w))
-    ) return true;
+    ) return "choice";
   }
   // "use vitest for the frontend tests" against "use Jest for the frontend tests": something
   // else used; "Priya owns the pipeline" against "Raj owns the pipeline": another owner.
@@ -359,18 +414,18 @@ export function updates(a: string, b: string): boolean {
     const ua = a.match(re), ub = b.match(re);
     if (!ua || !ub) continue;
     const x = contentWords(ua[1]), y = contentWords(ub[1]);
-    if (x.size && y.size && [...x].every((w) => !y.has(w))) return true;
+    if (x.size && y.size && [...x].every((w) => !y.has(w))) return "used-or-owner";
   }
   // "run the linter before pushing, except for docs-only changes" against "run the linter
   // before pushing": the rule narrowed by what `b` does not name.
   const ea = a.match(EXCEPT);
   if (ea && !EXCEPT.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(ea[1] ?? ea[2])].some((w) => !wb.has(w))) return true;
+    if ([...contentWords(ea[1] ?? ea[2])].some((w) => !wb.has(w))) return "exception";
   }
   // "staging deploys need QA sign-off" against "production deploys need QA sign-off", "tests
   // run on Vitest" against "tests run on Jest": another word of a set, another tool of a kind.
-  if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return true;
+  if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return "slot-or-tool";
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
@@ -379,38 +434,38 @@ export function updates(a: string, b: string): boolean {
     // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
     // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
     const wb = contentWords(
-      statement(b).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "),
+      statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " "),
     );
     const excluded = [...contentWords(xa[1])];
     const rest = [...contentWords(a.replace(xa[0], " "))];
     if (
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
-    ) return true;
+    ) return "contrast";
   }
   // "migrations can be applied with psql in an emergency" against "… never apply them with psql
   // by hand": `a` allows what `b` forbids.
   const sa0 = statement(a);
   if (PERMIT.test(sa0) && !denies(sa0) && !PERMIT.test(b) && DENIAL.test(uncasual(bare(b)))) {
-    return true;
+    return "permit";
   }
   // "only Dana can approve releases" against "any maintainer can approve releases": the rule
   // narrowed to something `b` does not name.
   const ONLY = /\bonly\b(?!\s+(?:if|when|once|after|before|just|for now)\b)/i;
   if (ONLY.test(sa0) && !/\bonly\b/i.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(sa0)].some((w) => !wb.has(w))) return true;
+    if ([...contentWords(sa0)].some((w) => !wb.has(w))) return "only";
   }
   // "format with Biome" against "format with Prettier": another name in the same statement.
-  if (otherName(sa0, bare(b))) return true;
+  if (otherName(sa0, bare(b))) return "name";
   // "yarn, as always" against "use pnpm, not yarn": what `a` does is what `b` excludes.
-  const xb = [...b.replace(/\([^()]*\)/g, " ").matchAll(CONTRAST_ALL)];
+  const xb = [...b.replace(ASIDE, " ").matchAll(CONTRAST_ALL)];
   if (xb.length && !denies(statement(a))) {
-    const does = contentWords(statement(b).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "));
+    const does = contentWords(statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " "));
     const excluded = new Set(xb.flatMap((m) => [...contentWords(m[1])]));
     const doing = contentWords(
-      statement(a).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "),
+      statement(a).replace(ASIDE, " ").replace(CONTRAST_ALL, " "),
     );
-    if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return true;
+    if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return "excluded";
   }
   // "tests never hit the network" against "tests always hit the network": the same statement,
   // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
@@ -419,15 +474,24 @@ export function updates(a: string, b: string): boolean {
   // Compared without their reasons: a reason's "don't" ("…, I don't want CI to find out")
   // denies nothing of the statement.
   const sa = statement(a), sb = statement(b);
-  if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
+  if (!ca && !cb && oneClause(sa) && oneClause(sb)) {
+    const da = denies(sa), db = denies(sb);
+    if (da !== db && (da ? deniesOf(sa, sb) : deniesOf(sb, sa))) return "denial";
+  }
+  // A value `b` does not set, where `b` sets one of its kind ("10 minutes" against "15
+  // minutes", "europe-west3" against "europe-west1"); not a value of another kind ("two
+  // decimals" against "PIC S9(n)V99 COMP-3": an example of the rule, not a change).
   const va = values(a), vb = values(b);
-  if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
+  const kb = new Set([...vb].filter((v) => !va.has(v)).map(valueKind));
+  if ([...va].some((v) => !vb.has(v) && kb.has(valueKind(v)))) return "value";
   const told = withoutStory(a);
-  if (!CHANGE.test(told) || insteadOfNothing(told, b)) return false;
+  if (!CHANGE.test(told) || insteadOfNothing(told, b)) return undefined;
   const wb = contentWords(b);
   return [...contentWords(a)].some((w) =>
-    !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
-  );
+      !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
+    )
+    ? "change"
+    : undefined;
 }
 
 /**
@@ -466,7 +530,7 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   // What `b` says outside its asides in parentheses must be repeated too: "the anomaly scorer
   // fails open" does not repeat "authsvc only calls Claude Haiku (the anomaly scorer runs on
   // every login)".
-  const bare = b.replace(/\([^()]*\)/g, " ");
+  const bare = b.replace(ASIDE, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
     !updates(a, b) && !ownClause(a, b);
 }
@@ -547,7 +611,7 @@ function markedPartsOf(text: string): string[] {
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
 
 /**
  * A reply's opening that confirms or acknowledges ("yes —", "yep,", "right,", "ok so"): it
@@ -602,8 +666,10 @@ function plainReason(tail: string): boolean {
   if (!marked && !STORY_START.test(x) && !PAST.test(x) && !CONSEQUENCE.test(x)) return false;
   // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
   const past = PAST.test(x);
-  const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));
-  const vals = [...values(x)].filter((v) => !(past && /^\d\d:\d\d$/.test(v)));
+  // So is a year ("we lost a week to it in 2023").
+  const when = (v: string) => past && /^(?:\d\d:\d\d|(?:19|20)\d\d)$/.test(v);
+  const code = [...codeOf(x)].filter((w) => !when(w));
+  const vals = [...values(x)].filter((v) => !when(v));
   if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
     return false;
@@ -663,6 +729,12 @@ function statementOf(text: string): string {
     // a verb that only frames the rule.
     .replace(/\b(?:free of|out of|outside of|outside|away from|clear of)\b/gi, " no ")
     .replace(/\b(?:stays?|staying|remains?)\b/gi, " ");
+  // "no alert without a runbook" is "every alert with a runbook", "never deploy without a
+  // review" is "always deploy with a review": a rule stated twice denied is not a denial.
+  t = t.replace(
+    /\b(?:(no)|never|don'?t|do not)\s+([^,;.!?—–()]{1,80}?)\s+without\b/gi,
+    (_, no, x) => `${no ? "every" : "always"} ${x} with`,
+  );
   const m = t.match(REASON);
   if (m && m.index! > 0) {
     const why = m[0];
