@@ -119,11 +119,23 @@ function sharedWithParts(a: string, b: string): { common: number; x: number; y: 
   let common = 0;
   for (const w of x) {
     if (
-      y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p)) ||
+      hasWord(y, w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p)) ||
       yJoined.has(w) || whole(w, y)
     ) common++;
   }
   return { common, x: x.size, y: y.size };
+}
+
+/**
+ * Whether `words` has `w`, a name cut by a wildcard ("?LOG_*", "LOG_*": "log_") standing for
+ * every word it begins ("log_info", "logger").
+ */
+function hasWord(words: ReadonlySet<string>, w: string): boolean {
+  if (words.has(w)) return true;
+  if (!/^[a-z][a-z0-9]{2,}_$/.test(w)) return false;
+  const stem = w.slice(0, -1);
+  for (const x of words) if (x.startsWith(stem)) return true;
+  return false;
 }
 
 /** The folded words of a compound of plain words ("squash-merg" → squash, merg); none else. */
@@ -168,8 +180,39 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
   const wb = contentWords(b);
   if ([...codeOf(a)].some((w) => !wb.has(w))) return false;
-  return common / Math.min(x, y) >= threshold &&
+  // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
+  // evidence of one topic: half the smaller text's words suffice.
+  // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
+  // "Images go in src/assets").
+  const keys = sharedKeys(a, wb);
+  const bar = keys && common > keys ? Math.min(threshold, NEAR_DUPLICATE_WITH_KEY) : threshold;
+  return common / Math.min(x, y) >= bar &&
     common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+}
+
+/** The share of the smaller text's words enough when the two share a code name ({@link keyNames}). */
+export const NEAR_DUPLICATE_WITH_KEY = 0.5;
+
+/** How many code names ({@link keyNames}) of `a` `words` (another text's) hold. */
+function sharedKeys(a: string, words: ReadonlySet<string>): number {
+  let n = 0;
+  for (const k of keyNames(a)) if (hasWord(words, k)) n++;
+  return n;
+}
+
+/**
+ * The code names of a text: its code and quoted names ({@link codeOf}), identifiers in
+ * camelCase ("createStore") and names with a number ("COMP-3", "es2022"), folded as its
+ * content words.
+ */
+function keyNames(text: string): Set<string> {
+  const out = codeOf(text);
+  const t = text.replace(ASIDE, " ");
+  for (const m of t.matchAll(/\b[a-z]+[A-Z][A-Za-z0-9]*\b/g)) {
+    for (const w of contentWords(m[0])) out.add(w);
+  }
+  for (const w of contentWords(t)) if (/[a-z]-?\d|\d-?[a-z]/.test(w)) out.add(w);
+  return out;
 }
 
 /**
@@ -453,7 +496,7 @@ export function updateReason(a: string, b: string): string | undefined {
   const ONLY = /\bonly\b(?!\s+(?:if|when|once|after|before|just|for now)\b)/i;
   if (ONLY.test(sa0) && !/\bonly\b/i.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(sa0)].some((w) => !wb.has(w))) return "only";
+    if ([...contentWords(sa0)].some((w) => !hasWord(wb, w))) return "only";
   }
   // "format with Biome" against "format with Prettier": another name in the same statement.
   if (otherName(sa0, bare(b))) return "name";
@@ -567,6 +610,15 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
     if (
       parts.length > 1 &&
       parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, y, threshold))
+    ) return true;
+    // A part between commas that names a code name of `y` ("New field for the bonus, COMP-3
+    // with two decimals like every money field").
+    const wy = contentWords(y);
+    if (
+      x.split(/,\s+/).some((p) =>
+        p !== x && contentWords(p).size >= CLAUSE_WORDS && sharedKeys(p, wy) > 0 &&
+        repeats(p, y, threshold)
+      )
     ) return true;
   }
   // A part the user marks as known inside a longer message ("bump lodash to 4.17.21 and, as
