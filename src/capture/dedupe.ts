@@ -525,7 +525,7 @@ export function updateReason(a: string, b: string): string | undefined {
   // minutes", "europe-west3" against "europe-west1"); not a value of another kind ("two
   // decimals" against "PIC S9(n)V99 COMP-3": an example of the rule, not a change).
   const va = values(a), vb = values(b);
-  const kb = new Set([...vb].filter((v) => !va.has(v)).map(valueKind));
+  const kb = new Set([...vb].map(valueKind));
   if ([...va].some((v) => !vb.has(v) && kb.has(valueKind(v)))) return "value";
   const told = withoutStory(a);
   if (!CHANGE.test(told) || insteadOfNothing(told, b)) return undefined;
