@@ -649,6 +649,11 @@ Deno.test("round 3: what changes the stored memory stays a change", () => {
     ["the retry limit is 5", "the retry limit is 3"],
     ["node 22 for the api (since the spring upgrade; 20 is EOL)", "the api targets node 20"],
     ["we deploy on Tuesdays and Thursdays", "we deploy only on Tuesdays"],
+    // A message that repeats one clause beside another of its own, with a value and a name.
+    [
+      "the billing side is owned by Omar's team and they bill every 30 days; our logs go to loki via promtail-agent",
+      "Logs are shipped to Loki by the promtail-agent sidecar.",
+    ],
     // A wildcard that names another family.
     ["TRACE_* macros only, no printf", "Use the LOG_ERROR / LOG_INFO macros, never printf."],
   ];
