@@ -184,10 +184,30 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // evidence of one topic: half the smaller text's words suffice.
   // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
   // "Images go in src/assets").
+  // Nor when `a` names a tool or a name with a capital that `b` does not, outside what it
+  // denies ("pantry_flutter uses Riverpod for state: no setState in feature widgets" is not
+  // "setState is fine only in small leaf widgets").
+  if (common / Math.min(x, y) >= threshold) {
+    return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+  }
   const keys = sharedKeys(a, wb);
-  const bar = keys && common > keys ? Math.min(threshold, NEAR_DUPLICATE_WITH_KEY) : threshold;
-  return common / Math.min(x, y) >= bar &&
-    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+  return keys > 0 && common > keys && common / Math.min(x, y) >= NEAR_DUPLICATE_WITH_KEY &&
+    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER_WITH_KEY && !namesOwn(a, b);
+}
+
+/** The share of the larger text's words needed beside a shared code name ({@link keyNames}). */
+export const NEAR_DUPLICATE_OF_LARGER_WITH_KEY = 0.4;
+
+/**
+ * Whether `a` names a tool or a name with a capital that `b` does not, outside what `a` denies
+ * ("don't import prisma" names nothing of its own).
+ */
+function namesOwn(a: string, b: string): boolean {
+  const t = a.replace(DENIED, " ");
+  const wb = new Set(uncasual(b).split(/[^a-z0-9_@./-]+/));
+  const wbf = contentWords(b);
+  return [...capitalNames(t), ...namesIn(t).filter((n) => n.length > 2).map((n) => n.toLowerCase())]
+    .some((n) => !wb.has(n) && ![...contentWords(n)].every((w) => wbf.has(w)));
 }
 
 /** The share of the smaller text's words enough when the two share a code name ({@link keyNames}). */
@@ -205,10 +225,25 @@ function sharedKeys(a: string, words: ReadonlySet<string>): number {
  * camelCase ("createStore") and names with a number ("COMP-3", "es2022"), folded as its
  * content words.
  */
-function keyNames(text: string): Set<string> {
-  const out = codeOf(text);
+function keyNames(text: string): ReadonlySet<string> {
+  const hit = KEYS.get(text);
+  if (hit) return hit;
+  const out = keyNamesOf(text);
+  if (KEYS.size >= SEEN_MAX) KEYS.clear();
+  KEYS.set(text, out);
+  return out;
+}
+
+/** Code names of recent texts ({@link keyNames}). */
+const KEYS = new Map<string, ReadonlySet<string>>();
+
+function keyNamesOf(text: string): Set<string> {
+  // Not a plain name in snake_case or kebab-case ("courier_hub", "pantry_flutter"): often the
+  // project's or a service's name, the topic of all its memories.
+  const out = new Set([...codeOf(text)].filter((w) => !/^[a-z][a-z]*(?:[_-][a-z]+)+$/.test(w)));
   const t = text.replace(ASIDE, " ");
-  for (const m of t.matchAll(/\b[a-z]+[A-Z][A-Za-z0-9]*\b/g)) {
+  // camelCase with a word before the capital ("createStore", "useQuery"; not "iOS", "macOS").
+  for (const m of t.matchAll(/\b[a-z]{2,}[A-Z][a-z][A-Za-z0-9]*\b/g)) {
     for (const w of contentWords(m[0])) out.add(w);
   }
   for (const w of contentWords(t)) if (/[a-z]-?\d|\d-?[a-z]/.test(w)) out.add(w);
@@ -586,9 +621,22 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
  * proposed, not dropped.
  */
 function ownClause(a: string, b: string): boolean {
+  const wb = contentWords(b), vb = values(b);
+  // A part between commas with none of `b`'s words and a value of its own ("Commit messages in
+  // the imperative mood, subject under 50 characters" says more than "write commit messages in
+  // the imperative mood").
+  // Not in a message the user marks as a repeat ("bump lodash to 4.17.21 and, as always, pnpm
+  // not npm": the marked part is the repeat, the rest a request).
+  const commas = statement(a).split(/,\s+/);
+  if (
+    commas.length > 1 && !MARK_ONE.test(a) && commas.some((p) => {
+      const w = [...contentWords(p)];
+      const own = w.filter((x) => !wb.has(x)).length;
+      return own * 2 > w.length && [...values(p)].some((v) => !vb.has(v));
+    })
+  ) return true;
   const parts = statement(a).split(CLAUSES);
   if (parts.length < 2) return false;
-  const wb = contentWords(b), vb = values(b);
   const named = (p: string) => /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
   return parts.some((p) => {
     const w = [...contentWords(p)];
@@ -671,6 +719,9 @@ function markedPartsOf(text: string): string[] {
  */
 const REPEAT_MARK =
   /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+
+/** {@link REPEAT_MARK} for one test (no global state). */
+const MARK_ONE = new RegExp(REPEAT_MARK.source, "i");
 
 /**
  * A reply's opening that confirms or acknowledges ("yes —", "yep,", "right,", "ok so"): it

@@ -654,6 +654,22 @@ Deno.test("round 3: what changes the stored memory stays a change", () => {
       "the billing side is owned by Omar's team and they bill every 30 days; our logs go to loki via promtail-agent",
       "Logs are shipped to Loki by the promtail-agent sidecar.",
     ],
+    // A part between commas with a value of its own.
+    ["Branch names in kebab-case, at most 40 characters", "Branch names are kebab-case"],
+    // A project's name in snake_case is its topic, not a shared code name; a tool of its own.
+    [
+      "Never run billing_core jobs against staging from a laptop",
+      "Every billing_core job must be idempotent",
+    ],
+    [
+      "cart_web uses Zustand for state: no useState for shared data",
+      "useState is fine only in small leaf components, never for shared state",
+    ],
+    // "iOS" is not an identifier in camelCase.
+    [
+      "fieldkit iOS and Android builds run on EAS, never locally",
+      "fieldkit supports iOS 15+ and Android API 26+",
+    ],
     // A wildcard that names another family.
     ["TRACE_* macros only, no printf", "Use the LOG_ERROR / LOG_INFO macros, never printf."],
   ];
