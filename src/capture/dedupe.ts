@@ -119,11 +119,23 @@ function sharedWithParts(a: string, b: string): { common: number; x: number; y: 
   let common = 0;
   for (const w of x) {
     if (
-      y.has(w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p)) ||
+      hasWord(y, w) || yParts.has(w) || partsOf(w).some((p) => y.has(p) || yParts.has(p)) ||
       yJoined.has(w) || whole(w, y)
     ) common++;
   }
   return { common, x: x.size, y: y.size };
+}
+
+/**
+ * Whether `words` has `w`, a name cut by a wildcard ("?LOG_*", "LOG_*": "log_") standing for
+ * every word it begins ("log_info", "logger").
+ */
+function hasWord(words: ReadonlySet<string>, w: string): boolean {
+  if (words.has(w)) return true;
+  if (!/^[a-z][a-z0-9]{2,}_$/.test(w)) return false;
+  const stem = w.slice(0, -1);
+  for (const x of words) if (x.startsWith(stem)) return true;
+  return false;
 }
 
 /** The folded words of a compound of plain words ("squash-merg" → squash, merg); none else. */
@@ -168,8 +180,74 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
   const wb = contentWords(b);
   if ([...codeOf(a)].some((w) => !wb.has(w))) return false;
-  return common / Math.min(x, y) >= threshold &&
-    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+  // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
+  // evidence of one topic: half the smaller text's words suffice.
+  // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
+  // "Images go in src/assets").
+  // Nor when `a` names a tool or a name with a capital that `b` does not, outside what it
+  // denies ("pantry_flutter uses Riverpod for state: no setState in feature widgets" is not
+  // "setState is fine only in small leaf widgets").
+  if (common / Math.min(x, y) >= threshold) {
+    return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+  }
+  const keys = sharedKeys(a, wb);
+  return keys > 0 && common > keys && common / Math.min(x, y) >= NEAR_DUPLICATE_WITH_KEY &&
+    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER_WITH_KEY && !namesOwn(a, b);
+}
+
+/** The share of the larger text's words needed beside a shared code name ({@link keyNames}). */
+export const NEAR_DUPLICATE_OF_LARGER_WITH_KEY = 0.4;
+
+/**
+ * Whether `a` names a tool or a name with a capital that `b` does not, outside what `a` denies
+ * ("don't import prisma" names nothing of its own).
+ */
+function namesOwn(a: string, b: string): boolean {
+  const t = a.replace(DENIED, " ");
+  const wb = new Set(uncasual(b).split(/[^a-z0-9_@./-]+/));
+  const wbf = contentWords(b);
+  return [...capitalNames(t), ...namesIn(t).filter((n) => n.length > 2).map((n) => n.toLowerCase())]
+    .some((n) => !wb.has(n) && ![...contentWords(n)].every((w) => wbf.has(w)));
+}
+
+/** The share of the smaller text's words enough when the two share a code name ({@link keyNames}). */
+export const NEAR_DUPLICATE_WITH_KEY = 0.5;
+
+/** How many code names ({@link keyNames}) of `a` `words` (another text's) hold. */
+function sharedKeys(a: string, words: ReadonlySet<string>): number {
+  let n = 0;
+  for (const k of keyNames(a)) if (hasWord(words, k)) n++;
+  return n;
+}
+
+/**
+ * The code names of a text: its code and quoted names ({@link codeOf}), identifiers in
+ * camelCase ("createStore") and names with a number ("COMP-3", "es2022"), folded as its
+ * content words.
+ */
+function keyNames(text: string): ReadonlySet<string> {
+  const hit = KEYS.get(text);
+  if (hit) return hit;
+  const out = keyNamesOf(text);
+  if (KEYS.size >= SEEN_MAX) KEYS.clear();
+  KEYS.set(text, out);
+  return out;
+}
+
+/** Code names of recent texts ({@link keyNames}). */
+const KEYS = new Map<string, ReadonlySet<string>>();
+
+function keyNamesOf(text: string): Set<string> {
+  // Not a plain name in snake_case or kebab-case ("courier_hub", "pantry_flutter"): often the
+  // project's or a service's name, the topic of all its memories.
+  const out = new Set([...codeOf(text)].filter((w) => !/^[a-z][a-z]*(?:[_-][a-z]+)+$/.test(w)));
+  const t = text.replace(ASIDE, " ");
+  // camelCase with a word before the capital ("createStore", "useQuery"; not "iOS", "macOS").
+  for (const m of t.matchAll(/\b[a-z]{2,}[A-Z][a-z][A-Za-z0-9]*\b/g)) {
+    for (const w of contentWords(m[0])) out.add(w);
+  }
+  for (const w of contentWords(t)) if (/[a-z]-?\d|\d-?[a-z]/.test(w)) out.add(w);
+  return out;
 }
 
 /**
@@ -178,7 +256,7 @@ function repeats(a: string, b: string, threshold: number): boolean {
  * backticks or double quotes.
  */
 function codeOf(text: string): Set<string> {
-  const t = text.replace(/\([^()]*\)/g, " ");
+  const t = text.replace(ASIDE, " ");
   const out = new Set([...contentWords(t)].filter((w) => /[_./:@#=]/.test(w)));
   for (const m of t.matchAll(/`([^`]+)`|"([^"]+)"|“([^”]+)”/g)) {
     for (const w of contentWords(m[1] ?? m[2] ?? m[3])) out.add(w);
@@ -228,9 +306,15 @@ const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|o
 const DENIAL =
   /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
 
+/**
+ * An aside in parentheses: not the parentheses of code written against a word ("real(wp)",
+ * "PIC S9(n)V99", "f(x)"), which are part of the name.
+ */
+const ASIDE = /(?<![\w\]])\([^()]*\)/g;
+
 /** A text without its asides in parentheses. */
 function bare(text: string): string {
-  return text.replace(/\([^()]*\)/g, " ");
+  return text.replace(ASIDE, " ");
 }
 
 /** A statement that allows: "can", "may", "is fine", "is ok", "allowed", "feel free". */
@@ -281,10 +365,38 @@ function otherTool(a: string, b: string): boolean {
 
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
 function denies(text: string): boolean {
-  const core = uncasual(text).replace(/[.!\s]+$/, "")
+  return DENIAL.test(denialCore(text));
+}
+
+/** `text` without a reply's leading "no," and its contrasts (", not Jest"), lower-cased. */
+function denialCore(text: string): string {
+  return uncasual(text).replace(/[.!\s]+$/, "")
     .replace(/^\s*(?:no|nope|nah)\s*(?:[,.!:;—–-]+\s*|$)/i, "")
     .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*(?:,|$)/gi, " ");
-  return DENIAL.test(core);
+}
+
+/** What a denial covers: from a denial word to the next punctuation ("don't import prisma"). */
+const DENIED = new RegExp(`(?:${DENIAL.source})([^,;.!?:—–()]*)`, "gi");
+
+/**
+ * Whether what `d` denies is something `o` states: the words after `d`'s denials (to the next
+ * punctuation) include one of what `o` says outside its own denials and contrasts. "don't
+ * import prisma in the route" denies nothing of "database access lives only in *.server.ts
+ * modules" (a rule of its own beside the repeat); "no signals in context" denies nothing of
+ * "…, not signals in context" (the same exclusion); "tests never hit the network" denies
+ * "tests always hit the network".
+ */
+function deniesOf(d: string, o: string): boolean {
+  const denied = new Set<string>();
+  for (const m of denialCore(d).matchAll(DENIED)) {
+    for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+  }
+  if (!denied.size) return true;
+  const said = new Set<string>();
+  for (const w of contentWords(denialCore(o).replace(DENIED, " "))) {
+    for (const x of [w, ...wordsOfCompound(w), ...partsOf(w)]) said.add(x);
+  }
+  return [...denied].some((w) => said.has(w) || wordsOfCompound(w).some((x) => said.has(x)));
 }
 
 /** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
@@ -317,6 +429,22 @@ function values(text: string): Set<string> {
   return out;
 }
 
+/**
+ * The kind of a value of {@link values}: a number (with or without a unit, a time, a version),
+ * a day, a month, or a name ending in a number by its letters ("europe-west", "v", "comp-").
+ */
+function valueKind(v: string): string {
+  if (/^\d/.test(v)) return "number";
+  if (/day$/.test(v)) return "day";
+  if (!/\d/.test(v)) {
+    return /^(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)$/
+        .test(v)
+      ? "number"
+      : "month";
+  }
+  return v.replace(/\d+$/, "");
+}
+
 /** Counts in words as digits ("two approvals" and "2 approvals" set one value). */
 const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
   "two three four five six seven eight nine ten eleven twelve".split(" ").map((w, i) => [
@@ -338,11 +466,16 @@ const NUMBER_WORDS: Record<string, string> = Object.fromEntries(
  * text is for the contradiction check (a proposal that replaces `b`), not dropped as a repeat.
  */
 export function updates(a: string, b: string): boolean {
+  return updateReason(a, b) !== undefined;
+}
+
+/** Why `a` updates `b` ({@link updates}): the name of the test that tells, or nothing. */
+export function updateReason(a: string, b: string): string | undefined {
   a = compared(a);
   b = compared(b);
   // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
   const ca = a.match(CHOICE), cb = b.match(CHOICE);
-  if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return true;
+  if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return "reversed";
   // "use pnpm, not npm" against "we use npm for everything": the choice changed from what `b`
   // names to something it does not.
   if (ca) {
@@ -351,7 +484,7 @@ export function updates(a: string, b: string): boolean {
     if (
       chosen.length && excluded.length && chosen.every((w) => !wb.has(w)) &&
       excluded.some((w) => wb.has(w))
-    ) return true;
+    ) return "choice";
   }
   // "use vitest for the frontend tests" against "use Jest for the frontend tests": something
   // else used; "Priya owns the pipeline" against "Raj owns the pipeline": another owner.
@@ -359,18 +492,18 @@ export function updates(a: string, b: string): boolean {
     const ua = a.match(re), ub = b.match(re);
     if (!ua || !ub) continue;
     const x = contentWords(ua[1]), y = contentWords(ub[1]);
-    if (x.size && y.size && [...x].every((w) => !y.has(w))) return true;
+    if (x.size && y.size && [...x].every((w) => !y.has(w))) return "used-or-owner";
   }
   // "run the linter before pushing, except for docs-only changes" against "run the linter
   // before pushing": the rule narrowed by what `b` does not name.
   const ea = a.match(EXCEPT);
   if (ea && !EXCEPT.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(ea[1] ?? ea[2])].some((w) => !wb.has(w))) return true;
+    if ([...contentWords(ea[1] ?? ea[2])].some((w) => !wb.has(w))) return "exception";
   }
   // "staging deploys need QA sign-off" against "production deploys need QA sign-off", "tests
   // run on Vitest" against "tests run on Jest": another word of a set, another tool of a kind.
-  if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return true;
+  if (otherInSlot(statement(a), bare(b)) || otherTool(statement(a), bare(b))) return "slot-or-tool";
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
@@ -379,38 +512,38 @@ export function updates(a: string, b: string): boolean {
     // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
     // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
     const wb = contentWords(
-      statement(b).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "),
+      statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " "),
     );
     const excluded = [...contentWords(xa[1])];
     const rest = [...contentWords(a.replace(xa[0], " "))];
     if (
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
-    ) return true;
+    ) return "contrast";
   }
   // "migrations can be applied with psql in an emergency" against "… never apply them with psql
   // by hand": `a` allows what `b` forbids.
   const sa0 = statement(a);
   if (PERMIT.test(sa0) && !denies(sa0) && !PERMIT.test(b) && DENIAL.test(uncasual(bare(b)))) {
-    return true;
+    return "permit";
   }
   // "only Dana can approve releases" against "any maintainer can approve releases": the rule
   // narrowed to something `b` does not name.
   const ONLY = /\bonly\b(?!\s+(?:if|when|once|after|before|just|for now)\b)/i;
   if (ONLY.test(sa0) && !/\bonly\b/i.test(b)) {
     const wb = contentWords(b);
-    if ([...contentWords(sa0)].some((w) => !wb.has(w))) return true;
+    if ([...contentWords(sa0)].some((w) => !hasWord(wb, w))) return "only";
   }
   // "format with Biome" against "format with Prettier": another name in the same statement.
-  if (otherName(sa0, bare(b))) return true;
+  if (otherName(sa0, bare(b))) return "name";
   // "yarn, as always" against "use pnpm, not yarn": what `a` does is what `b` excludes.
-  const xb = [...b.replace(/\([^()]*\)/g, " ").matchAll(CONTRAST_ALL)];
+  const xb = [...b.replace(ASIDE, " ").matchAll(CONTRAST_ALL)];
   if (xb.length && !denies(statement(a))) {
-    const does = contentWords(statement(b).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "));
+    const does = contentWords(statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " "));
     const excluded = new Set(xb.flatMap((m) => [...contentWords(m[1])]));
     const doing = contentWords(
-      statement(a).replace(/\([^()]*\)/g, " ").replace(CONTRAST_ALL, " "),
+      statement(a).replace(ASIDE, " ").replace(CONTRAST_ALL, " "),
     );
-    if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return true;
+    if ([...doing].some((w) => excluded.has(w) && !does.has(w))) return "excluded";
   }
   // "tests never hit the network" against "tests always hit the network": the same statement,
   // denied: a contradiction (its proposal replaces `b`), not a repeat. Statements of one clause
@@ -419,15 +552,24 @@ export function updates(a: string, b: string): boolean {
   // Compared without their reasons: a reason's "don't" ("…, I don't want CI to find out")
   // denies nothing of the statement.
   const sa = statement(a), sb = statement(b);
-  if (!ca && !cb && oneClause(sa) && oneClause(sb) && denies(sa) !== denies(sb)) return true;
+  if (!ca && !cb && oneClause(sa) && oneClause(sb)) {
+    const da = denies(sa), db = denies(sb);
+    if (da !== db && (da ? deniesOf(sa, sb) : deniesOf(sb, sa))) return "denial";
+  }
+  // A value `b` does not set, where `b` sets one of its kind ("10 minutes" against "15
+  // minutes", "europe-west3" against "europe-west1"); not a value of another kind ("two
+  // decimals" against "PIC S9(n)V99 COMP-3": an example of the rule, not a change).
   const va = values(a), vb = values(b);
-  if (va.size && vb.size && [...va].some((v) => !vb.has(v))) return true;
+  const kb = new Set([...vb].map(valueKind));
+  if ([...va].some((v) => !vb.has(v) && kb.has(valueKind(v)))) return "value";
   const told = withoutStory(a);
-  if (!CHANGE.test(told) || insteadOfNothing(told, b)) return false;
+  if (!CHANGE.test(told) || insteadOfNothing(told, b)) return undefined;
   const wb = contentWords(b);
   return [...contentWords(a)].some((w) =>
-    !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
-  );
+      !wb.has(w) && !/^(move|switch|migrat|chang|replac|gone)/.test(w)
+    )
+    ? "change"
+    : undefined;
 }
 
 /**
@@ -466,7 +608,7 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   // What `b` says outside its asides in parentheses must be repeated too: "the anomaly scorer
   // fails open" does not repeat "authsvc only calls Claude Haiku (the anomaly scorer runs on
   // every login)".
-  const bare = b.replace(/\([^()]*\)/g, " ");
+  const bare = b.replace(ASIDE, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
     !updates(a, b) && !ownClause(a, b);
 }
@@ -479,14 +621,34 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
  * proposed, not dropped.
  */
 function ownClause(a: string, b: string): boolean {
+  const wb = contentWords(b), vb = values(b);
+  // A part between commas with none of `b`'s words and a value of its own ("Commit messages in
+  // the imperative mood, subject under 50 characters" says more than "write commit messages in
+  // the imperative mood").
+  // Not in a message the user marks as a repeat ("bump lodash to 4.17.21 and, as always, pnpm
+  // not npm": the marked part is the repeat, the rest a request).
+  const commas = statement(a).split(/,\s+/);
+  if (
+    commas.length > 1 && !MARK_ONE.test(a) && commas.some((p) => {
+      const w = [...contentWords(p)];
+      const own = w.filter((x) => !wb.has(x)).length;
+      return own * 2 > w.length && [...values(p)].some((v) => !vb.has(v));
+    })
+  ) return true;
   const parts = statement(a).split(CLAUSES);
   if (parts.length < 2) return false;
-  const wb = contentWords(b);
+  const named = (p: string) => /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
   return parts.some((p) => {
     const w = [...contentWords(p)];
-    if (!w.length || w.some((x) => wb.has(x))) return false;
-    return RULE_WORD.test(p) || denies(p) ||
-      /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
+    if (!w.length) return false;
+    const own = w.filter((x) => !wb.has(x)).length;
+    // Mostly words of its own (three or more), with a value or a name `b` does not hold ("the
+    // atmosphere side is owned by Pia's group and they send fluxes every 6 model hours").
+    if (own >= 3 && own * 2 > w.length && own < w.length) {
+      return [...values(p)].some((v) => !vb.has(v)) || named(p);
+    }
+    if (own < w.length) return false;
+    return RULE_WORD.test(p) || denies(p) || named(p);
   });
 }
 
@@ -503,6 +665,15 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
     if (
       parts.length > 1 &&
       parts.some((p) => contentWords(p).size >= CLAUSE_WORDS && repeats(p, y, threshold))
+    ) return true;
+    // A part between commas that names a code name of `y` ("New field for the bonus, COMP-3
+    // with two decimals like every money field").
+    const wy = contentWords(y);
+    if (
+      x.split(/,\s+/).some((p) =>
+        p !== x && contentWords(p).size >= CLAUSE_WORDS && sharedKeys(p, wy) > 0 &&
+        repeats(p, y, threshold)
+      )
     ) return true;
   }
   // A part the user marks as known inside a longer message ("bump lodash to 4.17.21 and, as
@@ -547,7 +718,10 @@ function markedPartsOf(text: string): string[] {
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+
+/** {@link REPEAT_MARK} for one test (no global state). */
+const MARK_ONE = new RegExp(REPEAT_MARK.source, "i");
 
 /**
  * A reply's opening that confirms or acknowledges ("yes —", "yep,", "right,", "ok so"): it
@@ -602,8 +776,10 @@ function plainReason(tail: string): boolean {
   if (!marked && !STORY_START.test(x) && !PAST.test(x) && !CONSEQUENCE.test(x)) return false;
   // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
   const past = PAST.test(x);
-  const code = [...codeOf(x)].filter((w) => !(past && /^\d\d:\d\d$/.test(w)));
-  const vals = [...values(x)].filter((v) => !(past && /^\d\d:\d\d$/.test(v)));
+  // So is a year ("we lost a week to it in 2023").
+  const when = (v: string) => past && /^(?:\d\d:\d\d|(?:19|20)\d\d)$/.test(v);
+  const code = [...codeOf(x)].filter((w) => !when(w));
+  const vals = [...values(x)].filter((v) => !when(v));
   if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
     return false;
@@ -663,6 +839,12 @@ function statementOf(text: string): string {
     // a verb that only frames the rule.
     .replace(/\b(?:free of|out of|outside of|outside|away from|clear of)\b/gi, " no ")
     .replace(/\b(?:stays?|staying|remains?)\b/gi, " ");
+  // "no alert without a runbook" is "every alert with a runbook", "never deploy without a
+  // review" is "always deploy with a review": a rule stated twice denied is not a denial.
+  t = t.replace(
+    /\b(?:(no)|never|don'?t|do not)\s+([^,;.!?—–()]{1,80}?)\s+without\b/gi,
+    (_, no, x) => `${no ? "every" : "always"} ${x} with`,
+  );
   const m = t.match(REASON);
   if (m && m.index! > 0) {
     const why = m[0];

@@ -85,6 +85,7 @@ const SAME = [
   "application app",
   "staging stg",
   "approval approve",
+  "database db dbs",
 ];
 
 /** Folded word (as dedupe.ts folds it) → the word of its group. */

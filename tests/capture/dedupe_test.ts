@@ -4,7 +4,13 @@
  * a reply's leading "no," and a trailing contrast (", not Jest") deny nothing.
  */
 import assert from "node:assert/strict";
-import { isNearDuplicate, MAX_COMPARED, statement, updates } from "../../src/capture/dedupe.ts";
+import {
+  isNearDuplicate,
+  MAX_COMPARED,
+  statement,
+  updateReason,
+  updates,
+} from "../../src/capture/dedupe.ts";
 
 Deno.test("a denied statement updates the one it denies, and is not dropped as its repeat", () => {
   const pairs: [string, string][] = [
@@ -589,4 +595,98 @@ Deno.test("the check reads at most MAX_COMPARED characters of a text: a long sto
   // Past the first MAX_COMPARED characters nothing is read.
   const far = "x ".repeat(MAX_COMPARED) + stored;
   assert.equal(isNearDuplicate("use pnpm, not npm", far), false);
+});
+
+Deno.test("round 3: a rule said with the other polarity, in its code names or by its example is a repeat", () => {
+  const repeats: [string, string][] = [
+    // "no X without Y" is "every X has Y"; "never X without Y" is "always X with Y".
+    ["no migration without a down step", "Every migration has a down step."],
+    ["never merge without a green build", "Always merge with a green build"],
+    ["don't ship a feature flag without an owner", "Every feature flag ships with an owner"],
+    // "no X" against the stored memory's own contrast ", not X".
+    [
+      "the cart totals go in the cart store, no context for that",
+      "Cart totals live in the cart store, not in context.",
+    ],
+    // A denial beside the repeat that denies nothing the stored memory states.
+    [
+      "as I said before, secrets come from vault, don't read them from .env",
+      "Secrets come from Vault only.",
+    ],
+    // The same code names, written as a call, a wildcard or a path.
+    ["int64(idx) everywhere, no bare int", "Indexes use int64(idx); never bare int."],
+    ["LOG_* macros only, no printf", "Use the LOG_ERROR / LOG_INFO macros, never printf."],
+    ["db access only from *.repo.ts files", "Database access lives only in *.repo.ts modules."],
+    [
+      "new endpoint for exports, useQuery like every fetch in the app",
+      "Data fetching goes through useQuery from @tanstack/react-query.",
+    ],
+    // A story with a year in it is when it happened.
+    [
+      "tabs, not spaces — we lost a day to a mixed-indent merge in 2022",
+      "Indent with tabs, not spaces",
+    ],
+    // A value of another kind than the stored memory's: the rule's own example.
+    [
+      "add the price column, NUMERIC(12,2) with two decimals like every money column",
+      "Money columns are NUMERIC(12,2).",
+    ],
+  ];
+  for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+});
+
+Deno.test("round 3: what changes the stored memory stays a change", () => {
+  const changes: [string, string][] = [
+    // A denial of what the stored memory states.
+    ["no migration needs a down step any more", "Every migration has a down step."],
+    ["merges don't need a green build on docs-only PRs", "Always merge with a green build"],
+    ["don't read secrets from Vault, use the .env file", "Secrets come from Vault only."],
+    // The same code name with another plain word: another fact on the same place.
+    ["Fonts go in src/assets", "Images go in src/assets"],
+    ["`make migrate` needs DATABASE_URL set", "Run `make migrate` after pulling"],
+    // A value of the stored memory's kind.
+    ["Money columns are NUMERIC(14,4) now", "Money columns are NUMERIC(12,2)."],
+    ["the retry limit is 5", "the retry limit is 3"],
+    ["node 22 for the api (since the spring upgrade; 20 is EOL)", "the api targets node 20"],
+    ["we deploy on Tuesdays and Thursdays", "we deploy only on Tuesdays"],
+    // A message that repeats one clause beside another of its own, with a value and a name.
+    [
+      "the billing side is owned by Omar's team and they bill every 30 days; our logs go to loki via promtail-agent",
+      "Logs are shipped to Loki by the promtail-agent sidecar.",
+    ],
+    // A part between commas with a value of its own.
+    ["Branch names in kebab-case, at most 40 characters", "Branch names are kebab-case"],
+    // A project's name in snake_case is its topic, not a shared code name; a tool of its own.
+    [
+      "Never run billing_core jobs against staging from a laptop",
+      "Every billing_core job must be idempotent",
+    ],
+    [
+      "cart_web uses Zustand for state: no useState for shared data",
+      "useState is fine only in small leaf components, never for shared state",
+    ],
+    // "iOS" is not an identifier in camelCase.
+    [
+      "fieldkit iOS and Android builds run on EAS, never locally",
+      "fieldkit supports iOS 15+ and Android API 26+",
+    ],
+    // A wildcard that names another family.
+    ["TRACE_* macros only, no printf", "Use the LOG_ERROR / LOG_INFO macros, never printf."],
+  ];
+  for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+});
+
+Deno.test("round 3: updateReason names the test that tells a change, nothing for a repeat", () => {
+  assert.equal(updateReason("the retry limit is 5", "the retry limit is 3"), "value");
+  assert.equal(
+    updateReason(
+      "integration tests never touch the live queue",
+      "integration tests always touch the live queue",
+    ),
+    "denial",
+  );
+  assert.equal(
+    updateReason("no migration without a down step", "Every migration has a down step."),
+    undefined,
+  );
 });
