@@ -23,8 +23,9 @@
  * fold), `holdout4` a second one written beside it (run once at 06:13, fitting data since),
  * `holdout5` the next (run once at 06:45; fitting data since 0.18), `holdout6` the one after it
  * (written blind on 2026-11-29 from 08:17, run once at 08:49; `--frozen-run` guards a split not
- * run yet: add the next one to `UNRUN`), `holdout7` the next (written blind from 08:55, mostly
- * repeats of stored memories and changes to them);
+ * run yet: add the next one to `UNRUN`), `holdout7` and `holdout8` the next (written blind from
+ * 08:50 and 09:20, mostly repeats of stored memories and changes to them; run once at 09:22 and
+ * 09:35);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
@@ -83,7 +84,7 @@ const SPLITS = [
  * Frozen splits not run yet: left out of `all`, and run only when asked by name with
  * `--frozen-run` (once: its figures are the record), so that no run that tunes sees them.
  */
-const UNRUN: string[] = ["holdout8"];
+const UNRUN: string[] = [];
 if (UNRUN.includes(values.split!) && !values["frozen-run"]) {
   console.error(
     `--split ${values.split} is a frozen split not run yet: add --frozen-run to run it (once)`,
