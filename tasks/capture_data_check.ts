@@ -11,25 +11,13 @@
  * @module
  */
 import { basename, join } from "node:path";
+import { type Split, SPLITS } from "./capture_data/build.ts";
 
 const dir = Deno.args[0] ?? "bench/data/capture";
 const KINDS = ["rule", "preference", "decision", "fact"];
 const SCOPES = ["project", "global"];
 const WHYS = ["request", "question", "one-off", "hypothesis", "agent", "private", "secret"];
-/** The splits, in the order they were frozen. */
-const SPLITS = [
-  "dev",
-  "test",
-  "holdout",
-  "holdout2",
-  "holdout3",
-  "holdout4",
-  "holdout5",
-  "holdout6",
-  "holdout7",
-  "holdout8",
-] as const;
-type Split = typeof SPLITS[number];
+
 const isSplit = (x: unknown): x is Split => SPLITS.includes(x as Split);
 
 type Obj = Record<string, unknown>;

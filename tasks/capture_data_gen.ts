@@ -10,7 +10,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { Session, type SessionLabels } from "./capture_data/build.ts";
+import { Session, type SessionLabels, type Split } from "./capture_data/build.ts";
 import { DEV, type Script } from "./capture_data/sessions_dev.ts";
 import { TEST } from "./capture_data/sessions_test.ts";
 import { DEV_MORE, TEST_MORE } from "./capture_data/sessions_more.ts";
@@ -31,17 +31,7 @@ const out = values.out!;
 
 function build(
   script: Script,
-  split:
-    | "dev"
-    | "test"
-    | "holdout"
-    | "holdout2"
-    | "holdout3"
-    | "holdout4"
-    | "holdout5"
-    | "holdout6"
-    | "holdout7"
-    | "holdout8",
+  split: Split,
 ): { jsonl: string; labels: SessionLabels } {
   const s = new Session({ ...script, split });
   script.run(s);

@@ -8,6 +8,22 @@
  */
 
 /** Kinds of durable statements. */
+/** The splits of the labelled sessions, in the order they were frozen. */
+export const SPLITS = [
+  "dev",
+  "test",
+  "holdout",
+  "holdout2",
+  "holdout3",
+  "holdout4",
+  "holdout5",
+  "holdout6",
+  "holdout7",
+  "holdout8",
+] as const;
+/** A split of the labelled sessions. */
+export type Split = typeof SPLITS[number];
+
 export type Kind = "rule" | "preference" | "decision" | "fact";
 /** Why a labelled event holds nothing durable. */
 export type Why =
@@ -52,17 +68,7 @@ export interface Durable {
 export interface SessionLabels {
   file: string;
   session_id: string;
-  split:
-    | "dev"
-    | "test"
-    | "holdout"
-    | "holdout2"
-    | "holdout3"
-    | "holdout4"
-    | "holdout5"
-    | "holdout6"
-    | "holdout7"
-    | "holdout8";
+  split: Split;
   real: boolean;
   project: string;
   cwd: string;
@@ -188,17 +194,7 @@ type Obj = Record<string, unknown>;
 /** Options of a session. */
 export interface SessionSpec {
   id: string;
-  split:
-    | "dev"
-    | "test"
-    | "holdout"
-    | "holdout2"
-    | "holdout3"
-    | "holdout4"
-    | "holdout5"
-    | "holdout6"
-    | "holdout7"
-    | "holdout8";
+  split: Split;
   cwd: string;
   style: string;
   stored?: string[];
