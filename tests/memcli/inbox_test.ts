@@ -242,9 +242,11 @@ Deno.test("capture end to end with CAPTURE_AUTO_ACCEPT: a sure rule stored and r
       DECISION_STATEMENT,
     );
     assert.equal(h.code, 0, h.err);
+    // The pipeline proposes, then accepts what is above the floor, one candidate after the
+    // other: once the decision (the second) is proposed, the rule (the first) is settled.
     const waiting = await until("the proposal", async () => {
       const l = await inboxJson();
-      return l.length ? l : undefined;
+      return l.some((i) => i.content === DECISION_STATEMENT) ? l : undefined;
     });
     // The decision (below the floor) waits; the rule (above it) was stored at once.
     assert.deepEqual(waiting.map((i) => i.content), [DECISION_STATEMENT]);
