@@ -63,6 +63,7 @@ const counts = {
   holdout6: 0,
   holdout7: 0,
   holdout8: 0,
+  holdout9: 0,
   real: 0,
   lines: 0,
   long50: 0,

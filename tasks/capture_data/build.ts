@@ -20,6 +20,7 @@ export const SPLITS = [
   "holdout6",
   "holdout7",
   "holdout8",
+  "holdout9",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
