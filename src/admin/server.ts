@@ -6,7 +6,7 @@
  */
 import { IdleCollector } from "../common/gc.ts";
 import { type MemoryConfig, SERVICE_OWNER } from "../config.ts";
-import { isLoopbackHost } from "../common/net.ts";
+import { clientUrl, isLoopbackHost } from "../common/net.ts";
 import { scheduleCleanup } from "../memory/cleanup.ts";
 import { describeError } from "../common/errors.ts";
 import { openMemoryService, type OpenOptions } from "../memory/open.ts";
@@ -132,9 +132,8 @@ export async function startAdminServer(
   let service: SqlMemoryService;
   try {
     // Recorded as soon as it listens: a second service finds it while it starts.
-    const h = cfg.adminHost.includes(":") ? `[${cfg.adminHost}]` : cfg.adminHost;
     await claim?.record({
-      url: clientHost(`http://${h}:${server.addr.port}`),
+      url: clientUrl(cfg.adminHost, server.addr.port),
       main: Deno.mainModule,
       version: VERSION,
       ...(safeEnv(TASK_VAR) === "1" ? { task: true } : {}),
@@ -188,9 +187,4 @@ export async function startAdminServer(
       await claim?.release();
     },
   };
-}
-
-/** The URL a client on this machine uses (a wildcard bind answers on loopback). */
-function clientHost(url: string): string {
-  return url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, "http://127.0.0.1");
 }

@@ -39,3 +39,15 @@ const DEFAULT_PORTS: Record<string, number> = {
 export function defaultPort(protocol: string): number | undefined {
   return DEFAULT_PORTS[protocol];
 }
+
+/**
+ * The URL a client on this machine uses for a server listening on `hostname:port`: a wildcard
+ * bind answers on loopback (`0.0.0.0` or an empty host at 127.0.0.1, `::` at `::1`), and an IPv6
+ * address is written in brackets.
+ */
+export function clientUrl(hostname: string, port: number): string {
+  let h = hostname.replace(/^\[|\]$/g, "");
+  if (h === "0.0.0.0" || h === "") h = "127.0.0.1";
+  else if (h === "::") h = "::1";
+  return `http://${h.includes(":") ? `[${h}]` : h}:${port}`;
+}

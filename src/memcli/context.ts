@@ -5,6 +5,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
+import { clientUrl } from "../common/net.ts";
 import { loadMemoryConfig, type MemoryConfig } from "../config.ts";
 import { MemoryClient } from "../memory/client.ts";
 import type { Io } from "./io.ts";
@@ -78,7 +79,8 @@ export async function readState(layout: Layout): Promise<DaemonState | null> {
 
 /**
  * Where the Admin API is: `MEMORY_API_URL` when set, else the URL of the daemon `memcli
- * setup` started for this DATA_DIR, else the default `http://127.0.0.1:4200`.
+ * setup` started for this DATA_DIR, else where a service of this configuration listens
+ * (`ADMIN_HOST`:`ADMIN_PORT`, a wildcard host at loopback; by default `http://127.0.0.1:4200`).
  */
 export async function apiUrlOf(
   io: Io,
@@ -87,7 +89,9 @@ export async function apiUrlOf(
   if (io.env("MEMORY_API_URL")?.trim()) return { url: cfg.memoryApiUrl, source: "env" };
   const state = await readState(layoutOf(cfg.dataDir));
   if (state) return { url: state.url, source: "setup" };
-  return { url: cfg.memoryApiUrl, source: "default" };
+  // ADMIN_PORT=0 (any free port) leaves nothing to guess: the default URL.
+  const url = cfg.adminPort === 0 ? cfg.memoryApiUrl : clientUrl(cfg.adminHost, cfg.adminPort);
+  return { url, source: "default" };
 }
 
 /** A client of the Admin API (ADMIN_API_KEY sent when set). */

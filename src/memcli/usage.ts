@@ -44,7 +44,7 @@ Other:
   help [cmd]   show help (also: memcli <command> --help)
 
 Environment: MEMORY_API_URL (Admin API, default: the daemon setup started, else
-http://127.0.0.1:4200), ADMIN_API_KEY, DATA_DIR, ADMIN_PORT, ADMIN_HOST, DATABASE_URL,
+ADMIN_HOST:ADMIN_PORT, http://127.0.0.1:4200), ADMIN_API_KEY, DATA_DIR, ADMIN_PORT, ADMIN_HOST, DATABASE_URL,
 EMBEDDING_PROVIDER. Exit codes: 0 ok, 1 error, 2 status: running but degraded.
 `;
 

@@ -15,7 +15,6 @@ import { errorMessage } from "../common/errors.ts";
 import { readJson } from "../common/body.ts";
 import { checkDaemon, type DaemonCheck, logTail, stopDaemon } from "../memcli/daemon.ts";
 import { credentialsDir, permissionFlags, type PermissionPlan } from "../permissions.ts";
-import { formatListen, type ListenAddress } from "./flags.ts";
 import type { HealthBody } from "./health.ts";
 
 /** The files of the background daemon. */
@@ -133,16 +132,6 @@ export async function serveStatus(
     line: `running (pid ${c.pid}) on ${c.state.url}: ${healthText(h)}`,
     code: ok ? 0 : 2,
   };
-}
-
-/** The URL a client uses for a listen address (the loopback one for "all interfaces"). */
-export function clientUrl(listen: ListenAddress): string {
-  const host = listen.hostname === "0.0.0.0"
-    ? "127.0.0.1"
-    : listen.hostname === "::"
-    ? "::1"
-    : listen.hostname;
-  return `http://${formatListen({ hostname: host, port: listen.port })}`;
 }
 
 /** Options of {@link startServe}. */

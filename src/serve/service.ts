@@ -5,12 +5,12 @@
  */
 
 import type { EnvGetter, MsgConfig } from "../msg/config.ts";
+import { clientUrl } from "../common/net.ts";
 import { currentHost, disableAutostart, enableAutostart } from "../common/autostart.ts";
 import { SERVE_ENV_VARS } from "../permissions.ts";
 import {
   AUTOSTART_NAME,
   autostartSpec,
-  clientUrl,
   healthText,
   type ServeFiles,
   serveFiles,
@@ -38,7 +38,7 @@ export async function serveCommand(
     return await atLogin(action, args, flags, config, env, files);
   }
   if (action === "status") {
-    const s = await serveStatus(files, clientUrl(flags.listen));
+    const s = await serveStatus(files, clientUrl(flags.listen.hostname, flags.listen.port));
     console.log(`msgcli serve: ${s.line}`);
     return s.code;
   }
@@ -51,7 +51,7 @@ export async function serveCommand(
   }
   const r = await startServe({
     files,
-    url: clientUrl(flags.listen),
+    url: clientUrl(flags.listen.hostname, flags.listen.port),
     args: withoutAuthKey(args.filter((a) => a !== action)).args,
     ...(flags.authKey !== undefined ? { key: flags.authKey } : {}),
     plan: planPermissions(flags.listen, config),

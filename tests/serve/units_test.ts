@@ -191,7 +191,9 @@ Deno.test("healthResponse: fields appear only after a real refresh; 503 only whe
 });
 
 Deno.test("serve status words: healthText for each /healthz state; clientUrl for all-interfaces", async () => {
-  const { healthText, clientUrl } = await import("../../src/serve/control.ts");
+  const { healthText } = await import("../../src/serve/control.ts");
+  const { clientUrl: urlOf } = await import("../../src/common/net.ts");
+  const clientUrl = (l: { hostname: string; port: number }) => urlOf(l.hostname, l.port);
   const base = { token_alive: false, expires_at: null, started_at: "x", uptime_s: 1 };
   assert.equal(
     healthText({

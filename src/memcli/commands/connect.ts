@@ -40,7 +40,7 @@ import {
 import { configOf, layoutOf } from "../context.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { clientUrl } from "./setup.ts";
+import { clientUrl } from "../../common/net.ts";
 import { checkAccess } from "./hooks.ts";
 import {
   type Bin,

@@ -8,6 +8,7 @@ import { planFor } from "../../permissions.ts";
 import type { Health } from "../../memory/types.ts";
 import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
+import { clientUrl } from "../../common/net.ts";
 import { configOf, type DaemonState, layoutOf } from "../context.ts";
 import {
   checkDaemon,
@@ -25,14 +26,6 @@ import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 
 const PROVIDERS = ["auto", "builtin", "ollama", "openai"] as const;
-
-/** The URL clients use for a daemon listening on host:port. */
-export function clientUrl(host: string, port: number): string {
-  let h = host;
-  if (h === "0.0.0.0" || h === "" || h === "::" || h === "[::]") h = "127.0.0.1";
-  if (h.includes(":") && !h.startsWith("[")) h = `[${h}]`;
-  return `http://${h}:${port}`;
-}
 
 /**
  * The MCP client configuration snippet for a daemon at `url`; the server gets exactly the

@@ -12,7 +12,8 @@
 import { exitCodeOf, forwardSignals } from "../../process.ts";
 import { loadMsgConfig } from "../../msg/config.ts";
 import { DEFAULT_LISTEN, parseServeFlags } from "../../serve/flags.ts";
-import { clientUrl, healthText, serveFiles, startServe } from "../../serve/control.ts";
+import { clientUrl } from "../../common/net.ts";
+import { healthText, serveFiles, startServe } from "../../serve/control.ts";
 import { planPermissions } from "../../serve/permissions.ts";
 import type { ParsedCommand } from "../args.ts";
 import type { CliIO } from "../io.ts";
@@ -31,7 +32,7 @@ export async function run(p: ParsedCommand, io: CliIO): Promise<number> {
   const files = serveFiles(cfg.credentialsPath);
   const started = await startServe({
     files,
-    url: clientUrl(flags.listen),
+    url: clientUrl(flags.listen.hostname, flags.listen.port),
     args: daemonArgs,
     plan: planPermissions(flags.listen, cfg),
   });
