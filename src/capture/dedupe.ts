@@ -179,7 +179,7 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // `a` names code or a quoted name `b` does not ("run `php artisan horizon:terminate`",
   // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
   const wb = contentWords(b);
-  if ([...codeOf(a)].some((w) => !wb.has(w))) return false;
+  if ([...codeOf(a)].some((w) => !wb.has(w) && !excludedValue(w, a))) return false;
   // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
   // evidence of one topic: half the smaller text's words suffice.
   // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
@@ -304,7 +304,7 @@ const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|o
  * reply to the agent) and a trailing contrast (", not Jest") are not denials of the statement.
  */
 const DENIAL =
-  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
+  /\b(never|not|no|don'?t|do not|doesn'?t|does not|isn'?t|aren'?t|won'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|without|nothing|none of|banned|forbidden|prohibited|disallowed|off-limits|off limits|no-go)\b/i;
 
 /**
  * An aside in parentheses: not the parentheses of code written against a word ("real(wp)",
@@ -375,8 +375,49 @@ function denialCore(text: string): string {
     .replace(/,\s*(?:not|never|rather than|instead of)\s+[^,;.]*(?:,|$)/gi, " ");
 }
 
-/** What a denial covers: from a denial word to the next punctuation ("don't import prisma"). */
-const DENIED = new RegExp(`(?:${DENIAL.source})([^,;.!?:—–()]*)`, "gi");
+/**
+ * Whether `w` (a content word of `a`) is a version or a number that `a` only excludes ("no
+ * language features from 21", "nothing from 3.12"): a limit, not a detail `a` states.
+ */
+function excludedValue(w: string, a: string): boolean {
+  if (!/^v?\d[\d.:]*$/.test(w)) return false;
+  const kept = contentWords(withoutDenied(a));
+  return !kept.has(w) && values(a).has(w.replace(/^v/, "")) || !kept.has(w) && values(a).has(w);
+}
+
+/**
+ * `a` without its denials when they only exclude other values of a kind `b` sets and what is
+ * left sets no value `b` does not ("Java 17 only, no features from 21" against "… Java 17":
+ * "Java 17 only"); else `a`.
+ */
+function withoutLimit(a: string, b: string): string {
+  if (!DENIAL.test(a) || !/\d/.test(a) || !/\d/.test(b)) return a;
+  const vb = values(b), kb = new Set([...vb].map(valueKind));
+  const kept = withoutDenied(a);
+  if (kept === a || [...values(kept)].some((v) => !vb.has(v))) return a;
+  const excluded = [...values(a)].filter((v) => !values(kept).has(v));
+  return excluded.length && excluded.every((v) => !vb.has(v) && kb.has(valueKind(v)))
+    ? kept.replace(/\s+/g, " ").replace(/[\s,;:—–-]+$/, "").trim()
+    : a;
+}
+
+/**
+ * `text` without what it denies or excludes ({@link DENIED}: "no 1.22 features", ", not 18"),
+ * as it is written (not lower-cased); a reply's leading "no," stays.
+ */
+function withoutDenied(text: string): string {
+  const lead = text.match(/^\s*(?:no|nope|nah)\s*[,.!:;—–-]+\s*/i)?.[0] ?? "";
+  return lead + text.slice(lead.length).replace(DENIED, " ");
+}
+
+/**
+ * What a denial covers: from a denial word to the next punctuation ("don't import prisma"); a
+ * point or a colon between digits is part of a version or a time ("no 1.22 features").
+ */
+const DENIED = new RegExp(
+  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)`,
+  "gi",
+);
 
 /**
  * Whether what `d` denies is something `o` states: the words after `d`'s denials (to the next
@@ -530,8 +571,10 @@ export function updateReason(a: string, b: string): string | undefined {
   // narrowed to something `b` does not name.
   const ONLY = /\bonly\b(?!\s+(?:if|when|once|after|before|just|for now)\b)/i;
   if (ONLY.test(sa0) && !/\bonly\b/i.test(b)) {
+    // A version said as a limit ("Java 17 only, no records from 21") narrows nothing beyond
+    // `b`'s version: its excluded values are left out ({@link withoutLimit}).
     const wb = contentWords(b);
-    if ([...contentWords(sa0)].some((w) => !hasWord(wb, w))) return "only";
+    if ([...contentWords(withoutLimit(sa0, b))].some((w) => !hasWord(wb, w))) return "only";
   }
   // "format with Biome" against "format with Prettier": another name in the same statement.
   if (otherName(sa0, bare(b))) return "name";
@@ -559,7 +602,9 @@ export function updateReason(a: string, b: string): string | undefined {
   // A value `b` does not set, where `b` sets one of its kind ("10 minutes" against "15
   // minutes", "europe-west3" against "europe-west1"); not a value of another kind ("two
   // decimals" against "PIC S9(n)V99 COMP-3": an example of the rule, not a change).
-  const va = values(a), vb = values(b);
+  // A value `a` excludes ("no records-pattern features from 21") is not one it sets: the
+  // values of what it denies are left out (a denial of `b`'s own value is the denial test's).
+  const va = values(withoutDenied(a)), vb = values(b);
   const kb = new Set([...vb].map(valueKind));
   if ([...va].some((v) => !vb.has(v) && kb.has(valueKind(v)))) return "value";
   const told = withoutStory(a);
@@ -632,9 +677,15 @@ function ownClause(a: string, b: string): boolean {
     commas.length > 1 && !MARK_ONE.test(a) && commas.some((p) => {
       const w = [...contentWords(p)];
       const own = w.filter((x) => !wb.has(x)).length;
-      return own * 2 > w.length && [...values(p)].some((v) => !vb.has(v));
+      return own * 2 > w.length && [...values(withoutDenied(p))].some((v) => !vb.has(v));
     })
   ) return true;
+  // A denial of another value of a kind `b` sets is the limit of `b`'s value said again ("Java
+  // 17 only, no language features from 21" against "builds with Java 17"), not a rule of its own.
+  const kb = new Set([...vb].map(valueKind));
+  const limit = (p: string) =>
+    denies(p) && [...values(p)].some((v) => !vb.has(v) && kb.has(valueKind(v))) &&
+    ![...values(withoutDenied(p))].some((v) => !vb.has(v));
   const parts = statement(a).split(CLAUSES);
   if (parts.length < 2) return false;
   const named = (p: string) => /\s(?!I\b|I'[a-z]+\b)[A-Z][\w-]*[a-z][\w-]*/.test(p.trim());
@@ -647,7 +698,7 @@ function ownClause(a: string, b: string): boolean {
     if (own >= 3 && own * 2 > w.length && own < w.length) {
       return [...values(p)].some((v) => !vb.has(v)) || named(p);
     }
-    if (own < w.length) return false;
+    if (own < w.length || limit(p)) return false;
     return RULE_WORD.test(p) || denies(p) || named(p);
   });
 }
@@ -658,6 +709,10 @@ function repeatsAny(a: string, b: string, threshold: number): boolean {
   const tries: [string, string][] = [[a, b]];
   if (ca !== a) tries.push([ca, b]);
   if (cb !== b) tries.push([ca, cb]);
+  // A version said as a limit ("Java 17 only, no records-pattern stuff from 21" against "builds
+  // with Java 17"): what it excludes beyond `b`'s value is the limit, not words of its own.
+  const la = withoutLimit(ca, b);
+  if (la !== ca) tries.push([la, b]);
   for (const [x, y] of tries) {
     if (!x || !y) continue;
     if (repeats(x, y, threshold)) return true;

@@ -690,3 +690,30 @@ Deno.test("round 3: updateReason names the test that tells a change, nothing for
     undefined,
   );
 });
+
+Deno.test("0.19: a version said as a limit repeats the stored version; another version changes it", () => {
+  const repeats: [string, string][] = [
+    ["Python 3.11 only, nothing from 3.12", "The service runs on Python 3.11"],
+    ["Java 17 only — no language features from 21", "The project builds with Java 17"],
+    ["C++17 only, none of the C++20 stuff", "The engine is written in C++17"],
+    ["Kotlin 1.9 only, nothing that needs 2.0", "The app is built with Kotlin 1.9"],
+  ];
+  for (const [a, b] of repeats) {
+    assert.equal(updateReason(a, b), undefined, `${a} / ${b}`);
+    assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
+  }
+  const changes: [string, string][] = [
+    ["Node 20 now, not 18", "payments-api targets Node 18"],
+    ["Postgres 15 only, no 16 yet", "We're on Postgres 16"],
+    ["Java 21 only, no preview features", "The project builds with Java 17"],
+    ["Python 3.12 only, nothing from 3.11", "The service runs on Python 3.11"],
+    ["Java 17 only, no Lombok anywhere", "The project builds with Java 17"],
+    ["Ruby 3.3 only, no 3.2 in CI either", "The app runs on Ruby 3.2"],
+  ];
+  for (const [a, b] of changes) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+  // A version in a denial is one token: "no 1.22 features" denies "1.22", not "1".
+  assert.equal(
+    updateReason("stick to Go 1.21, no 1.22 features", "The module targets Go 1.21"),
+    undefined,
+  );
+});
