@@ -7,7 +7,8 @@
  * (the target among the results shown) and everyday-injected rate at floors 0.70–0.95, and
  * AUC (floor 0: the ceiling, the target among the first 5 results of score ≥ the hook's score
  * floor, whatever the confidence). The sets: each `--paraphrase FILE:SPLIT` (default the paraphrase set's dev and test
- * splits, holdout.json's holdout and holdout2.json's holdout2) and LoCoMo dev (`--data`).
+ * splits, holdout.json's holdout, holdout2.json's holdout2 and holdout3.json's holdout3) and
+ * LoCoMo dev (`--data`).
  *
  * The ranking is the service's own (`explainSearch`, as the hook searches: limit
  * `recallSearchLimit`, the first 5 results that pass the floors shown, score ≥ the hook's
@@ -18,14 +19,17 @@
  * names' category words and the jargon's plain words (`semanticWords`, the ranking's dense
  * leg), and with the jargon's words alone (`semanticJargon`), each in place of the plain cosine
  * or beside it (docs/recall.md, "0.18: the gate with the category and jargon words"); the
- * models "today, c with …" are today's coefficients reading that cosine, not refitted.
+ * models "today, c with …" are today's coefficients reading that cosine, not refitted; and the
+ * prompt's project form (`PROJECT_FORM` of src/memory/confidence.ts, model `refit + form`, the
+ * product's since 0.19).
  * Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
  * results are positives (its other results left out), every result of an everyday prompt is a
  * negative; each set's positives and negatives weigh alike in total.
  *
  * The floor: the lowest (0.01 steps) at which the pooled held-out everyday rate of the
  * paraphrase sets is ≤ 0.05 and LoCoMo's ≤ 0.07. Today's coefficients are scored the same
- * way. The searched results are written to bench/results/confidence-groups-<time>.json;
+ * way. `nested` scores each held-out set at the floor that rule picks on the other sets alone,
+ * so that neither the weights nor the floor saw it. The searched results are written to bench/results/confidence-groups-<time>.json;
  * `--groups FILE` refits from such a file without searching again. The table goes to
  * bench/results/confidence-sets-<time>.json.
  */
@@ -36,6 +40,8 @@ import {
   type Coefficients,
   confidenceOf,
   DEV_COEFFICIENTS,
+  PROJECT_FORM,
+  SETS_018_COEFFICIENTS,
 } from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import { alignment, alignQuery } from "../src/memory/align.ts";
@@ -66,12 +72,17 @@ interface Row {
   x: number[];
   target: boolean;
   score: number;
+  /** The memory's content and the search's lexical relevance (for features read offline). */
+  content?: string;
+  lexical?: number;
 }
 /** One prompt of one set. */
 interface Prompt {
   set: string;
   aimed: boolean;
   rows: Row[];
+  /** The prompt's text. */
+  text?: string;
 }
 
 /** The features, in the order of `x` (after the intercept). */
@@ -85,6 +96,7 @@ const FEATURES = [
   "semanticWords",
   "semanticJargon",
   "semanticPlain",
+  "form",
 ] as const;
 /** The features today's confidence reads (the first five). */
 const TODAY = [0, 1, 2, 3, 4];
@@ -110,6 +122,7 @@ const DEFAULT_SETS = [
   `${PARAPHRASE_FILE}:test`,
   "bench/data/paraphrase/holdout.json:holdout",
   "bench/data/paraphrase/holdout2.json:holdout2",
+  "bench/data/paraphrase/holdout3.json:holdout3",
 ];
 
 function xOf(
@@ -141,6 +154,7 @@ function xOf(
     cos(true),
     cos("jargon"),
     cos(false),
+    PROJECT_FORM.test(query) ? 1 : 0,
   ];
 }
 
@@ -172,7 +186,10 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
       out.push({
         set: name,
         aimed: targets !== null,
+        text: p.text,
         rows: results.map((r) => ({
+          content: r.memory.content,
+          lexical: r.signals.lexical,
           x: xOf(
             r.signals,
             alignment(aq, r.memory.content, words, ALIGNMENT_FROM),
@@ -211,7 +228,10 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
         out.push({
           set: LOCOMO,
           aimed,
+          text: q.question,
           rows: results.map((r) => ({
+            content: r.memory.content,
+            lexical: r.signals.lexical,
             x: xOf(
               r.signals,
               alignment(aq, r.memory.content, words, ALIGNMENT_FROM),
@@ -278,6 +298,7 @@ function probability(c: Coefficients, x: number[]): number {
     semantic: x[2],
     softCoverage: x[3],
     shared: x[4] ? 1 : 2,
+    form: x[9] ?? 0,
   }, c);
 }
 
@@ -338,10 +359,11 @@ const sets = [...new Set(prompts.map((p) => p.set))];
  * table's words (v1, as 0.15–0.18 read it), with them all (the ranking's), with the jargon's
  * words alone, and the plain one beside the one with all the words.
  */
-const SEMANTIC = 2, ALIGNMENT = 5, WORDS = 6, JARGON_ONLY = 7, PLAIN = 8;
+const SEMANTIC = 2, ALIGNMENT = 5, WORDS = 6, JARGON_ONLY = 7, PLAIN = 8, FORM = 9;
 const withCosine = (c: number) => TODAY.map((f) => f === SEMANTIC ? c : f);
 const FITS: Record<string, readonly number[]> = {
   refit: TODAY,
+  "refit + form": [...TODAY, FORM],
   "refit + alignment": [...TODAY, ALIGNMENT],
   "refit, c plain": withCosine(PLAIN),
   "refit, c with words": withCosine(WORDS),
@@ -356,6 +378,7 @@ const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
 );
 const models: Record<string, (set: string) => (x: number[]) => number> = {
   today: () => (x) => probability(COEFFICIENTS, x),
+  "0.18 (five sets, no form)": () => (x) => probability(SETS_018_COEFFICIENTS, x),
   // The coefficients of 0.15–0.18 reading each cosine, not refitted.
   ...Object.fromEntries(
     ([["plain", PLAIN], ["with words", WORDS], ["with jargon", JARGON_ONLY]] as const).map((
@@ -419,7 +442,35 @@ function table(name: string) {
       const h = hookAt(prompts.filter((p) => p.set === s), f, models[name](s));
       return { set: s, aimed: +h.aimed.toFixed(3), everyday: +h.everyday.toFixed(3) };
     });
-  return { model: name, rows, floor: chosen, pooled, at_floor: at(chosen), at_09: at(0.9) };
+  // Nested: each held-out set at the floor the rule picks on the other sets (with the weights
+  // fitted without it), so that neither the weights nor the floor saw the set.
+  const nested = sets.map((s) => {
+    const p = models[name](s);
+    const others = prompts.filter((g) => g.set !== s);
+    let floor = 1;
+    for (let f = 0.3; f <= 0.995; f += 0.01) {
+      const fl = +f.toFixed(2);
+      const para = hookAt(others.filter((g) => g.set !== LOCOMO), fl, p);
+      const loc = others.some((g) => g.set === LOCOMO)
+        ? hookAt(others.filter((g) => g.set === LOCOMO), fl, p)
+        : { everyday: 0 };
+      if (para.everyday <= ALLOWED_PARAPHRASE && loc.everyday <= ALLOWED_LOCOMO) {
+        floor = fl;
+        break;
+      }
+    }
+    const h = hookAt(prompts.filter((g) => g.set === s), floor, p);
+    return { set: s, floor, aimed: +h.aimed.toFixed(3), everyday: +h.everyday.toFixed(3) };
+  });
+  return {
+    model: name,
+    rows,
+    floor: chosen,
+    pooled,
+    at_floor: at(chosen),
+    at_09: at(0.9),
+    nested,
+  };
 }
 
 const results = Object.keys(models).map(table);
@@ -444,6 +495,14 @@ for (const r of results) {
   console.log(
     `at floor ${r.floor}: ${r.at_floor.map((x) => `${x.set} ${x.aimed}/${x.everyday}`).join("; ")}`,
   );
+  console.log(
+    `at 0.9: ${r.at_09.map((x) => `${x.set} ${x.aimed}/${x.everyday}`).join("; ")}`,
+  );
+  console.log(
+    `nested floors: ${
+      r.nested.map((x) => `${x.set} (${x.floor}) ${x.aimed}/${x.everyday}`).join("; ")
+    }`,
+  );
 }
 console.log("\nheld-out coefficients:");
 for (const h of heldOut) {
@@ -467,6 +526,7 @@ await Deno.writeTextFile(
       models: FITS,
       today: COEFFICIENTS,
       dev_coefficients: DEV_COEFFICIENTS,
+      sets_018_coefficients: SETS_018_COEFFICIENTS,
       fitted_on_all: all,
       held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
       results,

@@ -88,7 +88,10 @@ Deno.test("word forms and short names: 'why did we pick postgres?' finds 'We cho
     // Found, but not injected unasked: a short prompt that shares one word with a memory was
     // the main source of injections for everyday prompts on the paraphrase set's dev split, so
     // the confidence of 0.15 weighs one shared word down (docs/recall.md, "The confidence").
-    assert.doesNotMatch(await injected(s, "why did we pick postgres?"), /We chose PostgreSQL/);
+    assert.doesNotMatch(await injected(s, "why pick postgres?"), /We chose PostgreSQL/);
+    // Asked in the project's own words ("we"), it is a question about what the project
+    // decided, and since 0.19 the confidence counts that (docs/recall.md, "0.19").
+    assert.match(await injected(s, "why did we pick postgres?"), /We chose PostgreSQL/);
     // An irregular verb alone links the two.
     await s.create({
       content: "Maria wrote the onboarding checklist",
