@@ -6,7 +6,7 @@
  * each held-out set at the floor the rule picks on the other sets. Exploratory: not a bench.
  */
 import { solve } from "./lib/linalg.ts";
-import { confidenceOf, SETS_018_COEFFICIENTS as COEFFICIENTS } from "../src/memory/confidence.ts";
+import { COEFFICIENTS, confidenceOf } from "../src/memory/confidence.ts";
 
 const file = Deno.args[0];
 const data = JSON.parse(await Deno.readTextFile(file));

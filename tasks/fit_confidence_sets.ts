@@ -20,8 +20,8 @@
  * leg), and with the jargon's words alone (`semanticJargon`), each in place of the plain cosine
  * or beside it (docs/recall.md, "0.18: the gate with the category and jargon words"); the
  * models "today, c with …" are today's coefficients reading that cosine, not refitted; and the
- * prompt's project form (`PROJECT_FORM` of src/memory/confidence.ts, model `refit + form`, the
- * product's since 0.19).
+ * prompt's project form (`PROJECT_FORM` below, model `refit + form`: measured in 0.19, not
+ * shipped).
  * Examples as tasks/fit_confidence.ts makes them: an aimed prompt's targets among its
  * results are positives (its other results left out), every result of an everyday prompt is a
  * negative; each set's positives and negatives weigh alike in total.
@@ -40,8 +40,6 @@ import {
   type Coefficients,
   confidenceOf,
   DEV_COEFFICIENTS,
-  PROJECT_FORM,
-  SETS_018_COEFFICIENTS,
 } from "../src/memory/confidence.ts";
 import { explainSearch } from "../src/memory/diagnostics.ts";
 import { alignment, alignQuery } from "../src/memory/align.ts";
@@ -66,6 +64,13 @@ import {
 } from "./paraphrase.ts";
 import { newService } from "./confidence_meaning.ts";
 import { solve } from "./lib/linalg.ts";
+
+/**
+ * A query in the project's own words: "we", "our", "us", "the usual", "this repo" (project,
+ * codebase, app), the feature of the model `refit + form`: measured out of set in 0.19 and not
+ * shipped (docs/recall.md, "0.19: the prompt's form in the confidence").
+ */
+const PROJECT_FORM = /\b(we|our|ours|us)\b|\bthe usual\b|\bthis (repo|project|codebase|app)\b/i;
 
 /** One result of one prompt: its features, whether it is a target, its score. */
 interface Row {
@@ -298,7 +303,6 @@ function probability(c: Coefficients, x: number[]): number {
     semantic: x[2],
     softCoverage: x[3],
     shared: x[4] ? 1 : 2,
-    form: x[9] ?? 0,
   }, c);
 }
 
@@ -378,7 +382,6 @@ const heldOut = Object.entries(FITS).flatMap(([model, k]) =>
 );
 const models: Record<string, (set: string) => (x: number[]) => number> = {
   today: () => (x) => probability(COEFFICIENTS, x),
-  "0.18 (five sets, no form)": () => (x) => probability(SETS_018_COEFFICIENTS, x),
   // The coefficients of 0.15–0.18 reading each cosine, not refitted.
   ...Object.fromEntries(
     ([["plain", PLAIN], ["with words", WORDS], ["with jargon", JARGON_ONLY]] as const).map((
@@ -526,7 +529,6 @@ await Deno.writeTextFile(
       models: FITS,
       today: COEFFICIENTS,
       dev_coefficients: DEV_COEFFICIENTS,
-      sets_018_coefficients: SETS_018_COEFFICIENTS,
       fitted_on_all: all,
       held_out_weights: heldOut.map((h) => ({ model: h.model, set: h.set, w: h.w })),
       results,

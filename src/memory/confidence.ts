@@ -30,23 +30,17 @@
  * - **one shared**: 1 when exactly one of the query's coverage words is in the memory. On
  *   prompts written without looking at the scorer, one shared word was what most often lifted
  *   an everyday prompt's unrelated memory.
- * - **project form** (since 0.19): 1 when the query speaks of the project's own ways ("we",
- *   "our", "us", "the usual", "this repo/project/codebase/app": {@link PROJECT_FORM}), a query
- *   about what is stored rather than a task; the same for every memory of one search.
  * - **lexical**: the lexical relevance of the search (BM25 over the scope). Its coefficient is
  *   0 since 0.15: its idf normalisation moves with the other memories of the scope, so adding
  *   unrelated memories moved a pair's confidence by up to 0.077; without it the move is 0.
  *
- * confidence = σ(b₀ + Σ bᵢ × signalᵢ), the coefficients fitted by logistic regression on six
- * sets: the paraphrase set's dev and test splits, its holdout, holdout2 and holdout3, and
- * LoCoMo dev, each set's positives and negatives weighing alike, the intercept then moved so
- * that the hook's default floor 0.9 is the floor of the rule (the lowest at which the sets'
- * everyday prompts get anything at most 5 % of the time, LoCoMo's negatives 7 %) (`deno task
- * fit:confidence:sets`, chosen leave one set out: docs/recall.md, "0.19: the prompt's form in
- * the confidence"; those of 0.18 are {@link SETS_018_COEFFICIENTS}, those of 0.15 to 0.18
- * fitted on the dev splits {@link DEV_COEFFICIENTS}). Each signal depends on the query and the
- * memory alone, so a pair's confidence does not move when other memories are added. The
- * coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
+ * confidence = σ(b₀ + Σ bᵢ × signalᵢ), the coefficients fitted by logistic regression on five
+ * sets: the paraphrase set's dev and test splits, its holdout and holdout2, and LoCoMo dev,
+ * each set's positives and negatives weighing alike (`deno task fit:confidence:sets`, chosen
+ * leave one set out: docs/recall.md, "0.18: the gate with the category and jargon words";
+ * those of 0.15 to 0.18, fitted on the dev splits, are {@link DEV_COEFFICIENTS}). Each signal
+ * depends on the query and the memory alone, so a pair's confidence does not move when other
+ * memories are added. The coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
  * @module
  */
 import { variantsOf } from "../domain/forms.ts";
@@ -84,24 +78,10 @@ export interface Coefficients {
   softCoverage: number;
   /** b₆ (negative), when exactly one of the query's words is in the memory. */
   oneShared: number;
-  /** b₇, when the query has the project's form ({@link PROJECT_FORM}); 0 when absent. */
-  form?: number;
 }
 
 /** Fitted coefficients of the logistic function (see the module's documentation). */
 export const COEFFICIENTS: Readonly<Coefficients> = {
-  intercept: -0.595,
-  coverage: 3.284,
-  namesMissed: -1.526,
-  lexical: 0,
-  semantic: 1.525,
-  softCoverage: 1.116,
-  oneShared: -0.966,
-  form: 2.136,
-};
-
-/** The coefficients of 0.18, fitted on five sets without the project form: for comparisons. */
-export const SETS_018_COEFFICIENTS: Readonly<Coefficients> = {
   intercept: -0.9,
   coverage: 3.497,
   namesMissed: -1.631,
@@ -110,14 +90,6 @@ export const SETS_018_COEFFICIENTS: Readonly<Coefficients> = {
   softCoverage: 1.396,
   oneShared: -0.952,
 };
-
-/**
- * A query in the project's own words: "we", "our", "us", "the usual", "this repo" (project,
- * codebase, app). Such a prompt asks about how this project does things, which is what a
- * memory holds; a task ("add a retry to the upload") rarely says so.
- */
-export const PROJECT_FORM =
-  /\b(we|our|ours|us)\b|\bthe usual\b|\bthis (repo|project|codebase|app)\b/i;
 
 /**
  * The coefficients of 0.15 to 0.18, fitted on the dev splits of LoCoMo and of the paraphrase
@@ -180,8 +152,6 @@ export interface QueryProfile {
    * with its word vector when it has one (any rank).
    */
   readonly soft: readonly { term: string; weight: number; vector?: Float32Array }[];
-  /** Whether the query has the project's form ({@link PROJECT_FORM}). */
-  readonly form: boolean;
 }
 
 /** The signals of one memory for one query. */
@@ -201,8 +171,6 @@ export interface Signals {
   softCoverage: number;
   /** How many of the query's coverage words the memory has. */
   shared: number;
-  /** 1 when the query has the project's form ({@link PROJECT_FORM}), else 0 (absent: 0). */
-  form?: number;
 }
 
 function information(rank: number | undefined, word: string, vocabulary: number): number {
@@ -236,13 +204,7 @@ export function profileQuery(query: string, vectors: WordVectors): QueryProfile 
   const words = [...all].sort((a, b) => b.weight - a.weight).slice(0, COVERAGE_WORDS);
   const total = words.reduce((s, w) => s + w.weight, 0);
   const span = Math.min(total, Math.max(SPAN_MIN_NATS, SPAN_SHARE * total));
-  return {
-    words,
-    names: all.filter((w) => w.name),
-    span,
-    soft: softWords(query, vectors),
-    form: PROJECT_FORM.test(query),
-  };
+  return { words, names: all.filter((w) => w.name), span, soft: softWords(query, vectors) };
 }
 
 /** The query's words for soft coverage ({@link QueryProfile.soft}). */
@@ -291,7 +253,6 @@ export function signalsOf(
     semantic: Math.max(0, Math.min(1, semantic)),
     softCoverage: softCoverage(profile, have, content, vectors),
     shared: profile.words.filter(covers).length,
-    form: profile.form ? 1 : 0,
   };
 }
 
@@ -326,6 +287,6 @@ function softCoverage(
 export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENTS): number {
   const z = c.intercept + c.coverage * s.coverage + c.namesMissed * s.namesMissed +
     c.lexical * s.lexical + c.semantic * s.semantic + c.softCoverage * s.softCoverage +
-    c.oneShared * (s.shared === 1 ? 1 : 0) + (c.form ?? 0) * (s.form ?? 0);
+    c.oneShared * (s.shared === 1 ? 1 : 0);
   return 1 / (1 + Math.exp(-z));
 }

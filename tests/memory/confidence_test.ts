@@ -88,10 +88,7 @@ Deno.test("word forms and short names: 'why did we pick postgres?' finds 'We cho
     // Found, but not injected unasked: a short prompt that shares one word with a memory was
     // the main source of injections for everyday prompts on the paraphrase set's dev split, so
     // the confidence of 0.15 weighs one shared word down (docs/recall.md, "The confidence").
-    assert.doesNotMatch(await injected(s, "why pick postgres?"), /We chose PostgreSQL/);
-    // Asked in the project's own words ("we"), it is a question about what the project
-    // decided, and since 0.19 the confidence counts that (docs/recall.md, "0.19").
-    assert.match(await injected(s, "why did we pick postgres?"), /We chose PostgreSQL/);
+    assert.doesNotMatch(await injected(s, "why did we pick postgres?"), /We chose PostgreSQL/);
     // An irregular verb alone links the two.
     await s.create({
       content: "Maria wrote the onboarding checklist",
@@ -154,6 +151,6 @@ Deno.test("the confidence of one pair stays in a small band when 1,000 unrelated
     const after = await Promise.all(pairs.map((p) => confidence(p.query, p.expect)));
     const band = Math.max(...before.map((b, i) => Math.abs(after[i] - b)));
     console.log(`confidence band over 1,000 added memories: ${band.toFixed(3)}`, before, after);
-    assert.ok(band <= 0.1, `band ${band}`);
+    assert.ok(band <= 0.02, `band ${band} (the issue allows 0.02)`);
     assert.ok(after.every((c) => c >= DEFAULT_MIN_CONFIDENCE), `${after}`);
   }));
