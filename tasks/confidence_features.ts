@@ -5,7 +5,7 @@
  * `deno task fit:confidence:sets` (docs/recall.md, "0.19: the prompt's form in the confidence"):
  * each held-out set at the floor the rule picks on the other sets. Exploratory: not a bench.
  */
-import { solve } from "./lib/linalg.ts";
+import { type Example, fitLogistic } from "./lib/linalg.ts";
 import { COEFFICIENTS, confidenceOf } from "../src/memory/confidence.ts";
 
 const file = Deno.args[0];
@@ -86,7 +86,7 @@ const feats: F[][] = prompts.map((p) => {
 const sets = [...new Set(prompts.map((p) => p.set))];
 let NEG_TOP = 0; // 0: every row of an everyday prompt; k: its k rows of highest base confidence
 function examples(idx: number[], names: string[]) {
-  const ex: { x: number[]; y: number; c: number }[] = [];
+  const ex: Example[] = [];
   const ss = [...new Set(idx.map((i) => prompts[i].set))];
   for (const s of ss) {
     const raw: { x: number[]; y: number }[] = [];
@@ -108,24 +108,7 @@ function examples(idx: number[], names: string[]) {
 }
 function fit(idx: number[], names: string[]): number[] {
   const ex = examples(idx, names);
-  const n = names.length + 1;
-  let w = new Array(n).fill(0);
-  for (let it = 0; it < 100; it++) {
-    const g = new Array(n).fill(0);
-    const h = Array.from({ length: n }, () => new Array(n).fill(0));
-    for (const e of ex) {
-      const p = sig(e.x.reduce((a, xi, i) => a + xi * w[i], 0));
-      for (let i = 0; i < n; i++) {
-        g[i] += e.c * (p - e.y) * e.x[i];
-        for (let j = 0; j < n; j++) h[i][j] += e.c * p * (1 - p) * e.x[i] * e.x[j];
-      }
-    }
-    for (let i = 1; i < n; i++) (g[i] += 1e-3 * w[i], h[i][i] += 1e-3);
-    const st = solve(h, g);
-    w = w.map((wi, i) => wi - st[i]);
-    if (Math.max(...st.map(Math.abs)) < 1e-9) break;
-  }
-  return w;
+  return fitLogistic(ex, 1e-3);
 }
 const prob = (w: number[], names: string[], f: F) =>
   sig(w[0] + names.reduce((a, n, i) => a + w[i + 1] * f[n], 0));

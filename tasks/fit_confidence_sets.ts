@@ -63,7 +63,7 @@ import {
   UNRUN_SPLITS,
 } from "./paraphrase.ts";
 import { newService } from "./confidence_meaning.ts";
-import { solve } from "./lib/linalg.ts";
+import { type Example, fitLogistic } from "./lib/linalg.ts";
 
 /**
  * A query in the project's own words: "we", "our", "us", "the usual", "this repo" (project,
@@ -261,7 +261,7 @@ const RIDGE = 1e-3;
 
 /** Logistic regression (Newton), each set's positives and negatives weighing alike. */
 function fit(prompts: Prompt[], features: readonly number[]): number[] {
-  const ex: { x: number[]; y: number; c: number }[] = [];
+  const ex: Example[] = [];
   const sets = [...new Set(prompts.map((p) => p.set))];
   for (const s of sets) {
     const raw: { x: number[]; y: number }[] = [];
@@ -275,24 +275,7 @@ function fit(prompts: Prompt[], features: readonly number[]): number[] {
     const pos = raw.filter((e) => e.y).length, neg = raw.length - pos;
     for (const e of raw) ex.push({ ...e, c: 1 / (2 * sets.length * (e.y ? pos : neg)) });
   }
-  const n = features.length + 1;
-  let w = new Array(n).fill(0);
-  for (let iter = 0; iter < 100; iter++) {
-    const g = new Array(n).fill(0);
-    const h = Array.from({ length: n }, () => new Array(n).fill(0));
-    for (const e of ex) {
-      const p = sigmoid(e.x.reduce((a, xi, i) => a + xi * w[i], 0));
-      for (let i = 0; i < n; i++) {
-        g[i] += e.c * (p - e.y) * e.x[i];
-        for (let j = 0; j < n; j++) h[i][j] += e.c * p * (1 - p) * e.x[i] * e.x[j];
-      }
-    }
-    for (let i = 1; i < n; i++) (g[i] += RIDGE * w[i], h[i][i] += RIDGE);
-    const step = solve(h, g);
-    w = w.map((wi, i) => wi - step[i]);
-    if (Math.max(...step.map(Math.abs)) < 1e-9) break;
-  }
-  return w;
+  return fitLogistic(ex, RIDGE);
 }
 
 function probability(c: Coefficients, x: number[]): number {
