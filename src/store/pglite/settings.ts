@@ -10,22 +10,26 @@ import { join } from "node:path";
 import { loadPglite } from "./module.ts";
 
 export const SHARED_BUFFERS_MIN_MB = 8;
-export const SHARED_BUFFERS_MAX_MB = 16;
+export const SHARED_BUFFERS_MAX_MB = 48;
 
 /**
- * The shared buffer pool for a database of `dataBytes` on disk: a quarter of it, between
+ * The shared buffer pool for a database of `dataBytes` on disk: half of it, between
  * {@link SHARED_BUFFERS_MIN_MB} and {@link SHARED_BUFFERS_MAX_MB} MiB, in whole MiB. PGlite's
  * default (128 MiB) is resident from the start whatever the data (PGlite zeroes the pool), so
  * a small database pays for it all day; the pages that do not fit stay in the OS page cache
- * (not the daemon's memory) and are read from there. At 20,000 memories (some 240 MB of data)
- * a pool of 24 MiB rather than 60 MiB left the daemon 40 MiB lighter with search as fast; in
- * 0.9 a pool of 8 MiB searched 20,000 memories as fast as one of 16 (the benchmark's daemon,
- * started on an empty database), with 8 MiB less WASM memory, so the bounds went from 16–24 to
- * 8–16 MiB (docs/history/performance-2026-11-25-to-28.md, "Idle memory at 20,000 memories").
+ * (not the daemon's memory) and are read from there, through PGlite's file system: about 5 µs
+ * of CPU a page. A search at 20,000 memories (98 MB of tables and indexes) touches about 1,500
+ * pages, most of them the two HNSW graphs': with a pool of 16 MiB it read 550 of them from the
+ * file system, with 48 MiB 28, and took 11.3 against 8.8 ms of CPU (docs/performance.md, "0.19:
+ * search tail at 20k"). Until 0.19 a quarter, 8–16 MiB (0.9: a pool of 8 MiB searched 20,000
+ * memories as fast as one of 16 on a loaded machine, with 8 MiB less WASM memory;
+ * docs/history/performance-2026-11-25-to-28.md, "Idle memory at 20,000 memories"). The size is
+ * fixed when the database opens: a daemon started on an empty database gets its pool for the
+ * data when its worker is renewed after a series of imports (src/memory/importer.ts).
  */
 export function sharedBuffersMb(dataBytes: number): number {
-  const quarter = Math.ceil(dataBytes / 4 / 1048576);
-  return Math.max(SHARED_BUFFERS_MIN_MB, Math.min(SHARED_BUFFERS_MAX_MB, quarter));
+  const half = Math.ceil(dataBytes / 2 / 1048576);
+  return Math.max(SHARED_BUFFERS_MIN_MB, Math.min(SHARED_BUFFERS_MAX_MB, half));
 }
 
 /**

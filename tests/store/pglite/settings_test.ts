@@ -29,12 +29,14 @@ async function walBytes(dataDir: string): Promise<number> {
   return total;
 }
 
-Deno.test("shared buffers: a quarter of the data, between 8 and 16 MiB", () => {
+Deno.test("shared buffers: half of the data, between 8 and 48 MiB", () => {
   assert.deepEqual(sharedBuffersMb(0), 8);
-  assert.deepEqual(sharedBuffersMb(48 * MIB), 12);
-  assert.deepEqual(sharedBuffersMb(4000 * MIB), 16);
+  assert.deepEqual(sharedBuffersMb(10 * MIB), 8);
+  assert.deepEqual(sharedBuffersMb(48 * MIB), 24);
+  assert.deepEqual(sharedBuffersMb(98 * MIB), 48);
+  assert.deepEqual(sharedBuffersMb(4000 * MIB), 48);
   const params = laptopStartParams(48 * MIB);
-  assert(params.includes("shared_buffers=12MB"), params.join(" "));
+  assert(params.includes("shared_buffers=24MB"), params.join(" "));
   assert(params.includes("max_wal_size=48MB"), params.join(" "));
   assert(params.includes("default_statistics_target=10"), params.join(" "));
 });
@@ -82,7 +84,7 @@ Deno.test("embedded database: small buffers for small data; the log shrinks back
     try {
       const [row] = await db.query<{ shared_buffers: string }>("show shared_buffers");
       const mb = Number(row.shared_buffers.replace("MB", ""));
-      assert(mb > 8 && mb <= 16, row.shared_buffers);
+      assert(mb > 8 && mb <= 48, row.shared_buffers);
       assert.deepEqual(await db.query("select count(*)::int as n from bulk"), [{ n: 120000 }]);
     } finally {
       await db.close();
