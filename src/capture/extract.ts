@@ -122,6 +122,8 @@ export interface Generated extends Candidate {
   prevAgent: string;
   /** An item of a list the user introduced ("conventions:\n- …"). */
   listed: boolean;
+  /** How many other candidates the same event gave (set once the session's are found). */
+  siblings?: number;
 }
 
 /**
@@ -353,7 +355,11 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
       out.push(prevInTurn);
     }
   }
-  return withoutSecretCandidates(out);
+  const kept = withoutSecretCandidates(out);
+  const perEvent = new Map<string, number>();
+  for (const c of kept) perEvent.set(c.provenance.uuid, (perEvent.get(c.provenance.uuid) ?? 0) + 1);
+  for (const c of kept) c.siblings = perEvent.get(c.provenance.uuid)! - 1;
+  return kept;
 }
 
 /**

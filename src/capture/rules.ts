@@ -63,7 +63,10 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   }
   if (
     /\buse [`'"\w@./-]+( v?\d[\w.]*)?,? (not|instead of|rather than|over) [`'"\w@./-]+/.test(l) ||
-    /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (not|instead of|rather than) [`'"\w@./-]+/.test(l)
+    /\buse [`'"\w@./-]+( [`'"\w@./-]+){0,3},? (not|instead of|rather than) [`'"\w@./-]+/.test(l) ||
+    // "use ISO 8601 dates in the API, not epoch seconds": the instruction opens the sentence.
+    /^(please )?(always )?use [`'"\w@./-]+( [`'"\w@./-]+){0,5}, (not|instead of|rather than) [`'"\w@./-]+/
+      .test(core)
   ) return hit("rule", "use-x-not-y");
   if (
     /^no [a-z-]+ing\b/.test(core) || /^no (hand-written|handwritten|manual)\b/.test(core) ||

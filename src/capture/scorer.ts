@@ -42,6 +42,7 @@ export type Scored = Pick<
   | "turnCount"
   | "prevAgent"
   | "listed"
+  | "siblings"
 >;
 
 /** Word marks: name and pattern, tried on the sentence in lower case (quotes of others blanked). */
@@ -153,7 +154,7 @@ export const SETUP: [string, RegExp, "s" | "core"][] = [
   // "staging models are named…").
   [
     "setup:kind-subject",
-    /^(the |our |all |new |any )?[a-z][\w-]*s( [a-z][\w-]*)? (go|get|are|use|live|run|stay|follow|need|come|have|must|should|don'?t|never|always)\b/,
+    /^(the |our |all |new |any )?(?!(always|never|please|unless|perhaps|thus|whereas|towards?|besides|afterwards)\b)[a-z][\w-]*s( [a-z][\w-]*)? (go|get|are|use|live|run|stay|follow|need|come|have|must|should|don'?t|never|always)\b/,
     "core",
   ],
   // What is excluded ("…, no enums", "no DecimalField for money").
@@ -166,6 +167,30 @@ export const STANDING =
 
 /** Said for every case: "ever", "anything", "anywhere", "in any PR". */
 export const EVER = /\b(ever|anything|anywhere|any (pr|repo|project|file|code))\b/;
+
+/**
+ * A standing imperative ("never push to main directly", "from now on use pnpm", "don't mock the
+ * warehouse in these tests", "use zod, not yup"): a strong marker opens the sentence, an
+ * imperative verb follows it, and no mark of the task at hand, a time, a description or a hedge
+ * is in it (checked in {@link features}). The opening, on the sentence without its fillers:
+ * "from now on" / "going forward" (then an imperative verb of {@link IMPERATIVE_VERB}, or a
+ * marker), "always" / "never" / "don't" (then a word that is no determiner, pronoun or verb
+ * form of a report), or "use X, not Y".
+ */
+export const STANDING_OPENING =
+  /^(?:please\s+)?(?:(?:from now on|going forward|from here on|henceforth|in (?:the )?future),?\s+(?:please\s+)?)?(?:always|never|don'?t|do not)(?:\s+ever)?\s+(?!(?:mind|again|ever|the|a|an|this|that|these|those|it|its|they|them|there|he|she|we|you|i|been|be|once|twice|really|so|too|fun|easy|hard|good|going|gonna|happens?|works?)\b)(?![a-z]+(?:ed|ing)\b)[a-z][\w-]*\b/;
+/** The imperative verbs a "from now on" opens a standing instruction with. */
+export const IMPERATIVE_VERB =
+  /^(?:please\s+)?(?:from now on|going forward|from here on|henceforth|in (?:the )?future),?\s+(?:please\s+)?(?:use|run|write|put|add|keep|name|prefix|make sure|ensure|commit|push|open|call|check|test|format|lint|pin|tag|squash|rebase|merge|deploy|release|ask|mention|include|document|log|store|send|ping|target|prefer|avoid|stick to|stay on|follow|answer|reply|start|end|sign|review|update|wrap|import|export|declare|mark|reference|link)\b/;
+/** What opens a standing imperative, up to its verb. */
+const STANDING_OPENER =
+  /^(?:please\s+)?(?:(?:from now on|going forward|from here on|henceforth|in (?:the )?future),?\s+)?(?:please\s+)?(?:(?:always|never|don'?t|do not)(?:\s+ever)?\s+)?/;
+/** "use X, not Y" opening the sentence: a choice for good, said as an instruction. */
+export const USE_NOT =
+  /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:always\s+)?use [`'"\w@./-]+(?: [`'"\w@./-]+){0,5},? (?:not|instead of|rather than|never) [`'"\w@./-]+/;
+/** The verb of a standing imperative points at the thing at hand ("don't add it back"). */
+const POINTER_OBJECT =
+  /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:always|never|don'?t|do not)(?:\s+ever)?\s+[a-z][\w-]*\s+(?:it|this|that|them|these|those|him|her)\b(?!\s+(?:repo|repository|project|codebase|service|app|team))/;
 
 /** Which rule found the candidate: its own feature for the common ones, else its type's pool. */
 export function ruleFeature(rule: string, type: string, rules: readonly string[] = RULES): string {
@@ -266,6 +291,46 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
     if (scoped || oneOff) f.set("marker+scope", 1);
     if (f.has("person:we")) f.set("marker+we", 1);
   }
+  // A standing imperative: what it says is complete at any length, so the marks of a
+  // fragment or a request (short, a turn of one sentence) do not weigh against it; it has a
+  // weight of its own instead (since 0.19: the labelled data hold five short ones, too few to
+  // learn that length means nothing for them).
+  if (
+    g.rule !== "loose" &&
+    (STANDING_OPENING.test(core) || IMPERATIVE_VERB.test(core) || USE_NOT.test(core)) &&
+    !POINTER_OBJECT.test(core) &&
+    ![
+      "scope:event",
+      "scope:place",
+      "time-word",
+      "behaves",
+      "marker+verb-s",
+      "make-always",
+      "hedge",
+      "quoted",
+      "describes",
+    ]
+      .some((k) => f.has(k)) &&
+    !scoped && !oneOff
+  ) {
+    // "don't …" alone is the weaker of the openings (requests say it too: "don't retry in the
+    // runner"); "always", "never", "from now on", "use X, not Y" weigh apart.
+    f.set(
+      /^(please\s+)?(don'?t|do not)\s+(?!ever\b)/.test(core)
+        ? "standing-imperative:dont"
+        : "standing-imperative",
+      1,
+    );
+    // Said by itself (no other sentence of the message is a candidate): a rule the user states
+    // for its own sake, not a piece of an explanation whose statement is another sentence's.
+    if (g.siblings === 0) f.set("standing-imperative:alone", 1);
+    for (const k of STANDING_FORM) f.delete(k);
+    // Its own verb is no request ("going forward, write…"); a request after it still is.
+    f.delete("request:opens");
+    f.delete("request:within");
+    const after = core.replace(STANDING_OPENER, "").replace(/^[\w'-]+/, "");
+    if (REQUEST_CLAUSE.test(after)) f.set("request:within", 1);
+  }
   // A sentence no rule matched: the marks of its form (short, imperative, a turn of one
   // sentence) weigh apart, as they tell other things there (short imperatives that no rule
   // matched are requests); the marks of what it says weigh the same whichever way it was found.
@@ -295,6 +360,15 @@ export const LEFT_OUT: ReadonlySet<string> = new Set([
 export const FORM: ReadonlySet<string> = new Set([
   "turn:one-sentence",
   "len:short",
+  "imperative",
+]);
+
+/** The marks of form a standing imperative does without (its length, its turn of one sentence). */
+export const STANDING_FORM: ReadonlySet<string> = new Set([
+  "len:short",
+  "len:mid",
+  "turn:one-sentence",
+  "marker-opens",
   "imperative",
 ]);
 

@@ -11,7 +11,13 @@ import {
   type Generated,
   ruleCandidates,
 } from "../../src/capture/extract.ts";
-import { features, FORM, ruleFeature, scoreCandidate } from "../../src/capture/scorer.ts";
+import {
+  features,
+  FORM,
+  ruleFeature,
+  scoreCandidate,
+  STANDING_FORM as FORM_OF_STANDING,
+} from "../../src/capture/scorer.ts";
 import { RULES, THRESHOLD, WEIGHTS } from "../../src/capture/scorer_weights.ts";
 import { RULE_COUNTS } from "../../src/capture/calibration.ts";
 import { chooseThreshold, run } from "../../tasks/fit_capture.ts";
@@ -41,8 +47,47 @@ Deno.test("features: rule words, concrete details, persons", () => {
   assert.ok(!f.has("marker-no-detail"));
   const bare = featuresOf("always keep the answers short and plain");
   assert.equal(bare.get("marker-no-detail"), 1);
-  assert.equal(bare.get("marker-opens"), 1);
+  assert.equal(bare.get("standing-imperative"), 1);
   assert.ok(!bare.has("detail:any"));
+  // A marker opening a sentence scoped to the moment is no standing imperative.
+  const today = featuresOf("never push to main today");
+  assert.equal(today.get("marker-opens"), 1);
+  assert.ok(!today.has("standing-imperative"));
+});
+
+Deno.test("features: a standing imperative, said alone, does without the marks of form", () => {
+  const f = featuresOf("never push to main directly");
+  assert.equal(f.get("standing-imperative"), 1);
+  assert.equal(f.get("standing-imperative:alone"), 1);
+  for (const k of FORM_OF_STANDING) assert.ok(!f.has(k), k);
+  assert.equal(featuresOf("from now on use pnpm").get("standing-imperative"), 1);
+  assert.equal(featuresOf("use zod, not yup").get("standing-imperative"), 1);
+  assert.equal(featuresOf("don't use default exports").get("standing-imperative:dont"), 1);
+  // Its own verb is no request; a request after it is.
+  assert.ok(
+    !featuresOf("going forward, write commit messages in the imperative mood").has(
+      "request:within",
+    ),
+  );
+  // With another sentence of the message it is not alone.
+  const two = featuresOf("never push to main directly", [
+    u("never push to main directly. the deploy bot watches it and ships whatever lands there."),
+  ]);
+  assert.equal(two.get("standing-imperative"), 1);
+  assert.ok(!two.has("standing-imperative:alone"));
+  // Not a standing imperative: a pointer at the thing at hand, a task scope, a description.
+  for (
+    const t of [
+      "don't merge it until I say so",
+      "for now, don't run the migrations",
+      "never push to main today, release freeze",
+    ]
+  ) {
+    const g = generateCandidates([u(t)]);
+    for (const c of g) assert.ok(!features(c).has("standing-imperative"), t);
+  }
+  // "always" is no plural noun of a kind of thing ("always use…" is no "tokens go in…").
+  assert.ok(!featuresOf("always use pnpm, never npm in this repo").has("setup:any"));
 });
 
 Deno.test("features: a statement of the setup said in passing, a standing scope, a confirmation", () => {
