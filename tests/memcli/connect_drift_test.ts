@@ -61,7 +61,14 @@ Deno.test("a service moved to another port: start, status and hooks status name 
     assert.match(hs.out, new RegExp(`Warning: the MCP server 'mneme' .*; ${fix}`));
     assert.match(hs.out, new RegExp(`Warning: Claude Code's hooks call .*; ${fix}`));
 
-    // The fix, as printed.
+    // The fix, as printed: first its dry run, which says what it would change.
+    const dry = await memcli(["connect", "claude", "--dry-run"], { ADMIN_PORT: String(other) });
+    assert.equal(dry.code, 0, dry.err + dry.out);
+    assert.match(dry.out, /hooks: +.*settings\.json \(would update\)/);
+    assert.match(dry.out, /at login: +a line in .*\.profile .*\(would write it\)/);
+    assert.doesNotMatch(dry.out, /would \w+(ed|en)\b/);
+    assert.equal(await mcpUrl(), url);
+
     const again = await memcli(["connect", "claude"], { ADMIN_PORT: String(other) });
     assert.equal(again.code, 0, again.err + again.out);
     assert.equal(await mcpUrl(), moved);
