@@ -11,6 +11,7 @@ import { type Backend, BackendError, openBackend } from "../mcp/backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { describeError } from "../common/errors.ts";
 import { watchLauncher } from "../common/launcher.ts";
+import { keepLoopbackOffProxies } from "../common/net.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
@@ -29,6 +30,10 @@ is set; ADMIN_API_KEY and the EMBEDDING_* variables apply as for the admin daemo
 // Anything a library prints with console.log would corrupt the JSON-RPC stream.
 console.log = console.info = console.debug = console.error;
 const log = (line: string) => console.error(line);
+
+// Before the first call (the Admin API, a local embedder): never through a proxy of the
+// environment.
+keepLoopbackOffProxies();
 
 let backend: Backend;
 let held = "";

@@ -11,6 +11,10 @@
  * @module
  */
 import { watchLauncher } from "../common/launcher.ts";
+import { keepLoopbackOffProxies } from "../common/net.ts";
+
+// Before any call to the Admin API: a proxy of the environment never carries one.
+keepLoopbackOffProxies();
 
 const QUIET = new Set([undefined, "help", "--help", "-h", "version", "--version", "-V"]);
 /** Agent hooks: they must never fail a session, so they report problems themselves. */

@@ -31,7 +31,13 @@ import {
   must,
   readText,
 } from "./autostart/host.ts";
-import { loginLine, manualInstructions, marker, validateSpec } from "./autostart/spec.ts";
+import {
+  hasMarked,
+  loginLine,
+  manualInstructions,
+  marker,
+  validateSpec,
+} from "./autostart/spec.ts";
 import { disableSystemd, enableSystemd, systemdAnswers } from "./autostart/systemd.ts";
 import { disableLaunchd, enableLaunchd } from "./autostart/launchd.ts";
 import { enableXdg, removeXdg } from "./autostart/xdg.ts";
@@ -190,6 +196,30 @@ export async function autostartStatus(
   if (!fallbacks) return null;
   const file = await profileWithLine(name, host);
   return file === null ? null : { kind: "profile", file };
+}
+
+/**
+ * The text of entry `name` as it is in place: the whole file of a systemd unit, a launchd agent
+ * or an XDG entry; the marked line of a profile or (with `fallbacks`) of the crontab
+ * (`crontab -l`, read only when no other entry is found). Null when none is in place.
+ */
+export async function autostartEntry(
+  name: string,
+  host: AutostartHost = currentHost(),
+  fallbacks = false,
+): Promise<{ kind: AutostartKind; file?: string; text: string } | null> {
+  const marked = (text: string) => text.split("\n").filter((l) => l.endsWith(marker(name)));
+  const st = await autostartStatus(name, host, fallbacks);
+  if (st) {
+    const text = await readText(st.file);
+    if (text !== null) {
+      return { ...st, text: st.kind === "profile" ? marked(text).join("\n") : text };
+    }
+  }
+  if (!fallbacks || host.os === "windows") return null;
+  const cron = await host.run("crontab", ["-l"]);
+  if (cron.code !== 0 || !hasMarked(cron.stdout, name)) return null;
+  return { kind: "cron", text: marked(cron.stdout).join("\n") };
 }
 
 /**

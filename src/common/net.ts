@@ -51,3 +51,33 @@ export function clientUrl(hostname: string, port: number): string {
   else if (h === "::") h = "::1";
   return `http://${h.includes(":") ? `[${h}]` : h}:${port}`;
 }
+
+/**
+ * The loopback names a proxy never carries, in the form Deno's `NO_PROXY` matches them: a
+ * name (with its subdomains), an IPv4 block, an IPv6 address.
+ */
+export const LOOPBACK_NO_PROXY: readonly string[] = ["localhost", "127.0.0.0/8", "::1"];
+
+/** The variables {@link keepLoopbackOffProxies} reads and sets. */
+export const NO_PROXY_ENV: readonly string[] = ["NO_PROXY", "no_proxy"];
+
+/**
+ * Keeps this process's calls to loopback off any proxy of the environment. Deno's `fetch`
+ * sends a request through `HTTP_PROXY`, `HTTPS_PROXY` or `ALL_PROXY` (either case) unless
+ * `NO_PROXY` names its host (`no_proxy` only when `NO_PROXY` is unset), read from the process's
+ * environment when its first client is made; a proxy that cannot reach this machine's
+ * 127.0.0.1 then fails every call to a service here. So this adds {@link LOOPBACK_NO_PROXY} to
+ * `NO_PROXY` (with what the list Deno reads held), to be run before the first `fetch`; children
+ * started afterwards inherit it. Does nothing without the permission for both variables.
+ */
+export function keepLoopbackOffProxies(): void {
+  for (const variable of NO_PROXY_ENV) {
+    if (Deno.permissions.querySync({ name: "env", variable }).state !== "granted") return;
+  }
+  // The list Deno reads: NO_PROXY, else no_proxy.
+  const have = (Deno.env.get("NO_PROXY") ?? Deno.env.get("no_proxy") ?? "").split(",")
+    .map((s) => s.trim()).filter((s) => s !== "");
+  const missing = LOOPBACK_NO_PROXY.filter((n) => !have.includes(n));
+  if (missing.length === 0) return;
+  Deno.env.set("NO_PROXY", [...new Set(have), ...missing].join(","));
+}

@@ -186,7 +186,7 @@ Flags:
 `,
   inbox: `Usage: memcli inbox [list] [--project NAME | --global] [--type T] [--limit N] [--json]
        memcli inbox --accepted [--days N] [--limit N] [--json]
-       memcli inbox accept ID... [--keep] [--json]
+       memcli inbox accept ID... [--keep] [--pin] [--json]
        memcli inbox reject ID...
        memcli inbox edit ID CONTENT... [--json]
 
@@ -195,7 +195,8 @@ never recalled (no bootstrap, prompt hook, recall or search) until accepted. The
 each proposal's short id, where it goes, its type, the extractor's confidence, when and in
 which session it was said, and the stored memory it would replace. accept stores it as a
 memory (embedded, checked for secrets and contradictions like add) and supersedes the memory it
-replaces in the same step; --keep stores it without superseding. reject removes it. edit
+replaces in the same step; --keep stores it without superseding; --pin shows it at every
+session start (type bootstrap, its own type kept as a tag, as add --pin). reject removes it. edit
 changes its text before you accept it ("-" as CONTENT reads it from stdin); a rejected
 statement is remembered and not proposed again. ID is the short id shown (6 or more hex digits)
 or the full id. With CAPTURE_AUTO_ACCEPT on, capture stores sure proposals itself (tagged
@@ -209,6 +210,7 @@ Flags:
   --accepted       the memories capture accepted automatically (newest first)
   --days N         --accepted: of the last N days (1-365, default 7)
   --keep           accept: do not supersede the memory it replaces
+  --pin            accept: show it at every session start (the bootstrap), not only in recall
   --json           JSON output
   -h, --help       show this help
 `,

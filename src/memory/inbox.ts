@@ -150,18 +150,24 @@ function toItem(r: ProposalRow, replaces: Memory | null): InboxItem {
   };
 }
 
-/** Accept options: `supersede: false` accepts a replacement without superseding. */
-function validateAccept(x: unknown): { supersede: boolean } {
-  if (x === undefined || x === null) return { supersede: true };
+/**
+ * Accept options: `supersede: false` accepts a replacement without superseding; `pin: true`
+ * stores it pinned to session start (type `bootstrap`, its own type kept as a tag), as
+ * `memcli add --pin` does.
+ */
+function validateAccept(x: unknown): { supersede: boolean; pin: boolean } {
+  if (x === undefined || x === null) return { supersede: true, pin: false };
   if (typeof x !== "object" || Array.isArray(x)) throw badRequest("body", "must be a JSON object");
   const o = x as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (k !== "supersede") throw badRequest(k, "unknown field; allowed fields are supersede");
+    if (k !== "supersede" && k !== "pin") {
+      throw badRequest(k, "unknown field; allowed fields are supersede, pin");
+    }
   }
-  if (o.supersede !== undefined && typeof o.supersede !== "boolean") {
-    throw badRequest("supersede", "must be a boolean");
+  for (const k of ["supersede", "pin"]) {
+    if (o[k] !== undefined && typeof o[k] !== "boolean") throw badRequest(k, "must be a boolean");
   }
-  return { supersede: o.supersede !== false };
+  return { supersede: o.supersede !== false, pin: o.pin === true };
 }
 
 /** GET /api/inbox/accepted's query: `days` 1..365 (default 7), `limit` 1..1000 (default 50). */
@@ -232,13 +238,13 @@ export class Inbox {
 
   /**
    * Accept a proposal: the memory is created as `memcli add` would create it (and supersedes
-   * the memory the proposal replaces, in the insert's transaction, unless `supersede: false`),
-   * then the proposal is removed. Nothing is written when the create is refused.
+   * the memory the proposal replaces, in the insert's transaction, unless `supersede: false`;
+   * pinned to session start with `pin: true`), then the proposal is removed. Nothing is written when the create is refused.
    */
   async accept(id: string, options?: unknown): Promise<AcceptResult> {
     const key = validateId(id);
-    const { supersede } = validateAccept(options);
-    return await this.#accept(key, supersede, []);
+    const { supersede, pin } = validateAccept(options);
+    return await this.#accept(key, supersede, [], pin);
   }
 
   /**
@@ -258,7 +264,12 @@ export class Inbox {
     return { since: since.toISOString(), count: r.total, memories: r.memories };
   }
 
-  async #accept(key: string, supersede: boolean, extraTags: string[]): Promise<AcceptResult> {
+  async #accept(
+    key: string,
+    supersede: boolean,
+    extraTags: string[],
+    pin = false,
+  ): Promise<AcceptResult> {
     if (this.#busy.has(key)) {
       throw new MemoryError(409, `proposal ${key} is being accepted already`, { field: "id" });
     }
@@ -276,14 +287,18 @@ export class Inbox {
           { field: "supersede" },
         );
       }
+      // Pinned: a bootstrap memory, its own type kept as a tag, which the bootstrap groups
+      // it by (Rules, Facts ...), as `memcli add --pin` stores one.
+      const own = pin && p.type !== "bootstrap" ? [p.type] : [];
+      const tags = [...own, ...p.tags, ...extraTags].filter((t, i, all) => all.indexOf(t) === i);
       let created: CreateResult;
       try {
         created = await this.#service.create({
           content: p.content,
-          type: p.type,
+          type: pin ? "bootstrap" : p.type,
           scope: p.scope,
           ...(p.project ? { project: p.project } : {}),
-          tags: [...p.tags, ...extraTags.filter((t) => !p.tags.includes(t))],
+          tags,
           ...(target ? { supersedes: target.id } : {}),
         });
       } catch (err) {

@@ -133,6 +133,7 @@ Deno.test("inbox API: capture into the inbox, list, edit, accept, reject; bad in
         ["PUT", `/api/inbox/${pnpm.id}`, "{", 400, "body"],
         ["PUT", "/api/inbox/not-a-uuid", { content: "x" }, 400, "id"],
         ["POST", `/api/inbox/${pnpm.id}/accept`, { supersede: 1 }, 400, "supersede"],
+        ["POST", `/api/inbox/${pnpm.id}/accept`, { pin: "yes" }, 400, "pin"],
         ["POST", `/api/inbox/${pnpm.id}/accept`, [], 400, "body"],
         ["POST", `/api/inbox/${pnpm.id}/reject`, { why: "no" }, 400, "body"],
         [

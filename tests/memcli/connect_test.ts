@@ -41,6 +41,9 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
       /MCP: +would register server 'mneme' -> .*: claude mcp add --scope user mneme -e/,
     );
     assert.match(dry.out, /Dry run: nothing was changed\./);
+    assert.match(dry.out, /hooks: +.*settings\.json \(would create\)/);
+    assert.match(dry.out, /at login: +a line in .*\.profile .*\(would write it\)/);
+    assert.doesNotMatch(dry.out, /would \w+(ed|en)\b/, "a dry run speaks of what it would do");
     assert.equal(await exists(settings), false);
     assert.deepEqual(await mcpServers(), {});
     assert.equal(await answers(url), false);
@@ -155,6 +158,11 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     assert.equal(git.out, "");
     assert.equal(await exists(join(repo, ".claude")), false);
 
+    const offDry = await memcli(["disconnect", "claude", "--dry-run"]);
+    assert.equal(offDry.code, 0, offDry.err + offDry.out);
+    assert.match(offDry.out, /at login: +would remove the line from /);
+    assert.match(offDry.out, /MCP: +would remove server 'mneme'/);
+    assert.doesNotMatch(offDry.out, /would \w+(ed|en)\b/);
     const off = await memcli(["disconnect", "claude"]);
     assert.equal(off.code, 0, off.err + off.out);
     assert.match(off.out, /MCP: +removed server 'mneme'/);

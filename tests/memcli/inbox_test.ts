@@ -300,3 +300,77 @@ Deno.test("memcli inbox: usage errors before any request", async () => {
     assert.match(r.err, msg, args.join(" "));
   }
 });
+
+Deno.test("inbox accept --pin: a captured rule shown at every session start, grouped by its own type", async () => {
+  const dir = await tempDir("mneme-inbox-pin-");
+  const claude = join(dir.path, "claude");
+  const repo = join(dir.path, "app");
+  await Deno.mkdir(join(repo, ".git"), { recursive: true });
+  const folder = join(claude, "projects", "-app");
+  await Deno.mkdir(folder, { recursive: true });
+  const env = {
+    DATA_DIR: join(dir.path, "data"),
+    ADMIN_PORT: String(freePort()),
+    ADMIN_HOST: "127.0.0.1",
+    EMBEDDING_PROVIDER: "builtin",
+    CLAUDE_CONFIG_DIR: claude,
+  };
+  const here = { env: { ...env, MEMORY_API_URL: `http://127.0.0.1:${env.ADMIN_PORT}` }, cwd: repo };
+  const daemon = await startDaemon(env);
+  try {
+    const transcript = join(folder, "s1.jsonl");
+    await Deno.writeTextFile(
+      transcript,
+      line("e1", "s1", "user", "can you rename the helper in utils.ts?") +
+        line("e2", "s1", "assistant", "Renamed it to formatDate.") +
+        line("e3", "s1", "user", PNPM_STATEMENT),
+    );
+    const h = await memcliProcess(["capture", "--hook"], {
+      ...here,
+      stdin: JSON.stringify({
+        session_id: "s1",
+        transcript_path: transcript,
+        cwd: repo,
+        hook_event_name: "Stop",
+      }),
+    });
+    assert.equal(h.code, 0, h.err);
+    const items = await until("the proposal", async () => {
+      const r = await memcliProcess(["inbox", "--json"], here);
+      const l = JSON.parse(r.out) as InboxItem[];
+      return l.length ? l : undefined;
+    });
+    assert.equal(items[0].type, "rule");
+    const short = items[0].id.slice(0, 8);
+    // Not in the bootstrap while proposed.
+    assert.ok(!(await memcliProcess(["bootstrap"], here)).out.includes(PNPM_STATEMENT));
+    // A pin that is not a boolean: 400 naming the field, nothing accepted.
+    const bad = await fetch(`${daemon.url}/api/inbox/${items[0].id}/accept`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pin: "yes" }),
+    });
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /pin: must be a boolean/);
+
+    const acc = await memcliProcess(["inbox", "accept", short, "--pin"], here);
+    assert.equal(acc.code, 0, acc.err);
+    assert.match(
+      acc.out,
+      new RegExp(
+        `^Accepted ${short} as memory (\\S+) \\(project app, bootstrap\\)\\.\\n` +
+          "The agent sees it at every session start \\(the bootstrap of project app\\)\\.\\n$",
+      ),
+    );
+    const id = /as memory (\S+) /.exec(acc.out)![1];
+    const got = JSON.parse((await memcliProcess(["get", id, "--json"], here)).out);
+    assert.equal(got.type, "bootstrap");
+    assert.ok(got.tags.includes("rule"), JSON.stringify(got.tags));
+    assert.ok(got.tags.includes("captured"), JSON.stringify(got.tags));
+    const boot = await memcliProcess(["bootstrap"], here);
+    assert.ok(boot.out.includes(`## Rules\n\n- ${PNPM_STATEMENT}\n`), boot.out);
+  } finally {
+    await daemon.stop().catch(() => {});
+    await dir.cleanup();
+  }
+});

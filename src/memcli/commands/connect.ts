@@ -139,13 +139,16 @@ async function connectHooks(
     say("hooks:", `${settingsPath} (already in place)`);
   } else {
     if (!dry) await writeSettings(settingsPath, serialize(edit.settings));
-    say("hooks:", `${settingsPath} (${would}${before === null ? "created" : "updated"})`);
+    const verb = before === null ? ["create", "created"] : ["update", "updated"];
+    say("hooks:", `${settingsPath} (${dry ? `would ${verb[0]}` : verb[1]})`);
     for (const c of edit.changes) io.out(`           ${c}\n`);
   }
   say(
     "recall:",
     noRecall
-      ? (hadRecall ? `the prompt hook ${would}removed (--no-recall)` : "no prompt hook")
+      ? (hadRecall
+        ? `the prompt hook ${would}${dry ? "be " : ""}removed (--no-recall)`
+        : "no prompt hook")
       : recall
       ? "the prompt hook injects relevant memories on each prompt (--no-recall removes it)"
       : "no prompt hook (--recall adds one: relevant memories on each prompt)",

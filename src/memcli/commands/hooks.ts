@@ -32,6 +32,7 @@ import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import { DEADLINE_MAX_MS, DEADLINE_MIN_MS } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
+import { connectDrift } from "../connect/drift.ts";
 import {
   DEFAULT_MIN_CONFIDENCE,
   DEFAULT_RECALL_LIMIT,
@@ -218,10 +219,13 @@ async function status(io: Io, args: string[]): Promise<number> {
     io.out(`user settings: ${(err as Error).message}\n`);
   }
   const proj = resolve(io.cwd(), projectDir);
-  files.push(["project", join(proj, ".claude", "settings.json")]);
+  // In the home folder the project's settings are the user's: that file once.
+  const projectFile = join(proj, ".claude", "settings.json");
+  if (!files.some(([, f]) => f === projectFile)) files.push(["project", projectFile]);
   files.push(["project (local)", join(proj, ".claude", "settings.local.json")]);
   let any = false;
   const withHooks: string[] = [];
+  const commands: string[] = [];
   let bare = false;
   for (const [label, path] of files) {
     let line: string;
@@ -234,6 +238,7 @@ async function status(io: Io, args: string[]): Promise<number> {
       else {
         any = true;
         withHooks.push(label);
+        commands.push(...found.map((h) => h.command));
         if (found.some((h) => /^(\w+=\S*\s+)*memcli\s/.test(h.command))) bare = true;
         line = found.map((h) => `\n    ${h.event}: ${h.command}`).join("");
       }
@@ -263,6 +268,7 @@ async function status(io: Io, args: string[]): Promise<number> {
     url = (await apiUrlOf(io, cfg)).url;
     const h = await clientOf(cfg, url, STATUS_TIMEOUT_MS).health();
     io.out(`Memory service at ${url}: ${h.status} (version ${h.version})\n`);
+    for (const d of await connectDrift(io, url, commands)) io.out(`Warning: ${d}\n`);
   } catch (err) {
     const why = err instanceof MemoryError && err.status === 503
       ? "not answering (start it with 'memcli start')"

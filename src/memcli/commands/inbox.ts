@@ -17,7 +17,7 @@ import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
 import type { Io } from "../io.ts";
 import { checkIdSyntax, resolveIdWith } from "../ids.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { checkContent, connect, firstLine, inFlagTerms, printJson } from "./data.ts";
+import { checkContent, connect, firstLine, inFlagTerms, printJson, visibility } from "./data.ts";
 
 const USAGE_NAME = "inbox";
 
@@ -195,6 +195,7 @@ async function idArgs(
 async function accept(args: string[], io: Io): Promise<number> {
   const p = parseFlags(USAGE_NAME, args, {
     keep: { type: "boolean" },
+    pin: { type: "boolean" },
     json: { type: "boolean" },
   }, Infinity);
   if (p.help) {
@@ -207,7 +208,9 @@ async function accept(args: string[], io: Io): Promise<number> {
     const r = await client.request<AcceptResult>(
       "POST",
       `/api/inbox/${id}/accept`,
-      p.values.keep ? { supersede: false } : undefined,
+      p.values.keep || p.values.pin
+        ? { ...(p.values.keep ? { supersede: false } : {}), ...(p.values.pin ? { pin: true } : {}) }
+        : undefined,
     );
     results.push(r);
     if (!p.values.json) {
@@ -215,6 +218,7 @@ async function accept(args: string[], io: Io): Promise<number> {
         `Accepted ${id.slice(0, 8)} as memory ${r.memory.id} (${where(r.memory)}, ` +
           `${r.memory.type})${r.superseded ? `, superseding ${r.superseded}` : ""}.\n`,
       );
+      if (p.values.pin) io.out(visibility(r.memory));
     }
   }
   if (p.values.json) return printJson(io, results);

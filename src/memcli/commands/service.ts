@@ -14,6 +14,7 @@ import { startDaemon, type StartOptions, startOptions } from "./setup.ts";
 import { restartAutostart } from "../../common/autostart.ts";
 import { VERSION } from "../../version.ts";
 import { AUTOSTART_NAME, hostOf } from "../connect/base.ts";
+import { warnDrift } from "../connect/drift.ts";
 
 /** Run `memcli start`. */
 export async function start(args: string[], io: Io): Promise<number> {
@@ -38,6 +39,7 @@ export async function start(args: string[], io: Io): Promise<number> {
       ? `The memory service is already running (pid ${started.pid}) at ${started.url}; nothing changed.\n`
       : `Started the memory service (pid ${started.pid}) at ${started.url}; web UI: ${started.url}/\n`,
   );
+  if (!started.already) await warnDrift(io, "start", started.url);
   return 0;
 }
 
@@ -159,6 +161,7 @@ async function restartNow(io: Io, layout: Layout, opts: StartOptions): Promise<n
   const started = await startDaemon(io, opts, "restart");
   if (!started) return 1;
   io.out(`Started the memory service (pid ${started.pid}) at ${started.url}\n`);
+  await warnDrift(io, "restart", started.url);
   return 0;
 }
 

@@ -24,6 +24,7 @@ import {
 } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
+import { warnDrift } from "../connect/drift.ts";
 
 const PROVIDERS = ["auto", "builtin", "ollama", "openai"] as const;
 
@@ -252,5 +253,6 @@ export async function setup(args: string[], io: Io): Promise<number> {
     "",
   );
   io.out(lines.join("\n"));
+  await warnDrift(io, "setup", url);
   return 0;
 }

@@ -16,6 +16,7 @@ import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { autostartStatus } from "../../common/autostart.ts";
 import { AUTOSTART_NAME, hostOf } from "../connect/base.ts";
+import { connectDrift } from "../connect/drift.ts";
 
 /** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
 export async function dirSize(dir: string, skip?: string): Promise<number> {
@@ -251,6 +252,8 @@ export async function status(args: string[], io: Io): Promise<number> {
         " and run 'memcli start' to start it again",
     );
   }
+  // What connect set up (the MCP server, the hooks, the start at login) reaches this service?
+  if (health) problems.push(...await connectDrift(io, url));
   const started = check.kind !== "none" ? check.state?.started_at ?? null : null;
   const report: StatusReport = {
     running: health !== null,

@@ -41,7 +41,7 @@ function mcpAddArgs(entry: McpEntry, print: boolean): string[] {
 }
 
 /** The `mneme` MCP server registered for the user, read from Claude Code's config. */
-async function registeredMcp(io: Io): Promise<Record<string, unknown> | null> {
+export async function registeredMcp(io: Io): Promise<Record<string, unknown> | null> {
   const file = claudeUserConfig((n) => safeEnv(io, n));
   if (!file) return null;
   try {

@@ -140,7 +140,6 @@ async function serviceByManager(
   running: boolean,
 ): Promise<ServiceResult | null> {
   const { io, layout, url, dry, say, timeoutS } = s;
-  const would = dry ? "would " : "";
   const spec = serviceSpec(io, s.bin, layout);
   const r = await enableAutostart(spec, { host: hostOf(io), dryRun: dry, now: !running, kind });
   const what = kind === "systemd" ? "systemd user unit" : "launchd agent";
@@ -148,7 +147,13 @@ async function serviceByManager(
     "at login:",
     `${what} ${r.file}${
       r.changed
-        ? ` (${would}${running ? "enabled" : "enabled and started"})`
+        ? ` (${
+          dry
+            ? `would enable${running ? "" : " and start"} it`
+            : running
+            ? "enabled"
+            : "enabled and started"
+        })`
         : " (already in place)"
     }`,
   );
@@ -160,7 +165,7 @@ async function serviceByManager(
     );
     return null;
   }
-  say("service:", running ? `running at ${url}` : `${would}start at ${url}`);
+  say("service:", running ? `running at ${url}` : `${dry ? "would start" : "started"} at ${url}`);
   return { startedDaemon: false };
 }
 
@@ -208,11 +213,18 @@ async function serviceByFallback(
   } else {
     // No service manager here: the next thing that exists starts `memcli start` at login.
     const r = await enableAutostart(spec, { host, kind, dryRun: dry });
-    const would = dry ? "would " : "";
     say(
       "at login:",
       `${fallbackNote(kind, r.file)}${
-        r.changed ? ` (${would}${kind === "cron" ? "added" : "written"})` : " (already in place)"
+        r.changed
+          ? ` (${
+            dry
+              ? `would ${kind === "cron" ? "add" : "write"} it`
+              : kind === "cron"
+              ? "added"
+              : "written"
+          })`
+          : " (already in place)"
       }`,
     );
   }
@@ -249,7 +261,6 @@ export async function disconnectService(
   dry: boolean,
   say: Say,
 ): Promise<void> {
-  const would = dry ? "would " : "";
   const off = await disableAutostart(AUTOSTART_NAME, {
     host: hostOf(io),
     dryRun: dry,
@@ -261,7 +272,7 @@ export async function disconnectService(
     !off.changed
       ? "nothing registered"
       : off.kind === "systemd" || off.kind === "launchd"
-      ? `${would}removed ${off.file}`
+      ? `${dry ? "would remove" : "removed"} ${off.file}`
       : off.steps.map((x) => dry ? `would ${x}` : x.replace(/^remove /, "removed ")).join("; "),
   );
   if (rec?.started_daemon) {
@@ -274,7 +285,7 @@ export async function disconnectService(
     say(
       "service:",
       off.changed
-        ? `${would}stopped with its login entry`
+        ? `${dry ? "would stop" : "stopped"} with its login entry`
         : "left as it is (connect did not start it)",
     );
   }
