@@ -396,9 +396,11 @@ export function planFor(
 
 /**
  * The database creator, the admin daemon's short-lived child that creates a new embedded
- * database (src/bin/initdb.ts): reads and writes its staging directory `staging`, reads
+ * database (src/bin/initdb.ts): reads and writes its staging directory `staging` and its lock
+ * file beside it, reads
  * PGlite's files; nothing else (no network, variables, run or sys).
  */
 export function creatorPlan(staging: string): PermissionPlan {
-  return { net: [], read: [staging, ...pgliteFiles()], write: [staging], env: [] };
+  const lock = `${staging}.lock`; // creatorLock (src/store/pglite/create.ts)
+  return { net: [], read: [staging, lock, ...pgliteFiles()], write: [staging, lock], env: [] };
 }

@@ -5,7 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { COMPLETE_MARKER, createDatabaseFiles, stagingDir } from "../../src/store/pglite/create.ts";
+import {
+  COMPLETE_MARKER,
+  createDatabaseFiles,
+  creatorLock,
+  stagingDir,
+} from "../../src/store/pglite/create.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
 import { databaseCreatorArgs, findProgram, permissionFlagsFor } from "../../src/programs.ts";
 import { creatorPlan, permissionFlags, planFor } from "../../src/permissions.ts";
@@ -64,8 +69,8 @@ Deno.test("the creator child runs with exactly its permissions: its staging dire
   const flags = databaseCreatorArgs("/data/db.new");
   const plan = creatorPlan("/data/db.new");
   for (const f of permissionFlags(plan)) assert.ok(flags.includes(f), f);
-  assert.deepEqual(plan.write, ["/data/db.new"]);
-  assert.equal(plan.read[0], "/data/db.new");
+  assert.deepEqual(plan.write, ["/data/db.new", "/data/db.new.lock"]);
+  assert.deepEqual(plan.read.slice(0, 2), ["/data/db.new", "/data/db.new.lock"]);
   assert.deepEqual([plan.net, plan.env, plan.run ?? []], [[], [], []]);
   assert.ok(!flags.some((f) => f === "-A" || /^--allow-(all|run|net|env|sys|ffi)/.test(f)));
   assert.ok(flags.includes("--no-prompt"));
@@ -161,6 +166,44 @@ Deno.test("a staging directory without its marker is never moved into place", ()
       /did not finish/,
     );
     assert.ok(!(await exists(join(other, "PG_VERSION"))));
+  }));
+
+Deno.test("a start waits for the orphaned creator of a killed start before it touches the staging directory", () =>
+  inTempDir(async (dir) => {
+    const db = join(dir, "db");
+    const staging = stagingDir(db);
+    // An orphan: holds the creator's lock and keeps writing files into the staging directory
+    // for 1.5 s, as a creator does until its parent watch notices the parent is gone.
+    const orphan = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `const f = await Deno.open(${JSON.stringify(creatorLock(staging))}, ` +
+        `{ write: true, create: true }); await f.lock(true);` +
+        `await Deno.mkdir(${JSON.stringify(staging)});` +
+        `await Deno.writeTextFile(${JSON.stringify(join(staging, "ready"))}, "");` +
+        `const end = Date.now() + 1500; let i = 0;` +
+        `while (Date.now() < end) { await Deno.writeTextFile(${
+          JSON.stringify(staging)
+        } + "/f" + i++, "x"); await new Promise((r) => setTimeout(r, 5)); }`,
+      ],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    await untilExists(join(staging, "ready"));
+    let createdAt = 0;
+    const created = await createDatabaseFiles(db, async (s) => {
+      createdAt = Date.now();
+      await runCreator(s);
+    });
+    const status = await orphan.status;
+    const ended = Date.now();
+    assert.equal(created, true);
+    assert.ok(status.success, new TextDecoder().decode((await orphan.output()).stderr));
+    assert.ok(createdAt > 0 && createdAt <= ended);
+    assert.ok(!(await exists(join(db, "ready"))), "nothing of the orphan's moved into place");
+    assert.ok(!(await exists(staging)) && !(await exists(creatorLock(staging))));
+    await usable(db);
   }));
 
 Deno.test("a move killed half-way is finished by the next start, without creating again", () =>

@@ -32,6 +32,42 @@ export function stagingDir(dataDir: string): string {
   return `${dataDir.replace(/[\\/]+$/, "")}.new`;
 }
 
+/**
+ * The lock file of the staging directory `staging` (a sibling, `<staging>.lock`): the creator
+ * holds it locked for as long as it lives (the system lets go when the process ends, however it
+ * ends), and the daemon takes it before it touches the staging directory, so that it never
+ * removes or builds a staging directory that an orphaned creator of a killed start still writes.
+ */
+export function creatorLock(staging: string): string {
+  return `${staging}.lock`;
+}
+
+/** How long a start waits for the creator of an earlier, killed start to stop. */
+const CREATOR_WAIT_MS = 60_000;
+
+/**
+ * Wait until no creator holds {@link creatorLock} of `staging`: a creator orphaned by a killed
+ * start stops at its parent watch's next poll, which a long step of `initdb` delays.
+ */
+async function waitForCreator(staging: string): Promise<void> {
+  const path = creatorLock(staging);
+  const f = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), CREATOR_WAIT_MS));
+    if (await Promise.race([f.lock(true).then(() => "locked" as const), late]) === "late") {
+      throw new Error(
+        `the database creator of an earlier start still writes ${staging} after ` +
+          `${CREATOR_WAIT_MS / 1000} s; stop it (it runs src/bin/initdb.ts) and start again`,
+      );
+    }
+    await f.unlock();
+  } finally {
+    clearTimeout(timer);
+    f.close();
+  }
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
@@ -106,11 +142,14 @@ async function syncTree(dir: string): Promise<void> {
  * The child's side: create a new database in `dir` (which must not exist), close it, make it
  * owner-only, sync every file to disk and write {@link COMPLETE_MARKER} last, unless
  * `stillWanted()` says otherwise by then (the process that asked for it is gone).
+ * It holds {@link creatorLock} of `dir` until the process ends.
  */
 export async function createClusterFiles(
   dir: string,
   stillWanted: () => boolean = () => true,
 ): Promise<void> {
+  const lock = await Deno.open(creatorLock(dir), { write: true, create: true, mode: 0o600 });
+  await lock.lock(true); // released when this process ends (not closed on purpose)
   await Deno.mkdir(dir, { mode: 0o700 });
   const { PGlite } = await loadPglite();
   const pg = await PGlite.create({ dataDir: dir, startParams: await startParams(dir, false) });
@@ -144,8 +183,11 @@ export async function createDatabaseFiles(
   const staging = stagingDir(dataDir);
   if (await exists(join(dataDir, "PG_VERSION"))) {
     await removeTree(staging); // a finished move's leftover
+    await removeTree(creatorLock(staging));
     return false;
   }
+  // An orphaned creator of a killed start may still be writing there.
+  if (await exists(staging) || await exists(creatorLock(staging))) await waitForCreator(staging);
   if (!(await exists(join(staging, COMPLETE_MARKER)))) {
     await removeTree(staging);
     try {
@@ -169,5 +211,6 @@ export async function createDatabaseFiles(
   await Deno.rename(join(staging, "PG_VERSION"), join(dataDir, "PG_VERSION"));
   syncPath(dataDir);
   await removeTree(staging);
+  await removeTree(creatorLock(staging));
   return true;
 }
