@@ -202,7 +202,14 @@ Deno.test("while the worker runs a long statement, the caller's thread and /heal
     assert.ok((during.database.busy_ms ?? 0) >= 300, JSON.stringify(during.database));
     assert.equal(during.database.size_bytes, first.database.size_bytes);
     await sleeping;
-    const after = await service.health();
+    // Once it is done, the database is idle again (on a loaded machine a health check may find
+    // another short statement under way, as the first one above may: ask until one is idle).
+    let after = await service.health();
+    for (let i = 0; i < 50 && after.database.busy_ms !== undefined; i++) {
+      assert.ok(after.database.busy_ms < 3000, JSON.stringify(after.database));
+      await new Promise((r) => setTimeout(r, 100));
+      after = await service.health();
+    }
     assert.equal(after.database.busy_ms, undefined);
   } finally {
     await service.close();
