@@ -10,7 +10,9 @@
  * embedder, the dense encoder's query vector, and what is left (ranking, confidence). Prints
  * one JSON line with the percentiles of each step and of the whole, the process's CPU time a
  * search and the load. `--dir DIR` keeps the database in DIR (made on the first run, reused
- * after: the import is skipped). Development only (not a test, not shipped).
+ * after: the import is skipped). `--vector off` runs the candidates' statement without the
+ * embedding's nearest neighbours (its `withVector` false: the lexical side and the dense leg),
+ * to weigh what that side costs. Development only (not a test, not shipped).
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     size: { type: "string", default: "20000" },
     searches: { type: "string", default: "500" },
     dir: { type: "string" },
+    vector: { type: "string", default: "on" },
   },
   strict: true,
 });
@@ -46,6 +49,13 @@ function wrap(proto: any, name: string): void {
     }
   };
 }
+if (values.vector === "off") {
+  const orig = Store.prototype.candidatesWithDense;
+  Store.prototype.candidatesWithDense = function (this: Store, ...args) {
+    args[6] = false;
+    return orig.apply(this, args);
+  };
+} else if (values.vector !== "on") throw new Error("--vector: on or off");
 for (const m of ["corpusStats", "candidatesWithDense", "candidates"]) wrap(Store.prototype, m);
 wrap(BuiltinEmbedder.prototype, "embed");
 
@@ -95,6 +105,7 @@ const b1 = await blocks();
 const [{ shared_buffers }] = await db.query<{ shared_buffers: string }>("show shared_buffers");
 const out: Record<string, unknown> = {
   size,
+  vector: values.vector,
   load: Deno.loadavg().map((x) => +x.toFixed(2)),
   shared_buffers,
   cpu_ms: +((cpu.user + cpu.system) / 1000 / n).toFixed(2),

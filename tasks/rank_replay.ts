@@ -106,6 +106,13 @@ interface Row {
   words: number;
   /** The memory's unit dense vector (null: none). */
   vector: Float32Array | null;
+  /** Whether the lexical side alone (the candidates' statement without the embedding's nearest) returns it. */
+  inLex: boolean;
+  /** Rank among the embedding side's {@link RECALL_CANDIDATES} nearest (Infinity: not among them). */
+  vecRank: number;
+  /** r and the confidence of the row as the dense leg alone would bring it (lexical and similarity 0). */
+  r0: number;
+  confidence0: number;
 }
 
 /** One query: its candidates, its alignment words' weights, their document frequency. */
@@ -145,6 +152,20 @@ async function replay(
     now,
     true,
   );
+  // The embedding side's share: the lexical side alone, and the embedding's nearest alone.
+  const lexOnly = stats
+    ? await store.candidates(
+      embedding,
+      lexicalQuery(groups, stats),
+      scope,
+      RECALL_CANDIDATES,
+      now,
+      false,
+    )
+    : [];
+  const inLexIds = new Set(lexOnly.map((c) => c.memory.id));
+  const vecOnly = await store.candidates(embedding, null, scope, RECALL_CANDIDATES, now, true);
+  const vecRankOf = new Map(vecOnly.map((c, i) => [c.memory.id, i]));
   const exact = queryTerms.some((t) => /[_./:\-@#]/.test(t));
   const qv = exact ? null : sif.vector(query);
   const near = qv ? await store.denseNearest(qv, scope, WIDE_POOL, now) : [];
@@ -184,7 +205,12 @@ async function replay(
     const pm = plain ? sif.vector(content, false) : null;
     const semantic = pm ? calibrated(dot(plain!, pm)) : 0;
     const signals = signalsOf(profile, content, c.lexical, words, semantic);
+    const signals0 = signalsOf(profile, content, 0, words, semantic);
     return {
+      inLex: inLexIds.has(c.memory.id),
+      vecRank: vecRankOf.get(c.memory.id) ?? Infinity,
+      r0: 0,
+      confidence0: confidenceOf(signals0),
       target: isTarget(content),
       bootstrap: c.memory.type === "bootstrap",
       lexical: c.lexical,
@@ -334,8 +360,34 @@ const hubness = (beta: number): Variant => (q, pool) => {
     return b - beta * others.reduce((s, x) => s + dot(vi!, x.vector!), 0) / others.length;
   });
 };
-const VARIANTS: Record<string, { variant: Variant; dense?: number }> = {
+/**
+ * The embedding side's variants: the pool as the product forms it (the lexical side's rows, the
+ * embedding's `vec` nearest, the dense leg's 15), the embedding side left out when the lexical
+ * side has at least `skipAt` rows; a row that only the dense leg then brings has lexical relevance
+ * and similarity 0, as the service gives it.
+ */
+interface Side {
+  vec: number;
+  skipAt?: number;
+}
+const VARIANTS: Record<string, { variant: Variant; dense?: number; side?: Side }> = {
   "today": { variant: today },
+  "today, the pool exactly": { variant: today, side: { vec: RECALL_CANDIDATES } },
+  "embedding side: 10 nearest": { variant: today, side: { vec: 10 } },
+  "embedding side: 5 nearest": { variant: today, side: { vec: 5 } },
+  "embedding side: none": { variant: today, side: { vec: 0 } },
+  "embedding side: none when 15 lexical": {
+    variant: today,
+    side: { vec: RECALL_CANDIDATES, skipAt: 15 },
+  },
+  "embedding side: none when 10 lexical": {
+    variant: today,
+    side: { vec: RECALL_CANDIDATES, skipAt: 10 },
+  },
+  "embedding side: none when 5 lexical": {
+    variant: today,
+    side: { vec: RECALL_CANDIDATES, skipAt: 5 },
+  },
   "dense pool 30": { variant: today, dense: 30 },
   "dense pool 50": { variant: today, dense: WIDE_POOL },
   "alignment from 0.3": { variant: (q) => q.rows.map((x) => fused(x, align(q, x, 0.3))) },
@@ -382,11 +434,24 @@ interface Figures {
 const hookLimit = DEFAULT_RECALL_LIMIT;
 const searched = recallSearchLimit(hookLimit);
 function score(name: string): Record<string, Figures> {
-  const { variant, dense } = VARIANTS[name];
+  const { variant, dense, side } = VARIANTS[name];
   const out: Record<string, Figures> = {};
-  for (const q of queries) {
-    const f = out[q.set] ??= { aimed: 0, hit5: 0, hook: 0, everyday: 0, everydayInjected: 0 };
-    const pool = q.rows.map((x) => productPool(x, dense));
+  for (const q0 of queries) {
+    const f = out[q0.set] ??= { aimed: 0, hit5: 0, hook: 0, everyday: 0, everydayInjected: 0 };
+    let q = q0;
+    let pool: boolean[];
+    if (side) {
+      const lexCount = q0.rows.filter((x) => x.inLex).length;
+      const vec = side.skipAt !== undefined && lexCount >= side.skipAt ? 0 : side.vec;
+      const found = (x: Row) => x.inLex || x.vecRank < vec;
+      q = {
+        ...q0,
+        rows: q0.rows.map((x) => found(x) ? x : { ...x, r: x.r0, confidence: x.confidence0 }),
+      };
+      pool = q0.rows.map((x) => found(x) || x.denseRank < (dense ?? DENSE_CANDIDATES));
+    } else {
+      pool = q.rows.map((x) => productPool(x, dense));
+    }
     const rel = variant(q, pool);
     const ranked = q.rows
       .map((x, i) => ({ x, s: pool[i] && rel[i] >= MIN_RELEVANCE ? rel[i] * x.mult : 0 }))
@@ -407,6 +472,42 @@ function score(name: string): Record<string, Figures> {
   return out;
 }
 const sets = [...new Set(queries.map((q) => q.set))];
+/**
+ * What the embedding side alone brings, per set: the aimed prompts whose target is in today's
+ * first 5 (the pool exactly) only through a row the embedding side alone found (not the lexical
+ * side, not the dense leg's 15), and the results of the first 5 that came that way.
+ */
+const onlyEmbedding: Record<
+  string,
+  { aimed: number; hits: number; top5: number; results: number }
+> = {};
+for (const q of queries) {
+  const o = onlyEmbedding[q.set] ??= { aimed: 0, hits: 0, top5: 0, results: 0 };
+  const only = (x: Row) => !x.inLex && x.denseRank >= DENSE_CANDIDATES;
+  const pool = q.rows.map((x) =>
+    x.inLex || x.vecRank < RECALL_CANDIDATES || x.denseRank < DENSE_CANDIDATES
+  );
+  const rel = today(q, pool);
+  const top = q.rows
+    .map((x, i) => ({ x, s: pool[i] && rel[i] >= MIN_RELEVANCE ? rel[i] * x.mult : 0 }))
+    .filter((y) => y.s > 0)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 5);
+  o.results += top.length;
+  o.top5 += top.filter((y) => only(y.x)).length;
+  if (q.aimed) {
+    o.aimed++;
+    const hits = top.filter((y) => y.x.target);
+    if (hits.length && hits.every((y) => only(y.x))) o.hits++;
+  }
+}
+console.log(
+  "embedding side alone, per set (aimed prompts hit only through it; first-5 results only from it):",
+);
+for (const s of sets) {
+  const o = onlyEmbedding[s];
+  console.log(`  ${s}: ${o.hits} of ${o.aimed} aimed; ${o.top5} of ${o.results} results`);
+}
 const table: Record<string, Record<string, { hit5: number; hook: number; everyday: number }>> = {};
 const r3 = (x: number) => +x.toFixed(3);
 console.log(`| variant | ${sets.map((s) => `${s}: hit@5 / hook / everyday`).join(" | ")} |`);
@@ -437,6 +538,6 @@ const counts = Object.fromEntries(sets.map((s) => [s, {
 const file = `bench/results/rank-replay-${now.toISOString().replace(/[:.]/g, "-")}.json`;
 await Deno.writeTextFile(
   file,
-  JSON.stringify({ when: now.toISOString(), counts, table }, null, 2) + "\n",
+  JSON.stringify({ when: now.toISOString(), counts, onlyEmbedding, table }, null, 2) + "\n",
 );
 console.log(`wrote ${file}`);

@@ -170,6 +170,15 @@ export function alignedRelevance(r: number, cos: number | null, a: number): numb
   return (base + ALIGNMENT_WEIGHT * a + ALIGNED_DENSE_WEIGHT * c) / ALIGNED_NORM;
 }
 
+/**
+ * Whether a query's index terms name an identifier (`tools/deploy.sh`, `ERR_CONN_RESET`: a
+ * term joined by _ . / : - @ #): such a query wants that exact string and is ranked without
+ * the word vectors and the dense leg ({@link rank}).
+ */
+export function namesIdentifier(queryTerms: readonly string[]): boolean {
+  return queryTerms.some((t) => /[_./:\-@#]/.test(t));
+}
+
 /** What {@link rank} needs besides the candidates. */
 export interface RankOptions {
   /** The query as the user wrote it. */
@@ -219,10 +228,9 @@ export function rank(
   const share = lexicalShare(o.embedder);
   const rerank = o.retrieval === "hybrid" && o.words !== null &&
     o.embedder.provider === "builtin";
-  // A query naming an identifier (`tools/deploy.sh`, `ERR_CONN_RESET`: a term joined by
-  // _ . / : - @ #) wants that exact string, which word vectors cannot see: such a query is
-  // ranked without them (and without the dense leg).
-  const exact = o.queryTerms.some((t) => /[_./:\-@#]/.test(t));
+  // A query naming an identifier wants that exact string, which word vectors cannot see: such
+  // a query is ranked without them (and without the dense leg).
+  const exact = namesIdentifier(o.queryTerms);
   const words = rerank && !exact ? o.words : null;
   const query = words ? words.sentence(o.query) : null;
   // The dense leg follows the same rule: meaning, not an exact string.

@@ -15,7 +15,13 @@ import type { Store } from "../store/store.ts";
 import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
 import { calibrated, DENSE_CANDIDATES } from "./dense.ts";
 import { dot } from "../embed/dense.ts";
-import { lexicalQuery, rank, RECALL_CANDIDATES, type Retrieval } from "./ranking.ts";
+import {
+  lexicalQuery,
+  namesIdentifier,
+  rank,
+  RECALL_CANDIDATES,
+  type Retrieval,
+} from "./ranking.ts";
 import type { EmbedderInfo, SearchInput, SearchResult } from "./types.ts";
 import { validateSearch } from "./validate.ts";
 
@@ -95,6 +101,11 @@ export async function searchMemories(
       );
       return { candidates, leg: null };
     }
+    // With a dense leg of its own (the builtin embedder, whose vector is lexical) the
+    // embedding's nearest neighbours are not read, unless the query names an identifier (then
+    // ranked without the dense leg): on every seen set no hit of the first 5 came from them
+    // alone, and their HNSW walk was half of the statement's pages (docs/performance.md,
+    // "0.19"). The lexical side's candidates keep their similarity.
     const both = await d.store.candidatesWithDense(
       embedding,
       lexical,
@@ -102,7 +113,7 @@ export async function searchMemories(
       RECALL_CANDIDATES,
       now,
       { vector: dq.query, k: DENSE_CANDIDATES },
-      mode !== "lexical",
+      namesIdentifier(queryTerms),
     );
     return { candidates: both.candidates, leg: { ...dq, near: both.near } };
   });

@@ -139,3 +139,28 @@ Deno.test("dense backfill: a database stored before the column gets every vector
     await close();
   }
 });
+
+Deno.test("dense leg: the embedding's nearest are read only for a query naming an identifier", async () => {
+  // With a dense leg of its own (the builtin embedder), the candidates' statement leaves the
+  // embedding's nearest neighbours out (docs/performance.md, "0.19"), except for a query that
+  // names an identifier, which is ranked without the dense leg.
+  const on = await pgliteService();
+  try {
+    const target = await seed(on.service);
+    const store = storeOf(on.service);
+    const withVector: boolean[] = [];
+    const orig = store.candidatesWithDense.bind(store);
+    store.candidatesWithDense = (...args) => {
+      withVector.push(args[6] ?? true);
+      return orig(...args);
+    };
+    const found = await on.service.search({ query: QUERY, project: "ops", limit: 3 });
+    assert.ok(found.some((r) => r.memory.id === target), "found by meaning");
+    const lint = await on.service.search({ query: "make lint", project: "ops", limit: 3 });
+    assert.ok(lint[0].memory.content.includes("make lint"), "the lexical side's candidates");
+    await on.service.search({ query: "ops/dashboards", project: "ops", limit: 3 });
+    assert.deepEqual(withVector, [false, false, true]);
+  } finally {
+    await on.close();
+  }
+});
