@@ -631,8 +631,8 @@ async function childRow(tree: string, backend: string, size: number, fsync: stri
       String(size),
       "--backends",
       backend,
-      "--fsync",
-      fsync,
+      // A server's fsync is its own ("server" here): the flag is pglite's.
+      ...(backend === "pglite" ? ["--fsync", fsync] : []),
       "--chunk",
       String(CHUNK),
       "--creates",
