@@ -6,8 +6,8 @@
  * Recall quality of the memory service on LoCoMo-format conversations (default
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
  * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
- * --split holdout` for the frozen holdout; README there; a frozen split not run yet, `holdout4`, runs
- * only with `--frozen-run`).
+ * --split holdout` for the frozen holdout; README there; a frozen split not run yet (none
+ * since holdout4 ran once with 0.19) runs only with `--frozen-run`).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
