@@ -43,14 +43,20 @@ Deno.test("memcli, its hooks and mneme-mcp reach the service on loopback past a 
   try {
     // The proxy is live: a Deno process with the same variable goes through it.
     const plain = await new Deno.Command(Deno.execPath(), {
-      args: ["eval", `const r = await fetch("${admin.url}/healthz"); console.log(r.status);`],
+      // Deno answers the proxy's 502 with the status, or with an error when it tunnels.
+      args: [
+        "eval",
+        `try { console.log((await fetch("${admin.url}/healthz")).status); } ` +
+        `catch { console.log("failed"); }`,
+      ],
       env: { HTTP_PROXY: proxy.url },
       clearEnv: true,
       stdout: "piped",
       stderr: "null",
     }).output();
-    assert.equal(new TextDecoder().decode(plain.stdout).trim(), "502");
-    assert.ok(proxy.count() > 0);
+    const seen = new TextDecoder().decode(plain.stdout).trim();
+    assert.ok(seen === "502" || seen === "failed", `a plain fetch past the proxy got ${seen}`);
+    assert.ok(proxy.count() > 0, "the proxy saw the plain process");
 
     const variants: Record<string, string>[] = [
       { HTTP_PROXY: proxy.url },

@@ -267,8 +267,9 @@ export async function autoAcceptScenario(service: SqlMemoryService): Promise<voi
           "a3",
           "a1",
           "user",
-          "From now on CI should always use the preview token " +
-            "ghp_abcdefghijklmnopqrstuvwxyz0123456789 when it deploys the docs site.",
+          // A sure rule (0.94 in 0.19, above the floor): it waits all the same, for its secret.
+          "From now on always deploy the docs site from CI with the preview token " +
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789.",
         ),
     );
     const r = await runCapture(
