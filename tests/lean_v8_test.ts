@@ -8,7 +8,7 @@ import {
   LEAN_V8_FLAGS,
   SERVE_V8_FLAGS,
 } from "../src/programs.ts";
-import { ROOT, startAdminProcess } from "./helpers.ts";
+import { ROOT, startAdminProcess, tempDir } from "./helpers.ts";
 
 const launchEnv = (name: string, vars: Record<string, string>) =>
   findProgram(name)!.launch({ env: (n) => vars[n], args: [], cwd: ROOT }).env;
@@ -112,7 +112,10 @@ Deno.test({
   fn: async () => {
     assert.deepEqual(DATABASE_CREATOR_ENV, { DENO_V8_FLAGS: LEAN_V8_FLAGS, GLIBC_TUNABLES: "" });
     // The daemon as the launcher starts it; its child, seen in /proc while it creates the
-    // database, has the creator's environment.
+    // database, has the creator's environment. Only this daemon's creator counts: other tests
+    // (and other runs on the machine) start creators of their own, found by their data dir.
+    const dir = await tempDir("mneme-lean-");
+    const dataDir = `${dir.path}/data`;
     let seen: Record<string, string> | null = null;
     let looking = true;
     const watch = (async () => {
@@ -121,7 +124,7 @@ Deno.test({
           if (!/^\d+$/.test(e.name)) continue;
           try {
             const cmd = await Deno.readTextFile(`/proc/${e.name}/cmdline`);
-            if (!cmd.includes("src/bin/initdb.ts")) continue;
+            if (!cmd.includes("src/bin/initdb.ts") || !cmd.includes(dataDir)) continue;
             const raw = await Deno.readTextFile(`/proc/${e.name}/environ`);
             seen = Object.fromEntries(
               raw.split("\0").filter((kv) => kv.includes("=")).map((kv) => {
@@ -135,7 +138,7 @@ Deno.test({
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
-    const admin = await startAdminProcess({ env: launchEnv("mneme-admin", {}) });
+    const admin = await startAdminProcess({ env: launchEnv("mneme-admin", {}), dataDir });
     try {
       looking = false;
       await watch;
@@ -145,6 +148,7 @@ Deno.test({
       assert.equal(env.GLIBC_TUNABLES, "");
     } finally {
       await admin.stop();
+      await dir.cleanup();
     }
   },
 });
