@@ -15,7 +15,7 @@
  * @module
  */
 import { autostartEntry } from "../../common/autostart.ts";
-import { isLoopbackHost } from "../../common/net.ts";
+import { defaultPort, isLoopbackHost } from "../../common/net.ts";
 import { claudeConfigDir, claudeSettingsFiles, DEFAULT_MEMORY_API_URL } from "../../config.ts";
 import { resolve } from "node:path";
 import { findMnemeHooks, parseSettings, readSettingsText } from "../claude_settings.ts";
@@ -24,13 +24,13 @@ import { AUTOSTART_NAME, hostOf, safeEnv } from "./base.ts";
 import { registeredMcp } from "./mcp.ts";
 
 /** The default port of the service (`ADMIN_PORT` unset). */
-const DEFAULT_PORT = "4200";
+const DEFAULT_PORT = new URL(DEFAULT_MEMORY_API_URL).port;
 
 /** Host and port of `url` (the scheme's port when none is written); null when not a URL. */
 function hostPort(url: string): { host: string; port: string } | null {
   try {
     const u = new URL(url);
-    return { host: u.hostname, port: u.port || (u.protocol === "https:" ? "443" : "80") };
+    return { host: u.hostname, port: u.port || String(defaultPort(u.protocol) ?? "") };
   } catch {
     return null;
   }
