@@ -64,6 +64,7 @@ const counts = {
   holdout7: 0,
   holdout8: 0,
   holdout9: 0,
+  holdout10: 0,
   real: 0,
   lines: 0,
   long50: 0,

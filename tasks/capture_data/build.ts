@@ -21,6 +21,7 @@ export const SPLITS = [
   "holdout7",
   "holdout8",
   "holdout9",
+  "holdout10",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
