@@ -26,7 +26,7 @@
  * run yet: add the next one to `UNRUN`), `holdout7` and `holdout8` the next (written blind from
  * 08:50 and 09:20, mostly repeats of stored memories and changes to them; run once at 09:22 and
  * 09:35), `holdout9` the next (written blind from 10:28, half with stored memories; run once
- * at 11:56 with 0.19), `holdout10` the next (registered unrun on 2026-11-29 at 13:35, before it was
+ * at 11:56 with 0.19), `holdout10` the next (registered unrun on 2026-11-29 at 13:24, before it was
  * written);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
