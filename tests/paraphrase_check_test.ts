@@ -6,6 +6,8 @@ const DATA = new URL("../bench/data/paraphrase/paraphrase.json", import.meta.url
 const HOLDOUT = new URL("../bench/data/paraphrase/holdout.json", import.meta.url);
 const HOLDOUT2 = new URL("../bench/data/paraphrase/holdout2.json", import.meta.url);
 const HOLDOUT3 = new URL("../bench/data/paraphrase/holdout3.json", import.meta.url);
+const HOLDOUT4 = new URL("../bench/data/paraphrase/holdout4.json", import.meta.url);
+const HOLDOUT5 = new URL("../bench/data/paraphrase/holdout5.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -133,6 +135,12 @@ Deno.test("paraphrase check: the holdout2 set is valid, holdout2 only, and aims 
 
 Deno.test("paraphrase check: the holdout3 set is valid, holdout3 only, and aims at every memory", () =>
   checkHoldout(HOLDOUT3, "holdout3"));
+
+Deno.test("paraphrase check: the holdout4 set is valid, holdout4 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT4, "holdout4"));
+
+Deno.test("paraphrase check: the holdout5 set is valid, holdout5 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT5, "holdout5"));
 
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();
