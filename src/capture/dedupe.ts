@@ -6,7 +6,9 @@
  * marks of a repeat, a reply's opening, a reason or a story told after a dash: {@link
  * statement}), unless one updates the other ({@link updates}: a changed value, what changed, a
  * reversed choice, another thing used, owner, tool, name or word of a set, an exception, a
- * permission, a denial, a contrast) or says something of its own beside the repeat. The daemon's
+ * permission, a denial, a contrast) or says something of its own beside the repeat; or, in
+ * other words, excluding the same named thing and adding nothing ({@link repeatsByExclusion},
+ * since 0.20: "don't reach for pandas" against "transforms use polars, not pandas"). The daemon's
  * sink (sink.ts) applies it to the neighbours the service's own search finds and to the pending
  * proposals.
  * @module
@@ -517,6 +519,14 @@ export function updateReason(a: string, b: string): string | undefined {
   // "use npm, not pnpm" against "use pnpm, not npm": the choice reversed.
   const ca = a.match(CHOICE), cb = b.match(CHOICE);
   if (ca && cb && ca[1].toLowerCase() === cb[2].toLowerCase()) return "reversed";
+  // "never use pnpm" against "use pnpm, not npm": what `b` chooses, `a` denies.
+  if (cb && !ca) {
+    const chosen = [...contentWords(cb[1])], denied = new Set<string>();
+    for (const m of denialCore(a).matchAll(DENIED)) {
+      for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+    }
+    if (chosen.length && chosen.every((w) => denied.has(w))) return "reversed";
+  }
   // "use pnpm, not npm" against "we use npm for everything": the choice changed from what `b`
   // names to something it does not.
   if (ca) {
@@ -655,8 +665,33 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   // every login)".
   const bare = b.replace(ASIDE, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
-    !updates(a, b) && !ownClause(a, b);
+      !updates(a, b) && !ownClause(a, b) || repeatsByExclusion(a, b);
 }
+
+/**
+ * Whether `a` repeats `b` in the other polarity or other words of a rule that excludes: both
+ * exclude the same named thing ({@link sameExclusion}: "don't reach for pandas in the returns
+ * flow" against "transforms use polars, not pandas"; "don't do `pulumi login` to the cloud
+ * thing, we're on the s3 bucket backend" against "Pulumi state lives in the S3 backend, not in
+ * Pulumi Cloud"), and `a` changes nothing of `b` outside what it denies: no test of
+ * {@link updateReason} but those a shared exclusion explains (a denial, a contrast, what `b`
+ * excludes; "use X" named only inside the denial, "never use npm"), and no code, value or name
+ * of its own outside its denials and contrasts. Since 0.20.
+ */
+function repeatsByExclusion(a: string, b: string): boolean {
+  if (!DENIAL.test(a) || !DENIAL.test(b) || !sameExclusion(a, b)) return false;
+  const why = updateReason(a, b);
+  // "never use npm" names what it uses only inside its denial.
+  const usedDenied = why === "used-or-owner" && !USED.test(withoutDenied(statement(a)));
+  if (why && !usedDenied && !EXPLAINED.has(why)) return false;
+  const t = withoutDenied(bare(statement(a))).replace(CONTRAST_ALL, " ");
+  const wb = contentWords(b), vb = values(b);
+  return ![...codeOf(t)].some((w) => !wb.has(w)) && ![...values(t)].some((v) => !vb.has(v)) &&
+    !namesOwn(t, b);
+}
+
+/** The tests of {@link updateReason} that a shared exclusion explains ({@link repeatsByExclusion}). */
+const EXPLAINED = new Set(["denial", "contrast", "excluded"]);
 
 /**
  * Whether `a` has a clause of its own beside what it repeats: a clause (after " — ", "; ", ":
@@ -916,4 +951,115 @@ function statementOf(text: string): string {
   // handlers — we got paged at 3am over one").
   t = withoutStory(t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+/, ""));
   return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
+}
+
+/** What a statement excludes (what it denies or contrasts) and what it affirms (the rest). */
+interface Polarity {
+  excluded: ReadonlySet<string>;
+  affirmed: ReadonlySet<string>;
+}
+
+/**
+ * The {@link Polarity} of a text: the content words of its statement (without its asides in
+ * parentheses and a reply's leading "no,") inside a contrast (", not pandas") or a denial ("don't
+ * reach for pandas", to the next punctuation), a code name's plain parts with them
+ * ("UnityEngine.Input" → "unityengine", "input"), and the content words of the rest.
+ */
+function polarity(text: string): Polarity {
+  const hit = POLARITIES.get(text);
+  if (hit) return hit;
+  const core = uncasual(bare(statement(text))).replace(/^\s*(?:no|nope|nah)\s*[,.!:;—–-]+\s*/i, "");
+  const excluded = new Set<string>();
+  const add = (s: string) => {
+    for (const w of contentWords(s)) {
+      if (KIND_WORDS.has(w)) continue;
+      excluded.add(w);
+      for (const p of codeParts(w)) excluded.add(p);
+    }
+  };
+  for (const m of core.matchAll(CONTRAST_ALL)) add(m[1]);
+  const rest = core.replace(CONTRAST_ALL, " ");
+  for (const m of rest.matchAll(DENIED)) add(m[m.length - 1] ?? "");
+  const out = { excluded, affirmed: contentWords(rest.replace(DENIED, " ")) };
+  if (POLARITIES.size >= SEEN_MAX) POLARITIES.clear();
+  POLARITIES.set(text, out);
+  return out;
+}
+
+/**
+ * Words that name only the kind of what a denial excludes ("no Redux code", "no UnityEngine.Input
+ * calls", "none of the Core Data stuff"): left out of what it excludes.
+ */
+const KIND_WORDS = new Set(
+  ["code", "codes", "call", "calls", "usage", "stuff", "file", "files", "class", "classes", "thing"]
+    .map((w) => [...contentWords(w)][0]).filter((w): w is string => !!w),
+);
+
+/** Polarities of recent texts ({@link polarity}). */
+const POLARITIES = new Map<string, Polarity>();
+
+/** The plain parts of a code name ("unityengine.input" → "unityengine", "input"), folded. */
+function codeParts(w: string): string[] {
+  if (!/[_./:@#-]/.test(w)) return [];
+  return w.split(/[_./:@#-]+/).filter((p) => p.length > 2 && !STOP.has(p)).map(folded);
+}
+
+/** The folded content words of `names`. */
+function wordsOfNames(names: Iterable<string>, into: Set<string>): Set<string> {
+  for (const n of names) for (const w of contentWords(n)) into.add(w);
+  return into;
+}
+
+/**
+ * Whether `a` and `b` exclude the same thing and `a` adds nothing beside it (a sameness of
+ * rules, not of topic: two statements of one project share its words, two repeats of a rule
+ * share what it forbids):
+ *
+ * - both exclude one *name* ({@link polarity}): a tool, code, a name with a capital or in
+ *   camelCase, not a plain name in kebab-case or snake_case nor its parts ("payments-api":
+ *   often the project's, in all its memories);
+ * - `a` excludes at least two thirds of what `b` excludes ("never log tokens to Sentry" is not
+ *   "never log request bodies to Sentry"; "we don't use Lombok in the tests either" is not "no
+ *   Lombok in main code");
+ * - `a` excludes no name `b` affirms and does not exclude too ("never use pnpm" against "use
+ *   pnpm, not npm") and no tool or name with a capital `b` does not hold ("don't pull in numpy
+ *   or pandas");
+ * - `b` excludes nothing `a` affirms;
+ * - what `a` affirms, `b` holds: no name of its own, and at most half its words of its own
+ *   ("we're on the s3 bucket backend": "bucket").
+ */
+function sameExclusion(a: string, b: string): boolean {
+  const pa = polarity(a), pb = polarity(b);
+  const common = [...pa.excluded].filter((w) => pb.excluded.has(w));
+  if (!common.length) return false;
+  const names = new Set<string>();
+  const plain = new Set<string>();
+  for (const t of [a, b]) {
+    wordsOfNames([...namesIn(t), ...capitalNames(t), ...keyNames(t)], names);
+    wordsOfNames(t.match(/\b[A-Z][A-Za-z]*[A-Z][A-Za-z]*\b/g) ?? [], names);
+    for (const m of t.matchAll(/(?<![\w-])[a-z]+(?:[_-][a-z]+)+(?![\w-])/g)) {
+      wordsOfNames([m[0], ...m[0].split(/[_-]/)], plain);
+    }
+  }
+  const named = (w: string) => names.has(w) && !plain.has(w);
+  if (!common.some(named)) return false;
+  const covered = [...pb.excluded].filter((w) => pa.excluded.has(w)).length;
+  if (covered * 3 < pb.excluded.size * 2) return false;
+  const inB = new Set([...pb.excluded, ...pb.affirmed]);
+  for (const w of pb.affirmed) for (const p of codeParts(w)) inB.add(p);
+  // The tools and capitalised names of `a` outside its code ("`pulumi login`" names a command).
+  const plainA = a.replace(/`[^`]*`/g, " ");
+  const toolsA = wordsOfNames([...namesIn(plainA), ...capitalNames(plainA)], new Set());
+  if (
+    [...pa.excluded].some((w) =>
+      named(w) && !pb.excluded.has(w) && pb.affirmed.has(w) || toolsA.has(w) && !inB.has(w)
+    )
+  ) return false;
+  if ([...pb.excluded].some((w) => pa.affirmed.has(w) && !pa.excluded.has(w))) return false;
+  const own = [...pa.affirmed].filter((w) => !inB.has(w));
+  const namesA = wordsOfNames(
+    [...namesIn(a), ...(a.match(/\b[A-Z][\w-]*[A-Z0-9][\w-]*\b|(?<=\S\s+)[A-Z][\w-]+/g) ?? [])],
+    new Set(),
+  );
+  return !own.some((w) => namesA.has(w)) && own.length * 2 <= pa.affirmed.size;
 }
