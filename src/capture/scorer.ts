@@ -188,6 +188,16 @@ const STANDING_OPENER =
 /** "use X, not Y" opening the sentence: a choice for good, said as an instruction. */
 export const USE_NOT =
   /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:always\s+)?use [`'"\w@./-]+(?: [`'"\w@./-]+){0,5},? (?:not|instead of|rather than|never) [`'"\w@./-]+/;
+/**
+ * A short rule in another form ("avoid lodash", "prefer composition over inheritance", "stop
+ * adding TODOs", "no moment.js here", "no emoji in commit messages"): found by the rules
+ * `avoid-prefer`, `stop-doing`, `no-thing`, `no-doing`, and weighed as a standing imperative
+ * (since 0.20: alone they scored 0.28 to 0.63, the data hold a dozen of them).
+ */
+export const SHORT_RULE =
+  /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:avoid|prefer|stick (?:to|with)|keep to|stay on|only use|use only|stop|quit|no)\s+(?!(?:it|this|that|them|these|those|the (?:point|plan|topic))\b)[`'"\w@./-]/;
+/** The rules whose candidates may be a {@link SHORT_RULE}. */
+const SHORT_RULES = new Set(["avoid-prefer", "stop-doing", "no-thing", "no-doing"]);
 /** The verb of a standing imperative points at the thing at hand ("don't add it back"). */
 const POINTER_OBJECT =
   /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:always|never|don'?t|do not)(?:\s+ever)?\s+[a-z][\w-]*\s+(?:it|this|that|them|these|those|him|her)\b(?!\s+(?:repo|repository|project|codebase|service|app|team))/;
@@ -297,7 +307,8 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // learn that length means nothing for them).
   if (
     g.rule !== "loose" &&
-    (STANDING_OPENING.test(core) || IMPERATIVE_VERB.test(core) || USE_NOT.test(core)) &&
+    (STANDING_OPENING.test(core) || IMPERATIVE_VERB.test(core) || USE_NOT.test(core) ||
+      SHORT_RULES.has(g.rule) && SHORT_RULE.test(core)) &&
     !POINTER_OBJECT.test(core) &&
     ![
       "scope:event",
