@@ -28,7 +28,14 @@ import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
 import { scoreCandidate } from "./scorer.ts";
 import { THRESHOLD } from "./scorer_weights.ts";
-import { contextItems, CONTINUES, kindGroups, MIN_WORDS_LEFT, sentences } from "./sentences.ts";
+import {
+  contextItems,
+  CONTINUES,
+  explains,
+  kindGroups,
+  MIN_WORDS_LEFT,
+  sentences,
+} from "./sentences.ts";
 import { confirmedStatement, reasonOf } from "./confirm.ts";
 import {
   classify,
@@ -297,6 +304,19 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
         }
         continue;
       }
+      // "Never run the migrations by hand. The deploy job runs them after the health check.":
+      // a sentence that only explains the rule before it is one statement with it.
+      if (
+        !m && prevInTurn && (prevInTurn.type === "rule" || prevInTurn.type === "feedback") &&
+        prevInTurn.sentence === ss[i - 1] && explains(s, prevInTurn.sentence) &&
+        !isQuestion(s) && !ONE_OFF.test(s) && !hedged(s) && !STATUS.test(s) && s.length <= 200 &&
+        !items.has(s)
+      ) {
+        const why = wording(s).replace(/^[A-Z](?=[a-z'\s])/, (c) => c.toLowerCase());
+        prevInTurn.text = `${prevInTurn.text.replace(/[.!]+$/, "")}; ${why}`;
+        prevInTurn = undefined;
+        continue;
+      }
       if (!m) {
         prevInTurn = undefined;
         // Any other sentence of the user's, for the scorer to judge.
@@ -356,9 +376,18 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
     }
   }
   const kept = withoutSecretCandidates(out);
+  // A request of the task beside a rule ("Never push to main. Also fix the login test.") is no
+  // statement of the message: the rule is still said by itself.
+  const statement = (c: Generated) =>
+    c.rule !== "loose" || c.sentence.toLowerCase().replace(FILLER, "").trim()
+        .match(REQUEST_CLAUSE)?.index !== 0;
   const perEvent = new Map<string, number>();
-  for (const c of kept) perEvent.set(c.provenance.uuid, (perEvent.get(c.provenance.uuid) ?? 0) + 1);
-  for (const c of kept) c.siblings = perEvent.get(c.provenance.uuid)! - 1;
+  for (const c of kept) {
+    if (statement(c)) perEvent.set(c.provenance.uuid, (perEvent.get(c.provenance.uuid) ?? 0) + 1);
+  }
+  for (const c of kept) {
+    c.siblings = (perEvent.get(c.provenance.uuid) ?? 0) - (statement(c) ? 1 : 0);
+  }
   return kept;
 }
 

@@ -227,6 +227,13 @@ export function describes(l: string, core: string): boolean {
       .test(l)
   ) return true;
   if (/^(never|always) (seen|heard|been|had)\b/.test(core)) return true;
+  // A state of a thing ("the cache is always cold after a deploy", "the queue is always empty
+  // on mondays"): an adjective of a state after "is always", not a rule ("amounts are always
+  // integer cents", "notifications are always `critical`").
+  if (
+    /\b(is|are|was|were|'s|'re|gets?|stays?|seems?|looks?) (always|never) (a bit |so |really |pretty |very |kind of )?(cold|warm|hot|empty|full|slow|fast|quick|green|red|yellow|busy|idle|stale|late|early|flaky|noisy|quiet|outdated|behind|dirty|clean|locked|offline|online|crowded|weird|broken|fine|ok|okay|expired|huge|big|small|high|low|missing|stuck|unavailable|available|down|up|loud|laggy|sluggish|unstable|overloaded|packed|hidden|visible|wrong|right|out of date|out of sync|in sync)\b/
+      .test(l)
+  ) return true;
   // A person's habit ("users always complain", "he never answers", "you always say that"),
   // not the imperative ("always answer in English" is a rule).
   if (

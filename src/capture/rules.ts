@@ -75,9 +75,13 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   ) {
     return hit("rule", "no-doing");
   }
-  // "no emoji in commit messages": a ban, not a status ("no errors now", "no luck").
+  // "no emoji in commit messages", "no moment.js here", "no goto, no eval": a ban, not a status
+  // ("no errors now", "no luck").
   if (
-    /^no [a-z-]+( [\w.-]+){2,}/.test(core) && !/\bnow\b/.test(core) &&
+    (/^no [a-z][\w.@/-]*( [\w.-]+){2,}/.test(core) || /^no [a-z][\w.@/-]*, no [a-z]/.test(core) ||
+      /^no [a-z][\w.@/-]*( [\w.@/-]+)?,? (here|anywhere|ever|in (this|our|the) (repo|repository|project|codebase|service|app))\b/
+        .test(core)) &&
+    !/\bnow\b/.test(core) &&
     !/^no (errors?|luck|worries|problem|idea|change|changes|difference|output|response|rush|need|thanks|way|clue|issues?|warnings?|longer|more|matter|one|doubt)\b/
       .test(core)
   ) return hit("rule", "no-thing");

@@ -188,6 +188,23 @@ const STANDING_OPENER =
 /** "use X, not Y" opening the sentence: a choice for good, said as an instruction. */
 export const USE_NOT =
   /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:always\s+)?use [`'"\w@./-]+(?: [`'"\w@./-]+){0,5},? (?:not|instead of|rather than|never) [`'"\w@./-]+/;
+/**
+ * A short rule in another form ("avoid lodash", "prefer composition over inheritance", "stop
+ * adding TODOs", "no moment.js here", "no emoji in commit messages"): found by the rules
+ * `avoid-prefer`, `stop-doing`, `no-thing`, `no-doing`, and weighed as a standing imperative
+ * (since 0.20: alone they scored 0.28 to 0.63, the data hold a dozen of them).
+ */
+export const SHORT_RULE =
+  /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:avoid|prefer|stick (?:to|with)|keep to|stay on|only use|use only|stop|quit|no)\s+(?!(?:it|this|that|them|these|those|the (?:point|plan|topic))\b)[`'"\w@./-]/;
+/**
+ * "always tabs, never spaces", "always \\cref for cross references, never bare \\ref": a choice
+ * and what it excludes, without a verb (its noun is no verb in the third person: `marker+verb-s`
+ * does not count).
+ */
+export const ALWAYS_NEVER =
+  /^(?:please\s+)?(?:always|only) (?!(?:fails?|crash(?:es)?|breaks?|times?|hangs?|works?|returns?|shows?|happens?|takes?|seems?|looks?)\b)[^,;]{1,60}, (?:but )?(?:never|not|no)\b/;
+/** The rules whose candidates may be a {@link SHORT_RULE}. */
+const SHORT_RULES = new Set(["avoid-prefer", "stop-doing", "no-thing", "no-doing"]);
 /** The verb of a standing imperative points at the thing at hand ("don't add it back"). */
 const POINTER_OBJECT =
   /^(?:please\s+)?(?:(?:from now on|going forward),?\s+)?(?:always|never|don'?t|do not)(?:\s+ever)?\s+[a-z][\w-]*\s+(?:it|this|that|them|these|those|him|her)\b(?!\s+(?:repo|repository|project|codebase|service|app|team))/;
@@ -295,9 +312,12 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // fragment or a request (short, a turn of one sentence) do not weigh against it; it has a
   // weight of its own instead (since 0.19: the labelled data hold five short ones, too few to
   // learn that length means nothing for them).
+  const choice = g.rule !== "loose" && ALWAYS_NEVER.test(core);
+  if (choice) f.delete("marker+verb-s");
   if (
     g.rule !== "loose" &&
-    (STANDING_OPENING.test(core) || IMPERATIVE_VERB.test(core) || USE_NOT.test(core)) &&
+    (STANDING_OPENING.test(core) || choice || IMPERATIVE_VERB.test(core) || USE_NOT.test(core) ||
+      SHORT_RULES.has(g.rule) && SHORT_RULE.test(core)) &&
     !POINTER_OBJECT.test(core) &&
     ![
       "scope:event",

@@ -137,6 +137,51 @@ export const CONTINUES =
   /\binstead\b[.!]?$|^(it|they|their|theirs|those|these|which|anything of (theirs|its|ours))\b|^that'?s (a|the|our) (general |ground |house )?rule\b|^(please )?(don'?t|never|do not)( ever)? [a-z]+ (it|them)\b/i;
 
 /**
+ * A sentence that says why the rule before it holds ("…, they contain customer emails" said
+ * apart: "That's a hard rule, PCI", "It's a GDPR thing", "We got burned by that"): it opens with
+ * a reason or a word that vouches for the rule.
+ */
+export const EXPLAINS_OPENING =
+  /^(because|since|otherwise|so that|the reason is|that'?s (why|a hard rule|the rule|on purpose|intentional|deliberate|non-negotiable|a (gdpr|legal|security|compliance|pci) thing)|this is (why|on purpose|intentional)|it'?s (on purpose|intentional|deliberate|a (gdpr|legal|security|compliance|pci|licen[sc]e|policy) (thing|rule|requirement))|(we|i)('ve| have)? (got|been) burned\b|(we|i) learned (that|it) the hard way)/i;
+
+/** Words too common to tie two sentences to one topic. */
+const STOP = new Set(
+  "that this with from have what when your they them their there then than into only ever never always dont don't must should would could here just also even every anything something about after before other same more most some such very these those which where while because since"
+    .split(" "),
+);
+
+/** The stems (first five letters) of a sentence's content words. */
+function stems(s: string): Set<string> {
+  return new Set(
+    (s.toLowerCase().match(/[a-z][a-z'-]{3,}/g) ?? []).filter((w) => !STOP.has(w)).map((w) =>
+      w.slice(0, 5)
+    ),
+  );
+}
+
+/**
+ * Whether `next` explains the rule `rule` said right before it, rather than saying something new:
+ * it opens with a reason ({@link EXPLAINS_OPENING}), or it is a statement (a subject opens it)
+ * that asks nothing and is about the same thing (a content word in common, or "it" / "them"
+ * pointing back): "Never run the migrations by hand. The deploy job does it after the health
+ * check." One statement with the rule.
+ */
+export function explains(next: string, rule: string): boolean {
+  const core = next.trim();
+  if (EXPLAINS_OPENING.test(core)) return true;
+  // A statement of its own: a subject opens it (no imperative, no request, no question word).
+  if (!/^(the|our|we|it|its|they|those|these|that|this|[a-z]+s)\s/i.test(core)) return false;
+  if (/\b(i'?ll|i will|can you|could you|please|let'?s|todo|next|now|today)\b/i.test(core)) {
+    return false;
+  }
+  // What the rule is about, pointed back at ("the deploy job does it after the health check").
+  if (/\b(it|them)\b/i.test(core.replace(/^(it|its|they)\b/i, ""))) return true;
+  const a = stems(rule), b = stems(core);
+  for (const w of b) if (a.has(w)) return true;
+  return false;
+}
+
+/**
  * A line that introduces a list of things to know ("some context:", "conventions:", "quick
  * brief before we start:", "the gist of our runbook:", "before you touch the dashboard:").
  */

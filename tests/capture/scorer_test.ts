@@ -69,9 +69,10 @@ Deno.test("features: a standing imperative, said alone, does without the marks o
       "request:within",
     ),
   );
-  // With another sentence of the message it is not alone.
+  // With another statement of the message it is not alone (a sentence that explains it joins
+  // it: "the deploy bot watches it…", extract_corpus_test.ts).
   const two = featuresOf("never push to main directly", [
-    u("never push to main directly. the deploy bot watches it and ships whatever lands there."),
+    u("never push to main directly. the staging cluster runs on eks-staging-2 in eu-west-1."),
   ]);
   assert.equal(two.get("standing-imperative"), 1);
   assert.ok(!two.has("standing-imperative:alone"));
