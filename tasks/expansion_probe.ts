@@ -1,5 +1,5 @@
 /**
- * `deno run -A --lock=tests/deno.lock tasks/expansion_probe.ts [--sets holdout3,holdout4]
+ * `deno run -A --lock=tests/deno.lock tasks/expansion_probe.ts [--sets holdout3,holdout4,paraphrase]
  *   [--expansions DIR] [--prompt FILE]`
  *
  * A measurement, not a feature: would memories expanded at write time by a model (doc2query:
@@ -8,8 +8,9 @@
  * bench/data/expansions/ (`{memoryId: {phrases: [...]}}`; README there says who wrote them and
  * seeing what). Nothing under src/ is changed.
  *
- * For each seen set (`--sets`, default holdout3 and holdout4: bench/data/paraphrase/<set>.json,
- * its split of the same name), each project in two fresh stores of this tree's service, as
+ * For each seen set (`--sets`, default holdout3, holdout4 and paraphrase:
+ * bench/data/paraphrase/<set>.json, a holdout's split of the same name, paraphrase.json's dev and
+ * test splits together), each project in two fresh stores of this tree's service, as
  * bench:recall builds them (tasks/lib/versions.ts `openVersion`, tasks/paraphrase.ts
  * `importProject`: the project's memories plus the global ones):
  *
@@ -29,7 +30,7 @@
  * injected; everyday: anything injected), and the hook again over higher confidence floors
  * (the confidence was fitted on plain memories). Prints a table per set and for both together,
  * the split by `shares_word`, the prompts gained and lost, the floor sweep, a leave-one-set-out
- * floor for the expanded store (fitted on the other set to inject on no more everyday prompts
+ * floor for the expanded store (fitted on the other sets to inject on no more everyday prompts
  * than the plain store at the default floor) and the token cost of the instruction per memory
  * (characters / 4); writes bench/results/expansion-<time>.json.
  *
@@ -52,19 +53,22 @@ import { loadVersion, type OpenVersion, openVersion, type Version } from "./lib/
 import type { SearchResult } from "../src/memory/types.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/expansion_probe.ts " +
-  "[--sets holdout3,holdout4] [--expansions DIR] [--prompt FILE]";
+  "[--sets holdout3,holdout4,paraphrase] [--expansions DIR] [--prompt FILE]";
 const values = benchArgs(USAGE, {
-  sets: { type: "string", default: "holdout3,holdout4" },
+  sets: { type: "string", default: "holdout3,holdout4,paraphrase" },
   expansions: { type: "string", default: "bench/data/expansions" },
   prompt: { type: "string", default: "tasks/expansion_prompt.md" },
 });
-const sets = values.sets!.split(",") as Split[];
+const sets = values.sets!.split(",");
+/** A set's splits: `paraphrase` is paraphrase.json's dev and test, a holdout its own split. */
+const splitsOf = (name: string): Split[] =>
+  name === "paraphrase" ? ["dev", "test"] : [name as Split];
 for (const s of sets) {
-  if (!SPLITS.includes(s) || s === "dev" || s === "test") {
-    console.error(`--sets: ${s} is not a set with a file of its own\nusage: ${USAGE}`);
+  if (s !== "paraphrase" && (!SPLITS.includes(s as Split) || s === "dev" || s === "test")) {
+    console.error(`--sets: ${s} is not paraphrase or a holdout set\nusage: ${USAGE}`);
     Deno.exit(2);
   }
-  if (UNRUN_SPLITS.includes(s)) {
+  if (UNRUN_SPLITS.includes(s as Split)) {
     console.error(`--sets: ${s} is a frozen split not run yet; this probe never runs it`);
     Deno.exit(2);
   }
@@ -127,6 +131,7 @@ interface Outcome {
 interface PromptRow {
   set: string;
   id: string;
+  split: string;
   project: string;
   aimed: boolean;
   shares_word: boolean | null;
@@ -191,6 +196,7 @@ if (!system) throw new Error(`--prompt ${values.prompt}: no system part after a 
 let flip = false;
 for (const name of sets) {
   const set = await loadParaphrase(`bench/data/paraphrase/${name}.json`);
+  const splits = splitsOf(name);
   const ex = await loadExpansions(`${values.expansions}/${name}.json`, set);
   const big = expand(set, ex);
   const control = expand(set, rotate(set, ex));
@@ -221,7 +227,7 @@ for (const name of sets) {
       expanded: await importProject(opens.expanded.service, big, project),
       rotated: await importProject(opens.rotated.service, control, project),
     };
-    for (const p of promptsOf(set, name, project)) {
+    for (const p of splits.flatMap((split) => promptsOf(set, split, project))) {
       const targets = targetsOf(p);
       flip = !flip;
       const order = flip ? [...STORES].reverse() : STORES;
@@ -230,6 +236,7 @@ for (const name of sets) {
       rows.push({
         set: name,
         id: p.id,
+        split: p.split,
         project,
         aimed: targets !== null,
         shares_word: typeof p.shares_word === "boolean" ? p.shares_word : null,
@@ -298,9 +305,9 @@ function summary(group: string, rs: PromptRow[]): Summary {
 
 const groups: [string, PromptRow[]][] = [
   ...sets.map((s) => [s, rows.filter((r) => r.set === s)] as [string, PromptRow[]]),
-  ["both", rows],
-  ["both, aimed sharing no word", rows.filter((r) => !r.aimed || r.shares_word === false)],
-  ["both, aimed sharing a word", rows.filter((r) => !r.aimed || r.shares_word === true)],
+  ["all", rows],
+  ["all, aimed sharing no word", rows.filter((r) => !r.aimed || r.shares_word === false)],
+  ["all, aimed sharing a word", rows.filter((r) => !r.aimed || r.shares_word === true)],
 ];
 const summaries = groups.map(([g, rs]) => summary(g, rs));
 
@@ -364,7 +371,7 @@ const loso = sets.length > 1
   : [];
 if (loso.length) {
   console.log(
-    "\nLeave one set out: the expanded store's floor fitted on the other set (everyday injected " +
+    "\nLeave one set out: the expanded store's floor fitted on the other sets (everyday injected " +
       "≤ plain at the default floor there), applied to the held-out set:",
   );
   console.log("| held out | floor | plain hook / everyday | expanded hook / everyday |");
