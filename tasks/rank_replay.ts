@@ -31,7 +31,9 @@
  * candidate gets the USE cosine of the query sentence and the memory, and USE's own
  * {@link DENSE_CANDIDATES} nearest of the scope join the candidates (as a leg of its own would
  * bring them; a query naming an identifier gets no USE leg, as it gets no dense leg). The
- * variants are then today and {@link USE_VARIANTS} (max with today's relevance, added to it,
+ * variants are then today (0.19's pool, {@link SIDE_019}: the embedding's nearest are read only
+ * for a query naming an identifier) and {@link USE_VARIANTS} on the same pool with USE's nearest
+ * beside it (max with today's relevance, added to it,
  * rank fusion with today's order), and each held-out set is given the variant chosen on the
  * other sets (leave one set out; {@link chooseOutOfSet}). docs/recall.md, "0.20", has a run:
  *
@@ -465,13 +467,17 @@ const hubness = (beta: number): Variant => (q, pool) => {
 interface Side {
   vec: number;
   skipAt?: number;
+  /** The embedding's nearest read for a query naming an identifier (default: as for any query). */
+  identifierVec?: number;
 }
+/** The pool of 0.19 (src/memory/search.ts): the embedding's nearest read only for a query naming an identifier. */
+const SIDE_019: Side = { vec: 0, identifierVec: RECALL_CANDIDATES };
 interface Entry {
   variant: Variant;
   dense?: number;
   side?: Side;
-  /** The candidates a variant ranks (default: the product's pool). */
-  pool?: (x: Row) => boolean;
+  /** Candidates beside the pool (the product's, or the one `side` forms). */
+  extra?: (x: Row) => boolean;
   /** The order (default: relevance × the score's multiplier); relevance still gives the score. */
   key?: (q: Query, pool: boolean[]) => number[];
 }
@@ -534,8 +540,8 @@ const useMeans = queries.map((q) => q.useMean).filter((x): x is number => x !== 
 const USE_BACKGROUND = useMeans.length ? useMeans.reduce((a, b) => a + b, 0) / useMeans.length : 0;
 /** The USE cosine above its background, 0..1 (as `calibrated` maps the dense cosine). */
 const cu = (x: Row) => x.cu === null ? 0 : calibrated(x.cu, USE_BACKGROUND);
-/** The product's pool and USE's own nearest. */
-const usePool = (x: Row) => productPool(x) || x.useRank < USE_POOL;
+/** USE's own nearest, beside 0.19's pool. */
+const useNearest = (x: Row) => x.useRank < USE_POOL;
 /** Today's relevance, 0 where it is noise. */
 const todayKept = (q: Query, pool: boolean[]) =>
   today(q, pool).map((b) => b >= MIN_RELEVANCE ? b : 0);
@@ -561,21 +567,28 @@ const USE_VARIANTS: Record<string, Entry> = {
   ...Object.fromEntries([0.6, 0.8, 1.0].map((w) => [`USE: max(relevance, ${w} × c_use)`, {
     variant: (q: Query, pool: boolean[]) =>
       today(q, pool).map((b, i) => Math.max(b, w * cu(q.rows[i]))),
-    pool: usePool,
+    side: SIDE_019,
+    extra: useNearest,
   }])),
   ...Object.fromEntries([0.1, 0.2, 0.4].map((l) => [`USE: relevance + ${l} × c_use`, {
     variant: (q: Query, pool: boolean[]) => todayKept(q, pool).map((b, i) => b + l * cu(q.rows[i])),
-    pool: usePool,
+    side: SIDE_019,
+    extra: useNearest,
   }])),
   ...Object.fromEntries([5, 20, 60].map((k) => [`USE: RRF of today and USE (k ${k})`, {
     variant: (q: Query, pool: boolean[]) =>
       today(q, pool).map((b, i) => Math.max(b, DENSE_WEIGHT * cu(q.rows[i]))),
-    pool: usePool,
+    side: SIDE_019,
+    extra: useNearest,
     key: useRrf(k),
   }])),
 };
 const VARIANTS: Record<string, Entry> = use
-  ? { "today": ALL_VARIANTS["today"], ...USE_VARIANTS }
+  ? {
+    "today": { variant: today, side: SIDE_019 },
+    "0.18's pool (the embedding's nearest read)": ALL_VARIANTS["today"],
+    ...USE_VARIANTS,
+  }
   : ALL_VARIANTS;
 
 // ---- score ----
@@ -585,27 +598,49 @@ interface Figures {
   hook: number;
   everyday: number;
   everydayInjected: number;
+  /** Aimed queries in the first 5 here and not in today's / the reverse; gained with a target of confidence ≥ the hook's floor. */
+  gained: number;
+  lost: number;
+  gainedConfident: number;
 }
+/** Per query, whether its target is in today's first 5 (set by the first `score("today")`). */
+let todayHits: boolean[] | null = null;
 const hookLimit = DEFAULT_RECALL_LIMIT;
 const searched = recallSearchLimit(hookLimit);
 function score(name: string): Record<string, Figures> {
-  const { variant, dense, side, pool: inPool, key } = VARIANTS[name];
+  const { variant, dense, side, extra, key } = VARIANTS[name];
   const out: Record<string, Figures> = {};
+  const hits: boolean[] = [];
   for (const q0 of queries) {
-    const f = out[q0.set] ??= { aimed: 0, hit5: 0, hook: 0, everyday: 0, everydayInjected: 0 };
+    const f = out[q0.set] ??= {
+      aimed: 0,
+      hit5: 0,
+      hook: 0,
+      everyday: 0,
+      everydayInjected: 0,
+      gained: 0,
+      lost: 0,
+      gainedConfident: 0,
+    };
     let q = q0;
     let pool: boolean[];
     if (side) {
       const lexCount = q0.rows.filter((x) => x.inLex).length;
-      const vec = side.skipAt !== undefined && lexCount >= side.skipAt ? 0 : side.vec;
+      const vec = q0.exact && side.identifierVec !== undefined
+        ? side.identifierVec
+        : side.skipAt !== undefined && lexCount >= side.skipAt
+        ? 0
+        : side.vec;
       const found = (x: Row) => x.inLex || x.vecRank < vec;
       q = {
         ...q0,
         rows: q0.rows.map((x) => found(x) ? x : { ...x, r: x.r0, confidence: x.confidence0 }),
       };
-      pool = q0.rows.map((x) => found(x) || x.denseRank < (dense ?? DENSE_CANDIDATES));
+      pool = q0.rows.map((x) =>
+        found(x) || x.denseRank < (dense ?? DENSE_CANDIDATES) || !!extra?.(x)
+      );
     } else {
-      pool = q.rows.map((x) => inPool ? inPool(x) : productPool(x, dense));
+      pool = q.rows.map((x) => productPool(x, dense) || !!extra?.(x));
     }
     const rel = variant(q, pool);
     const order = key?.(q, pool);
@@ -618,13 +653,23 @@ function score(name: string): Record<string, Figures> {
     ).slice(0, hookLimit);
     if (q.aimed) {
       f.aimed++;
-      if (ranked.slice(0, 5).some((y) => y.x.target)) f.hit5++;
+      const top = ranked.slice(0, 5).filter((y) => y.x.target);
+      if (top.length) f.hit5++;
+      const before = todayHits?.[hits.length];
+      if (before === false && top.length) {
+        f.gained++;
+        if (top.some((y) => y.x.confidence >= DEFAULT_MIN_CONFIDENCE)) f.gainedConfident++;
+      }
+      if (before === true && !top.length) f.lost++;
       if (shown.some((y) => y.x.target)) f.hook++;
+      hits.push(top.length > 0);
     } else {
       f.everyday++;
+      hits.push(false);
       if (shown.length) f.everydayInjected++;
     }
   }
+  if (name === "today" && !todayHits) todayHits = hits;
   return out;
 }
 const sets = [...new Set(queries.map((q) => q.set))];
@@ -664,7 +709,21 @@ for (const s of sets) {
   const o = onlyEmbedding[s];
   console.log(`  ${s}: ${o.hits} of ${o.aimed} aimed; ${o.top5} of ${o.results} results`);
 }
-const table: Record<string, Record<string, { hit5: number; hook: number; everyday: number }>> = {};
+const table: Record<
+  string,
+  Record<
+    string,
+    {
+      hit5: number;
+      hook: number;
+      everyday: number;
+      gained: number;
+      lost: number;
+      gainedConfident: number;
+    }
+  >
+> = {};
+score("today");
 const r3 = (x: number) => +x.toFixed(3);
 console.log(`| variant | ${sets.map((s) => `${s}: hit@5 / hook / everyday`).join(" | ")} |`);
 console.log(`|---|${sets.map(() => "---").join("|")}|`);
@@ -676,6 +735,9 @@ for (const name of Object.keys(VARIANTS)) {
       hit5: r3(f.hit5 / f.aimed),
       hook: r3(f.hook / f.aimed),
       everyday: r3(f.everyday ? f.everydayInjected / f.everyday : 0),
+      gained: f.gained,
+      lost: f.lost,
+      gainedConfident: f.gainedConfident,
     }];
   }));
   console.log(
@@ -733,6 +795,19 @@ const useAlone = use
   }))
   : null;
 if (outOfSet) {
+  console.log(
+    "\nagainst today, per set: aimed queries gained in the first 5 (of them, target confident) / lost:",
+  );
+  for (const name of Object.keys(USE_VARIANTS)) {
+    console.log(
+      `  ${name}: ${
+        sets.map((s) => {
+          const t = table[name][s];
+          return `${s} +${t.gained} (${t.gainedConfident}) −${t.lost}`;
+        }).join(", ")
+      }`,
+    );
+  }
   console.log(`\nUSE background μ = ${USE_BACKGROUND.toFixed(3)}; USE alone hit@5:`, useAlone);
   for (const [family, bySet] of Object.entries(outOfSet)) {
     console.log(`\nchosen out of set among ${family}* (held-out set: today → chosen):`);
