@@ -178,7 +178,7 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
   for (const project of set.projects.map((p) => p.name)) {
     const prompts = promptsOf(set, split as Split, project);
     if (!prompts.length) continue;
-    const { db, service } = await newService();
+    const { service } = await newService();
     const ids = await importProject(service, set, project);
     for (const p of prompts) {
       const targets = targetsOf(p);
@@ -208,7 +208,7 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
         })),
       });
     }
-    await db.close();
+    await service.close();
   }
   console.error(`${name}: ${out.length} prompts`);
   return out;
@@ -216,7 +216,7 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
 
 async function searchLocomo(dir: string): Promise<Prompt[]> {
   const convs = await loadData(dir);
-  const { db, service } = await newService();
+  const { service } = await newService();
   const idsOf = await importConversations(service, convs);
   const out: Prompt[] = [];
   for (const [i, c] of convs.entries()) {
@@ -251,7 +251,7 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
       }
     }
   }
-  await db.close();
+  await service.close();
   console.error(`${LOCOMO}: ${out.length} prompts`);
   return out;
 }
