@@ -308,8 +308,8 @@ export type MemoryProgram = "admin" | "mcp" | "memcli";
  *   service manager) and reads Claude Code's user configuration (`.claude.json`).
  *
  * Every program may also reach the loopback names ({@link LOOPBACK}), where the defaults live.
- * memcli and mcp also read and set `NO_PROXY` and `no_proxy`: they add loopback to `NO_PROXY`
- * before their first call, so that a proxy of the environment never carries one.
+ * Each also reads and sets `NO_PROXY` and `no_proxy`: it adds loopback to `NO_PROXY` before
+ * its first call, so that a proxy of the environment never carries one.
  * The programs that connect to Postgres (admin, mcp) read the libpq-style variables too.
  */
 export function planFor(
@@ -323,9 +323,9 @@ export function planFor(
   const env = [
     ...MEMORY_ENV_VARS,
     ...(program === "memcli" ? MEMCLI_ENV_VARS : POSTGRES_ENV_VARS),
-    // memcli (and its hooks) and the MCP server keep their loopback calls off any proxy of the
-    // environment by adding loopback to NO_PROXY (keepLoopbackOffProxies in src/common/net.ts).
-    ...(program === "admin" ? [] : NO_PROXY_ENV),
+    // Every program keeps its loopback calls off any proxy of the environment by adding
+    // loopback to NO_PROXY (keepLoopbackOffProxies in src/common/net.ts).
+    ...NO_PROXY_ENV,
   ];
   const dataDir = absolute(cfg.dataDir, cwd === "." ? Deno.cwd() : cwd);
   if (program === "memcli") {

@@ -257,10 +257,9 @@ await migrate(db);
 const stored = await ensureEmbeddingColumn(db, embedder.info);
 // Memory content -> dia_ids of the turns with that content, per conversation.
 const t0 = performance.now();
-const idsOf = await importConversations(
-  new SqlMemoryService({ store: new Store(db), embedder, stored }),
-  convs,
-);
+// The service that imports closes the database at the end (after its background work).
+const importing = new SqlMemoryService({ store: new Store(db), embedder, stored });
+const idsOf = await importConversations(importing, convs);
 const turns = convs.reduce((n, c) => n + c.turns.length, 0);
 const bm25 = new Map<string, { index: Bm25; ids: string[] }>();
 for (const c of convs) {
@@ -499,7 +498,7 @@ for (let g = 0; g <= 1.0001; g += 0.01) {
   }
 }
 if (baseline) gateRows.push(baseline);
-await db.close();
+await importing.close();
 
 const f = (x: number) => x.toFixed(3);
 const metrics = (t: Tally) => ({

@@ -272,13 +272,17 @@ async function candidatesOf(
 }
 
 /** The service on a fresh in-memory store (builtin embedder), for research tasks. */
+/**
+ * A service on a fresh in-memory database; `service.close()` closes both (after the service's
+ * background work, such as the analyze an import series left due).
+ */
 export async function newService() {
   const embedder = new BuiltinEmbedder();
   await embedder.probe();
   const db = await openPglite();
   await migrate(db);
   const stored = await ensureEmbeddingColumn(db, embedder.info);
-  return { db, service: new SqlMemoryService({ store: new Store(db), embedder, stored }) };
+  return { service: new SqlMemoryService({ store: new Store(db), embedder, stored }) };
 }
 
 async function scopeOf(memories: Map<string, string>): Promise<Scope> {
@@ -306,7 +310,7 @@ export async function paraphraseGroups(
   for (const project of set.projects.map((p) => p.name)) {
     const prompts = promptsOf(set, "dev", project);
     if (!prompts.length) continue;
-    const { db, service } = await newService();
+    const { service } = await newService();
     const ids = await importProject(service, set, project);
     const memories = new Map(
       memoriesOf(set, project).map((m) => [m.id, m.content.trim()]),
@@ -340,7 +344,7 @@ export async function paraphraseGroups(
       });
       await pass(await scopeOf(memories), after);
     }
-    await db.close();
+    await service.close();
   }
   return { before, after };
 }
@@ -348,7 +352,7 @@ export async function paraphraseGroups(
 /** LoCoMo's questions: in their own conversation's project (aimed) and in the next one's. */
 export async function locomoGroups(convs: Conversation[]): Promise<Group[]> {
   const words = await builtinWordVectors();
-  const { db, service } = await newService();
+  const { service } = await newService();
   const scopes = new Map<string, Scope>();
   for (const c of convs) {
     const memories = new Map<string, string>();
@@ -387,7 +391,7 @@ export async function locomoGroups(convs: Conversation[]): Promise<Group[]> {
       }
     }
   }
-  await db.close();
+  await service.close();
   return groups;
 }
 

@@ -167,7 +167,7 @@ async function paraphraseDev(file: string): Promise<{ ds: Dataset; raw: Paraphra
     lexical: new Map(),
     hook: new Map(),
   };
-  const { db, service } = await newService();
+  const { service } = await newService();
   const byContent = new Map<string, string>();
   const items: ImportItem[] = [];
   for (const g of raw.globals) {
@@ -206,7 +206,7 @@ async function paraphraseDev(file: string): Promise<{ ds: Dataset; raw: Paraphra
       byContent.get(`${r.memory.scope === "global" ? "" : project}\n${r.memory.content}`),
     ds,
   );
-  await db.close();
+  await service.close();
   return { ds, raw };
 }
 
@@ -219,7 +219,7 @@ async function locomoDev(dir: string): Promise<Dataset> {
     lexical: new Map(),
     hook: new Map(),
   };
-  const { db, service } = await newService();
+  const { service } = await newService();
   const pools = new Map<string, string[]>();
   for (const c of convs) {
     const keys = new Set<string>();
@@ -251,7 +251,7 @@ async function locomoDev(dir: string): Promise<Dataset> {
     }
   }
   await searchAll(service, ds.prompts, (project, r) => `${project}\n${r.memory.content}`, ds);
-  await db.close();
+  await service.close();
   return ds;
 }
 

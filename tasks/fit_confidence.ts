@@ -83,7 +83,7 @@ for (const [i, c] of convs.entries()) {
     ) examples.push({ s: r.signals, y: 0 });
   }
 }
-await db.close();
+await service.close();
 
 const features = (s: Signals) => [1, s.coverage, s.namesMissed, s.lexical];
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));

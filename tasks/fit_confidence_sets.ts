@@ -8,7 +8,9 @@
  * AUC (floor 0: the ceiling, the target among the first 5 results of score ≥ the hook's score
  * floor, whatever the confidence). The sets: each `--paraphrase FILE:SPLIT` (default the paraphrase set's dev and test
  * splits, holdout.json's holdout, holdout2.json's holdout2 and holdout3.json's holdout3) and
- * LoCoMo dev (`--data`).
+ * LoCoMo dev (`--data`, default `../shared/data/locomo-dev` beside the repository). The
+ * defaults are found from this file, not from the current directory (`deno run` from
+ * elsewhere reads the same sets); a path given on the command line is the caller's.
  *
  * The ranking is the service's own (`explainSearch`, as the hook searches: limit
  * `recallSearchLimit`, the first 5 results that pass the floors shown, score ≥ the hook's
@@ -49,7 +51,7 @@ import { builtinSif, type TableWords } from "../src/embed/sif.ts";
 import { terms } from "../src/domain/terms.ts";
 import { dot } from "../src/embed/dense.ts";
 import { calibrated } from "../src/memory/dense.ts";
-import { askedQuestions, importConversations, loadData } from "./locomo.ts";
+import { askedQuestions, type Conversation, importConversations, loadData } from "./locomo.ts";
 import { benchArgs } from "./lib/args.ts";
 import {
   importProject,
@@ -63,6 +65,7 @@ import {
   UNRUN_SPLITS,
 } from "./paraphrase.ts";
 import { newService } from "./confidence_meaning.ts";
+import { fileURLToPath } from "node:url";
 import { type Example, fitLogistic } from "./lib/linalg.ts";
 
 /**
@@ -113,21 +116,24 @@ const LOCOMO = "LoCoMo dev";
 const ALLOWED_PARAPHRASE = 0.05;
 const ALLOWED_LOCOMO = 0.07;
 
+/** A path under the repository's root, whatever the current directory. */
+const fromRepo = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
 const values = benchArgs(
   "deno task fit:confidence:sets [--data DIR] [--paraphrase FILE:SPLIT ...] [--groups FILE]",
   {
-    data: { type: "string", default: "../shared/data/locomo-dev" },
+    data: { type: "string", default: fromRepo("../shared/data/locomo-dev") },
     paraphrase: { type: "string", multiple: true },
     groups: { type: "string" },
   },
 );
 
 const DEFAULT_SETS = [
-  `${PARAPHRASE_FILE}:dev`,
-  `${PARAPHRASE_FILE}:test`,
-  "bench/data/paraphrase/holdout.json:holdout",
-  "bench/data/paraphrase/holdout2.json:holdout2",
-  "bench/data/paraphrase/holdout3.json:holdout3",
+  `${fromRepo(PARAPHRASE_FILE)}:dev`,
+  `${fromRepo(PARAPHRASE_FILE)}:test`,
+  `${fromRepo("bench/data/paraphrase/holdout.json")}:holdout`,
+  `${fromRepo("bench/data/paraphrase/holdout2.json")}:holdout2`,
+  `${fromRepo("bench/data/paraphrase/holdout3.json")}:holdout3`,
 ];
 
 function xOf(
@@ -178,7 +184,7 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
   for (const project of set.projects.map((p) => p.name)) {
     const prompts = promptsOf(set, split as Split, project);
     if (!prompts.length) continue;
-    const { db, service } = await newService();
+    const { service } = await newService();
     const ids = await importProject(service, set, project);
     for (const p of prompts) {
       const targets = targetsOf(p);
@@ -208,15 +214,14 @@ async function searchParaphrase(spec: string): Promise<Prompt[]> {
         })),
       });
     }
-    await db.close();
+    await service.close();
   }
   console.error(`${name}: ${out.length} prompts`);
   return out;
 }
 
-async function searchLocomo(dir: string): Promise<Prompt[]> {
-  const convs = await loadData(dir);
-  const { db, service } = await newService();
+async function searchLocomo(convs: Conversation[]): Promise<Prompt[]> {
+  const { service } = await newService();
   const idsOf = await importConversations(service, convs);
   const out: Prompt[] = [];
   for (const [i, c] of convs.entries()) {
@@ -251,7 +256,7 @@ async function searchLocomo(dir: string): Promise<Prompt[]> {
       }
     }
   }
-  await db.close();
+  await service.close();
   console.error(`${LOCOMO}: ${out.length} prompts`);
   return out;
 }
@@ -329,11 +334,19 @@ await Deno.mkdir(new URL("../bench/results/", import.meta.url), { recursive: tru
 if (values.groups) {
   prompts = JSON.parse(await Deno.readTextFile(values.groups)).prompts;
 } else {
+  // LoCoMo read first: a wrong --data is told before the sets are searched.
+  let convs: Conversation[];
+  try {
+    convs = await loadData(values.data!);
+  } catch (err) {
+    console.error(`--data ${values.data}: ${(err as Error).message}`);
+    Deno.exit(2);
+  }
   prompts = [];
   for (const spec of values.paraphrase?.length ? values.paraphrase : DEFAULT_SETS) {
     prompts.push(...await searchParaphrase(spec));
   }
-  prompts.push(...await searchLocomo(values.data!));
+  prompts.push(...await searchLocomo(convs));
   const file = new URL(`../bench/results/confidence-groups-${stamp}.json`, import.meta.url);
   await Deno.writeTextFile(file, JSON.stringify({ date, features: FEATURES, prompts }) + "\n");
   console.error(`wrote ${file.pathname}`);

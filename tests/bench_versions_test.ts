@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { loadVersion, openVersion, paraphraseRows } from "../tasks/lib/versions.ts";
+import { IMPORT_ANALYZE_QUIET_MS } from "../src/memory/importer.ts";
 import { importProject, memoryKey, type ParaphraseSet, promptsOf } from "../tasks/paraphrase.ts";
 
 const SET: ParaphraseSet = {
@@ -95,4 +96,31 @@ Deno.test("a version's MCP recall and hook on a project stored alone, and the ro
   assert.deepEqual(all.tool_misses, ["shop-a2"]);
   assert.equal(all.everyday, 1);
   assert.equal(all.everyday_injected, 0);
+});
+
+Deno.test("a version closed right after a series of imports: its analyze runs first, nothing logged later", async () => {
+  const v = await loadVersion(new URL("../", import.meta.url), "this tree");
+  const o = await openVersion(v);
+  const logged: string[] = [];
+  const orig = console.error;
+  console.error = (...a: unknown[]) => logged.push(a.map(String).join(" "));
+  try {
+    const items = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        content: `note ${tag} ${i}: module ${i % 37} uses flag ${i % 11}`,
+        project: "p",
+      }));
+    try {
+      // The second import leaves the series' analyze due, to run after a quiet spell.
+      await o.service.import(items(300, "first"));
+      await o.service.import(items(100, "second"));
+    } finally {
+      await o.close();
+    }
+    // Past that spell: it ran at close, not now on a closed database.
+    await new Promise((r) => setTimeout(r, IMPORT_ANALYZE_QUIET_MS + 500));
+  } finally {
+    console.error = orig;
+  }
+  assert.deepEqual(logged, []);
 });

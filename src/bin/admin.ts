@@ -8,6 +8,7 @@ import { startAdminServer } from "../admin/server.ts";
 import { loadMemoryConfig } from "../config.ts";
 import { describeError } from "../common/errors.ts";
 import { watchLauncher } from "../common/launcher.ts";
+import { keepLoopbackOffProxies } from "../common/net.ts";
 import { infoFlagsOnly } from "../info_flags.ts";
 import { heldPermissions, permissionProblem, planFor } from "../permissions.ts";
 import { VERSION } from "../version.ts";
@@ -24,6 +25,10 @@ OLLAMA_URL, OPENAI_BASE_URL, OPENAI_API_KEY. See docs/configuration.md.
 `;
 
 infoFlagsOnly("mneme-admin", USAGE);
+
+// Before the first call (an embedder or capture's model on this machine, e.g. Ollama at
+// 127.0.0.1): never through a proxy of the environment. Calls elsewhere keep it.
+keepLoopbackOffProxies();
 
 /** How long the database creator may take before it is stopped (ms). */
 const CREATOR_TIMEOUT_MS = 300_000;

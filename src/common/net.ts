@@ -81,3 +81,22 @@ export function keepLoopbackOffProxies(): void {
   if (missing.length === 0) return;
   Deno.env.set("NO_PROXY", [...new Set(have), ...missing].join(","));
 }
+
+/**
+ * A client whose every connection goes straight to the host and port of the `http:` URL
+ * `url`, whatever proxy the environment names (`HTTP_PROXY`, `ALL_PROXY`) and whatever
+ * `NO_PROXY` says: for a program that keeps the environment's proxy for its other calls, and
+ * so cannot add loopback to `NO_PROXY` ({@link keepLoopbackOffProxies}: Deno's `NO_PROXY`
+ * also bypasses a client's own proxy), to reach a service of its own on this machine. Close
+ * it after use.
+ */
+export function directClient(url: string): Deno.HttpClient {
+  const u = new URL(url);
+  return Deno.createHttpClient({
+    proxy: {
+      transport: "tcp",
+      hostname: u.hostname.replace(/^\[|\]$/g, ""),
+      port: u.port ? Number(u.port) : defaultPort(u.protocol) ?? 80,
+    },
+  });
+}

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { AutostartSpec } from "../common/autostart.ts";
 import { errorMessage } from "../common/errors.ts";
 import { readJson } from "../common/body.ts";
+import { directClient } from "../common/net.ts";
 import { checkDaemon, type DaemonCheck, logTail, stopDaemon } from "../memcli/daemon.ts";
 import { credentialsDir, permissionFlags, type PermissionPlan } from "../permissions.ts";
 import type { HealthBody } from "./health.ts";
@@ -63,14 +64,21 @@ async function clearFiles(files: ServeFiles): Promise<void> {
 /** `/healthz` of the daemon at `url`: its code and body, or why it did not answer. */
 export type HealthProbe = { code: number; body: HealthBody } | { error: string };
 
-/** Asks `/healthz` (2 s at most). */
+/**
+ * Asks `/healthz` (2 s at most), on a direct connection: a proxy of the environment
+ * (`HTTP_PROXY`, or the `ALL_PROXY` msgcli sends its API calls through) never carries it.
+ */
 export async function probeHealth(url: string): Promise<HealthProbe> {
+  let client: Deno.HttpClient | undefined;
   try {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+    client = directClient(url);
+    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000), client });
     const body = await readJson(res, { limit: 64 * 1024 });
     return { code: res.status, body: body as HealthBody };
   } catch (e) {
     return { error: errorMessage(e) };
+  } finally {
+    client?.close();
   }
 }
 

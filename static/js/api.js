@@ -225,10 +225,18 @@ export const api = {
    */
   inbox: (query) => json("GET", "/api/inbox", { query }),
   /**
+   * Accept a proposal; `{ pin: true }` stores it pinned to session start (type `bootstrap`,
+   * its own type kept as a tag), as `memcli inbox accept --pin` does. The API checks the body.
    * @param {string} id
+   * @param {{ pin?: boolean }} [options]
    * @returns {Promise<AcceptResult>}
    */
-  acceptProposal: (id) => json("POST", `/api/inbox/${encodeURIComponent(id)}/accept`),
+  acceptProposal: (id, options = {}) =>
+    json(
+      "POST",
+      `/api/inbox/${encodeURIComponent(id)}/accept`,
+      options.pin ? { body: { pin: true } } : {},
+    ),
   /**
    * @param {string} id
    * @returns {Promise<{ rejected: string }>}

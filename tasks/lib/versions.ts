@@ -135,7 +135,9 @@ export async function openVersion(v: Version): Promise<OpenVersion> {
     async close() {
       await client.close();
       await server.close();
-      await db.close();
+      // The service's close: its background work (the analyze an import series left due)
+      // ends before the database it closes; closing the database under it would fail that.
+      await service.close();
     },
   };
 }

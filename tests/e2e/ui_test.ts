@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { type Browser, type BrowserContext, chromium, type Page } from "../deps.ts";
 import { ROOT, startAdminProcess } from "../helpers.ts";
-import { PNPM_STATEMENT } from "../capture/lines.ts";
+import { PNPM_STATEMENT, RULE_STATEMENT } from "../capture/lines.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ARGS = [
@@ -567,72 +567,97 @@ Deno.test({
         assert.match(await seen.innerText(), /when relevant to a prompt/, "the form is reset");
       });
 
-      await t.step("inbox: captured proposals reviewed, edited, accepted, rejected", async () => {
-        const path = `${transcripts}/s-ui.jsonl`;
-        const said = (uuid: string, text: string) =>
-          JSON.stringify({
-            type: "user",
-            uuid,
-            sessionId: "s-ui",
-            timestamp: new Date().toISOString(),
-            message: { role: "user", content: text },
-          }) + "\n";
-        await Deno.writeTextFile(
-          path,
-          said("u1", "can you bump the version?") +
-            said("u2", PNPM_STATEMENT) +
-            said("u3", "We chose Postgres over Mongo because we need joins."),
-        );
-        const handed = await apiCall(base, "POST", "/api/capture", {
-          session_id: "s-ui",
-          transcript_path: path,
-          cwd: "/work/ui-app",
-          hook_event_name: "Stop",
-          project: "ui-app",
-        });
-        assert.equal(handed.status, 202, JSON.stringify(handed.body));
-        let proposals: { id: string; content: string }[] = [];
-        for (let i = 0; i < 100 && proposals.length < 2; i++) {
-          await new Promise((r) => setTimeout(r, 100));
-          proposals = (await apiCall<typeof proposals>(base, "GET", "/api/inbox")).body;
-        }
-        assert.equal(proposals.length, 2, JSON.stringify(proposals));
-        const pnpm = proposals.find((p) => p.content.includes("pnpm"))!;
-        const mongo = proposals.find((p) => p.content.includes("Mongo"))!;
-        await go("#/inbox");
-        assert.equal(await page.locator("nav a[aria-current=page]").textContent(), "Inbox");
-        await page.locator("#inbox-summary", { hasText: "2 proposed memories to review." })
-          .waitFor();
-        const card = page.locator(`article[data-id="${pnpm.id}"]`);
-        assert.match(await card.innerText(), /Said in session\s+s-ui/);
-        assert.match(await card.innerText(), /ui-app/);
-        await shot("inbox");
-        // Edit: an empty text is refused next to the proposal, nothing changed.
-        await card.getByRole("button", { name: /Edit proposal/ }).click();
-        const box = card.getByRole("textbox");
-        await box.fill("   ");
-        await watch.allowing([400], async () => {
+      await t.step(
+        "inbox: captured proposals reviewed, edited, accepted, pinned, rejected",
+        async () => {
+          const path = `${transcripts}/s-ui.jsonl`;
+          const said = (uuid: string, text: string) =>
+            JSON.stringify({
+              type: "user",
+              uuid,
+              sessionId: "s-ui",
+              timestamp: new Date().toISOString(),
+              message: { role: "user", content: text },
+            }) + "\n";
+          await Deno.writeTextFile(
+            path,
+            said("u1", "can you bump the version?") +
+              said("u2", PNPM_STATEMENT) +
+              said("u3", "We chose Postgres over Mongo because we need joins.") +
+              said("u4", RULE_STATEMENT),
+          );
+          const handed = await apiCall(base, "POST", "/api/capture", {
+            session_id: "s-ui",
+            transcript_path: path,
+            cwd: "/work/ui-app",
+            hook_event_name: "Stop",
+            project: "ui-app",
+          });
+          assert.equal(handed.status, 202, JSON.stringify(handed.body));
+          let proposals: { id: string; content: string; type: string; tags: string[] }[] = [];
+          for (let i = 0; i < 100 && proposals.length < 3; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            proposals = (await apiCall<typeof proposals>(base, "GET", "/api/inbox")).body;
+          }
+          assert.equal(proposals.length, 3, JSON.stringify(proposals));
+          const pnpm = proposals.find((p) => p.content.includes("pnpm"))!;
+          const mongo = proposals.find((p) => p.content.includes("Mongo"))!;
+          const lint = proposals.find((p) => p.content.includes("lint"))!;
+          await go("#/inbox");
+          assert.equal(await page.locator("nav a[aria-current=page]").textContent(), "Inbox");
+          await page.locator("#inbox-summary", { hasText: "3 proposed memories to review." })
+            .waitFor();
+          const card = page.locator(`article[data-id="${pnpm.id}"]`);
+          assert.match(await card.innerText(), /Said in session\s+s-ui/);
+          assert.match(await card.innerText(), /ui-app/);
+          await shot("inbox");
+          // Edit: an empty text is refused next to the proposal, nothing changed.
+          await card.getByRole("button", { name: /Edit proposal/ }).click();
+          const box = card.getByRole("textbox");
+          await box.fill("   ");
+          await watch.allowing([400], async () => {
+            await card.getByRole("button", { name: "Save" }).click();
+            await card.locator(".action-error", { hasText: "content" }).waitFor();
+          });
+          await box.fill("Use pnpm, not npm, in this repo.");
           await card.getByRole("button", { name: "Save" }).click();
-          await card.locator(".action-error", { hasText: "content" }).waitFor();
-        });
-        await box.fill("Use pnpm, not npm, in this repo.");
-        await card.getByRole("button", { name: "Save" }).click();
-        await card.locator("p.content", { hasText: "Use pnpm, not npm, in this repo." }).waitFor();
-        // Accept: a memory is created; reject: the other is gone.
-        await card.getByRole("button", { name: /Accept proposal/ }).click();
-        await card.locator(".notice.ok", { hasText: "Accepted as memory" }).waitFor();
-        const mongoCard = page.locator(`article[data-id="${mongo.id}"]`);
-        await mongoCard.getByRole("button", { name: /Reject proposal/ }).click();
-        await mongoCard.waitFor({ state: "detached" });
-        await page.locator("#inbox-summary", { hasText: "Nothing to review." }).waitFor();
-        assert.deepEqual((await apiCall(base, "GET", "/api/inbox")).body, []);
-        const hits = (await apiCall<{ memory: Mem }[]>(base, "POST", "/api/memories/search", {
-          query: "pnpm npm",
-          project: "ui-app",
-        })).body;
-        assert.deepEqual(hits.map((h) => h.memory.content), ["Use pnpm, not npm, in this repo."]);
-        watch.check();
-      });
+          await card.locator("p.content", { hasText: "Use pnpm, not npm, in this repo." })
+            .waitFor();
+          // Accept: a memory is created; reject: the other is gone.
+          await card.getByRole("button", { name: /Accept proposal/ }).click();
+          await card.locator(".notice.ok", { hasText: "Accepted as memory" }).waitFor();
+          // The link's title is the memory's full id (its text the short one).
+          const accepted = (await card.locator(".notice.ok a").first().getAttribute("title"))!;
+          const plain = (await apiCall<Mem>(base, "GET", `/api/memories/${accepted}`)).body;
+          assert.equal(plain.type, pnpm.type, "Accept keeps the proposal's type: not pinned");
+          // Accept and pin: stored pinned to every session start (type bootstrap), its own type
+          // kept as a tag, as `memcli inbox accept --pin` and the API's `pin` store it.
+          const lintCard = page.locator(`article[data-id="${lint.id}"]`);
+          await lintCard.getByRole("button", { name: /Accept and pin proposal/ }).click();
+          await lintCard.locator(".notice.ok", { hasText: "Accepted and pinned as memory" })
+            .waitFor();
+          const pinnedId = (await lintCard.locator(".notice.ok a").first().getAttribute("title"))!;
+          const pinned = (await apiCall<Mem>(base, "GET", `/api/memories/${pinnedId}`)).body;
+          assert.equal(pinned.content, lint.content);
+          assert.notEqual(lint.type, "bootstrap");
+          assert.equal(pinned.type, "bootstrap");
+          assert.equal(pinned.tags[0], lint.type, JSON.stringify(pinned.tags));
+          assert.ok(!plain.tags.includes(pnpm.type), "an unpinned accept adds no type tag");
+          const mongoCard = page.locator(`article[data-id="${mongo.id}"]`);
+          await mongoCard.getByRole("button", { name: /Reject proposal/ }).click();
+          await mongoCard.waitFor({ state: "detached" });
+          await page.locator("#inbox-summary", { hasText: "Nothing to review." }).waitFor();
+          assert.deepEqual((await apiCall(base, "GET", "/api/inbox")).body, []);
+          const hits = (await apiCall<{ memory: Mem }[]>(base, "POST", "/api/memories/search", {
+            query: "pnpm npm",
+            project: "ui-app",
+          })).body;
+          // The edited text was stored (the pinned lint rule matches "npm" too).
+          assert.equal(hits[0]?.memory.content, "Use pnpm, not npm, in this repo.");
+          assert.ok(!hits.some((h) => h.memory.content.includes(PNPM_STATEMENT)));
+          watch.check();
+        },
+      );
 
       await t.step("360 px: no horizontal scroll on the main screens", async () => {
         await page.setViewportSize({ width: 360, height: 740 });

@@ -9,32 +9,9 @@
 import assert from "node:assert/strict";
 import { type CallToolResult, Client, StdioClientTransport } from "../deps.ts";
 import { MCP_LOCK, permissionFlagsFor } from "../../src/programs.ts";
-import { freePort, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
+import { ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 import { memcliProcess } from "./_util.ts";
-
-/** A proxy that answers every connection with 502 and counts them. */
-function refusingProxy(): { url: string; count(): number; reset(): void; close(): void } {
-  const port = freePort();
-  const listener = Deno.listen({ hostname: "127.0.0.1", port });
-  let n = 0;
-  (async () => {
-    for await (const conn of listener) {
-      n++;
-      const reply = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-      conn.write(new TextEncoder().encode(reply)).catch(() => {}).finally(() => {
-        try {
-          conn.close();
-        } catch { /* closed */ }
-      });
-    }
-  })().catch(() => {});
-  return {
-    url: `http://127.0.0.1:${port}`,
-    count: () => n,
-    reset: () => (n = 0),
-    close: () => listener.close(),
-  };
-}
+import { refusingProxy } from "../fakes/proxy.ts";
 
 Deno.test("memcli, its hooks and mneme-mcp reach the service on loopback past a proxy in the environment", async () => {
   const admin = await startAdminProcess();

@@ -6,10 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { openPglite, openPgliteInWorker } from "../../src/store/pglite/mod.ts";
-import { createServiceOnDb, type OpenOptions } from "../../src/memory/open.ts";
+import { createServiceOnDb, openMemoryService, type OpenOptions } from "../../src/memory/open.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { tempDir, testConfig } from "../helpers.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
+import { closeAfterImportsScenario } from "./import_close.ts";
 
 const items = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => ({
@@ -119,6 +120,15 @@ Deno.test("close() runs an analyze left due; the database opens again with every
     assert.ok(hits.some((h) => h.memory.content.startsWith("note a 7:")));
   } finally {
     await again.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("closed right after imports, as the daemon opens it: nothing logged, then or later; opens again", async () => {
+  const dir = await tempDir("mneme-import-close-");
+  try {
+    await closeAfterImportsScenario(() => openMemoryService(testConfig({ dataDir: dir.path })));
+  } finally {
     await dir.cleanup();
   }
 });

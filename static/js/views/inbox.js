@@ -3,7 +3,8 @@
 // Inbox: the memories capture proposed from Claude Code sessions, waiting for review. Each
 // shows where it goes, its type, the extractor's confidence, the session and time it came
 // from, and the stored memory it would replace; accept stores it (superseding that one),
-// edit changes its text first, reject removes it. None is recalled until accepted.
+// accept and pin stores it pinned to every session start (type bootstrap, its own type kept
+// as a tag), edit changes its text first, reject removes it. None is recalled until accepted.
 import { api } from "../api.js";
 import { MAX_CONTENT } from "../constants.js";
 import {
@@ -83,6 +84,13 @@ function proposalCard(p, onGone) {
     text: p.replaces ? "Accept and replace" : "Accept",
     "aria-label": `Accept proposal ${shortId(p.id)}`,
   }));
+  const acceptPinned = /** @type {HTMLButtonElement} */ (h("button", {
+    type: "button",
+    class: "small",
+    text: p.replaces ? "Accept, replace and pin" : "Accept and pin",
+    title: "Store it pinned: shown at the start of every session, not only when relevant",
+    "aria-label": `Accept and pin proposal ${shortId(p.id)}`,
+  }));
   const edit = /** @type {HTMLButtonElement} */ (h("button", {
     type: "button",
     class: "small",
@@ -95,30 +103,41 @@ function proposalCard(p, onGone) {
     text: "Reject",
     "aria-label": `Reject proposal ${shortId(p.id)}`,
   }));
-  const actions = h("div", { class: "actions" }, accept, edit, reject);
+  const actions = h("div", { class: "actions" }, accept, acceptPinned, edit, reject);
   card.append(actions);
 
-  accept.addEventListener("click", () =>
-    busy(accept, async () => {
+  /**
+   * @param {HTMLButtonElement} button
+   * @param {boolean} pin
+   */
+  const onAccept = (button, pin) =>
+    busy(button, async () => {
+      // One accept at a time: the other waits (and is back if this one fails).
+      const other = pin ? accept : acceptPinned;
+      other.disabled = true;
       try {
-        const r = await api.acceptProposal(p.id);
+        const r = await api.acceptProposal(p.id, { pin });
         replace(
           card,
           h(
             "p",
             { class: "notice ok", role: "status" },
-            "Accepted as memory ",
+            pin ? "Accepted and pinned as memory " : "Accepted as memory ",
             memoryLink(r.memory.id),
             r.superseded ? [" (superseding ", memoryLink(r.superseded), ")"] : null,
-            ".",
+            pin ? ": shown at the start of every session." : ".",
           ),
         );
-        announce(`Accepted proposal ${shortId(p.id)}.`);
+        announce(`Accepted${pin ? " and pinned" : ""} proposal ${shortId(p.id)}.`);
         onGone();
       } catch (err) {
         setError(error, `Could not accept: ${errorMessage(err)}`);
+      } finally {
+        other.disabled = false;
       }
-    }));
+    });
+  accept.addEventListener("click", () => onAccept(accept, false));
+  acceptPinned.addEventListener("click", () => onAccept(acceptPinned, true));
   reject.addEventListener("click", () =>
     busy(reject, async () => {
       try {
