@@ -355,7 +355,9 @@ function otherName(a: string, b: string): boolean {
  * "Jenkins": continuous integration). Names in one spelling ("postgres" is "postgresql").
  */
 function otherTool(a: string, b: string): boolean {
-  const one = (n: string) => formOf(n);
+  // A binding of a tool is the tool ("PySpark" is Spark's, "NodeJS" Node's).
+  const one = (n: string) =>
+    formOf(n.toLowerCase().replace(/^py(?=[a-z]{3})|(?<=[a-z]{3})\.?js$/, ""));
   // "Go" with a capital inside a sentence is the language ("go" is a verb).
   const lang = (t: string) => t.replace(/(?<=\S\s+)Go\b/g, "golang");
   const na = namesIn(lang(a)), nb = namesIn(lang(b));
@@ -417,7 +419,10 @@ function withoutDenied(text: string): string {
  * point or a colon between digits is part of a version or a time ("no 1.22 features").
  */
 const DENIED = new RegExp(
-  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)`,
+  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)` +
+    // A clause that only points back at what is denied ("no property hooks, those are 8.4"):
+    // part of the denial (since 0.20, round 2).
+    `(?:,\\s*(?:those|these|they|that|which|both)(?:'re|'s|\\s+(?:are|is|were|was|came|come|need|needs|require|requires|belong|landed|arrived))\\b(?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)?`,
   "gi",
 );
 
@@ -435,6 +440,16 @@ function deniesOf(d: string, o: string): boolean {
     for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
   }
   if (!denied.size) return true;
+  // What `o` excludes too is the same exclusion ("we don't burn cluster hours on unit tests"
+  // against "unit tests run locally, not on a cluster"), not a denial of `o` (since 0.20,
+  // round 2).
+  const lo = uncasual(o);
+  const excluded = new Set<string>();
+  for (const m of lo.matchAll(CONTRAST_ALL)) for (const w of contentWords(m[1])) excluded.add(w);
+  for (const m of lo.replace(CONTRAST_ALL, " ").matchAll(DENIED)) {
+    for (const w of contentWords(m[m.length - 1] ?? "")) excluded.add(w);
+  }
+  if ([...denied].some((w) => excluded.has(w))) return false;
   const said = new Set<string>();
   for (const w of contentWords(denialCore(o).replace(DENIED, " "))) {
     for (const x of [w, ...wordsOfCompound(w), ...partsOf(w)]) said.add(x);
@@ -558,15 +573,17 @@ export function updateReason(a: string, b: string): string | undefined {
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
-  const xa = a.match(CONTRAST);
+  // Of the statement: a story told after the contrast is not what it excludes.
+  const xa = statement(a).match(CONTRAST);
   if (xa) {
     // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
     // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
+    // Nor what `b` denies: "never through env blocks" does not do env (since 0.20, round 2).
     const wb = contentWords(
-      statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " "),
+      withoutDenied(statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " ")),
     );
     const excluded = [...contentWords(xa[1])];
-    const rest = [...contentWords(a.replace(xa[0], " "))];
+    const rest = [...contentWords(statement(a).replace(xa[0], " "))];
     if (
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
     ) return "contrast";
@@ -868,7 +885,10 @@ function plainReason(tail: string): boolean {
   const past = PAST.test(x);
   // So is a year ("we lost a week to it in 2023").
   const when = (v: string) => past && /^(?:\d\d:\d\d|(?:19|20)\d\d)$/.test(v);
-  const code = [...codeOf(x)].filter((w) => !when(w));
+  // Code in a story told in the past is how it happened ("somebody leaked a password via
+  // `nomad job inspect` last year"), not a detail the rule states (since 0.20, round 2).
+  const story = past && STORY_START.test(x);
+  const code = [...codeOf(x)].filter((w) => !when(w) && !story);
   const vals = [...values(x)].filter((v) => !when(v));
   if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {

@@ -58,7 +58,7 @@ const SAME = [
   "call invoke",
   "publish release ship",
   "merge land",
-  "credential creds cred",
+  "credential creds cred secret",
   "function fn func",
   "package pkg pkgs",
   "library lib libs",
@@ -86,6 +86,14 @@ const SAME = [
   "staging stg",
   "approval approve",
   "database db dbs",
+  "block stanza",
+  "configuration config cfg conf",
+  "dependency deps dep",
+  "directory dir dirs folder",
+  "kubernetes k8s kube",
+  "environment env",
+  "argument arg args",
+  "message msg msgs",
 ];
 
 /** Folded word (as dedupe.ts folds it) → the word of its group. */
