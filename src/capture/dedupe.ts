@@ -189,6 +189,9 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // Nor when `a` names a tool or a name with a capital that `b` does not, outside what it
   // denies ("pantry_flutter uses Riverpod for state: no setState in feature widgets" is not
   // "setState is fine only in small leaf widgets").
+  // Nor when `a` names a tool or a capitalised name of its own outside what it denies ("No
+  // Helm charts, use Jsonnet" is not "… kustomize overlays; no Helm charts"; since 0.20,
+  // round 2).
   if (common / Math.min(x, y) >= threshold) {
     return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
   }
@@ -363,8 +366,15 @@ function otherTool(a: string, b: string): boolean {
   const na = namesIn(lang(a)), nb = namesIn(lang(b));
   const sa = new Set(na.map(one)), sb = new Set(nb.map(one));
   const onlyA = na.filter((n) => !sb.has(one(n))), onlyB = nb.filter((n) => !sa.has(one(n)));
-  const kind = (n: string) => categoriesOf(n)?.[0];
-  return onlyA.some((x) => onlyB.some((y) => kind(x) !== undefined && kind(x) === kind(y)));
+  // Of one kind: the same first word of their categories, or, for names whose first word is
+  // the vendor ("gcs": google storage bucket, "s3": amazon storage bucket), the same rest.
+  const kind = (n: string) => categoriesOf(n);
+  const same = (x: string, y: string) => {
+    const kx = kind(x), ky = kind(y);
+    if (!kx || !ky) return false;
+    return kx[0] === ky[0] || kx.length > 2 && kx.slice(1).join(" ") === ky.slice(1).join(" ");
+  };
+  return onlyA.some((x) => onlyB.some((y) => same(x, y)));
 }
 
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
@@ -682,7 +692,42 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   // every login)".
   const bare = b.replace(ASIDE, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
-      !updates(a, b) && !ownClause(a, b) || repeatsByExclusion(a, b);
+      !updates(a, b) && !ownClause(a, b) && !otherExcluded(a, b) && !usesOwn(a, b) ||
+    repeatsByExclusion(a, b);
+}
+
+/**
+ * Whether `a` says to use a tool or a capitalised name that `b` does not hold, outside what it
+ * denies ("No Helm charts, use Jsonnet" against "… kustomize overlays; no Helm charts"): a
+ * choice of its own, not a repeat. Since 0.20, round 2.
+ */
+function usesOwn(a: string, b: string): boolean {
+  const t = withoutDenied(statement(a)).replace(CONTRAST_ALL, " ");
+  const used = t.match(USED)?.[1];
+  if (!used) return false;
+  // A name with a capital and a small letter ("Jsonnet") or a tool written small ("jsonnet"),
+  // not an acronym ("CSS custom properties": what `b`'s words are written in).
+  const named = /^[A-Z][A-Za-z0-9]*[a-z]/.test(used) ||
+    used === used.toLowerCase() && namesIn(used).length > 0;
+  const wb = contentWords(b);
+  return named && [...contentWords(used)].some((w) => !wb.has(w));
+}
+
+/** A forbidden action and its object: "never log tokens to Sentry" → "log", "tokens". */
+const FORBIDDEN_ACT =
+  /\b(?:never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t)\s+([a-z]+)\s+([^,;.!?:—–()]+?)\s+(?:to|in|into|on|onto|from|with|through|via|at|for)\s/i;
+
+/**
+ * Whether `a` and `b` forbid the same action on different things ("never log tokens to Sentry"
+ * against "never log request bodies to Sentry": the objects share no word): two rules, not a
+ * repeat. Since 0.20, round 2.
+ */
+function otherExcluded(a: string, b: string): boolean {
+  const ma = uncasual(statement(a)).match(FORBIDDEN_ACT);
+  const mb = uncasual(statement(b)).match(FORBIDDEN_ACT);
+  if (!ma || !mb || folded(ma[1]) !== folded(mb[1])) return false;
+  const oa = contentWords(ma[2]), ob = contentWords(mb[2]);
+  return oa.size > 0 && ob.size > 0 && ![...oa].some((w) => ob.has(w));
 }
 
 /**
