@@ -693,7 +693,41 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   const bare = b.replace(ASIDE, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
       !updates(a, b) && !ownClause(a, b) && !otherExcluded(a, b) && !usesOwn(a, b) ||
-    repeatsByExclusion(a, b);
+    repeatsByExclusion(a, b) || markedRepeat(a, b);
+}
+
+/**
+ * Whether `a`, which the user marks as known ({@link REPEAT_MARK}: "as we agreed", "remember",
+ * "same as always"), restates `b`: all it affirms (outside its denials and contrasts) is in
+ * `b`, it denies nothing `b` affirms, it names no value, code, tool or capitalised name of its
+ * own outside its denials and no tool or capitalised name of its own in them, and no test of
+ * {@link updateReason} tells a change but an "only" that the denial explains ("Runes only, as
+ * we agreed, no `export let`" against "components are written for Svelte 5 with runes").
+ * Without a stored memory it matches, a marked statement is still proposed. Since 0.20, round 2.
+ */
+function markedRepeat(a: string, b: string): boolean {
+  if (!MARK_ONE.test(a)) return false;
+  const sa = bare(statement(a));
+  const kept = withoutLimit(sa, b);
+  const affirmedText = withoutDenied(kept).replace(CONTRAST_ALL, " ");
+  const affirmed = [...contentWords(affirmedText)];
+  if (!affirmed.length) return false;
+  const wb = new Set(contentWords(b));
+  // The words of `b`'s camelCase names ("SparkSession": "spark", "session").
+  for (const m of b.matchAll(/\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)) {
+    for (const p of m[0].split(/(?=[A-Z])/)) for (const w of contentWords(p)) wb.add(w);
+  }
+  if (!affirmed.every((w) => wb.has(w))) return false;
+  const vb = values(b);
+  if ([...values(kept)].some((v) => !vb.has(v))) return false;
+  if ([...codeOf(affirmedText)].some((w) => !wb.has(w))) return false;
+  const plainA = sa.replace(/`[^`]*`/g, " ");
+  const names = wordsOfNames([...namesIn(plainA), ...capitalNames(plainA)], new Set());
+  if ([...names].some((w) => !wb.has(w))) return false;
+  const pb = polarity(b), pa = polarity(a);
+  if ([...pa.excluded].some((w) => pb.affirmed.has(w) && !pb.excluded.has(w))) return false;
+  const why = updateReason(a, b);
+  return why === undefined || why === "only";
 }
 
 /**
