@@ -429,7 +429,7 @@ function withoutDenied(text: string): string {
  * point or a colon between digits is part of a version or a time ("no 1.22 features").
  */
 const DENIED = new RegExp(
-  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)` +
+  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d)|(?<=\\w)\\.(?=\\w))*)` +
     // A clause that only points back at what is denied ("no property hooks, those are 8.4"):
     // part of the denial (since 0.20, round 2).
     `(?:,\\s*(?:those|these|they|that|which|both)(?:'re|'s|\\s+(?:are|is|were|was|came|come|need|needs|require|requires|belong|landed|arrived))\\b(?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)?`,
@@ -1142,7 +1142,19 @@ function sameExclusion(a: string, b: string): boolean {
   }
   const named = (w: string) => names.has(w) && !plain.has(w);
   if (!common.some(named)) return false;
-  const covered = [...pb.excluded].filter((w) => pa.excluded.has(w)).length;
+  // A member of an excluded class is excluded with it ("Input.GetKey" with "UnityEngine.Input":
+  // the code name whose first part is the other's last; since 0.20, round 2).
+  const members = new Set<string>();
+  for (const w of pb.excluded) {
+    const ps = w.split(/[./:#]+/);
+    if (ps.length < 2) continue;
+    const last = ps[ps.length - 1];
+    if ([...pa.excluded].some((v) => /[./:#]/.test(v) && v.split(/[./:#]+/)[0] === last)) {
+      members.add(w);
+      for (const p of codeParts(w)) members.add(p);
+    }
+  }
+  const covered = [...pb.excluded].filter((w) => pa.excluded.has(w) || members.has(w)).length;
   if (covered * 3 < pb.excluded.size * 2) return false;
   const inB = new Set([...pb.excluded, ...pb.affirmed]);
   for (const w of pb.affirmed) for (const p of codeParts(w)) inB.add(p);
