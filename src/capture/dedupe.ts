@@ -134,6 +134,11 @@ function sharedWithParts(a: string, b: string): { common: number; x: number; y: 
  */
 function hasWord(words: ReadonlySet<string>, w: string): boolean {
   if (words.has(w)) return true;
+  // A file named by its path's end ("commands.rs" and "src-tauri/src/commands.rs"; since 0.20,
+  // round 2).
+  if (/^[\w-]+\.[a-z0-9]+$/.test(w)) {
+    for (const x of words) if (x.endsWith(`/${w}`)) return true;
+  }
   if (!/^[a-z][a-z0-9]{2,}_$/.test(w)) return false;
   const stem = w.slice(0, -1);
   for (const x of words) if (x.startsWith(stem)) return true;
@@ -181,7 +186,7 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // `a` names code or a quoted name `b` does not ("run `php artisan horizon:terminate`",
   // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
   const wb = contentWords(b);
-  if ([...codeOf(a)].some((w) => !wb.has(w) && !excludedValue(w, a))) return false;
+  if ([...codeOf(a)].some((w) => !hasWord(wb, w) && !excludedValue(w, a))) return false;
   // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
   // evidence of one topic: half the smaller text's words suffice.
   // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
