@@ -187,6 +187,12 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
   const wb = contentWords(b);
   if ([...codeOf(a)].some((w) => !hasWord(wb, w) && !excludedValue(w, a))) return false;
+  // A directory written with its slash that `b` does not name, outside what `a` excludes
+  // ("k8s config lives in infra/" against "… lives in deploy/"; since 0.20, round 2).
+  const kept = withoutDenied(a.replace(ASIDE, " ")).replace(CONTRAST_ALL, " ");
+  for (const m of kept.matchAll(/(?<![\w/.-])([a-z][\w.-]*)\/(?![\w*])/gi)) {
+    if ([...contentWords(m[1])].some((w) => !wb.has(w))) return false;
+  }
   // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
   // evidence of one topic: half the smaller text's words suffice.
   // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
@@ -349,8 +355,12 @@ function capitalNames(text: string): string[] {
  * convention" against "follow Conventional Commits"); words compared in any case.
  */
 function otherName(a: string, b: string): boolean {
+  // A dotted name names its parts too ("System.Console" names "Console"; since 0.20, round 2).
   const lower = (t: string) =>
-    new Set(uncasual(t).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/^[./-]+|[./-]+$/g, "")));
+    new Set(
+      uncasual(t).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/^[./-]+|[./-]+$/g, ""))
+        .flatMap((w) => /^[a-z]\w*(?:\.[a-z]\w*)+$/.test(w) ? [w, ...w.split(".")] : [w]),
+    );
   const wa = lower(a), wb = lower(b);
   const onlyA = capitalNames(a).filter((n) => !wb.has(n));
   const onlyB = capitalNames(b).filter((n) => !wa.has(n));
@@ -434,7 +444,7 @@ function withoutDenied(text: string): string {
  * point or a colon between digits is part of a version or a time ("no 1.22 features").
  */
 const DENIED = new RegExp(
-  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d)|(?<=\\w)\\.(?=\\w))*)` +
+  `(?:${DENIAL.source})((?:\`[^\`]*\`|[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d)|(?<=\\w)\\.(?=\\w))*)` +
     // A clause that only points back at what is denied ("no property hooks, those are 8.4"):
     // part of the denial (since 0.20, round 2).
     `(?:,\\s*(?:those|these|they|that|which|both)(?:'re|'s|\\s+(?:are|is|were|was|came|come|need|needs|require|requires|belong|landed|arrived))\\b(?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)?`,
@@ -552,8 +562,11 @@ export function updateReason(a: string, b: string): string | undefined {
   // "never use pnpm" against "use pnpm, not npm": what `b` chooses, `a` denies.
   if (cb && !ca) {
     const chosen = [...contentWords(cb[1])], denied = new Set<string>();
-    for (const m of denialCore(a).matchAll(DENIED)) {
-      for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+    // Of its statement: after a marker, ", never use pnpm" is no contrast (since 0.20, round 2).
+    for (const t of [a, statement(a)]) {
+      for (const m of denialCore(t).matchAll(DENIED)) {
+        for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+      }
     }
     if (chosen.length && chosen.every((w) => denied.has(w))) return "reversed";
   }
