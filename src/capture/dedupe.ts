@@ -189,10 +189,14 @@ function repeats(a: string, b: string, threshold: number): boolean {
   if ([...codeOf(a)].some((w) => !hasWord(wb, w) && !excludedValue(w, a))) return false;
   // A directory written with its slash that `b` does not name, outside what `a` excludes
   // ("k8s config lives in infra/" against "… lives in deploy/"; since 0.20, round 2).
-  const kept = withoutDenied(a.replace(ASIDE, " ")).replace(CONTRAST_ALL, " ");
-  for (const m of kept.matchAll(/(?<![\w/.-])([a-z][\w.-]*)\/(?![\w*])/gi)) {
-    if ([...contentWords(m[1])].some((w) => !wb.has(w))) return false;
-  }
+  const ownDir = () => {
+    if (!a.includes("/")) return false;
+    const kept = withoutDenied(a.replace(ASIDE, " ")).replace(CONTRAST_ALL, " ");
+    for (const m of kept.matchAll(/(?<![\w/.-])([a-z][\w.-]*)\/(?![\w*])/gi)) {
+      if ([...contentWords(m[1])].some((w) => !wb.has(w))) return true;
+    }
+    return false;
+  };
   // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
   // evidence of one topic: half the smaller text's words suffice.
   // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
@@ -204,11 +208,11 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // Helm charts, use Jsonnet" is not "… kustomize overlays; no Helm charts"; since 0.20,
   // round 2).
   if (common / Math.min(x, y) >= threshold) {
-    return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+    return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER && !ownDir();
   }
   const keys = sharedKeys(a, wb);
   return keys > 0 && common > keys && common / Math.min(x, y) >= NEAR_DUPLICATE_WITH_KEY &&
-    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER_WITH_KEY && !namesOwn(a, b);
+    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER_WITH_KEY && !namesOwn(a, b) && !ownDir();
 }
 
 /** The share of the larger text's words needed beside a shared code name ({@link keyNames}). */
