@@ -8,7 +8,9 @@
  * reversed choice, another thing used, owner, tool, name or word of a set, an exception, a
  * permission, a denial, a contrast) or says something of its own beside the repeat; or, in
  * other words, excluding the same named thing and adding nothing ({@link repeatsByExclusion},
- * since 0.20: "don't reach for pandas" against "transforms use polars, not pandas"). The daemon's
+ * since 0.20: "don't reach for pandas" against "transforms use polars, not pandas"); or marked
+ * by the user as known and holding nothing the stored memory does not ({@link markedRepeat},
+ * since 0.20, round 2: "Runes only, as we agreed, no `export let`"). The daemon's
  * sink (sink.ts) applies it to the neighbours the service's own search finds and to the pending
  * proposals.
  * @module

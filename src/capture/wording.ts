@@ -2,8 +2,8 @@
  * How developers word the same thing, for the near-duplicate check of dedupe.ts: casual
  * spellings read as the words they stand for ("w/o" is "without", "thru" is "through", "pls"
  * is "please", "b/c" is "because"), words of one meaning in a coding session folded to one
- * ("screenshot", "img" and "picture" are "image"; "execute" is "run"; "creds" are
- * "credentials"), and the sets of words that name *different* things in the same place of a
+ * ("screenshot", "img" and "picture" are "image"; "execute" is "run"; "creds" and "secrets"
+ * are "credentials", a "stanza" is a "block", "deps" "dependencies"), and the sets of words that name *different* things in the same place of a
  * statement ("staging" and "production", "unit" and "integration", "iOS" and "Android",
  * "hourly" and "nightly"): a statement that puts one where the stored memory has another
  * changes it.
