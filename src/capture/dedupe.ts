@@ -8,7 +8,9 @@
  * reversed choice, another thing used, owner, tool, name or word of a set, an exception, a
  * permission, a denial, a contrast) or says something of its own beside the repeat; or, in
  * other words, excluding the same named thing and adding nothing ({@link repeatsByExclusion},
- * since 0.20: "don't reach for pandas" against "transforms use polars, not pandas"). The daemon's
+ * since 0.20: "don't reach for pandas" against "transforms use polars, not pandas"); or marked
+ * by the user as known and holding nothing the stored memory does not ({@link markedRepeat},
+ * since 0.20, round 2: "Runes only, as we agreed, no `export let`"). The daemon's
  * sink (sink.ts) applies it to the neighbours the service's own search finds and to the pending
  * proposals.
  * @module
@@ -134,6 +136,11 @@ function sharedWithParts(a: string, b: string): { common: number; x: number; y: 
  */
 function hasWord(words: ReadonlySet<string>, w: string): boolean {
   if (words.has(w)) return true;
+  // A file named by its path's end ("commands.rs" and "src-tauri/src/commands.rs"; since 0.20,
+  // round 2).
+  if (/^[\w-]+\.[a-z0-9]+$/.test(w)) {
+    for (const x of words) if (x.endsWith(`/${w}`)) return true;
+  }
   if (!/^[a-z][a-z0-9]{2,}_$/.test(w)) return false;
   const stem = w.slice(0, -1);
   for (const x of words) if (x.startsWith(stem)) return true;
@@ -181,7 +188,17 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // `a` names code or a quoted name `b` does not ("run `php artisan horizon:terminate`",
   // "--account=vision-gpu", "the account \"Tabtamer Labs\""): a detail of its own.
   const wb = contentWords(b);
-  if ([...codeOf(a)].some((w) => !wb.has(w) && !excludedValue(w, a))) return false;
+  if ([...codeOf(a)].some((w) => !hasWord(wb, w) && !excludedValue(w, a))) return false;
+  // A directory written with its slash that `b` does not name, outside what `a` excludes
+  // ("k8s config lives in infra/" against "… lives in deploy/"; since 0.20, round 2).
+  const ownDir = () => {
+    if (!a.includes("/")) return false;
+    const kept = withoutDenied(a.replace(ASIDE, " ")).replace(CONTRAST_ALL, " ");
+    for (const m of kept.matchAll(/(?<![\w/.-])([a-z][\w.-]*)\/(?![\w*])/gi)) {
+      if ([...contentWords(m[1])].some((w) => !wb.has(w))) return true;
+    }
+    return false;
+  };
   // The same code name in both ("createStore", "*.server.ts", "COMP-3", "io:format") is strong
   // evidence of one topic: half the smaller text's words suffice.
   // Not the code name alone: a plain word shared beside it ("Fonts go in src/assets" is not
@@ -189,12 +206,15 @@ function repeats(a: string, b: string, threshold: number): boolean {
   // Nor when `a` names a tool or a name with a capital that `b` does not, outside what it
   // denies ("pantry_flutter uses Riverpod for state: no setState in feature widgets" is not
   // "setState is fine only in small leaf widgets").
+  // Nor when `a` names a tool or a capitalised name of its own outside what it denies ("No
+  // Helm charts, use Jsonnet" is not "… kustomize overlays; no Helm charts"; since 0.20,
+  // round 2).
   if (common / Math.min(x, y) >= threshold) {
-    return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER;
+    return common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER && !ownDir();
   }
   const keys = sharedKeys(a, wb);
   return keys > 0 && common > keys && common / Math.min(x, y) >= NEAR_DUPLICATE_WITH_KEY &&
-    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER_WITH_KEY && !namesOwn(a, b);
+    common / Math.max(x, y) >= NEAR_DUPLICATE_OF_LARGER_WITH_KEY && !namesOwn(a, b) && !ownDir();
 }
 
 /** The share of the larger text's words needed beside a shared code name ({@link keyNames}). */
@@ -341,8 +361,12 @@ function capitalNames(text: string): string[] {
  * convention" against "follow Conventional Commits"); words compared in any case.
  */
 function otherName(a: string, b: string): boolean {
+  // A dotted name names its parts too ("System.Console" names "Console"; since 0.20, round 2).
   const lower = (t: string) =>
-    new Set(uncasual(t).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/^[./-]+|[./-]+$/g, "")));
+    new Set(
+      uncasual(t).split(/[^a-z0-9_@./-]+/).map((w) => w.replace(/^[./-]+|[./-]+$/g, ""))
+        .flatMap((w) => /^[a-z]\w*(?:\.[a-z]\w*)+$/.test(w) ? [w, ...w.split(".")] : [w]),
+    );
   const wa = lower(a), wb = lower(b);
   const onlyA = capitalNames(a).filter((n) => !wb.has(n));
   const onlyB = capitalNames(b).filter((n) => !wa.has(n));
@@ -355,14 +379,23 @@ function otherName(a: string, b: string): boolean {
  * "Jenkins": continuous integration). Names in one spelling ("postgres" is "postgresql").
  */
 function otherTool(a: string, b: string): boolean {
-  const one = (n: string) => formOf(n);
+  // A binding of a tool is the tool ("PySpark" is Spark's, "NodeJS" Node's).
+  const one = (n: string) =>
+    formOf(n.toLowerCase().replace(/^py(?=[a-z]{3})|(?<=[a-z]{3})\.?js$/, ""));
   // "Go" with a capital inside a sentence is the language ("go" is a verb).
   const lang = (t: string) => t.replace(/(?<=\S\s+)Go\b/g, "golang");
   const na = namesIn(lang(a)), nb = namesIn(lang(b));
   const sa = new Set(na.map(one)), sb = new Set(nb.map(one));
   const onlyA = na.filter((n) => !sb.has(one(n))), onlyB = nb.filter((n) => !sa.has(one(n)));
-  const kind = (n: string) => categoriesOf(n)?.[0];
-  return onlyA.some((x) => onlyB.some((y) => kind(x) !== undefined && kind(x) === kind(y)));
+  // Of one kind: the same first word of their categories, or, for names whose first word is
+  // the vendor ("gcs": google storage bucket, "s3": amazon storage bucket), the same rest.
+  const kind = (n: string) => categoriesOf(n);
+  const same = (x: string, y: string) => {
+    const kx = kind(x), ky = kind(y);
+    if (!kx || !ky) return false;
+    return kx[0] === ky[0] || kx.length > 2 && kx.slice(1).join(" ") === ky.slice(1).join(" ");
+  };
+  return onlyA.some((x) => onlyB.some((y) => same(x, y)));
 }
 
 /** Whether `text` denies what it states ({@link DENIAL}, outside a reply's "no," and a contrast). */
@@ -417,7 +450,10 @@ function withoutDenied(text: string): string {
  * point or a colon between digits is part of a version or a time ("no 1.22 features").
  */
 const DENIED = new RegExp(
-  `(?:${DENIAL.source})((?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)`,
+  `(?:${DENIAL.source})((?:\`[^\`]*\`|[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d)|(?<=\\w)\\.(?=\\w))*)` +
+    // A clause that only points back at what is denied ("no property hooks, those are 8.4"):
+    // part of the denial (since 0.20, round 2).
+    `(?:,\\s*(?:those|these|they|that|which|both)(?:'re|'s|\\s+(?:are|is|were|was|came|come|need|needs|require|requires|belong|landed|arrived))\\b(?:[^,;.!?:—–()]|(?<=\\d)[.:](?=\\d))*)?`,
   "gi",
 );
 
@@ -435,6 +471,16 @@ function deniesOf(d: string, o: string): boolean {
     for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
   }
   if (!denied.size) return true;
+  // What `o` excludes too is the same exclusion ("we don't burn cluster hours on unit tests"
+  // against "unit tests run locally, not on a cluster"), not a denial of `o` (since 0.20,
+  // round 2).
+  const lo = uncasual(o);
+  const excluded = new Set<string>();
+  for (const m of lo.matchAll(CONTRAST_ALL)) for (const w of contentWords(m[1])) excluded.add(w);
+  for (const m of lo.replace(CONTRAST_ALL, " ").matchAll(DENIED)) {
+    for (const w of contentWords(m[m.length - 1] ?? "")) excluded.add(w);
+  }
+  if ([...denied].some((w) => excluded.has(w))) return false;
   const said = new Set<string>();
   for (const w of contentWords(denialCore(o).replace(DENIED, " "))) {
     for (const x of [w, ...wordsOfCompound(w), ...partsOf(w)]) said.add(x);
@@ -522,8 +568,11 @@ export function updateReason(a: string, b: string): string | undefined {
   // "never use pnpm" against "use pnpm, not npm": what `b` chooses, `a` denies.
   if (cb && !ca) {
     const chosen = [...contentWords(cb[1])], denied = new Set<string>();
-    for (const m of denialCore(a).matchAll(DENIED)) {
-      for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+    // Of its statement: after a marker, ", never use pnpm" is no contrast (since 0.20, round 2).
+    for (const t of [a, statement(a)]) {
+      for (const m of denialCore(t).matchAll(DENIED)) {
+        for (const w of contentWords(m[m.length - 1] ?? "")) denied.add(w);
+      }
     }
     if (chosen.length && chosen.every((w) => denied.has(w))) return "reversed";
   }
@@ -558,15 +607,17 @@ export function updateReason(a: string, b: string): string | undefined {
   // "applied only by Atlantis, not with make apply" against "apply it with make apply": what
   // `b` does (outside a contrast of its own) is what `a` now excludes, and `a` says instead
   // something `b` does not.
-  const xa = a.match(CONTRAST);
+  // Of the statement: a story told after the contrast is not what it excludes.
+  const xa = statement(a).match(CONTRAST);
   if (xa) {
     // What `b` does: its statement, without its reasons, asides in parentheses and contrasts
     // ("use pnpm, not npm (npm rewrites the lockfile)" does not do npm).
+    // Nor what `b` denies: "never through env blocks" does not do env (since 0.20, round 2).
     const wb = contentWords(
-      statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " "),
+      withoutDenied(statement(b).replace(ASIDE, " ").replace(CONTRAST_ALL, " ")),
     );
     const excluded = [...contentWords(xa[1])];
-    const rest = [...contentWords(a.replace(xa[0], " "))];
+    const rest = [...contentWords(statement(a).replace(xa[0], " "))];
     if (
       excluded.some((w) => wb.has(w)) && rest.some((w) => !wb.has(w))
     ) return "contrast";
@@ -665,7 +716,76 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   // every login)".
   const bare = b.replace(ASIDE, " ");
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
-      !updates(a, b) && !ownClause(a, b) || repeatsByExclusion(a, b);
+      !updates(a, b) && !ownClause(a, b) && !otherExcluded(a, b) && !usesOwn(a, b) ||
+    repeatsByExclusion(a, b) || markedRepeat(a, b);
+}
+
+/**
+ * Whether `a`, which the user marks as known ({@link REPEAT_MARK}: "as we agreed", "remember",
+ * "same as always"), restates `b`: all it affirms (outside its denials and contrasts) is in
+ * `b`, it denies nothing `b` affirms, it names no value, code, tool or capitalised name of its
+ * own outside its denials and no tool or capitalised name of its own in them, and no test of
+ * {@link updateReason} tells a change but an "only" that the denial explains ("Runes only, as
+ * we agreed, no `export let`" against "components are written for Svelte 5 with runes").
+ * Without a stored memory it matches, a marked statement is still proposed. Since 0.20, round 2.
+ */
+function markedRepeat(a: string, b: string): boolean {
+  if (!MARK_ONE.test(a)) return false;
+  const sa = bare(statement(a));
+  const kept = withoutLimit(sa, b);
+  const affirmedText = withoutDenied(kept).replace(CONTRAST_ALL, " ");
+  const affirmed = [...contentWords(affirmedText)];
+  if (!affirmed.length) return false;
+  const wb = new Set(contentWords(b));
+  // The words of `b`'s camelCase names ("SparkSession": "spark", "session").
+  for (const m of b.matchAll(/\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)) {
+    for (const p of m[0].split(/(?=[A-Z])/)) for (const w of contentWords(p)) wb.add(w);
+  }
+  if (!affirmed.every((w) => wb.has(w))) return false;
+  const vb = values(b);
+  if ([...values(kept)].some((v) => !vb.has(v))) return false;
+  if ([...codeOf(affirmedText)].some((w) => !wb.has(w))) return false;
+  const plainA = sa.replace(/`[^`]*`/g, " ");
+  const names = wordsOfNames([...namesIn(plainA), ...capitalNames(plainA)], new Set());
+  if ([...names].some((w) => !wb.has(w))) return false;
+  const pb = polarity(b), pa = polarity(a);
+  if ([...pa.excluded].some((w) => pb.affirmed.has(w) && !pb.excluded.has(w))) return false;
+  const why = updateReason(a, b);
+  return why === undefined || why === "only";
+}
+
+/**
+ * Whether `a` says to use a tool or a capitalised name that `b` does not hold, outside what it
+ * denies ("No Helm charts, use Jsonnet" against "… kustomize overlays; no Helm charts"): a
+ * choice of its own, not a repeat. Since 0.20, round 2.
+ */
+function usesOwn(a: string, b: string): boolean {
+  const t = withoutDenied(statement(a)).replace(CONTRAST_ALL, " ");
+  const used = t.match(USED)?.[1];
+  if (!used) return false;
+  // A name with a capital and a small letter ("Jsonnet") or a tool written small ("jsonnet"),
+  // not an acronym ("CSS custom properties": what `b`'s words are written in).
+  const named = /^[A-Z][A-Za-z0-9]*[a-z]/.test(used) ||
+    used === used.toLowerCase() && namesIn(used).length > 0;
+  const wb = contentWords(b);
+  return named && [...contentWords(used)].some((w) => !wb.has(w));
+}
+
+/** A forbidden action and its object: "never log tokens to Sentry" → "log", "tokens". */
+const FORBIDDEN_ACT =
+  /\b(?:never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t)\s+([a-z]+)\s+([^,;.!?:—–()]+?)\s+(?:to|in|into|on|onto|from|with|through|via|at|for)\s/i;
+
+/**
+ * Whether `a` and `b` forbid the same action on different things ("never log tokens to Sentry"
+ * against "never log request bodies to Sentry": the objects share no word): two rules, not a
+ * repeat. Since 0.20, round 2.
+ */
+function otherExcluded(a: string, b: string): boolean {
+  const ma = uncasual(statement(a)).match(FORBIDDEN_ACT);
+  const mb = uncasual(statement(b)).match(FORBIDDEN_ACT);
+  if (!ma || !mb || folded(ma[1]) !== folded(mb[1])) return false;
+  const oa = contentWords(ma[2]), ob = contentWords(mb[2]);
+  return oa.size > 0 && ob.size > 0 && ![...oa].some((w) => ob.has(w));
 }
 
 /**
@@ -868,7 +988,10 @@ function plainReason(tail: string): boolean {
   const past = PAST.test(x);
   // So is a year ("we lost a week to it in 2023").
   const when = (v: string) => past && /^(?:\d\d:\d\d|(?:19|20)\d\d)$/.test(v);
-  const code = [...codeOf(x)].filter((w) => !when(w));
+  // Code in a story told in the past is how it happened ("somebody leaked a password via
+  // `nomad job inspect` last year"), not a detail the rule states (since 0.20, round 2).
+  const story = past && STORY_START.test(x);
+  const code = [...codeOf(x)].filter((w) => !when(w) && !story);
   const vals = [...values(x)].filter((v) => !when(v));
   if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
@@ -1043,7 +1166,19 @@ function sameExclusion(a: string, b: string): boolean {
   }
   const named = (w: string) => names.has(w) && !plain.has(w);
   if (!common.some(named)) return false;
-  const covered = [...pb.excluded].filter((w) => pa.excluded.has(w)).length;
+  // A member of an excluded class is excluded with it ("Input.GetKey" with "UnityEngine.Input":
+  // the code name whose first part is the other's last; since 0.20, round 2).
+  const members = new Set<string>();
+  for (const w of pb.excluded) {
+    const ps = w.split(/[./:#]+/);
+    if (ps.length < 2) continue;
+    const last = ps[ps.length - 1];
+    if ([...pa.excluded].some((v) => /[./:#]/.test(v) && v.split(/[./:#]+/)[0] === last)) {
+      members.add(w);
+      for (const p of codeParts(w)) members.add(p);
+    }
+  }
+  const covered = [...pb.excluded].filter((w) => pa.excluded.has(w) || members.has(w)).length;
   if (covered * 3 < pb.excluded.size * 2) return false;
   const inB = new Set([...pb.excluded, ...pb.affirmed]);
   for (const w of pb.affirmed) for (const p of codeParts(w)) inB.add(p);

@@ -2,8 +2,8 @@
  * How developers word the same thing, for the near-duplicate check of dedupe.ts: casual
  * spellings read as the words they stand for ("w/o" is "without", "thru" is "through", "pls"
  * is "please", "b/c" is "because"), words of one meaning in a coding session folded to one
- * ("screenshot", "img" and "picture" are "image"; "execute" is "run"; "creds" are
- * "credentials"), and the sets of words that name *different* things in the same place of a
+ * ("screenshot", "img" and "picture" are "image"; "execute" is "run"; "creds" and "secrets"
+ * are "credentials", a "stanza" is a "block", "deps" "dependencies"), and the sets of words that name *different* things in the same place of a
  * statement ("staging" and "production", "unit" and "integration", "iOS" and "Android",
  * "hourly" and "nightly"): a statement that puts one where the stored memory has another
  * changes it.
@@ -58,7 +58,7 @@ const SAME = [
   "call invoke",
   "publish release ship",
   "merge land",
-  "credential creds cred",
+  "credential creds cred secret",
   "function fn func",
   "package pkg pkgs",
   "library lib libs",
@@ -86,6 +86,14 @@ const SAME = [
   "staging stg",
   "approval approve",
   "database db dbs",
+  "block stanza",
+  "configuration config cfg conf",
+  "dependency deps dep",
+  "directory dir dirs folder",
+  "kubernetes k8s kube",
+  "environment env",
+  "argument arg args",
+  "message msg msgs",
 ];
 
 /** Folded word (as dedupe.ts folds it) → the word of its group. */
