@@ -16,6 +16,12 @@
  * import runs, `/healthz`, a list and a search are asked in turn (one every 50 ms, from a
  * worker): their latency is the daemon's responsiveness during long jobs. `import_cpu_s` is
  * the process's CPU time during the import (less skewed than wall time on a shared machine).
+ * `search_*` are the first searches after the imports (and the quiet spell below), over HTTP
+ * from this process. Then the same searches again, each asked three ways in turn, so that all
+ * meet the database in one state (since 0.20): over HTTP from this process
+ * (`search_inturn_*`), over HTTP from a worker thread, a client with its own event loop as a
+ * real client in another process has (`search_worker_*`), and the service called directly
+ * (`direct_inturn_*`): their differences are what HTTP and the client add.
  * `direct_*` is the baseline of the search figures, measured in the same run: direct calls of
  * the service (no HTTP), alternating the search call as it ships (prepared per connection on
  * server Postgres) with an unnamed statement (`direct_unprepared_*`, as before 2026-11-25).
@@ -194,6 +200,15 @@ interface Row {
   search_p50_ms: number;
   search_p95_ms: number;
   search_p99_ms: number;
+  /** Over HTTP from this process, asked in turn with the two below (after `search_*`). */
+  search_inturn_p50_ms: number;
+  search_inturn_p95_ms: number;
+  /** Over HTTP from a worker thread (its own event loop and heap, as another process). */
+  search_worker_p50_ms: number;
+  search_worker_p95_ms: number;
+  /** The service called directly, in turn with the two above. */
+  direct_inturn_p50_ms: number;
+  direct_inturn_p95_ms: number;
   direct_p50_ms: number;
   direct_p95_ms: number;
   direct_unprepared_p50_ms: number;
@@ -349,6 +364,77 @@ async function directSearches(
   return out;
 }
 
+// A search client in a worker thread: a search per message, its latency (ms) back.
+const SEARCHER = `
+self.onmessage = async (e) => {
+  const t = performance.now();
+  const res = await fetch(e.data.base + "/api/memories/search", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(e.data.input),
+  });
+  if (!res.ok) throw new Error("search answered " + res.status);
+  await res.json();
+  self.postMessage(performance.now() - t);
+};`;
+
+/**
+ * SEARCHES searches, each asked three ways one after the other, in an order that turns: over
+ * HTTP from this process (bench:memory's client, sharing the server's event loop), over HTTP
+ * from a worker thread (a client with its own event loop and heap, as a real client in another
+ * process) and as a direct call of the service. All three meet the database in the same state
+ * (its pool as warm), so their differences are the HTTP path's and the client's; `search_*`,
+ * measured first, also holds the first searches after the worker's renewal.
+ */
+async function searchesInTurn(
+  service: SqlMemoryService,
+  client: MemoryClientClass,
+  base: string,
+): Promise<{ http: number[]; worker: number[]; direct: number[] }> {
+  const src = URL.createObjectURL(new Blob([SEARCHER], { type: "application/javascript" }));
+  const worker = new Worker(src, { type: "module" });
+  let answer: (ms: number) => void = () => {};
+  let fail: (err: unknown) => void = () => {};
+  worker.onmessage = (e) => answer(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    fail(new Error(`the worker's search failed: ${e.message}`));
+  };
+  const out = { http: [] as number[], worker: [] as number[], direct: [] as number[] };
+  try {
+    for (let i = 0; i < SEARCHES; i++) {
+      const q = `${pick(SUBJECTS)} ${pick(OBJECTS)}`;
+      const input = i % 2 ? { query: q, project: pick(PROJECTS), limit: 5 } : { query: q };
+      const ways: (() => Promise<void>)[] = [
+        async () => {
+          const t = performance.now();
+          await client.search(input);
+          out.http.push(performance.now() - t);
+        },
+        async () => {
+          out.worker.push(
+            await new Promise<number>((resolve, reject) => {
+              answer = resolve;
+              fail = reject;
+              worker.postMessage({ base, input });
+            }),
+          );
+        },
+        async () => {
+          const t = performance.now();
+          await service.search(input);
+          out.direct.push(performance.now() - t);
+        },
+      ];
+      for (let k = 0; k < ways.length; k++) await ways[(i + k) % ways.length]();
+    }
+  } finally {
+    worker.terminate();
+    URL.revokeObjectURL(src);
+  }
+  return out;
+}
+
 /**
  * `--scoped`: searches over small scopes as direct calls of the service, the three kinds in
  * turn (global memories; a project's with the global ones; a project's only), SEARCHES of each.
@@ -453,7 +539,8 @@ async function benchOn(
     const pool = await storeOf(server.service).db.query<{ shared_buffers: string }>(
       "show shared_buffers",
     );
-    // Search latency: hierarchical and global queries.
+    // Search latency: hierarchical and global queries, the first SEARCHES after the quiet
+    // spell (the database's worker just renewed: its pool still fills).
     const search: number[] = [];
     for (let i = 0; i < SEARCHES; i++) {
       const q = `${pick(SUBJECTS)} ${pick(OBJECTS)}`;
@@ -461,6 +548,9 @@ async function benchOn(
       await client.search(i % 2 ? { query: q, project: pick(PROJECTS), limit: 5 } : { query: q });
       search.push(performance.now() - t);
     }
+    // The same searches again, each asked three ways in turn: what HTTP adds to a direct call
+    // in one state of the database.
+    const inTurn = await searchesInTurn(server.service, client, server.url);
     const direct = await directSearches(server.service);
     const scoped = values.scoped ? await scopedSearches(server.service) : {};
     // Create latency (embedding, contradiction check, insert with a live HNSW index).
@@ -508,6 +598,12 @@ async function benchOn(
       search_p50_ms: +pct(search, 50).toFixed(2),
       search_p95_ms: +pct(search, 95).toFixed(2),
       search_p99_ms: +pct(search, 99).toFixed(2),
+      search_inturn_p50_ms: +pct(inTurn.http, 50).toFixed(2),
+      search_inturn_p95_ms: +pct(inTurn.http, 95).toFixed(2),
+      search_worker_p50_ms: +pct(inTurn.worker, 50).toFixed(2),
+      search_worker_p95_ms: +pct(inTurn.worker, 95).toFixed(2),
+      direct_inturn_p50_ms: +pct(inTurn.direct, 50).toFixed(2),
+      direct_inturn_p95_ms: +pct(inTurn.direct, 95).toFixed(2),
       direct_p50_ms: +pct(direct.prepared, 50).toFixed(2),
       direct_p95_ms: +pct(direct.prepared, 95).toFixed(2),
       direct_unprepared_p50_ms: +pct(direct.unprepared, 50).toFixed(2),

@@ -6,7 +6,8 @@
  * generated stream, imported in calls of 1,000 through the service, the series settled) and
  * its searches (half global, half a project's hierarchy, the same query stream), called on
  * the service directly, with the steps timed by wrapping them: the corpus statistics
- * (`Store.corpusStats`), the candidates' statement (`Store.candidatesWithDense`), the
+ * (`Store.corpusStats`), the candidates' statement (`Store.candidatesWithDense`; on the embedded
+ * database since 0.20 `Store.checkedCandidatesWithDense`, the embedder check in it), the
  * embedder, the dense encoder's query vector, and what is left (ranking, confidence). Prints
  * one JSON line with the percentiles of each step and of the whole, the process's CPU time a
  * search and the load. `--dir DIR` keeps the database in DIR (made on the first run, reused
@@ -55,8 +56,20 @@ if (values.vector === "off") {
     args[6] = false;
     return orig.apply(this, args);
   };
+  // The embedded database's statement with the embedder check in it (since 0.20).
+  const checked = Store.prototype.checkedCandidatesWithDense;
+  if (checked) {
+    Store.prototype.checkedCandidatesWithDense = function (this: Store, ...args) {
+      args[6] = false;
+      return checked.apply(this, args);
+    };
+  }
 } else if (values.vector !== "on") throw new Error("--vector: on or off");
-for (const m of ["corpusStats", "candidatesWithDense", "candidates"]) wrap(Store.prototype, m);
+for (
+  const m of ["corpusStats", "candidatesWithDense", "checkedCandidatesWithDense", "candidates"]
+) {
+  wrap(Store.prototype, m);
+}
 wrap(BuiltinEmbedder.prototype, "embed");
 
 const size = Number(values.size);

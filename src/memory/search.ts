@@ -37,6 +37,13 @@ export interface SearchDeps {
   embed: (texts: string[]) => Promise<number[][]>;
   /** Refuse when the stored vectors are another embedder's (maintenance). */
   assertVectorsUsable: () => Promise<void>;
+  /**
+   * Where each statement is a message to another thread (the embedded database's worker), the
+   * check of the recorded embedder is part of the candidates' statement, and this is called
+   * when that statement found it to be the configured one; null: the check is a read of its
+   * own beside the search (server Postgres: another pooled connection).
+   */
+  usableInStatement: (() => void) | null;
   /** The word vectors (the confidence's, and the re-rank's). */
   vectors: () => Promise<WordVectors>;
   /** Whether the word vectors re-rank the builtin embedder's candidates. */
@@ -56,8 +63,10 @@ export async function searchMemories(
   const q = validateSearch(input);
   // The check that the stored vectors are usable is one round trip of its own: on server
   // Postgres it runs beside the search (another pooled connection) rather than before it,
-  // and its error, when there is one, is the answer.
-  const usable = d.assertVectorsUsable();
+  // and its error, when there is one, is the answer. On the embedded database it is part of
+  // the candidates' statement (below), one message to the database's worker instead of two.
+  const inStatement = d.usableInStatement;
+  const usable = inStatement ? null : d.assertVectorsUsable();
   // Without project and scope, search covers global memories only: an agent outside a
   // project never sees other projects' memories.
   const scope: ScopeFilter = q.scope === "all"
@@ -91,7 +100,8 @@ export async function searchMemories(
   ]).then(async ([[embedding], stats, dq]) => {
     const lexical = stats ? lexicalQuery(groups, stats) : null;
     if (!dq) {
-      const candidates = await d.store.candidates(
+      const check = inStatement ? d.assertVectorsUsable() : null;
+      const read = d.store.candidates(
         embedding,
         lexical,
         scope,
@@ -99,21 +109,43 @@ export async function searchMemories(
         now,
         mode !== "lexical",
       );
-      return { candidates, leg: null };
+      read.catch(() => {});
+      await check;
+      return { candidates: await read, leg: null };
     }
     // With a dense leg of its own (the builtin embedder, whose vector is lexical) the
     // embedding's nearest neighbours are not read, unless the query names an identifier (then
     // ranked without the dense leg): on every seen set no hit of the first 5 came from them
     // alone, and their HNSW walk was half of the statement's pages (docs/performance.md,
     // "0.19"). The lexical side's candidates keep their similarity.
-    const both = await d.store.candidatesWithDense(
+    const denseRead = { vector: dq.query, k: DENSE_CANDIDATES };
+    const withVector = namesIdentifier(queryTerms);
+    let both = inStatement
+      ? await d.store.checkedCandidatesWithDense(
+        embedding,
+        lexical,
+        scope,
+        RECALL_CANDIDATES,
+        now,
+        denseRead,
+        withVector,
+        d.embedder,
+      )
+      : null;
+    if (inStatement) {
+      // Not read: the recorded embedder is another (the check's error is the answer), none
+      // yet, or there was no lexical side.
+      if (both) inStatement();
+      else await d.assertVectorsUsable();
+    }
+    both ??= await d.store.candidatesWithDense(
       embedding,
       lexical,
       scope,
       RECALL_CANDIDATES,
       now,
-      { vector: dq.query, k: DENSE_CANDIDATES },
-      namesIdentifier(queryTerms),
+      denseRead,
+      withVector,
     );
     return { candidates: both.candidates, leg: { ...dq, near: both.near } };
   });

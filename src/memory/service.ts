@@ -526,6 +526,10 @@ export class SqlMemoryService implements MemoryService {
       embedder: this.#embedder.info,
       embed: (texts) => this.#embed(texts),
       assertVectorsUsable: () => this.#assertVectorsUsable(),
+      // As #assertVectorsUsable when the record is the configured embedder.
+      usableInStatement: this.#store.capabilities.batchedCreate
+        ? () => this.#stored = this.#embedder.info
+        : null,
       vectors: () => this.#vectors(),
       reranks: this.#wordVectors !== false,
       denseEncoder: this.#denseSearch ? () => this.#denseEncoder() : null,

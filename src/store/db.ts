@@ -85,7 +85,8 @@ export interface DbCapabilities {
    */
   readonly globalVectorIndex: boolean;
   /**
-   * A create's checks, nearest neighbours and insert go as one {@link Db.batch}: each
+   * A create's checks, nearest neighbours and insert go as one {@link Db.batch}, and a
+   * search's check of the recorded embedder goes in its candidates' statement: each
    * statement of the embedded database is a call into WASM or a message to its worker.
    */
   readonly batchedCreate: boolean;

@@ -8,6 +8,7 @@
  */
 import type { Db } from "./db.ts";
 import type { CorpusCache } from "./corpus.ts";
+import type { EmbedderInfo } from "../embed/embedder.ts";
 import {
   type Candidate,
   COLUMNS,
@@ -242,6 +243,20 @@ export interface DenseQuery {
   k: number;
 }
 
+/** The statement of {@link candidatesWithDense}. */
+const SEARCH_DENSE =
+  `select * from mneme_search_dense(${SCOPED_PARAMS}, $16::text::vector, $17::int)`;
+
+/**
+ * {@link SEARCH_DENSE} when the recorded embedder is $18/$19/$20: no row when it is not; when
+ * it is, the function's rows, or one row of nulls when it found nothing (the meta row left
+ * joined to them).
+ */
+const CHECKED_SEARCH_DENSE = `select s.* from mneme_meta meta
+  left join lateral mneme_search_dense(${SCOPED_PARAMS}, $16::text::vector, $17::int) s on true
+  where meta.id = 1 and meta.embedder_provider = $18::text and meta.embedder_model = $19::text
+    and meta.embedder_dimension = $20::int`;
+
 /** Search candidates with the dense leg's ({@link candidatesWithDense}). */
 export interface WithDense {
   /** As {@link candidates} gives them. */
@@ -268,7 +283,46 @@ export async function candidatesWithDense(
   dense: DenseQuery,
   withVector = true,
 ): Promise<WithDense> {
+  return (await withDense(db, cache, vector, lexical, scope, k, now, dense, withVector))!;
+}
+
+/**
+ * {@link candidatesWithDense} with the embedder check in its statement: it reads only when the
+ * recorded embedder is `check` (the meta row, read by the same statement, so that on the
+ * embedded database a search is one message to its worker, not two; docs/performance.md,
+ * "0.20"). Null when the recorded embedder is another or none, and when there is no lexical
+ * side (two reads, not checked here): the caller then checks the record on its own and reads
+ * with {@link candidatesWithDense}.
+ */
+export function checkedCandidatesWithDense(
+  db: Db,
+  cache: CorpusCache,
+  vector: number[],
+  lexical: LexicalQuery | null,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  dense: DenseQuery,
+  withVector: boolean,
+  check: EmbedderInfo,
+): Promise<WithDense | null> {
+  return withDense(db, cache, vector, lexical, scope, k, now, dense, withVector, check);
+}
+
+async function withDense(
+  db: Db,
+  cache: CorpusCache,
+  vector: number[],
+  lexical: LexicalQuery | null,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  dense: DenseQuery,
+  withVector = true,
+  check?: EmbedderInfo,
+): Promise<WithDense | null> {
   if (!lexical || !lexical.terms.length) {
+    if (check) return null;
     const [found, near] = await Promise.all([
       candidates(db, cache, vector, lexical, scope, k, now, withVector),
       denseNearest(db, cache, dense.vector, scope, dense.k, now),
@@ -285,17 +339,22 @@ export async function candidatesWithDense(
       dense_rank: number | null;
     }
   >(
-    `select * from mneme_search_dense(${SCOPED_PARAMS}, $16::text::vector, $17::int)`,
+    check ? CHECKED_SEARCH_DENSE : SEARCH_DENSE,
     [
       ...scopedValues(vector, lexical, scope, k, now, withVector, sizes),
       vectorLiteral(dense.vector),
       dense.k,
+      ...(check ? [check.provider, check.model, check.dimension] : []),
     ],
     { prepare: true },
   );
+  // No row: the recorded embedder is not `check`.
+  if (check && !rows.length) return null;
   const found: Candidate[] = [];
   const near: { rank: number; scored: Scored }[] = [];
   for (const r of rows) {
+    // The checked statement's row of nulls: nothing found.
+    if (r.id === null) continue;
     const memory = toMemory(r);
     if (r.in_hybrid) {
       found.push({ memory, similarity: Number(r.similarity), lexical: Number(r.lexical) });

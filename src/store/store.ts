@@ -352,6 +352,34 @@ export class Store {
     );
   }
 
+  /**
+   * {@link Store.candidatesWithDense} read only when the recorded embedder is `check`, null
+   * otherwise (search.ts, {@link search.checkedCandidatesWithDense}).
+   */
+  checkedCandidatesWithDense(
+    vector: number[],
+    lexical: LexicalQuery | null,
+    scope: ScopeFilter,
+    k: number,
+    now: Date,
+    dense: search.DenseQuery,
+    withVector: boolean,
+    check: EmbedderInfo,
+  ): Promise<search.WithDense | null> {
+    return search.checkedCandidatesWithDense(
+      this.db,
+      this.#corpus,
+      vector,
+      lexical,
+      scope,
+      k,
+      now,
+      dense,
+      withVector,
+      check,
+    );
+  }
+
   /** The dense leg's candidates (search.ts, {@link search.denseNearest}). */
   denseNearest(
     vector: ArrayLike<number>,

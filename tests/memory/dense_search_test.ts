@@ -149,9 +149,10 @@ Deno.test("dense leg: the embedding's nearest are read only for a query naming a
     const target = await seed(on.service);
     const store = storeOf(on.service);
     const withVector: boolean[] = [];
-    const orig = store.candidatesWithDense.bind(store);
-    store.candidatesWithDense = (...args) => {
-      withVector.push(args[6] ?? true);
+    // On PGlite the search's statement carries the embedder check (docs/performance.md, "0.20").
+    const orig = store.checkedCandidatesWithDense.bind(store);
+    store.checkedCandidatesWithDense = (...args) => {
+      withVector.push(args[6]);
       return orig(...args);
     };
     const found = await on.service.search({ query: QUERY, project: "ops", limit: 3 });

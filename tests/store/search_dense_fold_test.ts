@@ -124,8 +124,63 @@ async function check(service: SqlMemoryService, db: Db): Promise<void> {
     for (const n of both.near) {
       assert.equal(n.memory.content, near.find((x) => x.memory.id === n.memory.id)!.memory.content);
     }
+    // With the embedder check in the statement (the embedded database's search): the same
+    // rows when the recorded embedder is the one given, none (null) when it is another.
+    const info = service.embedderInfo;
+    const checked = await store.checkedCandidatesWithDense(
+      vector,
+      lexical,
+      scope,
+      20,
+      now,
+      {
+        vector: dense,
+        k: 15,
+      },
+      true,
+      info,
+    );
+    assert.ok(checked, what);
+    same(checked.near, both.near, `${what}: checked, the dense neighbours`);
+    same(checked.candidates, both.candidates, `${what}: checked, the candidates`);
+    for (const other of [{ ...info, model: "other-model" }, { ...info, dimension: 3 }]) {
+      assert.equal(
+        await store.checkedCandidatesWithDense(
+          vector,
+          lexical,
+          scope,
+          20,
+          now,
+          {
+            vector: dense,
+            k: 15,
+          },
+          true,
+          other,
+        ),
+        null,
+        `${what}: another embedder recorded`,
+      );
+    }
   }
   assert.deepEqual([...kinds].sort(), [false, true], "exact and HNSW reads both checked");
+  // Nothing found, the record checked: no candidate, not null.
+  assert.deepEqual(
+    await store.checkedCandidatesWithDense(
+      vector,
+      lexical,
+      {
+        kind: "project",
+        project: "nowhere",
+      },
+      20,
+      now,
+      { vector: dense, k: 15 },
+      true,
+      service.embedderInfo,
+    ),
+    { candidates: [], near: [] },
+  );
 }
 
 Deno.test("candidatesWithDense on PGlite: the two reads' memories in one statement", async () => {
