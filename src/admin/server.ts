@@ -83,6 +83,9 @@ export function checkExposure(cfg: MemoryConfig): void {
   }
 }
 
+/** How often the expansion worker looks for memories other processes wrote (server Postgres). */
+const EXPANSION_POLL_MS = 600_000;
+
 /**
  * The expansion worker (`MEMORY_EXPANSION`, src/memory/expansion.ts) on capture's model client,
  * started now and told of every write; null when expansion is off.
@@ -107,6 +110,10 @@ function startExpansion(
     ...extra,
   });
   const off = service.onWrite(() => worker.written());
+  // On server Postgres other processes write too (the MCP server in direct mode, a second
+  // daemon): a look every ten minutes. The embedded database has this daemon as its only
+  // writer, and a look would keep it from closing when idle (DATABASE_IDLE_UNLOAD_S).
+  const poll = cfg.databaseUrl ? setInterval(() => worker.written(), EXPANSION_POLL_MS) : undefined;
   log(
     `expansion: on (${model.provider}/${model.model}, at most ${dailyTokens} tokens a day)`,
   );
@@ -115,6 +122,7 @@ function startExpansion(
     worker,
     async close() {
       off();
+      clearInterval(poll);
       await worker.close();
       made.close();
     },
