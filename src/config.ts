@@ -99,6 +99,14 @@ export interface MemoryConfig {
    * again at the next one (about half a second). 0: it stays open.
    */
   databaseIdleUnloadS?: number;
+  /**
+   * `MEMORY_EXPANSION` (default off): the admin daemon has the model configured for capture
+   * (`CAPTURE_MODEL_PROVIDER`, required then) write search phrases for each memory in the
+   * background, indexed beside it and never shown (docs/recall.md, "0.20").
+   */
+  expansion?: boolean;
+  /** `EXPANSION_DAILY_TOKENS` (default 200000): the expansion worker's tokens per UTC day. */
+  expansionDailyTokens?: number;
 }
 
 /**
@@ -107,6 +115,26 @@ export interface MemoryConfig {
  * enough that a laptop's idle daemon holds some 80 MiB less for most of the day.
  */
 export const DEFAULT_IDLE_UNLOAD_S = 600;
+
+/** The expansion worker's default tokens per UTC day (`EXPANSION_DAILY_TOKENS`). */
+export const DEFAULT_EXPANSION_DAILY_TOKENS = 200_000;
+
+/**
+ * The settings of memory expansion the admin daemon checks at start: expansion on needs the
+ * model path of capture (`CAPTURE_MODEL_PROVIDER` other than off), whose client it uses. The
+ * error names both variables.
+ */
+export function checkExpansion(
+  cfg: Pick<MemoryConfig, "expansion">,
+  captureProvider: string | null,
+): void {
+  if (cfg.expansion && !captureProvider) {
+    throw new ConfigError(
+      "MEMORY_EXPANSION=on needs a model: set CAPTURE_MODEL_PROVIDER (subscription, anthropic, " +
+        "openai or ollama; its model, URL and key settings are shared), or set MEMORY_EXPANSION=off",
+    );
+  }
+}
 
 /** A configuration error naming the variable. */
 export class ConfigError extends Error {
@@ -234,5 +262,13 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
     openaiApiKey: env("OPENAI_API_KEY") || undefined,
     importBulk: onOff(env, "IMPORT_BULK", true),
     databaseIdleUnloadS: intVar(env, "DATABASE_IDLE_UNLOAD_S", DEFAULT_IDLE_UNLOAD_S, 0, 604_800),
+    expansion: onOff(env, "MEMORY_EXPANSION", false),
+    expansionDailyTokens: intVar(
+      env,
+      "EXPANSION_DAILY_TOKENS",
+      DEFAULT_EXPANSION_DAILY_TOKENS,
+      1000,
+      100_000_000,
+    ),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `deno run -A --lock=tests/deno.lock tasks/expansion_probe.ts [--sets holdout3,holdout4,paraphrase]
- *   [--expansions DIR] [--prompt FILE]`
+ *   [--expansions DIR] [--prompt FILE] [--product]`
  *
  * A measurement, not a feature: would memories expanded at write time by a model (doc2query:
  * short alternative phrasings indexed beside the content, never shown) lift recall on meaning?
@@ -34,6 +34,14 @@
  * than the plain store at the default floor) and the token cost of the instruction per memory
  * (characters / 4); writes bench/results/expansion-<time>.json.
  *
+ * With `--product`, the third store is **product** instead of rotated: the feature as built
+ * (`MEMORY_EXPANSION`, src/memory/expansion.ts): the memories imported as they are into a service
+ * with expansion on, then expanded by the real worker, whose model is the fake Ollama of
+ * tests/fakes/ replaying the recorded phrases of each memory (tests/fakes/expansions.ts) through
+ * the product's Ollama client; the phrases reach the index and the confidence (calibrated for
+ * expanded memories: src/memory/confidence.ts `expandedConfidence`), never the returned content.
+ * Gains, losses and the leave-one-set-out floor then compare product with plain.
+ *
  * Frozen splits not run yet (`UNRUN_SPLITS` in tasks/paraphrase.ts) are refused: there is no
  * `--frozen-run` here.
  */
@@ -51,6 +59,11 @@ import {
 } from "./paraphrase.ts";
 import { loadVersion, type OpenVersion, openVersion, type Version } from "./lib/versions.ts";
 import type { SearchResult } from "../src/memory/types.ts";
+import { ExpansionWorker } from "../src/memory/expansion.ts";
+import type { SqlMemoryService } from "../src/memory/service.ts";
+import { ollamaCall } from "../src/capture/model.ts";
+import { startFakeOllama } from "../tests/fakes/ollama.ts";
+import { replayExpansions } from "../tests/fakes/expansions.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/expansion_probe.ts " +
   "[--sets holdout3,holdout4,paraphrase] [--expansions DIR] [--prompt FILE]";
@@ -58,7 +71,9 @@ const values = benchArgs(USAGE, {
   sets: { type: "string", default: "holdout3,holdout4,paraphrase" },
   expansions: { type: "string", default: "bench/data/expansions" },
   prompt: { type: "string", default: "tasks/expansion_prompt.md" },
+  product: { type: "boolean", default: false },
 });
+const product = values.product === true;
 const sets = values.sets!.split(",");
 /** A set's splits: `paraphrase` is paraphrase.json's dev and test, a holdout its own split. */
 const splitsOf = (name: string): Split[] =>
@@ -137,10 +152,13 @@ interface PromptRow {
   shares_word: boolean | null;
   plain: Outcome;
   expanded: Outcome;
-  rotated: Outcome;
+  rotated?: Outcome;
+  product?: Outcome;
 }
-type Store = "plain" | "expanded" | "rotated";
-const STORES: Store[] = ["plain", "expanded", "rotated"];
+type Store = "plain" | "expanded" | "rotated" | "product";
+const STORES: Store[] = ["plain", "expanded", product ? "product" : "rotated"];
+/** The store compared with plain in the gains, losses and the leave-one-set-out floor. */
+const VS: Store = product ? "product" : "expanded";
 
 async function ask(
   o: OpenVersion,
@@ -180,12 +198,53 @@ const tree = await loadVersion(new URL("../", import.meta.url), "this tree");
 const asPlain: Version = { ...tree, name: "plain" };
 const asExpanded: Version = { ...tree, name: "expanded" };
 const asRotated: Version = { ...tree, name: "rotated" };
+const asProduct: Version = { ...tree, name: "product" };
 if (tree.mods.recall.DEFAULT_MIN_CONFIDENCE !== FLOORS[0]) {
   throw new Error(
     `the default floor is ${tree.mods.recall.DEFAULT_MIN_CONFIDENCE}, not ${
       FLOORS[0]
     }: update FLOORS`,
   );
+}
+
+/** Product calls and tokens (the fake's usage: characters / 4), over every project. */
+const productCost = { calls: 0, tokens: 0, memories: 0 };
+
+/**
+ * Expand `service`'s memories with the real worker, its model the fake Ollama replaying the
+ * recorded phrases (by content) of `set`.
+ */
+async function expandWithWorker(
+  service: SqlMemoryService,
+  set: ParaphraseSet,
+  ex: Expansions,
+): Promise<void> {
+  const phrases = new Map<string, string[]>();
+  for (const m of [...set.projects.flatMap((p) => p.memories), ...set.globals]) {
+    phrases.set(m.content, ex[m.id].phrases);
+  }
+  const replay = replayExpansions(phrases);
+  const fake = startFakeOllama({ "llama3.2": 0 }, { chat: (b) => replay.answer(b) });
+  const worker: ExpansionWorker = new ExpansionWorker({
+    target: service.expansionTarget(() => worker.report()),
+    call: ollamaCall({ baseUrl: fake.url, model: "llama3.2" }),
+    model: "ollama/llama3.2 (recorded)",
+    dailyTokens: 1e9,
+    log: (l) => console.error(l),
+  });
+  try {
+    await worker.run();
+    const r = worker.report();
+    if (r.dropped || r.last_error) throw new Error(`product: ${JSON.stringify(r)}`);
+    const stats = await service.stats();
+    if (stats.expansion?.waiting) throw new Error(`product: ${stats.expansion.waiting} waiting`);
+    productCost.calls += r.calls;
+    productCost.tokens += r.tokens_today;
+    productCost.memories += stats.expansion?.expanded ?? 0;
+  } finally {
+    await worker.close();
+    await fake.close();
+  }
 }
 
 const rows: PromptRow[] = [];
@@ -220,18 +279,23 @@ for (const name of sets) {
     const opens = {
       plain: await openVersion(asPlain),
       expanded: await openVersion(asExpanded),
-      rotated: await openVersion(asRotated),
-    };
+      ...(product
+        ? { product: await openVersion(asProduct, { expansion: { dailyTokens: 1e9 } }) }
+        : { rotated: await openVersion(asRotated) }),
+    } as Record<Store, Awaited<ReturnType<typeof openVersion>>>;
     const keys = {
       plain: await importProject(opens.plain.service, set, project),
       expanded: await importProject(opens.expanded.service, big, project),
-      rotated: await importProject(opens.rotated.service, control, project),
-    };
+      ...(product
+        ? { product: await importProject(opens.product.service, set, project) }
+        : { rotated: await importProject(opens.rotated.service, control, project) }),
+    } as Record<Store, Map<string, string>>;
+    if (product) await expandWithWorker(opens.product.service as SqlMemoryService, set, ex);
     for (const p of splits.flatMap((split) => promptsOf(set, split, project))) {
       const targets = targetsOf(p);
       flip = !flip;
       const order = flip ? [...STORES].reverse() : STORES;
-      const out = {} as Record<Store, Outcome>;
+      const out = {} as Record<"plain" | "expanded", Outcome> & Partial<Record<Store, Outcome>>;
       for (const k of order) out[k] = await ask(opens[k], keys[k], project, p.text, targets);
       rows.push({
         set: name,
@@ -275,16 +339,16 @@ function summary(group: string, rs: PromptRow[]): Summary {
   const aimed = rs.filter((r) => r.aimed);
   const everyday = rs.filter((r) => !r.aimed);
   const of = (k: Store): Figures => ({
-    tool_hit5: share(aimed, (r) => r[k].tool_hit5),
-    hook_hit: share(aimed, (r) => r[k].hook_hit),
-    everyday_injected: share(everyday, (r) => r[k].injected),
+    tool_hit5: share(aimed, (r) => r[k]!.tool_hit5),
+    hook_hit: share(aimed, (r) => r[k]!.hook_hit),
+    everyday_injected: share(everyday, (r) => r[k]!.injected),
     chars_aimed: Math.round(
-      aimed.reduce((n, r) => n + r[k].injected_chars, 0) / Math.max(1, aimed.length),
+      aimed.reduce((n, r) => n + r[k]!.injected_chars, 0) / Math.max(1, aimed.length),
     ),
     floors: FLOORS.map((floor, i) => ({
       floor,
-      hook_hit: share(aimed, (r) => r[k].floors[i][0]),
-      everyday_injected: share(everyday, (r) => r[k].floors[i][1]),
+      hook_hit: share(aimed, (r) => r[k]!.floors[i][0]),
+      everyday_injected: share(everyday, (r) => r[k]!.floors[i][1]),
     })),
   });
   const ids = (xs: PromptRow[], f: (r: PromptRow) => boolean) =>
@@ -293,13 +357,13 @@ function summary(group: string, rs: PromptRow[]): Summary {
     group,
     aimed: aimed.length,
     everyday: everyday.length,
-    by_store: { plain: of("plain"), expanded: of("expanded"), rotated: of("rotated") },
-    tool_gained: ids(aimed, (r) => !r.plain.tool_hit5 && r.expanded.tool_hit5),
-    tool_lost: ids(aimed, (r) => r.plain.tool_hit5 && !r.expanded.tool_hit5),
-    hook_gained: ids(aimed, (r) => !r.plain.hook_hit && r.expanded.hook_hit),
-    hook_lost: ids(aimed, (r) => r.plain.hook_hit && !r.expanded.hook_hit),
-    everyday_newly_injected: ids(everyday, (r) => !r.plain.injected && r.expanded.injected),
-    everyday_no_longer_injected: ids(everyday, (r) => r.plain.injected && !r.expanded.injected),
+    by_store: Object.fromEntries(STORES.map((k) => [k, of(k)])) as Record<Store, Figures>,
+    tool_gained: ids(aimed, (r) => !r.plain.tool_hit5 && r[VS]!.tool_hit5),
+    tool_lost: ids(aimed, (r) => r.plain.tool_hit5 && !r[VS]!.tool_hit5),
+    hook_gained: ids(aimed, (r) => !r.plain.hook_hit && r[VS]!.hook_hit),
+    hook_lost: ids(aimed, (r) => r.plain.hook_hit && !r[VS]!.hook_hit),
+    everyday_newly_injected: ids(everyday, (r) => !r.plain.injected && r[VS]!.injected),
+    everyday_no_longer_injected: ids(everyday, (r) => r.plain.injected && !r[VS]!.injected),
   };
 }
 
@@ -327,7 +391,7 @@ for (const s of summaries) {
     );
   }
 }
-console.log("\nExpanded against plain, prompts:");
+console.log(`\n${VS === "product" ? "Product" : "Expanded"} against plain, prompts:`);
 console.log("| set | tool +/− | hook +/− | everyday newly injected / no longer |");
 console.log("|---|---|---|---|");
 for (const s of summaries) {
@@ -350,9 +414,7 @@ const loso = sets.length > 1
   ? sets.map((held) => {
     const fit = summary("fit", rows.filter((r) => r.set !== held));
     const target = fit.by_store.plain.everyday_injected;
-    const i = FLOORS.findIndex((_, j) =>
-      fit.by_store.expanded.floors[j].everyday_injected <= target
-    );
+    const i = FLOORS.findIndex((_, j) => fit.by_store[VS].floors[j].everyday_injected <= target);
     const at = i < 0 ? FLOORS.length - 1 : i;
     const here = summaries.find((x) => x.group === held)!;
     return {
@@ -363,8 +425,9 @@ const loso = sets.length > 1
         everyday_injected: here.by_store.plain.everyday_injected,
       },
       expanded_at_floor: {
-        hook_hit: here.by_store.expanded.floors[at].hook_hit,
-        everyday_injected: here.by_store.expanded.floors[at].everyday_injected,
+        store: VS,
+        hook_hit: here.by_store[VS].floors[at].hook_hit,
+        everyday_injected: here.by_store[VS].floors[at].everyday_injected,
       },
     };
   })
@@ -391,6 +454,14 @@ const cost = {
   answer_tokens_mean: Math.round(mean(memoryCosts.map((c) => c.answer_chars)) / 4),
   system_tokens: Math.round(system.length / 4),
 };
+if (product) {
+  console.log(
+    `Product worker: ${productCost.memories} memories expanded in ${productCost.calls} calls, ` +
+      `${productCost.tokens} tokens (the fake's usage, characters / 4): ${
+        Math.round(productCost.tokens / Math.max(1, productCost.memories))
+      } a memory`,
+  );
+}
 console.log(
   `\nToken cost per memory (characters / 4), over ${cost.memories} memories: prompt ` +
     `${cost.prompt_tokens_mean} (of which the instruction ${cost.system_tokens}), answer ` +
@@ -408,6 +479,14 @@ const out = {
   stand_in: "expanded content = content + '\\n' + phrases.join('; '); rotated: the phrases " +
     "of another memory of the same project (or globals), rotated by half the list",
   token_cost: cost,
+  ...(product
+    ? {
+      product:
+        "the third store is the feature as built: expansion on, the real worker and index, " +
+        "the fake Ollama replaying the recorded phrases (rotated not run)",
+      product_cost: productCost,
+    }
+    : {}),
   floors: FLOORS,
   summaries,
   leave_one_set_out: loso,

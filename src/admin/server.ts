@@ -17,11 +17,18 @@ import { claimOwner, type OwnerClaim } from "../common/owner.ts";
 import { safeEnv } from "../common/env.ts";
 import { TASK_VAR } from "../common/launcher.ts";
 import { VERSION } from "../version.ts";
-import { captureTranscriptsDir } from "../config.ts";
+import {
+  captureTranscriptsDir,
+  checkExpansion,
+  DEFAULT_EXPANSION_DAILY_TOKENS,
+} from "../config.ts";
+import { ExpansionWorker, type ExpansionWorkerOptions } from "../memory/expansion.ts";
+import { captureModelCall } from "../capture/config.ts";
 import { Inbox } from "../memory/inbox.ts";
 import {
   captureAutoAccept,
   captureMinConfidence,
+  type CaptureModelConfig,
   captureModelConfig,
 } from "../capture/settings.ts";
 import { startCapture } from "../capture/service.ts";
@@ -54,6 +61,8 @@ export interface AdminServer {
   port: number;
   /** The service (after startup). */
   service: SqlMemoryService;
+  /** The expansion worker (`MEMORY_EXPANSION=on`), or null. */
+  expansion: ExpansionWorker | null;
   /** Stop serving and close the database. */
   close(): Promise<void>;
 }
@@ -74,6 +83,52 @@ export function checkExposure(cfg: MemoryConfig): void {
   }
 }
 
+/** How often the expansion worker looks for memories other processes wrote (server Postgres). */
+const EXPANSION_POLL_MS = 600_000;
+
+/**
+ * The expansion worker (`MEMORY_EXPANSION`, src/memory/expansion.ts) on capture's model client,
+ * started now and told of every write; null when expansion is off.
+ */
+function startExpansion(
+  service: SqlMemoryService,
+  cfg: MemoryConfig,
+  model: CaptureModelConfig,
+  log: (line: string) => void,
+  extra: Partial<Omit<ExpansionWorkerOptions, "target" | "call" | "model">> = {},
+): { worker: ExpansionWorker; close(): Promise<void> } | null {
+  if (!cfg.expansion) return null;
+  const made = captureModelCall(model, safeEnv);
+  if (!made) return null; // checkExpansion refused this configuration already
+  const dailyTokens = cfg.expansionDailyTokens ?? DEFAULT_EXPANSION_DAILY_TOKENS;
+  const worker: ExpansionWorker = new ExpansionWorker({
+    target: service.expansionTarget(() => worker.report()),
+    call: made.call,
+    model: `${model.provider}/${model.model}`,
+    dailyTokens,
+    log,
+    ...extra,
+  });
+  const off = service.onWrite(() => worker.written());
+  // On server Postgres other processes write too (the MCP server in direct mode, a second
+  // daemon): a look every ten minutes. The embedded database has this daemon as its only
+  // writer, and a look would keep it from closing when idle (DATABASE_IDLE_UNLOAD_S).
+  const poll = cfg.databaseUrl ? setInterval(() => worker.written(), EXPANSION_POLL_MS) : undefined;
+  log(
+    `expansion: on (${model.provider}/${model.model}, at most ${dailyTokens} tokens a day)`,
+  );
+  worker.start();
+  return {
+    worker,
+    async close() {
+      off();
+      clearInterval(poll);
+      await worker.close();
+      made.close();
+    },
+  };
+}
+
 /** Start the admin server. Rejects (with nothing left running) when startup fails. */
 export async function startAdminServer(
   cfg: MemoryConfig,
@@ -81,6 +136,8 @@ export async function startAdminServer(
     log?: (l: string) => void;
     /** Claude Code's transcripts folder (default: CAPTURE_TRANSCRIPTS_DIR or its default). */
     transcriptsDir?: string;
+    /** The expansion worker's options beyond the configuration (tests: short waits). */
+    expansionCall?: Partial<Omit<ExpansionWorkerOptions, "target" | "call" | "model">>;
   } = {},
 ): Promise<AdminServer> {
   checkExposure(cfg);
@@ -89,6 +146,8 @@ export async function startAdminServer(
   const autoAccept = captureAutoAccept(safeEnv);
   const minConfidence = captureMinConfidence(safeEnv);
   const transcriptsDir = resolve(opts.transcriptsDir ?? captureTranscriptsDir(safeEnv));
+  // Memory expansion uses capture's model path: on without it, the start fails naming both.
+  checkExpansion(cfg, captureModel.provider);
   // The embedded database has one owner: claimed before the port, so that a second service
   // on this DATA_DIR says who runs it (a server Postgres may have several services).
   const claim = cfg.databaseUrl ? null : claimDataDir(cfg.dataDir);
@@ -146,6 +205,7 @@ export async function startAdminServer(
   }
   const inbox = new Inbox(service, service.proposals());
   const capture = startCapture(inbox, captureModel, safeEnv, log, autoAccept, minConfidence);
+  const expansion = startExpansion(service, cfg, captureModel, log, opts.expansionCall);
   const app = createAdminApp({
     service,
     backup: () => service.backup(),
@@ -178,11 +238,13 @@ export async function startAdminServer(
     url,
     port,
     service,
+    expansion: expansion?.worker ?? null,
     async close() {
       stopCleanup();
       idle.stop();
       await server.shutdown();
       await capture.close();
+      await expansion?.close();
       await service.close();
       await claim?.release();
     },

@@ -290,3 +290,25 @@ export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENT
     c.oneShared * (s.shared === 1 ? 1 : 0);
   return 1 / (1 + Math.exp(-z));
 }
+
+/**
+ * The confidence at or above which an expanded memory (MEMORY_EXPANSION, src/memory/expansion.ts)
+ * is as likely to be about the query as a plain one at the hook's floor of 0.9: its signals read
+ * the content with the model's phrases, which lift unrelated memories of the same domain too.
+ * Measured with the phrases appended to the content and fitted leave one set out on holdout3,
+ * holdout4 and paraphrase.json (docs/recall.md, "0.20"): 0.94 each time.
+ */
+export const EXPANDED_FLOOR = 0.94;
+/** The floor {@link EXPANDED_FLOOR} stands for: the hook's default. */
+const PLAIN_FLOOR = 0.9;
+
+/**
+ * The confidence of an expanded memory calibrated to the scale of plain ones: piecewise linear
+ * and increasing, {@link EXPANDED_FLOOR} to 0.9, 0 to 0 and 1 to 1. So a floor of 0.9 (the
+ * hook's default, or any floor a user gives) keeps the same meaning with expansion on.
+ */
+export function expandedConfidence(c: number): number {
+  return c >= EXPANDED_FLOOR
+    ? PLAIN_FLOOR + (c - EXPANDED_FLOOR) * (1 - PLAIN_FLOOR) / (1 - EXPANDED_FLOOR)
+    : c * PLAIN_FLOOR / EXPANDED_FLOOR;
+}

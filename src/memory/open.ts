@@ -4,6 +4,7 @@
  * probe the embedder, check the dimension against the column and the recorded embedder.
  * @module
  */
+import { DEFAULT_EXPANSION_DAILY_TOKENS } from "../config.ts";
 import type { ReclaimerOptions } from "./vacuum.ts";
 import { join } from "node:path";
 import { DEFAULT_IDLE_UNLOAD_S, type MemoryConfig } from "../config.ts";
@@ -205,6 +206,9 @@ export async function createServiceOnDb(
     bulkImports: cfg.importBulk,
     importAnalyze: opts.importAnalyze,
     denseSearch: opts.denseSearch,
+    expansion: cfg.expansion
+      ? { dailyTokens: cfg.expansionDailyTokens ?? DEFAULT_EXPANSION_DAILY_TOKENS }
+      : null,
   });
   if (opts.strict && service.maintenanceReason) {
     throw new StartupError(service.maintenanceReason);

@@ -241,10 +241,12 @@ export function rank(
   const alignOf = (content: string) => alignment(aligned!, content, o.words!, ALIGNMENT_FROM);
   return candidates
     .map((c) => {
+      // The text the memory is indexed by: its content, with its expansion when it has one.
+      const text = c.text ?? c.memory.content;
       let r = relevance(c, share, o.retrieval);
       // A memory without a known word (code, numbers, another script) keeps its relevance.
       const summed = query !== null && r > 0;
-      const v = summed ? words!.sentence(c.memory.content) : null;
+      const v = summed ? words!.sentence(text) : null;
       if (v) {
         const fused = (1 - WORD_VECTOR_SHARE) * r +
           WORD_VECTOR_SHARE * Math.max(0, cosine(query!, v));
@@ -252,7 +254,7 @@ export function rank(
       }
       if (!dense) {
         if (aligned && r > 0) {
-          const fused = alignedRelevance(r, null, alignOf(c.memory.content));
+          const fused = alignedRelevance(r, null, alignOf(text));
           r = fused < MIN_RELEVANCE ? 0 : fused;
         }
         return { c, relevance: r, cos: null };
@@ -260,14 +262,10 @@ export function rank(
       // Its dense cosine: as the dense leg read it, else from its text (a lexical candidate).
       let cos: number | null = dense.found.get(c.memory.id) ?? null;
       if (cos === null) {
-        const d = summed && dense.fromSentence
-          ? dense.fromSentence(v, c.memory.content)
-          : dense.vector(c.memory.content);
+        const d = summed && dense.fromSentence ? dense.fromSentence(v, text) : dense.vector(text);
         cos = d ? dot(dense.query, d) : null;
       }
-      const fused = aligned
-        ? alignedRelevance(r, cos, alignOf(c.memory.content))
-        : fuseDense(r, cos);
+      const fused = aligned ? alignedRelevance(r, cos, alignOf(text)) : fuseDense(r, cos);
       return { c, relevance: fused < MIN_RELEVANCE ? 0 : fused, cos };
     })
     .filter((x) => x.relevance > 0)

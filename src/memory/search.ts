@@ -12,7 +12,13 @@ import { terms } from "../domain/terms.ts";
 import { variantsOf } from "../domain/forms.ts";
 import type { ScopeFilter } from "../store/sql.ts";
 import type { Store } from "../store/store.ts";
-import { confidenceOf, profileQuery, type Signals, signalsOf } from "./confidence.ts";
+import {
+  confidenceOf,
+  expandedConfidence,
+  profileQuery,
+  type Signals,
+  signalsOf,
+} from "./confidence.ts";
 import { calibrated, DENSE_CANDIDATES } from "./dense.ts";
 import { dot } from "../embed/dense.ts";
 import {
@@ -52,6 +58,11 @@ export interface SearchDeps {
   denseEncoder: (() => Promise<SifEncoder | null>) | null;
   /** How candidates are found (`hybrid`; the others are diagnostics). */
   retrieval: Retrieval;
+  /**
+   * Whether memories may have expansions (MEMORY_EXPANSION): the candidates' expansions are
+   * read (one more query) and the ranking and the confidence read `content + "\n" + expansion`.
+   */
+  expansion?: boolean;
   now: () => Date;
 }
 
@@ -168,6 +179,14 @@ export async function searchMemories(
       }
     }
   }
+  if (d.expansion && candidates.length) {
+    // The text the ranking and the confidence read; what is returned stays the content.
+    const expansions = await d.store.expansionsOf(candidates.map((c) => c.memory.id));
+    for (const c of candidates) {
+      const x = expansions.get(c.memory.id);
+      if (x) c.text = `${c.memory.content}\n${x}`;
+    }
+  }
   const ranked = rank(candidates, {
     query: q.query,
     queryTerms,
@@ -195,10 +214,13 @@ export async function searchMemories(
   return ranked.map(({ c, score, cos }) => {
     let semantic = cos === null ? 0 : calibrated(cos);
     if (leg && cos !== null) {
-      const m = plainQuery && leg.encoder.vector(c.memory.content, "jargon");
+      const m = plainQuery && leg.encoder.vector(c.text ?? c.memory.content, "jargon");
       semantic = m ? calibrated(dot(plainQuery!, m)) : 0;
     }
-    const signals = signalsOf(profile, c.memory.content, c.lexical, words, semantic);
-    return { memory: c.memory, score, confidence: confidenceOf(signals), signals };
+    const signals = signalsOf(profile, c.text ?? c.memory.content, c.lexical, words, semantic);
+    // An expanded memory's confidence on the plain memories' scale (confidence.ts).
+    const raw = confidenceOf(signals);
+    const confidence = c.text === undefined ? raw : expandedConfidence(raw);
+    return { memory: c.memory, score, confidence, signals };
   });
 }

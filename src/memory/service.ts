@@ -25,6 +25,7 @@ import {
   Importer,
 } from "./importer.ts";
 import { newRow, nextTurn } from "./rows.ts";
+import type { ExpansionReport, ExpansionTarget, PendingMemory } from "./expansion.ts";
 import { Reembedder } from "./reembedder.ts";
 import { describeError } from "../common/errors.ts";
 import { badRequest, MemoryError, notFound } from "../domain/errors.ts";
@@ -107,6 +108,13 @@ export interface ServiceDeps {
    * {@link IMPORT_ANALYZE_MAX_MS}).
    */
   importAnalyze?: { quietMs?: number; maxMs?: number };
+  /**
+   * Memories expanded by a model (`MEMORY_EXPANSION`, src/memory/expansion.ts): when on, search
+   * reads the candidates' expansions (the ranking and the confidence read `content + "\n" +
+   * expansion`) and the statistics report the expansions with the daily budget given.
+   * Default off.
+   */
+  expansion?: { dailyTokens: number } | null;
 }
 
 /** The first line of `text`, at most 80 characters. */
@@ -178,6 +186,11 @@ export class SqlMemoryService implements MemoryService {
   readonly #health: HealthCheck;
   readonly #reembedder: Reembedder;
   readonly #reclaimer: Reclaimer;
+  readonly #expansion: { dailyTokens: number } | null;
+  /** Told after each write (the expansion worker). */
+  readonly #onWrite = new Set<() => void>();
+  /** The expansion worker's report, for the statistics. */
+  #expansionReport: (() => ExpansionReport) | null = null;
 
   /** Wire the service. */
   constructor(deps: ServiceDeps) {
@@ -189,6 +202,7 @@ export class SqlMemoryService implements MemoryService {
     this.#retrieval = deps.retrieval ?? "hybrid";
     this.#wordVectors = deps.wordVectors ?? builtinWordVectors;
     this.#denseSearch = deps.denseSearch ?? true;
+    this.#expansion = deps.expansion ?? null;
     this.#reclaimer = new Reclaimer(deps.store, deps.reclaim, this.#handle);
     this.#importer = new Importer({
       store: this.#store,
@@ -395,6 +409,7 @@ export class SqlMemoryService implements MemoryService {
       ? (await this.#store.insert([row]))[0]
       : await this.#insertSuperseding(row, v.supersedes, now);
     this.#store.invalidateStats();
+    this.#written();
     return contradictions.length ? { memory, contradictions } : { memory };
   }
 
@@ -422,6 +437,7 @@ export class SqlMemoryService implements MemoryService {
     );
     if (!done) return null;
     this.#store.invalidateStats();
+    this.#written();
     const contradictions = done.near
       .filter((n) => n.similarity > CONTRADICTION_THRESHOLD)
       .map((n) => ({ memory: n.memory, similarity: n.similarity }));
@@ -479,6 +495,7 @@ export class SqlMemoryService implements MemoryService {
     const m = await this.#store.updateContent(key, content, embedding, this.#now(), dense);
     this.#store.invalidateStats();
     if (!m) throw notFound(key);
+    this.#written();
     return m;
   }
 
@@ -534,6 +551,7 @@ export class SqlMemoryService implements MemoryService {
       reranks: this.#wordVectors !== false,
       denseEncoder: this.#denseSearch ? () => this.#denseEncoder() : null,
       retrieval: this.#retrieval,
+      expansion: this.#expansion !== null,
       now: this.#now,
     }, input);
   }
@@ -543,9 +561,69 @@ export class SqlMemoryService implements MemoryService {
     return typeof this.#wordVectors === "function" ? this.#wordVectors() : builtinWordVectors();
   }
 
+  /** Call `fn` after each write (create, update, import); returns its removal. */
+  onWrite(fn: () => void): () => void {
+    this.#onWrite.add(fn);
+    return () => this.#onWrite.delete(fn);
+  }
+
+  #written(): void {
+    for (const fn of this.#onWrite) fn();
+  }
+
+  /**
+   * What the expansion worker (src/memory/expansion.ts) needs of the service: the memories
+   * waiting, and their expansions written with the index re-encoded from the content and the
+   * expansion (the embedding and the dense vector here, the postings in the store), in one
+   * transaction, each only while the memory has the content the model read. `report` is the
+   * worker's, for the statistics.
+   */
+  expansionTarget(report: () => ExpansionReport): ExpansionTarget {
+    this.#expansionReport = report;
+    return {
+      expansionPending: (limit, skip) =>
+        this.#store.expansionPending(limit, this.#now(), skip) as Promise<PendingMemory[]>,
+      storeExpansions: async (items) => {
+        if (!items.length) return [];
+        await this.#assertVectorsUsable();
+        const texts = items.map((i) => `${i.content}\n${i.expansion}`);
+        const [embeddings, dense] = await Promise.all([
+          this.#embedInBatches(texts),
+          this.#denseOf(texts),
+        ]);
+        const ids = await this.#store.storeExpansions(
+          items.map((i, j) => ({ ...i, embedding: embeddings[j], dense: dense[j] })),
+        );
+        if (ids.length) this.#store.invalidateStats();
+        return ids;
+      },
+      chargeExpansionTokens: (day, tokens) => this.#store.chargeExpansionTokens(day, tokens),
+      expansionTokensOn: (day) => this.#store.expansionTokensOn(day),
+    };
+  }
+
   async stats(): Promise<Stats> {
     const rows = await this.#store.stats(this.#now());
     const stats: Stats = { total: 0, by_scope: {}, by_project: {}, by_type: {} };
+    if (this.#expansion) {
+      const now = this.#now();
+      const day = now.toISOString().slice(0, 10);
+      const [counts, tokens] = await Promise.all([
+        this.#store.expansionCounts(now),
+        this.#store.expansionTokensOn(day),
+      ]);
+      const r = this.#expansionReport?.();
+      stats.expansion = {
+        on: true,
+        ...(r ? { model: r.model } : {}),
+        expanded: counts.expanded,
+        waiting: counts.waiting,
+        tokens_today: tokens,
+        daily_tokens: this.#expansion.dailyTokens,
+        ...(r?.waiting_for ? { waiting_for: r.waiting_for } : {}),
+        ...(r?.last_error ? { last_error: r.last_error } : {}),
+      };
+    }
     for (const r of rows) {
       stats.total += r.count;
       stats.by_scope[r.scope] = (stats.by_scope[r.scope] ?? 0) + r.count;
@@ -582,7 +660,13 @@ export class SqlMemoryService implements MemoryService {
    * rows stay invisible until one statement publishes them all; on any failure they are
    * deleted (and at the next start, when the process was killed).
    */
-  import(items: ImportItem[]): Promise<ImportResult> {
+  async import(items: ImportItem[]): Promise<ImportResult> {
+    const result = await this.#import(items);
+    if (result.imported) this.#written();
+    return result;
+  }
+
+  #import(items: ImportItem[]): Promise<ImportResult> {
     return this.#importer.import(async () => {
       const all = validateImport(items);
       // The database's two reads (the recorded embedder; the items already stored: same

@@ -201,6 +201,21 @@ export interface Stats {
   by_project: Record<string, number>;
   /** Count per type. */
   by_type: Record<string, number>;
+  /**
+   * Memories expanded by a model (`MEMORY_EXPANSION`; absent when off): memories expanded and
+   * waiting, tokens spent today (UTC) against the daily budget, the model, and why the worker
+   * waits (`budget`: until the next day; `backoff`: after a failed call, `last_error`).
+   */
+  expansion?: {
+    on: true;
+    model?: string;
+    expanded: number;
+    waiting: number;
+    tokens_today: number;
+    daily_tokens: number;
+    waiting_for?: "budget" | "backoff";
+    last_error?: string;
+  };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { DenseInfo } from "../embed/dense.ts";
 import type { Db } from "./db.ts";
-import { vectorLiteral } from "./sql.ts";
+import { INDEXED_TEXT, vectorLiteral } from "./sql.ts";
 
 /** Where the backfill stands ({@link denseState}). */
 export interface DenseRecord {
@@ -71,8 +71,8 @@ export function densePending(
   limit: number,
 ): Promise<{ id: string; content: string }[]> {
   return db.query<{ id: string; content: string }>(
-    `select id::text as id, content from memories
-      where $1::uuid is null or id > $1::uuid order by id limit $2`,
+    `select m.id::text as id, ${INDEXED_TEXT} as content from memories m
+      where $1::uuid is null or m.id > $1::uuid order by m.id limit $2`,
     [cursor, limit],
   );
 }
@@ -100,7 +100,7 @@ export function storeDense(
     await tx.query(
       `update memories m set dense = x.v::vector
          from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, v text)
-        where m.id = x.id and m.content = x.c`,
+        where m.id = x.id and ${INDEXED_TEXT} = x.c`,
       [
         JSON.stringify(
           rows.map((r) => ({

@@ -10,7 +10,7 @@ import type { Db } from "./db.ts";
 import { addVectorColumn, columnType, renameNextIndexes, vectorType } from "./migrate.ts";
 import { recordedEmbedder, recordEmbedder } from "./embedder_record.ts";
 import { analyze } from "./maintenance.ts";
-import { vectorLiteral } from "./sql.ts";
+import { INDEXED_TEXT, vectorLiteral } from "./sql.ts";
 
 /** Lock the meta row (in a transaction); true when a re-embedding run is in progress. */
 export async function lockReembedRun(db: Db, mode: "share" | "update"): Promise<boolean> {
@@ -84,7 +84,8 @@ export async function reembedPending(db: Db, limit: number): Promise<{
   total: number;
 }> {
   const rows = await db.query<{ id: string; content: string }>(
-    `select id, content from memories where embedding_next is null order by id limit $1`,
+    `select m.id, ${INDEXED_TEXT} as content from memories m
+      where m.embedding_next is null order by m.id limit $1`,
     [limit],
   );
   const [c] = await db.query<{ done: number; total: number }>(
@@ -105,7 +106,7 @@ export async function reembedStore(
   await db.query(
     `update memories m set embedding_next = x.e::vector
        from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, e text)
-      where m.id = x.id and m.content = x.c`,
+      where m.id = x.id and ${INDEXED_TEXT} = x.c`,
     [JSON.stringify(
       items.map((i) => ({ id: i.id, c: i.content, e: vectorLiteral(i.embedding) })),
     )],
@@ -136,7 +137,8 @@ export async function finishReembed(
       );
     }
     const pending = embed === "convert" ? [] : await tx.query<{ id: string; content: string }>(
-      "select id, content from memories where embedding_next is null order by id limit $1",
+      `select m.id, ${INDEXED_TEXT} as content from memories m
+        where m.embedding_next is null order by m.id limit $1`,
       [max + 1],
     );
     if (pending.length > max || (pending.length && !embed)) return false;

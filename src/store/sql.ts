@@ -62,6 +62,11 @@ export interface Scored {
 /** A search candidate: cosine similarity and lexical relevance (normalised BM25, 0..1). */
 export interface Candidate extends Scored {
   lexical: number;
+  /**
+   * The text the ranking and the confidence read when it is not the content: the content and
+   * the memory's expansion ({@link indexedText}); absent for a memory without one.
+   */
+  text?: string;
 }
 
 /**
@@ -76,6 +81,17 @@ export interface LexicalQuery {
   b: number;
   avgdl: number;
   total: number;
+}
+
+/**
+ * The text a memory is indexed by (its postings, embedding and dense vector), in SQL over
+ * `memories m`: its content, and its expansion when it has one (migrations/0019_expansion.sql).
+ */
+export const INDEXED_TEXT = "(m.content || coalesce(E'\\n' || m.expansion, ''))";
+
+/** The text a memory is indexed by, in TypeScript ({@link INDEXED_TEXT}). */
+export function indexedText(content: string, expansion: string | null | undefined): string {
+  return expansion ? `${content}\n${expansion}` : content;
 }
 
 /** Postings of a text as JSON-ready `{term: tf}` and its length in terms. */

@@ -12,7 +12,8 @@
  * - maintenance.ts: vacuum, reindex, analyze, sizes, checkpoints, expiry;
  * - reembed.ts: re-embedding runs;
  * - embedder_record.ts: the embedder recorded in the meta row;
- * - proposals.ts: capture's proposals, transcript cursors and token counts.
+ * - proposals.ts: capture's proposals, transcript cursors and token counts;
+ * - expansion.ts: memories expanded by a model (waiting, written, counted, tokens spent).
  *
  * No user value is ever spliced into SQL text; all go through bind parameters.
  * @module
@@ -32,6 +33,8 @@ import * as dense from "./dense.ts";
 import type { DenseRecord } from "./dense.ts";
 import type { DenseInfo } from "../embed/dense.ts";
 import { ProposalStore } from "./proposals.ts";
+import * as expansion from "./expansion.ts";
+import type { ExpansionPending, ExpansionWrite } from "./expansion.ts";
 import {
   type Candidate,
   COLUMNS,
@@ -65,6 +68,7 @@ export {
 } from "./sql.ts";
 export { EXACT_SCOPE_MAX, EXACT_SCOPE_SHARE, exactScope, POSTINGS_PER_TERM } from "./search.ts";
 export { SIZES_TTL_MS, STATS_TTL_MS } from "./corpus.ts";
+export type { ExpansionPending, ExpansionWrite } from "./expansion.ts";
 export { IMPORT_STALE_MS, importKey } from "./imports.ts";
 export {
   COMPACT_FACTOR,
@@ -164,7 +168,10 @@ export class Store {
     return rows.map(toMemory);
   }
 
-  /** Replace content, embedding and dense vector; null when absent. */
+  /**
+   * Replace content, embedding and dense vector; null when absent. The memory's expansion is
+   * cleared (it waits for a new one: src/memory/expansion.ts).
+   */
   async updateContent(
     id: string,
     content: string,
@@ -179,7 +186,7 @@ export class Store {
       const running = await reembed.lockReembedRun(s.db, "share");
       const updated = await s.db.query<{ id: string }>(
         `update memories m set content = $2, embedding = $3::vector, updated_at = $4,
-                dense = $5::text::vector
+                dense = $5::text::vector, expansion = null, expansion_model = null
            ${running ? ", embedding_next = null" : ""}
           where m.id = $1 and ${VISIBLE} returning m.id`,
         [id, content, vectorLiteral(embedding), now, dense ? vectorLiteral(dense) : null],
@@ -393,6 +400,38 @@ export class Store {
   /** Where the dense backfill stands (dense.ts). */
   denseState(): Promise<DenseRecord> {
     return dense.denseState(this.db);
+  }
+
+  /** Memories waiting for an expansion (expansion.ts). */
+  expansionPending(limit: number, now: Date, skip: readonly string[] = []): Promise<
+    ExpansionPending[]
+  > {
+    return expansion.expansionPending(this.db, limit, now, skip);
+  }
+
+  /** Write expansions with their re-encoded index (expansion.ts); the ids written. */
+  storeExpansions(items: ExpansionWrite[]): Promise<string[]> {
+    return expansion.storeExpansions(this.db, items);
+  }
+
+  /** The expansions of search candidates (expansion.ts). */
+  expansionsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    return expansion.expansionsOf(this.db, ids);
+  }
+
+  /** Memories expanded and waiting (expansion.ts). */
+  expansionCounts(now: Date): Promise<{ expanded: number; waiting: number }> {
+    return expansion.expansionCounts(this.db, now);
+  }
+
+  /** Charge the expansion worker's tokens of `day` (expansion.ts). */
+  chargeExpansionTokens(day: string, tokens: number): Promise<void> {
+    return expansion.chargeExpansionTokens(this.db, day, tokens);
+  }
+
+  /** The expansion worker's tokens of `day` (expansion.ts). */
+  expansionTokensOn(day: string): Promise<number> {
+    return expansion.expansionTokensOn(this.db, day);
   }
 
   /** Begin a dense backfill (dense.ts). */

@@ -295,7 +295,7 @@ export async function storeTerms(db: Db, items: { id: string; content: string }[
  * Replace the postings of the memories `keep` (of `posts`) with those of `posts`, adding
  * the keys they lack first.
  */
-async function writePostings(
+export async function writePostings(
   db: Db,
   posts: { id: string; c: string; terms: Record<string, number>; len: number }[],
   keep: string[],

@@ -89,8 +89,14 @@ export interface OpenVersion {
   close(): Promise<void>;
 }
 
-/** Open `v` on an empty in-memory database. */
-export async function openVersion(v: Version): Promise<OpenVersion> {
+/**
+ * Open `v` on an empty in-memory database; `deps` are more of its service's dependencies (this
+ * tree's `expansion`, for tasks/expansion_probe.ts).
+ */
+export async function openVersion(
+  v: Version,
+  deps: Record<string, unknown> = {},
+): Promise<OpenVersion> {
   const { service: s, store, migrate, pglite, mcp, recall } = v.mods;
   const db = await pglite.openPglite();
   await migrate.migrate(db);
@@ -99,6 +105,7 @@ export async function openVersion(v: Version): Promise<OpenVersion> {
     store: new store.Store(db),
     embedder: v.embedder,
     stored,
+    ...deps,
   }) as MemoryService;
   const server = mcp.createMcpServer(service, { log: () => {} });
   const [a, b] = InMemoryTransport.createLinkedPair();

@@ -214,7 +214,21 @@ function statsLines(stats: Stats): string[] {
   if (types) out.push(`  By type:   ${types}`);
   const projects = Object.keys(stats.by_project).length;
   if (projects) out.push(`  Projects:  ${projects}`);
+  out.push(expansionLine(stats));
   return out;
+}
+
+/** The report's line of memory expansion (`MEMORY_EXPANSION`): off, or its counts. */
+export function expansionLine(stats: Stats): string {
+  const x = stats.expansion;
+  if (!x) return "  Expansion: off";
+  const wait = x.waiting_for === "budget"
+    ? "; the daily budget is spent: the rest waits for the next day (UTC)"
+    : x.waiting_for === "backoff"
+    ? `; the model failed${x.last_error ? ` (${x.last_error})` : ""}: trying again later`
+    : "";
+  return `  Expansion: on${x.model ? ` (${x.model})` : ""}: ${x.expanded} memories expanded, ` +
+    `${x.waiting} waiting; ${x.tokens_today} of ${x.daily_tokens} tokens today${wait}`;
 }
 
 /** Run `memcli status`. */

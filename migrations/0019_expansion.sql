@@ -1,0 +1,14 @@
+-- Mneme schema, version 19: memories expanded at write time by a model (MEMORY_EXPANSION,
+-- docs/recall.md "0.20"). `expansion` holds the phrases a model wrote for the memory (joined
+-- by '; '), never shown, exported or injected; `expansion_model` the model that wrote them. Both
+-- null until the background worker expands the memory: an upgrade changes no row and
+-- re-encodes nothing. While a memory has an expansion, its postings, embedding and dense vector
+-- are those of `content || E'\n' || expansion`; an update of its content clears both.
+-- `expansion_budget` holds the tokens the worker spent per UTC day (its daily budget survives a
+-- restart), apart from capture's.
+alter table memories add column if not exists expansion text;
+alter table memories add column if not exists expansion_model text;
+create table if not exists expansion_budget (
+  day date primary key,
+  tokens bigint not null default 0
+);

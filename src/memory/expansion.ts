@@ -1,0 +1,398 @@
+/**
+ * Memories expanded at write time by a model (doc2query; `MEMORY_EXPANSION`, docs/recall.md
+ * "0.20"): a background worker of the admin daemon, never in a write's path. After start and
+ * after writes it takes the memories without an expansion (current, not superseded; capture's
+ * proposals live in their own table and are never taken), {@link EXPANSION_BATCH} a call, and
+ * asks the model configured for capture for short phrases in which a developer might ask for
+ * each, with the instruction in src/memory/expansion_prompt.md. The answer is validated
+ * strictly ({@link parseExpansions}: malformed entries dropped, never repaired; phrases capped
+ * in number and length; a phrase the secret guard flags dropped); what is sent went through the
+ * secret guard too. Each expansion is written with the memory's re-encoded index in one
+ * transaction, only while its content is the one the model read ({@link ExpansionTarget}).
+ *
+ * The model call is a plain function ({@link ExpansionCall}, the shape of capture's
+ * `ModelCall`): the daemon passes capture's configured client (src/admin/server.ts), so this
+ * core module imports no feature. A daily token budget (UTC, kept in the database) is checked
+ * before each call with an upper estimate and charged from the answer's usage; past it the
+ * worker waits for the next day. A call that fails or times out backs off (30 s doubling to
+ * 30 min); nothing else waits for it.
+ * @module
+ */
+import PROMPT from "./expansion_prompt.md" with { type: "text" };
+import { redactSecrets } from "../domain/secrets.ts";
+import { describeError } from "../common/errors.ts";
+
+/** The instruction sent with every call (src/memory/expansion_prompt.md). */
+export const EXPANSION_PROMPT: string = PROMPT;
+
+/** Memories per call: the instruction's ≈ 420 tokens are shared by them. */
+export const EXPANSION_BATCH = 5;
+/** Most phrases kept per memory. */
+export const MAX_PHRASES = 10;
+/** Longest phrase kept, in characters. */
+export const MAX_PHRASE_CHARS = 120;
+/** Most words of a phrase kept. */
+export const MAX_PHRASE_WORDS = 16;
+/** Output cap of one call: about 60 tokens a memory's phrases, with room. */
+export const EXPANSION_MAX_OUTPUT_TOKENS = 200 * EXPANSION_BATCH;
+/** Default daily token budget of the worker (`EXPANSION_DAILY_TOKENS`, src/config.ts). */
+export { DEFAULT_EXPANSION_DAILY_TOKENS } from "../config.ts";
+/** How long one call may take (ms). */
+export const EXPANSION_TIMEOUT_MS = 60_000;
+/** The first and the longest wait after a failed call (ms). */
+export const EXPANSION_BACKOFF_MS = { first: 30_000, max: 30 * 60_000 };
+/** How long after a write the worker looks for memories to expand (ms). */
+export const EXPANSION_AFTER_WRITE_MS = 2_000;
+
+/** One model call's answer (capture's `ModelAnswer`). */
+export interface ExpansionAnswer {
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A model call: system prompt, user message, output cap, abort signal (capture's `ModelCall`). */
+export type ExpansionCall = (
+  system: string,
+  user: string,
+  maxTokens: number,
+  signal?: AbortSignal,
+) => Promise<ExpansionAnswer>;
+
+/** A memory waiting, as the model reads it. */
+export interface PendingMemory {
+  id: string;
+  content: string;
+  type: string;
+  scope: string;
+}
+
+/** What the worker needs of the service (SqlMemoryService). */
+export interface ExpansionTarget {
+  /** Up to `limit` memories waiting, newest first, but the ids in `skip`. */
+  expansionPending(limit: number, skip: readonly string[]): Promise<PendingMemory[]>;
+  /**
+   * Write expansions with the memories' index re-encoded from `content + "\n" + expansion`,
+   * each only while the memory still has `content`; the ids written.
+   */
+  storeExpansions(
+    items: { id: string; content: string; expansion: string; model: string }[],
+  ): Promise<string[]>;
+  /** Add tokens spent on `day`. */
+  chargeExpansionTokens(day: string, tokens: number): Promise<void>;
+  /** Tokens spent on `day`. */
+  expansionTokensOn(day: string): Promise<number>;
+}
+
+/**
+ * The phrases of each memory in a model's answer, by the ids sent: JSON (a fenced block is
+ * accepted) `{"expansions": [{"id", "phrases": [...]}]}`. An entry is dropped whole when its id
+ * is not one sent (or repeats one), `phrases` is not an array, or no phrase is left; a phrase is
+ * dropped when it is not a string, is empty, longer than {@link MAX_PHRASE_CHARS} characters or
+ * {@link MAX_PHRASE_WORDS} words, or holds a secret; at most {@link MAX_PHRASES} are kept.
+ * White space is collapsed and `;` (the separator of the stored expansion) becomes `,`.
+ */
+export async function parseExpansions(
+  text: string,
+  ids: readonly string[],
+): Promise<{ phrases: Map<string, string[]>; dropped: number }> {
+  const body = text.trim().replace(/^```(?:json)?\s*/i, "").replace(/```\s*$/, "");
+  const phrases = new Map<string, string[]>();
+  let j: unknown;
+  try {
+    j = JSON.parse(body);
+  } catch {
+    return { phrases, dropped: ids.length };
+  }
+  const items = (j as { expansions?: unknown })?.expansions;
+  if (!Array.isArray(items)) return { phrases, dropped: ids.length };
+  for (const it of items) {
+    const o = it as Record<string, unknown> | null;
+    if (!o || typeof o !== "object" || typeof o.id !== "string") continue;
+    if (!ids.includes(o.id) || phrases.has(o.id) || !Array.isArray(o.phrases)) continue;
+    const kept: string[] = [];
+    for (const p of o.phrases) {
+      if (kept.length >= MAX_PHRASES) break;
+      if (typeof p !== "string") continue;
+      // deno-lint-ignore no-control-regex
+      const s = p.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/;/g, ",").replace(/\s+/g, " ")
+        .trim();
+      if (!s || s.length > MAX_PHRASE_CHARS || s.split(" ").length > MAX_PHRASE_WORDS) continue;
+      if ((await redactSecrets(s)).findings.length) continue;
+      kept.push(s);
+    }
+    if (kept.length) phrases.set(o.id, kept);
+  }
+  return { phrases, dropped: ids.length - phrases.size };
+}
+
+/** The user message of a call: the memories as JSON, secrets replaced by markers. */
+export async function expansionRequest(
+  memories: readonly PendingMemory[],
+): Promise<{ text: string; ids: string[] }> {
+  const ids = memories.map((_, i) => `m${i + 1}`);
+  const list = [];
+  for (const [i, m] of memories.entries()) {
+    list.push({
+      id: ids[i],
+      type: m.type,
+      scope: m.scope,
+      content: (await redactSecrets(m.content)).text,
+    });
+  }
+  return { text: JSON.stringify({ memories: list }), ids };
+}
+
+/** What the worker did, for the status. */
+export interface ExpansionReport {
+  /** The model that writes expansions. */
+  model: string;
+  /** The UTC day the tokens count. */
+  day: string;
+  /** Tokens spent today (the database's count). */
+  tokens_today: number;
+  /** The daily budget. */
+  daily_tokens: number;
+  /** Calls made by this process, and answers (memories) dropped as malformed. */
+  calls: number;
+  dropped: number;
+  /** Why the worker waits, when it does: `budget` (until the next day) or `backoff`. */
+  waiting_for?: "budget" | "backoff";
+  /** The last failed call's reason (never a key). */
+  last_error?: string;
+}
+
+/** Options of {@link ExpansionWorker}. */
+export interface ExpansionWorkerOptions {
+  target: ExpansionTarget;
+  call: ExpansionCall;
+  /** The model's name, recorded with each expansion. */
+  model: string;
+  dailyTokens: number;
+  log?: (line: string) => void;
+  /** Clock (ms). */
+  now?: () => number;
+  batch?: number;
+  timeoutMs?: number;
+  backoffMs?: { first: number; max: number };
+  afterWriteMs?: number;
+}
+
+/** The background worker: one run at a time, started after start and after writes. */
+export class ExpansionWorker {
+  readonly #o: Required<Omit<ExpansionWorkerOptions, "log" | "now">>;
+  readonly #log: (line: string) => void;
+  readonly #now: () => number;
+  /** Memories whose answer was dropped: not asked again by this process. */
+  readonly #skip = new Set<string>();
+  #running: Promise<void> | null = null;
+  #again = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+  #backoff = 0;
+  #waitingFor: "budget" | "backoff" | undefined;
+  #lastError: string | undefined;
+  #calls = 0;
+  #dropped = 0;
+  #tokensToday = 0;
+  #day = "";
+  #abort = new AbortController();
+
+  /** A worker over `o.target` with `o.call`. */
+  constructor(o: ExpansionWorkerOptions) {
+    this.#o = {
+      batch: EXPANSION_BATCH,
+      timeoutMs: EXPANSION_TIMEOUT_MS,
+      backoffMs: EXPANSION_BACKOFF_MS,
+      afterWriteMs: EXPANSION_AFTER_WRITE_MS,
+      ...o,
+    } as Required<Omit<ExpansionWorkerOptions, "log" | "now">>;
+    this.#log = o.log ?? (() => {});
+    this.#now = o.now ?? Date.now;
+  }
+
+  #today(): string {
+    return new Date(this.#now()).toISOString().slice(0, 10);
+  }
+
+  /** A run now (after start). */
+  start(): void {
+    this.#schedule(0);
+  }
+
+  /** A memory was written: a run soon, unless the worker waits for its budget or back-off. */
+  written(): void {
+    if (this.#waitingFor) return;
+    this.#schedule(this.#o.afterWriteMs);
+  }
+
+  #schedule(ms: number): void {
+    if (this.#closed) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.run();
+    }, ms);
+  }
+
+  /** Run until nothing waits (or the budget, or a failure, stops it); one run at a time. */
+  run(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.#drain();
+        } while (this.#again && !this.#closed && !this.#waitingFor);
+      } catch (err) {
+        this.#fail(`expansion: ${describeError(err)}`);
+      } finally {
+        this.#running = null;
+      }
+    })();
+    return this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    while (!this.#closed) {
+      const day = this.#today();
+      if (day !== this.#day) {
+        this.#day = day;
+        this.#tokensToday = 0;
+      }
+      this.#tokensToday = Math.max(
+        this.#tokensToday,
+        await this.#o.target.expansionTokensOn(day),
+      );
+      const pending = await this.#o.target.expansionPending(this.#o.batch, [...this.#skip]);
+      if (!pending.length) {
+        this.#waitingFor = undefined;
+        return;
+      }
+      const { text, ids } = await expansionRequest(pending);
+      const estimate = Math.ceil((EXPANSION_PROMPT.length + text.length) / 3) +
+        EXPANSION_MAX_OUTPUT_TOKENS;
+      if (this.#tokensToday + estimate > this.#o.dailyTokens) {
+        if (this.#waitingFor !== "budget") {
+          this.#log(
+            `expansion: the daily budget of ${this.#o.dailyTokens} tokens is spent ` +
+              `(${this.#tokensToday} today); the memories left wait for the next day (UTC)`,
+          );
+        }
+        this.#waitingFor = "budget";
+        const next = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+        // Timers are capped (a sleeping laptop's clock jumps): look again within the hour.
+        this.#schedule(Math.min(Math.max(next - this.#now(), 1000), 3_600_000));
+        return;
+      }
+      let answer: ExpansionAnswer;
+      // Aborted after the time-out (or at close); raced too, for a client that ignores the
+      // signal (the subscription's).
+      const ac = new AbortController();
+      const onClose = () => ac.abort();
+      this.#abort.signal.addEventListener("abort", onClose);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timedOut = false;
+      try {
+        answer = await Promise.race([
+          this.#o.call(EXPANSION_PROMPT, text, EXPANSION_MAX_OUTPUT_TOKENS, ac.signal),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              timedOut = true;
+              ac.abort();
+              reject(new Error(`no answer within ${this.#o.timeoutMs / 1000} s`));
+            }, this.#o.timeoutMs);
+          }),
+        ]);
+      } catch (err) {
+        if (this.#closed) return;
+        this.#fail(
+          `expansion: the model call failed: ${
+            timedOut ? `no answer within ${this.#o.timeoutMs / 1000} s` : describeError(err)
+          }`,
+        );
+        return;
+      } finally {
+        clearTimeout(timer);
+        this.#abort.signal.removeEventListener("abort", onClose);
+      }
+      this.#calls++;
+      this.#backoff = 0;
+      this.#waitingFor = undefined;
+      this.#lastError = undefined;
+      const used = answer.inputTokens + answer.outputTokens;
+      this.#tokensToday += used;
+      await this.#o.target.chargeExpansionTokens(day, used);
+      const { phrases, dropped } = await parseExpansions(answer.text, ids);
+      const writes = [];
+      for (const [i, m] of pending.entries()) {
+        const p = phrases.get(ids[i]);
+        if (p) {
+          writes.push({
+            id: m.id,
+            content: m.content,
+            expansion: p.join("; "),
+            model: this.#o.model,
+          });
+        } else this.#skip.add(m.id);
+      }
+      if (dropped) {
+        this.#dropped += dropped;
+        this.#log(
+          `expansion: ${dropped} of ${pending.length} answers were malformed and dropped ` +
+            "(those memories are asked again after a restart)",
+        );
+      }
+      // A memory whose content changed meanwhile is not written: it waits again (its update
+      // cleared the expansion), and the next pass takes it with its new content.
+      await this.#o.target.storeExpansions(writes);
+    }
+  }
+
+  #fail(line: string): void {
+    this.#lastError = line.replace(/^expansion: /, "");
+    this.#backoff = this.#backoff
+      ? Math.min(this.#backoff * 2, this.#o.backoffMs.max)
+      : this.#o.backoffMs.first;
+    this.#waitingFor = "backoff";
+    this.#log(`${line}; trying again in ${Math.round(this.#backoff / 1000)} s`);
+    // After the back-off, a run clears the wait itself when the call succeeds.
+    if (this.#closed) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.run();
+    }, this.#backoff);
+  }
+
+  /** What the worker did, for the status. */
+  report(): ExpansionReport {
+    const day = this.#today();
+    return {
+      model: this.#o.model,
+      day,
+      tokens_today: day === this.#day ? this.#tokensToday : 0,
+      daily_tokens: this.#o.dailyTokens,
+      calls: this.#calls,
+      dropped: this.#dropped,
+      ...(this.#waitingFor ? { waiting_for: this.#waitingFor } : {}),
+      ...(this.#lastError ? { last_error: this.#lastError } : {}),
+    };
+  }
+
+  /** Whether a run is going on or due (tests and benchmarks wait for it to be idle). */
+  get busy(): boolean {
+    return this.#running !== null;
+  }
+
+  /** Stop: no new run, the call in progress aborted. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#abort.abort();
+    await this.#running?.catch(() => {});
+  }
+}

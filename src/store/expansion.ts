@@ -1,0 +1,145 @@
+/**
+ * Memories expanded at write time by a model (migrations/0019_expansion.sql; the worker is
+ * src/memory/expansion.ts): the memories waiting for an expansion, an expansion written with
+ * the memory's re-encoded index in one transaction (only while its content is the one the
+ * model read), the expansions of search candidates, the counts the status shows, and the
+ * tokens spent per day.
+ * @module
+ */
+import type { Db } from "./db.ts";
+import { liveClause, NOT_SUPERSEDED, Params, postingsOf, vectorLiteral, VISIBLE } from "./sql.ts";
+import { writePostings } from "./writes.ts";
+import { lockReembedRun } from "./reembed.ts";
+import type { MemoryType, Scope } from "../domain/memory.ts";
+
+/** A memory waiting for its expansion, as the model reads it. */
+export interface ExpansionPending {
+  id: string;
+  content: string;
+  type: MemoryType;
+  scope: Scope;
+}
+
+/** The memories waiting: current, not superseded, without an expansion. */
+function waitingClause(now: Date, p: Params): string {
+  return `m.expansion is null and ${NOT_SUPERSEDED} and ${liveClause(now, p)} and ${VISIBLE}`;
+}
+
+/**
+ * Up to `limit` memories waiting for an expansion, newest first (what was just written is
+ * what a user will look for soonest), leaving out the ids of `skip` (the answers dropped by
+ * this process).
+ */
+export function expansionPending(
+  db: Db,
+  limit: number,
+  now: Date,
+  skip: readonly string[] = [],
+): Promise<ExpansionPending[]> {
+  const p = new Params();
+  const where = waitingClause(now, p);
+  return db.query<ExpansionPending>(
+    `select m.id::text as id, m.content, m.type, m.scope from memories m
+      where ${where} and not (m.id = any(${p.add(skip)}::uuid[]))
+      order by m.created_at desc, m.id limit ${p.add(limit)}`,
+    p.values,
+  );
+}
+
+/** An expansion to write with the memory's index of `content + "\n" + expansion`. */
+export interface ExpansionWrite {
+  id: string;
+  /** The content the model read: the write happens only while the memory still has it. */
+  content: string;
+  expansion: string;
+  model: string;
+  /** The embedding of the indexed text. */
+  embedding: number[];
+  /** Its dense vector (null: none, as for a model's embedder). */
+  dense: ArrayLike<number> | null;
+}
+
+/**
+ * Write expansions with their embedding, dense vector and postings in one transaction, each
+ * only while the memory still has the content the model read and has no expansion yet (an
+ * update meanwhile cleared it and re-queued the memory). Returns the ids written.
+ */
+export function storeExpansions(db: Db, items: ExpansionWrite[]): Promise<string[]> {
+  if (!items.length) return Promise.resolve([]);
+  return db.transaction(async (tx) => {
+    // A re-embedding run holds a vector of the old text in embedding_next: cleared, so that
+    // the run embeds the new one (as an update of the content does).
+    const running = await lockReembedRun(tx, "share");
+    const posts = items.map((i) => ({
+      id: i.id,
+      c: `${i.content}\n${i.expansion}`,
+      ...postingsOf(`${i.content}\n${i.expansion}`),
+    }));
+    const rows = await tx.query<{ id: string }>(
+      `update memories m set expansion = x.x, expansion_model = x.model,
+              embedding = x.e::vector, dense = x.d::vector, term_count = x.len
+              ${running ? ", embedding_next = null" : ""}
+         from jsonb_to_recordset($1::text::jsonb)
+              as x(id uuid, c text, x text, model text, e text, d text, len int)
+        where m.id = x.id and m.content = x.c and m.expansion is null
+        returning m.id::text as id`,
+      [JSON.stringify(items.map((i, j) => ({
+        id: i.id,
+        c: i.content,
+        x: i.expansion,
+        model: i.model,
+        e: vectorLiteral(i.embedding),
+        d: i.dense ? vectorLiteral(i.dense) : null,
+        len: posts[j].len,
+      })))],
+    );
+    if (!rows.length) return [];
+    await writePostings(tx, posts, rows.map((r) => r.id));
+    return rows.map((r) => r.id);
+  });
+}
+
+/** The expansions of `ids` that have one (search candidates). */
+export async function expansionsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.query<{ id: string; expansion: string }>(
+    `select id::text as id, expansion from memories
+      where id = any($1::uuid[]) and expansion is not null`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.expansion]));
+}
+
+/** Memories expanded, and memories waiting (current, not superseded, without one). */
+export async function expansionCounts(
+  db: Db,
+  now: Date,
+): Promise<{ expanded: number; waiting: number }> {
+  const p = new Params();
+  const waiting = waitingClause(now, p);
+  const [r] = await db.query<{ expanded: number; waiting: number }>(
+    `select count(*) filter (where m.expansion is not null)::int as expanded,
+            count(*) filter (where ${waiting})::int as waiting
+       from memories m where ${VISIBLE}`,
+    p.values,
+  );
+  return { expanded: Number(r?.expanded ?? 0), waiting: Number(r?.waiting ?? 0) };
+}
+
+/** Add `tokens` to the tokens the worker spent on `day` (YYYY-MM-DD, UTC). */
+export async function chargeExpansionTokens(db: Db, day: string, tokens: number): Promise<void> {
+  await db.query(
+    `insert into expansion_budget (day, tokens) values ($1::date, $2)
+     on conflict (day) do update set tokens = expansion_budget.tokens + excluded.tokens`,
+    [day, tokens],
+  );
+}
+
+/** The tokens the worker spent on `day` (YYYY-MM-DD, UTC). */
+export async function expansionTokensOn(db: Db, day: string): Promise<number> {
+  const rows = await db.query<{ tokens: string | number }>(
+    "select tokens from expansion_budget where day = $1::date",
+    [day],
+  );
+  return rows[0] ? Number(rows[0].tokens) : 0;
+}
