@@ -12,3 +12,10 @@ create table if not exists expansion_budget (
   day date primary key,
   tokens bigint not null default 0
 );
+-- The worker's query of the memories waiting (newest first, src/store/expansion.ts) reads this
+-- index, not the table, each batch; it empties as the memories are expanded.
+create index if not exists memories_expansion_pending on memories (created_at desc, id)
+  where expansion is null and superseded_by is null;
+-- Whether any memory has an expansion (search reads the candidates' expansions only then): an
+-- index of the expanded memories alone, empty while expansion was never used.
+create index if not exists memories_expanded on memories (id) where expansion is not null;

@@ -120,6 +120,13 @@ export const DEFAULT_IDLE_UNLOAD_S = 600;
 export const DEFAULT_EXPANSION_DAILY_TOKENS = 200_000;
 
 /**
+ * The smallest `EXPANSION_DAILY_TOKENS`: one call for one memory of the longest content fits in
+ * it at the worker's upper estimate (3 characters a token: the instruction's ≈ 2,000 characters
+ * and a memory's 20,000 with their JSON, ≈ 7,400, and the output cap of 200).
+ */
+export const MIN_EXPANSION_DAILY_TOKENS = 8000;
+
+/**
  * The settings of memory expansion the admin daemon checks at start: expansion on needs the
  * model path of capture (`CAPTURE_MODEL_PROVIDER` other than off), whose client it uses. The
  * error names both variables.
@@ -267,7 +274,7 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
       env,
       "EXPANSION_DAILY_TOKENS",
       DEFAULT_EXPANSION_DAILY_TOKENS,
-      1000,
+      MIN_EXPANSION_DAILY_TOKENS,
       100_000_000,
     ),
   };

@@ -10,7 +10,9 @@
  * other words, excluding the same named thing and adding nothing ({@link repeatsByExclusion},
  * since 0.20: "don't reach for pandas" against "transforms use polars, not pandas"); or marked
  * by the user as known and holding nothing the stored memory does not ({@link markedRepeat},
- * since 0.20, round 2: "Runes only, as we agreed, no `export let`"). The daemon's
+ * since 0.20, round 2: "Runes only, as we agreed, no `export let`"); never when the stored memory
+ * is narrower, with a condition or a time the text does not name ({@link narrowedIn}: "never
+ * push to main" is not "never push to main on fridays"). The daemon's
  * sink (sink.ts) applies it to the neighbours the service's own search finds and to the pending
  * proposals.
  * @module
@@ -715,9 +717,32 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   // fails open" does not repeat "authsvc only calls Claude Haiku (the anomaly scorer runs on
   // every login)".
   const bare = b.replace(ASIDE, " ");
+  if (narrowedIn(a, b)) return false;
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
       !updates(a, b) && !ownClause(a, b) && !otherExcluded(a, b) && !usesOwn(a, b) ||
     repeatsByExclusion(a, b) || markedRepeat(a, b);
+}
+
+/**
+ * A condition or a time that limits a rule ("during a release", "unless the build is green",
+ * "before 10am": what follows, up to the clause's end; "on fridays", "on weekends").
+ */
+const QUALIFIER =
+  /\b(?:during|before|after|until|when|whenever|if|unless|except|while)\s+((?:[^,;.!?:—–()]|\.(?=\S))+)|\bon\s+((?:mon|tues|wednes|thurs|fri|satur|sun|week)(?:day|end)s?|holidays?)\b/gi;
+
+/**
+ * Whether `b` holds a qualifier of which `a` names no word ("never push to main on fridays"
+ * against "remember: never push to main"): `b` is the narrower rule, and `a` widens it; merged
+ * into `b`, the wider rule would be lost. Since 0.20, after review.
+ */
+function narrowedIn(a: string, b: string): boolean {
+  let wa: ReadonlySet<string> | undefined;
+  for (const m of statement(b).replace(ASIDE, " ").matchAll(QUALIFIER)) {
+    const named = wa ??= contentWords(statement(a));
+    const q = [...contentWords(m[1] ?? m[2])];
+    if (q.length && !q.some((w) => named.has(w))) return true;
+  }
+  return false;
 }
 
 /**

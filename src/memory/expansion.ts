@@ -33,8 +33,10 @@ export const MAX_PHRASES = 10;
 export const MAX_PHRASE_CHARS = 120;
 /** Most words of a phrase kept. */
 export const MAX_PHRASE_WORDS = 16;
-/** Output cap of one call: about 60 tokens a memory's phrases, with room. */
-export const EXPANSION_MAX_OUTPUT_TOKENS = 200 * EXPANSION_BATCH;
+/** Output cap of one memory's phrases: about 60 tokens, with room. */
+export const EXPANSION_OUTPUT_TOKENS_PER_MEMORY = 200;
+/** Output cap of a full call. */
+export const EXPANSION_MAX_OUTPUT_TOKENS = EXPANSION_OUTPUT_TOKENS_PER_MEMORY * EXPANSION_BATCH;
 /** Default daily token budget of the worker (`EXPANSION_DAILY_TOKENS`, src/config.ts). */
 export { DEFAULT_EXPANSION_DAILY_TOKENS } from "../config.ts";
 /** How long one call may take (ms). */
@@ -82,6 +84,11 @@ export interface ExpansionTarget {
   chargeExpansionTokens(day: string, tokens: number): Promise<void>;
   /** Tokens spent on `day`. */
   expansionTokensOn(day: string): Promise<number>;
+  /**
+   * Throws when expansions cannot be written now (the stored vectors belong to another
+   * embedder): checked before each model call, so no token is spent on phrases thrown away.
+   */
+  assertWritable?(): Promise<void>;
 }
 
 /**
@@ -141,6 +148,15 @@ export async function expansionRequest(
     });
   }
   return { text: JSON.stringify({ memories: list }), ids };
+}
+
+/**
+ * The upper estimate of one call's tokens: the instruction and the request at 3 characters a
+ * token, and the output cap of `memories` memories.
+ */
+export function expansionEstimate(request: string, memories: number): number {
+  return Math.ceil((EXPANSION_PROMPT.length + request.length) / 3) +
+    EXPANSION_OUTPUT_TOKENS_PER_MEMORY * memories;
 }
 
 /** What the worker did, for the status. */
@@ -220,9 +236,12 @@ export class ExpansionWorker {
     this.#schedule(0);
   }
 
-  /** A memory was written: a run soon, unless the worker waits for its budget or back-off. */
+  /**
+   * A memory was written: a run soon, unless the worker waits for its budget or back-off, or a
+   * run is armed already (steady writes do not postpone it).
+   */
   written(): void {
-    if (this.#waitingFor) return;
+    if (this.#waitingFor || this.#timer !== undefined) return;
     this.#schedule(this.#o.afterWriteMs);
   }
 
@@ -272,10 +291,23 @@ export class ExpansionWorker {
         this.#waitingFor = undefined;
         return;
       }
-      const { text, ids } = await expansionRequest(pending);
-      const estimate = Math.ceil((EXPANSION_PROMPT.length + text.length) / 3) +
-        EXPANSION_MAX_OUTPUT_TOKENS;
-      if (this.#tokensToday + estimate > this.#o.dailyTokens) {
+      // The batch is what fits in what is left of the budget, in order: a memory too large for
+      // it waits (for the next day) without holding the smaller ones behind it.
+      let batch: PendingMemory[] = [];
+      let req = { text: "", ids: [] as string[] };
+      for (const m of pending) {
+        const next = await expansionRequest([...batch, m]);
+        if (
+          this.#tokensToday + expansionEstimate(next.text, batch.length + 1) > this.#o.dailyTokens
+        ) {
+          continue;
+        }
+        batch = [...batch, m];
+        req = next;
+      }
+      const { text, ids } = req;
+      const maxOutput = EXPANSION_OUTPUT_TOKENS_PER_MEMORY * batch.length;
+      if (!batch.length) {
         if (this.#waitingFor !== "budget") {
           this.#log(
             `expansion: the daily budget of ${this.#o.dailyTokens} tokens is spent ` +
@@ -288,9 +320,12 @@ export class ExpansionWorker {
         this.#schedule(Math.min(Math.max(next - this.#now(), 1000), 3_600_000));
         return;
       }
+      // Vectors of another embedder: nothing could be written, so no call is made (a failure,
+      // backed off, until the re-embedding is done).
+      await this.#o.target.assertWritable?.();
       let answer: ExpansionAnswer;
-      // Aborted after the time-out (or at close); raced too, for a client that ignores the
-      // signal (the subscription's).
+      // Aborted after the time-out (or at close); raced against both too, for a client that
+      // ignores the signal (the subscription's): close() returns at once.
       const ac = new AbortController();
       const onClose = () => ac.abort();
       this.#abort.signal.addEventListener("abort", onClose);
@@ -298,7 +333,13 @@ export class ExpansionWorker {
       let timedOut = false;
       try {
         answer = await Promise.race([
-          this.#o.call(EXPANSION_PROMPT, text, EXPANSION_MAX_OUTPUT_TOKENS, ac.signal),
+          this.#o.call(EXPANSION_PROMPT, text, maxOutput, ac.signal),
+          new Promise<never>((_, reject) => {
+            if (ac.signal.aborted) reject(new Error("closed"));
+            ac.signal.addEventListener("abort", () => reject(new Error("closed")), {
+              once: true,
+            });
+          }),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => {
               timedOut = true;
@@ -328,7 +369,7 @@ export class ExpansionWorker {
       await this.#o.target.chargeExpansionTokens(day, used);
       const { phrases, dropped } = await parseExpansions(answer.text, ids);
       const writes = [];
-      for (const [i, m] of pending.entries()) {
+      for (const [i, m] of batch.entries()) {
         const p = phrases.get(ids[i]);
         if (p) {
           writes.push({
@@ -342,7 +383,7 @@ export class ExpansionWorker {
       if (dropped) {
         this.#dropped += dropped;
         this.#log(
-          `expansion: ${dropped} of ${pending.length} answers were malformed and dropped ` +
+          `expansion: ${dropped} of ${batch.length} answers were malformed and dropped ` +
             "(those memories are asked again after a restart)",
         );
       }

@@ -59,10 +59,11 @@ export interface SearchDeps {
   /** How candidates are found (`hybrid`; the others are diagnostics). */
   retrieval: Retrieval;
   /**
-   * Whether memories may have expansions (MEMORY_EXPANSION): the candidates' expansions are
-   * read (one more query) and the ranking and the confidence read `content + "\n" + expansion`.
+   * Whether memories may have expansions (any was written, whatever MEMORY_EXPANSION says
+   * now): the candidates' expansions are read (one more query) and the ranking and the
+   * confidence read `content + "\n" + expansion` for those that have one.
    */
-  expansion?: boolean;
+  expansion?: () => Promise<boolean>;
   now: () => Date;
 }
 
@@ -179,7 +180,7 @@ export async function searchMemories(
       }
     }
   }
-  if (d.expansion && candidates.length) {
+  if (candidates.length && d.expansion && await d.expansion()) {
     // The text the ranking and the confidence read; what is returned stays the content.
     const expansions = await d.store.expansionsOf(candidates.map((c) => c.memory.id));
     for (const c of candidates) {

@@ -6,7 +6,7 @@
  */
 import { Reclaimer, type ReclaimerOptions } from "./vacuum.ts";
 import { type Embedder, sameEmbedder } from "../embed/embedder.ts";
-import { builtinWordVectors, type WordVectors } from "../embed/words.ts";
+import { builtinWordVectors, cosine, type WordVectors } from "../embed/words.ts";
 import { BUILTIN_SIF_INFO, builtinSif, SifEncoder } from "../embed/sif.ts";
 import { type DenseEncoder, sameDense } from "../embed/dense.ts";
 import { backfillDense, type DenseProgress } from "./dense.ts";
@@ -355,7 +355,35 @@ export class SqlMemoryService implements MemoryService {
       now,
       v.supersedes ?? undefined,
     );
-    return near
+    return await this.#contradictionsAmong(near, embedding);
+  }
+
+  /**
+   * The nearest memories `near` within the contradiction threshold of `embedding`, most similar
+   * first. An expanded memory's stored embedding is that of its content and phrases: it is
+   * compared on an embedding of its content alone (those memories' contents embedded in one
+   * call), as the threshold was set for; no query more while no memory has an expansion.
+   */
+  async #contradictionsAmong(
+    near: { memory: Memory; similarity: number }[],
+    embedding: number[],
+  ): Promise<Contradiction[]> {
+    let scored = near;
+    if (near.length && await this.#store.mayHaveExpansions()) {
+      const expanded = await this.#store.expansionsOf(near.map((n) => n.memory.id));
+      const plain = near.filter((n) => expanded.has(n.memory.id));
+      if (plain.length) {
+        const vectors = await this.#embed(plain.map((n) => n.memory.content));
+        const q = Float32Array.from(embedding);
+        const sims = new Map(
+          plain.map((n, i) => [n.memory.id, cosine(q, Float32Array.from(vectors[i]))]),
+        );
+        scored = near
+          .map((n) => ({ memory: n.memory, similarity: sims.get(n.memory.id) ?? n.similarity }))
+          .sort((a, b) => b.similarity - a.similarity);
+      }
+    }
+    return scored
       .filter((n) => n.similarity > CONTRADICTION_THRESHOLD)
       .map((n) => ({ memory: n.memory, similarity: n.similarity }));
   }
@@ -438,9 +466,7 @@ export class SqlMemoryService implements MemoryService {
     if (!done) return null;
     this.#store.invalidateStats();
     this.#written();
-    const contradictions = done.near
-      .filter((n) => n.similarity > CONTRADICTION_THRESHOLD)
-      .map((n) => ({ memory: n.memory, similarity: n.similarity }));
+    const contradictions = await this.#contradictionsAmong(done.near, embedding);
     return contradictions.length
       ? { memory: done.memory, contradictions }
       : { memory: done.memory };
@@ -551,7 +577,7 @@ export class SqlMemoryService implements MemoryService {
       reranks: this.#wordVectors !== false,
       denseEncoder: this.#denseSearch ? () => this.#denseEncoder() : null,
       retrieval: this.#retrieval,
-      expansion: this.#expansion !== null,
+      expansion: () => this.#store.mayHaveExpansions(),
       now: this.#now,
     }, input);
   }
@@ -599,6 +625,7 @@ export class SqlMemoryService implements MemoryService {
       },
       chargeExpansionTokens: (day, tokens) => this.#store.chargeExpansionTokens(day, tokens),
       expansionTokensOn: (day) => this.#store.expansionTokensOn(day),
+      assertWritable: () => this.#assertVectorsUsable(),
     };
   }
 

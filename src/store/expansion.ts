@@ -99,6 +99,14 @@ export function storeExpansions(db: Db, items: ExpansionWrite[]): Promise<string
   });
 }
 
+/** Whether any memory has an expansion (the partial index memories_expanded answers). */
+export async function anyExpansion(db: Db): Promise<boolean> {
+  const rows = await db.query<{ any: boolean }>(
+    "select exists (select 1 from memories where expansion is not null) as any",
+  );
+  return rows[0]?.any === true;
+}
+
 /** The expansions of `ids` that have one (search candidates). */
 export async function expansionsOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();

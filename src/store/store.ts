@@ -82,6 +82,9 @@ export {
   type VacuumRun,
 } from "./maintenance.ts";
 
+/** How long a store trusts that no memory has an expansion before it asks again (ms). */
+export const EXPANSION_FLAG_TTL_MS = 30_000;
+
 /** The store: all memory queries over one {@link Db}. */
 export class Store {
   /** The driver underneath. */
@@ -90,6 +93,8 @@ export class Store {
   readonly #corpus = new CorpusCache();
   /** The imports this store is writing (imports.ts). */
   readonly #imports = new ImportJobs();
+  /** Whether any memory has an expansion, and when that was learnt ({@link mayHaveExpansions}). */
+  #expanded: { any: boolean; at: number } | undefined;
 
   /** Wrap a driver. */
   constructor(db: Db) {
@@ -410,8 +415,25 @@ export class Store {
   }
 
   /** Write expansions with their re-encoded index (expansion.ts); the ids written. */
-  storeExpansions(items: ExpansionWrite[]): Promise<string[]> {
-    return expansion.storeExpansions(this.db, items);
+  async storeExpansions(items: ExpansionWrite[]): Promise<string[]> {
+    const ids = await expansion.storeExpansions(this.db, items);
+    if (ids.length) this.#expanded = { any: true, at: Date.now() };
+    return ids;
+  }
+
+  /**
+   * Whether any memory may have an expansion, whatever the setting (MEMORY_EXPANSION only
+   * decides whether the worker expands): search reads the candidates' expansions only then.
+   * Once true it stays true (a wrong yes costs one query); a no is asked again after
+   * {@link EXPANSION_FLAG_TTL_MS}, for the expansions another process (a daemon on the same
+   * server Postgres) writes.
+   */
+  async mayHaveExpansions(): Promise<boolean> {
+    const e = this.#expanded;
+    if (e && (e.any || Date.now() - e.at < EXPANSION_FLAG_TTL_MS)) return e.any;
+    const any = await expansion.anyExpansion(this.db);
+    this.#expanded = { any, at: Date.now() };
+    return any;
   }
 
   /** The expansions of search candidates (expansion.ts). */

@@ -46,6 +46,10 @@ Deno.test("0.20 round 2: a marked statement with a change or a name of its own i
     ["as we agreed, feature flags live in LaunchDarkly", "Widgets are written with signals."],
     // No marker: a rule of its own beside a shared word.
     ["Signals only, no `@Input()` decorators", "Widgets are written with signals."],
+    // The stored rule is narrower (a qualifier the statement lacks): the wider rule is its own.
+    ["remember: never push to main", "never push to main on fridays"],
+    ["never push to main", "never push to main on fridays"],
+    ["as always, run the migrations by hand", "Run the migrations by hand during a release."],
   ];
   for (const [a, b] of pairs) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
 });
@@ -92,4 +96,17 @@ Deno.test("0.20 round 2: the word overlap's false merges are kept apart", () => 
     ],
   ];
   for (const [a, b] of pairs) assert.ok(!isNearDuplicate(a, b), `${a} / ${b}`);
+});
+
+Deno.test("after review: a narrower stored rule is not the repeat of a wider one", () => {
+  // The stored rule's qualifier, named by the statement too (a dotted word is one word).
+  assert.ok(
+    isNearDuplicate(
+      "Just so it's clear: you don't publish, CI publishes when the tag lands",
+      "Never run `cargo publish` by hand: releases are published by CI when a vX.Y.Z tag is pushed",
+    ),
+  );
+  // A qualifier the statement does not name: the wider rule is its own; with it, a repeat.
+  assert.ok(!isNearDuplicate("never push to main", "never push to main on fridays"));
+  assert.ok(isNearDuplicate("never push to main on fridays", "never push to main on fridays!"));
 });

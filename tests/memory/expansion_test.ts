@@ -5,11 +5,24 @@
  */
 import assert from "node:assert/strict";
 import { anthropicCall, ollamaCall } from "../../src/capture/model.ts";
-import { checkExpansion, ConfigError, loadMemoryConfig } from "../../src/config.ts";
-import { MAX_PHRASES, parseExpansions } from "../../src/memory/expansion.ts";
+import {
+  checkExpansion,
+  ConfigError,
+  loadMemoryConfig,
+  MIN_EXPANSION_DAILY_TOKENS,
+} from "../../src/config.ts";
+import { MAX_CONTENT } from "../../src/memory/validate.ts";
+import {
+  type ExpansionCall,
+  expansionEstimate,
+  ExpansionWorker,
+  MAX_PHRASES,
+  parseExpansions,
+} from "../../src/memory/expansion.ts";
+import { openPglite } from "../../src/store/pglite/mod.ts";
 import { expandedConfidence } from "../../src/memory/confidence.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
-import { openMemoryService } from "../../src/memory/open.ts";
+import { createServiceOnDb, openMemoryService } from "../../src/memory/open.ts";
 import { newRow } from "../../src/memory/rows.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { replayExpansions } from "../fakes/expansions.ts";
@@ -149,19 +162,23 @@ Deno.test("expansion: the daily budget stops calls, kept in the database", async
   const replay = replayExpansions(PHRASES);
   const ol = startFakeOllama({ "llama3.2": 0 }, { chat: (b) => replay.answer(b) });
   const s = await pgliteService({ expansion: true });
-  // One call's estimate is about 1,900 tokens: a budget of 3,000 lets one call through.
+  // One full call's estimate is about 1,900 tokens: a budget of 3,000 lets it through, then
+  // smaller batches while one fits in what is left.
   const w = worker(s.service, ollamaCall({ baseUrl: ol.url, model: "llama3.2" }), {
     dailyTokens: 3000,
   });
   try {
     await seed(s.service);
     await w.run();
-    assert.equal(replay.seen.length, 1, "one call, then the budget");
+    const calls = replay.seen.length;
+    assert.ok(calls >= 1, "a call, then the budget");
     const report = w.report();
     assert.equal(report.waiting_for, "budget");
+    assert.ok(report.tokens_today <= 3000, `${report.tokens_today} within the budget`);
     const stats = await s.service.stats();
-    assert.equal(stats.expansion?.expanded, 5);
-    assert.equal(stats.expansion?.waiting, 5);
+    assert.ok(stats.expansion!.expanded >= 5, `${stats.expansion?.expanded} expanded`);
+    assert.ok(stats.expansion!.waiting > 0, "some wait for the next day");
+    assert.equal(stats.expansion!.expanded + stats.expansion!.waiting, 10);
     assert.equal(stats.expansion?.tokens_today, report.tokens_today);
     // A new worker (a restart) reads what the day spent: no call either.
     const again = worker(s.service, ollamaCall({ baseUrl: ol.url, model: "llama3.2" }), {
@@ -169,7 +186,197 @@ Deno.test("expansion: the daily budget stops calls, kept in the database", async
     });
     await again.run();
     await again.close();
-    assert.equal(replay.seen.length, 1);
+    assert.equal(replay.seen.length, calls);
+  } finally {
+    await w.close();
+    await s.close();
+    await ol.close();
+  }
+});
+
+/** A model that answers each memory with one phrase, and charges `tokens` a call. */
+function phraseModel(seen: string[][], tokens = 0): ExpansionCall {
+  return (_system, user) => {
+    const memories = JSON.parse(user).memories as { id: string; content: string }[];
+    seen.push(memories.map((m) => m.content));
+    return Promise.resolve({
+      text: JSON.stringify({
+        expansions: memories.map((m) => ({ id: m.id, phrases: ["a phrase"] })),
+      }),
+      inputTokens: tokens,
+      outputTokens: 0,
+    });
+  };
+}
+
+Deno.test("expansion: a memory too large for the budget left does not hold the others", async () => {
+  const s = await pgliteService({ expansion: true });
+  const seen: string[][] = [];
+  const w = worker(s.service, phraseModel(seen), { dailyTokens: 3000 });
+  try {
+    for (
+      const c of ["Deploys go out on Tuesdays.", "Use pnpm in this repo.", "Tabs, not spaces."]
+    ) {
+      await s.service.create({ content: c, project: "rails" });
+    }
+    // The newest, first in line: its estimate alone is above the budget.
+    const large = `Release notes: ${"the build steps change often and are long. ".repeat(300)}`;
+    assert.ok(expansionEstimate(JSON.stringify({ memories: [{ content: large }] }), 1) > 3000);
+    await s.service.create({ content: large, project: "rails" });
+    await w.run();
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0].length, 3, "the three small memories, in one call");
+    assert.ok(!seen[0].includes(large));
+    assert.equal(w.report().waiting_for, "budget");
+    const stats = await s.service.stats();
+    assert.deepEqual([stats.expansion?.expanded, stats.expansion?.waiting], [3, 1]);
+  } finally {
+    await w.close();
+    await s.close();
+  }
+});
+
+Deno.test("expansion: close() returns at once while a call never answers (subscription)", async () => {
+  const s = await pgliteService({ expansion: true });
+  let called = false;
+  // As the subscription's client: the abort signal is ignored, the promise never settles.
+  const w = worker(s.service, () => {
+    called = true;
+    return new Promise<never>(() => {});
+  });
+  try {
+    await s.service.create({ content: "Deploys go out on Tuesdays.", project: "rails" });
+    void w.run();
+    for (let i = 0; i < 200 && !called; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(called, "the call is in progress");
+    const t0 = performance.now();
+    await w.close();
+    const ms = performance.now() - t0;
+    // The worker's time-out is 60 s: without the abort in the race close() waits for it.
+    assert.ok(ms < 5000, `close() took ${ms.toFixed(0)} ms`);
+    assert.equal(w.busy, false);
+  } finally {
+    await w.close();
+    await s.close();
+  }
+});
+
+Deno.test("expansion: steady writes do not postpone the run after a write", async () => {
+  const s = await pgliteService({ expansion: true });
+  const seen: string[][] = [];
+  const w: ExpansionWorker = new ExpansionWorker({
+    target: s.service.expansionTarget(() => w.report()),
+    call: phraseModel(seen),
+    model: "ollama/llama3.2",
+    dailyTokens: 1_000_000,
+    afterWriteMs: 150,
+  });
+  try {
+    await s.service.create({ content: "Deploys go out on Tuesdays.", project: "rails" });
+    // A write every 30 ms, for well over the 150 ms wait: a timer re-armed on each write
+    // would never fire while they go on.
+    for (let i = 0; i < 25 && !seen.length; i++) {
+      w.written();
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    assert.ok(seen.length >= 1, "the run came while writes went on");
+  } finally {
+    await w.close();
+    await s.close();
+  }
+});
+
+Deno.test("expansion: no call while the stored vectors belong to another embedder", async () => {
+  const db = await openPglite();
+  const a = await createServiceOnDb(db, testConfig({ embeddingDim: 32 }));
+  await a.create({ content: "Deploys go out on Tuesdays.", project: "rails" });
+  // The same database opened with another dimension: maintenance until `memcli reembed`.
+  const b = await createServiceOnDb(db, testConfig({ embeddingDim: 48, expansion: true }));
+  assert.ok(b.maintenanceReason);
+  let calls = 0;
+  const w = worker(b, (...args) => {
+    calls++;
+    return phraseModel([])(...args);
+  });
+  try {
+    await w.run();
+    assert.equal(calls, 0, "no token spent on phrases that could not be written");
+    const r = w.report();
+    assert.equal(r.waiting_for, "backoff");
+    assert.match(r.last_error ?? "", /maintenance/);
+    assert.equal(await b.expansionTarget(() => r).expansionTokensOn(r.day), 0);
+  } finally {
+    await w.close();
+    await b.close();
+  }
+});
+
+Deno.test("expansion: a contradiction with an expanded memory is still warned of (builtin)", async () => {
+  const s = await pgliteService({ expansion: true });
+  const w = worker(s.service, (_system, user) => {
+    const memories = JSON.parse(user).memories as { id: string }[];
+    return Promise.resolve({
+      text: JSON.stringify({
+        expansions: memories.map((m) => ({
+          id: m.id,
+          phrases: [
+            "which package manager does this project use",
+            "how do I add a dependency",
+            "lockfile keeps changing after install",
+            "node modules setup for a fresh clone",
+          ],
+        })),
+      }),
+      inputTokens: 10,
+      outputTokens: 10,
+    });
+  });
+  try {
+    const old = await s.service.create({
+      content: "Use pnpm, not npm, for installing packages in this repo",
+      project: "rails",
+    });
+    await w.run();
+    assert.equal((await s.service.stats()).expansion?.expanded, 1);
+    const input = {
+      content: "Use npm, not pnpm, for installing packages in this repo",
+      project: "rails",
+    };
+    const checked = await s.service.contradictions(input);
+    assert.equal(checked[0]?.memory.id, old.memory.id, "the check (capture's path)");
+    assert.ok(checked[0].similarity > 0.9, `${checked[0].similarity}`);
+    const created = await s.service.create(input);
+    assert.equal(created.contradictions?.[0]?.memory.id, old.memory.id, "the create's warning");
+    // A replacement proposed by capture names the expanded memory.
+    const replaced = await s.service.create({
+      content: "Use yarn, not pnpm, for installing packages in this repo",
+      project: "rails",
+      supersedes: created.memory.id,
+    });
+    assert.ok(replaced.contradictions?.some((c) => c.memory.id === old.memory.id));
+  } finally {
+    await w.close();
+    await s.close();
+  }
+});
+
+Deno.test("expansion: turned off, the phrases written are still read, on the plain scale", async () => {
+  const replay = replayExpansions(PHRASES);
+  const ol = startFakeOllama({ "llama3.2": 0 }, { chat: (b) => replay.answer(b) });
+  const s = await pgliteService({ expansion: true });
+  const w = worker(s.service, ollamaCall({ baseUrl: ol.url, model: "llama3.2" }));
+  try {
+    const ids = await seed(s.service);
+    await w.run();
+    const on = await top(s.service, QUERY, 1);
+    assert.equal(on[0].memory.id, ids.get(LINT.content));
+    // The same database opened with the setting off (an MCP server in direct mode, or a
+    // restart without MEMORY_EXPANSION): the same ranking and the same confidence.
+    const off = await createServiceOnDb(s.db, testConfig({ expansion: false }));
+    const got = await off.search({ query: QUERY, project: "rails", limit: 1 });
+    assert.equal(got[0].memory.id, ids.get(LINT.content));
+    assert.equal(got[0].confidence, on[0].confidence);
+    assert.equal((await off.stats()).expansion, undefined, "no worker, no status");
   } finally {
     await w.close();
     await s.close();
@@ -343,6 +550,24 @@ Deno.test("expansion: settings are validated and name their variables", () => {
   assert.throws(
     () => loadMemoryConfig(env({ EXPANSION_DAILY_TOKENS: "12" })),
     (e) => e instanceof ConfigError && /EXPANSION_DAILY_TOKENS/.test(e.message),
+  );
+  // The smallest budget pays for one call of one memory of the longest content.
+  const longest = JSON.stringify({
+    memories: [{
+      id: "m1",
+      type: "convention",
+      scope: "project",
+      content: "x".repeat(MAX_CONTENT),
+    }],
+  });
+  assert.ok(expansionEstimate(longest, 1) <= MIN_EXPANSION_DAILY_TOKENS);
+  assert.throws(
+    () => loadMemoryConfig(env({ EXPANSION_DAILY_TOKENS: "5000" })),
+    (e) => e instanceof ConfigError && /EXPANSION_DAILY_TOKENS.*8000/.test(e.message),
+  );
+  assert.equal(
+    loadMemoryConfig(env({ EXPANSION_DAILY_TOKENS: "8000" })).expansionDailyTokens,
+    MIN_EXPANSION_DAILY_TOKENS,
   );
   assert.throws(
     () => checkExpansion({ expansion: true }, null),
