@@ -22,6 +22,7 @@ export const SPLITS = [
   "holdout8",
   "holdout9",
   "holdout10",
+  "holdout11",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
