@@ -317,7 +317,7 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   if (
     g.rule !== "loose" &&
     (STANDING_OPENING.test(core) || choice || IMPERATIVE_VERB.test(core) || USE_NOT.test(core) ||
-      SHORT_RULES.has(g.rule) && SHORT_RULE.test(core)) &&
+      SHORT_RULES.has(g.rule) && SHORT_RULE.test(core) || g.rule === "standing-tail") &&
     !POINTER_OBJECT.test(core) &&
     ![
       "scope:event",
