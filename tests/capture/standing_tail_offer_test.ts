@@ -1,0 +1,104 @@
+/**
+ * Two ways a user makes something a rule without a rule's words in the sentence (since 0.21):
+ * a bare "always" / "ever" after it ("no var declarations. ever", `standing-tail`), and a yes
+ * to the standing practice the agent offers ("Shall I treat `cargo fmt` as required before every
+ * commit?" "yep, always": a rule on the agent's event, `agent-confirmed`). And the near misses
+ * each must leave alone: a pointer, a report, a hedge or a one-off before the "always"; an offer
+ * of the work at hand, a one-off in the question or the reply, a "no". Written for this test, none
+ * taken from the benchmark's sessions.
+ */
+import assert from "node:assert/strict";
+import { extractCandidates } from "../../src/capture/extract.ts";
+import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
+import { a, u } from "./turns.ts";
+
+/** What the extractor proposes of `text` said in a plain session. */
+function proposed(text: string) {
+  const said = u(text);
+  const turns = [u("fix the login button"), a("OK, done."), said, a("OK, done.")];
+  return extractCandidates(turns).filter((c) => c.provenance.uuid === said.uuid);
+}
+
+/** What the extractor proposes on the agent's event when the user answers `reply` to `agent`. */
+function confirmed(agent: string, reply: string) {
+  const asked = a(agent);
+  const turns = [u("add the export endpoint"), asked, u(reply), a("OK.")];
+  return extractCandidates(turns).filter((c) => c.provenance.uuid === asked.uuid);
+}
+
+const TAILS = [
+  "no var declarations. ever",
+  "type hints on public functions. always",
+  "squash-merge feature branches. always.",
+  "no raw SQL in the handlers. ever.", // a rule already: still one candidate
+];
+const NOT_TAILS = [
+  "run it again. always",
+  "the build fails on arm. always",
+  "maybe pin the versions. always",
+  "skip the slow tests for now. always",
+  "can you rebase. always",
+  "thanks. always",
+];
+
+for (const text of TAILS) {
+  Deno.test(`a sentence made standing by a bare "always"/"ever" is proposed: ${text}`, () => {
+    const got = proposed(text);
+    assert.equal(got.length, 1, `${JSON.stringify(text)}: ${JSON.stringify(got)}`);
+    assert.equal(got[0].type, "rule");
+    // A sentence that is a rule already keeps its own rule; the others are the tail's.
+    assert.equal(got[0].rule, text.startsWith("no raw SQL") ? "no-thing" : "standing-tail");
+    assert.ok(got[0].confidence >= THRESHOLD);
+  });
+}
+for (const text of NOT_TAILS) {
+  Deno.test(`a bare "always" after a pointer, report, hedge or one-off is no rule: ${text}`, () => {
+    assert.deepEqual(proposed(text).map((c) => c.text), [], JSON.stringify(text));
+  });
+}
+
+const OFFERS: [string, string, string][] = [
+  [
+    "The repo has a rustfmt.toml and CI runs `cargo fmt --check`. Shall I treat `cargo fmt` as required before every commit?",
+    "yep, always",
+    "Treat `cargo fmt` as required before every commit",
+  ],
+  [
+    "Each migration here has a down script. Should new migrations get a down script too?",
+    "yes",
+    "New migrations should get a down script",
+  ],
+  [
+    "The other modules keep one component a file. Should I make that the convention here: one React component per file, named after the component?",
+    "correct, keep it that way",
+    "One React component per file, named after the component",
+  ],
+  [
+    "I'd add the request id to every log line. Shall I treat that as the rule for the handlers going forward?",
+    "yes, do that always",
+    "Add the request id to every log line",
+  ],
+];
+const NOT_OFFERS: [string, string][] = [
+  ["I found six call sites. Should I update all the call sites?", "yes"],
+  ["Should I run the tests before every commit in this PR?", "yes"],
+  ["I'd log the request id. Shall I treat that as the rule going forward?", "yes, for now"],
+  ["Should I make that the convention here: one component per file?", "no, just this once"],
+  ["Should I always retry on a 503?", "yes, but only here"],
+  ["Should I add the new endpoints to the docs?", "yes"],
+  ["Do you want me to always run the linter?", "yes"],
+];
+
+for (const [agent, reply, text] of OFFERS) {
+  Deno.test(`a standing practice the agent offers and the user takes is proposed: ${text}`, () => {
+    const got = confirmed(agent, reply);
+    assert.deepEqual(got.map((c) => c.text), [text]);
+    assert.equal(got[0].type, "rule");
+    assert.ok(got[0].provenance.confirmedBy);
+  });
+}
+for (const [agent, reply] of NOT_OFFERS) {
+  Deno.test(`an offer of the work at hand, a one-off or a no is no rule: ${agent} / ${reply}`, () => {
+    assert.deepEqual(confirmed(agent, reply).map((c) => c.text), []);
+  });
+}
