@@ -28,6 +28,7 @@ export const RULE_COUNTS: Readonly<Record<string, readonly [right: number, n: nu
   "preference": [6, 6],
   "setup-is": [6, 6],
   "generalised": [5, 5],
+  "personal-intro": [0, 0],
   "standing-tail": [0, 0],
   "no-thing": [5, 5],
   "noted": [5, 5],

@@ -236,6 +236,17 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   return null;
 }
 
+/**
+ * An intro that says what follows is the user's own way of working, for every project: "in
+ * general, for me:", "for me generally:", "a personal thing, across all my repos:", "two things
+ * for all our chats:", "for every project:" (since 0.21). Group 1 is what follows its colon.
+ */
+export const PERSONAL_INTRO =
+  /^(?:(?:in general|generally|for me|personally|a personal thing|one personal thing|some prefs? of mine|(?:one|two|three|a few|some) (?:general |personal )?things? (?:about (?:me|how i (?:like to )?work)|for (?:me|all (?:our|my) (?:chats|projects|repos)))|across (?:all )?my (?:repos|projects)|in (?:all|every one of) my (?:repos|projects)|for (?:all|every) (?:my |our )?(?:projects?|repos?|chats?))[\s,]*)+:\s*(.+)$/;
+/** What a {@link PERSONAL_INTRO} introduces: an instruction or a preference, not a report. */
+const PERSONAL_ASK =
+  /^(?:please )?(?:keep|write|explain|answer|reply|use|show|give|ask|don'?t|do not|never|always|no|avoid|prefer|put|print|stick|i (?:prefer|like|want|'d rather))\b/;
+
 /** A personal preference, or null. */
 export function preferenceOf(l: string, core: string): Match | null {
   // A reaction to what is at hand ("I like that idea", "I love it, ship it", "I'd rather not
@@ -248,6 +259,12 @@ export function preferenceOf(l: string, core: string): Match | null {
   ) return null;
   // Preferences.
   if (PERSONAL.test(l)) return hit("feedback", "preference");
+  // "in general, for me: keep answers short…", "a personal thing, across all my repos: write…":
+  // what follows an intro about the user's own way of working, when it says what to do.
+  const intro = core.match(PERSONAL_INTRO);
+  if (intro && PERSONAL_ASK.test(intro[1]) && !STATUS.test(intro[1])) {
+    return hit("feedback", "personal-intro");
+  }
   if (
     /\bi (really )?(like|love|dislike|can'?t stand)\b|\bi'?m (not )?a (big |huge )?fan of\b|\bi'?d prefer\b/
       .test(l) ||

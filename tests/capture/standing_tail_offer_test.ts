@@ -1,5 +1,6 @@
 /**
- * Two ways a user makes something a rule without a rule's words in the sentence (since 0.21):
+ * Three ways a user makes something a rule or a preference without a rule's words in the sentence
+ * (since 0.21): "in general, for me: keep…" (`personal-intro`, global);
  * a bare "always" / "ever" after it ("no var declarations. ever", `standing-tail`), and a yes
  * to the standing practice the agent offers ("Shall I treat `cargo fmt` as required before every
  * commit?" "yep, always": a rule on the agent's event, `agent-confirmed`). And the near misses
@@ -100,5 +101,33 @@ for (const [agent, reply, text] of OFFERS) {
 for (const [agent, reply] of NOT_OFFERS) {
   Deno.test(`an offer of the work at hand, a one-off or a no is no rule: ${agent} / ${reply}`, () => {
     assert.deepEqual(confirmed(agent, reply).map((c) => c.text), []);
+  });
+}
+
+/** What the extractor proposes of `text`, with its type and scope. */
+const said = (text: string) => proposed(text).map((c) => [c.rule, c.type, c.scope]);
+
+const INTROS = [
+  "in general, for me: keep commit messages under 60 characters",
+  "a personal thing, across all my projects: write docstrings in the Google style",
+  "for me generally: explain the trade-off before you show the code",
+  "two things for all our chats: answer in British English and skip the pleasantries",
+];
+const NOT_INTROS = [
+  "for me: the build fails on my laptop",
+  "in general, for me: it works fine",
+  "for me generally: maybe keep the answers shorter",
+  "for every project: is there a shared lint config?",
+  "for now, for me: keep the answers short",
+];
+
+for (const text of INTROS) {
+  Deno.test(`what follows an intro about the user's own way of working is proposed: ${text}`, () => {
+    assert.deepEqual(said(text), [["personal-intro", "feedback", "global"]], JSON.stringify(text));
+  });
+}
+for (const text of NOT_INTROS) {
+  Deno.test(`an intro before a report, a hedge, a question or a one-off is nothing: ${text}`, () => {
+    assert.deepEqual(proposed(text).map((c) => c.text), [], JSON.stringify(text));
   });
 }
