@@ -233,8 +233,23 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
     return hit("rule", "general-rule");
   }
+  if (STAYS.test(core) && !STATUS.test(core) && !TASK_SUBJECT.test(core)) {
+    return hit("rule", "stays");
+  }
   return null;
 }
+
+/**
+ * A setting or a part of the project that stays as it is (since 0.21): "tick rate stays 30hz",
+ * "Hibernate's ddl-auto stays on validate in every profile", "compatibility_date stays at
+ * 2024-09-23 until we've tested…", "controllers stay thin, logic in services", "spec stays only in
+ * the code that already uses it". A noun subject (not "it", "this", a person, "my …"), "stay(s)"
+ * in the present with no "always", "still" or modal before it, and what it stays: a value, a
+ * place, a setting; not a state of the moment ("the page stays blank", "the pin stays high", "the
+ * container stays up") nor a question of whether it stays ("…whether it stays").
+ */
+const STAYS =
+  /^(?:so |and |but )?(?!(?:it|its|this|that|these|those|there|he|she|they|i|you|we|my|your|whether|if)\b)(?:the |our |all |every )?[\w.'`-]+(?: [\w.'`-]+){0,3} stays? (?!(?:up|down|open|blank|empty|stuck|red|green|high|low|there|around|alive|awake|asleep|on screen|visible|hidden|the same|put|silent|quiet|frozen|grey|gray|white|black|dark|busy|idle|cold|hot|warm|slow|fast|broken|unchanged)\b)(?:on |at |in |off |out of |under |inside |with |pinned|fixed|thin|free of |the |only |as |[\d`"'])/;
 
 /**
  * An intro that says what follows is the user's own way of working, for every project: "in

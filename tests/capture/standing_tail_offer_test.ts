@@ -9,7 +9,7 @@
  * taken from the benchmark's sessions.
  */
 import assert from "node:assert/strict";
-import { extractCandidates } from "../../src/capture/extract.ts";
+import { extractCandidates, ruleCandidates } from "../../src/capture/extract.ts";
 import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
 import { a, u } from "./turns.ts";
 
@@ -128,6 +128,36 @@ for (const text of INTROS) {
 }
 for (const text of NOT_INTROS) {
   Deno.test(`an intro before a report, a hedge, a question or a one-off is nothing: ${text}`, () => {
+    assert.deepEqual(proposed(text).map((c) => c.text), [], JSON.stringify(text));
+  });
+}
+
+/** A setting or a part of the project that stays as it is: a rule of its own (`stays`). */
+const STAYS = [
+  "the pool size stays at 20 until the load test is done",
+  "the session cookie stays on SameSite=Lax in every environment",
+  "handlers stay thin, the logic goes in services",
+  "the retry count stays 3",
+];
+const NOT_STAYS = [
+  "the page stays blank after the redirect",
+  "it stays on 8080 for now",
+  "the busy pin always stays high after a cold boot",
+  "my laptop stays on the old version",
+  "we decide after the review whether it stays",
+  "the spinner stays on screen forever",
+];
+
+for (const text of STAYS) {
+  Deno.test(`a thing of the project that stays as it is is a rule: ${text}`, () => {
+    const got = ruleCandidates([u("fix the login button"), a("OK, done."), u(text)]);
+    assert.deepEqual(got.map((c) => [c.rule, c.type]), [["stays", "rule"]], JSON.stringify(text));
+  });
+}
+for (const text of NOT_STAYS) {
+  Deno.test(`a state of the moment, a pointer or a doubt with "stays" is no rule: ${text}`, () => {
+    const got = ruleCandidates([u("fix the login button"), a("OK, done."), u(text)]);
+    assert.ok(got.every((c) => c.rule !== "stays"), JSON.stringify(got));
     assert.deepEqual(proposed(text).map((c) => c.text), [], JSON.stringify(text));
   });
 }
