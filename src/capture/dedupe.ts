@@ -720,7 +720,7 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   if (narrowedIn(a, b)) return false;
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
       !updates(a, b) && !ownClause(a, b) && !otherExcluded(a, b) && !usesOwn(a, b) ||
-    repeatsByExclusion(a, b) || markedRepeat(a, b);
+    repeatsByExclusion(a, b) || markedRepeat(a, b) || markedClauseRepeat(a, b, threshold);
 }
 
 /**
@@ -948,12 +948,93 @@ function markedPartsOf(text: string): string[] {
   return out;
 }
 
+/** Where a clause opens or closes inside a sentence, for {@link markedClauses}. */
+const CLAUSE_EDGE = /\s[—–-]+\s|;\s+|:\s+|,\s+|\(|\)|\s(?:and|but|so)\s/;
+
+/**
+ * The clauses next to each of the user's marks of a repeat: the first clause after it ("and
+ * remember logic lives in the view model, …": "logic lives in the view model") and the last
+ * before it ("encrypt it with ansible-vault like all the other secrets", "(not pandas,
+ * obviously)", "domain.entity.vN like the rest"). Since 0.21.
+ */
+function markedClauses(text: string): string[] {
+  if (statesOwn(text)) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(REPEAT_MARK)) {
+    const i = m.index ?? 0;
+    const after = text.slice(i + m[0].length).split(/[.!?](?:\s|$)/)[0]
+      .replace(/^[\s,;:.!)—–-]+/, "").split(CLAUSE_EDGE)[0];
+    const before = text.slice(0, i).replace(/[\s,;:(—–-]+$/, "").split(/[.!?]\s/).pop() ?? "";
+    for (const p of [after, before.split(CLAUSE_EDGE).pop() ?? ""]) {
+      const c = statement(p);
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * A clause that states something rather than asks for it: a verb in the present of a subject
+ * ("is owned by", "are", "uses", "lives", "runs": a request says "use", "run", "add").
+ */
+const DECLARES =
+  /\b(?:is|are|'s|'re|was|were|has|have|uses|lives|owns|runs|goes|sits|belongs|stays|remains|means|needs|depends|calls|sends|takes|handles|contains|holds|gets)\b(?!\s*(?:[.!?,;:]|$))/i;
+
+/**
+ * Whether a message states something of its own beside its marked clauses: a clause, not next
+ * to a mark of a repeat, that says a change ({@link CHANGE}: "we moved off prisma to drizzle")
+ * or states a fact ({@link DECLARES}: "the atmosphere side is owned by Pia's group"). Such a
+ * message is a statement with a repeat inside, not a request with one: its marked clauses are not
+ * read alone ({@link markedClauseRepeat}). Since 0.21.
+ */
+function statesOwn(text: string): boolean {
+  const marked = new RegExp(REPEAT_MARK.source, "i");
+  for (const sentence of text.split(/[.!?](?:\s|$)/)) {
+    const parts = sentence.split(CLAUSE_EDGE);
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (marked.test(p) || marked.test(parts[i + 1] ?? "")) continue;
+      const st = statement(p);
+      if (STRICT_CHANGE.test(st) || DECLARES.test(st)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a clause the user marks as known inside a longer message ({@link markedClauses})
+ * repeats `b`, judged on the clause alone (the rest of the message is often a request: "Please:
+ * drop pve1 …, add its key to the vaulted vars (encrypt it with ansible-vault like all the other
+ * secrets …)"): all its content words in `b`, or (with {@link CLAUSE_WORDS} or more) the
+ * overlap of {@link repeats}; two content words or more, or one that both exclude ("not
+ * pandas, obviously" against "use polars, not pandas"); no code of its own; it excludes nothing
+ * `b` affirms and affirms nothing `b` excludes; `b` is not narrower; and no test of
+ * {@link updateReason} tells a change. Since 0.21.
+ */
+function markedClauseRepeat(a: string, b: string, threshold: number): boolean {
+  if (!MARK_ONE.test(a)) return false;
+  const wb = contentWords(b), pb = polarity(b);
+  return markedClauses(a).some((c) => {
+    const w = [...contentWords(c)];
+    if (!w.length) return false;
+    const pc = polarity(c);
+    if (w.length < 2 && !w.every((x) => pc.excluded.has(x) && pb.excluded.has(x))) return false;
+    const all = w.every((x) => hasWord(wb, x));
+    if (!all && !(w.length >= CLAUSE_WORDS && repeats(c, b, threshold))) return false;
+    if ([...codeOf(c)].some((x) => !hasWord(wb, x))) return false;
+    if ([...pc.excluded].some((x) => pb.affirmed.has(x) && !pb.excluded.has(x))) return false;
+    if ([...pc.affirmed].some((x) => pb.excluded.has(x) && !pb.affirmed.has(x))) return false;
+    return !narrowedIn(c, b) && updateReason(c, b) === undefined && !otherExcluded(c, b) &&
+      !usesOwn(c, b);
+  });
+}
+
 /**
  * The user's own marks of a repeat ("as usual", "like always", "as I said", "remember"): they
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|(?:like|same as) (?:all |every )?(?:the )?(?:rest|others?(?: [a-z]+)?)(?![\w-])|obviously|of course|naturally|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
 
 /** {@link REPEAT_MARK} for one test (no global state). */
 const MARK_ONE = new RegExp(REPEAT_MARK.source, "i");
