@@ -77,7 +77,10 @@ function wordsOf(text: string): Set<string> {
     /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
     (_, h, m, ap) =>
       `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
-  ).replace(/[’‘]/g, "'");
+  ).replace(/[’‘]/g, "'")
+    // A placeholder in angle brackets is its word ("<domain>.<entity>.v<n>" and
+    // "domain.entity.vN" name one pattern; since 0.21).
+    .replace(/(?<!_)<([a-z][\w-]*)>(?!_)/g, "$1");
   for (const w of norm.split(/[^a-z0-9_@./:'-]+/)) {
     // "apps/*" is "apps"; "it's" is "it".
     const t = w.replace(/^[./:'-]+|[./:'-]+$/g, "").replace(/'(s|re|ve|ll|d|t)$/, "");
@@ -1007,7 +1010,7 @@ function statesOwn(text: string): boolean {
  * drop pve1 …, add its key to the vaulted vars (encrypt it with ansible-vault like all the other
  * secrets …)"): all its content words in `b`, or (with {@link CLAUSE_WORDS} or more) the
  * overlap of {@link repeats}; two content words or more, or one that both exclude ("not
- * pandas, obviously" against "use polars, not pandas"); no code of its own; it excludes nothing
+ * pandas, obviously" against "use polars, not pandas") or a code name of `b`; no code of its own; it excludes nothing
  * `b` affirms and affirms nothing `b` excludes; `b` is not narrower; and no test of
  * {@link updateReason} tells a change. Since 0.21.
  */
@@ -1018,7 +1021,10 @@ function markedClauseRepeat(a: string, b: string, threshold: number): boolean {
     const w = [...contentWords(c)];
     if (!w.length) return false;
     const pc = polarity(c);
-    if (w.length < 2 && !w.every((x) => pc.excluded.has(x) && pb.excluded.has(x))) return false;
+    // One word: what both exclude, or a code name of `b` ("domain.entity.vN like the rest").
+    const one = (x: string) =>
+      pc.excluded.has(x) && pb.excluded.has(x) || codeOf(c).has(x) && hasWord(wb, x);
+    if (w.length < 2 && !w.every(one)) return false;
     const all = w.every((x) => hasWord(wb, x));
     if (!all && !(w.length >= CLAUSE_WORDS && repeats(c, b, threshold))) return false;
     if ([...codeOf(c)].some((x) => !hasWord(wb, x))) return false;
