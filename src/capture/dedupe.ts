@@ -1195,6 +1195,9 @@ function statementOf(text: string): string {
     /\b(?:(no)|never|don'?t|do not)\s+([^,;.!?—–()]{1,80}?)\s+without\b/gi,
     (_, no, x) => `${no ? "every" : "always"} ${x} with`,
   );
+  // "don't edit the README table by hand, regenerate it" is "the README table is generated"
+  // (since 0.21): a denial of editing what a tool writes states that the tool writes it.
+  t = t.replace(HAND_EDIT, (_, x) => `${x} is generated`);
   const m = t.match(REASON);
   if (m && m.index! > 0) {
     const why = m[0];
@@ -1212,6 +1215,13 @@ function statementOf(text: string): string {
   t = withoutStory(t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+/, ""));
   return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }
+
+/**
+ * "don't edit X by hand, regenerate it", "never type into X yourself — regenerate it": a rule
+ * that X is generated, in its other polarity.
+ */
+const HAND_EDIT =
+  /\b(?:don'?t|do not|never)\s+(?:hand[- ]?edit|edit|type into|write into|modify|touch|change)\s+([^,;.!?—–()]+?)(?:\s+(?:by hand|manually|yourself|directly|in place))?\s*(?:[,;—–]|\s-)\s*(?:just\s+|always\s+)?(?:re-?generate|generate|rebuild)\s+(?:it|them)\b/gi;
 
 /** What a statement excludes (what it denies or contrasts) and what it affirms (the rest). */
 interface Polarity {
