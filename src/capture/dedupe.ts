@@ -493,9 +493,12 @@ function deniesOf(d: string, o: string): boolean {
   return [...denied].some((w) => said.has(w) || wordsOfCompound(w).some((x) => said.has(x)));
 }
 
-/** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
+/**
+ * A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation;
+ * a dotted name is one word of it, ", not moment.js", since 0.21).
+ */
 const CONTRAST =
-  /,\s*(?:not|never|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+|to\s+|on\s+)?([^,;.()]+)/i;
+  /,\s*(?:not|never|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+|to\s+|on\s+)?((?:[^,;.()]|(?<=\w)\.(?=\w))+)/i;
 const CONTRAST_ALL = new RegExp(CONTRAST.source, "gi");
 
 /** Whether `text` is one clause (no " — ", "; ", ": ", ", so …", ", and …"; a contrast kept). */
@@ -1006,7 +1009,9 @@ function statesOwn(text: string): boolean {
     const parts = sentence.split(CLAUSE_EDGE);
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
-      if (marked.test(p) || marked.test(parts[i + 1] ?? "")) continue;
+      // The marked clause, or the one a mark closes ("(not pandas, obviously)").
+      const next = parts[i + 1] ?? "";
+      if (marked.test(p) || marked.test(next) && !contentWords(statement(next)).size) continue;
       const st = statement(p);
       if (STRICT_CHANGE.test(st) || DECLARES.test(st)) return true;
     }
@@ -1134,19 +1139,23 @@ function plainReason(tail: string): boolean {
 
 /** `text` without a story or reason told in a plain clause after " — ", "; " or ": ". */
 function withoutStory(text: string): string {
-  // From each opening of a clause in turn: "Watch the binary: keep it below 400k — the docs
-  // site's score fell off a cliff when we shipped 600k last spring" tells its story after the
-  // dash, not after the colon (since 0.21; before, only the first opening was read).
-  for (const m of text.matchAll(TAIL_ALL)) {
-    if (!m.index) continue;
-    const head = text.slice(0, m.index), tail = text.slice(m.index + m[0].length);
+  // The clauses from each opening on, the last first: "Watch the binary: keep it below 400k —
+  // the docs site's score fell off a cliff when we shipped 600k last spring" tells its story
+  // after the dash, not after the colon (since 0.21; before, only what followed the first
+  // opening was read, as one tail).
+  const opens = [...text.matchAll(TAIL_ALL)].filter((m) => m.index);
+  let end = text.length;
+  for (let i = opens.length - 1; i >= 0; i--) {
+    const m = opens[i];
+    const head = text.slice(0, m.index), tail = text.slice(m.index! + m[0].length, end);
     // What is left must state something: two content words, or one with a rule ("no secrets in
     // the repo", "use pnpm").
     const n = contentWords(head).size;
     const states = n >= 2 || n === 1 && (RULE_WORD.test(head) || denies(head) || USED.test(head));
-    if (states && plainReason(tail)) return head;
+    if (!states || !plainReason(tail)) break;
+    end = m.index!;
   }
-  return text;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /** {@link TAIL}, every one. */
@@ -1221,7 +1230,7 @@ function statementOf(text: string): string {
  * that X is generated, in its other polarity.
  */
 const HAND_EDIT =
-  /\b(?:don'?t|do not|never)\s+(?:hand[- ]?edit|edit|type into|write into|modify|touch|change)\s+([^,;.!?—–()]+?)(?:\s+(?:by hand|manually|yourself|directly|in place))?\s*(?:[,;—–]|\s-)\s*(?:just\s+|always\s+)?(?:re-?generate|generate|rebuild)\s+(?:it|them)\b/gi;
+  /\b(?:don'?t|do not|never)\s+(?:hand[- ]?edit|edit|type into|write into|modify|touch|change)\s+((?:[^,;.!?—–()]|\.(?=\w))+?)(?:\s+(?:by hand|manually|yourself|directly|in place))?\s*(?:[,;—–]|\s-)\s*(?:just\s+|always\s+)?(?:re-?generate|generate|rebuild)\s+(?:it|them)\b/gi;
 
 /** What a statement excludes (what it denies or contrasts) and what it affirms (the rest). */
 interface Polarity {
