@@ -25,7 +25,8 @@ import { otherInSlot, sameWord, uncasual } from "./wording.ts";
 
 /**
  * Words that carry no topic: the search's stop words, the markers of a rule ("always", "never",
- * "must", "use"), and words that only frame a statement ("again", "the other way round").
+ * "must", "use"), and words that only frame a statement ("again", "the other way round"; since 0.21 "write",
+ * as in "write a kustomize base", "transforms are written with polars").
  */
 const STOP = new Set([
   ...STOP_WORDS,
@@ -36,7 +37,8 @@ const STOP = new Set([
     "have had being again other way round around too only same thing things stuff still " +
     "make sure need needs keep ever whole clear go goes went gone via require requires " +
     "required yep yup nope nah please pls thx thanks btw fyi imo imho tbh ofc iirc afaik lol " +
-    "usual gotta uses put puts placed belong belongs sit sits mandatory compulsory").split(" "),
+    "usual gotta uses put puts placed belong belongs sit sits mandatory compulsory write writes " +
+    "written wrote writing").split(" "),
 ]);
 
 /**

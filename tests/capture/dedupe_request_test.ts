@@ -34,6 +34,11 @@ const REPEATS: [string, string][] = [
     "Careful with the cache: evict on write — we served stale prices for 3 days when we skipped that last year",
     "The cache evicts on write.",
   ],
+  // "write X" frames what is used, as "use X" does.
+  [
+    "Don't add a Redux store for it, write a Zustand slice",
+    "State lives in Zustand slices; no Redux.",
+  ],
   // "don't edit X by hand, regenerate it" is "X is generated".
   ["never hand-edit openapi.json, regenerate it", "openapi.json is generated from the routes."],
 ];
@@ -52,6 +57,11 @@ const APART: [string, string][] = [
   ["Keep the bundle under 300 KB gzipped", "the bundle stays below 250kb gzipped"],
   // A placeholder of another pattern.
   ["Topics follow <team>.<event>.v<n>", "topic names are <domain>.<event>.v<n>"],
+  // Another thing written.
+  [
+    "Don't add a Redux store for it, write a Jotai atom",
+    "State lives in Zustand slices; no Redux.",
+  ],
   // Generated against written by hand.
   ["never hand-edit openapi.json, regenerate it", "openapi.json is written by hand."],
 ];
