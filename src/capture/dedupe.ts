@@ -25,8 +25,8 @@ import { otherInSlot, sameWord, uncasual } from "./wording.ts";
 
 /**
  * Words that carry no topic: the search's stop words, the markers of a rule ("always", "never",
- * "must", "use"), and words that only frame a statement ("again", "the other way round"; since 0.21 "write",
- * as in "write a kustomize base", "transforms are written with polars").
+ * "must", "use"), and words that only frame a statement ("again", "the other way round"; since
+ * 0.21 "write", as in "write a kustomize base", "transforms are written with polars").
  */
 const STOP = new Set([
   ...STOP_WORDS,
