@@ -25,7 +25,8 @@ import { otherInSlot, sameWord, uncasual } from "./wording.ts";
 
 /**
  * Words that carry no topic: the search's stop words, the markers of a rule ("always", "never",
- * "must", "use"), and words that only frame a statement ("again", "the other way round").
+ * "must", "use"), and words that only frame a statement ("again", "the other way round"; since
+ * 0.21 "write", as in "write a kustomize base", "transforms are written with polars").
  */
 const STOP = new Set([
   ...STOP_WORDS,
@@ -36,7 +37,8 @@ const STOP = new Set([
     "have had being again other way round around too only same thing things stuff still " +
     "make sure need needs keep ever whole clear go goes went gone via require requires " +
     "required yep yup nope nah please pls thx thanks btw fyi imo imho tbh ofc iirc afaik lol " +
-    "usual gotta uses put puts placed belong belongs sit sits mandatory compulsory").split(" "),
+    "usual gotta uses put puts placed belong belongs sit sits mandatory compulsory write writes " +
+    "written wrote writing").split(" "),
 ]);
 
 /**
@@ -77,7 +79,10 @@ function wordsOf(text: string): Set<string> {
     /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
     (_, h, m, ap) =>
       `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
-  ).replace(/[’‘]/g, "'");
+  ).replace(/[’‘]/g, "'").replace(SIZE, sizeOf)
+    // A placeholder in angle brackets is its word ("<domain>.<entity>.v<n>" and
+    // "domain.entity.vN" name one pattern; since 0.21).
+    .replace(/(?<!_)<([a-z][\w-]*)>(?!_)/g, "$1");
   for (const w of norm.split(/[^a-z0-9_@./:'-]+/)) {
     // "apps/*" is "apps"; "it's" is "it".
     const t = w.replace(/^[./:'-]+|[./:'-]+$/g, "").replace(/'(s|re|ve|ll|d|t)$/, "");
@@ -490,14 +495,26 @@ function deniesOf(d: string, o: string): boolean {
   return [...denied].some((w) => said.has(w) || wordsOfCompound(w).some((x) => said.has(x)));
 }
 
-/** A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation). */
+/**
+ * A contrast: ", not with X", ", rather than X", ", instead of X" (X up to the next punctuation;
+ * a dotted name is one word of it, ", not moment.js", since 0.21).
+ */
 const CONTRAST =
-  /,\s*(?:not|never|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+|to\s+|on\s+)?([^,;.()]+)/i;
+  /,\s*(?:not|never|rather than|instead of)\s+(?:with\s+|by\s+|in\s+|through\s+|via\s+|from\s+|to\s+|on\s+)?((?:[^,;.()]|(?<=\w)\.(?=\w))+)/i;
 const CONTRAST_ALL = new RegExp(CONTRAST.source, "gi");
 
 /** Whether `text` is one clause (no " — ", "; ", ": ", ", so …", ", and …"; a contrast kept). */
 function oneClause(text: string): boolean {
   return text.trim().replace(/[.!]+$/, "").split(CLAUSES).length === 1;
+}
+
+/** A size with its unit, in any spelling ("400k", "400 KB", "400kb", "2 GiB"). */
+const SIZE = /\b(\d+(?:\.\d+)?)\s*(k|kb|kib|mb|mib|gb|gib|tb|tib)\b/gi;
+
+/** A size of {@link SIZE} in one spelling ("400k", "400 KB" → "400kb"; since 0.21). */
+function sizeOf(_: string, n: string, unit: string): string {
+  const u = unit.toLowerCase();
+  return `${n}${u[0] === "k" ? "kb" : u[0] + "b"}`;
 }
 
 /**
@@ -511,7 +528,7 @@ function values(text: string): Set<string> {
     /\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b/g,
     (_, h, m, ap) =>
       `${String((Number(h) % 12) + (ap === "pm" ? 12 : 0)).padStart(2, "0")}:${m ?? "00"}`,
-  ).replace(/\b(\d):(\d\d)\b/g, "0$1:$2");
+  ).replace(/\b(\d):(\d\d)\b/g, "0$1:$2").replace(SIZE, sizeOf);
   for (
     const m of t.matchAll(
       /\b\d+(?:[.:]\d+)*(?:[a-z]{1,3})?\b|\b[a-z][a-z-]*\d+\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|sixty|hundred)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
@@ -667,7 +684,8 @@ export function updateReason(a: string, b: string): string | undefined {
   // decimals" against "PIC S9(n)V99 COMP-3": an example of the rule, not a change).
   // A value `a` excludes ("no records-pattern features from 21") is not one it sets: the
   // values of what it denies are left out (a denial of `b`'s own value is the denial test's).
-  const va = values(withoutDenied(a)), vb = values(b);
+  // Of the statement: a value in its story or its reason is not one it sets (since 0.21).
+  const va = values(withoutDenied(statement(a))), vb = values(b);
   const kb = new Set([...vb].map(valueKind));
   if ([...va].some((v) => !vb.has(v) && kb.has(valueKind(v)))) return "value";
   const told = withoutStory(a);
@@ -720,7 +738,7 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
   if (narrowedIn(a, b)) return false;
   return repeatsAny(a, b, threshold) && (bare === b || repeatsAny(a, bare, threshold)) &&
       !updates(a, b) && !ownClause(a, b) && !otherExcluded(a, b) && !usesOwn(a, b) ||
-    repeatsByExclusion(a, b) || markedRepeat(a, b);
+    repeatsByExclusion(a, b) || markedRepeat(a, b) || markedClauseRepeat(a, b, threshold);
 }
 
 /**
@@ -948,12 +966,98 @@ function markedPartsOf(text: string): string[] {
   return out;
 }
 
+/** Where a clause opens or closes inside a sentence, for {@link markedClauses}. */
+const CLAUSE_EDGE = /\s[—–-]+\s|;\s+|:\s+|,\s+|\(|\)|\s(?:and|but|so)\s/;
+
+/**
+ * The clauses next to each of the user's marks of a repeat: the first clause after it ("and
+ * remember logic lives in the view model, …": "logic lives in the view model") and the last
+ * before it ("encrypt it with ansible-vault like all the other secrets", "(not pandas,
+ * obviously)", "domain.entity.vN like the rest"). Since 0.21.
+ */
+function markedClauses(text: string): string[] {
+  if (statesOwn(text)) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(REPEAT_MARK)) {
+    const i = m.index ?? 0;
+    const after = text.slice(i + m[0].length).split(/[.!?](?:\s|$)/)[0]
+      .replace(/^[\s,;:.!)—–-]+/, "").split(CLAUSE_EDGE)[0];
+    const before = text.slice(0, i).replace(/[\s,;:(—–-]+$/, "").split(/[.!?]\s/).pop() ?? "";
+    for (const p of [after, before.split(CLAUSE_EDGE).pop() ?? ""]) {
+      const c = statement(p);
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * A clause that states something rather than asks for it: a verb in the present of a subject
+ * ("is owned by", "are", "uses", "lives", "runs": a request says "use", "run", "add").
+ */
+const DECLARES =
+  /\b(?:is|are|'s|'re|was|were|has|have|uses|lives|owns|runs|goes|sits|belongs|stays|remains|means|needs|depends|calls|sends|takes|handles|contains|holds|gets)\b(?!\s*(?:[.!?,;:]|$))/i;
+
+/**
+ * Whether a message states something of its own beside its marked clauses: a clause, not next
+ * to a mark of a repeat, that says a change ({@link CHANGE}: "we moved off prisma to drizzle")
+ * or states a fact ({@link DECLARES}: "the atmosphere side is owned by Pia's group"). Such a
+ * message is a statement with a repeat inside, not a request with one: its marked clauses are not
+ * read alone ({@link markedClauseRepeat}). Since 0.21.
+ */
+function statesOwn(text: string): boolean {
+  const marked = new RegExp(REPEAT_MARK.source, "i");
+  for (const sentence of text.split(/[.!?](?:\s|$)/)) {
+    const parts = sentence.split(CLAUSE_EDGE);
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      // The marked clause, or the one a mark closes ("(not pandas, obviously)").
+      const next = parts[i + 1] ?? "";
+      if (marked.test(p) || marked.test(next) && !contentWords(statement(next)).size) continue;
+      const st = statement(p);
+      if (STRICT_CHANGE.test(st) || DECLARES.test(st)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a clause the user marks as known inside a longer message ({@link markedClauses})
+ * repeats `b`, judged on the clause alone (the rest of the message is often a request: "Please:
+ * drop pve1 …, add its key to the vaulted vars (encrypt it with ansible-vault like all the other
+ * secrets …)"): all its content words in `b`, or (with {@link CLAUSE_WORDS} or more) the
+ * overlap of {@link repeats}; two content words or more, or one that both exclude ("not
+ * pandas, obviously" against "use polars, not pandas") or a code name of `b`; no code of its own; it excludes nothing
+ * `b` affirms and affirms nothing `b` excludes; `b` is not narrower; and no test of
+ * {@link updateReason} tells a change. Since 0.21.
+ */
+function markedClauseRepeat(a: string, b: string, threshold: number): boolean {
+  if (!MARK_ONE.test(a)) return false;
+  const wb = contentWords(b), pb = polarity(b);
+  return markedClauses(a).some((c) => {
+    const w = [...contentWords(c)];
+    if (!w.length) return false;
+    const pc = polarity(c);
+    // One word: what both exclude, or a code name of `b` ("domain.entity.vN like the rest").
+    const one = (x: string) =>
+      pc.excluded.has(x) && pb.excluded.has(x) || codeOf(c).has(x) && hasWord(wb, x);
+    if (w.length < 2 && !w.every(one)) return false;
+    const all = w.every((x) => hasWord(wb, x));
+    if (!all && !(w.length >= CLAUSE_WORDS && repeats(c, b, threshold))) return false;
+    if ([...codeOf(c)].some((x) => !hasWord(wb, x))) return false;
+    if ([...pc.excluded].some((x) => pb.affirmed.has(x) && !pb.excluded.has(x))) return false;
+    if ([...pc.affirmed].some((x) => pb.excluded.has(x) && !pb.affirmed.has(x))) return false;
+    return !narrowedIn(c, b) && updateReason(c, b) === undefined && !otherExcluded(c, b) &&
+      !usesOwn(c, b);
+  });
+}
+
 /**
  * The user's own marks of a repeat ("as usual", "like always", "as I said", "remember"): they
  * say the statement is known, and name nothing of it.
  */
 const REPEAT_MARK =
-  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
+  /\b(?:(?:same )?as (?:usual|always|before|agreed|discussed|mentioned|ever|established|noted)|(?:as )?per usual|(?:like|as) (?:we|i) (?:always )?(?:do|did|said|say|agreed|discussed|mentioned|told you)(?: (?:before|earlier|already))?|like (?:always|usual|before|last time|everywhere else|the other (?:repos?|projects?|services?))|(?:like|same as) (?:all |every )?(?:the )?(?:rest|others?(?: [a-z]+)?)(?![\w-])|obviously|of course|naturally|as (?:i|we)(?: already)? (?:said|say|mentioned|discussed|agreed)|(?:i|we) told you|(?:just )?(?:a )?(?:friendly )?reminder|remember(?: that)?|(?:don'?t|do not) forget(?: to| that| about)?|you know|for the record|the usual|(?:that|this|it) (?:hasn'?t|has not|didn'?t|did not) changed?|(?:that'?s|that is|it'?s|it is) still (?:true|the case|the rule|so)|nothing(?:'s| has) changed)\b/gi;
 
 /** {@link REPEAT_MARK} for one test (no global state). */
 const MARK_ONE = new RegExp(REPEAT_MARK.source, "i");
@@ -979,6 +1083,10 @@ const STORY_START =
 /** A past told: "last year", "twice", "the hard way", or a verb of what happened. */
 const PAST =
   /\b(?:last (?:time|year|month|week|sprint|quarter|night|spring|summer|fall|autumn|winter)|yesterday|ago|once|twice|back in|the other day|that way|the hard way|got|had|broke|lost|took|caused|bit|burned|burnt|wiped|crashed|leaked|spent|happened|blew|paged)\b/i;
+
+/** When a story happened: "last spring", "two years ago", "back in 2022", "the other day". */
+const PAST_TIME =
+  /\b(?:last (?:time|year|month|week|sprint|quarter|night|spring|summer|fall|autumn|winter|release)|yesterday|ago|back in|the other day)\b/i;
 
 /**
  * What a rule avoids, told as it happens: "a panic takes down the whole worker", "the optimizer
@@ -1012,12 +1120,15 @@ function plainReason(tail: string): boolean {
   // A time in a story is when it happened ("we got paged at 3am"), not a value or code.
   const past = PAST.test(x);
   // So is a year ("we lost a week to it in 2023").
+  // And any value of a story that says when it happened ("when we shipped 600k last spring";
+  // since 0.21).
+  const dated = past && PAST_TIME.test(x);
   const when = (v: string) => past && /^(?:\d\d:\d\d|(?:19|20)\d\d)$/.test(v);
   // Code in a story told in the past is how it happened ("somebody leaked a password via
   // `nomad job inspect` last year"), not a detail the rule states (since 0.20, round 2).
   const story = past && STORY_START.test(x);
   const code = [...codeOf(x)].filter((w) => !when(w) && !story);
-  const vals = [...values(x)].filter((v) => !when(v));
+  const vals = [...values(x)].filter((v) => !when(v) && !dated);
   if (RULE_WORD.test(x) || vals.length || STRICT_CHANGE.test(x) || code.length) return false;
   if (/\b(?:need|needs|have to|has to|gotta|got to|should|must|please|pls)\b/i.test(x)) {
     return false;
@@ -1030,15 +1141,27 @@ function plainReason(tail: string): boolean {
 
 /** `text` without a story or reason told in a plain clause after " — ", "; " or ": ". */
 function withoutStory(text: string): string {
-  const m = text.match(TAIL);
-  if (!m || !m.index) return text;
-  const head = text.slice(0, m.index), tail = text.slice(m.index + m[0].length);
-  // What is left must state something: two content words, or one with a rule ("no secrets in
-  // the repo", "use pnpm").
-  const n = contentWords(head).size;
-  const states = n >= 2 || n === 1 && (RULE_WORD.test(head) || denies(head) || USED.test(head));
-  return states && plainReason(tail) ? head : text;
+  // The clauses from each opening on, the last first: "Watch the binary: keep it below 400k —
+  // the docs site's score fell off a cliff when we shipped 600k last spring" tells its story
+  // after the dash, not after the colon (since 0.21; before, only what followed the first
+  // opening was read, as one tail).
+  const opens = [...text.matchAll(TAIL_ALL)].filter((m) => m.index);
+  let end = text.length;
+  for (let i = opens.length - 1; i >= 0; i--) {
+    const m = opens[i];
+    const head = text.slice(0, m.index), tail = text.slice(m.index! + m[0].length, end);
+    // What is left must state something: two content words, or one with a rule ("no secrets in
+    // the repo", "use pnpm").
+    const n = contentWords(head).size;
+    const states = n >= 2 || n === 1 && (RULE_WORD.test(head) || denies(head) || USED.test(head));
+    if (!states || !plainReason(tail)) break;
+    end = m.index!;
+  }
+  return end === text.length ? text : text.slice(0, end);
 }
+
+/** {@link TAIL}, every one. */
+const TAIL_ALL = new RegExp(TAIL.source, "g");
 
 /**
  * Where a reason begins: "because …", "since …" (not "since 2024", a time), ", as …", "so
@@ -1083,6 +1206,9 @@ function statementOf(text: string): string {
     /\b(?:(no)|never|don'?t|do not)\s+([^,;.!?—–()]{1,80}?)\s+without\b/gi,
     (_, no, x) => `${no ? "every" : "always"} ${x} with`,
   );
+  // "don't edit the README table by hand, regenerate it" is "the README table is generated"
+  // (since 0.21): a denial of editing what a tool writes states that the tool writes it.
+  t = t.replace(HAND_EDIT, (_, x) => `${x} is generated`);
   const m = t.match(REASON);
   if (m && m.index! > 0) {
     const why = m[0];
@@ -1100,6 +1226,13 @@ function statementOf(text: string): string {
   t = withoutStory(t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+/, ""));
   return t.replace(/\s+/g, " ").replace(/^[\s,;:.!—–-]+|[\s,;:—–-]+$/g, "").trim();
 }
+
+/**
+ * "don't edit X by hand, regenerate it", "never type into X yourself — regenerate it": a rule
+ * that X is generated, in its other polarity.
+ */
+const HAND_EDIT =
+  /\b(?:don'?t|do not|never)\s+(?:hand[- ]?edit|edit|type into|write into|modify|touch|change)\s+((?:[^,;.!?—–()]|\.(?=\w))+?)(?:\s+(?:by hand|manually|yourself|directly|in place))?\s*(?:[,;—–]|\s-)\s*(?:just\s+|always\s+)?(?:re-?generate|generate|rebuild)\s+(?:it|them)\b/gi;
 
 /** What a statement excludes (what it denies or contrasts) and what it affirms (the rest). */
 interface Polarity {

@@ -58,6 +58,7 @@ const SAME = [
   "call invoke",
   "publish release ship",
   "merge land",
+  "generate regenerate autogenerate",
   "credential creds cred secret",
   "function fn func",
   "package pkg pkgs",

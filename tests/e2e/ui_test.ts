@@ -623,8 +623,20 @@ Deno.test({
           await card.getByRole("button", { name: "Save" }).click();
           await card.locator("p.content", { hasText: "Use pnpm, not npm, in this repo." })
             .waitFor();
-          // Accept: a memory is created; reject: the other is gone.
+          // Accept: a memory is created; reject: the other is gone. While the accept is on its
+          // way, the card's other buttons wait (held here until they are seen disabled).
+          let release = () => {};
+          const held = new Promise<void>((r) => release = r);
+          const acceptUrl = `**/api/inbox/${encodeURIComponent(pnpm.id)}/accept`;
+          await page.route(acceptUrl, async (route) => {
+            await held;
+            await route.continue();
+          }, { times: 1 });
           await card.getByRole("button", { name: /Accept proposal/ }).click();
+          for (const name of [/Accept and pin proposal/, /Edit proposal/, /Reject proposal/]) {
+            await card.getByRole("button", { name, disabled: true }).waitFor();
+          }
+          release();
           await card.locator(".notice.ok", { hasText: "Accepted as memory" }).waitFor();
           // The link's title is the memory's full id (its text the short one).
           const accepted = (await card.locator(".notice.ok a").first().getAttribute("title"))!;

@@ -106,15 +106,29 @@ function proposalCard(p, onGone) {
   const actions = h("div", { class: "actions" }, accept, acceptPinned, edit, reject);
   card.append(actions);
 
+  const buttons = [accept, acceptPinned, edit, reject];
+  /**
+   * One action on a proposal at a time: while one runs, the card's other buttons wait (and are
+   * back if it fails), so an accept cannot race a reject or an edit.
+   * @param {HTMLButtonElement} button
+   * @param {() => Promise<void>} fn
+   */
+  const alone = (button, fn) =>
+    busy(button, async () => {
+      const others = buttons.filter((b) => b !== button);
+      for (const b of others) b.disabled = true;
+      try {
+        await fn();
+      } finally {
+        for (const b of others) b.disabled = false;
+      }
+    });
   /**
    * @param {HTMLButtonElement} button
    * @param {boolean} pin
    */
   const onAccept = (button, pin) =>
-    busy(button, async () => {
-      // One accept at a time: the other waits (and is back if this one fails).
-      const other = pin ? accept : acceptPinned;
-      other.disabled = true;
+    alone(button, async () => {
       try {
         const r = await api.acceptProposal(p.id, { pin });
         replace(
@@ -132,14 +146,12 @@ function proposalCard(p, onGone) {
         onGone();
       } catch (err) {
         setError(error, `Could not accept: ${errorMessage(err)}`);
-      } finally {
-        other.disabled = false;
       }
     });
   accept.addEventListener("click", () => onAccept(accept, false));
   acceptPinned.addEventListener("click", () => onAccept(acceptPinned, true));
   reject.addEventListener("click", () =>
-    busy(reject, async () => {
+    alone(reject, async () => {
       try {
         await api.rejectProposal(p.id);
         card.remove();
