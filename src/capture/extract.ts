@@ -36,7 +36,7 @@ import {
   MIN_WORDS_LEFT,
   sentences,
 } from "./sentences.ts";
-import { confirmedStatement, reasonOf } from "./confirm.ts";
+import { CONFIRM, confirmedStatement, OFFER, reasonOf } from "./confirm.ts";
 import {
   classify,
   FILLER,
@@ -49,7 +49,9 @@ import {
   PROJECT_WORDS,
   REQUEST_CLAUSE,
   RULE_MARKER,
+  SCOPED,
   STATUS,
+  TASK_SUBJECT,
   wording,
 } from "./classify.ts";
 
@@ -181,6 +183,113 @@ export function ruleCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[]
   });
 }
 
+/**
+ * A fragment that only says the sentence before it holds for good: "no latest tags. ever",
+ * "bash scripts: set -euo pipefail at top. always", "404 w/ problem+json. always. every endpoint".
+ */
+export const STANDING_TAIL =
+  /^(?:always|ever|every time|each time|no exceptions|always,? everywhere|every single time)[.!]*$/i;
+
+/**
+ * Whether a sentence may be made a rule by a {@link STANDING_TAIL} after it: a statement of its
+ * own (two words or more), not itself a tail, a question, a hedge, a one-off, a report on the
+ * work, a request ("can you…", "please…") nor a pointer at the thing at hand ("do it. always").
+ */
+function standsAlone(prev: string, items: Set<string>): boolean {
+  const core = prev.replace(FILLER, "").trim();
+  return !STANDING_TAIL.test(prev.trim()) && core.split(/\s+/).length >= 2 && prev.length <= 200 &&
+    !isQuestion(prev) && !hedged(prev) && !ONE_OFF.test(prev) && !STATUS.test(prev) &&
+    !items.has(prev) && !/\b(it|this|that|them|these|those)\b/i.test(core) &&
+    !/^(please|can|could|would|will) /i.test(core) && !TASK_SUBJECT.test(core);
+}
+
+/**
+ * The agent offers a standing practice ("Should I make that the convention here: no service block
+ * in batch jobs?", "Shall I treat `dune fmt` as required before every commit?", "…; should that be
+ * the standard here?", "Should every new resource follow that pattern?", "Should new stores
+ * follow the setup syntax too?"): a question that names a convention, a rule, a pattern or a
+ * standing scope ("going forward", "before every …", "every new …"), not an offer of the work at
+ * hand ("Should I update all the call sites?").
+ */
+export const STANDING_OFFER =
+  /\b(conventions?|the rule|a rule|rules? for|standard|norm|policy|(that|this|the same) pattern|going forward|from now on|in (the )?future|before every|after every|every time|every new|all new|always|never)\b/i;
+/** "Should every new X…", "Should new stores…": a question about a kind of thing. */
+const KIND_QUESTION = /^(?:and |so |also )?(should|shall|must) (every|each|all|new|any new) /i;
+/** A pointer at the agent's statement before ("that", "this") in the question. */
+const POINTS_BACK = /\b(that|this|it|the same)\b/i;
+
+/**
+ * The standing practice the agent offered in `assistant` when the user's turn `t` takes it
+ * ("yes, always", "correct, keep it that way", "always"), as a rule on the agent's event; null
+ * when the reply is a one-off ("yes, for now"), hedged, a question or says no.
+ */
+export function standingOffer(
+  assistant: Turn,
+  t: Turn,
+): { candidate: Candidate; sentence: string } | null {
+  const reply = t.text.trim();
+  if (
+    !(CONFIRM.test(reply) || /^(always|every time|keep (it that way|doing that))\b/i.test(reply)) ||
+    isQuestion(reply) || hedged(reply) || ONE_OFF.test(reply) ||
+    /^\W*\w+\W+(but|except|not|no|only (this|here|for))\b/i.test(reply)
+  ) return null;
+  // The agent's text cut at its sentence ends only (sentences() drops a question's lead-in: "Should
+  // I make that the convention here: X?").
+  const ss = assistant.text.trim().split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const q = ss[ss.length - 1];
+  if (!q || !/\?\s*$/.test(q) || !(STANDING_OFFER.test(q) || KIND_QUESTION.test(q))) return null;
+  if (!OFFER.test(q) && !KIND_QUESTION.test(q) && !/\bshould (that|this)\b/i.test(q)) return null;
+  if (/\b(want me|would you like|do you want|can i|may i)\b/i.test(q)) return null;
+  // "Should I run the tests before every commit in this PR?": the task's, whatever its words.
+  if (ONE_OFF.test(q) || SCOPED.test(q)) return null;
+  // The question itself, made a statement: "Should I X?" → "X"; "Should new stores follow…?" →
+  // "New stores should follow…"; the part after a colon ("…the convention here: X?").
+  const clean = (x: string) =>
+    x.replace(
+      /^(?:i'?d|i would|i'?ll|i will|i see(?: that)?|i noticed(?: that)?|it (?:looks|seems) like)\s+/i,
+      "",
+    ).replace(/\s*[?.!]+$/, "").replace(/,? too$/i, "").trim();
+  const head = q.replace(/\s*(?:[—–]|\s-\s)\s*(?:should|shall|is) [^—–]*\?\s*$/i, "");
+  let statement: string | null = null;
+  const colon = q.match(/:\s*([^:?]{8,})\?\s*$/);
+  if (colon) statement = colon[1];
+  else if (head !== q) statement = head; // "X — should that be the standard here?"
+  else if (!POINTS_BACK.test(q.replace(/\b(that|this) (is|way)\b/gi, ""))) {
+    const m = q.match(/^(?:and |so |also )?(?:should|shall) i (.+?)\?\s*$/i);
+    const k = q.match(
+      /^(?:and |so |also )?(should|shall|must) ((?:every|each|all|new|any new) .+?)\?\s*$/i,
+    );
+    if (m) statement = m[1];
+    else if (k) {
+      const [subject, ...rest] = k[2].split(
+        / (?=(?:get|gets|follow|use|have|be|go|live|stay|come|need|take)\b)/,
+      );
+      statement = rest.length ? `${subject} should ${rest.join(" ")}` : null;
+    }
+  } else if (ss.length >= 2) statement = ss[ss.length - 2]; // "Should every new X follow that…?"
+  if (!statement) return null;
+  const text = wording(clean(statement));
+  if (text.split(/\s+/).length < 4 || isQuestion(text) || hedged(text) || STATUS.test(text)) {
+    return null;
+  }
+  return {
+    candidate: {
+      text,
+      type: "rule",
+      scope: "project",
+      confidence: confidenceOf("agent-confirmed"),
+      provenance: {
+        sessionId: assistant.sessionId,
+        uuid: assistant.uuid,
+        timestamp: assistant.timestamp,
+        confirmedBy: t.uuid,
+      },
+      rule: "agent-confirmed",
+    },
+    sentence: statement,
+  };
+}
+
 /** The words a loose candidate (a sentence no rule matched) must have at least. */
 const LOOSE_MIN_WORDS = 4;
 
@@ -221,8 +330,9 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
       turnCount,
       prevAgent,
     };
-    // The agent's statement confirmed by this user turn.
-    const agreed = lastAssistant && confirmedStatement(lastAssistant, t);
+    // The agent's statement confirmed by this user turn, or the standing practice it offered.
+    const agreed = lastAssistant &&
+      (confirmedStatement(lastAssistant, t) ?? standingOffer(lastAssistant, t));
     if (agreed) out.push({ ...agreed.candidate, sentence: agreed.sentence, ...ctx, listed: false });
     lastAssistant = undefined;
     prevAgent = "";
@@ -237,6 +347,28 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
         !hedged(s) && !STATUS.test(s) && s.length <= 200
       ) {
         prevInTurn.text = `${prevInTurn.text.replace(/[.!]+$/, "")}; ${wording(s)}`;
+        continue;
+      }
+      // "no latest tags. ever", "golden files for output tests. always": a fragment that only
+      // says the sentence before holds for good makes that sentence a rule.
+      if (STANDING_TAIL.test(s.trim())) {
+        const prev = ss[i - 1];
+        if (prev !== undefined && prevInTurn?.sentence !== prev && standsAlone(prev, items)) {
+          const last = out[out.length - 1];
+          if (last?.rule === "loose" && last.sentence === prev) out.pop();
+          prevInTurn = {
+            text: `${wording(prev).replace(/[.!]+$/, "")}, ${s.trim().replace(/[.!]+$/, "")}`,
+            type: "rule",
+            scope: "project",
+            confidence: confidenceOf("standing-tail"),
+            provenance: prov,
+            rule: "standing-tail",
+            sentence: `${prev} ${s}`,
+            ...ctx,
+            listed: false,
+          };
+          out.push(prevInTurn);
+        }
         continue;
       }
       let m = classify(s);

@@ -233,8 +233,34 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
     return hit("rule", "general-rule");
   }
+  if (STAYS.test(core) && !STATUS.test(core) && !TASK_SUBJECT.test(core)) {
+    return hit("rule", "stays");
+  }
   return null;
 }
+
+/**
+ * A setting or a part of the project that stays as it is (since 0.21): "tick rate stays 30hz",
+ * "Hibernate's ddl-auto stays on validate in every profile", "compatibility_date stays at
+ * 2024-09-23 until we've tested…", "controllers stay thin, logic in services", "spec stays only in
+ * the code that already uses it". A noun subject (not "it", "this", a person, "my …"), "stay(s)"
+ * in the present with no "always", "still" or modal before it, and what it stays: a value, a
+ * place, a setting; not a state of the moment ("the page stays blank", "the pin stays high", "the
+ * container stays up") nor a question of whether it stays ("…whether it stays").
+ */
+const STAYS =
+  /^(?:so |and |but )?(?!(?:it|its|this|that|these|those|there|he|she|they|i|you|we|my|your|whether|if)\b)(?:the |our |all |every )?[\w.'`-]+(?: [\w.'`-]+){0,3} stays? (?!(?:up|down|open|blank|empty|stuck|red|green|high|low|there|around|alive|awake|asleep|on screen|visible|hidden|the same|put|silent|quiet|frozen|grey|gray|white|black|dark|busy|idle|cold|hot|warm|slow|fast|broken|unchanged)\b)(?:on |at |in |off |out of |under |inside |with |pinned|fixed|thin|free of |the |only |as |[\d`"'])/;
+
+/**
+ * An intro that says what follows is the user's own way of working, for every project: "in
+ * general, for me:", "for me generally:", "a personal thing, across all my repos:", "two things
+ * for all our chats:", "for every project:" (since 0.21). Group 1 is what follows its colon.
+ */
+export const PERSONAL_INTRO =
+  /^(?:(?:in general|generally|for me|personally|a personal thing|one personal thing|some prefs? of mine|(?:one|two|three|a few|some) (?:general |personal )?things? (?:about (?:me|how i (?:like to )?work)|for (?:me|all (?:our|my) (?:chats|projects|repos)))|across (?:all )?my (?:repos|projects)|in (?:all|every one of) my (?:repos|projects)|for (?:all|every) (?:my |our )?(?:projects?|repos?|chats?))[\s,]*)+:\s*(.+)$/;
+/** What a {@link PERSONAL_INTRO} introduces: an instruction or a preference, not a report. */
+const PERSONAL_ASK =
+  /^(?:please )?(?:keep|write|explain|answer|reply|use|show|give|ask|don'?t|do not|never|always|no|avoid|prefer|put|print|stick|i (?:prefer|like|want|'d rather))\b/;
 
 /** A personal preference, or null. */
 export function preferenceOf(l: string, core: string): Match | null {
@@ -248,6 +274,12 @@ export function preferenceOf(l: string, core: string): Match | null {
   ) return null;
   // Preferences.
   if (PERSONAL.test(l)) return hit("feedback", "preference");
+  // "in general, for me: keep answers short…", "a personal thing, across all my repos: write…":
+  // what follows an intro about the user's own way of working, when it says what to do.
+  const intro = core.match(PERSONAL_INTRO);
+  if (intro && PERSONAL_ASK.test(intro[1]) && !STATUS.test(intro[1])) {
+    return hit("feedback", "personal-intro");
+  }
   if (
     /\bi (really )?(like|love|dislike|can'?t stand)\b|\bi'?m (not )?a (big |huge )?fan of\b|\bi'?d prefer\b/
       .test(l) ||

@@ -28,6 +28,7 @@ import {
   TASK_SUBJECT,
   unquoted,
 } from "./classify.ts";
+import { PERSONAL_INTRO } from "./rules.ts";
 import { BIAS, RULES, WEIGHTS } from "./scorer_weights.ts";
 
 /** What the scorer reads of a candidate (a {@link Generated} has it all). */
@@ -311,13 +312,16 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // A standing imperative: what it says is complete at any length, so the marks of a
   // fragment or a request (short, a turn of one sentence) do not weigh against it; it has a
   // weight of its own instead (since 0.19: the labelled data hold five short ones, too few to
-  // learn that length means nothing for them).
+  // learn that length means nothing for them). Since 0.21 also a sentence the user makes standing
+  // by a bare "always" / "ever" after it (`standing-tail`) and an instruction after an intro about
+  // their own way of working (`personal-intro`: "in general, for me: keep answers short").
   const choice = g.rule !== "loose" && ALWAYS_NEVER.test(core);
   if (choice) f.delete("marker+verb-s");
   if (
     g.rule !== "loose" &&
     (STANDING_OPENING.test(core) || choice || IMPERATIVE_VERB.test(core) || USE_NOT.test(core) ||
-      SHORT_RULES.has(g.rule) && SHORT_RULE.test(core)) &&
+      SHORT_RULES.has(g.rule) && SHORT_RULE.test(core) || g.rule === "standing-tail" ||
+      g.rule === "personal-intro") &&
     !POINTER_OBJECT.test(core) &&
     ![
       "scope:event",
@@ -348,7 +352,9 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
     // Its own verb is no request ("going forward, write…"); a request after it still is.
     f.delete("request:opens");
     f.delete("request:within");
-    const after = core.replace(STANDING_OPENER, "").replace(/^[\w'-]+/, "");
+    // After an intro ("in general, for me: keep…"), the instruction is what follows its colon.
+    const body = g.rule === "personal-intro" ? core.match(PERSONAL_INTRO)?.[1] ?? core : core;
+    const after = body.replace(STANDING_OPENER, "").replace(/^[\w'-]+/, "");
     if (REQUEST_CLAUSE.test(after)) f.set("request:within", 1);
   }
   // A sentence no rule matched: the marks of its form (short, imperative, a turn of one
