@@ -39,6 +39,7 @@ import {
 import { CONFIRM, confirmedStatement, OFFER, reasonOf } from "./confirm.ts";
 import {
   classify,
+  describes,
   FILLER,
   GENERAL_GLOBAL,
   hedged,
@@ -46,10 +47,12 @@ import {
   isQuestion,
   MAX_SENTENCE,
   ONE_OFF,
+  PAST,
   PROJECT_WORDS,
   REQUEST_CLAUSE,
   RULE_MARKER,
   SCOPED,
+  spelled,
   STATUS,
   TASK_SUBJECT,
   wording,
@@ -200,8 +203,19 @@ function standsAlone(prev: string, items: Set<string>): boolean {
   return !STANDING_TAIL.test(prev.trim()) && core.split(/\s+/).length >= 2 && prev.length <= 200 &&
     !isQuestion(prev) && !hedged(prev) && !ONE_OFF.test(prev) && !STATUS.test(prev) &&
     !items.has(prev) && !/\b(it|this|that|them|these|those)\b/i.test(core) &&
-    !/^(please|can|could|would|will) /i.test(core) && !TASK_SUBJECT.test(core);
+    !/^(please|can|could|would|will) /i.test(core) && !TASK_SUBJECT.test(core) &&
+    !REPORT_PAST.test(core) && !describes(spelled(prev.toLowerCase()), core.toLowerCase());
 }
+
+/**
+ * A sentence that tells what someone did or does ("you pushed to main", "we never got the tags
+ * right", "I always forget the tags"): a report or a habit, which a bare "always" after it does
+ * not make a rule.
+ */
+const REPORT_PAST = new RegExp(
+  `^(?:i|we|you|they|he|she|someone|somebody|everyone|nobody)\\s+(?:(?:always|never|just|already|also|often|usually)\\s+)?(?:${PAST}|forget|forgets|(?!(?:need|feed|seed|speed|proceed|exceed|succeed|embed)\\b)\\w+ed)\\b`,
+  "i",
+);
 
 /**
  * The agent offers a standing practice ("Should I make that the convention here: no service block

@@ -40,6 +40,10 @@ const NOT_TAILS = [
   "skip the slow tests for now. always",
   "can you rebase. always",
   "thanks. always",
+  // What someone did or does, not a rule.
+  "you pushed to main. ever",
+  "I always forget the tags. always",
+  "we never got the tags right. ever",
 ];
 
 for (const text of TAILS) {
