@@ -245,7 +245,10 @@ export function standingOffer(
   if (
     !(CONFIRM.test(reply) || /^(always|every time|keep (it that way|doing that))\b/i.test(reply)) ||
     isQuestion(reply) || hedged(reply) || ONE_OFF.test(reply) ||
-    /^\W*\w+\W+(but|except|not|no|only (this|here|for))\b/i.test(reply)
+    /^\W*\w+\W+(but|except|not|no|only (this|here|for))\b/i.test(reply) ||
+    // A yes taken back or qualified later in the reply ("yes. actually no, skip it", "yes, Maria
+    // said so but I disagree").
+    /\b(but|except|actually|wait|however|although|though)\b/i.test(reply)
   ) return null;
   // The agent's text cut at its sentence ends only (sentences() drops a question's lead-in: "Should
   // I make that the convention here: X?").
@@ -265,7 +268,8 @@ export function standingOffer(
     ).replace(/\s*[?.!]+$/, "").replace(/,? too$/i, "").trim();
   const head = q.replace(/\s*(?:[—–]|\s-\s)\s*(?:should|shall|is) [^—–]*\?\s*$/i, "");
   let statement: string | null = null;
-  const colon = q.match(/:\s*([^:?]{8,})\?\s*$/);
+  // A colon with a space after it: not one in a URL or a time ("postgres://…:5432/…").
+  const colon = q.match(/:\s+([^:?]{8,})\?\s*$/);
   if (colon) statement = colon[1];
   else if (head !== q) statement = head; // "X — should that be the standard here?"
   else if (!POINTS_BACK.test(q.replace(/\b(that|this) (is|way)\b/gi, ""))) {
