@@ -999,9 +999,17 @@ const DECLARES =
   /\b(?:is|are|'s|'re|was|were|has|have|uses|lives|owns|runs|goes|sits|belongs|stays|remains|means|needs|depends|calls|sends|takes|handles|contains|holds|gets)\b(?!\s*(?:[.!?,;:]|$))/i;
 
 /**
+ * The marks of a rule of a clause's own, for {@link statesOwn}: {@link RULE_WORD} without "only"
+ * and "required" ("run the playbook against pve4 only" scopes a request), with "from now on".
+ */
+const OWN_RULE =
+  /\b(?:never|always|must|mustn'?t|should|shouldn'?t|don'?t|do not|no longer|from now on|going forward)\b/i;
+
+/**
  * Whether a message states something of its own beside its marked clauses: a clause, not next
- * to a mark of a repeat, that says a change ({@link CHANGE}: "we moved off prisma to drizzle")
- * or states a fact ({@link DECLARES}: "the atmosphere side is owned by Pia's group"). Such a
+ * to a mark of a repeat, that says a change ({@link CHANGE}: "we moved off prisma to drizzle"),
+ * states a fact ({@link DECLARES}: "the atmosphere side is owned by Pia's group") or a rule
+ * ({@link OWN_RULE}: "and always pin the chart to 4.2"). Such a
  * message is a statement with a repeat inside, not a request with one: its marked clauses are not
  * read alone ({@link markedClauseRepeat}). Since 0.21.
  */
@@ -1015,7 +1023,9 @@ function statesOwn(text: string): boolean {
       const next = parts[i + 1] ?? "";
       if (marked.test(p) || marked.test(next) && !contentWords(statement(next)).size) continue;
       const st = statement(p);
-      if (STRICT_CHANGE.test(st) || DECLARES.test(st)) return true;
+      // A rule of its own beside the marked clause ("…like all the other services, and always
+      // pin the chart to 4.2") is a new statement too: the message is not a repeat.
+      if (STRICT_CHANGE.test(st) || DECLARES.test(st) || OWN_RULE.test(st)) return true;
     }
   }
   return false;

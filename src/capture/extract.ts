@@ -39,6 +39,7 @@ import {
 import { CONFIRM, confirmedStatement, OFFER, reasonOf } from "./confirm.ts";
 import {
   classify,
+  describes,
   FILLER,
   GENERAL_GLOBAL,
   hedged,
@@ -46,10 +47,12 @@ import {
   isQuestion,
   MAX_SENTENCE,
   ONE_OFF,
+  PAST,
   PROJECT_WORDS,
   REQUEST_CLAUSE,
   RULE_MARKER,
   SCOPED,
+  spelled,
   STATUS,
   TASK_SUBJECT,
   wording,
@@ -200,8 +203,19 @@ function standsAlone(prev: string, items: Set<string>): boolean {
   return !STANDING_TAIL.test(prev.trim()) && core.split(/\s+/).length >= 2 && prev.length <= 200 &&
     !isQuestion(prev) && !hedged(prev) && !ONE_OFF.test(prev) && !STATUS.test(prev) &&
     !items.has(prev) && !/\b(it|this|that|them|these|those)\b/i.test(core) &&
-    !/^(please|can|could|would|will) /i.test(core) && !TASK_SUBJECT.test(core);
+    !/^(please|can|could|would|will) /i.test(core) && !TASK_SUBJECT.test(core) &&
+    !REPORT_PAST.test(core) && !describes(spelled(prev.toLowerCase()), core.toLowerCase());
 }
+
+/**
+ * A sentence that tells what someone did or does ("you pushed to main", "we never got the tags
+ * right", "I always forget the tags"): a report or a habit, which a bare "always" after it does
+ * not make a rule.
+ */
+const REPORT_PAST = new RegExp(
+  `^(?:i|we|you|they|he|she|someone|somebody|everyone|nobody)\\s+(?:(?:always|never|just|already|also|often|usually)\\s+)?(?:${PAST}|forget|forgets|(?!(?:need|feed|seed|speed|proceed|exceed|succeed|embed)\\b)\\w+ed)\\b`,
+  "i",
+);
 
 /**
  * The agent offers a standing practice ("Should I make that the convention here: no service block
@@ -231,7 +245,10 @@ export function standingOffer(
   if (
     !(CONFIRM.test(reply) || /^(always|every time|keep (it that way|doing that))\b/i.test(reply)) ||
     isQuestion(reply) || hedged(reply) || ONE_OFF.test(reply) ||
-    /^\W*\w+\W+(but|except|not|no|only (this|here|for))\b/i.test(reply)
+    /^\W*\w+\W+(but|except|not|no|only (this|here|for))\b/i.test(reply) ||
+    // A yes taken back or qualified later in the reply ("yes. actually no, skip it", "yes, Maria
+    // said so but I disagree").
+    /\b(but|except|actually|wait|however|although|though)\b/i.test(reply)
   ) return null;
   // The agent's text cut at its sentence ends only (sentences() drops a question's lead-in: "Should
   // I make that the convention here: X?").
@@ -251,7 +268,8 @@ export function standingOffer(
     ).replace(/\s*[?.!]+$/, "").replace(/,? too$/i, "").trim();
   const head = q.replace(/\s*(?:[—–]|\s-\s)\s*(?:should|shall|is) [^—–]*\?\s*$/i, "");
   let statement: string | null = null;
-  const colon = q.match(/:\s*([^:?]{8,})\?\s*$/);
+  // A colon with a space after it: not one in a URL or a time ("postgres://…:5432/…").
+  const colon = q.match(/:\s+([^:?]{8,})\?\s*$/);
   if (colon) statement = colon[1];
   else if (head !== q) statement = head; // "X — should that be the standard here?"
   else if (!POINTS_BACK.test(q.replace(/\b(that|this) (is|way)\b/gi, ""))) {

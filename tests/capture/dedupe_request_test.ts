@@ -50,6 +50,15 @@ const APART: [string, string][] = [
     "Services are deployed with helmfile.",
   ],
   ["we moved the queue to SQS, and retries at 3 like the rest", "Retries are 3 on every job."],
+  // A rule of its own beside the marked clause: a new statement, not a repeat.
+  [
+    "Deploy it with helmfile like all the other services, and always pin the chart version to 4.2.",
+    "Services are deployed with helmfile.",
+  ],
+  [
+    "use date-fns (not moment.js, obviously) and never call Intl.DateTimeFormat directly",
+    "Dates use date-fns, not moment.js.",
+  ],
   // The marked clause does what the stored memory excludes, or sets another value.
   ["format dates with moment.js like the rest", "Dates use date-fns, not moment.js."],
   ["ok new client: timeouts at 60s like the rest", "HTTP timeouts are 30s."],

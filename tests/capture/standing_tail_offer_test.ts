@@ -40,6 +40,10 @@ const NOT_TAILS = [
   "skip the slow tests for now. always",
   "can you rebase. always",
   "thanks. always",
+  // What someone did or does, not a rule.
+  "you pushed to main. ever",
+  "I always forget the tags. always",
+  "we never got the tags right. ever",
 ];
 
 for (const text of TAILS) {
@@ -88,7 +92,20 @@ const NOT_OFFERS: [string, string][] = [
   ["Should I always retry on a 503?", "yes, but only here"],
   ["Should I add the new endpoints to the docs?", "yes"],
   ["Do you want me to always run the linter?", "yes"],
+  // A yes taken back or qualified after its first word.
+  ["Shall I treat `cargo fmt` as required before every commit?", "yes. actually no, skip it"],
+  ["Shall I treat `cargo fmt` as required before every commit?", "yes, Sam wants it but I don't"],
 ];
+
+Deno.test("a colon inside a URL of the offer is not the colon of its sentence", () => {
+  const got = confirmed(
+    "Should I set DATABASE_URL=postgres://localhost:5432/app as the standard going forward?",
+    "yes",
+  );
+  assert.deepEqual(got.map((c) => c.text), [
+    "Set DATABASE_URL=postgres://localhost:5432/app as the standard going forward",
+  ]);
+});
 
 for (const [agent, reply, text] of OFFERS) {
   Deno.test(`a standing practice the agent offers and the user takes is proposed: ${text}`, () => {
