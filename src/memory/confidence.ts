@@ -152,6 +152,8 @@ export interface QueryProfile {
    * with its word vector when it has one (any rank).
    */
   readonly soft: readonly { term: string; weight: number; vector?: Float32Array }[];
+  /** The query. */
+  readonly text: string;
 }
 
 /** The signals of one memory for one query. */
@@ -204,7 +206,13 @@ export function profileQuery(query: string, vectors: WordVectors): QueryProfile 
   const words = [...all].sort((a, b) => b.weight - a.weight).slice(0, COVERAGE_WORDS);
   const total = words.reduce((s, w) => s + w.weight, 0);
   const span = Math.min(total, Math.max(SPAN_MIN_NATS, SPAN_SHARE * total));
-  return { words, names: all.filter((w) => w.name), span, soft: softWords(query, vectors) };
+  return {
+    words,
+    names: all.filter((w) => w.name),
+    span,
+    soft: softWords(query, vectors),
+    text: query,
+  };
 }
 
 /** The query's words for soft coverage ({@link QueryProfile.soft}). */
@@ -292,11 +300,11 @@ export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENT
 }
 
 /**
- * The confidence at or above which an expanded memory (MEMORY_EXPANSION, src/memory/expansion.ts)
- * is as likely to be about the query as a plain one at the hook's floor of 0.9: its signals read
- * the content with the model's phrases, which lift unrelated memories of the same domain too.
- * Measured with the phrases appended to the content and fitted leave one set out on holdout3,
- * holdout4 and paraphrase.json (docs/recall.md, "0.20"): 0.94 each time.
+ * The raw confidence ({@link expandedConfidenceOf}) at or above which an expanded memory
+ * (MEMORY_EXPANSION, src/memory/expansion.ts) is as likely to be about the query as a plain one
+ * at the hook's floor of 0.9: the lowest at which the everyday prompts of the five sets it was
+ * fitted on are injected anything at most 0.05 of the time (docs/recall.md, "0.21"). It was
+ * 0.94 in 0.20 too, then for the plain confidence of the content with the phrases.
  */
 export const EXPANDED_FLOOR = 0.94;
 /** The floor {@link EXPANDED_FLOOR} stands for: the hook's default. */
@@ -311,4 +319,100 @@ export function expandedConfidence(c: number): number {
   return c >= EXPANDED_FLOOR
     ? PLAIN_FLOOR + (c - EXPANDED_FLOOR) * (1 - PLAIN_FLOOR) / (1 - EXPANDED_FLOOR)
     : c * PLAIN_FLOOR / EXPANDED_FLOOR;
+}
+
+/** The phrases of a memory's expansion (stored joined by "; "). */
+export function phrasesOf(expansion: string): string[] {
+  return expansion.split(/;\s+/).map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/** The signals of an expanded memory's phrases, one by one, for a query. */
+export interface PhraseSignals {
+  /** The best phrase's coverage of the query (as {@link Signals.coverage}), 0..1. */
+  coverage: number;
+  /** The best phrase's soft coverage of the query, 0..1. */
+  softCoverage: number;
+  /** The share of the phrases (of at most 3) that have one of the query's coverage words. */
+  matched: number;
+  /**
+   * The best phrase's soft coverage *by* the query (the phrase's words that the query has, or
+   * has a near word of), 0..1.
+   */
+  recall: number;
+  /** The best harmonic mean of a phrase's soft coverage of the query and by it, 0..1. */
+  f: number;
+}
+
+/** {@link PhraseSignals} of `phrases` for the query of `profile`. */
+export function phraseSignals(
+  profile: QueryProfile,
+  phrases: readonly string[],
+  vectors: WordVectors,
+): PhraseSignals {
+  const out: PhraseSignals = { coverage: 0, softCoverage: 0, matched: 0, recall: 0, f: 0 };
+  let matched = 0;
+  for (const p of phrases) {
+    const s = signalsOf(profile, p, 0, vectors);
+    const back = signalsOf(profileQuery(p, vectors), profile.text, 0, vectors).softCoverage;
+    out.coverage = Math.max(out.coverage, s.coverage);
+    out.softCoverage = Math.max(out.softCoverage, s.softCoverage);
+    out.recall = Math.max(out.recall, back);
+    if (back + s.softCoverage > 0) {
+      out.f = Math.max(out.f, 2 * back * s.softCoverage / (back + s.softCoverage));
+    }
+    if (s.shared > 0) matched++;
+  }
+  out.matched = Math.min(3, matched) / 3;
+  return out;
+}
+
+/** Coefficients of the confidence of an expanded memory: the plain ones' and the phrases'. */
+export interface ExpandedCoefficients extends Coefficients {
+  /** Of {@link PhraseSignals.coverage}. */
+  phraseCoverage: number;
+  /** Of {@link PhraseSignals.matched}. */
+  phrasesMatched: number;
+  /** Of {@link PhraseSignals.recall}. */
+  phraseRecall: number;
+  /** Of {@link PhraseSignals.f}. */
+  phraseF: number;
+}
+
+/**
+ * The confidence of an expanded memory (src/memory/expansion.ts), before
+ * {@link expandedConfidence} maps it onto the plain scale: the five signals of the content and
+ * the phrases together, and the phrases' own ({@link PhraseSignals}), fitted on the paraphrase
+ * sets with recorded expansions (dev, test, holdout3, holdout4, holdout5) through the product
+ * path, chosen leave one set out (`tasks/fit_confidence_expanded.ts`; docs/recall.md, "0.21:
+ * the confidence of expanded memories reads the phrases").
+ */
+export const EXPANDED_COEFFICIENTS: Readonly<ExpandedCoefficients> = {
+  intercept: -3.229,
+  coverage: 2.053,
+  namesMissed: -0.338,
+  lexical: 0,
+  semantic: 1.201,
+  softCoverage: 1.398,
+  oneShared: -0.305,
+  phraseCoverage: 2.119,
+  phrasesMatched: 1.046,
+  phraseRecall: 2.12,
+  phraseF: 0.508,
+};
+
+/**
+ * The raw confidence of an expanded memory from its signals (content and phrases together) and
+ * its phrases' ({@link EXPANDED_COEFFICIENTS}); {@link expandedConfidence} puts it on the plain
+ * memories' scale.
+ */
+export function expandedConfidenceOf(
+  s: Signals,
+  p: PhraseSignals,
+  c: Readonly<ExpandedCoefficients> = EXPANDED_COEFFICIENTS,
+): number {
+  const z = c.intercept + c.coverage * s.coverage + c.namesMissed * s.namesMissed +
+    c.lexical * s.lexical + c.semantic * s.semantic + c.softCoverage * s.softCoverage +
+    c.oneShared * (s.shared === 1 ? 1 : 0) + c.phraseCoverage * p.coverage +
+    c.phrasesMatched * p.matched + c.phraseRecall * p.recall + c.phraseF * p.f;
+  return 1 / (1 + Math.exp(-z));
 }
