@@ -1,5 +1,5 @@
 /**
- * `deno run -A --lock=tests/deno.lock tasks/fit_confidence_expanded.ts [--sets
+ * `deno task fit:confidence:expanded [--sets
  *   paraphrase,holdout3,holdout4,holdout5] [--expansions DIR] [--groups FILE]`
  *
  * Fits the confidence of **expanded** memories (`MEMORY_EXPANSION=on`, src/memory/expansion.ts)
@@ -67,7 +67,7 @@ import { terms } from "../src/domain/terms.ts";
 import { namesIdentifier } from "../src/memory/ranking.ts";
 import { type Example, fitLogistic } from "./lib/linalg.ts";
 
-const USAGE = "deno run -A --lock=tests/deno.lock tasks/fit_confidence_expanded.ts " +
+const USAGE = "deno task fit:confidence:expanded " +
   "[--sets paraphrase,holdout3,holdout4,holdout5] [--expansions DIR] [--groups FILE]";
 const values = benchArgs(USAGE, {
   sets: { type: "string", default: "paraphrase,holdout3,holdout4,holdout5" },

@@ -41,6 +41,13 @@
  * those of 0.15 to 0.18, fitted on the dev splits, are {@link DEV_COEFFICIENTS}). Each signal
  * depends on the query and the memory alone, so a pair's confidence does not move when other
  * memories are added. The coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
+ *
+ * A memory expanded by a model (MEMORY_EXPANSION) has a confidence of its own
+ * ({@link expandedConfidenceOf}): the same signals of its content with its phrases, and its
+ * phrases' read one by one ({@link phraseSignals}: the best phrase's coverage, how many phrases
+ * share a word with the query, and the best phrase's words covered by the query), with
+ * coefficients fitted on expanded memories ({@link EXPANDED_COEFFICIENTS}), then put on the
+ * plain scale ({@link expandedConfidence}).
  * @module
  */
 import { variantsOf } from "../domain/forms.ts";
@@ -404,8 +411,9 @@ export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENT
  * The raw confidence ({@link expandedConfidenceOf}) at or above which an expanded memory
  * (MEMORY_EXPANSION, src/memory/expansion.ts) is as likely to be about the query as a plain one
  * at the hook's floor of 0.9: the lowest at which the everyday prompts of the five sets it was
- * fitted on are injected anything at most 0.05 of the time (docs/recall.md, "0.21"). It was
- * 0.94 in 0.20 too, then for the plain confidence of the content with the phrases.
+ * fitted on are injected anything at most 0.05 of the time (docs/recall.md, "After 0.20: the
+ * confidence of expanded memories reads the phrases"). It was 0.94 in 0.20 too, then for the
+ * plain confidence of the content with the phrases.
  */
 export const EXPANDED_FLOOR = 0.94;
 /** The floor {@link EXPANDED_FLOOR} stands for: the hook's default. */
@@ -532,7 +540,7 @@ export interface ExpandedCoefficients extends Coefficients {
  * {@link expandedConfidence} maps it onto the plain scale: the five signals of the content and
  * the phrases together, and the phrases' own ({@link PhraseSignals}), fitted on the paraphrase
  * sets with recorded expansions (dev, test, holdout3, holdout4, holdout5) through the product
- * path, chosen leave one set out (`tasks/fit_confidence_expanded.ts`; docs/recall.md, "0.21:
+ * path, chosen leave one set out (`tasks/fit_confidence_expanded.ts`; docs/recall.md, "After 0.20:
  * the confidence of expanded memories reads the phrases").
  */
 export const EXPANDED_COEFFICIENTS: Readonly<ExpandedCoefficients> = {

@@ -3,7 +3,7 @@
  * (src/memory/confidence.ts `phraseSignals`, `expandedConfidenceOf`): a prompt in a phrase's
  * words is more confident than the same memory with another memory's phrases, the product's
  * search gives an expanded memory that confidence, and the pair's confidence stays in the band
- * when a thousand unrelated memories join the project. Each failed before 0.21's change (the
+ * when a thousand unrelated memories join the project. Each failed before the change (the
  * phrases were read only with the content, as one text).
  */
 import assert from "node:assert/strict";
