@@ -60,11 +60,8 @@ import {
 } from "./paraphrase.ts";
 import { loadVersion, type OpenVersion, openVersion, type Version } from "./lib/versions.ts";
 import type { SearchResult } from "../src/memory/types.ts";
-import { ExpansionWorker } from "../src/memory/expansion.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
-import { ollamaCall } from "../src/capture/model.ts";
-import { startFakeOllama } from "../tests/fakes/ollama.ts";
-import { replayExpansions } from "../tests/fakes/expansions.ts";
+import { expandWithWorker, type Expansions, loadExpansions } from "./lib/expansion_replay.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/expansion_probe.ts " +
   "[--sets holdout3,holdout4,paraphrase] [--expansions DIR] [--prompt FILE] [--product] [--frozen-run]";
@@ -89,21 +86,6 @@ for (const s of sets) {
     console.error(`--sets: ${s} is a frozen split not run yet: add --frozen-run to run it (once)`);
     Deno.exit(2);
   }
-}
-
-/** Recorded answers of the model: memory id → phrases. */
-type Expansions = Record<string, { phrases: string[] }>;
-
-async function loadExpansions(path: string, set: ParaphraseSet): Promise<Expansions> {
-  const raw = JSON.parse(await Deno.readTextFile(path)) as Expansions;
-  const ids = [...set.projects.flatMap((p) => p.memories), ...set.globals].map((m) => m.id);
-  for (const id of ids) {
-    const p = raw[id]?.phrases;
-    if (!Array.isArray(p) || !p.length || p.some((x) => typeof x !== "string" || !x.trim())) {
-      throw new Error(`${path}: ${id}.phrases: expected a non-empty list of phrases`);
-    }
-  }
-  return raw;
 }
 
 /** The set with every memory's content followed by its phrases. */
@@ -212,43 +194,6 @@ if (tree.mods.recall.DEFAULT_MIN_CONFIDENCE !== FLOORS[0]) {
 /** Product calls and tokens (the fake's usage: characters / 4), over every project. */
 const productCost = { calls: 0, tokens: 0, memories: 0 };
 
-/**
- * Expand `service`'s memories with the real worker, its model the fake Ollama replaying the
- * recorded phrases (by content) of `set`.
- */
-async function expandWithWorker(
-  service: SqlMemoryService,
-  set: ParaphraseSet,
-  ex: Expansions,
-): Promise<void> {
-  const phrases = new Map<string, string[]>();
-  for (const m of [...set.projects.flatMap((p) => p.memories), ...set.globals]) {
-    phrases.set(m.content, ex[m.id].phrases);
-  }
-  const replay = replayExpansions(phrases);
-  const fake = startFakeOllama({ "llama3.2": 0 }, { chat: (b) => replay.answer(b) });
-  const worker: ExpansionWorker = new ExpansionWorker({
-    target: service.expansionTarget(() => worker.report()),
-    call: ollamaCall({ baseUrl: fake.url, model: "llama3.2" }),
-    model: "ollama/llama3.2 (recorded)",
-    dailyTokens: 1e9,
-    log: (l) => console.error(l),
-  });
-  try {
-    await worker.run();
-    const r = worker.report();
-    if (r.dropped || r.last_error) throw new Error(`product: ${JSON.stringify(r)}`);
-    const stats = await service.stats();
-    if (stats.expansion?.waiting) throw new Error(`product: ${stats.expansion.waiting} waiting`);
-    productCost.calls += r.calls;
-    productCost.tokens += r.tokens_today;
-    productCost.memories += stats.expansion?.expanded ?? 0;
-  } finally {
-    await worker.close();
-    await fake.close();
-  }
-}
-
 const rows: PromptRow[] = [];
 const memoryCosts: { prompt_chars: number; answer_chars: number }[] = [];
 const promptFile = await Deno.readTextFile(values.prompt!);
@@ -292,7 +237,12 @@ for (const name of sets) {
         ? { product: await importProject(opens.product.service, set, project) }
         : { rotated: await importProject(opens.rotated.service, control, project) }),
     } as Record<Store, Map<string, string>>;
-    if (product) await expandWithWorker(opens.product.service as SqlMemoryService, set, ex);
+    if (product) {
+      const cost = await expandWithWorker(opens.product.service as SqlMemoryService, set, ex);
+      productCost.calls += cost.calls;
+      productCost.tokens += cost.tokens;
+      productCost.memories += cost.memories;
+    }
     for (const p of splits.flatMap((split) => promptsOf(set, split, project))) {
       const targets = targetsOf(p);
       flip = !flip;
