@@ -15,6 +15,7 @@ import {
   type Match,
   MAX_SENTENCE,
   ONE_OFF,
+  reportedSpeech,
   SCOPED,
   spelled,
   unquoted,
@@ -35,6 +36,8 @@ export function classify(s0: string): Match | null {
   if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
   if (SCOPED.test(l)) return null;
   if (hedged(l)) return null;
+  // Someone else's words ("no emoji, my colleague says"), not the user's rule.
+  if (reportedSpeech(l)) return null;
   const core = l.replace(FILLER, "").trim();
   if (
     /\b(always|never|must|from now on|going forward|in (the )?future)\b/.test(l) &&

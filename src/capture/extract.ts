@@ -49,6 +49,7 @@ import {
   ONE_OFF,
   PAST,
   PROJECT_WORDS,
+  reportedSpeech,
   REQUEST_CLAUSE,
   RULE_MARKER,
   SCOPED,
@@ -204,7 +205,8 @@ function standsAlone(prev: string, items: Set<string>): boolean {
     !isQuestion(prev) && !hedged(prev) && !ONE_OFF.test(prev) && !STATUS.test(prev) &&
     !items.has(prev) && !/\b(it|this|that|them|these|those)\b/i.test(core) &&
     !/^(please|can|could|would|will) /i.test(core) && !TASK_SUBJECT.test(core) &&
-    !REPORT_PAST.test(core) && !describes(spelled(prev.toLowerCase()), core.toLowerCase());
+    !REPORT_PAST.test(core) && !describes(spelled(prev.toLowerCase()), core.toLowerCase()) &&
+    !reportedSpeech(prev.toLowerCase());
 }
 
 /**

@@ -55,9 +55,27 @@ export function isQuestion(s: string): boolean {
 /** A task tacked on at the end ("…, add one", "…, swap it"): the sentence asks for work. */
 export const TRAILING_TASK = /,\s*(please\s+)?\w+ (it|them|that|this|one|those)\b[^,]*$/;
 
-/** Marks of a one-off instruction. */
-export const ONE_OFF =
-  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint|month|quarter)|next (week|month|sprint))\b/i;
+/**
+ * A time or the end of a piece of work that something holds until ("until Friday", "till the
+ * 3rd", "until next sprint", "until the end of the week", "until 2026-12-01", "until the
+ * migration is done", "until the stack is back"): a deadline, so what holds until then is
+ * temporary. Not a condition that recurs ("never merge until CI is green", "don't deploy until
+ * the DBA signs off": each merge, each deploy) nor a release or a milestone the project pins
+ * for ("stays on 4.3 until the game ships", "no Swift 6 until Vapor 5": the benchmark's labels
+ * keep those as durable).
+ */
+const UNTIL_TIME = String
+  .raw`(?:up )?(?:until|till|'?til)\s+(?:(?:after|the end of|end of)\s+)?(?:(?:this|next|the|coming)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:up )?(?:until|till|'?til)\s+(?:after\s+)?(?:tomorrow|tonight|today|eod|eow|cob|the weekend|(?:the )?end of (?:the |this |next )?(?:day|week|month|sprint|quarter|year)|(?:this|next|the next) (?:week|month|sprint|quarter|year|weekend|release train)|the (?:\d{1,2}(?:st|nd|rd|th))(?: of \w+)?|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|(?:the|this|our) (?:migration|refactor|rewrite|incident|outage|freeze|code freeze|cutover|rollout|upgrade|move|port|switch|investigation|cluster|backfill|demo|launch) (?:is|are|has|'s) (?:done|over|finished|complete|completed|back|fixed|merged|sorted|resolved|through|up))`;
+
+/** `re` or a deadline ({@link UNTIL_TIME}). */
+function withUntil(re: RegExp): RegExp {
+  return new RegExp(`(?<![\\w'])(?:${UNTIL_TIME})(?!\\w)|${re.source}`, re.flags);
+}
+
+/** Marks of a one-off instruction (and, since 0.21, a deadline: {@link UNTIL_TIME}). */
+export const ONE_OFF = withUntil(
+  /\b(this time|for now|for this(?! (repo|repository|project|codebase|service|app|team|tool|package|module|library|cli|pipeline|monorepo|job)\b)|throwaway|a spike|quick spike|quick hack|for the (demo|spike|prototype|poc)|this one|for this (pr|pull request|branch|commit|change|ticket|task|release|run)|just this once|this once|for the moment|temporarily|right now|later|after lunch|another day|tomorrow|tonight|today|this week|this session|for today|yet|in this (pr|pull request|branch|commit)|this (afternoon|morning|evening|sprint|month|quarter)|next (week|month|sprint))\b/i,
+);
 
 /**
  * A scope of the work at hand ("for this change", "in this sweep", "during this migration",
@@ -65,8 +83,9 @@ export const ONE_OFF =
  * for the task only, whatever its marker ("always", "never"). Not a standing thing ("in this
  * repo", "for this service") nor a reason ("for this reason").
  */
-export const SCOPED =
-  /\b(this time|for now|just this once|this once|for the moment|until (i|we|you) (say|tell|confirm|decide|review|check|look|get back|am back|'m back)|until (tomorrow|later|then|further notice|the review|it'?s (merged|reviewed|fixed|done))|(in|for|on|to|from|within) that (file|files|function|functions|method|class|diff|pr|branch|commit|line|lines|test|tests|component|page|query|script|snippet|change|changes|bug|ticket|issue|one|case|step|cell|notebook|folder)|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i;
+export const SCOPED = withUntil(
+  /\b(this time|for now|just this once|this once|for the moment|until (i|we|you) (say|tell|confirm|decide|review|check|look|get back|am back|'m back)|until (tomorrow|later|then|further notice|the review|it'?s (merged|reviewed|fixed|done))|(in|for|on|to|from|within) that (file|files|function|functions|method|class|diff|pr|branch|commit|line|lines|test|tests|component|page|query|script|snippet|change|changes|bug|ticket|issue|one|case|step|cell|notebook|folder)|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i,
+);
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
@@ -149,6 +168,16 @@ export const CONCRETE = new RegExp(
   "i",
 );
 
+/**
+ * A measurement or an observation of how a thing behaves, not a setting (since 0.21): a load in
+ * percent ("the container stays at 100% CPU", "memory stays above 90%"), a length of time it
+ * lasts ("the CPU stays at 100% for an hour", "stays pegged all night"), or a word of load
+ * ("pegged", "maxed out", "spiking"). "the pool size stays at 20", "tick rate stays 30hz",
+ * "coverage stays at 100%" (a target, no load word) are settings.
+ */
+export const MEASURED =
+  /\b(cpu|gpu|memory|mem|ram|heap|load|usage|utili[sz]ation|latency|temperature|temp|battery|disk|swap|bandwidth|throughput|fps|p\d{2})\b[^.;]*\b\d+(\.\d+)? ?%|\b\d+(\.\d+)? ?% ?(cpu|gpu|memory|mem|ram|load|usage|utili[sz]ation|disk|swap)\b|\bfor (an?|one|two|three|several|a few|\d+) (seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|while)\b|\b(all (day|night|morning|afternoon)|overnight|for ages|forever)\b|\b(pegged|maxed( out)?|spiking|spikes?|climbing|at capacity)\b/i;
+
 /** Nouns of a setup that a fact states ("the default branch is…", "the timezone is…"). */
 export const SETUP_NOUN =
   /\b(branch|cluster|region|timezone|time zone|port|host|url|domain|database|db|schema|bucket|registry|namespace|config|configuration|environment|staging|prod|production|target|targets|msrv|version|runtime|image|ci|runners?|service account|package manager|linter|formatter|test runner|toolchain|dags?|cron|queue|broker|cache|backups?|deploys?|releases?|monorepo|workspace)\b/i;
@@ -186,6 +215,35 @@ export function unquoted(s: string): string {
     });
   }
   return out;
+}
+
+/**
+ * Someone else's words reported ("my manager says no latest tags", "the agent said to use
+ * rebase", "my colleague thinks we should squash", "no emoji, my colleague says", "according to
+ * Sam, …"): a quote or an opinion, not the user's own rule (since 0.21). Not what the user or the
+ * team says ("like I said", "as we said"), a report of what the team does ("Marta told me we use
+ * Hilt", "my lead says we always squash": the team's practice), a reported decision ("the team
+ * lead decided: squash merges only", "my supervisor insists on British spelling": not a verb of
+ * saying here), nor a report the user adopts ("my manager says no latest tags, so let's do that
+ * from now on", "…, and I agree").
+ */
+const SAYING = String
+  .raw`(?:says|said|thinks|thought|reckons|feels|believes|suggests|suggested|recommends|recommended|claims|claimed|keeps saying|told (?:me|us)|tells (?:me|us))`;
+const REPORT_OPENS = new RegExp(
+  String
+    .raw`^(?:(?:so|and|but|also|oh|btw|fyi|personally|apparently)\W+)*(?!(?:i|we|like|as)\b)(?:(?:my|our|the|a|one|some|this|that) )?[\w'-]+(?: \([^)]*\))?(?: [\w'-]+){0,2} ${SAYING}\b(?!,? (?:that )?(?:we|our team|the team|here we|in this (?:repo|project|team))\b)`,
+);
+const REPORT_TRAILS = new RegExp(
+  String
+    .raw`(?:,|\s[-—–])\s*(?:at least )?(?:according to [\w' .-]{1,30}|(?!(?:i|we|like|as)\b)(?:(?:my|our|the|a|one|some) )?[\w'.-]+(?: [\w'.-]+){0,2} ${SAYING}|${SAYING} [\w' .-]{1,30})\s*[.!]*$`,
+);
+/** A report the user takes as their own: "so let's do that", "and I agree", "from now on". */
+const ADOPTED =
+  /\b(so let'?s|let'?s (do|go with|follow|stick)|i agree|agreed|and so do we|so do we|we'?ll (do|follow|go with)|from now on|going forward|and (that'?s|it'?s) (the|our) (rule|convention|policy)|so (do|follow|stick|use)|i want that)\b/;
+
+/** Whether `l` (lower case) reports what someone else says or thinks (see {@link SAYING}). */
+export function reportedSpeech(l: string): boolean {
+  return (REPORT_OPENS.test(l) || REPORT_TRAILS.test(l)) && !ADOPTED.test(l);
 }
 
 /** Past forms of common irregular verbs ("never got", "never wrote"): a report, not a rule. */

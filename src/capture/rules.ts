@@ -7,6 +7,7 @@ import {
   GENERAL_PROJECT,
   hit,
   type Match,
+  MEASURED,
   PAST,
   PERSONAL,
   REQUEST_CLAUSE,
@@ -233,7 +234,9 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
   if (GENERAL_PROJECT.test(l) && /:/.test(s)) {
     return hit("rule", "general-rule");
   }
-  if (STAYS.test(core) && !STATUS.test(core) && !TASK_SUBJECT.test(core)) {
+  if (
+    STAYS.test(core) && !STATUS.test(core) && !TASK_SUBJECT.test(core) && !MEASURED.test(core)
+  ) {
     return hit("rule", "stays");
   }
   return null;
