@@ -36,6 +36,7 @@ export const RULE_COUNTS: Readonly<Record<string, readonly [right: number, n: nu
   "port": [5, 5],
   "x-no-y": [5, 5],
   "setup-where": [3, 4],
+  "setup-named": [1, 1],
   "we-dont": [4, 4],
   "lets-because": [3, 3],
   "must": [3, 3],

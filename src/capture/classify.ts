@@ -24,7 +24,14 @@ import { decisionOf, factOf, notedOf } from "./facts.ts";
 
 export * from "./markers.ts";
 export { preferenceOf, ruleOf } from "./rules.ts";
-export { decisionOf, factOf, namedPredicate, notedOf, setupFact } from "./facts.ts";
+export {
+  decisionOf,
+  factOf,
+  namedPredicate,
+  namesIdentifier,
+  notedOf,
+  setupFact,
+} from "./facts.ts";
 
 /** The durable kind of a sentence, or null. */
 export function classify(s0: string): Match | null {

@@ -182,7 +182,7 @@ export function setupFact(s: string, l: string, core: string): Match | null {
   ) return hit("fact", "setup-where");
   if (
     concrete &&
-    /\b[a-z]+s use\b|\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at)|calls? (the )?[\w -]+ (at|on|via)|builds?|posts? to|go(es)? (to|through)|look like|looks like)\b/
+    /\b[a-z]+s use\b|\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at)|calls? (the )?[\w -]+ (at|on|via)|builds?|posts? to|go(es)? (to|through)|look like|looks like|comes? from|(is|are) (read|pulled|fetched|loaded) from)\b/
       .test(l)
   ) return hit("fact", "setup-verb");
   if (
@@ -190,7 +190,30 @@ export function setupFact(s: string, l: string, core: string): Match | null {
     /^[^,]*\b(is|are|has|have|runs on|uses)\b/.test(core) &&
     (concrete || SETUP_NOUN.test(core) && namedPredicate(s))
   ) return hit("fact", "setup-is");
+  if (namesIdentifier(core)) return hit("fact", "setup-named");
   return null;
+}
+
+/** A hyphenated word that describes rather than names ("read-only", "self-hosted", "client-side"). */
+const DESCRIPTIVE =
+  /^(read|write|self|up|built|opt|well|long|short|high|low|in|out|non|pre|post|half|full|end|real|one|two|multi|cross|single|double|open|closed|hard|soft|auto|semi|co|re|so|not|over|under|still|work|half|brand|all)-|-(based|only|side|wide|free|safe|like|style|friendly|aware|ready|level|time|date|made|ish|ready|proof|related|specific|heavy|light|driven|first|facing)$/;
+
+/**
+ * A thing of the setup said to be a named thing, said in passing ("the vault role for workloads
+ * is nomad-workloads", "bundle id is com.acme.app", "the clusters are hel1-staging and hel1-prod",
+ * "HUGO_VERSION is 0.139.0 in the pages env"): a noun subject of at most five words, "is" /
+ * "are", and an identifier (a word with a dot, a dash or an underscore between its parts, not a
+ * describing one like "read-only"; or a version x.y.z). Not a pointer at the work (its callers
+ * turn those down), nor a state.
+ * @since 0.21
+ */
+export function namesIdentifier(core: string): boolean {
+  const m = core.match(
+    /^(?:the |our )?(?!(?:it|its|this|that|these|those|there|here|he|she|they|i|you|we|my|your|his|her|what|which|who|one|mine|everything|nothing|something|anything)\b)[\w.-]+(?: [\w.-]+){0,4} (?:is|are) [`'"]?([a-z][a-z0-9]*(?:[-._][a-z0-9]+)+|v?\d+\.\d+\.\d+)\b(?![-.\w])/,
+  );
+  if (!m) return false;
+  const id = m[1];
+  return /\d/.test(id) || !DESCRIPTIVE.test(id) && id.length >= 6;
 }
 
 /**
