@@ -30,6 +30,8 @@ export const RULE_COUNTS: Readonly<Record<string, readonly [right: number, n: nu
   "generalised": [5, 5],
   "personal-intro": [0, 0],
   "standing-tail": [0, 0],
+  "setup-change": [0, 0],
+  "on-version": [0, 0],
   "stays": [1, 2],
   "no-thing": [5, 5],
   "noted": [5, 5],

@@ -16,6 +16,32 @@ import {
   TASK_SUBJECT,
 } from "./markers.ts";
 
+/**
+ * A change of the setup that holds from now on, said with the time it happened ("we moved to zig
+ * 0.13 last week", "we moved off hono to itty-router last week", "we upgraded to unity 6 on
+ * friday"): where the setup went (a name, not "the…" or "it"; "we're on OTP 27 as of this
+ * sprint" is {@link ON_VERSION}, a fact). Not what was dropped with nothing in its place ("we
+ * dropped H2 last spring"), nor a thing of the work moved ("we moved the meeting to friday").
+ * @since 0.21
+ */
+export const SETUP_CHANGE =
+  /^we(?:'ve| have)? (?:moved|switched|migrated|upgraded|went back|changed over)(?: (?:off|from|away from) [\w.@/+-]+(?: [\w.@/+-]+)?)? (?:to|onto|over to|back to) (?!(?:the|a|an|this|that|these|those|it|them|our|my|your|some|its|their|his|her|next|new|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later)\b)[\w.@/+-]+/;
+/** "we're on OTP 27": the named version the setup is on (a fact; with its time, a change). */
+export const ON_VERSION =
+  /^we(?:'re| are) on (?!(?:page|step|day|attempt|round|try|iteration|ticket|line|call|episode|chapter|slide|part|item|issue|week|sprint|phase|draft|take|run|batch|epoch|the|a|an|it|our|my)\b)[a-z][\w.+-]*(?: [a-z][\w.+-]*)? v?\d+(?:\.\d+)*\b/;
+
+/** When a change of the setup happened ("last week", "this morning", "as of this sprint", "now"). */
+export const CHANGE_TIME =
+  /,?\s*\b(?:last (?:week|month|spring|summer|autumn|fall|winter|year|sprint|night|release)|yesterday|this (?:morning|month|sprint|week|quarter|year)|as of (?:this|last) (?:sprint|week|month|release)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|april|may|june|july|august|september|october|november|december)|an? (?:week|month|year|few weeks|couple of weeks) ago|now)\b/gi;
+
+/**
+ * The sentence without the time of the change it states ({@link SETUP_CHANGE}), so that the time
+ * does not read as a one-off or a report; the sentence as it is otherwise.
+ */
+export function withoutChangeTime(s: string, core: string): string {
+  return SETUP_CHANGE.test(core) || ON_VERSION.test(core) ? s.replace(CHANGE_TIME, "") : s;
+}
+
 /** A decision with its reason, or null. */
 export function decisionOf(l: string, core = l, s = l): Match | null {
   // Decisions.
@@ -61,6 +87,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
     !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk)\b/.test(core) &&
     !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
   ) return hit("decision", "we-switched");
+  if (SETUP_CHANGE.test(core) && !STATUS.test(l)) return hit("decision", "setup-change");
   // "releases moved to Mondays now", "we're not on Jest anymore", "we no longer deploy from
   // Jenkins": a change of the setup, said as what holds from now on (not a thing of the work
   // moving: "the ticket moved to done", "the button moved to the footer").
@@ -153,7 +180,8 @@ export function factOf(s: string, l: string, core: string): Match | null {
   if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
     return hit("fact", "env-var");
   }
-  return moment ? null : setupFact(s, l, core);
+  if (moment) return null;
+  return setupFact(s, l, core) ?? (ON_VERSION.test(core) ? hit("fact", "on-version") : null);
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * Facts about the setup said in passing (since 0.21): a thing of the setup said to be a named
  * thing ("the app bundle id is org.tidewater.ledger", `setup-named`), where a thing comes from
- * ("the feature flags come from config/flags.yaml", `setup-verb`), and a request to use what the
+ * ("the feature flags come from config/flags.yaml", `setup-verb`), a request to use what the
  * statement names cut off it ("the release channel is beta-internal, use that in the fastlane
- * lane"). And the near misses each must leave alone: a describing word ("read-only",
- * "server-side"), a pointer at the work or the user's own things ("it is…", "the new branch
- * is…", "my branch is…"), a report ("the error comes from…"), a hedge, a one-off. Written for
- * this test, none taken from the benchmark's sessions.
+ * lane"), and a change of the setup said with its time ("we moved to deno 2 last week",
+ * `setup-change` or `we-switched`; "we're on elixir 1.17 as of this sprint", `on-version` or
+ * `setup-verb`). And the near misses each must leave alone: a describing word
+ * ("read-only", "server-side"), a pointer at the work or the user's own things ("it is…", "the
+ * new branch is…", "my branch is…"), a report ("the error comes from…"), a hedge, a one-off; a
+ * thing of the work moved, a plan, a drop with nothing in its place. Written for this test, none
+ * taken from the benchmark's sessions.
  */
 import assert from "node:assert/strict";
 import { classify, namesIdentifier } from "../../src/capture/classify.ts";
@@ -90,3 +93,43 @@ Deno.test("namesIdentifier: an identifier or a version after a noun subject, not
   assert.ok(!namesIdentifier("it is ops-workloads"));
   assert.ok(!namesIdentifier("the threshold is 0.5"));
 });
+
+// A change of the setup said with the time it happened: the time is no one-off nor a report.
+const CHANGES = [
+  "we moved to deno 2 last week, the CI image too",
+  "we upgraded to rails 8 on friday, everyone's on it",
+  "we're on elixir 1.17 as of this sprint",
+  "we went back to webpack — vite broke the legacy plugin chain for us",
+  "we switched off circleci to buildkite last month",
+  "we're on postgres 17 now, the upgrade landed this morning",
+];
+for (const text of CHANGES) {
+  Deno.test(`a change of the setup with its time is a decision or a fact: ${text}`, () => {
+    const m = classify(text);
+    assert.equal(m?.type, text.startsWith("we're on") ? "fact" : "decision", text);
+  });
+}
+for (const text of CHANGES.slice(0, 5).filter((t) => !t.startsWith("we're on elixir"))) {
+  Deno.test(`a change of the setup with its time is proposed: ${text}`, () => {
+    const got = proposed(text);
+    assert.equal(got.length, 1, text);
+    assert.equal(got[0].type, text.startsWith("we're on") ? "fact" : "decision");
+  });
+}
+const NOT_CHANGES = [
+  "we dropped H2 last spring because the dialect kept biting us",
+  "we moved the meeting to friday",
+  "we moved the deploy to tuesday last week",
+  "we're on page 3 now",
+  "we switched to it yesterday",
+  "we moved to the new office last month",
+  "we upgraded to node 22 yesterday and now the build fails",
+  "we might move to bun next month",
+  "we're moving to bun next month",
+];
+for (const text of NOT_CHANGES) {
+  Deno.test(`a thing of the work moved, a report, a plan or a drop is no change: ${text}`, () => {
+    assert.equal(classify(text), null, text);
+    assert.deepEqual(proposed(text).map((c) => c.text), [], text);
+  });
+}
