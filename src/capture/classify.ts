@@ -21,15 +21,26 @@ import {
   unquoted,
 } from "./markers.ts";
 import { preferenceOf, ruleOf } from "./rules.ts";
-import { decisionOf, factOf, notedOf } from "./facts.ts";
+import { decisionOf, factOf, notedOf, withoutChangeTime } from "./facts.ts";
 
 export * from "./markers.ts";
 export { preferenceOf, ruleOf } from "./rules.ts";
-export { decisionOf, factOf, namedPredicate, notedOf, setupFact } from "./facts.ts";
+export {
+  decisionOf,
+  factOf,
+  namedPredicate,
+  namesIdentifier,
+  notedOf,
+  setupFact,
+} from "./facts.ts";
 
 /** The durable kind of a sentence, or null. */
 export function classify(s0: string): Match | null {
-  const s = unquoted(s0);
+  // "we moved to zig 0.13 last week": the time of a change of the setup is no one-off.
+  const s = withoutChangeTime(
+    unquoted(s0),
+    spelled(unquoted(s0).toLowerCase()).replace(FILLER, "").trim(),
+  );
   const l = spelled(s.toLowerCase());
   if (l.length > MAX_SENTENCE) return null;
   if (isQuestion(s)) return null;

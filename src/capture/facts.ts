@@ -16,6 +16,32 @@ import {
   TASK_SUBJECT,
 } from "./markers.ts";
 
+/**
+ * A change of the setup that holds from now on, said with the time it happened ("we moved to zig
+ * 0.13 last week", "we moved off hono to itty-router last week", "we upgraded to unity 6 on
+ * friday"): where the setup went (a name, not "the…" or "it"; "we're on OTP 27 as of this
+ * sprint" is {@link ON_VERSION}, a fact). Not what was dropped with nothing in its place ("we
+ * dropped H2 last spring"), nor a thing of the work moved ("we moved the meeting to friday").
+ * @since 0.21
+ */
+export const SETUP_CHANGE =
+  /^we(?:'ve| have)? (?:moved|switched|migrated|upgraded|went back|changed over)(?: (?:off|from|away from) [\w.@/+-]+(?: [\w.@/+-]+)?)? (?:to|onto|over to|back to) (?!(?:the|a|an|this|that|these|those|it|them|our|my|your|some|its|their|his|her|next|new|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later)\b)[\w.@/+-]+/;
+/** "we're on OTP 27": the named version the setup is on (a fact; with its time, a change). */
+export const ON_VERSION =
+  /^we(?:'re| are) on (?!(?:page|step|day|attempt|round|try|iteration|ticket|line|call|episode|chapter|slide|part|item|issue|week|sprint|phase|draft|take|run|batch|epoch|the|a|an|it|our|my)\b)[a-z][\w.+-]*(?: [a-z][\w.+-]*)? v?\d+(?:\.\d+)*\b/;
+
+/** When a change of the setup happened ("last week", "this morning", "as of this sprint", "now"). */
+export const CHANGE_TIME =
+  /,?\s*\b(?:last (?:week|month|spring|summer|autumn|fall|winter|year|sprint|night|release)|yesterday|this (?:morning|month|sprint|week|quarter|year)|as of (?:this|last) (?:sprint|week|month|release)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|april|may|june|july|august|september|october|november|december)|an? (?:week|month|year|few weeks|couple of weeks) ago|now)\b/gi;
+
+/**
+ * The sentence without the time of the change it states ({@link SETUP_CHANGE}), so that the time
+ * does not read as a one-off or a report; the sentence as it is otherwise.
+ */
+export function withoutChangeTime(s: string, core: string): string {
+  return SETUP_CHANGE.test(core) || ON_VERSION.test(core) ? s.replace(CHANGE_TIME, "") : s;
+}
+
 /** A decision with its reason, or null. */
 export function decisionOf(l: string, core = l, s = l): Match | null {
   // Decisions.
@@ -61,6 +87,7 @@ export function decisionOf(l: string, core = l, s = l): Match | null {
     !/\b(meeting|call|standup|demo|sync|retro|lunch|office|desk)\b/.test(core) &&
     !STATUS.test(l) && !/\b(it|this|that|them)\b/.test(core.split(/\s+/).slice(2, 3).join(" "))
   ) return hit("decision", "we-switched");
+  if (SETUP_CHANGE.test(core) && !STATUS.test(l)) return hit("decision", "setup-change");
   // "releases moved to Mondays now", "we're not on Jest anymore", "we no longer deploy from
   // Jenkins": a change of the setup, said as what holds from now on (not a thing of the work
   // moving: "the ticket moved to done", "the button moved to the footer").
@@ -153,7 +180,8 @@ export function factOf(s: string, l: string, core: string): Match | null {
   if (/\breads? (it|the [\w ]+|[\w ]+) from [A-Z][A-Z0-9_]{3,}\b/.test(s)) {
     return hit("fact", "env-var");
   }
-  return moment ? null : setupFact(s, l, core);
+  if (moment) return null;
+  return setupFact(s, l, core) ?? (ON_VERSION.test(core) ? hit("fact", "on-version") : null);
 }
 
 /**
@@ -182,7 +210,7 @@ export function setupFact(s: string, l: string, core: string): Match | null {
   ) return hit("fact", "setup-where");
   if (
     concrete &&
-    /\b[a-z]+s use\b|\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at)|calls? (the )?[\w -]+ (at|on|via)|builds?|posts? to|go(es)? (to|through)|look like|looks like)\b/
+    /\b[a-z]+s use\b|\b(runs?|run with|kicks? off|starts?|fires?|talks? to|connects? to|points? to|targets?|uses|we use|we're using|we are using|is on|are on|we're on|we are on|listens?|deploys?|deploy with|we deploy|expires? after|retries|is (limited|capped) (to|at)|calls? (the )?[\w -]+ (at|on|via)|builds?|posts? to|go(es)? (to|through)|look like|looks like|comes? from|(is|are) (read|pulled|fetched|loaded) from)\b/
       .test(l)
   ) return hit("fact", "setup-verb");
   if (
@@ -190,7 +218,30 @@ export function setupFact(s: string, l: string, core: string): Match | null {
     /^[^,]*\b(is|are|has|have|runs on|uses)\b/.test(core) &&
     (concrete || SETUP_NOUN.test(core) && namedPredicate(s))
   ) return hit("fact", "setup-is");
+  if (namesIdentifier(core)) return hit("fact", "setup-named");
   return null;
+}
+
+/** A hyphenated word that describes rather than names ("read-only", "self-hosted", "client-side"). */
+const DESCRIPTIVE =
+  /^(read|write|self|up|built|opt|well|long|short|high|low|in|out|non|pre|post|half|full|end|real|one|two|multi|cross|single|double|open|closed|hard|soft|auto|semi|co|re|so|not|over|under|still|work|half|brand|all)-|-(based|only|side|wide|free|safe|like|style|friendly|aware|ready|level|time|date|made|ish|ready|proof|related|specific|heavy|light|driven|first|facing)$/;
+
+/**
+ * A thing of the setup said to be a named thing, said in passing ("the vault role for workloads
+ * is nomad-workloads", "bundle id is com.acme.app", "the clusters are hel1-staging and hel1-prod",
+ * "HUGO_VERSION is 0.139.0 in the pages env"): a noun subject of at most five words, "is" /
+ * "are", and an identifier (a word with a dot, a dash or an underscore between its parts, not a
+ * describing one like "read-only"; or a version x.y.z). Not a pointer at the work (its callers
+ * turn those down), nor a state.
+ * @since 0.21
+ */
+export function namesIdentifier(core: string): boolean {
+  const m = core.match(
+    /^(?:the |our )?(?!(?:it|its|this|that|these|those|there|here|he|she|they|i|you|we|my|your|his|her|what|which|who|one|mine|everything|nothing|something|anything)\b)[\w.-]+(?: [\w.-]+){0,4} (?:is|are) [`'"]?([a-z][a-z0-9]*(?:[-._][a-z0-9]+)+|v?\d+\.\d+\.\d+)\b(?![-.\w])/,
+  );
+  if (!m) return false;
+  const id = m[1];
+  return /\d/.test(id) || !DESCRIPTIVE.test(id) && id.length >= 6;
 }
 
 /**

@@ -89,10 +89,13 @@ export function splitOutside(s: string, re: RegExp): string[] {
 
 /**
  * A request tacked on a statement about what it said ("…, check the config uses that", "…, put
- * that in the runbook"): cut off, so that the statement is read on its own.
+ * that in the runbook"): cut off, so that the statement is read on its own. Since 0.21 also a
+ * request to use what it names ("the vault role is nomad-workloads, use that in the vault
+ * block"); not what to do or not to do with it for good ("…, don't hardcode it", "…, keep it in
+ * step with the local hugo": part of the statement).
  */
 export const TRAILING_REQUEST =
-  /,\s+(?=(?:please\s+)?(?:check|put|add|update|note|write|document|record|wire|grant|make sure) (?:that|this|it|them|the)\b)/i;
+  /,\s+(?=(?:so\s+)?(?:please\s+)?(?:(?:check|put|add|update|note|write|document|record|wire|grant|make sure) (?:that|this|it|them|the)\b|use (?:that|this|it|them|those)(?: one)? (?:in|for|as|from|when|everywhere)\b))/i;
 
 /**
  * Clauses of one sentence that are separate statements: a request tacked on ("…, can you
