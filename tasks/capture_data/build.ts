@@ -23,6 +23,7 @@ export const SPLITS = [
   "holdout9",
   "holdout10",
   "holdout11",
+  "holdout12",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
