@@ -85,6 +85,14 @@ export interface ExpansionTarget {
   /** Tokens spent on `day`. */
   expansionTokensOn(day: string): Promise<number>;
   /**
+   * Take or renew, for `ms`, the lease that lets one worker at a time expand the memories of a
+   * database (two daemons on one server Postgres would otherwise pay twice for the same
+   * memories); false while another worker holds it. Absent: no other worker can exist.
+   */
+  lease?(holder: string, ms: number): Promise<boolean>;
+  /** Give the lease back. */
+  release?(holder: string): Promise<void>;
+  /**
    * Throws when expansions cannot be written now (the stored vectors belong to another
    * embedder): checked before each model call, so no token is spent on phrases thrown away.
    */
@@ -172,8 +180,8 @@ export interface ExpansionReport {
   /** Calls made by this process, and answers (memories) dropped as malformed. */
   calls: number;
   dropped: number;
-  /** Why the worker waits, when it does: `budget` (until the next day) or `backoff`. */
-  waiting_for?: "budget" | "backoff";
+  /** Why the worker waits, when it does: `budget` (until the next day), `backoff`, or `lease` (another daemon's worker is expanding). */
+  waiting_for?: "budget" | "backoff" | "lease";
   /** The last failed call's reason (never a key). */
   last_error?: string;
 }
@@ -206,7 +214,10 @@ export class ExpansionWorker {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   #backoff = 0;
-  #waitingFor: "budget" | "backoff" | undefined;
+  #waitingFor: "budget" | "backoff" | "lease" | undefined;
+  /** This worker's name in the lease, and whether it holds it. */
+  readonly #holder = crypto.randomUUID();
+  #leased = false;
   #lastError: string | undefined;
   #calls = 0;
   #dropped = 0;
@@ -225,6 +236,14 @@ export class ExpansionWorker {
     } as Required<Omit<ExpansionWorkerOptions, "log" | "now">>;
     this.#log = o.log ?? (() => {});
     this.#now = o.now ?? Date.now;
+  }
+
+  /**
+   * How long the lease lasts from each batch: three times a call's time-out, so that a batch
+   * (one call, then the write) never outlives it, and a dead daemon's runs out in minutes.
+   */
+  #leaseMs(): number {
+    return 3 * this.#o.timeoutMs;
   }
 
   #today(): string {
@@ -269,6 +288,12 @@ export class ExpansionWorker {
       } catch (err) {
         this.#fail(`expansion: ${describeError(err)}`);
       } finally {
+        // Whatever stopped the run (nothing waits, the budget, a failure, close), the lease is
+        // given back: another daemon's worker need not wait for it to run out.
+        if (this.#leased) {
+          this.#leased = false;
+          await this.#o.target.release?.(this.#holder).catch(() => {});
+        }
         this.#running = null;
       }
     })();
@@ -281,6 +306,21 @@ export class ExpansionWorker {
       if (day !== this.#day) {
         this.#day = day;
         this.#tokensToday = 0;
+      }
+      if (this.#o.target.lease) {
+        if (!await this.#o.target.lease(this.#holder, this.#leaseMs())) {
+          if (this.#waitingFor !== "lease") {
+            this.#log(
+              "expansion: another daemon's worker is expanding the memories of this database; " +
+                "this one waits for it",
+            );
+          }
+          this.#waitingFor = "lease";
+          this.#schedule(Math.round(this.#leaseMs() / 3));
+          return;
+        }
+        this.#leased = true;
+        if (this.#waitingFor === "lease") this.#waitingFor = undefined;
       }
       this.#tokensToday = Math.max(
         this.#tokensToday,

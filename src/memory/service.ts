@@ -625,6 +625,8 @@ export class SqlMemoryService implements MemoryService {
       },
       chargeExpansionTokens: (day, tokens) => this.#store.chargeExpansionTokens(day, tokens),
       expansionTokensOn: (day) => this.#store.expansionTokensOn(day),
+      lease: (holder, ms) => this.#store.takeExpansionLease(holder, ms),
+      release: (holder) => this.#store.releaseExpansionLease(holder),
       assertWritable: () => this.#assertVectorsUsable(),
     };
   }

@@ -204,7 +204,8 @@ export interface Stats {
   /**
    * Memories expanded by a model (`MEMORY_EXPANSION`; absent when off): memories expanded and
    * waiting, tokens spent today (UTC) against the daily budget, the model, and why the worker
-   * waits (`budget`: until the next day; `backoff`: after a failed call, `last_error`).
+   * waits (`budget`: until the next day; `backoff`: after a failed call, `last_error`; `lease`:
+   * another daemon's worker on the same database is expanding).
    */
   expansion?: {
     on: true;
@@ -213,7 +214,7 @@ export interface Stats {
     waiting: number;
     tokens_today: number;
     daily_tokens: number;
-    waiting_for?: "budget" | "backoff";
+    waiting_for?: "budget" | "backoff" | "lease";
     last_error?: string;
   };
 }

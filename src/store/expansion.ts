@@ -2,8 +2,8 @@
  * Memories expanded at write time by a model (migrations/0019_expansion.sql; the worker is
  * src/memory/expansion.ts): the memories waiting for an expansion, an expansion written with
  * the memory's re-encoded index in one transaction (only while its content is the one the
- * model read), the expansions of search candidates, the counts the status shows, and the
- * tokens spent per day.
+ * model read), the expansions of search candidates, the counts the status shows, the
+ * tokens spent per day, and the lease that lets one worker at a time expand (0020).
  * @module
  */
 import type { Db } from "./db.ts";
@@ -150,4 +150,27 @@ export async function expansionTokensOn(db: Db, day: string): Promise<number> {
     [day],
   );
   return rows[0] ? Number(rows[0].tokens) : 0;
+}
+
+/**
+ * Take or renew the lease of the expansion worker for `ms` from now (the database's clock, the
+ * same for every daemon on it): granted when nobody holds it, when `holder` does, or when
+ * another's has run out (its daemon died); refused while another worker's runs (one statement:
+ * two workers asking at once cannot both get it).
+ */
+export async function takeExpansionLease(db: Db, holder: string, ms: number): Promise<boolean> {
+  const rows = await db.query<{ holder: string }>(
+    `insert into expansion_lease as l (id, holder, until)
+       values (1, $1, clock_timestamp() + make_interval(secs => $2::double precision / 1000))
+       on conflict (id) do update set holder = excluded.holder, until = excluded.until
+       where l.holder = excluded.holder or l.until <= clock_timestamp()
+     returning holder`,
+    [holder, ms],
+  );
+  return rows.length === 1;
+}
+
+/** Give the lease back (when `holder` has it): another daemon's worker may start at once. */
+export async function releaseExpansionLease(db: Db, holder: string): Promise<void> {
+  await db.query("delete from expansion_lease where holder = $1", [holder]);
 }

@@ -23,6 +23,9 @@ import f_0016_dense from "../../migrations/0016_dense.sql" with { type: "text" }
 import f_0017_proposals from "../../migrations/0017_proposals.sql" with { type: "text" };
 import f_0018_rejections from "../../migrations/0018_rejections.sql" with { type: "text" };
 import f_0019_expansion from "../../migrations/0019_expansion.sql" with { type: "text" };
+import f_0020_expansion_lease from "../../migrations/0020_expansion_lease.sql" with {
+  type: "text",
+};
 import f_functions_mneme_compact_stats from "../../migrations/functions/mneme_compact_stats.sql" with {
   type: "text",
 };
@@ -80,6 +83,7 @@ export const MIGRATION_FILES: Readonly<Record<string, string>> = {
   "0017_proposals.sql": f_0017_proposals,
   "0018_rejections.sql": f_0018_rejections,
   "0019_expansion.sql": f_0019_expansion,
+  "0020_expansion_lease.sql": f_0020_expansion_lease,
   "functions/mneme_compact_stats.sql": f_functions_mneme_compact_stats,
   "functions/mneme_impact.sql": f_functions_mneme_impact,
   "functions/mneme_memories_deleted.sql": f_functions_mneme_memories_deleted,

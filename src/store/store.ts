@@ -451,6 +451,16 @@ export class Store {
     return expansion.chargeExpansionTokens(this.db, day, tokens);
   }
 
+  /** Take or renew the expansion worker's lease (expansion.ts). */
+  takeExpansionLease(holder: string, ms: number): Promise<boolean> {
+    return expansion.takeExpansionLease(this.db, holder, ms);
+  }
+
+  /** Give the expansion worker's lease back (expansion.ts). */
+  releaseExpansionLease(holder: string): Promise<void> {
+    return expansion.releaseExpansionLease(this.db, holder);
+  }
+
   /** The expansion worker's tokens of `day` (expansion.ts). */
   expansionTokensOn(day: string): Promise<number> {
     return expansion.expansionTokensOn(this.db, day);

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { ollamaCall } from "../../src/capture/model.ts";
 import { type ExpansionCall, ExpansionWorker } from "../../src/memory/expansion.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
 import { replayExpansions } from "../fakes/expansions.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 
@@ -93,6 +94,71 @@ export async function expandedOnce(
   } finally {
     await w.close();
     await s.close();
+    await ol.close();
+  }
+}
+
+/**
+ * Two workers on one database (two daemons on one server Postgres: `a` and `b` are the
+ * services each opened): while one holds the lease and is in a call, the other makes none and
+ * says it waits; the first expands everything once and gives the lease back; a lease whose
+ * holder died runs out and is taken over.
+ */
+export async function oneWorkerAtATime(a: SqlMemoryService, b: SqlMemoryService): Promise<void> {
+  const replay = replayExpansions(PHRASES);
+  const ol = startFakeOllama({ "llama3.2": 0 }, { chat: (body) => replay.answer(body) });
+  const call = ollamaCall({ baseUrl: ol.url, model: "llama3.2" });
+  const entered = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  let callsA = 0;
+  let callsB = 0;
+  const wa = worker(a, async (...args) => {
+    callsA++;
+    entered.resolve();
+    await gate.promise;
+    return await call(...args);
+  });
+  const wb = worker(b, (...args) => {
+    callsB++;
+    return call(...args);
+  });
+  try {
+    await seed(a);
+    const runA = wa.run();
+    await entered.promise; // a holds the lease, in its first call
+    await wb.run();
+    assert.equal(callsB, 0, "b asked the model nothing while a held the lease");
+    assert.equal(wb.report().waiting_for, "lease");
+    gate.resolve();
+    await runA;
+    assert.equal(callsA, 2, "a expanded the 10 memories in two calls");
+    const sent = replay.seen.flatMap((u) =>
+      (JSON.parse(u) as { memories: { content: string }[] }).memories.map((m) => m.content)
+    );
+    assert.equal(sent.length, 10, "each memory sent once");
+    assert.equal(new Set(sent).size, 10);
+    const x = (await b.stats()).expansion;
+    assert.deepEqual({ expanded: x?.expanded, waiting: x?.waiting }, { expanded: 10, waiting: 0 });
+    // a gave the lease back: b takes it at once, finds nothing waiting, asks nothing.
+    await wb.run();
+    assert.equal(wb.report().waiting_for, undefined);
+    assert.equal(callsB, 0);
+    // A dead daemon's lease runs out: b takes over after it.
+    await a.create({ content: "Deploys go out on Tuesdays.", project: "rails" });
+    const store = storeOf(a);
+    assert.ok(await store.takeExpansionLease("a-daemon-that-died", 200));
+    await wb.run();
+    assert.equal(wb.report().waiting_for, "lease", "refused while the dead one's lease runs");
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(await store.takeExpansionLease("someone", 1000), "granted once it ran out");
+    assert.ok(!(await store.takeExpansionLease("another", 1000)), "refused while it runs");
+    await store.releaseExpansionLease("someone");
+    await wb.run();
+    assert.equal(wb.report().waiting_for, undefined, "given back: b worked");
+  } finally {
+    gate.resolve();
+    await wa.close();
+    await wb.close();
     await ol.close();
   }
 }

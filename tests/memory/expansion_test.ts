@@ -27,7 +27,16 @@ import { newRow } from "../../src/memory/rows.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { replayExpansions } from "../fakes/expansions.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
-import { expandedOnce, LINT, PHRASES, QUERY, seed, top, worker } from "./expansion.ts";
+import {
+  expandedOnce,
+  LINT,
+  oneWorkerAtATime,
+  PHRASES,
+  QUERY,
+  seed,
+  top,
+  worker,
+} from "./expansion.ts";
 import { pgliteService, postgresService, tempDir, testConfig } from "../helpers.ts";
 import { hashEmbed } from "../../src/embed/builtin.ts";
 import { findProgram } from "../../src/programs.ts";
@@ -39,6 +48,15 @@ Deno.test("expansion: a memory sharing no word with a query is found after its e
 
 Deno.test("expansion: the same on server Postgres (postgres.js over the wire)", async () => {
   await expandedOnce(() => postgresService({ expansion: true }));
+});
+
+Deno.test("expansion: one worker at a time per database (the lease), PGlite", async () => {
+  const s = await pgliteService({ expansion: true });
+  try {
+    await oneWorkerAtATime(s.service, s.service);
+  } finally {
+    await s.close();
+  }
 });
 
 Deno.test("expansion: an update clears the expansion and the worker expands the new content", async () => {
@@ -635,5 +653,19 @@ Deno.test("expansion: memcli status's line", () => {
     }),
     "  Expansion: on (ollama/llama3.2): 2 memories expanded, 1 waiting; 1500 of 200000 tokens " +
       "today; the daily budget is spent: the rest waits for the next day (UTC)",
+  );
+  assert.match(
+    expansionLine({
+      ...stats,
+      expansion: {
+        on: true,
+        expanded: 0,
+        waiting: 4,
+        tokens_today: 0,
+        daily_tokens: 200000,
+        waiting_for: "lease",
+      },
+    }),
+    /4 waiting; 0 of 200000 tokens today; another daemon on this database is expanding: this one waits$/,
   );
 });

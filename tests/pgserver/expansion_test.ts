@@ -5,7 +5,7 @@
  */
 import { openMemoryService } from "../../src/memory/open.ts";
 import { testConfig } from "../helpers.ts";
-import { expandedOnce } from "../memory/expansion.ts";
+import { expandedOnce, oneWorkerAtATime } from "../memory/expansion.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
 
 serverTest("expansion on server Postgres: found after the expansion", async (pg) => {
@@ -21,3 +21,19 @@ serverTest("expansion on server Postgres: found after the expansion", async (pg)
     await d.drop();
   }
 });
+
+serverTest(
+  "expansion on server Postgres: two daemons on one database, one worker at a time",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const a = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
+    const b = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
+    try {
+      await oneWorkerAtATime(a, b);
+    } finally {
+      await a.close();
+      await b.close();
+      await d.drop();
+    }
+  },
+);

@@ -74,8 +74,9 @@ Deno.test("versions and names come from the file names", () => {
     17,
     18,
     19,
+    20,
   ]);
-  assert.equal(plan.versioned.at(-1)?.name, "0019_expansion");
+  assert.equal(plan.versioned.at(-1)?.name, "0020_expansion_lease");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),

@@ -226,6 +226,8 @@ export function expansionLine(stats: Stats): string {
     ? "; the daily budget is spent: the rest waits for the next day (UTC)"
     : x.waiting_for === "backoff"
     ? `; the model failed${x.last_error ? ` (${x.last_error})` : ""}: trying again later`
+    : x.waiting_for === "lease"
+    ? "; another daemon on this database is expanding: this one waits"
     : "";
   return `  Expansion: on${x.model ? ` (${x.model})` : ""}: ${x.expanded} memories expanded, ` +
     `${x.waiting} waiting; ${x.tokens_today} of ${x.daily_tokens} tokens today${wait}`;
