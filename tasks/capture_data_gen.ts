@@ -1,6 +1,6 @@
 /**
  * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
- * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10 and holdout11 splits) and bench/data/capture/labels.json, merging the labels of the
+ * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11 and holdout12 splits) and bench/data/capture/labels.json, merging the labels of the
  * real Claude Code transcripts (bench/data/capture/real/, labelled by
  * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
  * rerun writes the same bytes.
@@ -25,6 +25,7 @@ import { HOLDOUT8 } from "./capture_data/sessions_holdout8.ts";
 import { HOLDOUT9 } from "./capture_data/sessions_holdout9.ts";
 import { HOLDOUT10 } from "./capture_data/sessions_holdout10.ts";
 import { HOLDOUT11 } from "./capture_data/sessions_holdout11.ts";
+import { HOLDOUT12 } from "./capture_data/sessions_holdout12.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -59,6 +60,7 @@ for (
     [HOLDOUT9, "holdout9"],
     [HOLDOUT10, "holdout10"],
     [HOLDOUT11, "holdout11"],
+    [HOLDOUT12, "holdout12"],
   ] as const
 ) {
   for (const script of scripts) {
