@@ -1,6 +1,6 @@
 /**
  * `deno run -A --lock=tests/deno.lock tasks/profile_create.ts [--memories 2000] [--creates 1000]
- *   [--data DIR] [--explain]`
+ *   [--data DIR] [--explain] [--baseline DIR]`
  *
  * Where a create's time goes on the embedded database: `bench:memory`'s generated memories
  * (`--memories` of them imported first into a new DATA_DIR, or an existing DATA_DIR given with
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     creates: { type: "string", default: "1000" },
     data: { type: "string" },
     explain: { type: "boolean", default: false },
+    baseline: { type: "string" },
   },
   strict: true,
 });
@@ -46,7 +47,7 @@ if (!values.data) {
 
 const times = new Map<string, number[]>();
 const add = (k: string, ms: number) => times.set(k, [...(times.get(k) ?? []), ms]);
-let explained = !values.explain;
+let explained = true; // with --explain, the insert after the warm-up
 
 /** `db` with each statement, and each transaction's commit, timed into {@link times}. */
 function timed(db: Db): Db {
@@ -88,19 +89,67 @@ function timed(db: Db): Db {
   return out;
 }
 
+/** The baseline tree's service, on a copy of the data (`--baseline`), or null. */
+async function baselineService(): Promise<{ create(i: unknown): Promise<unknown> } & Closable> {
+  const tree = new URL(`${values.baseline!.replace(/\/?$/, "/")}`, `file://${Deno.cwd()}/`);
+  const copy = await Deno.makeTempDir({ prefix: "mneme-profile-create-base-" });
+  await new Deno.Command("cp", { args: ["-a", `${dir}/db`, `${copy}/db`] }).output();
+  const baseCfg = (await import(new URL("src/config.ts", tree).href)).loadMemoryConfig(
+    (n: string) => ({ ...env, DATA_DIR: copy } as Record<string, string>)[n] ?? Deno.env.get(n),
+  );
+  const db = await (await import(new URL("src/store/pglite/mod.ts", tree).href)).openPglite(
+    `${copy}/db`,
+    { durable: true },
+  );
+  const s = await (await import(new URL("src/memory/open.ts", tree).href)).createServiceOnDb(
+    db,
+    baseCfg,
+    { log: () => {} },
+  );
+  return {
+    create: (i) => s.create(i),
+    async close() {
+      await s.close();
+      await Deno.remove(copy, { recursive: true });
+    },
+  };
+}
+interface Closable {
+  close(): Promise<void>;
+}
+
+const base = values.baseline ? await baselineService() : null;
 const raw = await openPglite(`${dir}/db`, { durable: true });
-const service = await createServiceOnDb(timed(raw), cfg, { log: () => {} });
-for (let i = 0; i < 100; i++) await service.create(item(800_000 + i)); // warm up
+// Against a baseline, neither tree's statements are timed (the wrapper costs a little).
+const service = await createServiceOnDb(base ? raw : timed(raw), cfg, { log: () => {} });
+for (let i = 0; i < 100; i++) {
+  await base?.create(item(800_000 + i));
+  await service.create(item(800_000 + i)); // warm up
+}
+explained = !values.explain; // the plan of a warm insert, the first one timed
 times.clear();
 const lsn = await raw.query<{ l: string }>("select pg_current_wal_insert_lsn()::text as l");
 const total: number[] = [];
-const cpu0 = process.cpuUsage();
+const baseTotal: number[] = [];
+let cpuMs = 0;
 for (let i = 0; i < creates; i++) {
-  const t = performance.now();
-  await service.create(item(900_000 + i));
-  total.push(performance.now() - t);
+  const one = async () => {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    await service.create(item(900_000 + i));
+    total.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpuMs += (d.user + d.system) / 1000;
+  };
+  const other = async () => {
+    const t = performance.now();
+    await base!.create(item(900_000 + i));
+    baseTotal.push(performance.now() - t);
+  };
+  if (!base) await one();
+  else if (i % 2) await one().then(other);
+  else await other().then(one);
 }
-const cpu = process.cpuUsage(cpu0);
 const [{ b: wal }] = await raw.query<{ b: string }>(
   "select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::bigint as b",
   [lsn[0].l],
@@ -111,11 +160,15 @@ console.log(
     memories: values.data ? "as in --data" : Number(values.memories),
     creates,
     p50_ms: +p50(total),
-    cpu_ms_per_create: +((cpu.user + cpu.system) / 1000 / creates).toFixed(3),
+    ...(base
+      ? { baseline_p50_ms: +p50(baseTotal), ratio: +(+p50(total) / +p50(baseTotal)).toFixed(3) }
+      : {}),
+    cpu_ms_per_create: +(cpuMs / creates).toFixed(3),
     wal_bytes_per_create: Math.round(Number(wal) / creates),
     load: Deno.loadavg().map((x) => +x.toFixed(2)),
   }),
 );
 for (const [k, v] of times) console.log(`${p50(v)} ms  ${String(v.length).padStart(5)}×  ${k}`);
 await service.close();
+await base?.close();
 if (!values.data) await Deno.remove(dir, { recursive: true });

@@ -9,6 +9,7 @@
 import type { Db } from "./db.ts";
 import type { CorpusCache } from "./corpus.ts";
 import type { EmbedderInfo } from "../embed/embedder.ts";
+import { CONTRADICTION_EF_SEARCH } from "./search_params.ts";
 import {
   type Candidate,
   COLUMNS,
@@ -109,7 +110,18 @@ function indexed<T>(db: Db, text: string, params: unknown[]): Promise<T[]> {
   });
 }
 
-/** The `k` nearest current, not superseded memories by cosine distance. */
+/**
+ * The settings of the contradiction check's statement, for its transaction only, as one
+ * statement (a prepared one on the embedded database): sequential scans off ({@link indexed})
+ * and the HNSW walk at {@link CONTRADICTION_EF_SEARCH}. Selects `usable` (true).
+ */
+export const CONTRADICTION_SETTINGS = `select set_config('enable_seqscan', 'off', true) <> ''
+         and set_config('hnsw.ef_search', '${CONTRADICTION_EF_SEARCH}', true) <> '' as usable`;
+
+/**
+ * The `k` nearest current, not superseded memories by cosine distance, for the contradiction
+ * check: the HNSW walk at {@link CONTRADICTION_EF_SEARCH} ({@link CONTRADICTION_SETTINGS}).
+ */
 export async function nearest(
   db: Db,
   cache: CorpusCache,
@@ -119,10 +131,18 @@ export async function nearest(
   now: Date,
   excludeId?: string,
 ): Promise<Scored[]> {
-  const rows = await indexed<Row>(
-    db,
-    ...nearestStatement(vector, scope, k, now, await exact(db, cache, scope), excludeId),
+  const [text, params] = nearestStatement(
+    vector,
+    scope,
+    k,
+    now,
+    await exact(db, cache, scope),
+    excludeId,
   );
+  const rows = await db.transaction(async (tx) => {
+    await tx.query(CONTRADICTION_SETTINGS, [], { prepare: true });
+    return await tx.query<Row>(text, params);
+  });
   return rows.map((r) => ({ memory: toMemory(r), similarity: Number(r.similarity) }));
 }
 

@@ -10,7 +10,7 @@ import type { Memory } from "../domain/memory.ts";
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 import type { CorpusCache } from "./corpus.ts";
-import { exact, nearestStatement } from "./search.ts";
+import { CONTRADICTION_SETTINGS, exact, nearestStatement } from "./search.ts";
 import {
   type NewRow,
   type Postings,
@@ -42,11 +42,12 @@ export const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, wei
  * missing (migrations/0014); $1 is the rows as JSON ({@link insertStatement}), $2 the import job
  * or null. `posted`: the postings written.
  */
-const INSERT_ROWS = insertRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
+const INSERT_ROWS_FROM = `select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
                 updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
-                len int, dense text)`);
+                len int, dense text)`;
+const INSERT_ROWS = insertRows(INSERT_ROWS_FROM);
 
 /**
  * {@link INSERT_ROWS} on the embedded database: the vectors are not in the rows' JSON but in
@@ -56,14 +57,24 @@ const INSERT_ROWS = insertRows(`select * from jsonb_to_recordset($1::text::jsonb
  * create's vectors are neither formatted as text here nor parsed there (0.07 ms of a create's
  * 2.5 in WASM for the embedding, about 0.1 ms for the dense vector).
  */
-const INSERT_ROWS_BINARY = insertRows(`select r.*,
+const INSERT_ROWS_BINARY_FROM = `select r.*,
                   ($3::real[])[r.j * $4::int + 1 : (r.j + 1) * $4::int] as embedding,
                   case when r.dk is not null
                        then ($5::real[])[r.dk * $6::int + 1 : (r.dk + 1) * $6::int] end as dense
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, terms jsonb, len int, dk int)`);
+                updated_at timestamptz, expires_at timestamptz, terms jsonb, len int, dk int)`;
+const INSERT_ROWS_BINARY = insertRows(INSERT_ROWS_BINARY_FROM);
+
+/**
+ * {@link INSERT_ROWS} and {@link INSERT_ROWS_BINARY} for one row (a create), with the planner
+ * told so (`limit 1`): it otherwise takes the row set for 100 rows of 100 terms each, and its
+ * plan, kept for every create, hashes and sorts what are a few rows (an insert 3 % faster at
+ * 2,000 memories; docs/performance.md, "0.21: create").
+ */
+const INSERT_ROW = insertRows(`${INSERT_ROWS_FROM} limit 1`);
+const INSERT_ROW_BINARY = insertRows(`${INSERT_ROWS_BINARY_FROM} limit 1`);
 
 /** An insert's statement over the rows `x` that `rows` selects ({@link INSERT_ROWS}). */
 function insertRows(rows: string): string {
@@ -117,10 +128,14 @@ function insertStatement(
   posts: Postings[],
   job: string | null,
 ): [string, unknown[]] {
+  const one = rows.length === 1;
   const binary = rowsPayloadDense(db, rows, (j) => posts[j]);
   return binary
-    ? [INSERT_ROWS_BINARY, [binary.json, job, ...binary.vectors, ...binary.dense]]
-    : [INSERT_ROWS, [rowsPayload(db, rows, (j) => posts[j]).json, job]];
+    ? [
+      one ? INSERT_ROW_BINARY : INSERT_ROWS_BINARY,
+      [binary.json, job, ...binary.vectors, ...binary.dense],
+    ]
+    : [one ? INSERT_ROW : INSERT_ROWS, [rowsPayload(db, rows, (j) => posts[j]).json, job]];
 }
 
 /**
@@ -225,10 +240,11 @@ export async function insertAfterNearest(
   const posts = [postingsOf(row.content)];
   const [insertText, insertParams] = insertStatement(db, [row], posts, null);
   const out = await db.batch([
-    // The embedder check and `set local enable_seqscan = off` (as a function call: a
-    // prepared statement on the embedded database) in one statement: no row, nothing set.
+    // The embedder check and the contradiction check's settings (CONTRADICTION_SETTINGS:
+    // sequential scans off, the HNSW walk's breadth; as function calls, a prepared statement
+    // on the embedded database) in one statement: no row, nothing set.
     {
-      text: `select set_config('enable_seqscan', 'off', true) as usable from mneme_meta
+      text: `${CONTRADICTION_SETTINGS} from mneme_meta
               where id = 1 and (
                coalesce(embedder_provider, '') = '' or coalesce(embedder_model, '') = ''
                or coalesce(embedder_dimension, 0) = 0

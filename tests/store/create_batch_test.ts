@@ -1,0 +1,109 @@
+/**
+ * A create's contradiction check runs with settings of its own (sequential scans off, the HNSW
+ * walk at CONTRADICTION_EF_SEARCH) for its transaction only; on the embedded database the
+ * check, its nearest memories and the insert are one transaction (Store.insertAfterNearest),
+ * and an insert that fails there leaves nothing: no memory, posting, number, term key,
+ * statistics row or setting.
+ */
+import assert from "node:assert/strict";
+import type { Db } from "../../src/store/db.ts";
+import { CONTRADICTION_EF_SEARCH, EF_SEARCH } from "../../src/store/search_params.ts";
+import { storeOf } from "../../src/memory/diagnostics.ts";
+import { pgliteService, postgresService } from "../helpers.ts";
+import { newRow } from "../memory/fixtures.ts";
+
+const DIM = 8;
+
+function unit(seed: number): number[] {
+  const v = Array.from(
+    { length: DIM },
+    (_, i) => Math.sin(seed * 7.1 + i * 1.3) + (i === 0 ? 2 : 0),
+  );
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+/** The connection's settings that the check changes for its transaction. */
+async function settings(db: Db): Promise<{ ef: string; seqscan: string }> {
+  const [r] = await db.query<{ ef: string; seqscan: string }>(
+    `select current_setting('hnsw.ef_search') as ef,
+            current_setting('enable_seqscan') as seqscan`,
+  );
+  return r;
+}
+
+/** Rows of every table a create writes. */
+async function counts(db: Db): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (
+    const t of [
+      "memories",
+      "memory_nums",
+      "memory_postings",
+      "memory_term_keys",
+      "memory_corpus",
+      "memory_term_df",
+    ]
+  ) {
+    const [r] = await db.query<{ n: number }>(`select count(*)::int as n from ${t}`);
+    out[t] = r.n;
+  }
+  return out;
+}
+
+assert.ok(CONTRADICTION_EF_SEARCH < EF_SEARCH);
+
+for (
+  const [name, open] of [["embedded", pgliteService], ["server", postgresService]] as const
+) {
+  Deno.test(`the contradiction check's settings last for its transaction only (${name} database)`, async () => {
+    const { service, db, close } = await open({ embeddingDim: DIM });
+    try {
+      const store = storeOf(service);
+      const at = new Date();
+      await store.insert(Array.from({ length: 12 }, (_, i) => newRow(`m ${i}`, unit(i), at)));
+      const before = await settings(db);
+      // The connection's own (a server over PGlite's socket takes no startup settings: 40).
+      assert.equal(before.seqscan, "on");
+      if (name === "embedded") assert.equal(before.ef, String(EF_SEARCH));
+      const near = await store.nearest(unit(3), { kind: "global" }, 5, at);
+      assert.equal(near.length, 5);
+      assert.equal(near[0].memory.content, "m 3");
+      assert.deepEqual(await settings(db), before);
+      const r = await service.create({ content: "one more" });
+      assert.ok(r.memory.id);
+      assert.deepEqual(await settings(db), before, "after a create");
+    } finally {
+      await close();
+    }
+  });
+}
+
+Deno.test("a create in one message whose insert fails leaves nothing, its settings included (embedded database)", async () => {
+  const { service, db, close } = await pgliteService({ embeddingDim: DIM });
+  try {
+    const store = storeOf(service);
+    const at = new Date();
+    const embedder = (await store.recordedEmbedder())!;
+    const first = newRow("the deploy step caches layers", unit(1), at);
+    const done = await store.insertAfterNearest(first, embedder, { kind: "global" }, 5, at);
+    assert.equal(done?.memory.id, first.id);
+    const before = await counts(db);
+    const settingsBefore = await settings(db);
+    // The same id again, with other words (new term keys) and a vector near the first: the
+    // check and the nearest memories pass, the insert fails on the primary key.
+    const again = newRow("another sentence entirely", unit(1.01), at, { id: first.id });
+    await assert.rejects(
+      () => store.insertAfterNearest(again, embedder, { kind: "global" }, 5, at),
+      /duplicate key|memories_pkey/,
+    );
+    assert.deepEqual(await counts(db), before, "nothing written");
+    assert.deepEqual(await settings(db), settingsBefore, "no setting left");
+    // The next create goes through.
+    const next = newRow("another sentence entirely", unit(1.01), at);
+    const ok = await store.insertAfterNearest(next, embedder, { kind: "global" }, 5, at);
+    assert.deepEqual(ok?.near.map((x) => x.memory.id), [first.id]);
+  } finally {
+    await close();
+  }
+});
