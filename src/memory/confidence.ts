@@ -41,13 +41,6 @@
  * those of 0.15 to 0.18, fitted on the dev splits, are {@link DEV_COEFFICIENTS}). Each signal
  * depends on the query and the memory alone, so a pair's confidence does not move when other
  * memories are added. The coefficients of 0.14 are {@link LEXICAL_COEFFICIENTS}.
- *
- * A memory expanded by a model (MEMORY_EXPANSION) has a confidence of its own
- * ({@link expandedConfidenceOf}): the same signals of its content with its phrases, and its
- * phrases' read one by one ({@link phraseSignals}: the best phrase's coverage, how many phrases
- * share a word with the query, and the best phrase's words covered by the query), with
- * coefficients fitted on expanded memories ({@link EXPANDED_COEFFICIENTS}), then put on the
- * plain scale ({@link expandedConfidence}).
  * @module
  */
 import { variantsOf } from "../domain/forms.ts";
@@ -158,27 +151,7 @@ export interface QueryProfile {
    * The words soft coverage looks at: the {@link COVERAGE_WORDS} heaviest, each its term only,
    * with its word vector when it has one (any rank).
    */
-  readonly soft: readonly SoftWord[];
-  /** The query. */
-  readonly text: string;
-  /**
-   * A cache for the search: per word of a memory, its word-vector cosine with each of
-   * {@link words} then {@link soft} (−∞ for one without a vector), null for a word without a
-   * vector; per word of an expansion's phrase, its best cosine with the query's words
-   * (`back:` keys). Filled as memories are read.
-   */
-  readonly near: Map<string, Float64Array | number | null>;
-}
-
-/** A word of soft coverage. */
-interface SoftWord {
-  term: string;
-  /** The word as written, lower case. */
-  word: string;
-  weight: number;
-  vector?: Float32Array;
-  /** Whether the word has a vector, when `vector` is left out (the phrases' words, cached). */
-  known?: boolean;
+  readonly soft: readonly { term: string; weight: number; vector?: Float32Array }[];
 }
 
 /** The signals of one memory for one query. */
@@ -231,25 +204,17 @@ export function profileQuery(query: string, vectors: WordVectors): QueryProfile 
   const words = [...all].sort((a, b) => b.weight - a.weight).slice(0, COVERAGE_WORDS);
   const total = words.reduce((s, w) => s + w.weight, 0);
   const span = Math.min(total, Math.max(SPAN_MIN_NATS, SPAN_SHARE * total));
-  return {
-    words,
-    names: all.filter((w) => w.name),
-    span,
-    soft: softWords(query, vectors),
-    text: query,
-    near: new Map(),
-  };
+  return { words, names: all.filter((w) => w.name), span, soft: softWords(query, vectors) };
 }
 
 /** The query's words for soft coverage ({@link QueryProfile.soft}). */
-function softWords(query: string, vectors: WordVectors): SoftWord[] {
-  const seen = new Map<string, SoftWord>();
+function softWords(query: string, vectors: WordVectors): QueryProfile["soft"] {
+  const seen = new Map<string, { term: string; weight: number; vector?: Float32Array }>();
   for (const q of queryWords(query)) {
     if (q.inIdentifier || seen.has(q.term) || STOP_WORDS.has(q.word)) continue;
     const rank = q.identifier ? undefined : vectors.rank(q.word);
     seen.set(q.term, {
       term: q.term,
-      word: q.word,
       weight: information(rank, q.word, vectors.size),
       vector: q.identifier ? undefined : vectors.vector(q.word),
     });
@@ -265,136 +230,55 @@ export function signalsOf(
   vectors: WordVectors,
   semantic = 0,
 ): Signals {
-  return signalsOn(
-    profile,
-    { text: content, have: new Set(terms(content)) },
-    lexical,
-    vectors,
-    semantic,
-  );
-}
-
-/** A text's terms and its words (unique, lower case; read when first needed). */
-interface TextView {
-  text: string;
-  have: Set<string>;
-  words?: string[];
-}
-
-/** {@link signalsOf} of a text read once ({@link TextView}). */
-function signalsOn(
-  profile: QueryProfile,
-  view: TextView,
-  lexical: number,
-  vectors: WordVectors,
-  semantic = 0,
-): Signals {
-  const have = view.have;
+  const have = new Set(terms(content));
   const covers = (w: Word) => [...w.forms].some((f) => have.has(f));
-  const memoryWords = () =>
-    view.words ??= [
-      ...new Set(view.text.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? []),
-    ];
+  let memoryVectors: Float32Array[] | undefined;
   let covered = 0;
-  for (const [i, w] of profile.words.entries()) {
+  for (const w of profile.words) {
     if (covers(w)) {
       covered += w.weight;
       continue;
     }
     if (!w.vector) continue;
+    memoryVectors ??= (content.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? [])
+      .map((x) => vectors.vector(x)).filter((v): v is Float32Array => v !== undefined);
     let best = 0;
-    for (const m of memoryWords()) {
-      const row = cosines(profile, m, vectors);
-      if (row) best = Math.max(best, row[i]);
-    }
+    for (const v of memoryVectors) best = Math.max(best, cosine(w.vector, v));
     if (best > SYNONYM_FROM) covered += w.weight * Math.min(1, (best - SYNONYM_FROM) / 0.4);
   }
-  const offset = profile.words.length;
   return {
     coverage: profile.span > 0 ? Math.min(1, covered / profile.span) : 0,
     namesMissed: profile.names.filter((w) => !covers(w)).length,
     lexical: Math.max(0, Math.min(1, lexical)),
     semantic: Math.max(0, Math.min(1, semantic)),
-    softCoverage: softCoverage(profile.soft, have, (i) => {
-      let best = 0;
-      for (const m of memoryWords()) {
-        if (STOP_WORDS.has(m)) continue;
-        const row = cosines(profile, m, vectors);
-        if (row) best = Math.max(best, row[offset + i]);
-      }
-      return best;
-    }),
+    softCoverage: softCoverage(profile, have, content, vectors),
     shared: profile.words.filter(covers).length,
   };
 }
 
-/** The query's word vectors ({@link QueryProfile.words}, then {@link QueryProfile.soft}). */
-const queryVectors = new WeakMap<
-  QueryProfile,
-  { vectors: (Float32Array | undefined)[]; norms: number[] }
->();
-
-/** Σ v², as {@link cosine} sums it. */
-function squares(v: Float32Array): number {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i] * v[i];
-  return n;
-}
-
-/**
- * A memory word's cosines with the query's words ({@link QueryProfile.near}), cached; each is
- * {@link cosine}'s, to the last bit (the same sums, the norms summed once).
- */
-function cosines(profile: QueryProfile, word: string, vectors: WordVectors): Float64Array | null {
-  const known = profile.near.get(word);
-  if (known !== undefined) return known as Float64Array | null;
-  const v = vectors.vector(word);
-  let row: Float64Array | null = null;
-  if (v) {
-    let q = queryVectors.get(profile);
-    if (!q) {
-      const vs = [...profile.words, ...profile.soft].map((w) => w.vector);
-      q = { vectors: vs, norms: vs.map((x) => x ? squares(x) : 0) };
-      queryVectors.set(profile, q);
-    }
-    const nb = squares(v);
-    row = new Float64Array(q.vectors.length);
-    for (let k = 0; k < q.vectors.length; k++) {
-      const a = q.vectors[k];
-      if (!a) {
-        row[k] = -Infinity;
-        continue;
-      }
-      let dot = 0;
-      for (let i = 0; i < a.length; i++) dot += a[i] * v[i];
-      const na = q.norms[k];
-      row[k] = na && nb ? dot / Math.sqrt(na * nb) : 0;
-    }
-  }
-  profile.near.set(word, row);
-  return row;
-}
-
-/**
- * {@link Signals.softCoverage} of a text that has the terms `have` for the words `soft`
- * ({@link QueryProfile.soft}), `best(i, w)` the best word-vector cosine of the i-th word with
- * the text's words other than stop words (called for a word with a vector that the text lacks).
- */
+/** {@link Signals.softCoverage}. */
 function softCoverage(
-  soft: readonly SoftWord[],
+  profile: QueryProfile,
   have: Set<string>,
-  best: (i: number, w: SoftWord) => number,
+  content: string,
+  vectors: WordVectors,
 ): number {
+  let memoryVectors: Float32Array[] | undefined;
   let total = 0;
   let got = 0;
-  for (const [i, w] of soft.entries()) {
+  for (const w of profile.soft) {
     total += w.weight;
     if (have.has(w.term)) {
       got += w.weight;
       continue;
     }
-    if (!w.vector && !w.known) continue;
-    got += w.weight * Math.min(1, Math.max(0, (best(i, w) - SOFT_FROM) / SOFT_FROM));
+    if (!w.vector) continue;
+    memoryVectors ??= (content.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? [])
+      .filter((x) => !STOP_WORDS.has(x)).map((x) => vectors.vector(x))
+      .filter((v): v is Float32Array => v !== undefined);
+    let best = 0;
+    for (const v of memoryVectors) best = Math.max(best, cosine(w.vector, v));
+    got += w.weight * Math.min(1, Math.max(0, (best - SOFT_FROM) / SOFT_FROM));
   }
   return total > 0 ? got / total : 0;
 }
@@ -408,12 +292,11 @@ export function confidenceOf(s: Signals, c: Readonly<Coefficients> = COEFFICIENT
 }
 
 /**
- * The raw confidence ({@link expandedConfidenceOf}) at or above which an expanded memory
- * (MEMORY_EXPANSION, src/memory/expansion.ts) is as likely to be about the query as a plain one
- * at the hook's floor of 0.9: the lowest at which the everyday prompts of the five sets it was
- * fitted on are injected anything at most 0.05 of the time (docs/recall.md, "After 0.20: the
- * confidence of expanded memories reads the phrases"). It was 0.94 in 0.20 too, then for the
- * plain confidence of the content with the phrases.
+ * The confidence at or above which an expanded memory (MEMORY_EXPANSION, src/memory/expansion.ts)
+ * is as likely to be about the query as a plain one at the hook's floor of 0.9: its signals read
+ * the content with the model's phrases, which lift unrelated memories of the same domain too.
+ * Measured with the phrases appended to the content and fitted leave one set out on holdout3,
+ * holdout4 and paraphrase.json (docs/recall.md, "0.20"): 0.94 each time.
  */
 export const EXPANDED_FLOOR = 0.94;
 /** The floor {@link EXPANDED_FLOOR} stands for: the hook's default. */
@@ -428,148 +311,4 @@ export function expandedConfidence(c: number): number {
   return c >= EXPANDED_FLOOR
     ? PLAIN_FLOOR + (c - EXPANDED_FLOOR) * (1 - PLAIN_FLOOR) / (1 - EXPANDED_FLOOR)
     : c * PLAIN_FLOOR / EXPANDED_FLOOR;
-}
-
-/** The phrases of a memory's expansion (stored joined by "; "). */
-export function phrasesOf(expansion: string): string[] {
-  return expansion.split(/;\s+/).map((p) => p.trim()).filter((p) => p.length > 0);
-}
-
-/** The signals of an expanded memory's phrases, one by one, for a query. */
-export interface PhraseSignals {
-  /** The best phrase's coverage of the query (as {@link Signals.coverage}), 0..1. */
-  coverage: number;
-  /** The best phrase's soft coverage of the query, 0..1. */
-  softCoverage: number;
-  /** The share of the phrases (of at most 3) that have one of the query's coverage words. */
-  matched: number;
-  /**
-   * The best phrase's soft coverage *by* the query (the phrase's words that the query has, or
-   * has a near word of), 0..1.
-   */
-  recall: number;
-  /** The best harmonic mean of a phrase's soft coverage of the query and by it, 0..1. */
-  f: number;
-}
-
-/** {@link PhraseSignals} of `phrases` for the query of `profile`. */
-export function phraseSignals(
-  profile: QueryProfile,
-  phrases: readonly string[],
-  vectors: WordVectors,
-): PhraseSignals {
-  const out: PhraseSignals = { coverage: 0, softCoverage: 0, matched: 0, recall: 0, f: 0 };
-  if (!phrases.length) return out;
-  let query: Float32Array[] | undefined;
-  // A phrase word's best cosine with the query's words other than stop words, cached.
-  const back = (_: number, w: SoftWord) => {
-    const key = `back:${w.word}`;
-    const known = profile.near.get(key);
-    if (typeof known === "number") return known;
-    query ??= (profile.text.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? [])
-      .filter((x) => !STOP_WORDS.has(x)).map((x) => vectors.vector(x))
-      .filter((v): v is Float32Array => v !== undefined);
-    const v = w.vector ?? vectors.vector(w.word);
-    let best = 0;
-    if (v) { for (const q of query) best = Math.max(best, cosine(v, q)); }
-    profile.near.set(key, best);
-    return best;
-  };
-  const queryTerms = new Set(terms(profile.text));
-  let matched = 0;
-  for (const p of phraseTexts(phrases, vectors)) {
-    const s = signalsOn(profile, p.view, 0, vectors);
-    // The phrase's words covered by the query, as soft coverage reads a query's words.
-    const recall = softCoverage(p.soft, queryTerms, back);
-    out.coverage = Math.max(out.coverage, s.coverage);
-    out.softCoverage = Math.max(out.softCoverage, s.softCoverage);
-    out.recall = Math.max(out.recall, recall);
-    if (recall + s.softCoverage > 0) {
-      out.f = Math.max(out.f, 2 * recall * s.softCoverage / (recall + s.softCoverage));
-    }
-    if (s.shared > 0) matched++;
-  }
-  out.matched = Math.min(3, matched) / 3;
-  return out;
-}
-
-/** The phrases of an expansion as the confidence reads them, whatever the query. */
-interface PhraseText {
-  view: TextView;
-  soft: SoftWord[];
-}
-
-/** Expansions read lately (their phrases joined), at most {@link PHRASE_CACHE} of them. */
-const phraseCache = new Map<string, { vectors: WordVectors; texts: PhraseText[] }>();
-/** How many expansions {@link phraseTexts} keeps read (a few searches' results). */
-const PHRASE_CACHE = 512;
-
-/** The phrases read ({@link PhraseText}), from the cache when they were read lately. */
-function phraseTexts(phrases: readonly string[], vectors: WordVectors): PhraseText[] {
-  const key = phrases.join("\n");
-  const hit = phraseCache.get(key);
-  if (hit && hit.vectors === vectors) {
-    phraseCache.delete(key);
-    phraseCache.set(key, hit);
-    return hit.texts;
-  }
-  const texts = phrases.map((p) => {
-    const view: TextView = { text: p, have: new Set(terms(p)) };
-    const soft = softWords(p, vectors).map(({ vector, ...w }) => ({ ...w, known: !!vector }));
-    return { view, soft };
-  });
-  phraseCache.set(key, { vectors, texts });
-  if (phraseCache.size > PHRASE_CACHE) phraseCache.delete(phraseCache.keys().next().value!);
-  return texts;
-}
-
-/** Coefficients of the confidence of an expanded memory: the plain ones' and the phrases'. */
-export interface ExpandedCoefficients extends Coefficients {
-  /** Of {@link PhraseSignals.coverage}. */
-  phraseCoverage: number;
-  /** Of {@link PhraseSignals.matched}. */
-  phrasesMatched: number;
-  /** Of {@link PhraseSignals.recall}. */
-  phraseRecall: number;
-  /** Of {@link PhraseSignals.f}. */
-  phraseF: number;
-}
-
-/**
- * The confidence of an expanded memory (src/memory/expansion.ts), before
- * {@link expandedConfidence} maps it onto the plain scale: the five signals of the content and
- * the phrases together, and the phrases' own ({@link PhraseSignals}), fitted on the paraphrase
- * sets with recorded expansions (dev, test, holdout3, holdout4, holdout5) through the product
- * path, chosen leave one set out (`tasks/fit_confidence_expanded.ts`; docs/recall.md, "After 0.20:
- * the confidence of expanded memories reads the phrases").
- */
-export const EXPANDED_COEFFICIENTS: Readonly<ExpandedCoefficients> = {
-  intercept: -3.229,
-  coverage: 2.053,
-  namesMissed: -0.338,
-  lexical: 0,
-  semantic: 1.201,
-  softCoverage: 1.398,
-  oneShared: -0.305,
-  phraseCoverage: 2.119,
-  phrasesMatched: 1.046,
-  phraseRecall: 2.12,
-  phraseF: 0.508,
-};
-
-/**
- * The raw confidence of an expanded memory from its signals (content and phrases together) and
- * its phrases' ({@link EXPANDED_COEFFICIENTS}); {@link expandedConfidence} puts it on the plain
- * memories' scale.
- */
-export function expandedConfidenceOf(
-  s: Signals,
-  p: PhraseSignals,
-  c: Readonly<ExpandedCoefficients> = EXPANDED_COEFFICIENTS,
-): number {
-  const z = c.intercept + c.coverage * s.coverage + c.namesMissed * s.namesMissed +
-    c.lexical * s.lexical + c.semantic * s.semantic + c.softCoverage * s.softCoverage +
-    c.oneShared * (s.shared === 1 ? 1 : 0) + c.phraseCoverage * p.coverage +
-    c.phrasesMatched * p.matched + c.phraseRecall * p.recall + c.phraseF * p.f;
-  return 1 / (1 + Math.exp(-z));
 }

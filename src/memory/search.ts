@@ -15,9 +15,6 @@ import type { Store } from "../store/store.ts";
 import {
   confidenceOf,
   expandedConfidence,
-  expandedConfidenceOf,
-  phraseSignals,
-  phrasesOf,
   profileQuery,
   type Signals,
   signalsOf,
@@ -222,14 +219,9 @@ export async function searchMemories(
       semantic = m ? calibrated(dot(plainQuery!, m)) : 0;
     }
     const signals = signalsOf(profile, c.text ?? c.memory.content, c.lexical, words, semantic);
-    // An expanded memory's confidence reads its phrases one by one too, and is put on the plain
-    // memories' scale (confidence.ts).
-    const confidence = c.text === undefined ? confidenceOf(signals) : expandedConfidence(
-      expandedConfidenceOf(
-        signals,
-        phraseSignals(profile, phrasesOf(c.text.slice(c.memory.content.length + 1)), words),
-      ),
-    );
+    // An expanded memory's confidence on the plain memories' scale (confidence.ts).
+    const raw = confidenceOf(signals);
+    const confidence = c.text === undefined ? raw : expandedConfidence(raw);
     return { memory: c.memory, score, confidence, signals };
   });
 }
