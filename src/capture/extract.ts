@@ -26,7 +26,7 @@ import { overlap } from "./dedupe.ts";
 import { confidenceOf } from "./calibration.ts";
 import { findSecretsSync, MARKER, replaceSecrets } from "../domain/secrets.ts";
 import type { Turn } from "./transcript.ts";
-import { scoreCandidate } from "./scorer.ts";
+import { EXCLUDES, scoreCandidate } from "./scorer.ts";
 import { THRESHOLD } from "./scorer_weights.ts";
 import {
   contextItems,
@@ -193,6 +193,9 @@ export function ruleCandidates(turns: Turn[], prevAssistant?: Turn): Candidate[]
  */
 export const STANDING_TAIL =
   /^(?:always|ever|every time|each time|no exceptions|always,? everywhere|every single time)[.!]*$/i;
+
+/** A fragment that only names what the sentence before excludes: "never next to the exe". */
+const NEVER_TAIL = /^(?:and |but )?never (?!(?:again|ever|mind)\b)[^.!?]{1,80}[.!]*$/i;
 
 /**
  * Whether a sentence may be made a rule by a {@link STANDING_TAIL} after it: a statement of its
@@ -390,6 +393,36 @@ export function generateCandidates(turns: Turn[], prevAssistant?: Turn): Generat
           out.push(prevInTurn);
         }
         continue;
+      }
+      // "saves go in the save dir as json. never next to the exe", "fee amounts are integer
+      // cents. never floats, never Decimal strings": what the statement before excludes, said
+      // after it, makes it a choice (scorer.ts `EXCLUDES`, on the two read as one sentence).
+      if (NEVER_TAIL.test(s.trim()) && s.trim().split(/\s+/).length <= 10) {
+        const prev = ss[i - 1];
+        const joined = prev === undefined
+          ? ""
+          : `${prev.trim().replace(/[.!]+$/, "")}, ${s.trim().replace(/^(?:and|but) /i, "")}`;
+        if (
+          prev !== undefined && standsAlone(prev, items) &&
+          EXCLUDES.test(spelled(joined.toLowerCase()).replace(FILLER, "").trim())
+        ) {
+          // The statement before, a loose candidate or a rule's, is this one now.
+          const last = out[out.length - 1];
+          if (last?.sentence === prev) out.pop();
+          prevInTurn = {
+            text: wording(joined),
+            type: "rule",
+            scope: "project",
+            confidence: confidenceOf("never"),
+            provenance: prov,
+            rule: "never",
+            sentence: joined,
+            ...ctx,
+            listed: false,
+          };
+          out.push(prevInTurn);
+          continue;
+        }
       }
       let m = classify(s);
       // A statement said as the context of a request ("the migration is in db/…, can you review

@@ -24,8 +24,16 @@ import {
  * dropped H2 last spring"), nor a thing of the work moved ("we moved the meeting to friday").
  * @since 0.21
  */
-export const SETUP_CHANGE =
-  /^we(?:'ve| have)? (?:moved|switched|migrated|upgraded|went back|changed over)(?: (?:off|from|away from) [\w.@/+-]+(?: [\w.@/+-]+)?)? (?:to|onto|over to|back to) (?!(?:the|a|an|this|that|these|those|it|them|our|my|your|some|its|their|his|her|next|new|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later)\b)[\w.@/+-]+/;
+export const SETUP_CHANGE = new RegExp(
+  String
+    .raw`^(?:(?:we|i)(?:'ve| have)? (?:moved|switched|migrated|upgraded|went back|changed over)(?: us)?(?: (?:off|from|away from) [\w.@/+-]+(?: [\w.@/+-]+)?)? (?:to|onto|over to|back to) (?!(?:the|a|an|this|that|these|those|it|them|our|my|your|some|its|their|his|her|next|new|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later)\b)[\w.@/+-]+` +
+    // "I bumped us to gleam 1.6", "bumped tokio to 1.41 in the workspace", "we raised mypy to
+    // level 3", "moved us to godot 4.3": the setup (us, or a tool or file of it) raised to a
+    // version with its number, by "I", "we" or no subject; not a size, a count or a length
+    // ("bumped the timeout to 30s", "to 5 retries"), nor the project's own release.
+    String
+      .raw`|^(?:(?:we|i)(?:'ve| have)? )?(?:bumped|raised|upgraded|moved)(?: us| (?!(?:it|them|this|that|(?:the |our )?(?:timeout|limit|count|size|number|retries|version|release|package|app|changelog))\b)(?:the )?[\w.@/+-]+)? to (?:(?!(?:the|a|an)\b)[a-z][\w+-]*[ -])?v?\d+(?:\.\d+)*(?![\w%]|\s*(?:s|ms|secs?|seconds|mins?|minutes|h|hours?|days?|weeks?|[kmg]b|px|percent|replicas|workers|retries|threads|connections|items|rows|lines|times|x)\b))`,
+);
 /** "we're on OTP 27": the named version the setup is on (a fact; with its time, a change). */
 export const ON_VERSION =
   /^we(?:'re| are) on (?!(?:page|step|day|attempt|round|try|iteration|ticket|line|call|episode|chapter|slide|part|item|issue|week|sprint|phase|draft|take|run|batch|epoch|the|a|an|it|our|my)\b)[a-z][\w.+-]*(?: [a-z][\w.+-]*)? v?\d+(?:\.\d+)*\b/;

@@ -102,6 +102,18 @@ export function ruleOf(l: string, core: string, s: string): Match | null {
     // "every file I opened has tabs": the things of the user's work, not a kind.
     !new RegExp(`\\b(i|we|you) (${PAST}|\\w+ed|open|touch|see|saw|check|looked at)\\b`).test(l)
   ) return hit("rule", "every-gets");
+  // "every host lives under hosts/<name>/", "each module begins with `use strict`", "every
+  // handler that writes to the db gets a transaction": a thing of every kind (with what narrows
+  // it: "that…", "with…", "in…") and a verb in the present, whatever the verb; not what happens
+  // to each ("every test fails on arm", "each run takes 10 minutes": a report, a measurement).
+  if (
+    /^(in (this|the|our) [\w-]+,? )?(every|each) (?!(of|time|day|week|night|morning|one|single|other|so often)\b)[\w/.`-]+( (?![a-z]+s\b)[\w/.`-]+){0,2}( (that|which|who|with|in|under|on|for|from) [^,;]{1,60}?)? (?!(is|was|has)\b)[a-z]{2,}s\b/
+      .test(core) &&
+    !/\b(fails|breaks|crash(es)?|hangs|returns|shows|seems|looks|happens|takes|costs|lasts|flakes|errors|works|passes|loads|throws|succeeds|stalls|leaks|triggers|times out)\b/
+      .test(core) &&
+    !STATUS.test(l) && !/\b(now|fine|ok|okay|green|red|there)\b/.test(l) &&
+    !new RegExp(`\\b(i|we|you) (${PAST}|\\w+ed|open|touch|see|saw|check|looked at)\\b`).test(l)
+  ) return hit("rule", "every-gets");
   // "prod deploys need a sign-off from Kofi": a standing approval.
   if (
     /\b(needs?|requires?) (a |an )?([\w'-]+ ){0,3}(sign-?off|review|approvals?|go-ahead|ok|lgtm)\b/

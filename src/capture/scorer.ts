@@ -204,6 +204,17 @@ export const SHORT_RULE =
  */
 export const ALWAYS_NEVER =
   /^(?:please\s+)?(?:always|only) (?!(?:fails?|crash(?:es)?|breaks?|times?|hangs?|works?|returns?|shows?|happens?|takes?|seems?|looks?)\b)[^,;]{1,60}, (?:but )?(?:never|not|no)\b/;
+/**
+ * A choice said as a statement, with what it excludes after it ("devices join the cluster with
+ * OTAA, never ABP", "saves go in the save dir as json, never next to the exe", "amounts are Int
+ * cents everywhere, never Float"): a clause with a subject of its own, then ", never" (or ";",
+ * " —") and a short rest, the excluded thing (one more ", never …" may follow): the feature
+ * `excludes` (since 0.21, fitted). Not a pronoun's or a person's subject ("it always 500s at the end,
+ * never halfway", "we tried it, never again": a report), a clause in the past ("the build
+ * passed on CI, never locally"), nor a rest that tells what happens ("…, never works").
+ */
+export const EXCLUDES =
+  /^(?!(?:please\s+)?(?:and\s+|but\s+|so\s+)?(?:always|never|don'?t|do not|i|we|you|they|he|she|it|its|it's|this|that|there|these|those|someone|somebody|nobody)\b)(?![^;—]*\b(?:was|were|did|had|got|went|came|used to)\b)(?![^;—]*\b(?<!\b(?:is|are|be|been|being|get|gets|stay|stays)\s+(?:\w+\s+)?)[a-z]{3,}ed\b)[^;—]{6,120}(?:,|;| —| -) (?:but )?never (?!(?:again|ever|mind|once|really|happens?|works?|fails?|breaks?|crash(?:es)?|hangs?|returns?|shows?|seems?|looks?|gets?|got|did|does|was|were|had|has)\b)[^,;.!?—]{1,60}(?:, (?:and )?never [^,;.!?—]{1,60})?[.!]?$/;
 /** The rules whose candidates may be a {@link SHORT_RULE}. */
 const SHORT_RULES = new Set(["avoid-prefer", "stop-doing", "no-thing", "no-doing"]);
 /** The verb of a standing imperative points at the thing at hand ("don't add it back"). */
@@ -316,7 +327,9 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // by a bare "always" / "ever" after it (`standing-tail`) and an instruction after an intro about
   // their own way of working (`personal-intro`: "in general, for me: keep answers short").
   const choice = g.rule !== "loose" && ALWAYS_NEVER.test(core);
-  if (choice) f.delete("marker+verb-s");
+  // A choice said as a statement, with what it excludes ("…, never ABP"): a mark of its own.
+  const excludes = g.rule !== "loose" && !choice && EXCLUDES.test(core);
+  if (choice || excludes) f.delete("marker+verb-s");
   if (
     g.rule !== "loose" &&
     (STANDING_OPENING.test(core) || choice || IMPERATIVE_VERB.test(core) || USE_NOT.test(core) ||
@@ -357,6 +370,11 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
     const after = body.replace(STANDING_OPENER, "").replace(/^[\w'-]+/, "");
     if (REQUEST_CLAUSE.test(after)) f.set("request:within", 1);
   }
+  if (
+    excludes && !scoped && !oneOff &&
+    !["scope:event", "scope:place", "time-word", "behaves", "hedge", "quoted", "describes"]
+      .some((k) => f.has(k))
+  ) f.set("excludes", 1);
   // A sentence no rule matched: the marks of its form (short, imperative, a turn of one
   // sentence) weigh apart, as they tell other things there (short imperatives that no rule
   // matched are requests); the marks of what it says weigh the same whichever way it was found.
