@@ -282,18 +282,25 @@ export class ExpansionWorker {
     this.#running = (async () => {
       try {
         do {
-          this.#again = false;
-          await this.#drain();
+          try {
+            do {
+              this.#again = false;
+              await this.#drain();
+            } while (this.#again && !this.#closed && !this.#waitingFor);
+          } catch (err) {
+            this.#fail(`expansion: ${describeError(err)}`);
+          } finally {
+            // Whatever stopped the run (nothing waits, the budget, a failure, close), the lease
+            // is given back: another daemon's worker need not wait for it to run out.
+            if (this.#leased) {
+              this.#leased = false;
+              await this.#o.target.release?.(this.#holder).catch(() => {});
+            }
+          }
+          // A run asked for while the lease was given back (a write's timer) joined this one:
+          // it goes on rather than being lost.
         } while (this.#again && !this.#closed && !this.#waitingFor);
-      } catch (err) {
-        this.#fail(`expansion: ${describeError(err)}`);
       } finally {
-        // Whatever stopped the run (nothing waits, the budget, a failure, close), the lease is
-        // given back: another daemon's worker need not wait for it to run out.
-        if (this.#leased) {
-          this.#leased = false;
-          await this.#o.target.release?.(this.#holder).catch(() => {});
-        }
         this.#running = null;
       }
     })();

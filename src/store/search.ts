@@ -120,7 +120,9 @@ export const CONTRADICTION_SETTINGS = `select set_config('enable_seqscan', 'off'
 
 /**
  * The `k` nearest current, not superseded memories by cosine distance, for the contradiction
- * check: the HNSW walk at {@link CONTRADICTION_EF_SEARCH} ({@link CONTRADICTION_SETTINGS}).
+ * check: the HNSW walk at {@link CONTRADICTION_EF_SEARCH} ({@link CONTRADICTION_SETTINGS}). A
+ * search's nearest neighbours ({@link candidates} without a lexical side) keep the
+ * connection's breadth.
  */
 export async function nearest(
   db: Db,
@@ -189,8 +191,18 @@ export async function candidates(
   withVector = true,
 ): Promise<Candidate[]> {
   if (!lexical || !lexical.terms.length) {
-    const near = withVector ? await nearest(db, cache, vector, scope, k, now) : [];
-    return near.map((x) => ({ ...x, lexical: 0 }));
+    // The search's own nearest neighbours: at the connection's breadth (EF_SEARCH), not the
+    // contradiction check's ({@link nearest}).
+    if (!withVector) return [];
+    const rows = await indexed<Row>(
+      db,
+      ...nearestStatement(vector, scope, k, now, await exact(db, cache, scope)),
+    );
+    return rows.map((r) => ({
+      memory: toMemory(r),
+      similarity: Number(r.similarity),
+      lexical: 0,
+    }));
   }
   const sizes = await cache.sizesOf(db);
   // The statement is the function mneme_search_scoped (its file,

@@ -30,6 +30,7 @@ import { startFakeOllama } from "../fakes/ollama.ts";
 import {
   expandedOnce,
   LINT,
+  MEMORIES,
   oneWorkerAtATime,
   PHRASES,
   QUERY,
@@ -56,6 +57,55 @@ Deno.test("expansion: one worker at a time per database (the lease), PGlite", as
     await oneWorkerAtATime(s.service, s.service);
   } finally {
     await s.close();
+  }
+});
+
+Deno.test("expansion: a run asked for while the last one gives the lease back is not lost", async () => {
+  const replay = replayExpansions(PHRASES);
+  const ol = startFakeOllama({ "llama3.2": 0 }, { chat: (b) => replay.answer(b) });
+  const s = await pgliteService({ expansion: true });
+  const releasing = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  const w: ExpansionWorker = new ExpansionWorker({
+    target: (() => {
+      const t = s.service.expansionTarget(() => w.report());
+      return {
+        ...t,
+        release: async (holder: string) => {
+          releasing.resolve();
+          await gate.promise;
+          await t.release!(holder);
+        },
+      };
+    })(),
+    call: ollamaCall({ baseUrl: ol.url, model: "llama3.2" }),
+    model: "ollama/llama3.2",
+    dailyTokens: 1_000_000,
+    backoffMs: { first: 60_000, max: 60_000 },
+    afterWriteMs: 60_000,
+  });
+  try {
+    const [first, second] = MEMORIES;
+    const create = (m: typeof first) =>
+      s.service.create({ content: m.content, type: m.type as "fact", project: "rails" });
+    await create(first);
+    const run = w.run();
+    // The run found nothing more waiting and gives the lease back; a memory is written and
+    // its timer asks for a run meanwhile.
+    await releasing.promise;
+    await create(second);
+    const asked = w.run();
+    gate.resolve();
+    await run;
+    await asked;
+    const x = (await s.service.stats()).expansion;
+    assert.deepEqual({ expanded: x?.expanded, waiting: x?.waiting }, { expanded: 2, waiting: 0 });
+    assert.equal(w.busy, false);
+  } finally {
+    gate.resolve();
+    await w.close();
+    await s.close();
+    await ol.close();
   }
 });
 

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import { CONTRADICTION_EF_SEARCH, EF_SEARCH } from "../../src/store/search_params.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
+import { Store } from "../../src/store/store.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
 import { newRow } from "../memory/fixtures.ts";
 
@@ -73,6 +74,63 @@ for (
       const r = await service.create({ content: "one more" });
       assert.ok(r.memory.id);
       assert.deepEqual(await settings(db), before, "after a create");
+    } finally {
+      await close();
+    }
+  });
+}
+
+/**
+ * `db` whose transactions, before each nearest-neighbour statement, read the HNSW walk's
+ * breadth in effect for it into `seen`.
+ */
+function breadthSpy(db: Db, seen: string[]): Db {
+  const spy = (d: Db): Db =>
+    new Proxy(d, {
+      get(target, key) {
+        if (key === "transaction") {
+          return <T>(fn: (tx: Db) => Promise<T>) => target.transaction((tx) => fn(spy(tx)));
+        }
+        if (key === "query") {
+          return async (text: string, ...rest: unknown[]) => {
+            if (/ as similarity\b/.test(text) && /order by/.test(text)) {
+              const [r] = await target.query<{ ef: string }>(
+                "select current_setting('hnsw.ef_search') as ef",
+              );
+              seen.push(r.ef);
+            }
+            // deno-lint-ignore no-explicit-any
+            return await (target.query as any)(text, ...rest);
+          };
+        }
+        const v = Reflect.get(target, key, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  return spy(db);
+}
+
+for (
+  const [name, open] of [["embedded", pgliteService], ["server", postgresService]] as const
+) {
+  Deno.test(`a search without a lexical side walks HNSW at the search's breadth, the contradiction check at its own (${name} database)`, async () => {
+    const { service, db, close } = await open({ embeddingDim: DIM });
+    try {
+      const at = new Date();
+      await storeOf(service).insert(
+        Array.from({ length: 40 }, (_, i) => newRow(`m ${i}`, unit(i), at)),
+      );
+      const own = (await settings(db)).ef;
+      const seen: string[] = [];
+      const store = new Store(breadthSpy(db, seen));
+      // A vector-only search's candidates (MEMORY_RETRIEVAL=vector, or a query without a term).
+      const found = await store.candidates(unit(3), null, { kind: "global" }, 15, at);
+      assert.equal(found.length, 15);
+      assert.equal(found[0].memory.content, "m 3");
+      assert.deepEqual(seen, [own], "the search's 15 neighbours at the connection's breadth");
+      seen.length = 0;
+      await store.nearest(unit(3), { kind: "global" }, 5, at);
+      assert.deepEqual(seen, [String(CONTRADICTION_EF_SEARCH)], "the contradiction check's");
     } finally {
       await close();
     }
