@@ -620,7 +620,16 @@ Deno.test({
             await card.locator(".action-error", { hasText: "content" }).waitFor();
           });
           await box.fill("Use pnpm, not npm, in this repo.");
+          // While the edit is on its way, Cancel waits (it would bring the actions back).
+          let releaseEdit = () => {};
+          const heldEdit = new Promise<void>((r) => releaseEdit = r);
+          await page.route(`**/api/inbox/${encodeURIComponent(pnpm.id)}`, async (route) => {
+            await heldEdit;
+            await route.continue();
+          }, { times: 1 });
           await card.getByRole("button", { name: "Save" }).click();
+          await card.getByRole("button", { name: "Cancel", disabled: true }).waitFor();
+          releaseEdit();
           await card.locator("p.content", { hasText: "Use pnpm, not npm, in this repo." })
             .waitFor();
           // Accept: a memory is created; reject: the other is gone. While the accept is on its

@@ -170,7 +170,11 @@ function proposalCard(p, onGone) {
     }));
     area.value = p.content;
     const save = h("button", { type: "submit", class: "small primary", text: "Save" });
-    const cancel = h("button", { type: "button", class: "small", text: "Cancel" });
+    const cancel = /** @type {HTMLButtonElement} */ (h("button", {
+      type: "button",
+      class: "small",
+      text: "Cancel",
+    }));
     const form = h(
       "form",
       { class: "edit-proposal" },
@@ -185,6 +189,8 @@ function proposalCard(p, onGone) {
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       busy(/** @type {HTMLButtonElement} */ (save), async () => {
+        // Cancel waits too: it would bring the actions back while the edit is on its way.
+        cancel.disabled = true;
         try {
           const updated = await api.editProposal(p.id, area.value);
           p.content = updated.content;
@@ -194,6 +200,8 @@ function proposalCard(p, onGone) {
           announce(`Proposal ${shortId(p.id)} edited.`);
         } catch (err) {
           setError(error, `Could not save: ${errorMessage(err)}`);
+        } finally {
+          cancel.disabled = false;
         }
       });
     });
