@@ -9,17 +9,10 @@
  * benchmark's sessions.
  */
 import assert from "node:assert/strict";
-import { extractCandidates, generateCandidates } from "../../src/capture/extract.ts";
+import { generateCandidates } from "../../src/capture/extract.ts";
 import { EXCLUDES, features } from "../../src/capture/scorer.ts";
 import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
-import { a, u } from "./turns.ts";
-
-/** What the extractor proposes of `text` said in a plain session. */
-function proposed(text: string) {
-  const said = u(text);
-  const turns = [u("fix the login button"), a("OK, done."), said, a("OK, done.")];
-  return extractCandidates(turns).filter((c) => c.provenance.uuid === said.uuid);
-}
+import { a, proposed, u } from "./turns.ts";
 
 /** The candidates generated for `text`, with their features. */
 function generated(text: string) {

@@ -13,16 +13,8 @@
  */
 import assert from "node:assert/strict";
 import { classify, namesIdentifier } from "../../src/capture/classify.ts";
-import { extractCandidates } from "../../src/capture/extract.ts";
 import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
-import { a, u } from "./turns.ts";
-
-/** What the extractor proposes of `text` said in a plain session. */
-function proposed(text: string) {
-  const said = u(text);
-  const turns = [u("fix the login button"), a("OK, done."), said, a("OK, done.")];
-  return extractCandidates(turns).filter((c) => c.provenance.uuid === said.uuid);
-}
+import { proposed } from "./turns.ts";
 
 const NAMED: [string, string][] = [
   ["the app bundle id is org.tidewater.ledger", "setup-named"],

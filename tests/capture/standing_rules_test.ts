@@ -7,16 +7,8 @@
  * written for this test from general knowledge, none taken from the benchmark's sessions.
  */
 import assert from "node:assert/strict";
-import { extractCandidates } from "../../src/capture/extract.ts";
 import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
-import { a, u } from "./turns.ts";
-
-/** What the extractor proposes of `text` said in a plain session. */
-function proposed(text: string) {
-  const said = u(text);
-  const turns = [u("fix the login button"), a("OK, done."), said, a("OK, done.")];
-  return extractCandidates(turns).filter((c) => c.provenance.uuid === said.uuid);
-}
+import { proposed } from "./turns.ts";
 
 /** Standing rules, preferences and decisions: each must be proposed. */
 export const RULES = [

@@ -9,23 +9,9 @@
  * taken from the benchmark's sessions.
  */
 import assert from "node:assert/strict";
-import { extractCandidates, ruleCandidates } from "../../src/capture/extract.ts";
+import { ruleCandidates } from "../../src/capture/extract.ts";
 import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
-import { a, u } from "./turns.ts";
-
-/** What the extractor proposes of `text` said in a plain session. */
-function proposed(text: string) {
-  const said = u(text);
-  const turns = [u("fix the login button"), a("OK, done."), said, a("OK, done.")];
-  return extractCandidates(turns).filter((c) => c.provenance.uuid === said.uuid);
-}
-
-/** What the extractor proposes on the agent's event when the user answers `reply` to `agent`. */
-function confirmed(agent: string, reply: string) {
-  const asked = a(agent);
-  const turns = [u("add the export endpoint"), asked, u(reply), a("OK.")];
-  return extractCandidates(turns).filter((c) => c.provenance.uuid === asked.uuid);
-}
+import { a, confirmed, proposed, u } from "./turns.ts";
 
 const TAILS = [
   "no var declarations. ever",

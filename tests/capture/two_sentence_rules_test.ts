@@ -9,14 +9,7 @@
 import assert from "node:assert/strict";
 import { extractCandidates } from "../../src/capture/extract.ts";
 import { THRESHOLD } from "../../src/capture/scorer_weights.ts";
-import { a, u } from "./turns.ts";
-
-/** What the extractor proposes of `text` said in a plain session. */
-function proposed(text: string) {
-  const said = u(text);
-  const turns = [u("fix the login button"), a("OK, done."), said, a("OK, done.")];
-  return extractCandidates(turns).filter((c) => c.provenance.uuid === said.uuid);
-}
+import { a, proposed, u } from "./turns.ts";
 
 /** A rule and the sentence that explains it: one proposal, with the two parts. */
 export const TWO_SENTENCES: [string, string, string][] = [
