@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|holdout11|holdout12|tuning|all] [--frozen-run] [--baseline DIR]`:
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|holdout11|holdout12|holdout13|tuning|all] [--frozen-run] [--baseline DIR]`:
  * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
@@ -29,7 +29,8 @@
  * at 11:56 with 0.19), `holdout10` the next (registered unrun on 2026-11-29 at 13:24, before it was
  * written; run once at 14:43 with 0.20), `holdout11` the next (registered unrun on 2026-11-29 at
  * 16:05, before it was written; run once at 16:42 with 0.21), `holdout12` the next (registered
- * unrun at 16:45, before it was written; run once at 17:00 with 0.21);
+ * unrun at 16:45, before it was written; run once at 17:00 with 0.21), `holdout13` the next
+ * (registered unrun on 2026-11-29 at 18:50, before it was written);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
@@ -85,6 +86,7 @@ const SPLITS = [
   "holdout10",
   "holdout11",
   "holdout12",
+  "holdout13",
   "tuning",
   "all",
 ];
@@ -92,7 +94,7 @@ const SPLITS = [
  * Frozen splits not run yet: left out of `all`, and run only when asked by name with
  * `--frozen-run` (once: its figures are the record), so that no run that tunes sees them.
  */
-const UNRUN: string[] = [];
+const UNRUN: string[] = ["holdout13"];
 if (UNRUN.includes(values.split!) && !values["frozen-run"]) {
   console.error(
     `--split ${values.split} is a frozen split not run yet: add --frozen-run to run it (once)`,

@@ -1,6 +1,6 @@
 /**
  * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
- * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, or holdout6.json with `holdout6`). It reads only the data,
+ * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, or holdout7.json with `holdout7`). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -45,8 +45,17 @@ const SPLITS = [
   "holdout4",
   "holdout5",
   "holdout6",
+  "holdout7",
 ];
-const HOLDOUT_SPLITS = ["holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6"];
+const HOLDOUT_SPLITS = [
+  "holdout",
+  "holdout2",
+  "holdout3",
+  "holdout4",
+  "holdout5",
+  "holdout6",
+  "holdout7",
+];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;
 const MIN_AIMED_ALL = 180;

@@ -24,6 +24,7 @@ export const SPLITS = [
   "holdout10",
   "holdout11",
   "holdout12",
+  "holdout13",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
