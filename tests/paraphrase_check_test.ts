@@ -9,6 +9,7 @@ const HOLDOUT3 = new URL("../bench/data/paraphrase/holdout3.json", import.meta.u
 const HOLDOUT4 = new URL("../bench/data/paraphrase/holdout4.json", import.meta.url);
 const HOLDOUT5 = new URL("../bench/data/paraphrase/holdout5.json", import.meta.url);
 const HOLDOUT6 = new URL("../bench/data/paraphrase/holdout6.json", import.meta.url);
+const HOLDOUT7 = new URL("../bench/data/paraphrase/holdout7.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -145,6 +146,9 @@ Deno.test("paraphrase check: the holdout5 set is valid, holdout5 only, and aims 
 
 Deno.test("paraphrase check: the holdout6 set is valid, holdout6 only, and aims at every memory", () =>
   checkHoldout(HOLDOUT6, "holdout6"));
+
+Deno.test("paraphrase check: the holdout7 set is valid, holdout7 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT7, "holdout7"));
 
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();
