@@ -1,6 +1,6 @@
 /**
  * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
- * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11 and holdout12 splits) and bench/data/capture/labels.json, merging the labels of the
+ * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12 and holdout13 splits) and bench/data/capture/labels.json, merging the labels of the
  * real Claude Code transcripts (bench/data/capture/real/, labelled by
  * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
  * rerun writes the same bytes.
@@ -26,6 +26,7 @@ import { HOLDOUT9 } from "./capture_data/sessions_holdout9.ts";
 import { HOLDOUT10 } from "./capture_data/sessions_holdout10.ts";
 import { HOLDOUT11 } from "./capture_data/sessions_holdout11.ts";
 import { HOLDOUT12 } from "./capture_data/sessions_holdout12.ts";
+import { HOLDOUT13 } from "./capture_data/sessions_holdout13.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -61,6 +62,7 @@ for (
     [HOLDOUT10, "holdout10"],
     [HOLDOUT11, "holdout11"],
     [HOLDOUT12, "holdout12"],
+    [HOLDOUT13, "holdout13"],
   ] as const
 ) {
   for (const script of scripts) {
