@@ -23,7 +23,7 @@
  * fold), `holdout4` a second one written beside it (run once at 06:13, fitting data since),
  * `holdout5` the next (run once at 06:45; fitting data since 0.18), `holdout6` the one after it
  * (written blind on 2026-11-29 from 08:17, run once at 08:49; `--frozen-run` guards a split not
- * run yet: add the next one to `UNRUN`), `holdout7` and `holdout8` the next (written blind from
+ * run yet: add the next one to `UNRUN` in tasks/capture_splits.ts), `holdout7` and `holdout8` the next (written blind from
  * 08:50 and 09:20, mostly repeats of stored memories and changes to them; run once at 09:22 and
  * 09:35), `holdout9` the next (written blind from 10:28, half with stored memories; run once
  * at 11:56 with 0.19), `holdout10` the next (registered unrun on 2026-11-29 at 13:24, before it was
@@ -58,6 +58,7 @@ import { installCommands, toolEnv } from "../tests/helpers/install.ts";
 import { overlap } from "../src/capture/dedupe.ts";
 import { calibrated, RULE_COUNTS } from "../src/capture/calibration.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
+import { UNRUN } from "./capture_splits.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -90,11 +91,6 @@ const SPLITS = [
   "tuning",
   "all",
 ];
-/**
- * Frozen splits not run yet: left out of `all`, and run only when asked by name with
- * `--frozen-run` (once: its figures are the record), so that no run that tunes sees them.
- */
-const UNRUN: string[] = ["holdout13"];
 if (UNRUN.includes(values.split!) && !values["frozen-run"]) {
   console.error(
     `--split ${values.split} is a frozen split not run yet: add --frozen-run to run it (once)`,

@@ -9,6 +9,7 @@
  */
 import {
   describes,
+  DONT_AT_HAND,
   FILLER,
   hedged,
   isQuestion,
@@ -45,7 +46,7 @@ export function classify(s0: string): Match | null {
   if (l.length > MAX_SENTENCE) return null;
   if (isQuestion(s)) return null;
   if (ONE_OFF.test(l) && !/\b(from now on|always|never|going forward)\b/.test(l)) return null;
-  if (SCOPED.test(l)) return null;
+  if (SCOPED.test(l) || DONT_AT_HAND.test(l.replace(FILLER, "").trim())) return null;
   if (hedged(l)) return null;
   // Someone else's words ("no emoji, my colleague says"), not the user's rule.
   if (reportedSpeech(l)) return null;

@@ -87,6 +87,18 @@ export const SCOPED = withUntil(
   /\b(this time|for now|just this once|this once|for the moment|until (i|we|you) (say|tell|confirm|decide|review|check|look|get back|am back|'m back)|until (tomorrow|later|then|further notice|the review|it'?s (merged|reviewed|fixed|done))|(in|for|on|to|from|within) that (file|files|function|functions|method|class|diff|pr|branch|commit|line|lines|test|tests|component|page|query|script|snippet|change|changes|bug|ticket|issue|one|case|step|cell|notebook|folder)|(for|in|during|within|throughout) this (?!(repo|repository|project|codebase|code|service|app|team|tool|package|module|library|lib|cli|pipeline|monorepo|job|file|folder|directory|dir|crate|workspace|company|org|organi[sz]ation|house|stack|shop|world|language|setup|environment|cluster|account|reason|purpose|way|kind|type|sort|domain|layer|table|schema|api|system|product|dataset|data set|model|framework|office)\b)[a-z]+)\b/i,
 );
 
+/**
+ * A don't about how to do the task at hand (since 0.22): the user tells how to do "it", the
+ * thing asked for, not what holds for good ("don't new up a buffer inside processBlock for it —
+ * size it in prepareToPlay", "don't hand-build a stack navigator for it", "please don't fix it by
+ * having the bar dig into the battle scene"). A rule said this way is one the user restates for
+ * the request; on the seen splits each was the repeat of a stored memory (holdout10, 11, 12).
+ * Not a standing scope ("for this repo") nor a pronoun of a statement ("you always need
+ * AWS_PROFILE=infra for it": no don't).
+ */
+export const DONT_AT_HAND =
+  /^(?:please\s+)?(?:don'?t|do not)\b[^.;:!?—–]*?(?:\bfor (?:it|that)\b(?! (?:is|are|was|to)\b)|\b(?:fix|do|solve|handle|implement|build) (?:it|that|this) by\b)/i;
+
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
   /\b(maybe|might|perhaps|probably|possibly|i think|i guess|i suspect|i assume|not sure|could be|i wonder|seems|looks like|presumably|i believe|i thought|i figured|i recall|iirc|if i remember|afaik|as far as i know|i'?d guess|not certain|no idea (if|whether)|unsure)\b/i;

@@ -14,6 +14,7 @@ import type { Generated } from "./extract.ts";
 import {
   CONCRETE,
   describes,
+  DONT_AT_HAND,
   FILLER,
   GENERAL_GLOBAL,
   GENERAL_PROJECT,
@@ -274,7 +275,7 @@ export function features(g: Scored, rules: readonly string[] = RULES): Map<strin
   // Said for every case ("no emojis, ever", "in any PR", "anywhere").
   if (EVER.test(core)) f.set("ever", 1);
   for (const [name, re] of MARKS) if (re.test(l)) f.set(name, 1);
-  const scoped = SCOPED.test(l);
+  const scoped = SCOPED.test(l) || DONT_AT_HAND.test(core);
   const oneOff = ONE_OFF.test(l);
   if (scoped) f.set("scope:task", 1);
   if (oneOff) f.set("scope:one-off", 1);
