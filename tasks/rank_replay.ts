@@ -59,7 +59,7 @@ import { builtinSif } from "../src/embed/sif.ts";
 import { builtinWordVectors, cosine } from "../src/embed/words.ts";
 import { dot } from "../src/embed/dense.ts";
 import { terms } from "../src/domain/terms.ts";
-import { variantsOf } from "../src/domain/forms.ts";
+import { queryVariants } from "../src/domain/forms.ts";
 import { calibrated, DENSE_CANDIDATES, DENSE_WEIGHT } from "../src/memory/dense.ts";
 import { alignMatches, alignQuery, creditOf } from "../src/memory/align.ts";
 import {
@@ -210,7 +210,7 @@ async function replay(
   const store = storeOf(service);
   const scope: ScopeFilter = { kind: "hierarchy", project };
   const queryTerms = terms(query);
-  const groups = queryTerms.map(variantsOf);
+  const groups = queryVariants(queryTerms);
   const [embedding] = await v.embedder.embed([query]) as number[][];
   const stats = groups.length ? await store.corpusStats(scope, [...new Set(groups.flat())]) : null;
   const found = await store.candidates(
