@@ -42,6 +42,7 @@
  *     --paraphrase …holdout.json:holdout … --paraphrase …holdout4.json:holdout4
  */
 import { parseArgs } from "node:util";
+import { LOCOMO_DEV } from "./lib/args.ts";
 import { loadVersion, openVersion } from "./lib/versions.ts";
 import {
   importProject,
@@ -90,7 +91,7 @@ const WIDE_POOL = 50;
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    data: { type: "string", default: "../shared/data/locomo-dev" },
+    data: { type: "string", default: LOCOMO_DEV },
     paraphrase: { type: "string", multiple: true },
     locomo: { type: "string", default: "on" },
     use: { type: "string", default: "off" },

@@ -4,7 +4,16 @@
  * line naming it (exit 2, no stack trace), and numbers checked with an error naming the flag.
  * @module
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+
+/**
+ * The default of the LoCoMo tasks' `--data`: `../shared/data/locomo-dev` from the repository's
+ * root (beside the checkout), whatever the working directory. The product never reads it.
+ */
+export const LOCOMO_DEV: string = fileURLToPath(
+  new URL("../../../shared/data/locomo-dev", import.meta.url),
+);
 
 /** A bench's parsed flags, typed from its options. */
 export type BenchValues<T extends ParseArgsOptionsConfig> = ReturnType<
