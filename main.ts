@@ -61,6 +61,7 @@ export type {
   CreateResult,
   DeleteFilter,
   EmbedderInfo,
+  ExpansionWait,
   ExportOptions,
   ExportRecord,
   Health,

@@ -34,7 +34,7 @@
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
-import { parseArgs } from "node:util";
+import { benchArgs } from "./lib/args.ts";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Hono } from "hono";
@@ -60,9 +60,9 @@ import { calibrated, RULE_COUNTS } from "../src/capture/calibration.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 import { UNRUN } from "./capture_splits.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task bench:capture [--data DIR] [--split NAME|tuning|all] [--frozen-run] [--baseline DIR] [--verbose] [--hook-runs 20]",
+  {
     data: { type: "string", default: join(ROOT, "bench/data/capture") },
     split: { type: "string", default: "dev" },
     verbose: { type: "boolean", default: false },
@@ -70,8 +70,7 @@ const { values } = parseArgs({
     baseline: { type: "string" },
     "frozen-run": { type: "boolean", default: false },
   },
-  strict: true,
-});
+);
 const SPLITS = [
   "dev",
   "test",

@@ -8,19 +8,19 @@
  * each run times that checkout too, alternating, and the table shows both. Prints a table and writes `bench/results/first-start[-L]-<date>.json`.
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs } from "./lib/args.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 import { toolEnv } from "../tests/helpers/install.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task bench:first-start [--runs N] [--checkout DIR] [--baseline DIR] [--label L]",
+  {
     runs: { type: "string" },
     checkout: { type: "string" },
     baseline: { type: "string" },
     label: { type: "string" },
   },
-});
+);
 const runs = Number(values.runs ?? 1);
 const checkout = values.checkout ?? ROOT;
 

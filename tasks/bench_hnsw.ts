@@ -15,14 +15,14 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { benchArgs, intFlag } from "./lib/args.ts";
+import { benchArgs, intFlag, LOCOMO_DEV } from "./lib/args.ts";
 import { hashEmbedV2 } from "../src/embed/builtin.ts";
 
 const values = benchArgs(
   "deno task bench:hnsw [--data DIR] [--size 10000] [--params m/ef_construction/ef_search,...] " +
     "[--queries 200]",
   {
-    data: { type: "string", default: "../shared/data/locomo-dev" },
+    data: { type: "string", default: LOCOMO_DEV },
     size: { type: "string", default: "10000" },
     params: { type: "string", default: "12/40/60,8/32/60,8/32/100,10/40/60,8/64/80" },
     queries: { type: "string", default: "200" },

@@ -15,21 +15,20 @@
  * Prints a table and writes JSON to bench/results/http-<date>.json.
  * @module
  */
-import { parseArgs } from "node:util";
+import { benchArgs } from "./lib/args.ts";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 import { flood, paddedJson, startServeProcess } from "../tests/reliability/chunk_flood.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task bench:http [--baseline DIR] [--chunks 1000000] [--streams 200] [--rounds 2] [--out FILE]",
+  {
     baseline: { type: "string" },
     chunks: { type: "string", default: "1000000" },
     streams: { type: "string", default: "200" },
     rounds: { type: "string", default: "2" },
     out: { type: "string" },
   },
-  strict: true,
-});
+);
 const HERE = new URL("../", import.meta.url).pathname;
 const trees: [string, string][] = [["this", HERE]];
 if (values.baseline) trees.push(["baseline", values.baseline.replace(/\/?$/, "/")]);

@@ -66,7 +66,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "../tests/deps.ts";
 import process from "node:process";
-import { parseArgs } from "node:util";
+import { benchArgs } from "./lib/args.ts";
 import type { startAdminServer as StartAdminServer } from "../src/admin/server.ts";
 import type { loadMemoryConfig as LoadMemoryConfig } from "../src/config.ts";
 import type { MemoryClient as MemoryClientClass } from "../src/memory/client.ts";
@@ -83,9 +83,9 @@ import {
 } from "./bench_items.ts";
 import type { Store } from "../src/store/store.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task bench:memory [--sizes 1000,10000] [--full] [--backends pglite,postgres] [--database-url URL] [--fsync on|off|on,off] [--reembed] [--chunk 10000] [--creates 200] [--searches 500] [--baseline DIR] [--concurrency 50 [--daemons 1,2] [--duration 10]] [--scoped] [--settle]",
+  {
     sizes: { type: "string" },
     full: { type: "boolean", default: false },
     backends: { type: "string", default: "pglite,postgres" },
@@ -105,8 +105,7 @@ const { values } = parseArgs({
     tree: { type: "string" },
     "rows-to": { type: "string" },
   },
-  strict: true,
-});
+);
 
 // The modules under test: this tree's, or `--tree DIR`'s (a child of `--baseline`).
 const TREE = values.tree

@@ -63,7 +63,7 @@ import { MemoryClient } from "../src/memory/client.ts";
 import type { ImportItem } from "../src/memory/types.ts";
 import { VERSION } from "../src/version.ts";
 import { ROOT } from "./entrypoints.ts";
-import { benchArgs, intFlag } from "./lib/args.ts";
+import { benchArgs, intFlag, LOCOMO_DEV } from "./lib/args.ts";
 import { McpSession } from "./lib/mcp.ts";
 import { type SmapsGroups, smapsGroups } from "./smaps.ts";
 
@@ -76,7 +76,7 @@ const values = benchArgs(
     "[--systems ai-devkit,server-memory,mneme] [--idle S] [--unload-after S] [--keep] " +
     "[--smaps PREFIX] [--v8-flags FLAGS] [--daemon-env K=V]...",
   {
-    data: { type: "string", default: "../shared/data/locomo-dev" },
+    data: { type: "string", default: LOCOMO_DEV },
     memories: { type: "string", default: "20000" },
     searches: { type: "string", default: "200" },
     writes: { type: "string", default: "100" },

@@ -66,7 +66,7 @@ import {
   recallSearchLimit,
 } from "../src/memcli/commands/recall.ts";
 import type { SearchResult } from "../src/memory/types.ts";
-import { benchArgs, intFlag } from "./lib/args.ts";
+import { benchArgs, intFlag, LOCOMO_DEV } from "./lib/args.ts";
 import {
   loadParaphrase,
   PARAPHRASE_FILE,
@@ -92,7 +92,7 @@ const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
   "[--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|dev,test] [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] " +
   "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
 const values = benchArgs(USAGE, {
-  data: { type: "string", default: "../shared/data/locomo-dev" },
+  data: { type: "string", default: LOCOMO_DEV },
   paraphrase: { type: "string", default: PARAPHRASE_FILE },
   split: { type: "string", default: "test" },
   embedder: { type: "string", default: "builtin" },
@@ -230,7 +230,7 @@ try {
 } catch (err) {
   if (!(err instanceof Deno.errors.NotFound)) throw err;
   console.error(
-    `bench:recall: no data in ${values.data} (relative to the current directory); ` +
+    `bench:recall: no data in ${values.data}; ` +
       "pass --data DIR with LoCoMo-format JSON files (see README, Benchmarks, Recall)",
   );
   Deno.exit(2);

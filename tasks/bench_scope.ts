@@ -18,8 +18,14 @@ import { pgliteService } from "../tests/helpers.ts";
 import { hashEmbedV2 } from "../src/embed/builtin.ts";
 import { OBJECTS, pick, sentence, SUBJECTS, TYPES } from "./bench_items.ts";
 import type { ImportItem } from "../src/memory/types.ts";
+import { benchParse } from "./lib/args.ts";
 
-const total = Number(Deno.args[0] ?? 2000);
+const { positionals } = benchParse("deno task bench:scope [TOTAL]", {}, Deno.args, 1);
+const total = Number(positionals[0] ?? 2000);
+if (!Number.isInteger(total) || total < 100) {
+  console.error(`bench:scope: TOTAL must be an integer of at least 100, not ${positionals[0]}`);
+  Deno.exit(2);
+}
 const K = 15;
 const smalls: [string | null, number][] = [[null, 100]];
 let used = 100;

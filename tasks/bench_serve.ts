@@ -28,6 +28,7 @@ import { prepareMessagesRequest } from "../src/msg/prepare.ts";
 import { parseListen } from "../src/serve/flags.ts";
 import { SERVE_V8_FLAGS } from "../src/programs.ts";
 import { permissionFlags, planPermissions } from "../src/serve/permissions.ts";
+import { benchArgs } from "./lib/args.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -53,7 +54,7 @@ if (Deno.args[0] === "--upstream") {
   Deno.exit(0);
 }
 
-const quick = Deno.args.includes("--quick");
+const quick = benchArgs("deno task bench:serve [--quick]", { quick: { type: "boolean" } }).quick;
 const N_LAT = quick ? 300 : 3000;
 const N_TTFB = quick ? 100 : 1000;
 const N_STREAMS = quick ? 300 : 3000;

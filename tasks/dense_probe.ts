@@ -34,6 +34,7 @@
  * words). Prints tables and writes JSON to bench/results/dense-probe-<time>.json.
  */
 import { parseArgs } from "node:util";
+import { LOCOMO_DEV } from "./lib/args.ts";
 import { type DenseEncoder, dot, unit } from "../src/embed/dense.ts";
 import { SifEncoder } from "../src/embed/sif.ts";
 import { decodeWordVectors, type WordVectors } from "../src/embed/words.ts";
@@ -64,7 +65,7 @@ const { values } = parseArgs({
   args: Deno.args,
   options: {
     paraphrase: { type: "string", default: "bench/data/paraphrase/paraphrase.json" },
-    locomo: { type: "string", default: "../shared/data/locomo-dev" },
+    locomo: { type: "string", default: LOCOMO_DEV },
     use: { type: "string", default: "off" },
     vectors: { type: "string", default: "" },
     cost: { type: "string" },

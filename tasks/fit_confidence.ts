@@ -40,13 +40,13 @@ import { ensureEmbeddingColumn, migrate } from "../src/store/migrate.ts";
 import { openPglite } from "../src/store/pglite/mod.ts";
 import { Store } from "../src/store/store.ts";
 import { askedQuestions, importConversations, loadData, turnContent } from "./locomo.ts";
-import { benchArgs } from "./lib/args.ts";
+import { benchArgs, LOCOMO_DEV } from "./lib/args.ts";
 import { loadParaphrase, type ParaphraseSet } from "./paraphrase.ts";
 import { meaningResearch } from "./confidence_meaning.ts";
 import { solve } from "./lib/linalg.ts";
 
 const values = benchArgs("deno task fit:confidence [--data DIR] [--paraphrase FILE]", {
-  data: { type: "string", default: "../shared/data/locomo-dev" },
+  data: { type: "string", default: LOCOMO_DEV },
   paraphrase: { type: "string" },
 });
 let paraphrase: ParaphraseSet | undefined;

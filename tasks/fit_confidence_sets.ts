@@ -52,7 +52,7 @@ import { terms } from "../src/domain/terms.ts";
 import { dot } from "../src/embed/dense.ts";
 import { calibrated } from "../src/memory/dense.ts";
 import { askedQuestions, type Conversation, importConversations, loadData } from "./locomo.ts";
-import { benchArgs } from "./lib/args.ts";
+import { benchArgs, LOCOMO_DEV } from "./lib/args.ts";
 import {
   importProject,
   loadParaphrase,
@@ -122,7 +122,7 @@ const fromRepo = (path: string) => fileURLToPath(new URL(`../${path}`, import.me
 const values = benchArgs(
   "deno task fit:confidence:sets [--data DIR] [--paraphrase FILE:SPLIT ...] [--groups FILE]",
   {
-    data: { type: "string", default: fromRepo("../shared/data/locomo-dev") },
+    data: { type: "string", default: LOCOMO_DEV },
     paraphrase: { type: "string", multiple: true },
     groups: { type: "string" },
   },

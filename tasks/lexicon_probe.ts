@@ -28,7 +28,7 @@
  * those whose everyday rate there does not rise over plain's), and writes
  * bench/results/lexicon-<time>[-tag].json. Frozen splits not run yet are refused.
  */
-import { benchArgs } from "./lib/args.ts";
+import { benchArgs, LOCOMO_DEV } from "./lib/args.ts";
 import {
   importProject,
   loadParaphrase,
@@ -55,7 +55,7 @@ const values = benchArgs(USAGE, {
   sets: { type: "string", default: "paraphrase,holdout,holdout2,holdout3,holdout4,holdout5" },
   model: { type: "string", default: "on" },
   locomo: { type: "string", default: "on" },
-  data: { type: "string", default: "../shared/data/locomo-dev" },
+  data: { type: "string", default: LOCOMO_DEV },
   tag: { type: "string", default: "" },
 });
 const fail = (m: string): never => {

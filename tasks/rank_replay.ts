@@ -42,6 +42,7 @@
  *     --paraphrase …holdout.json:holdout … --paraphrase …holdout4.json:holdout4
  */
 import { parseArgs } from "node:util";
+import { LOCOMO_DEV } from "./lib/args.ts";
 import { loadVersion, openVersion } from "./lib/versions.ts";
 import {
   importProject,
@@ -59,7 +60,7 @@ import { builtinSif } from "../src/embed/sif.ts";
 import { builtinWordVectors, cosine } from "../src/embed/words.ts";
 import { dot } from "../src/embed/dense.ts";
 import { terms } from "../src/domain/terms.ts";
-import { variantsOf } from "../src/domain/forms.ts";
+import { queryVariants } from "../src/domain/forms.ts";
 import { calibrated, DENSE_CANDIDATES, DENSE_WEIGHT } from "../src/memory/dense.ts";
 import { alignMatches, alignQuery, creditOf } from "../src/memory/align.ts";
 import {
@@ -90,7 +91,7 @@ const WIDE_POOL = 50;
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    data: { type: "string", default: "../shared/data/locomo-dev" },
+    data: { type: "string", default: LOCOMO_DEV },
     paraphrase: { type: "string", multiple: true },
     locomo: { type: "string", default: "on" },
     use: { type: "string", default: "off" },
@@ -210,7 +211,7 @@ async function replay(
   const store = storeOf(service);
   const scope: ScopeFilter = { kind: "hierarchy", project };
   const queryTerms = terms(query);
-  const groups = queryTerms.map(variantsOf);
+  const groups = queryVariants(queryTerms);
   const [embedding] = await v.embedder.embed([query]) as number[][];
   const stats = groups.length ? await store.corpusStats(scope, [...new Set(groups.flat())]) : null;
   const found = await store.candidates(

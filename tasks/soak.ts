@@ -17,14 +17,14 @@
  * bench/results/soak-<date>.json, with every relation's size in both databases (`relations`;
  * printed: the 20 that grew most).
  */
-import { parseArgs } from "node:util";
+import { benchArgs } from "./lib/args.ts";
 import { type AdminProcess, freePort, startAdminProcess, tempDir } from "../tests/helpers.ts";
 import { writeBenchResult } from "./entrypoints.ts";
 import { openPglite } from "../src/store/pglite/mod.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
+const values = benchArgs(
+  "deno task soak [--kills 15] [--ops 10000] [--memories 2000] [--import-size 2000] [--searches 200] [--dim 256] [--settle 150]",
+  {
     kills: { type: "string", default: "15" },
     ops: { type: "string", default: "10000" },
     memories: { type: "string", default: "2000" },
@@ -33,8 +33,7 @@ const { values } = parseArgs({
     dim: { type: "string", default: "256" },
     settle: { type: "string", default: "150" },
   },
-  strict: true,
-});
+);
 const num = (k: keyof typeof values) => Math.max(0, Number(values[k]) || 0);
 const KILLS = num("kills");
 const OPS = num("ops");

@@ -82,7 +82,9 @@ function wordsOf(text: string): Set<string> {
   ).replace(/[’‘]/g, "'").replace(SIZE, sizeOf)
     // A placeholder in angle brackets is its word ("<domain>.<entity>.v<n>" and
     // "domain.entity.vN" name one pattern; since 0.21).
-    .replace(/(?<!_)<([a-z][\w-]*)>(?!_)/g, "$1");
+    .replace(/(?<!_)<([a-z][\w-]*)>(?!_)/g, "$1")
+    // "pull request" is a PR; "git pull" is not (forms.ts widens "pull" only before "request").
+    .replace(/\bpull(?=[- ]requests?\b)/g, "pr");
   for (const w of norm.split(/[^a-z0-9_@./:'-]+/)) {
     // "apps/*" is "apps"; "it's" is "it".
     const t = w.replace(/^[./:'-]+|[./:'-]+$/g, "").replace(/'(s|re|ve|ll|d|t)$/, "");

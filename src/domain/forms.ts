@@ -6,7 +6,8 @@
  * - irregular English verbs ("chose", "choose", "chosen"; "pick" needs no entry: the
  *   stemmer folds "picked");
  * - short names of tools and terms coding agents meet ("postgres" ↔ "PostgreSQL",
- *   "k8s" ↔ "Kubernetes").
+ *   "k8s" ↔ "Kubernetes"); a short name of two words widens only where they stand together
+ *   ("pull" is "PR" in "pull request", not in "git pull" or "docker pull").
  *
  * Forms that collide with a common word of another meaning are left out ("saw", "left",
  * "lay", "rose", "felt", "wound", "bore", "ground"). Identifiers (terms joined by
@@ -207,16 +208,30 @@ const VERB_SKIP = new Set([
 const VERBS = groupsOf(IRREGULAR_VERBS, (w) => VERB_SKIP.has(w));
 // "go" and "golang" are not one thing in ordinary prose: only "golang" widens to "go".
 const NAMES = groupsOf(SHORT_NAMES.map((l) => l === "golang go" ? "golang" : l), () => false);
+/**
+ * Words that are a short name's long form only before the next word given ("pull request" is
+ * a PR; "git pull" and "docker pull" are not): "pr" widens to "pull", "pull" to "pr" only there.
+ */
+const ONLY_BEFORE = new Map([[stem("pull"), stem("request")]]);
 
 /**
  * The index terms a query term also matches: itself first, then the other forms of its verb
- * and its short or long name. Identifiers and terms with digits other than known short names
- * have no variants.
+ * and its short or long name. `next` is the query's term after it (a two-word long name widens
+ * only when whole). Identifiers and terms with digits other than known short names have no
+ * variants.
  */
-export function variantsOf(term: string): string[] {
+export function variantsOf(term: string, next?: string): string[] {
   if (/[_./:\-@#]/.test(term)) return [term];
   const out = new Set([term]);
   for (const v of VERBS.get(term) ?? []) out.add(v);
-  for (const v of NAMES.get(term) ?? []) out.add(v);
+  const before = ONLY_BEFORE.get(term);
+  if (before === undefined || before === next) {
+    for (const v of NAMES.get(term) ?? []) out.add(v);
+  }
   return [...out];
+}
+
+/** The variants of each term of a query, in order ({@link variantsOf} with its next term). */
+export function queryVariants(queryTerms: string[]): string[][] {
+  return queryTerms.map((t, i) => variantsOf(t, queryTerms[i + 1]));
 }

@@ -112,14 +112,21 @@ function vectorsOf(word: string, vectors: WordVectors): Float32Array[] {
 
 /** The query's words, weighed, with their vectors. */
 export function alignQuery(query: string, vectors: WordVectors): AlignQuery {
-  const seen = new Map<string, AlignWord>();
+  const seen = new Map<string, AlignWord & { forms: Set<string> }>();
   let identifiers = false;
-  for (const q of queryWords(query)) {
+  const qws = queryWords(query);
+  for (const [i, q] of qws.entries()) {
     identifiers ||= q.identifier;
-    if (q.inIdentifier || seen.has(q.term) || STOP_WORDS.has(q.word)) continue;
+    if (q.inIdentifier || STOP_WORDS.has(q.word)) continue;
+    const forms = q.identifier ? [q.term] : variantsOf(q.term, qws[i + 1]?.term);
+    const had = seen.get(q.term);
+    if (had) {
+      for (const f of forms) had.forms.add(f);
+      continue;
+    }
     const rank = q.identifier ? undefined : vectors.rank(q.word);
     seen.set(q.term, {
-      forms: new Set(q.identifier ? [q.term] : variantsOf(q.term)),
+      forms: new Set(forms),
       weight: informationOf(rank, vectors),
       vectors: q.identifier ? [] : vectorsOf(q.word, vectors),
     });

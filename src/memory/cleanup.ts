@@ -13,11 +13,6 @@ import { describeError } from "../common/errors.ts";
 /** The cleanup interval: one hour. */
 export const CLEANUP_INTERVAL_MS = 3_600_000;
 
-/** Run one cleanup; returns the number deleted, or null when another process holds the lock. */
-export function cleanupExpired(store: Expiring, now: Date = new Date()): Promise<number | null> {
-  return store.deleteExpired(now);
-}
-
 /** Options of {@link scheduleCleanup}. */
 export interface CleanupOptions {
   /** Interval, default one hour. */
@@ -41,7 +36,8 @@ export function scheduleCleanup(store: Expiring, opts: CleanupOptions = {}): () 
     if (running) return;
     running = true;
     try {
-      const n = await cleanupExpired(store, now());
+      // The number deleted, or null when another process holds the lock.
+      const n = await store.deleteExpired(now());
       if (n) {
         log(`ttl cleanup: deleted ${n} expired memories`);
         opts.onDeleted?.(n);

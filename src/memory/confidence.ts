@@ -182,19 +182,22 @@ function information(rank: number | undefined, word: string, vocabulary: number)
 /** The query's words, weights and names. */
 export function profileQuery(query: string, vectors: WordVectors): QueryProfile {
   const byTerm = new Map<string, Word>();
-  for (const w of queryWords(query)) {
+  const qws = queryWords(query);
+  for (const [i, w] of qws.entries()) {
     if (w.inIdentifier) continue;
     const rank = w.identifier ? undefined : vectors.rank(w.word);
     const name = !w.identifier && w.capitalized && !w.acronym && !NOT_NAMES.has(w.word) &&
       (!w.initial || rank === undefined || rank >= INITIAL_NAME_RANK);
+    const forms = w.identifier ? [w.term] : variantsOf(w.term, qws[i + 1]?.term);
     const seen = byTerm.get(w.term);
     if (seen) {
       seen.name ||= name;
+      for (const f of forms) seen.forms.add(f);
       continue;
     }
     byTerm.set(w.term, {
       term: w.term,
-      forms: new Set(w.identifier ? [w.term] : variantsOf(w.term)),
+      forms: new Set(forms),
       weight: information(rank, w.word, vectors.size),
       name,
       vector: rank !== undefined && rank >= SYNONYM_MIN_RANK ? vectors.vector(w.word) : undefined,

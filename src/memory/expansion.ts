@@ -21,6 +21,7 @@
 import PROMPT from "./expansion_prompt.md" with { type: "text" };
 import { redactSecrets } from "../domain/secrets.ts";
 import { describeError } from "../common/errors.ts";
+import type { ExpansionWait } from "./types.ts";
 
 /** The instruction sent with every call (src/memory/expansion_prompt.md). */
 export const EXPANSION_PROMPT: string = PROMPT;
@@ -181,7 +182,7 @@ export interface ExpansionReport {
   calls: number;
   dropped: number;
   /** Why the worker waits, when it does: `budget` (until the next day), `backoff`, or `lease` (another daemon's worker is expanding). */
-  waiting_for?: "budget" | "backoff" | "lease";
+  waiting_for?: ExpansionWait;
   /** The last failed call's reason (never a key). */
   last_error?: string;
 }
@@ -214,7 +215,7 @@ export class ExpansionWorker {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   #backoff = 0;
-  #waitingFor: "budget" | "backoff" | "lease" | undefined;
+  #waitingFor: ExpansionWait | undefined;
   /** This worker's name in the lease, and whether it holds it. */
   readonly #holder = crypto.randomUUID();
   #leased = false;

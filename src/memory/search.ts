@@ -9,7 +9,7 @@
 import type { SifEncoder } from "../embed/sif.ts";
 import type { WordVectors } from "../embed/words.ts";
 import { terms } from "../domain/terms.ts";
-import { variantsOf } from "../domain/forms.ts";
+import { queryVariants } from "../domain/forms.ts";
 import type { ScopeFilter } from "../store/sql.ts";
 import type { Store } from "../store/store.ts";
 import {
@@ -93,7 +93,7 @@ export async function searchMemories(
   const queryTerms = terms(q.query);
   const now = d.now();
   const mode = d.retrieval;
-  const groups = mode === "vector" ? [] : queryTerms.map(variantsOf);
+  const groups = mode === "vector" ? [] : queryVariants(queryTerms);
   // The corpus statistics (cached: usually no round trip) weigh the query's terms; the
   // store receives the weights ready-made (ranking.ts).
   // The dense leg (src/memory/dense.ts): the memories nearest by meaning, whatever their

@@ -179,6 +179,21 @@ export interface SearchResult {
 }
 
 /**
+ * Why memory expansion's worker waits (`Stats.expansion.waiting_for`): `budget`, until the next
+ * day (UTC); `backoff`, after a failed call; `lease`, while another daemon's worker on the same
+ * database is expanding.
+ *
+ * @example
+ * ```ts
+ * import { type ExpansionWait, MemoryClient } from "@mneme/mneme";
+ * const stats = await new MemoryClient({ baseUrl: "http://127.0.0.1:4200" }).stats();
+ * const wait: ExpansionWait | undefined = stats.expansion?.waiting_for;
+ * if (wait === "budget") console.log("the daily token budget is spent");
+ * ```
+ */
+export type ExpansionWait = "budget" | "backoff" | "lease";
+
+/**
  * Totals of current (unexpired) memories.
  *
  * @example
@@ -214,7 +229,7 @@ export interface Stats {
     waiting: number;
     tokens_today: number;
     daily_tokens: number;
-    waiting_for?: "budget" | "backoff" | "lease";
+    waiting_for?: ExpansionWait;
     last_error?: string;
   };
 }

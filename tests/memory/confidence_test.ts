@@ -17,7 +17,8 @@ import {
 import { confidenceOf, profileQuery, signalsOf } from "../../src/memory/confidence.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { builtinWordVectors } from "../../src/embed/words.ts";
-import { variantsOf } from "../../src/domain/forms.ts";
+import { queryVariants, variantsOf } from "../../src/domain/forms.ts";
+import { contentWords } from "../../src/capture/dedupe.ts";
 import { terms } from "../../src/domain/terms.ts";
 import { pgliteService } from "../helpers.ts";
 import { IN_TOPIC, MEMORIES, OFF_TOPIC } from "./small_project.ts";
@@ -102,8 +103,49 @@ Deno.test("word forms and short names: 'why did we pick postgres?' finds 'We cho
     assert.match(k8s.memory.content, /Kubernetes/);
     // Identifiers have no variants: they match exactly.
     assert.deepEqual(variantsOf("config/app.toml"), ["config/app.toml"]);
-    assert.deepEqual(terms("chose").flatMap(variantsOf).sort(), ["choos", "chos", "chosen"]);
+    assert.deepEqual(terms("chose").flatMap((t) => variantsOf(t)).sort(), [
+      "choos",
+      "chos",
+      "chosen",
+    ]);
   }));
+
+Deno.test("'pull request' and 'PR' are one thing; 'pull' alone (git pull, docker pull) is not a PR", async () => {
+  // The word forms: "pull" widens to "pr" only before "request".
+  assert.deepEqual(variantsOf("pull"), ["pull"]);
+  assert.deepEqual(variantsOf("pull", "request").sort(), ["pr", "pull"]);
+  assert.deepEqual(variantsOf("pr").sort(), ["pr", "pull"]);
+  assert.ok(!queryVariants(terms("docker pull the image")).flat().includes("pr"));
+  assert.ok(!queryVariants(terms("git pull before pushing")).flat().includes("pr"));
+  assert.ok(
+    queryVariants(terms("open pull requests")).some((g) => g.includes("pull") && g.includes("pr")),
+  );
+  // The confidence's words and the capture's near-duplicate words read them the same way.
+  const vectors = await builtinWordVectors();
+  const forms = (q: string) => profileQuery(q, vectors).words.flatMap((w) => [...w.forms]);
+  assert.ok(!forms("docker pull the image").includes("pr"));
+  assert.ok(forms("who reviews pull requests?").includes("pr"));
+  assert.ok(!contentWords("git pull the image").has("pr"));
+  assert.deepEqual(
+    contentWords("pull requests need two approvals"),
+    contentWords("PRs need two approvals"),
+  );
+  // Search: a pull request finds the PR memory, and the PR the pull request one.
+  await withProject(async (s) => {
+    await s.create({ content: "Every PR needs two approvals", scope: "project", project: PROJECT });
+    const [pr] = await s.search({
+      query: "how many approvals does a pull request need?",
+      project: PROJECT,
+    });
+    assert.equal(pr.memory.content, "Every PR needs two approvals");
+    const [pull] = await s.search({ query: "force-push or open a PR?", project: PROJECT });
+    assert.match(pull.memory.content, /open a pull request instead/);
+    const image = await s.search({ query: "pull the image", project: PROJECT, limit: 50 });
+    const hit = image.find((r) => r.memory.content === "Every PR needs two approvals");
+    // "pull the image" shares no word with the PR memory (0.60 when "pull" was "pr", now 0.40).
+    assert.ok(!hit || hit.confidence < 0.5, `${hit?.confidence}`);
+  });
+});
 
 Deno.test("a name the memory lacks lowers the confidence; a missing name is not a covered word", async () => {
   const vectors = await builtinWordVectors();

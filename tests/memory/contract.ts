@@ -5,7 +5,6 @@
  * is shared by the steps; each step starts from an empty table and the clock at T0.
  */
 import assert from "node:assert/strict";
-import { cleanupExpired } from "../../src/memory/cleanup.ts";
 import { MemoryError } from "../../src/domain/errors.ts";
 import type { ImportItem, Memory, MemoryService } from "../../src/memory/types.ts";
 import { VERSION } from "../../src/version.ts";
@@ -613,8 +612,8 @@ const steps: Record<string, Step> = {
       "expired target untouched",
     );
     assert.equal(await b.rawCount(), 3, "expired rows stay until the cleanup");
-    assert.equal(await cleanupExpired(storeOf(b.inner), new Date(Clock.T0)), 0);
-    assert.equal(await cleanupExpired(storeOf(b.inner), b.clock.now()), 1);
+    assert.equal(await storeOf(b.inner).deleteExpired(new Date(Clock.T0)), 0);
+    assert.equal(await storeOf(b.inner).deleteExpired(b.clock.now()), 1);
     assert.equal(await b.rawCount(), 2);
   },
 
@@ -893,7 +892,7 @@ const steps: Record<string, Step> = {
     const v2c = (await s.create({ content: "v2", ttl: "1h", supersedes: v3.id })).memory;
     assert.equal((await s.get(v3.id)).superseded_by, v2c.id);
     b.clock.at(2 * HOUR);
-    assert.equal(await cleanupExpired(storeOf(b.inner), b.clock.now()), 1);
+    assert.equal(await storeOf(b.inner).deleteExpired(b.clock.now()), 1);
     assert.equal((await s.get(v3.id)).superseded_by, v3.id);
     assert.deepEqual(await current(), []);
     assert.deepEqual((await s.list()).map((m) => m.content).sort(), ["v1", "v3"]);

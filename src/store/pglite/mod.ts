@@ -39,5 +39,5 @@ export {
   STATISTICS_TARGET,
   TEMPLATE_DATABASES,
 } from "./settings.ts";
-export { openPglite, PGLITE_CAPABILITIES, type PgliteDb, wrapPglite } from "./open.ts";
+export { openPglite, PGLITE_CAPABILITIES, type PgliteDb } from "./open.ts";
 export { openPgliteInWorker, type WorkerHandle, type WorkerOptions } from "./worker_client.ts";

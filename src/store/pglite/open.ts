@@ -169,8 +169,3 @@ export async function openPglite(
     },
   }) as PgliteDb;
 }
-
-/** Wrap an already open PGlite instance (tests that also serve it over a socket). */
-export function wrapPglite(pg: PGlite): Db {
-  return wrap(pg, pg, false);
-}
