@@ -1,6 +1,6 @@
 /**
  * `deno run -A --lock=tests/deno.lock tasks/profile_create.ts [--memories 2000] [--creates 1000]
- *   [--data DIR] [--explain] [--baseline DIR]`
+ *   [--data DIR] [--explain] [--baseline DIR] [--fsync off]`
  *
  * Where a create's time goes on the embedded database: `bench:memory`'s generated memories
  * (`--memories` of them imported first into a new DATA_DIR, or an existing DATA_DIR given with
@@ -9,8 +9,10 @@
  * so that each statement of the create's transaction can be timed by wrapping the driver.
  * Prints the creates' p50, the process's CPU per create, the write-ahead log written per
  * create, and each statement's p50 (`~commit`: the commit with its fsync). `--explain` prints
- * the plan of one create's insert (`EXPLAIN ANALYZE`, rolled back). Development only (not a
- * test, not shipped).
+ * the plan of one create's insert (`EXPLAIN ANALYZE`, rolled back). `--fsync off` opens both
+ * trees' databases without fsync: the work of a create without the disk's latency, which on a
+ * machine shared with other writers varies more than the work does (a comparison of the two
+ * trees' statements, not of durable creates). Development only (not a test, not shipped).
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
@@ -28,10 +30,13 @@ const { values } = parseArgs({
     data: { type: "string" },
     explain: { type: "boolean", default: false },
     baseline: { type: "string" },
+    fsync: { type: "string", default: "on" },
   },
   strict: true,
 });
 const creates = Number(values.creates);
+if (values.fsync !== "on" && values.fsync !== "off") throw new Error("--fsync: on or off");
+const durable = values.fsync === "on";
 reseed();
 const dir = values.data ?? await Deno.makeTempDir({ prefix: "mneme-profile-create-" });
 const env: Record<string, string> = { EMBEDDING_PROVIDER: "builtin", DATA_DIR: dir };
@@ -99,7 +104,7 @@ async function baselineService(): Promise<{ create(i: unknown): Promise<unknown>
   );
   const db = await (await import(new URL("src/store/pglite/mod.ts", tree).href)).openPglite(
     `${copy}/db`,
-    { durable: true },
+    { durable },
   );
   const s = await (await import(new URL("src/memory/open.ts", tree).href)).createServiceOnDb(
     db,
@@ -119,7 +124,7 @@ interface Closable {
 }
 
 const base = values.baseline ? await baselineService() : null;
-const raw = await openPglite(`${dir}/db`, { durable: true });
+const raw = await openPglite(`${dir}/db`, { durable });
 // Against a baseline, neither tree's statements are timed (the wrapper costs a little).
 const service = await createServiceOnDb(base ? raw : timed(raw), cfg, { log: () => {} });
 for (let i = 0; i < 100; i++) {
@@ -159,6 +164,7 @@ console.log(
   JSON.stringify({
     memories: values.data ? "as in --data" : Number(values.memories),
     creates,
+    fsync: values.fsync,
     p50_ms: +p50(total),
     ...(base
       ? { baseline_p50_ms: +p50(baseTotal), ratio: +(+p50(total) / +p50(baseTotal)).toFixed(3) }

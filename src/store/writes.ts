@@ -76,8 +76,25 @@ const INSERT_ROWS_BINARY = insertRows(INSERT_ROWS_BINARY_FROM);
 const INSERT_ROW = insertRows(`${INSERT_ROWS_FROM} limit 1`);
 const INSERT_ROW_BINARY = insertRows(`${INSERT_ROWS_BINARY_FROM} limit 1`);
 
-/** An insert's statement over the rows `x` that `rows` selects ({@link INSERT_ROWS}). */
-function insertRows(rows: string): string {
+/**
+ * {@link INSERT_ROW} and {@link INSERT_ROW_BINARY} writing their statistics deltas themselves,
+ * for a create in one batch ({@link insertAfterNearest}), whose transaction sets `mneme.staged`
+ * in its first statement: the statement triggers of `memories` and `memory_postings`
+ * (migrations/functions/mneme_memories_inserted.sql, mneme_terms_inserted.sql) then do
+ * nothing, and the statement adds the rows they would have added: one `memory_corpus` delta
+ * for the memory, one `memory_term_df` delta per (term, project) posted, from the keys it
+ * holds already rather than looked up again. Under `EXPLAIN ANALYZE` at 2,000 memories the
+ * two triggers took 0.06 and 0.26 ms of a create's insert, the two inserts here 0.03 and 0.09
+ * (docs/performance.md, "0.22: the create").
+ */
+const INSERT_ROW_COUNTED = insertRows(`${INSERT_ROWS_FROM} limit 1`, true);
+const INSERT_ROW_BINARY_COUNTED = insertRows(`${INSERT_ROWS_BINARY_FROM} limit 1`, true);
+
+/**
+ * An insert's statement over the rows `x` that `rows` selects ({@link INSERT_ROWS}); with
+ * `counted`, one that writes its triggers' statistics deltas itself ({@link INSERT_ROW_COUNTED}).
+ */
+function insertRows(rows: string, counted = false): string {
   return `with x as materialized (
            ${rows}
          ), pairs as materialized (
@@ -106,14 +123,37 @@ function insertRows(rows: string): string {
                      m.updated_at, m.expires_at, m.supersedes, m.superseded_by
          ), num as (
            insert into memory_nums (id) select x.id from x returning num, id
+         ), ${
+    counted
+      ? `posting as materialized (
+           select k.id as key, k.term, k.project, n.num, t.value::smallint as tf,
+                  least(x.len, 32767)::smallint as len
+             from x join num n on n.id = x.id
+             cross join lateral jsonb_each_text(x.terms) as t
+             join keys k on k.term = t.key and k.project is not distinct from x.project
          ), post as (
+           insert into memory_postings (key, num, tf, len)
+           select p.key, p.num, p.tf, p.len from posting p
+           returning 1
+         ), df as (
+           -- What mneme_terms_inserted adds (migrations/functions): one delta a (term, project).
+           insert into memory_term_df (term, project, df)
+           select p.term, p.project, count(*) from posting p group by p.term, p.project
+         ), corpus as (
+           -- What mneme_memories_inserted adds: one delta a project value.
+           insert into memory_corpus (project, n, len, with_len)
+           select x.project, count(*), coalesce(sum(x.len), 0), count(x.len) from x
+            group by x.project
+         )`
+      : `post as (
            insert into memory_postings (key, num, tf, len)
            select k.id, n.num, t.value::smallint, least(x.len, 32767)::smallint
              from x join num n on n.id = x.id
              cross join lateral jsonb_each_text(x.terms) as t
              join keys k on k.term = t.key and k.project is not distinct from x.project
            returning 1
-         )
+         )`
+  }
          select ins.*, (select count(*) from post)::int as posted from ins`;
 }
 
@@ -127,15 +167,20 @@ function insertStatement(
   rows: NewRow[],
   posts: Postings[],
   job: string | null,
+  counted = false,
 ): [string, unknown[]] {
   const one = rows.length === 1;
   const binary = rowsPayloadDense(db, rows, (j) => posts[j]);
+  if (counted && !one) throw new Error("a counted insert is one row");
   return binary
     ? [
-      one ? INSERT_ROW_BINARY : INSERT_ROWS_BINARY,
+      counted ? INSERT_ROW_BINARY_COUNTED : one ? INSERT_ROW_BINARY : INSERT_ROWS_BINARY,
       [binary.json, job, ...binary.vectors, ...binary.dense],
     ]
-    : [one ? INSERT_ROW : INSERT_ROWS, [rowsPayload(db, rows, (j) => posts[j]).json, job]];
+    : [
+      counted ? INSERT_ROW_COUNTED : one ? INSERT_ROW : INSERT_ROWS,
+      [rowsPayload(db, rows, (j) => posts[j]).json, job],
+    ];
 }
 
 /**
@@ -238,13 +283,17 @@ export async function insertAfterNearest(
     await exact(db, cache, scope),
   );
   const posts = [postingsOf(row.content)];
-  const [insertText, insertParams] = insertStatement(db, [row], posts, null);
+  const [insertText, insertParams] = insertStatement(db, [row], posts, null, true);
   const out = await db.batch([
     // The embedder check and the contradiction check's settings (CONTRADICTION_SETTINGS:
     // sequential scans off, the HNSW walk's breadth; as function calls, a prepared statement
-    // on the embedded database) in one statement: no row, nothing set.
+    // on the embedded database) in one statement: no row, nothing set. With them
+    // `mneme.staged`: the insert writes its statistics deltas itself (no trigger does;
+    // INSERT_ROW_COUNTED), so the two are set together or not at all. All three last
+    // until the batch's transaction ends: the batch is one transaction of its own.
     {
-      text: `${CONTRADICTION_SETTINGS} from mneme_meta
+      text: `${CONTRADICTION_SETTINGS}, set_config('mneme.staged', 'on', true) <> '' as counted
+               from mneme_meta
               where id = 1 and (
                coalesce(embedder_provider, '') = '' or coalesce(embedder_model, '') = ''
                or coalesce(embedder_dimension, 0) = 0

@@ -3,7 +3,8 @@
  * walk at CONTRADICTION_EF_SEARCH) for its transaction only; on the embedded database the
  * check, its nearest memories and the insert are one transaction (Store.insertAfterNearest),
  * and an insert that fails there leaves nothing: no memory, posting, number, term key,
- * statistics row or setting.
+ * statistics row or setting. That insert writes its statistics deltas itself (its triggers
+ * stand aside): the statistics stay those counted from the memories.
  */
 import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
@@ -12,6 +13,7 @@ import { storeOf } from "../../src/memory/diagnostics.ts";
 import { Store } from "../../src/store/store.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
 import { newRow } from "../memory/fixtures.ts";
+import { assertStatsExact } from "../memory/stats_check.ts";
 
 const DIM = 8;
 
@@ -24,11 +26,15 @@ function unit(seed: number): number[] {
   return v.map((x) => x / n);
 }
 
-/** The connection's settings that the check changes for its transaction. */
-async function settings(db: Db): Promise<{ ef: string; seqscan: string }> {
-  const [r] = await db.query<{ ef: string; seqscan: string }>(
+/**
+ * The connection's settings that the check changes for its transaction (and `mneme.staged`,
+ * which the create in one batch sets beside them: its insert counts its own statistics).
+ */
+async function settings(db: Db): Promise<{ ef: string; seqscan: string; staged: string }> {
+  const [r] = await db.query<{ ef: string; seqscan: string; staged: string }>(
     `select current_setting('hnsw.ef_search') as ef,
-            current_setting('enable_seqscan') as seqscan`,
+            current_setting('enable_seqscan') as seqscan,
+            coalesce(current_setting('mneme.staged', true), '') as staged`,
   );
   return r;
 }
@@ -165,3 +171,45 @@ Deno.test("a create in one message whose insert fails leaves nothing, its settin
     await close();
   }
 });
+
+for (
+  const [name, open] of [["embedded", pgliteService], ["server", postgresService]] as const
+) {
+  Deno.test(`creates in one batch keep the corpus statistics exact (${name} database)`, async () => {
+    const { service, db, close } = await open({ embeddingDim: DIM });
+    try {
+      const store = storeOf(service);
+      const at = new Date();
+      const embedder = (await store.recordedEmbedder()) ??
+        { provider: "test", model: "test", dimension: DIM };
+      const made = [
+        // New terms, then the same terms again (known keys), in three project values.
+        newRow("the deploy step caches layers", unit(1), at),
+        newRow("the deploy step caches layers twice", unit(2), at, {
+          project: "a",
+          scope: "project",
+        }),
+        newRow("caches layers deploy", unit(3), at, { project: "a", scope: "project" }),
+        newRow("a sentence of other words", unit(4), at, { project: "b", scope: "project" }),
+        newRow("", unit(5), at, { project: "b", scope: "project" }), // no term at all
+        newRow("ttl words expire", unit(6), at, {
+          expiresAt: new Date(at.getTime() + 60_000),
+        }),
+      ];
+      for (const row of made) {
+        const done = await store.insertAfterNearest(row, embedder, { kind: "all" }, 5, at);
+        assert.equal(done?.memory.id, row.id);
+      }
+      await assertStatsExact(db, "creates in one batch");
+      // Through the service too, and a delete and an import after them (their triggers act).
+      const r = await service.create({ content: "the deploy step rebuilds images", project: "a" });
+      await service.import([{ content: "imported deploy words", project: "b" }]);
+      await service.delete(made[0].id);
+      await assertStatsExact(db, "a create, an import and a delete after them");
+      assert.ok(r.memory.id);
+      assert.equal((await settings(db)).staged === "on", false, "mneme.staged not left on");
+    } finally {
+      await close();
+    }
+  });
+}
