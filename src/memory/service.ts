@@ -336,6 +336,31 @@ export class SqlMemoryService implements MemoryService {
     return await backfillDense(this.#store, encoder, { log });
   }
 
+  /**
+   * Give every expanded memory its content vector (migrations/0021_content_embedding.sql):
+   * those expanded before version 21, or whose vectors a re-embedding replaced; in batches,
+   * resumable (what is left is what has none). Nothing while the stored vectors belong to
+   * another embedder (maintenance, until `memcli reembed`). Returns the number stored.
+   */
+  async backfillContentVectors(
+    log: (line: string) => void = () => {},
+    batch = 500,
+  ): Promise<number> {
+    if (!sameEmbedder(this.#stored, this.#embedder.info)) return 0;
+    let stored = 0;
+    for (;;) {
+      const rows = await this.#store.contentVectorsPending(batch);
+      if (!rows.length) break;
+      const vectors = await this.#embedInBatches(rows.map((r) => r.content));
+      stored += await this.#store.storeContentVectors(
+        rows.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
+      );
+      log(`upgrade: content vectors of ${stored} expanded memories`);
+      if (rows.length < batch) break;
+    }
+    return stored;
+  }
+
   /** The dense vectors of `texts` (all null without a separate dense leg). */
   async #denseOf(texts: string[]): Promise<(Float32Array | null)[]> {
     const encoder = await this.#denseEncoder();
@@ -354,15 +379,19 @@ export class SqlMemoryService implements MemoryService {
       CONTRADICTION_CANDIDATES,
       now,
       v.supersedes ?? undefined,
+      await this.#store.mayHaveExpansions(),
     );
     return await this.#contradictionsAmong(near, embedding);
   }
 
   /**
    * The nearest memories `near` within the contradiction threshold of `embedding`, most similar
-   * first. An expanded memory's stored embedding is that of its content and phrases: it is
-   * compared on an embedding of its content alone (those memories' contents embedded in one
-   * call), as the threshold was set for; no query more while no memory has an expansion.
+   * first. An expanded memory's stored embedding is that of its content and phrases: the store
+   * found and scored it by its content vector (migrations/0021_content_embedding.sql), as the
+   * threshold was set for. One expanded before that version and not yet given its content
+   * vector (the start-up backfill, src/memory/upgrade.ts) is compared here on an embedding of
+   * its content (those memories' contents embedded in one call); no query more while no memory
+   * has an expansion.
    */
   async #contradictionsAmong(
     near: { memory: Memory; similarity: number }[],
@@ -370,8 +399,8 @@ export class SqlMemoryService implements MemoryService {
   ): Promise<Contradiction[]> {
     let scored = near;
     if (near.length && await this.#store.mayHaveExpansions()) {
-      const expanded = await this.#store.expansionsOf(near.map((n) => n.memory.id));
-      const plain = near.filter((n) => expanded.has(n.memory.id));
+      const missing = await this.#store.withoutContentVector(near.map((n) => n.memory.id));
+      const plain = near.filter((n) => missing.has(n.memory.id));
       if (plain.length) {
         const vectors = await this.#embed(plain.map((n) => n.memory.content));
         const q = Float32Array.from(embedding);
@@ -462,6 +491,7 @@ export class SqlMemoryService implements MemoryService {
       hierarchyOf(v.scope, v.project),
       CONTRADICTION_CANDIDATES,
       now,
+      await this.#store.mayHaveExpansions(),
     );
     if (!done) return null;
     this.#store.invalidateStats();

@@ -61,6 +61,8 @@ export interface ExpansionWrite {
 
 /**
  * Write expansions with their embedding, dense vector and postings in one transaction, each
+ * keeping the memory's embedding before it (its content's) as `content_embedding`
+ * (migrations/0021_content_embedding.sql), each
  * only while the memory still has the content the model read and has no expansion yet (an
  * update meanwhile cleared it and re-queued the memory). Returns the ids written.
  */
@@ -77,7 +79,7 @@ export function storeExpansions(db: Db, items: ExpansionWrite[]): Promise<string
     }));
     const rows = await tx.query<{ id: string }>(
       `update memories m set expansion = x.x, expansion_model = x.model,
-              embedding = x.e::vector, dense = x.d::vector, term_count = x.len
+              content_embedding = m.embedding::vector, embedding = x.e::vector, dense = x.d::vector, term_count = x.len
               ${running ? ", embedding_next = null" : ""}
          from jsonb_to_recordset($1::text::jsonb)
               as x(id uuid, c text, x text, model text, e text, d text, len int)
@@ -116,6 +118,54 @@ export async function expansionsOf(db: Db, ids: readonly string[]): Promise<Map<
     [ids],
   );
   return new Map(rows.map((r) => [r.id, r.expansion]));
+}
+
+/** Of `ids`, the memories with an expansion but no content vector yet (expanded before 0021). */
+export async function withoutContentVector(
+  db: Db,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.query<{ id: string }>(
+    `select id::text as id from memories
+      where id = any($1::uuid[]) and expansion is not null and content_embedding is null`,
+    [ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Up to `limit` expanded memories without a content vector (expanded before version 21, or
+ * whose vectors a re-embedding replaced): the start-up backfill's batch (src/memory/upgrade.ts).
+ */
+export function contentVectorsPending(
+  db: Db,
+  limit: number,
+): Promise<{ id: string; content: string }[]> {
+  return db.query<{ id: string; content: string }>(
+    `select id::text as id, content from memories
+      where expansion is not null and content_embedding is null order by id limit $1`,
+    [limit],
+  );
+}
+
+/**
+ * Store the content vectors of expanded memories, each only while the memory is still
+ * expanded and has the content embedded; the number stored.
+ */
+export async function storeContentVectors(
+  db: Db,
+  items: { id: string; content: string; embedding: number[] }[],
+): Promise<number> {
+  if (!items.length) return 0;
+  const rows = await db.query<{ id: string }>(
+    `update memories m set content_embedding = x.e::vector
+       from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, e text)
+      where m.id = x.id and m.content = x.c and m.expansion is not null
+      returning m.id::text as id`,
+    [JSON.stringify(items.map((i) => ({ id: i.id, c: i.content, e: vectorLiteral(i.embedding) })))],
+  );
+  return rows.length;
 }
 
 /** Memories expanded, and memories waiting (current, not superseded, without one). */

@@ -90,6 +90,49 @@ export function nearestStatement(
   ];
 }
 
+/**
+ * The `k` memories nearest to `vector` by their content, for the contradiction check once some
+ * memory has an expansion: a memory with a content vector (`content_embedding`, kept beside the
+ * embedding of its content and phrases: migrations/0021_content_embedding.sql) is compared on
+ * it, any other on its embedding. Two legs: the `k` nearest by the stored embedding
+ * ({@link nearestStatement}'s, through the HNSW index or exactly), and the `k` nearest among the
+ * memories of the scope with a content vector, read exactly (the btree on (scope, project), no
+ * vector index); `similarity` is the cosine of the content vector where there is one. A memory
+ * expanded without a content vector yet (before the start-up backfill) is found and scored by
+ * its stored embedding: the service embeds its content itself.
+ */
+export function nearestContentStatement(
+  vector: ArrayLike<number>,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  exact: boolean,
+  excludeId?: string,
+): [string, unknown[]] {
+  const p = new Params();
+  const v = p.add(vectorLiteral(vector));
+  const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}` +
+    (excludeId ? ` and m.id <> ${p.add(excludeId)}` : "");
+  const byStored = `m.embedding <=> ${v}::vector`;
+  const byContent = `m.content_embedding <=> ${v}::vector`;
+  const limit = p.add(k);
+  return [
+    `with stored as (
+       select m.id from memories m where ${scopeClause(scope, p, exact)} and ${live}
+        order by ${exact ? `(${byStored}) + 0` : byStored} limit ${limit}
+     ), content as (
+       select m.id from memories m
+        where ${scopeClause(scope, p, true)} and ${live} and m.content_embedding is not null
+        order by (${byContent}) + 0 limit ${limit}
+     )
+     select ${COLUMNS}, 1 - coalesce(${byContent}, ${byStored}) as similarity
+       from memories m
+      where m.id in (select id from stored union select id from content)
+      order by similarity desc limit ${limit}`,
+    p.values,
+  ];
+}
+
 /** Whether the nearest neighbours within `scope` are read exactly ({@link exactScope}). */
 export async function exact(db: Db, cache: CorpusCache, scope: ScopeFilter): Promise<boolean> {
   if (scope.kind === "all") return false;
@@ -122,7 +165,8 @@ export const CONTRADICTION_SETTINGS = `select set_config('enable_seqscan', 'off'
  * The `k` nearest current, not superseded memories by cosine distance, for the contradiction
  * check: the HNSW walk at {@link CONTRADICTION_EF_SEARCH} ({@link CONTRADICTION_SETTINGS}). A
  * search's nearest neighbours ({@link candidates} without a lexical side) keep the
- * connection's breadth.
+ * connection's breadth. With `byContent` (once some memory has an expansion), the memories are
+ * compared on their contents' vectors ({@link nearestContentStatement}).
  */
 export async function nearest(
   db: Db,
@@ -132,8 +176,9 @@ export async function nearest(
   k: number,
   now: Date,
   excludeId?: string,
+  byContent = false,
 ): Promise<Scored[]> {
-  const [text, params] = nearestStatement(
+  const [text, params] = (byContent ? nearestContentStatement : nearestStatement)(
     vector,
     scope,
     k,

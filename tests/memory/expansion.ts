@@ -8,6 +8,8 @@ import { ollamaCall } from "../../src/capture/model.ts";
 import { type ExpansionCall, ExpansionWorker } from "../../src/memory/expansion.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
+import { selectEmbedder } from "../../src/embed/select.ts";
+import { testConfig } from "../helpers.ts";
 import { replayExpansions } from "../fakes/expansions.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 
@@ -160,5 +162,99 @@ export async function oneWorkerAtATime(a: SqlMemoryService, b: SqlMemoryService)
     await wa.close();
     await wb.close();
     await ol.close();
+  }
+}
+
+/**
+ * The contradiction check compares content with content (migrations/0021_content_embedding.sql):
+ * five expanded memories about other things whose phrases restate a new memory nearly word for
+ * word, and the memory it really contradicts, expanded with phrases about other things. By the
+ * stored vectors (content and phrases) the five are the new memory's nearest and the real one
+ * is not among the five read; by their contents the five are unrelated and the real one is a
+ * contradiction. Then the same with the content vectors cleared (memories expanded before
+ * version 21): the start-up backfill gives them back.
+ */
+export async function contentWithContent(service: SqlMemoryService): Promise<void> {
+  const NEW = "Use npm, not pnpm, for installing packages in this repo";
+  const REAL = "Use pnpm, not npm, for installing packages in this repo";
+  const decoys = [
+    "Deploys go out on Tuesdays after the standup",
+    "The staging database is reset every night at 3am",
+    "Feature flags live in config/flags.yml",
+    "Screenshots in bug reports go to the shared drive",
+    "The on-call rotation changes every Monday",
+  ];
+  const phrases = new Map<string, string[]>([
+    ...decoys.map((d): [string, string[]] => [d, [
+      "use npm not pnpm for installing packages in this repo",
+      "npm not pnpm for installing packages",
+      "installing packages in this repo with npm",
+      "use npm for installing packages not pnpm",
+      "which tool for installing packages in this repo",
+    ]]),
+    [REAL, [
+      "which lockfile format do we commit",
+      "workspace hoisting of dependencies",
+      "speeding up continuous integration caches",
+      "disk space of node_modules folders",
+      "monorepo tooling choice",
+      "corepack enable before the first checkout",
+      "frozen lockfile on the build server",
+      "symlinked dependency layout",
+    ]],
+  ]);
+  const call: ExpansionCall = (_system, user) => {
+    const memories = JSON.parse(user).memories as { id: string; content: string }[];
+    return Promise.resolve({
+      text: JSON.stringify({
+        expansions: memories.map((m) => ({ id: m.id, phrases: phrases.get(m.content) ?? [] })),
+      }),
+      inputTokens: 10,
+      outputTokens: 10,
+    });
+  };
+  const w = worker(service, call);
+  try {
+    const real = await service.create({ content: REAL, project: "npmtest" });
+    const ids = new Set<string>();
+    for (const d of decoys) {
+      ids.add((await service.create({ content: d, project: "npmtest" })).memory.id);
+    }
+    await w.run();
+    assert.equal((await service.stats()).expansion?.expanded, 6);
+    const store = storeOf(service);
+    // The stored vectors, as 0.21's check read them: the five decoys are the nearest five.
+    const [q] = await (await selectEmbedder(testConfig(), service.storedEmbedder)).embed([NEW]);
+    const byStored = await store.nearest(q, { kind: "project", project: "npmtest" }, 5, new Date());
+    assert.ok(
+      byStored.every((n) => ids.has(n.memory.id)),
+      `the decoys crowd the real one out of the stored vectors' five: ${
+        byStored.map((n) => `${n.memory.content} ${n.similarity.toFixed(3)}`).join("; ")
+      }`,
+    );
+    const check = async (what: string) => {
+      const input = { content: NEW, project: "npmtest" };
+      const found = await service.contradictions(input);
+      assert.deepEqual(found.map((c) => c.memory.id), [real.memory.id], what);
+      assert.ok(found[0].similarity > 0.9, `${what}: ${found[0].similarity}`);
+    };
+    await check("content vectors written with the expansions");
+    const created = await service.create({ content: NEW, project: "npmtest" });
+    assert.deepEqual(created.contradictions?.map((c) => c.memory.id), [real.memory.id], "create");
+    await service.delete(created.memory.id);
+    // Expanded before version 21: no content vector; the start-up backfill gives them back.
+    await store.db.query("update memories set content_embedding = null");
+    assert.equal((await store.contentVectorsPending(100)).length, 6);
+    assert.equal(await service.backfillContentVectors(), 6);
+    assert.equal((await store.contentVectorsPending(100)).length, 0);
+    await check("content vectors from the backfill");
+    // An update clears the expansion and the content vector with it.
+    await service.update(real.memory.id, { content: `${REAL} (since March)` });
+    const [row] = await store.db.query<{ n: number }>(
+      "select count(*)::int as n from memories where content_embedding is not null",
+    );
+    assert.equal(row.n, 5);
+  } finally {
+    await w.close();
   }
 }

@@ -28,6 +28,7 @@ import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { replayExpansions } from "../fakes/expansions.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import {
+  contentWithContent,
   expandedOnce,
   LINT,
   MEMORIES,
@@ -424,6 +425,15 @@ Deno.test("expansion: a contradiction with an expanded memory is still warned of
     assert.ok(replaced.contradictions?.some((c) => c.memory.id === old.memory.id));
   } finally {
     await w.close();
+    await s.close();
+  }
+});
+
+Deno.test("expansion: the contradiction check compares content with content (PGlite)", async () => {
+  const s = await pgliteService({ expansion: true });
+  try {
+    await contentWithContent(s.service);
+  } finally {
     await s.close();
   }
 });

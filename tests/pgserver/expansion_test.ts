@@ -5,7 +5,7 @@
  */
 import { openMemoryService } from "../../src/memory/open.ts";
 import { testConfig } from "../helpers.ts";
-import { expandedOnce, oneWorkerAtATime } from "../memory/expansion.ts";
+import { contentWithContent, expandedOnce, oneWorkerAtATime } from "../memory/expansion.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
 
 serverTest("expansion on server Postgres: found after the expansion", async (pg) => {
@@ -33,6 +33,20 @@ serverTest(
     } finally {
       await a.close();
       await b.close();
+      await d.drop();
+    }
+  },
+);
+
+serverTest(
+  "expansion on server Postgres: the contradiction check compares content with content",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const service = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
+    try {
+      await contentWithContent(service);
+    } finally {
+      await service.close();
       await d.drop();
     }
   },

@@ -75,8 +75,9 @@ Deno.test("versions and names come from the file names", () => {
     18,
     19,
     20,
+    21,
   ]);
-  assert.equal(plan.versioned.at(-1)?.name, "0020_expansion_lease");
+  assert.equal(plan.versioned.at(-1)?.name, "0021_content_embedding");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),
