@@ -258,3 +258,95 @@ export async function contentWithContent(service: SqlMemoryService): Promise<voi
     await w.close();
   }
 }
+
+/**
+ * The lease renewed while a batch runs (a heartbeat): with a lease of 300 ms and a model that
+ * takes 1.5 s a call, the second worker (`b`, another daemon's) finds it held throughout and
+ * asks the model nothing; each memory is sent once. Then a lease taken from under a worker in
+ * its call (as when its daemon stalled past it and another took it): the call is aborted,
+ * nothing is written, the worker says it waits for the lease, and expands once given it back.
+ */
+export async function leaseHeldThroughSlowCalls(
+  a: SqlMemoryService,
+  b: SqlMemoryService,
+): Promise<void> {
+  const replay = replayExpansions(PHRASES);
+  const ol = startFakeOllama({ "llama3.2": 0 }, {
+    chat: (body) => replay.answer(body),
+    chatDelayMs: 1500,
+  });
+  const call = ollamaCall({ baseUrl: ol.url, model: "llama3.2" });
+  let callsA = 0;
+  let callsB = 0;
+  const make = (service: SqlMemoryService, count: () => void) => {
+    const w: ExpansionWorker = new ExpansionWorker({
+      target: service.expansionTarget(() => w.report()),
+      call: (...args) => {
+        count();
+        return call(...args);
+      },
+      model: "ollama/llama3.2",
+      dailyTokens: 1_000_000,
+      backoffMs: { first: 60_000, max: 60_000 },
+      afterWriteMs: 60_000,
+      timeoutMs: 10_000,
+      leaseMs: 300,
+    });
+    return w;
+  };
+  const wa = make(a, () => callsA++);
+  const wb = make(b, () => callsB++);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  try {
+    // Nine memories (two calls, of five and four); the tenth is for the lease lost below.
+    const create = (m: { content: string; type: string }) =>
+      a.create({ content: m.content, type: m.type as "fact", scope: "project", project: "rails" });
+    for (const m of MEMORIES.slice(0, 9)) await create(m);
+    const runA = wa.run();
+    // b tries during each of a's calls, twice the lease's length after the call started.
+    for (const n of [1, 2]) {
+      while (callsA < n) await sleep(20);
+      await sleep(600);
+      await wb.run();
+      assert.equal(wb.report().waiting_for, "lease", `b refused the lease (call ${n})`);
+    }
+    await runA;
+    assert.equal(callsB, 0, "b asked the model nothing");
+    assert.equal(callsA, 2);
+    const sent = replay.seen.flatMap((u) =>
+      (JSON.parse(u) as { memories: { content: string }[] }).memories.map((m) => m.content)
+    );
+    assert.equal(sent.length, 9, "each memory sent once");
+    assert.equal(new Set(sent).size, 9);
+    let x = (await b.stats()).expansion;
+    assert.deepEqual({ expanded: x?.expanded, waiting: x?.waiting }, { expanded: 9, waiting: 0 });
+
+    // The lease taken from under a in its call: the call aborted, nothing written.
+    const store = storeOf(a);
+    await create(MEMORIES[9]);
+    const chats = () => ol.requests.filter((r) => r.path === "/api/chat").length;
+    const before = chats();
+    const lost = wa.run();
+    await sleep(200);
+    await store.db.query(
+      "update expansion_lease set holder = 'another-daemon', until = clock_timestamp() + interval '1 hour'",
+    );
+    const t0 = Date.now();
+    await lost;
+    assert.ok(Date.now() - t0 < 1200, "the call was aborted, not waited for");
+    assert.equal(wa.report().waiting_for, "lease");
+    assert.equal(chats(), before + 1, "one call, aborted");
+    x = (await a.stats()).expansion;
+    assert.deepEqual({ expanded: x?.expanded, waiting: x?.waiting }, { expanded: 9, waiting: 1 });
+    // Given back: a expands it.
+    await store.releaseExpansionLease("another-daemon");
+    await wa.run();
+    assert.equal(wa.report().waiting_for, undefined);
+    x = (await a.stats()).expansion;
+    assert.deepEqual({ expanded: x?.expanded, waiting: x?.waiting }, { expanded: 10, waiting: 0 });
+  } finally {
+    await wa.close();
+    await wb.close();
+    await ol.close();
+  }
+}

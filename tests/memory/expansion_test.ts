@@ -30,6 +30,7 @@ import { startFakeOllama } from "../fakes/ollama.ts";
 import {
   contentWithContent,
   expandedOnce,
+  leaseHeldThroughSlowCalls,
   LINT,
   MEMORIES,
   oneWorkerAtATime,
@@ -56,6 +57,15 @@ Deno.test("expansion: one worker at a time per database (the lease), PGlite", as
   const s = await pgliteService({ expansion: true });
   try {
     await oneWorkerAtATime(s.service, s.service);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("expansion: the lease is renewed while a slow call runs, and a lost one stops the batch", async () => {
+  const s = await pgliteService({ expansion: true });
+  try {
+    await leaseHeldThroughSlowCalls(s.service, s.service);
   } finally {
     await s.close();
   }
