@@ -35,6 +35,7 @@ import type {
   CreateResult,
   DeleteFilter,
   EmbedderInfo,
+  ExpansionInfo,
   ExportOptions,
   ExportRecord,
   Health,
@@ -56,6 +57,7 @@ import {
   type NewMemory,
   validateCreate,
   validateDeleteFilter,
+  validateExpansionSelection,
   validateId,
   validateImport,
   validateList,
@@ -659,6 +661,70 @@ export class SqlMemoryService implements MemoryService {
       release: (holder) => this.#store.releaseExpansionLease(holder),
       assertWritable: () => this.#assertVectorsUsable(),
     };
+  }
+
+  /** Memory `id`'s expansion: its phrases and state (`memcli expansion show`); 404 when absent. */
+  async expansionOf(id: string): Promise<ExpansionInfo> {
+    const key = validateId(id);
+    const now = this.#now();
+    const r = await this.#store.expansionRow(key, now);
+    if (!r) throw notFound(key);
+    const phrases = r.expansion ? r.expansion.split("; ").filter((x) => x) : [];
+    const state = r.expansion
+      ? "expanded"
+      : r.cleared_at
+      ? "cleared"
+      : r.waiting
+      ? "waiting"
+      : "none";
+    return { id: key, state, phrases, model: r.model, cleared_at: r.cleared_at };
+  }
+
+  /**
+   * Remove expansions (`memcli expansion clear`): of one memory (`{id}`; one without an
+   * expansion is kept from getting one) or of every expanded memory (`{all: true}`). Each is
+   * re-encoded from its content alone (embedding, dense vector, postings: searched by its
+   * content only, as before its expansion) and is not expanded again until
+   * {@link redoExpansions}. Returns the number of expansions removed, and for `{id}` whether
+   * the memory is now kept from expansion.
+   */
+  async clearExpansions(input: unknown): Promise<{ cleared: number }> {
+    const sel = validateExpansionSelection(input);
+    const now = this.#now();
+    if ("id" in sel) await this.get(sel.id);
+    await this.#assertVectorsUsable();
+    let cleared = 0;
+    for (;;) {
+      const rows = await this.#store.expandedMemories(500, "id" in sel ? sel.id : undefined);
+      if (!rows.length) break;
+      const texts = rows.map((r) => r.content);
+      const [embeddings, dense] = await Promise.all([
+        this.#embedInBatches(texts),
+        this.#denseOf(texts),
+      ]);
+      const done = await this.#store.clearExpansions(
+        rows.map((r, i) => ({ ...r, embedding: embeddings[i], dense: dense[i] })),
+        now,
+      );
+      cleared += done.length;
+      if (rows.length < 500) break;
+    }
+    if ("id" in sel && !cleared) await this.#store.keepFromExpansion(sel.id, now);
+    if (cleared) this.#store.invalidateStats();
+    return { cleared };
+  }
+
+  /**
+   * Let the worker expand again memories whose expansion was removed (`memcli expansion
+   * redo`): `{id}` or `{all: true}`. Returns how many were given back; the worker (with
+   * `MEMORY_EXPANSION=on`) takes them at its next run, soon after.
+   */
+  async redoExpansions(input: unknown): Promise<{ requeued: number }> {
+    const sel = validateExpansionSelection(input);
+    if ("id" in sel) await this.get(sel.id);
+    const requeued = await this.#store.redoExpansions("id" in sel ? sel.id : null);
+    if (requeued) this.#written();
+    return { requeued };
   }
 
   async stats(): Promise<Stats> {

@@ -468,6 +468,31 @@ export class Store {
     return expansion.storeContentVectors(this.db, items);
   }
 
+  /** Memory `id`'s expansion, for `memcli expansion show` (expansion.ts). */
+  expansionRow(id: string, now: Date): Promise<expansion.ExpansionRow | null> {
+    return expansion.expansionRow(this.db, id, now);
+  }
+
+  /** Up to `limit` expanded memories, or `id` alone (expansion.ts). */
+  expandedMemories(limit: number, id?: string): Promise<{ id: string; content: string }[]> {
+    return expansion.expandedMemories(this.db, limit, id);
+  }
+
+  /** Remove expansions, the index re-encoded from the contents (expansion.ts). */
+  clearExpansions(items: expansion.ExpansionClear[], now: Date): Promise<string[]> {
+    return expansion.clearExpansions(this.db, items, now);
+  }
+
+  /** Keep a memory without an expansion from being expanded (expansion.ts). */
+  keepFromExpansion(id: string, now: Date): Promise<boolean> {
+    return expansion.keepFromExpansion(this.db, id, now);
+  }
+
+  /** Let the worker expand again memories whose expansion was removed (expansion.ts). */
+  redoExpansions(id: string | null): Promise<number> {
+    return expansion.redoExpansions(this.db, id);
+  }
+
   /** The expansions of search candidates (expansion.ts). */
   expansionsOf(ids: readonly string[]): Promise<Map<string, string>> {
     return expansion.expansionsOf(this.db, ids);

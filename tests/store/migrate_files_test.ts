@@ -76,8 +76,9 @@ Deno.test("versions and names come from the file names", () => {
     19,
     20,
     21,
+    22,
   ]);
-  assert.equal(plan.versioned.at(-1)?.name, "0021_content_embedding");
+  assert.equal(plan.versioned.at(-1)?.name, "0022_expansion_cleared");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),
