@@ -823,8 +823,12 @@ export class SqlMemoryService implements MemoryService {
   }
 
   /** One step of a re-embedding run ({@link Reembedder.reembed}). */
-  reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
-    return this.#reembedder.reembed(options);
+  async reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
+    const p = await this.#reembedder.reembed(options);
+    // The run's end cleared the expanded memories' content vectors (the old embedder's): they
+    // are embedded again now, with the new one (as at start: src/memory/upgrade.ts).
+    if (p.finished) await this.backfillContentVectors();
+    return p;
   }
 
   /** One step of converting the stored vectors ({@link Reembedder.convertVectors}). */

@@ -215,6 +215,21 @@ export async function contentWithContent(service: SqlMemoryService): Promise<voi
   };
   const w = worker(service, call);
   try {
+    // Other projects' memories, so that this project's nearest are read exactly (a small share
+    // of all: src/store/search.ts exactScope); the whole store is checked below, through the
+    // HNSW index.
+    const others = await service.import(
+      Array.from({ length: 60 }, (_, i) => ({
+        content: `Service ${i} of the billing platform logs to the ${i % 7} cluster`,
+        scope: "project" as const,
+        project: "other",
+      })),
+    );
+    assert.equal(others.imported, 60);
+    // Kept from expansion (as `memcli expansion clear` keeps them): the model is not asked.
+    await storeOf(service).db.query(
+      "update memories set expansion_cleared_at = now() where project = 'other'",
+    );
     const real = await service.create({ content: REAL, project: "npmtest" });
     const ids = new Set<string>();
     for (const d of decoys) {
@@ -237,6 +252,12 @@ export async function contentWithContent(service: SqlMemoryService): Promise<voi
       const found = await service.contradictions(input);
       assert.deepEqual(found.map((c) => c.memory.id), [real.memory.id], what);
       assert.ok(found[0].similarity > 0.9, `${what}: ${found[0].similarity}`);
+      // Every memory (a scope too large to read exactly): the stored vectors' nearest, more of
+      // them, re-scored on their contents.
+      const all = await store.nearest(q, { kind: "all" }, 5, new Date(), undefined, true);
+      assert.equal(all[0].memory.id, real.memory.id, `${what}, every memory`);
+      assert.ok(all[0].similarity > 0.9);
+      assert.ok(all.slice(1).every((n) => n.similarity < 0.75), `${what}: decoys by content`);
     };
     await check("content vectors written with the expansions");
     const created = await service.create({ content: NEW, project: "npmtest" });
@@ -248,6 +269,10 @@ export async function contentWithContent(service: SqlMemoryService): Promise<voi
     assert.equal(await service.backfillContentVectors(), 6);
     assert.equal((await store.contentVectorsPending(100)).length, 0);
     await check("content vectors from the backfill");
+    // A re-embedding run clears them at its end (the old embedder's) and embeds them again.
+    for (let i = 0; i < 20 && !(await service.reembed({ batchSize: 100 })).finished; i++);
+    assert.equal((await store.contentVectorsPending(100)).length, 0, "after a re-embedding");
+    await check("content vectors after a re-embedding");
     // An update clears the expansion and the content vector with it.
     await service.update(real.memory.id, { content: `${REAL} (since March)` });
     const [row] = await store.db.query<{ n: number }>(
