@@ -17,7 +17,7 @@ import {
   targetProblem,
 } from "../common/body.ts";
 import { badRequest, MemoryError } from "../domain/errors.ts";
-import type { MemoryService } from "../memory/types.ts";
+import type { ExpansionAdmin, MemoryService } from "../memory/types.ts";
 import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 import { type CaptureQueue, captureRoute } from "../capture/route.ts";
@@ -51,6 +51,12 @@ export interface AdminOptions {
   transcriptsDir?: string;
   /** Capture's proposals: `/api/inbox` is served when given. */
   inbox?: InboxApi;
+  /**
+   * Memories' expansions (`MEMORY_EXPANSION`): `GET /api/memories/:id/expansion` and `POST
+   * /api/expansions/clear|redo` are served when given (the admin daemon gives its service,
+   * whatever the setting: expansions written earlier can be shown and removed).
+   */
+  expansions?: ExpansionAdmin;
 }
 
 /** Content-Security-Policy of every response: own scripts and styles only, no inline code. */
@@ -306,6 +312,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
     ["/maintenance/backup", "POST"],
   ];
   for (const [path, allow] of methods) notAllowed(path, allow);
+  if (opts.expansions) expansionRoutes(api, opts.expansions, limit, notAllowed);
   api.get("/memories/:id", async (c) => c.json(await service.get(c.req.param("id"))));
   api.put("/memories/:id", limit, async (c) => {
     return c.json(await service.update(c.req.param("id"), (await jsonBody(c)) as never));
@@ -440,6 +447,36 @@ function memoryRoutes(api: Hono, service: MemoryService, limit: MiddlewareHandle
     limitBody(IMPORT_BODY_LIMIT),
     async (c) => c.json(await service.import((await jsonBody(c)) as never)),
   );
+}
+
+/**
+ * The expansions' routes: a memory's phrases, and their removal and redoing, one memory
+ * (`{"id"}`) or all (`{"all": true}`), validated like the others (errors name the field).
+ */
+function expansionRoutes(
+  api: Hono,
+  x: ExpansionAdmin,
+  limit: MiddlewareHandler,
+  notAllowed: (path: string, allow: string) => unknown,
+): void {
+  const noQuery = (c: Context) => {
+    if (new URL(c.req.url).search !== "") throw badRequest("query", "is not allowed here");
+  };
+  api.get("/memories/:id/expansion", async (c) => {
+    noQuery(c);
+    return c.json(await x.expansionOf(c.req.param("id")));
+  });
+  notAllowed("/memories/:id/expansion", "GET");
+  api.post("/expansions/clear", limit, async (c) => {
+    noQuery(c);
+    return c.json(await x.clearExpansions(await jsonBody(c)));
+  });
+  notAllowed("/expansions/clear", "POST");
+  api.post("/expansions/redo", limit, async (c) => {
+    noQuery(c);
+    return c.json(await x.redoExpansions(await jsonBody(c)));
+  });
+  notAllowed("/expansions/redo", "POST");
 }
 
 /** The maintenance routes: backup (the embedded database) and re-embedding steps. */

@@ -215,6 +215,7 @@ export async function startAdminServer(
     capture: capture.queue,
     transcriptsDir,
     inbox,
+    expansions: service,
   });
   // Once quiet after requests, V8 gives back the garbage they left (src/common/gc.ts).
   const idle = new IdleCollector();

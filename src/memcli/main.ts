@@ -39,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   update: async () => (await import("./commands/manage.ts")).update,
   replace: async () => (await import("./commands/manage.ts")).replace,
   forget: async () => (await import("./commands/manage.ts")).forget,
+  expansion: async () => (await import("./commands/expansion.ts")).expansion,
   version: async () => (await import("./commands/version.ts")).version,
 };
 

@@ -37,6 +37,7 @@ Memories (add, search and list work in the repository's project; --global opts o
   export       write all memories as JSON
   import       load memories from a JSON file (re-embedded with the current provider)
   reembed      re-embed every memory with the configured embedder (resumable)
+  expansion    show or remove the search phrases a model wrote for memories (show|clear|redo)
   backup       copy the embedded database to a file while the daemon runs
 
 Other:
@@ -359,6 +360,23 @@ Flags:
   --tag TAG        only memories with this tag (among the 1000 newest)
   --limit N        1..1000 (default 50)
   --json           the memories as JSON
+  -h, --help       show this help
+`,
+  expansion: `Usage: memcli expansion show ID [--json]
+       memcli expansion clear ID | --all [--json]
+       memcli expansion redo ID | --all [--json]
+
+With MEMORY_EXPANSION=on the admin daemon asks a model for short phrases that say each memory
+in other words, so that search finds it by meaning (docs/recall.md). show prints a memory's
+phrases, the model that wrote them and its state (expanded, waiting, cleared). clear removes the
+phrases of one memory, or of every memory (--all): the memory is searched by its content only,
+as before it was expanded, and the worker does not expand it again (a memory not yet expanded
+is kept from it). redo lets the worker expand again one cleared memory, or all (--all). ID is
+the full id or a unique prefix (6 or more hex digits).
+
+Flags:
+  --all            clear, redo: every memory
+  --json           JSON output
   -h, --help       show this help
 `,
   get: `Usage: memcli get ID [--json]

@@ -201,11 +201,17 @@ export interface ExpansionWorkerOptions {
   timeoutMs?: number;
   backoffMs?: { first: number; max: number };
   afterWriteMs?: number;
+  /**
+   * How long the lease lasts from each renewal (ms; default three times `timeoutMs`). It is
+   * renewed at the top of each batch and, while a batch runs, every third of it (a heartbeat).
+   */
+  leaseMs?: number;
 }
 
 /** The background worker: one run at a time, started after start and after writes. */
 export class ExpansionWorker {
-  readonly #o: Required<Omit<ExpansionWorkerOptions, "log" | "now">>;
+  readonly #o: Required<Omit<ExpansionWorkerOptions, "log" | "now" | "leaseMs">>;
+  readonly #leaseFor: number | undefined;
   readonly #log: (line: string) => void;
   readonly #now: () => number;
   /** Memories whose answer was dropped: not asked again by this process. */
@@ -234,17 +240,60 @@ export class ExpansionWorker {
       backoffMs: EXPANSION_BACKOFF_MS,
       afterWriteMs: EXPANSION_AFTER_WRITE_MS,
       ...o,
-    } as Required<Omit<ExpansionWorkerOptions, "log" | "now">>;
+    } as Required<Omit<ExpansionWorkerOptions, "log" | "now" | "leaseMs">>;
+    this.#leaseFor = o.leaseMs;
     this.#log = o.log ?? (() => {});
     this.#now = o.now ?? Date.now;
   }
 
   /**
-   * How long the lease lasts from each batch: three times a call's time-out, so that a batch
-   * (one call, then the write) never outlives it, and a dead daemon's runs out in minutes.
+   * How long the lease lasts from each renewal: three times a call's time-out by default, so
+   * that a dead daemon's runs out in minutes. A batch may outlive it (a slow embedder after
+   * the call, a process stalled): the heartbeat ({@link #heartbeat}) renews it meanwhile.
    */
   #leaseMs(): number {
-    return 3 * this.#o.timeoutMs;
+    return this.#leaseFor ?? 3 * this.#o.timeoutMs;
+  }
+
+  /**
+   * Renew the lease every third of its length while a batch runs; when a renewal is refused
+   * (the lease ran out and another daemon's worker took it: this process stalled, or could not
+   * reach the database for that long), `lost` turns true and `onLost` runs (the call in
+   * progress is aborted). A renewal that fails (the database unreachable) is tried again at
+   * the next beat: the lease runs until it is refused.
+   */
+  #heartbeat(onLost: () => void): { stop(): void; readonly lost: boolean } {
+    let lost = false;
+    let pending = false;
+    const lease = this.#o.target.lease;
+    const timer = lease
+      ? setInterval(() => {
+        if (pending || lost || this.#closed) return;
+        pending = true;
+        lease(this.#holder, this.#leaseMs()).then((ok) => {
+          if (ok || lost) return;
+          lost = true;
+          this.#leased = false;
+          onLost();
+        }, () => {}).finally(() => pending = false);
+      }, Math.max(1, Math.round(this.#leaseMs() / 3)))
+      : undefined;
+    return {
+      stop: () => clearInterval(timer),
+      get lost() {
+        return lost;
+      },
+    };
+  }
+
+  /** The lease was lost during a batch: nothing more is done; the worker waits for it again. */
+  #leaseLost(): void {
+    this.#log(
+      "expansion: the lease ran out during a call and another daemon's worker took it; " +
+        "this one stops (nothing written) and waits for it",
+    );
+    this.#waitingFor = "lease";
+    this.#schedule(Math.round(this.#leaseMs() / 3));
   }
 
   #today(): string {
@@ -371,74 +420,106 @@ export class ExpansionWorker {
       // Vectors of another embedder: nothing could be written, so no call is made (a failure,
       // backed off, until the re-embedding is done).
       await this.#o.target.assertWritable?.();
-      let answer: ExpansionAnswer;
-      // Aborted after the time-out (or at close); raced against both too, for a client that
-      // ignores the signal (the subscription's): close() returns at once.
+      // Aborted after the time-out, at close, or when the lease is lost; raced against them
+      // too, for a client that ignores the signal (the subscription's): close() returns at once.
       const ac = new AbortController();
-      const onClose = () => ac.abort();
-      this.#abort.signal.addEventListener("abort", onClose);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timedOut = false;
+      const beat = this.#heartbeat(() => ac.abort());
       try {
-        answer = await Promise.race([
-          this.#o.call(EXPANSION_PROMPT, text, maxOutput, ac.signal),
-          new Promise<never>((_, reject) => {
-            if (ac.signal.aborted) reject(new Error("closed"));
-            ac.signal.addEventListener("abort", () => reject(new Error("closed")), {
-              once: true,
-            });
-          }),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              timedOut = true;
-              ac.abort();
-              reject(new Error(`no answer within ${this.#o.timeoutMs / 1000} s`));
-            }, this.#o.timeoutMs);
-          }),
-        ]);
-      } catch (err) {
-        if (this.#closed) return;
-        this.#fail(
-          `expansion: the model call failed: ${
-            timedOut ? `no answer within ${this.#o.timeoutMs / 1000} s` : describeError(err)
-          }`,
-        );
-        return;
+        if (!await this.#batch(batch, text, ids, maxOutput, day, ac, beat)) return;
       } finally {
-        clearTimeout(timer);
-        this.#abort.signal.removeEventListener("abort", onClose);
+        beat.stop();
       }
-      this.#calls++;
-      this.#backoff = 0;
-      this.#waitingFor = undefined;
-      this.#lastError = undefined;
-      const used = answer.inputTokens + answer.outputTokens;
-      this.#tokensToday += used;
-      await this.#o.target.chargeExpansionTokens(day, used);
-      const { phrases, dropped } = await parseExpansions(answer.text, ids);
-      const writes = [];
-      for (const [i, m] of batch.entries()) {
-        const p = phrases.get(ids[i]);
-        if (p) {
-          writes.push({
-            id: m.id,
-            content: m.content,
-            expansion: p.join("; "),
-            model: this.#o.model,
-          });
-        } else this.#skip.add(m.id);
-      }
-      if (dropped) {
-        this.#dropped += dropped;
-        this.#log(
-          `expansion: ${dropped} of ${batch.length} answers were malformed and dropped ` +
-            "(those memories are asked again after a restart)",
-        );
-      }
-      // A memory whose content changed meanwhile is not written: it waits again (its update
-      // cleared the expansion), and the next pass takes it with its new content.
-      await this.#o.target.storeExpansions(writes);
     }
+  }
+
+  /**
+   * One batch: the call, its tokens charged, the answers written. False when the run stops
+   * (the call failed, the worker closed, or the lease was lost).
+   */
+  async #batch(
+    batch: PendingMemory[],
+    text: string,
+    ids: string[],
+    maxOutput: number,
+    day: string,
+    ac: AbortController,
+    beat: { readonly lost: boolean },
+  ): Promise<boolean> {
+    let answer: ExpansionAnswer;
+    const onClose = () => ac.abort();
+    this.#abort.signal.addEventListener("abort", onClose);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    try {
+      answer = await Promise.race([
+        this.#o.call(EXPANSION_PROMPT, text, maxOutput, ac.signal),
+        new Promise<never>((_, reject) => {
+          if (ac.signal.aborted) reject(new Error("closed"));
+          ac.signal.addEventListener("abort", () => reject(new Error("closed")), {
+            once: true,
+          });
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            timedOut = true;
+            ac.abort();
+            reject(new Error(`no answer within ${this.#o.timeoutMs / 1000} s`));
+          }, this.#o.timeoutMs);
+        }),
+      ]);
+    } catch (err) {
+      if (this.#closed) return false;
+      if (beat.lost) {
+        this.#leaseLost();
+        return false;
+      }
+      this.#fail(
+        `expansion: the model call failed: ${
+          timedOut ? `no answer within ${this.#o.timeoutMs / 1000} s` : describeError(err)
+        }`,
+      );
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.#abort.signal.removeEventListener("abort", onClose);
+    }
+    this.#calls++;
+    this.#backoff = 0;
+    this.#waitingFor = undefined;
+    this.#lastError = undefined;
+    const used = answer.inputTokens + answer.outputTokens;
+    this.#tokensToday += used;
+    await this.#o.target.chargeExpansionTokens(day, used);
+    const { phrases, dropped } = await parseExpansions(answer.text, ids);
+    const writes = [];
+    for (const [i, m] of batch.entries()) {
+      const p = phrases.get(ids[i]);
+      if (p) {
+        writes.push({
+          id: m.id,
+          content: m.content,
+          expansion: p.join("; "),
+          model: this.#o.model,
+        });
+      } else this.#skip.add(m.id);
+    }
+    if (dropped) {
+      this.#dropped += dropped;
+      this.#log(
+        `expansion: ${dropped} of ${batch.length} answers were malformed and dropped ` +
+          "(those memories are asked again after a restart)",
+      );
+    }
+    // The lease lost meanwhile (after the answer): nothing is written, the worker that holds
+    // it now expands these memories (the tokens are charged: they were spent).
+    if (beat.lost) {
+      this.#leaseLost();
+      return false;
+    }
+    // A memory whose content changed meanwhile is not written: it waits again (its update
+    // cleared the expansion), and the next pass takes it with its new content.
+    await this.#o.target.storeExpansions(writes);
+    return true;
   }
 
   #fail(line: string): void {

@@ -35,6 +35,7 @@ import type {
   CreateResult,
   DeleteFilter,
   EmbedderInfo,
+  ExpansionInfo,
   ExportOptions,
   ExportRecord,
   Health,
@@ -56,6 +57,7 @@ import {
   type NewMemory,
   validateCreate,
   validateDeleteFilter,
+  validateExpansionSelection,
   validateId,
   validateImport,
   validateList,
@@ -336,6 +338,31 @@ export class SqlMemoryService implements MemoryService {
     return await backfillDense(this.#store, encoder, { log });
   }
 
+  /**
+   * Give every expanded memory its content vector (migrations/0021_content_embedding.sql):
+   * those expanded before version 21, or whose vectors a re-embedding replaced; in batches,
+   * resumable (what is left is what has none). Nothing while the stored vectors belong to
+   * another embedder (maintenance, until `memcli reembed`). Returns the number stored.
+   */
+  async backfillContentVectors(
+    log: (line: string) => void = () => {},
+    batch = 500,
+  ): Promise<number> {
+    if (!sameEmbedder(this.#stored, this.#embedder.info)) return 0;
+    let stored = 0;
+    for (;;) {
+      const rows = await this.#store.contentVectorsPending(batch);
+      if (!rows.length) break;
+      const vectors = await this.#embedInBatches(rows.map((r) => r.content));
+      stored += await this.#store.storeContentVectors(
+        rows.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
+      );
+      log(`upgrade: content vectors of ${stored} expanded memories`);
+      if (rows.length < batch) break;
+    }
+    return stored;
+  }
+
   /** The dense vectors of `texts` (all null without a separate dense leg). */
   async #denseOf(texts: string[]): Promise<(Float32Array | null)[]> {
     const encoder = await this.#denseEncoder();
@@ -354,15 +381,19 @@ export class SqlMemoryService implements MemoryService {
       CONTRADICTION_CANDIDATES,
       now,
       v.supersedes ?? undefined,
+      await this.#store.mayHaveExpansions(),
     );
     return await this.#contradictionsAmong(near, embedding);
   }
 
   /**
    * The nearest memories `near` within the contradiction threshold of `embedding`, most similar
-   * first. An expanded memory's stored embedding is that of its content and phrases: it is
-   * compared on an embedding of its content alone (those memories' contents embedded in one
-   * call), as the threshold was set for; no query more while no memory has an expansion.
+   * first. An expanded memory's stored embedding is that of its content and phrases: the store
+   * found and scored it by its content vector (migrations/0021_content_embedding.sql), as the
+   * threshold was set for. One expanded before that version and not yet given its content
+   * vector (the start-up backfill, src/memory/upgrade.ts) is compared here on an embedding of
+   * its content (those memories' contents embedded in one call); no query more while no memory
+   * has an expansion.
    */
   async #contradictionsAmong(
     near: { memory: Memory; similarity: number }[],
@@ -370,8 +401,8 @@ export class SqlMemoryService implements MemoryService {
   ): Promise<Contradiction[]> {
     let scored = near;
     if (near.length && await this.#store.mayHaveExpansions()) {
-      const expanded = await this.#store.expansionsOf(near.map((n) => n.memory.id));
-      const plain = near.filter((n) => expanded.has(n.memory.id));
+      const missing = await this.#store.withoutContentVector(near.map((n) => n.memory.id));
+      const plain = near.filter((n) => missing.has(n.memory.id));
       if (plain.length) {
         const vectors = await this.#embed(plain.map((n) => n.memory.content));
         const q = Float32Array.from(embedding);
@@ -462,6 +493,7 @@ export class SqlMemoryService implements MemoryService {
       hierarchyOf(v.scope, v.project),
       CONTRADICTION_CANDIDATES,
       now,
+      await this.#store.mayHaveExpansions(),
     );
     if (!done) return null;
     this.#store.invalidateStats();
@@ -631,6 +663,70 @@ export class SqlMemoryService implements MemoryService {
     };
   }
 
+  /** Memory `id`'s expansion: its phrases and state (`memcli expansion show`); 404 when absent. */
+  async expansionOf(id: string): Promise<ExpansionInfo> {
+    const key = validateId(id);
+    const now = this.#now();
+    const r = await this.#store.expansionRow(key, now);
+    if (!r) throw notFound(key);
+    const phrases = r.expansion ? r.expansion.split("; ").filter((x) => x) : [];
+    const state = r.expansion
+      ? "expanded"
+      : r.cleared_at
+      ? "cleared"
+      : r.waiting
+      ? "waiting"
+      : "none";
+    return { id: key, state, phrases, model: r.model, cleared_at: r.cleared_at };
+  }
+
+  /**
+   * Remove expansions (`memcli expansion clear`): of one memory (`{id}`; one without an
+   * expansion is kept from getting one) or of every expanded memory (`{all: true}`). Each is
+   * re-encoded from its content alone (embedding, dense vector, postings: searched by its
+   * content only, as before its expansion) and is not expanded again until
+   * {@link redoExpansions}. Returns the number of expansions removed, and for `{id}` whether
+   * the memory is now kept from expansion.
+   */
+  async clearExpansions(input: unknown): Promise<{ cleared: number }> {
+    const sel = validateExpansionSelection(input);
+    const now = this.#now();
+    if ("id" in sel) await this.get(sel.id);
+    await this.#assertVectorsUsable();
+    let cleared = 0;
+    for (;;) {
+      const rows = await this.#store.expandedMemories(500, "id" in sel ? sel.id : undefined);
+      if (!rows.length) break;
+      const texts = rows.map((r) => r.content);
+      const [embeddings, dense] = await Promise.all([
+        this.#embedInBatches(texts),
+        this.#denseOf(texts),
+      ]);
+      const done = await this.#store.clearExpansions(
+        rows.map((r, i) => ({ ...r, embedding: embeddings[i], dense: dense[i] })),
+        now,
+      );
+      cleared += done.length;
+      if (rows.length < 500) break;
+    }
+    if ("id" in sel && !cleared) await this.#store.keepFromExpansion(sel.id, now);
+    if (cleared) this.#store.invalidateStats();
+    return { cleared };
+  }
+
+  /**
+   * Let the worker expand again memories whose expansion was removed (`memcli expansion
+   * redo`): `{id}` or `{all: true}`. Returns how many were given back; the worker (with
+   * `MEMORY_EXPANSION=on`) takes them at its next run, soon after.
+   */
+  async redoExpansions(input: unknown): Promise<{ requeued: number }> {
+    const sel = validateExpansionSelection(input);
+    if ("id" in sel) await this.get(sel.id);
+    const requeued = await this.#store.redoExpansions("id" in sel ? sel.id : null);
+    if (requeued) this.#written();
+    return { requeued };
+  }
+
   async stats(): Promise<Stats> {
     const rows = await this.#store.stats(this.#now());
     const stats: Stats = { total: 0, by_scope: {}, by_project: {}, by_type: {} };
@@ -727,8 +823,12 @@ export class SqlMemoryService implements MemoryService {
   }
 
   /** One step of a re-embedding run ({@link Reembedder.reembed}). */
-  reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
-    return this.#reembedder.reembed(options);
+  async reembed(options: { batchSize?: number } = {}): Promise<ReembedProgress> {
+    const p = await this.#reembedder.reembed(options);
+    // The run's end cleared the expanded memories' content vectors (the old embedder's): they
+    // are embedded again now, with the new one (as at start: src/memory/upgrade.ts).
+    if (p.finished) await this.backfillContentVectors();
+    return p;
   }
 
   /** One step of converting the stored vectors ({@link Reembedder.convertVectors}). */

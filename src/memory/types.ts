@@ -207,6 +207,35 @@ export type ExpansionWait = "budget" | "backoff" | "lease";
  * };
  * ```
  */
+/**
+ * A memory's expansion (`MEMORY_EXPANSION`, docs/recall.md): the phrases a model wrote for it
+ * (never shown elsewhere, exported or injected), and its state: `expanded`, `waiting` for the
+ * worker, `cleared` (removed by hand, or kept from one: searched by its content only, not
+ * expanded again until redone), or `none` (superseded or expired: the worker skips it).
+ */
+export interface ExpansionInfo {
+  id: string;
+  state: "expanded" | "waiting" | "cleared" | "none";
+  phrases: string[];
+  /** The model that wrote them (`provider/model`), null without phrases. */
+  model: string | null;
+  /** When the expansion was removed by hand, for `cleared`. */
+  cleared_at: string | null;
+}
+
+/** Which memories `memcli expansion clear` and `redo` act on: one, or every one. */
+export type ExpansionSelection = { id: string } | { all: true };
+
+/** What the Admin API's expansion routes need of the service (SqlMemoryService). */
+export interface ExpansionAdmin {
+  /** Memory `id`'s expansion (404 when absent). */
+  expansionOf(id: string): Promise<ExpansionInfo>;
+  /** Remove expansions: a body validated as an {@link ExpansionSelection}. */
+  clearExpansions(input: unknown): Promise<{ cleared: number }>;
+  /** Let the worker expand again memories whose expansion was removed. */
+  redoExpansions(input: unknown): Promise<{ requeued: number }>;
+}
+
 export interface Stats {
   /** Number of current memories. */
   total: number;

@@ -12,6 +12,9 @@
  *    database's `memories` is then rewritten once, to return the old vectors' space.
  * 3. On server Postgres, vectors stored as 4-byte `vector`s become 2-byte `halfvec`s (see
  *    convertToHalfvec).
+ * 4. Memories stored before the dense leg get their dense vectors.
+ * 5. Expanded memories without a content vector (expanded before version 21, or re-embedded
+ *    since) get one: the contradiction check compares content with content.
  *
  * The steps are resumable: a start that is stopped half-way continues where it stopped, and
  * no memory is lost or doubled (vectors go to a side column that is swapped in when every
@@ -45,6 +48,9 @@ export async function upgradeAtStart(
   await convertToHalfvec(service, log);
   // Step 4: the dense vectors of memories stored before the dense leg (0.15), resumable.
   await service.backfillDense(log);
+  // Step 5: the content vectors of memories expanded before version 21 (or re-embedded since),
+  // which the contradiction check reads; resumable.
+  await service.backfillContentVectors(log);
 }
 
 /**

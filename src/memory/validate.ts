@@ -498,3 +498,24 @@ export async function assertNoSecrets(field: string, text: string): Promise<void
   const findings = await findSecrets(text);
   if (findings.length) throw badRequest(field, secretWarning("the text", findings));
 }
+
+/**
+ * The body of POST /api/expansions/clear and /redo: `{"id": UUID}` or `{"all": true}`,
+ * exactly one of them, nothing else.
+ */
+export function validateExpansionSelection(
+  x: unknown,
+): { id: string } | { all: true } {
+  if (x === null || typeof x !== "object" || Array.isArray(x)) {
+    throw badRequest("body", 'must be a JSON object: {"id": "<uuid>"} or {"all": true}');
+  }
+  const o = x as Obj;
+  rejectUnknown(o, ["id", "all"], "");
+  if (present(o.id) && present(o.all)) {
+    throw badRequest("all", "cannot be combined with id; give one of them");
+  }
+  if (present(o.id)) return { id: validateId(o.id) };
+  if (!present(o.all)) throw badRequest("id", 'is required (or "all": true for every memory)');
+  if (o.all !== true) throw badRequest("all", "must be true (or give id)");
+  return { all: true };
+}

@@ -20,9 +20,14 @@ export interface ExpansionPending {
   scope: Scope;
 }
 
-/** The memories waiting: current, not superseded, without an expansion. */
+/**
+ * The memories waiting: current, not superseded, without an expansion, and not kept from one
+ * (`memcli expansion clear`: migrations/0022_expansion_cleared.sql).
+ */
 function waitingClause(now: Date, p: Params): string {
-  return `m.expansion is null and ${NOT_SUPERSEDED} and ${liveClause(now, p)} and ${VISIBLE}`;
+  return `m.expansion is null and m.expansion_cleared_at is null and ${NOT_SUPERSEDED} and ${
+    liveClause(now, p)
+  } and ${VISIBLE}`;
 }
 
 /**
@@ -61,6 +66,8 @@ export interface ExpansionWrite {
 
 /**
  * Write expansions with their embedding, dense vector and postings in one transaction, each
+ * keeping the memory's embedding before it (its content's) as `content_embedding`
+ * (migrations/0021_content_embedding.sql), each
  * only while the memory still has the content the model read and has no expansion yet (an
  * update meanwhile cleared it and re-queued the memory). Returns the ids written.
  */
@@ -77,7 +84,7 @@ export function storeExpansions(db: Db, items: ExpansionWrite[]): Promise<string
     }));
     const rows = await tx.query<{ id: string }>(
       `update memories m set expansion = x.x, expansion_model = x.model,
-              embedding = x.e::vector, dense = x.d::vector, term_count = x.len
+              content_embedding = m.embedding::vector, embedding = x.e::vector, dense = x.d::vector, term_count = x.len
               ${running ? ", embedding_next = null" : ""}
          from jsonb_to_recordset($1::text::jsonb)
               as x(id uuid, c text, x text, model text, e text, d text, len int)
@@ -116,6 +123,54 @@ export async function expansionsOf(db: Db, ids: readonly string[]): Promise<Map<
     [ids],
   );
   return new Map(rows.map((r) => [r.id, r.expansion]));
+}
+
+/** Of `ids`, the memories with an expansion but no content vector yet (expanded before 0021). */
+export async function withoutContentVector(
+  db: Db,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.query<{ id: string }>(
+    `select id::text as id from memories
+      where id = any($1::uuid[]) and expansion is not null and content_embedding is null`,
+    [ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Up to `limit` expanded memories without a content vector (expanded before version 21, or
+ * whose vectors a re-embedding replaced): the start-up backfill's batch (src/memory/upgrade.ts).
+ */
+export function contentVectorsPending(
+  db: Db,
+  limit: number,
+): Promise<{ id: string; content: string }[]> {
+  return db.query<{ id: string; content: string }>(
+    `select id::text as id, content from memories
+      where expansion is not null and content_embedding is null order by id limit $1`,
+    [limit],
+  );
+}
+
+/**
+ * Store the content vectors of expanded memories, each only while the memory is still
+ * expanded and has the content embedded; the number stored.
+ */
+export async function storeContentVectors(
+  db: Db,
+  items: { id: string; content: string; embedding: number[] }[],
+): Promise<number> {
+  if (!items.length) return 0;
+  const rows = await db.query<{ id: string }>(
+    `update memories m set content_embedding = x.e::vector
+       from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, e text)
+      where m.id = x.id and m.content = x.c and m.expansion is not null
+      returning m.id::text as id`,
+    [JSON.stringify(items.map((i) => ({ id: i.id, c: i.content, e: vectorLiteral(i.embedding) })))],
+  );
+  return rows.length;
 }
 
 /** Memories expanded, and memories waiting (current, not superseded, without one). */
@@ -173,4 +228,124 @@ export async function takeExpansionLease(db: Db, holder: string, ms: number): Pr
 /** Give the lease back (when `holder` has it): another daemon's worker may start at once. */
 export async function releaseExpansionLease(db: Db, holder: string): Promise<void> {
   await db.query("delete from expansion_lease where holder = $1", [holder]);
+}
+
+/** A memory's expansion as `memcli expansion show` reads it. */
+export interface ExpansionRow {
+  expansion: string | null;
+  model: string | null;
+  cleared_at: string | null;
+  waiting: boolean;
+}
+
+/** The expansion of memory `id` (null: no such memory, or not visible). */
+export async function expansionRow(db: Db, id: string, now: Date): Promise<ExpansionRow | null> {
+  const p = new Params();
+  const waiting = waitingClause(now, p);
+  const rows = await db.query<{
+    expansion: string | null;
+    model: string | null;
+    cleared_at: Date | string | null;
+    waiting: boolean;
+  }>(
+    `select m.expansion, m.expansion_model as model, m.expansion_cleared_at as cleared_at,
+            (${waiting}) as waiting
+       from memories m where m.id = ${p.add(id)} and ${VISIBLE}`,
+    p.values,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const at = r.cleared_at;
+  return {
+    expansion: r.expansion,
+    model: r.model,
+    cleared_at: at === null ? null : (at instanceof Date ? at : new Date(at)).toISOString(),
+    waiting: r.waiting === true,
+  };
+}
+
+/** Up to `limit` expanded memories (of `id` alone when given), with their contents. */
+export function expandedMemories(
+  db: Db,
+  limit: number,
+  id?: string,
+): Promise<{ id: string; content: string }[]> {
+  const p = new Params();
+  const one = id ? `and m.id = ${p.add(id)}` : "";
+  return db.query<{ id: string; content: string }>(
+    `select m.id::text as id, m.content from memories m
+      where m.expansion is not null ${one} and ${VISIBLE} order by m.id limit ${p.add(limit)}`,
+    p.values,
+  );
+}
+
+/** A memory whose expansion is removed: its index re-encoded from its content alone. */
+export interface ExpansionClear {
+  id: string;
+  /** The content embedded: the write happens only while the memory still has it. */
+  content: string;
+  embedding: number[];
+  dense: ArrayLike<number> | null;
+}
+
+/**
+ * Remove expansions: each memory's expansion, model and content vector cleared, its
+ * embedding, dense vector and postings those of its content again, and the time of the removal
+ * recorded (the worker does not expand it again until {@link redoExpansions}); in one
+ * transaction, each only while the memory still has the content embedded. The ids cleared.
+ */
+export function clearExpansions(db: Db, items: ExpansionClear[], now: Date): Promise<string[]> {
+  if (!items.length) return Promise.resolve([]);
+  return db.transaction(async (tx) => {
+    const running = await lockReembedRun(tx, "share");
+    const posts = items.map((i) => ({ id: i.id, c: i.content, ...postingsOf(i.content) }));
+    const rows = await tx.query<{ id: string }>(
+      `update memories m set expansion = null, expansion_model = null, content_embedding = null,
+              expansion_cleared_at = $2, embedding = x.e::vector, dense = x.d::vector,
+              term_count = x.len ${running ? ", embedding_next = null" : ""}
+         from jsonb_to_recordset($1::text::jsonb) as x(id uuid, c text, e text, d text, len int)
+        where m.id = x.id and m.content = x.c and m.expansion is not null
+        returning m.id::text as id`,
+      [
+        JSON.stringify(items.map((i, j) => ({
+          id: i.id,
+          c: i.content,
+          e: vectorLiteral(i.embedding),
+          d: i.dense ? vectorLiteral(i.dense) : null,
+          len: posts[j].len,
+        }))),
+        now,
+      ],
+    );
+    if (!rows.length) return [];
+    await writePostings(tx, posts, rows.map((r) => r.id));
+    return rows.map((r) => r.id);
+  });
+}
+
+/**
+ * Keep memory `id`, which has no expansion, from being expanded (as if its expansion had been
+ * removed); whether it was (false: no such memory, or it has an expansion meanwhile).
+ */
+export async function keepFromExpansion(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `update memories m set expansion_cleared_at = coalesce(m.expansion_cleared_at, $2)
+      where m.id = $1 and m.expansion is null and ${VISIBLE} returning m.id`,
+    [id, now],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Let the worker expand again the memories whose expansion was removed: `id`'s alone, or every
+ * one (null). The number of memories given back to the worker.
+ */
+export async function redoExpansions(db: Db, id: string | null): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `update memories m set expansion_cleared_at = null
+      where m.expansion_cleared_at is not null ${id ? "and m.id = $1" : ""} and ${VISIBLE}
+      returning m.id`,
+    id ? [id] : [],
+  );
+  return rows.length;
 }

@@ -26,6 +26,12 @@ import f_0019_expansion from "../../migrations/0019_expansion.sql" with { type: 
 import f_0020_expansion_lease from "../../migrations/0020_expansion_lease.sql" with {
   type: "text",
 };
+import f_0021_content_embedding from "../../migrations/0021_content_embedding.sql" with {
+  type: "text",
+};
+import f_0022_expansion_cleared from "../../migrations/0022_expansion_cleared.sql" with {
+  type: "text",
+};
 import f_functions_mneme_compact_stats from "../../migrations/functions/mneme_compact_stats.sql" with {
   type: "text",
 };
@@ -84,6 +90,8 @@ export const MIGRATION_FILES: Readonly<Record<string, string>> = {
   "0018_rejections.sql": f_0018_rejections,
   "0019_expansion.sql": f_0019_expansion,
   "0020_expansion_lease.sql": f_0020_expansion_lease,
+  "0021_content_embedding.sql": f_0021_content_embedding,
+  "0022_expansion_cleared.sql": f_0022_expansion_cleared,
   "functions/mneme_compact_stats.sql": f_functions_mneme_compact_stats,
   "functions/mneme_impact.sql": f_functions_mneme_impact,
   "functions/mneme_memories_deleted.sql": f_functions_mneme_memories_deleted,

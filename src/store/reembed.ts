@@ -149,6 +149,14 @@ export async function finishReembed(
         pending.map((r, i) => ({ id: r.id, content: r.content, embedding: vectors[i] })),
       );
     }
+    // Another embedder's vectors: the content vectors of the expanded memories are the old
+    // one's; cleared, they are embedded again at the next start (src/memory/upgrade.ts), and
+    // the contradiction check embeds a neighbour's content itself meanwhile.
+    if (embed !== "convert") {
+      await tx.exec(
+        "update memories set content_embedding = null where content_embedding is not null",
+      );
+    }
     await tx.exec("alter table memories drop column embedding");
     await tx.exec("alter table memories rename column embedding_next to embedding");
     await renameNextIndexes(tx);

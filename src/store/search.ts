@@ -90,6 +90,63 @@ export function nearestStatement(
   ];
 }
 
+/**
+ * How many memories the contradiction check reads by their stored vectors, per memory it
+ * keeps, once some memory has an expansion and its scope is too large to read exactly
+ * ({@link nearestContentStatement}).
+ */
+export const CONTENT_OVERFETCH = 4;
+
+/**
+ * The `k` memories nearest to `vector` by their content, for the contradiction check once some
+ * memory has an expansion: a memory with a content vector (`content_embedding`, kept beside the
+ * embedding of its content and phrases: migrations/0021_content_embedding.sql) is compared on
+ * it, any other on its embedding (`similarity` is that cosine). The candidates: the `k` nearest
+ * by the stored embedding, and
+ * - in a scope read exactly ({@link exactScope}: at most {@link EXACT_SCOPE_MAX} memories), the
+ *   `k` nearest by their content vectors among its memories that have one, read exactly through
+ *   the btree on (scope, project): content compared with content, whatever the phrases;
+ * - in a larger scope (no index of the content vectors: an exact read of 20,000 expanded memories
+ *   made a create 20 times slower, `tasks/expansion_create_probe.ts`), the
+ *   `k × CONTENT_OVERFETCH` nearest by the stored embedding (the HNSW index), re-scored on their
+ *   contents: expanded memories whose phrases come near the new memory no longer hide the one it
+ *   contradicts unless they are more than that many.
+ * A memory expanded without a content vector yet (before the start-up backfill) is scored by its
+ * stored embedding here: the service embeds its content itself.
+ */
+export function nearestContentStatement(
+  vector: ArrayLike<number>,
+  scope: ScopeFilter,
+  k: number,
+  now: Date,
+  exact: boolean,
+  excludeId?: string,
+): [string, unknown[]] {
+  const p = new Params();
+  const v = p.add(vectorLiteral(vector));
+  const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}` +
+    (excludeId ? ` and m.id <> ${p.add(excludeId)}` : "");
+  const byStored = `m.embedding <=> ${v}::vector`;
+  const byContent = `m.content_embedding <=> ${v}::vector`;
+  const limit = p.add(k);
+  const candidates = exact
+    ? `(select m.id from memories m where ${scopeClause(scope, p, true)} and ${live}
+         order by (${byStored}) + 0 limit ${limit})
+       union
+       (select m.id from memories m
+         where ${scopeClause(scope, p, true)} and ${live} and m.content_embedding is not null
+         order by (${byContent}) + 0 limit ${limit})`
+    : `select m.id from memories m where ${scopeClause(scope, p)} and ${live}
+        order by ${byStored} limit ${p.add(k * CONTENT_OVERFETCH)}`;
+  return [
+    `select ${COLUMNS}, 1 - coalesce(${byContent}, ${byStored}) as similarity
+       from memories m
+      where m.id in (${candidates})
+      order by similarity desc limit ${limit}`,
+    p.values,
+  ];
+}
+
 /** Whether the nearest neighbours within `scope` are read exactly ({@link exactScope}). */
 export async function exact(db: Db, cache: CorpusCache, scope: ScopeFilter): Promise<boolean> {
   if (scope.kind === "all") return false;
@@ -122,7 +179,8 @@ export const CONTRADICTION_SETTINGS = `select set_config('enable_seqscan', 'off'
  * The `k` nearest current, not superseded memories by cosine distance, for the contradiction
  * check: the HNSW walk at {@link CONTRADICTION_EF_SEARCH} ({@link CONTRADICTION_SETTINGS}). A
  * search's nearest neighbours ({@link candidates} without a lexical side) keep the
- * connection's breadth.
+ * connection's breadth. With `byContent` (once some memory has an expansion), the memories are
+ * compared on their contents' vectors ({@link nearestContentStatement}).
  */
 export async function nearest(
   db: Db,
@@ -132,8 +190,9 @@ export async function nearest(
   k: number,
   now: Date,
   excludeId?: string,
+  byContent = false,
 ): Promise<Scored[]> {
-  const [text, params] = nearestStatement(
+  const [text, params] = (byContent ? nearestContentStatement : nearestStatement)(
     vector,
     scope,
     k,

@@ -191,7 +191,8 @@ export class Store {
       const running = await reembed.lockReembedRun(s.db, "share");
       const updated = await s.db.query<{ id: string }>(
         `update memories m set content = $2, embedding = $3::vector, updated_at = $4,
-                dense = $5::text::vector, expansion = null, expansion_model = null
+                dense = $5::text::vector, expansion = null, expansion_model = null,
+                content_embedding = null
            ${running ? ", embedding_next = null" : ""}
           where m.id = $1 and ${VISIBLE} returning m.id`,
         [id, content, vectorLiteral(embedding), now, dense ? vectorLiteral(dense) : null],
@@ -296,8 +297,18 @@ export class Store {
     scope: ScopeFilter,
     k: number,
     now: Date,
+    byContent = false,
   ): Promise<{ memory: Memory; near: Scored[] } | null> {
-    return writes.insertAfterNearest(this.db, this.#corpus, row, embedder, scope, k, now);
+    return writes.insertAfterNearest(
+      this.db,
+      this.#corpus,
+      row,
+      embedder,
+      scope,
+      k,
+      now,
+      byContent,
+    );
   }
 
   /** Memories whose postings are not built yet (writes.ts). */
@@ -310,15 +321,19 @@ export class Store {
     return writes.storeTerms(this.db, items);
   }
 
-  /** The `k` nearest current memories (search.ts). */
+  /**
+   * The `k` nearest current memories (search.ts); with `byContent`, compared on their
+   * contents' vectors where they have one ({@link search.nearestContentStatement}).
+   */
   nearest(
     vector: number[],
     scope: ScopeFilter,
     k: number,
     now: Date,
     excludeId?: string,
+    byContent = false,
   ): Promise<Scored[]> {
-    return search.nearest(this.db, this.#corpus, vector, scope, k, now, excludeId);
+    return search.nearest(this.db, this.#corpus, vector, scope, k, now, excludeId, byContent);
   }
 
   /** The BM25 statistics of `scope` for `terms` (corpus.ts, cached a few seconds). */
@@ -434,6 +449,48 @@ export class Store {
     const any = await expansion.anyExpansion(this.db);
     this.#expanded = { any, at: Date.now() };
     return any;
+  }
+
+  /** Of `ids`, the expanded memories without a content vector yet (expansion.ts). */
+  withoutContentVector(ids: readonly string[]): Promise<Set<string>> {
+    return expansion.withoutContentVector(this.db, ids);
+  }
+
+  /** The expanded memories without a content vector, up to `limit` (expansion.ts). */
+  contentVectorsPending(limit: number): Promise<{ id: string; content: string }[]> {
+    return expansion.contentVectorsPending(this.db, limit);
+  }
+
+  /** Store content vectors, each while the memory is expanded and has `content` (expansion.ts). */
+  storeContentVectors(
+    items: { id: string; content: string; embedding: number[] }[],
+  ): Promise<number> {
+    return expansion.storeContentVectors(this.db, items);
+  }
+
+  /** Memory `id`'s expansion, for `memcli expansion show` (expansion.ts). */
+  expansionRow(id: string, now: Date): Promise<expansion.ExpansionRow | null> {
+    return expansion.expansionRow(this.db, id, now);
+  }
+
+  /** Up to `limit` expanded memories, or `id` alone (expansion.ts). */
+  expandedMemories(limit: number, id?: string): Promise<{ id: string; content: string }[]> {
+    return expansion.expandedMemories(this.db, limit, id);
+  }
+
+  /** Remove expansions, the index re-encoded from the contents (expansion.ts). */
+  clearExpansions(items: expansion.ExpansionClear[], now: Date): Promise<string[]> {
+    return expansion.clearExpansions(this.db, items, now);
+  }
+
+  /** Keep a memory without an expansion from being expanded (expansion.ts). */
+  keepFromExpansion(id: string, now: Date): Promise<boolean> {
+    return expansion.keepFromExpansion(this.db, id, now);
+  }
+
+  /** Let the worker expand again memories whose expansion was removed (expansion.ts). */
+  redoExpansions(id: string | null): Promise<number> {
+    return expansion.redoExpansions(this.db, id);
   }
 
   /** The expansions of search candidates (expansion.ts). */

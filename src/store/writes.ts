@@ -10,7 +10,12 @@ import type { Memory } from "../domain/memory.ts";
 import type { EmbedderInfo } from "../embed/embedder.ts";
 import type { Db } from "./db.ts";
 import type { CorpusCache } from "./corpus.ts";
-import { CONTRADICTION_SETTINGS, exact, nearestStatement } from "./search.ts";
+import {
+  CONTRADICTION_SETTINGS,
+  exact,
+  nearestContentStatement,
+  nearestStatement,
+} from "./search.ts";
 import {
   type NewRow,
   type Postings,
@@ -264,7 +269,9 @@ async function postAgainIfMissed(
  * none), the `k` nearest current memories to `row`'s vector within `scope` read (for the
  * contradiction check, before the row exists), then `row` inserted. Null, with nothing
  * written, when another embedder is recorded. Used on the embedded database only: each
- * statement there is a message to the worker, on a server one round trip either way.
+ * statement there is a message to the worker, on a server one round trip either way. With
+ * `byContent` (some memory has an expansion), the nearest are compared on their contents'
+ * vectors ({@link nearestContentStatement}).
  */
 export async function insertAfterNearest(
   db: Db,
@@ -274,8 +281,9 @@ export async function insertAfterNearest(
   scope: ScopeFilter,
   k: number,
   now: Date,
+  byContent = false,
 ): Promise<{ memory: Memory; near: Scored[] } | null> {
-  const [nearText, nearParams] = nearestStatement(
+  const [nearText, nearParams] = (byContent ? nearestContentStatement : nearestStatement)(
     row.embedding,
     scope,
     k,

@@ -11,6 +11,7 @@
  * @typedef {import("../../src/memory/types.ts").SearchResult} SearchResult
  * @typedef {import("../../src/memory/types.ts").Stats} Stats
  * @typedef {import("../../src/memory/types.ts").Health} Health
+ * @typedef {import("../../src/memory/types.ts").ExpansionInfo} ExpansionInfo
  * @typedef {import("../../src/memory/inbox.ts").InboxItem} InboxItem
  * @typedef {import("../../src/memory/inbox.ts").AcceptResult} AcceptResult
  */
@@ -184,6 +185,12 @@ export const api = {
    * @returns {Promise<Memory>}
    */
   get: (id) => json("GET", `/api/memories/${encodeURIComponent(id)}`),
+  /**
+   * A memory's search phrases (MEMORY_EXPANSION) and their state.
+   * @param {string} id
+   * @returns {Promise<ExpansionInfo>}
+   */
+  expansion: (id) => json("GET", `/api/memories/${encodeURIComponent(id)}/expansion`),
   /**
    * @param {Record<string, unknown>} body
    * @returns {Promise<CreateResult>}

@@ -10,6 +10,9 @@ import { Buffer } from "node:buffer";
 import { type Browser, type BrowserContext, chromium, type Page } from "../deps.ts";
 import { ROOT, startAdminProcess } from "../helpers.ts";
 import { PNPM_STATEMENT, RULE_STATEMENT } from "../capture/lines.ts";
+import { replayExpansions } from "../fakes/expansions.ts";
+import { startFakeOllama } from "../fakes/ollama.ts";
+import { LINT, PHRASES } from "../memory/expansion.ts";
 
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 const ARGS = [
@@ -822,6 +825,74 @@ Deno.test({
     } finally {
       await browser?.close().catch(() => {});
       await admin.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "memory detail: the search phrases of an expanded memory, and their removal",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await requireChromium();
+    const replay = replayExpansions(PHRASES);
+    const ol = startFakeOllama({ "llama3.2": 0 }, { chat: (b) => replay.answer(b) });
+    const admin = await startAdminProcess({
+      env: {
+        MEMORY_EXPANSION: "on",
+        CAPTURE_MODEL_PROVIDER: "ollama",
+        CAPTURE_MODEL_URL: ol.url,
+      },
+    });
+    let browser: Browser | undefined;
+    try {
+      const made = await apiCall<{ memory: Mem }>(admin.url, "POST", "/api/memories", {
+        content: LINT.content,
+        project: "rails",
+      });
+      const id = made.body.memory.id;
+      const plain = await apiCall<{ memory: Mem }>(admin.url, "POST", "/api/memories", {
+        content: "A memory the model has no phrases for.",
+      });
+      for (let i = 0; i < 200; i++) {
+        const x = await apiCall<{ state: string }>(
+          admin.url,
+          "GET",
+          `/api/memories/${id}/expansion`,
+        );
+        if (x.body.state === "expanded") break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+      const page = await browser.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      const watch = new ErrorWatch();
+      watch.attach(page, "detail");
+      const open = async (memoryId: string) => {
+        await page.goto(`${admin.url}/#/memory/${memoryId}`);
+        await page.locator("main h1", { hasText: `Memory ${memoryId.slice(0, 8)}` }).waitFor();
+      };
+      await open(id);
+      const section = page.locator("#phrases");
+      await section.getByRole("heading", { name: "Search phrases" }).waitFor();
+      const items = await section.locator("li").allTextContents();
+      assert.deepEqual(items, PHRASES.get(LINT.content));
+      assert.match(await section.textContent() ?? "", /Written by ollama\/llama3\.2/);
+      // A memory without phrases shows no such section.
+      await open(plain.body.memory.id);
+      await page.getByRole("button", { name: "Save content" }).waitFor();
+      assert.equal(await page.locator("#phrases").isVisible(), false);
+      // Removed (memcli expansion clear): the section says so, with no phrase.
+      const cleared = await apiCall(admin.url, "POST", "/api/expansions/clear", { id });
+      assert.deepEqual(cleared.body, { cleared: 1 });
+      await open(id);
+      await section.getByText("Removed: this memory is searched by its content only").waitFor();
+      assert.equal(await section.locator("li").count(), 0);
+      watch.check();
+    } finally {
+      await browser?.close().catch(() => {});
+      await admin.stop();
+      await ol.close();
     }
   },
 });

@@ -55,6 +55,12 @@ export function startFakeOllama(
      * `{"memories": []}`); the model must be one of `models`. Added for capture.
      */
     chat?: (body: Record<string, unknown>) => string;
+    /**
+     * How long `POST /api/chat` takes before it answers (ms; a slow model; default 0). A
+     * request aborted meanwhile is answered at once (its client is gone). Added for the
+     * expansion worker's lease.
+     */
+    chatDelayMs?: number;
   } = {},
 ): FakeOllama {
   const state = new Map(Object.entries(models));
@@ -91,6 +97,15 @@ export function startFakeOllama(
       }
       if (!state.has(baseName(b.model))) {
         return error(404, `model "${b.model}" not found, try pulling it first`);
+      }
+      if (opts.chatDelayMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, opts.chatDelayMs);
+          req.signal.addEventListener("abort", () => {
+            clearTimeout(t);
+            resolve();
+          }, { once: true });
+        });
       }
       const content = (opts.chat ?? (() => '{"memories": []}'))(b);
       return Response.json({

@@ -28,7 +28,9 @@ import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { replayExpansions } from "../fakes/expansions.ts";
 import { startFakeOllama } from "../fakes/ollama.ts";
 import {
+  contentWithContent,
   expandedOnce,
+  leaseHeldThroughSlowCalls,
   LINT,
   MEMORIES,
   oneWorkerAtATime,
@@ -55,6 +57,15 @@ Deno.test("expansion: one worker at a time per database (the lease), PGlite", as
   const s = await pgliteService({ expansion: true });
   try {
     await oneWorkerAtATime(s.service, s.service);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("expansion: the lease is renewed while a slow call runs, and a lost one stops the batch", async () => {
+  const s = await pgliteService({ expansion: true });
+  try {
+    await leaseHeldThroughSlowCalls(s.service, s.service);
   } finally {
     await s.close();
   }
@@ -424,6 +435,15 @@ Deno.test("expansion: a contradiction with an expanded memory is still warned of
     assert.ok(replaced.contradictions?.some((c) => c.memory.id === old.memory.id));
   } finally {
     await w.close();
+    await s.close();
+  }
+});
+
+Deno.test("expansion: the contradiction check compares content with content (PGlite)", async () => {
+  const s = await pgliteService({ expansion: true });
+  try {
+    await contentWithContent(s.service);
+  } finally {
     await s.close();
   }
 });

@@ -5,7 +5,12 @@
  */
 import { openMemoryService } from "../../src/memory/open.ts";
 import { testConfig } from "../helpers.ts";
-import { expandedOnce, oneWorkerAtATime } from "../memory/expansion.ts";
+import {
+  contentWithContent,
+  expandedOnce,
+  leaseHeldThroughSlowCalls,
+  oneWorkerAtATime,
+} from "../memory/expansion.ts";
 import { freshDatabase, serverTest } from "./cluster.ts";
 
 serverTest("expansion on server Postgres: found after the expansion", async (pg) => {
@@ -30,6 +35,36 @@ serverTest(
     const b = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
     try {
       await oneWorkerAtATime(a, b);
+    } finally {
+      await a.close();
+      await b.close();
+      await d.drop();
+    }
+  },
+);
+
+serverTest(
+  "expansion on server Postgres: the contradiction check compares content with content",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const service = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
+    try {
+      await contentWithContent(service);
+    } finally {
+      await service.close();
+      await d.drop();
+    }
+  },
+);
+
+serverTest(
+  "expansion on server Postgres: the lease is renewed while a slow call runs (two daemons)",
+  async (pg) => {
+    const d = await freshDatabase(pg);
+    const a = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
+    const b = await openMemoryService(testConfig({ databaseUrl: d.url, expansion: true }));
+    try {
+      await leaseHeldThroughSlowCalls(a, b);
     } finally {
       await a.close();
       await b.close();

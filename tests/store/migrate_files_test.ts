@@ -75,8 +75,10 @@ Deno.test("versions and names come from the file names", () => {
     18,
     19,
     20,
+    21,
+    22,
   ]);
-  assert.equal(plan.versioned.at(-1)?.name, "0020_expansion_lease");
+  assert.equal(plan.versioned.at(-1)?.name, "0022_expansion_cleared");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),

@@ -139,6 +139,8 @@ export async function memory(root, _params, id) {
       try {
         m = await api.update(m.id, content.value);
         renderFacts();
+        // A new content clears the phrases (the worker writes new ones).
+        await renderPhrases();
         announce("Saved.");
         /** @type {HTMLElement} */ (form.querySelector("#save-state")).textContent = "Saved.";
       } catch (err) {
@@ -146,6 +148,57 @@ export async function memory(root, _params, id) {
       }
     });
   });
+
+  // The search phrases a model wrote for it (MEMORY_EXPANSION), when it has some or they were
+  // removed; nothing for a memory never expanded.
+  const phrases = h("section", {
+    class: "card stack",
+    id: "phrases",
+    "aria-labelledby": "phrases-title",
+    hidden: true,
+  });
+  const renderPhrases = async () => {
+    /** @type {import("../api.js").ExpansionInfo | null} */
+    let x = null;
+    try {
+      x = await api.expansion(m.id);
+    } catch {
+      x = null; // a daemon without the route: nothing to show
+    }
+    if (!x || (x.state !== "expanded" && x.state !== "cleared")) {
+      phrases.hidden = true;
+      return;
+    }
+    const cmd = h("code", {
+      text: x.state === "expanded"
+        ? `memcli expansion clear ${m.id.slice(0, 8)}`
+        : `memcli expansion redo ${m.id.slice(0, 8)}`,
+    });
+    replace(
+      phrases,
+      h("h2", { id: "phrases-title", text: "Search phrases" }),
+      x.state === "expanded"
+        ? h(
+          "p",
+          { class: "muted" },
+          `Written by ${x.model ?? "a model"} so that search finds this memory by meaning; ` +
+            "never shown to agents or exported. ",
+          cmd,
+          " removes them.",
+        )
+        : h(
+          "p",
+          { class: "muted" },
+          "Removed: this memory is searched by its content only and is not expanded again. ",
+          cmd,
+          " lets the worker expand it again.",
+        ),
+      x.phrases.length
+        ? h("ul", { class: "phrases" }, ...x.phrases.map((p) => h("li", { text: p })))
+        : null,
+    );
+    phrases.hidden = false;
+  };
 
   const delError = actionError();
   const del = h("button", {
@@ -169,6 +222,7 @@ export async function memory(root, _params, id) {
 
   root.append(
     h("div", { class: "two-col" }, form, facts),
+    phrases,
     h(
       "section",
       { class: "card danger-zone", "aria-labelledby": "danger-title" },
@@ -177,4 +231,5 @@ export async function memory(root, _params, id) {
       delError,
     ),
   );
+  await renderPhrases();
 }

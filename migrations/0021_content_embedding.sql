@@ -1,0 +1,13 @@
+-- Mneme schema, version 21: the contradiction check compares content with content. While a
+-- memory has an expansion (0019), its `embedding` is that of `content || E'\n' || expansion`
+-- (what search reads); `content_embedding` keeps the embedding of its content alone, which the
+-- contradiction and near-duplicate check of a new memory reads (src/store/search.ts
+-- nearestContent). Null while the memory has no expansion (its `embedding` is its content's).
+-- Filled when an expansion is written (the memory's embedding before it, no model call), cleared
+-- with the expansion (an update of the content, `memcli expansion clear`) and when a re-embedding
+-- run swaps the vectors in (another embedder); the memories expanded before this version, or
+-- left without one by a re-embedding, get theirs at the next start (src/memory/upgrade.ts,
+-- resumable, in batches). Unindexed and untyped (4-byte `vector` on both databases): the check
+-- reads the expanded memories of the new memory's scope exactly, through the btree on
+-- (scope, project). An upgrade adds the column and changes no row.
+alter table memories add column if not exists content_embedding vector;
