@@ -33,6 +33,7 @@ const STANDING = [
   "Don't use sudo for that, ever.",
   "do not use floats for that — money is always stored as integer cents",
   "Don't use npm for it, we use pnpm in this repo.",
+  "Don't use moment for that, date-fns everywhere.",
   "Don't handle that by retrying forever; retries are capped at 3 in this codebase.",
   "Don't use regex for that kind of parsing, use the tokenizer in lib/lex.ts.",
   "Don't reach for lodash for that sort of thing, plain JS is fine.",
