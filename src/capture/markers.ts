@@ -95,11 +95,11 @@ export const SCOPED = withUntil(
  * the request; on the seen splits each was the repeat of a stored memory (holdout10, 11, 12).
  * Not a standing scope ("for this repo") nor a pronoun of a statement ("you always need
  * AWS_PROFILE=infra for it": no don't), nor a don't that says it holds for good ("don't use sudo
- * for that, ever", "don't use npm for it, we use pnpm in this repo", "… money is always stored
- * as cents") or names a kind of case ("for that kind of parsing").
+ * for that, ever", "… date-fns everywhere", "don't use npm for it, we use pnpm in this repo",
+ * "… money is always stored as cents") or names a kind of case ("for that kind of parsing").
  */
 export const DONT_AT_HAND =
-  /^(?!.*\b(?:ever|always|never|from now on|going forward|in this (?:repo|repository|project|codebase)|across the (?:repo|repository|project|codebase|board))\b)(?:please\s+)?(?:don'?t|do not)\b[^.;:!?—–]*?(?:\bfor (?:it|that)\b(?! (?:is|are|was|to|kind|sort|type|matter)\b)|\b(?:fix|do|solve|handle|implement|build) (?:it|that|this) by\b)/i;
+  /^(?!.*\b(?:ever|always|never|everywhere|anywhere|from now on|going forward|in this (?:repo|repository|project|codebase)|across the (?:repo|repository|project|codebase|board))\b)(?:please\s+)?(?:don'?t|do not)\b[^.;:!?—–]*?(?:\bfor (?:it|that)\b(?! (?:is|are|was|to|kind|sort|type|matter)\b)|\b(?:fix|do|solve|handle|implement|build) (?:it|that|this) by\b)/i;
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
