@@ -84,7 +84,9 @@ function wordsOf(text: string): Set<string> {
     // "domain.entity.vN" name one pattern; since 0.21).
     .replace(/(?<!_)<([a-z][\w-]*)>(?!_)/g, "$1")
     // "pull request" is a PR; "git pull" is not (forms.ts widens "pull" only before "request").
-    .replace(/\bpull(?=[- ]requests?\b)/g, "pr");
+    // wording.ts folds "pull request(s)" and "merge request(s)"; here their hyphenated forms,
+    // which the word split would otherwise keep as one word.
+    .replace(/\b(?:pull|merge)-requests?\b/g, "pr");
   for (const w of norm.split(/[^a-z0-9_@./:'-]+/)) {
     // "apps/*" is "apps"; "it's" is "it".
     const t = w.replace(/^[./:'-]+|[./:'-]+$/g, "").replace(/'(s|re|ve|ll|d|t)$/, "");

@@ -94,10 +94,12 @@ export const SCOPED = withUntil(
  * having the bar dig into the battle scene"). A rule said this way is one the user restates for
  * the request; on the seen splits each was the repeat of a stored memory (holdout10, 11, 12).
  * Not a standing scope ("for this repo") nor a pronoun of a statement ("you always need
- * AWS_PROFILE=infra for it": no don't).
+ * AWS_PROFILE=infra for it": no don't), nor a don't that says it holds for good ("don't use sudo
+ * for that, ever", "… date-fns everywhere", "don't use npm for it, we use pnpm in this repo",
+ * "… money is always stored as cents") or names a kind of case ("for that kind of parsing").
  */
 export const DONT_AT_HAND =
-  /^(?:please\s+)?(?:don'?t|do not)\b[^.;:!?—–]*?(?:\bfor (?:it|that)\b(?! (?:is|are|was|to)\b)|\b(?:fix|do|solve|handle|implement|build) (?:it|that|this) by\b)/i;
+  /^(?!.*\b(?:ever|always|never|everywhere|anywhere|from now on|going forward|in this (?:repo|repository|project|codebase)|across the (?:repo|repository|project|codebase|board))\b)(?:please\s+)?(?:don'?t|do not)\b[^.;:!?—–]*?(?:\bfor (?:it|that)\b(?! (?:is|are|was|to|kind|sort|type|matter)\b)|\b(?:fix|do|solve|handle|implement|build) (?:it|that|this) by\b)/i;
 
 /** Marks of a hypothesis or a doubt. */
 export const HYPOTHESIS =
@@ -154,11 +156,12 @@ export const STATUS =
  * and now the build fails"), a bare release ("staging is on v2.3.1 now"), a page or a step ("we're
  * on page 3 now"), a preposition as the name ("we're in 2D now"), a measurement ("the CPU is at
  * 95% now", "memory is 3GB now", "the queue is at 5000 now": no "at", no unit of a size, a time
- * or a count after the number); the thing at hand as the subject ("it listens on 8080 now") is
- * left to `TASK_SUBJECT`. @since 0.22
+ * or a count after the number, spelled out too: "40 gigs", "2.3 megabytes"; no fraction right
+ * after the verb, a score or a rate: "the accuracy is 0.91 now"); the thing at hand as the
+ * subject ("it listens on 8080 now") is left to `TASK_SUBJECT`. @since 0.22
  */
 export const SETUP_NOW =
-  /\b(?:on|to|is|are|'s|'re|runs|listens on|lives on|moved to)\s+(?!(?:page|step|line|row|day|week|attempt|try|round|v)\s*\d)(?:(?!(?:in|at|on|to|of|for|with|by|the|a|an|and|or)\s)[a-z][\w@#+.-]*\s+){0,2}(?![\d.,]+\s*(?:%|percent|[kmgt]i?b|ms|s|secs?|seconds?|mins?|minutes?|hours?|h|rps|qps|requests?|errors?|items?|rows?|tests?|users?|connections?|messages?|jobs?|failures?|failing)\b)[\w@#+-]*[\w.@/#:+-]*?\d[\w.:,x~+-]*(?:\s+(?!(?:for|and|but|until|till|so|right|just|then|or)\b)[\w.-]+)?,?\s+now\b(?!\s+(?:on|that)\b)/;
+  /\b(?:on|to|is|are|'s|'re|runs|listens on|lives on|moved to)\s+(?!(?:page|step|line|row|day|week|attempt|try|round|v)\s*\d|0?\.\d)(?:(?!(?:in|at|on|to|of|for|with|by|the|a|an|and|or)\s)[a-z][\w@#+.-]*\s+){0,2}(?![\d.,]+\s*(?:%|percent|[kmgt]i?b|(?:kilo|mega|giga|tera)?bytes?|gigs?|megs?|ms|s|secs?|seconds?|mins?|minutes?|hours?|h|rps|qps|requests?|errors?|items?|rows?|tests?|users?|connections?|messages?|jobs?|failures?|failing)\b)[\w@#+-]*[\w.@/#:+-]*?\d[\w.:,x~+-]*(?:\s+(?!(?:for|and|but|until|till|so|right|just|then|or)\b)[\w.-]+)?,?\s+now\b(?!\s+(?:on|that)\b)/;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =

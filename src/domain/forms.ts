@@ -159,7 +159,7 @@ const SHORT_NAMES = [
   "dev development",
   "perf performance",
   "msg message",
-  "pr pull",
+  "pr prs pull",
   "dir directory folder",
   "args arguments",
   "regex regexp",

@@ -394,6 +394,10 @@ Deno.test("a repeat inside a longer message, as a reply to the agent, or in casu
     ["Screenshots go in src/assets", "Images go in src/assets and are imported"],
     ["execute migrations via the runner", "Run migrations through the runner"],
     ["PRs require two approvals", "pull requests need two approvals"],
+    // "pull-request" is a PR as "pull request" is (dedupe.ts folds the two words, not "pull").
+    ["every pull-request needs a changelog entry", "Every PR needs a changelog entry"],
+    ["pull-requests go to develop", "PRs go to develop"],
+    ["squash pull-requests", "Squash pull requests"],
   ];
   for (const [a, b] of repeats) assert.ok(isNearDuplicate(a, b), `${a} / ${b}`);
   // The casual form of a change is still a change.

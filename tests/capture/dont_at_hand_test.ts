@@ -28,6 +28,15 @@ const STANDING = [
   "Please don't add a global lock around the scheduler, ever",
   "never catch exceptions in the controllers, let the middleware map them",
   "You always need the VPN profile for it, the staging cluster is private",
+  // A don't that says it holds for good, or "for that kind of …" (a class of cases, not the one
+  // at hand).
+  "Don't use sudo for that, ever.",
+  "do not use floats for that — money is always stored as integer cents",
+  "Don't use npm for it, we use pnpm in this repo.",
+  "Don't use moment for that, date-fns everywhere.",
+  "Don't handle that by retrying forever; retries are capped at 3 in this codebase.",
+  "Don't use regex for that kind of parsing, use the tokenizer in lib/lex.ts.",
+  "Don't reach for lodash for that sort of thing, plain JS is fine.",
 ];
 
 Deno.test("a don't about how to do the task at hand is not proposed", () => {

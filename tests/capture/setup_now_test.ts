@@ -35,6 +35,11 @@ const NOT_CHANGED = [
   "the p95 is 120ms now",
   "we're at 40 failing tests now",
   "the api is on 3001 now but the tests fail",
+  // A score or a rate (a fraction right after the verb), a size with its unit spelled out.
+  "the accuracy is 0.91 now",
+  "the cache hit rate is 0.8 now",
+  "the bundle is 2.3 megabytes now",
+  "the db is 40 gigs now",
 ];
 
 for (const [text, rule] of CHANGED) {

@@ -113,8 +113,8 @@ Deno.test("word forms and short names: 'why did we pick postgres?' finds 'We cho
 Deno.test("'pull request' and 'PR' are one thing; 'pull' alone (git pull, docker pull) is not a PR", async () => {
   // The word forms: "pull" widens to "pr" only before "request".
   assert.deepEqual(variantsOf("pull"), ["pull"]);
-  assert.deepEqual(variantsOf("pull", "request").sort(), ["pr", "pull"]);
-  assert.deepEqual(variantsOf("pr").sort(), ["pr", "pull"]);
+  assert.deepEqual(variantsOf("pull", "request").sort(), ["pr", "prs", "pull"]);
+  assert.deepEqual(variantsOf("pr").sort(), ["pr", "prs", "pull"]);
   assert.ok(!queryVariants(terms("docker pull the image")).flat().includes("pr"));
   assert.ok(!queryVariants(terms("git pull before pushing")).flat().includes("pr"));
   assert.ok(
@@ -144,6 +144,30 @@ Deno.test("'pull request' and 'PR' are one thing; 'pull' alone (git pull, docker
     const hit = image.find((r) => r.memory.content === "Every PR needs two approvals");
     // "pull the image" shares no word with the PR memory (0.60 when "pull" was "pr", now 0.40).
     assert.ok(!hit || hit.confidence < 0.5, `${hit?.confidence}`);
+  });
+});
+
+Deno.test("'PRs' is the plural of 'PR': it finds the PR and pull request memories, and they it", async () => {
+  // The stemmer leaves a word of three letters ("prs") as it is: the forms carry the plural.
+  assert.ok(variantsOf("prs").includes("pr") && variantsOf("prs").includes("pull"));
+  assert.ok(variantsOf("pr").includes("prs"));
+  assert.ok(variantsOf("pull", "request").includes("prs"));
+  assert.ok(!variantsOf("pull").includes("prs"));
+  const vectors = await builtinWordVectors();
+  const forms = (q: string) => profileQuery(q, vectors).words.flatMap((w) => [...w.forms]);
+  assert.ok(forms("who reviews PRs?").includes("pr"));
+  // The confidence (what the prompt hook injects by) counts "PRs" as covered by "PR" and the
+  // other way round: 0.37 and 0.68 when "prs" had no forms.
+  await withProject(async (s) => {
+    await s.create({ content: "Every PR needs two approvals", scope: "project", project: PROJECT });
+    await s.create({ content: "Squash PRs when merging", scope: "project", project: PROJECT });
+    const confidence = async (query: string, content: string) =>
+      (await s.search({ query, project: PROJECT, limit: 10 }))
+        .find((r) => r.memory.content === content)?.confidence ?? 0;
+    const plural = await confidence("what do PRs need?", "Every PR needs two approvals");
+    assert.ok(plural >= 0.8, `${plural}`);
+    const single = await confidence("how do we merge a PR?", "Squash PRs when merging");
+    assert.ok(single >= 0.8, `${single}`);
   });
 });
 
