@@ -210,8 +210,18 @@ function statsLines(stats: Stats): string[] {
     .sort(([a], [b]) => (a === "global" ? -1 : b === "global" ? 1 : a.localeCompare(b)))
     .map(([k, v]) => `${k} ${v}`).join(", ");
   const types = Object.entries(stats.by_type).map(([k, v]) => `${k} ${v}`).join(", ");
-  out.push(`  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`);
-  if (types) out.push(`  By type:   ${types}`);
+  // The live ones (what search, recall and the bootstrap use) and the superseded apart; a
+  // service older than these counts gives its total alone.
+  const sup = stats.superseded ?? 0;
+  const live = stats.live ?? stats.total - sup;
+  out.push(
+    sup
+      ? `  Memories:  ${live} (and ${sup} superseded${
+        scopes ? `; all ${stats.total} by scope: ${scopes}` : ""
+      })`
+      : `  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`,
+  );
+  if (types) out.push(`  By type:   ${types}${sup ? " (superseded included)" : ""}`);
   const projects = Object.keys(stats.by_project).length;
   if (projects) out.push(`  Projects:  ${projects}`);
   out.push(expansionLine(stats));
