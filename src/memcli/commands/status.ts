@@ -83,13 +83,16 @@ export interface StatusReport {
   running: boolean;
   /** `ok`, `maintenance`, `error` (API up) or `down`. */
   status: "ok" | "maintenance" | "error" | "down";
-  /** Daemon started by `memcli setup` for this DATA_DIR: `running`, `stale` (pid gone) or `none`. */
+  /**
+   * Daemon started by memcli (`start`, `connect`, `setup`) for this DATA_DIR: `running`,
+   * `stale` (pid gone) or `none`.
+   */
   daemon: "running" | "stale" | "none";
   /** Pid of the daemon from run/admin.pid, when any. */
   pid: number | null;
-  /** Seconds since setup started the daemon, when it runs. */
+  /** Seconds since memcli started the daemon, when it runs. */
   uptime_seconds: number | null;
-  /** When setup started the daemon. */
+  /** When memcli started the daemon. */
   started_at: string | null;
   /** Admin API URL and where it came from. */
   url: string;
