@@ -176,20 +176,36 @@ export async function withinDeadline<T>(
   }
 }
 
+/** Whether two base URLs name the same origin. */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Whether `err` (a failed request to the service) means that the service of DATA_DIR
+ * Whether `err` (a failed request to the service at `url`) means that the service of DATA_DIR
  * `dataDir` is starting: it answered 503 "starting", or it could not be reached while a
  * process holds that DATA_DIR (the service claims it before it listens) or the pid file of
- * `memcli start` names a live daemon. Anything else (another answer, nothing running) is not.
+ * `memcli start` names a live daemon, and that service has recorded no other URL. Anything
+ * else (another answer, nothing running, a service that listens elsewhere) is not.
  */
-export async function serviceStarting(err: unknown, dataDir: string | null): Promise<boolean> {
+export async function serviceStarting(
+  err: unknown,
+  dataDir: string | null,
+  url: string,
+): Promise<boolean> {
   if (!(err instanceof MemoryError) || err.status !== 503) return false;
   const body = err.body as { error?: unknown } | undefined;
   if (body !== undefined) return body?.error === "starting";
   if (dataDir === null) return false;
   const layout = layoutOf(dataDir);
-  if (await serviceOwner(layout)) return true;
-  return (await checkDaemon(layout)).kind === "running";
+  const owner = await serviceOwner(layout);
+  if (owner) return !owner.url || sameOrigin(owner.url, url);
+  const check = await checkDaemon(layout);
+  return check.kind === "running" && (!check.state?.url || sameOrigin(check.state.url, url));
 }
 
 /**
@@ -218,8 +234,8 @@ export async function readHookPayload(io: Io): Promise<{ payload: HookPayload; p
  * Run a hook's `work` within the deadline (`--deadline`'s raw value, else the variable, else
  * the default), counted from process start: notes about the deadline variable and the
  * payload go to stderr as `memcli <command>: …`; `work` gets the payload, a function
- * giving the ms left (for request timeouts) and `starting(err)`, which says what to do after
- * a failed request ({@link StartingVerdict}): a starting service is polled for up to
+ * giving the ms left (for request timeouts) and `starting(err, url)`, which says what to do
+ * after a failed request to `url` ({@link StartingVerdict}): a starting service is polled for up to
  * `startingWaitMs`, counted from the first failure, and the deadline moves out by as much
  * (`deadlineMs` in the result is the deadline in force at the end). Errors of `work` are the
  * caller's to report.
@@ -233,7 +249,7 @@ export async function runHook<T>(
   work: (
     payload: HookPayload,
     left: () => number,
-    starting: (err: unknown) => Promise<StartingVerdict>,
+    starting: (err: unknown, url: string) => Promise<StartingVerdict>,
   ) => Promise<T>,
 ): Promise<{ deadlineMs: number } & ({ timedOut: false; value: T } | { timedOut: true })> {
   const flag = intFlag(command, "deadline", deadlineRaw, DEADLINE_MIN_MS, DEADLINE_MAX_MS);
@@ -248,9 +264,9 @@ export async function runHook<T>(
   let waitStart: number | null = null;
   let waitEnd: number | null = null;
   const res = await withinDeadline(left(), async (_signal, extend) => {
-    const starting = async (err: unknown): Promise<StartingVerdict> => {
+    const starting = async (err: unknown, url: string): Promise<StartingVerdict> => {
       // Down (nothing listens, no process of this DATA_DIR) or another failure: no wait.
-      if (!(await serviceStarting(err, dataDirOf(io)))) return "fail";
+      if (!(await serviceStarting(err, dataDirOf(io), url))) return "fail";
       const now = performance.now();
       if (waitEnd === null) {
         waitStart = now;

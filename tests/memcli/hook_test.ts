@@ -367,18 +367,19 @@ Deno.test("bootstrap --hook waits for a service that is starting (memcli start, 
 Deno.test("a hook waits only for a starting service: not for one that is down or failing", async () => {
   const dir = await tempDir();
   try {
+    const url = "http://127.0.0.1:4200";
     const refused = new MemoryError(503, "cannot reach the Admin API");
     // Nothing listens and no process holds this DATA_DIR: down, no wait.
-    assert.equal(await serviceStarting(refused, `${dir.path}/none`), false);
-    assert.equal(await serviceStarting(refused, null), false);
+    assert.equal(await serviceStarting(refused, `${dir.path}/none`, url), false);
+    assert.equal(await serviceStarting(refused, null, url), false);
     // The service answered, but not "starting" (its database is down): no wait.
     const dbDown = new MemoryError(503, "database down");
     dbDown.body = { error: "database down" };
-    assert.equal(await serviceStarting(dbDown, null), false);
-    assert.equal(await serviceStarting(new Error("boom"), null), false);
+    assert.equal(await serviceStarting(dbDown, null, url), false);
+    assert.equal(await serviceStarting(new Error("boom"), null, url), false);
     const starting = new MemoryError(503, "starting");
     starting.body = { error: "starting" };
-    assert.equal(await serviceStarting(starting, null), true);
+    assert.equal(await serviceStarting(starting, null, url), true);
 
     // The hook itself: a down service fails at once, and the deadline stays as it was.
     const io = captureIo({ env: { DATA_DIR: `${dir.path}/none` }, stdin: "" });
@@ -388,8 +389,8 @@ Deno.test("a hook waits only for a starting service: not for one that is down or
       _left,
       startingOf,
     ) => {
-      verdicts.push(await startingOf(refused));
-      verdicts.push(await startingOf(dbDown));
+      verdicts.push(await startingOf(refused, url));
+      verdicts.push(await startingOf(dbDown, url));
       return "done";
     });
     assert.deepEqual(verdicts, ["fail", "fail"]);

@@ -40,7 +40,7 @@ async function build(
   dir: string,
   flag: string | undefined,
   timeoutMs: () => number,
-  starting?: (err: unknown) => Promise<StartingVerdict>,
+  starting?: (err: unknown, url: string) => Promise<StartingVerdict>,
 ): Promise<{ text: string } | { down: string; empty: string }> {
   const resolved = await resolveProject(dir, flag);
   for (const w of resolved.warnings) io.err(`memcli bootstrap: ${w}\n`);
@@ -54,7 +54,7 @@ async function build(
       const client = clientOf(cfg, url, timeoutMs());
       return { text: render(await loadBootstrap(client, resolved.project)) };
     } catch (err) {
-      const verdict = url && starting ? await starting(err) : "fail";
+      const verdict = url && starting ? await starting(err, url) : "fail";
       if (verdict === "retry") continue;
       const down = verdict === "starting"
         ? `the memory service at ${url} is still starting`

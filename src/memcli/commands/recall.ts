@@ -129,7 +129,7 @@ async function recallText(
   flag: string | undefined,
   f: Omit<RecallFormat, "project">,
   timeoutMs: () => number,
-  starting?: (err: unknown) => Promise<StartingVerdict>,
+  starting?: (err: unknown, url: string) => Promise<StartingVerdict>,
 ): Promise<string> {
   const resolved = await resolveProject(dir, flag);
   for (const w of resolved.warnings) io.err(`memcli recall: ${w}\n`);
@@ -144,7 +144,7 @@ async function recallText(
       });
       return formatRecall(results, { ...f, project: resolved.project });
     } catch (err) {
-      const verdict = starting ? await starting(err) : "fail";
+      const verdict = starting ? await starting(err, url) : "fail";
       if (verdict === "retry") continue;
       if (verdict === "starting") {
         throw new Error(`the memory service at ${url} is still starting`, { cause: err });
