@@ -88,7 +88,11 @@ function counts(rec: Record<string, number>): string {
 /** Text of `stats`. */
 export function statsText(s: Stats): string {
   return [
-    `${s.total} ${s.total === 1 ? "memory" : "memories"}.`,
+    s.superseded
+      ? `${s.live ?? s.total - s.superseded} live ${
+        (s.live ?? s.total - s.superseded) === 1 ? "memory" : "memories"
+      } and ${s.superseded} superseded (${s.total} in all; the counts below include both).`
+      : `${s.total} ${s.total === 1 ? "memory" : "memories"}.`,
     `By scope: ${counts(s.by_scope)}.`,
     `By type: ${counts(s.by_type)}.`,
     `By project: ${counts(s.by_project)}.`,

@@ -245,6 +245,8 @@ export const listOutput = z.object({
 /** stats → totals. */
 export const statsOutput = z.object({
   total: z.number().int(),
+  live: z.number().int().optional(),
+  superseded: z.number().int().optional(),
   by_scope: z.record(z.string(), z.number()),
   by_project: z.record(z.string(), z.number()),
   by_type: z.record(z.string(), z.number()),

@@ -79,7 +79,7 @@ export async function readState(layout: Layout): Promise<DaemonState | null> {
 
 /**
  * Where the Admin API is: `MEMORY_API_URL` when set, else the URL of the daemon `memcli
- * setup` started for this DATA_DIR, else where a service of this configuration listens
+ * start` (or `connect`, `setup`) started for this DATA_DIR, else where a service of this configuration listens
  * (`ADMIN_HOST`:`ADMIN_PORT`, a wildcard host at loopback; by default `http://127.0.0.1:4200`).
  */
 export async function apiUrlOf(

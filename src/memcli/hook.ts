@@ -13,9 +13,19 @@
  * project, asking the service) is bounded by a deadline counted from process start
  * (default {@link DEFAULT_DEADLINE_MS}, `--deadline MS` or `MEMCLI_HOOK_DEADLINE_MS`), and
  * the exit code is 0 whatever happens.
+ *
+ * A service that is starting (it answers 503 "starting" while its database and embedder
+ * open, or it does not listen yet while this DATA_DIR's service process is alive: right after
+ * `memcli start`, `connect` or a login) is waited for: the hook polls it for up to its
+ * starting budget ({@link BOOTSTRAP_STARTING_WAIT_MS}, {@link RECALL_STARTING_WAIT_MS}), which
+ * moves the deadline out by as much. A service that is down (nothing listens and no process
+ * of this DATA_DIR runs) is not waited for: the hook answers at once.
  * @module
  */
+import { MemoryError } from "../domain/errors.ts";
 import { intFlag } from "./args.ts";
+import { configOf, layoutOf } from "./context.ts";
+import { checkDaemon, serviceOwner } from "./daemon.ts";
 import type { Io } from "./io.ts";
 
 /** Default hard deadline of a hook, ms from process start. */
@@ -28,6 +38,21 @@ export const DEADLINE_ENV = "MEMCLI_HOOK_DEADLINE_MS";
 export const DEADLINE_MIN_MS = 100;
 /** Bounds of the deadline (ms). */
 export const DEADLINE_MAX_MS = 60_000;
+
+/**
+ * How long `bootstrap --hook` waits for a starting service (ms), past its deadline: the
+ * session start has Claude Code's 10 s, and a service starts in 1 to 3 s.
+ */
+export const BOOTSTRAP_STARTING_WAIT_MS = 5000;
+
+/**
+ * How long `recall --hook` waits for a starting service (ms), past its deadline: the user's
+ * prompt waits for it, so it stays short.
+ */
+export const RECALL_STARTING_WAIT_MS = 1000;
+
+/** Pause between two tries of a starting service (ms). */
+const STARTING_POLL_MS = 150;
 
 /** Time kept back from the deadline for printing and exiting (ms). */
 const EXIT_MARGIN_MS = 30;
@@ -117,26 +142,85 @@ export function timeLeft(io: Io, deadlineMs: number, startedAt: number): number 
 /** How much longer than the hook's deadline a request of the hook may wait (see runHook). */
 const REQUEST_GRACE_MS = 250;
 
-/** `work`'s value, or `{timedOut: true}` when `ms` pass first (its signal is then aborted). */
+/**
+ * `work`'s value, or `{timedOut: true}` when `ms` pass first (its signal is then aborted).
+ * `work`'s `extend(ms)` moves the end out by `ms`.
+ */
 export async function withinDeadline<T>(
   ms: number,
-  work: (signal: AbortSignal) => Promise<T>,
+  work: (signal: AbortSignal, extend: (ms: number) => void) => Promise<T>,
 ): Promise<{ timedOut: false; value: T } | { timedOut: true }> {
   const ctl = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let end = performance.now() + ms;
+  let fire: () => void = () => {};
   const expired = new Promise<{ timedOut: true }>((resolve) => {
-    timer = setTimeout(() => {
+    fire = () => {
       ctl.abort(new DOMException("hook deadline", "TimeoutError"));
       resolve({ timedOut: true });
-    }, ms);
+    };
+    timer = setTimeout(fire, ms);
   });
+  const extend = (more: number) => {
+    clearTimeout(timer);
+    end += more;
+    timer = setTimeout(fire, Math.max(0, end - performance.now()));
+  };
   try {
     return await Promise.race([
-      work(ctl.signal).then((value) => ({ timedOut: false as const, value })),
+      work(ctl.signal, extend).then((value) => ({ timedOut: false as const, value })),
       expired,
     ]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Whether two base URLs name the same origin. */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `err` (a failed request to the service at `url`) means that the service of DATA_DIR
+ * `dataDir` is starting: it answered 503 "starting", or it could not be reached while a
+ * process holds that DATA_DIR (the service claims it before it listens) or the pid file of
+ * `memcli start` names a live daemon, and that service has recorded no other URL. Anything
+ * else (another answer, nothing running, a service that listens elsewhere) is not.
+ */
+export async function serviceStarting(
+  err: unknown,
+  dataDir: string | null,
+  url: string,
+): Promise<boolean> {
+  if (!(err instanceof MemoryError) || err.status !== 503) return false;
+  const body = err.body as { error?: unknown } | undefined;
+  if (body !== undefined) return body?.error === "starting";
+  if (dataDir === null) return false;
+  const layout = layoutOf(dataDir);
+  const owner = await serviceOwner(layout);
+  if (owner) return !owner.url || sameOrigin(owner.url, url);
+  const check = await checkDaemon(layout);
+  return check.kind === "running" && (!check.state?.url || sameOrigin(check.state.url, url));
+}
+
+/**
+ * What a hook does after a failed request: `retry` (the service is starting, it was waited
+ * for a moment, ask again), `starting` (it is still starting and the budget is spent) or
+ * `fail` (report the error).
+ */
+export type StartingVerdict = "retry" | "starting" | "fail";
+
+/** The DATA_DIR of `io`'s configuration, or null when the configuration is bad. */
+function dataDirOf(io: Io): string | null {
+  try {
+    return configOf(io).dataDir;
+  } catch {
+    return null;
   }
 }
 
@@ -149,28 +233,58 @@ export async function readHookPayload(io: Io): Promise<{ payload: HookPayload; p
 /**
  * Run a hook's `work` within the deadline (`--deadline`'s raw value, else the variable, else
  * the default), counted from process start: notes about the deadline variable and the
- * payload go to stderr as `memcli <command>: …`; `work` gets the payload and a function
- * giving the ms left (for request timeouts). Errors of `work` are the caller's to report.
+ * payload go to stderr as `memcli <command>: …`; `work` gets the payload, a function
+ * giving the ms left (for request timeouts) and `starting(err, url)`, which says what to do
+ * after a failed request to `url` ({@link StartingVerdict}): a starting service is polled for up to
+ * `startingWaitMs`, counted from the first failure, and the deadline moves out by as much
+ * (`deadlineMs` in the result is the deadline in force at the end). Errors of `work` are the
+ * caller's to report.
  */
 export async function runHook<T>(
   io: Io,
   command: string,
   deadlineRaw: unknown,
   startedAt: number,
-  work: (payload: HookPayload, left: () => number) => Promise<T>,
+  startingWaitMs: number,
+  work: (
+    payload: HookPayload,
+    left: () => number,
+    starting: (err: unknown, url: string) => Promise<StartingVerdict>,
+  ) => Promise<T>,
 ): Promise<{ deadlineMs: number } & ({ timedOut: false; value: T } | { timedOut: true })> {
   const flag = intFlag(command, "deadline", deadlineRaw, DEADLINE_MIN_MS, DEADLINE_MAX_MS);
   const deadline = hookDeadline(io, flag);
   if (deadline.note) io.err(`memcli ${command}: ${deadline.note}\n`);
-  const left = () => timeLeft(io, deadline.ms, startedAt);
+  let deadlineMs = deadline.ms;
+  const left = () => timeLeft(io, deadlineMs, startedAt);
   // A request's own timeout is set a little past the deadline, so that the deadline (and its
   // note, which names the wait) always ends a run the service did not answer: with the two
   // equal, the request's timeout sometimes fired first and was reported as "not reachable".
   const requestLeft = () => left() + REQUEST_GRACE_MS;
-  const res = await withinDeadline(left(), async () => {
+  let waitStart: number | null = null;
+  let waitEnd: number | null = null;
+  const res = await withinDeadline(left(), async (_signal, extend) => {
+    const starting = async (err: unknown, url: string): Promise<StartingVerdict> => {
+      // Down (nothing listens, no process of this DATA_DIR) or another failure: no wait.
+      if (!(await serviceStarting(err, dataDirOf(io), url))) return "fail";
+      const now = performance.now();
+      if (waitEnd === null) {
+        waitStart = now;
+        waitEnd = now + startingWaitMs;
+        deadlineMs += startingWaitMs;
+        extend(startingWaitMs);
+      }
+      if (now + STARTING_POLL_MS >= waitEnd) return "starting";
+      await new Promise((r) => setTimeout(r, STARTING_POLL_MS));
+      return "retry";
+    };
     const { payload, problem } = await readHookPayload(io);
     if (problem) io.err(`memcli ${command}: ${problem}\n`);
-    return await work(payload, requestLeft);
+    return await work(payload, requestLeft, starting);
   });
-  return { deadlineMs: deadline.ms, ...res };
+  if (waitStart !== null) {
+    const waited = Math.round(performance.now() - waitStart);
+    io.err(`memcli ${command}: the memory service was starting; waited ${waited} ms for it\n`);
+  }
+  return { deadlineMs, ...res };
 }

@@ -139,6 +139,7 @@ export async function backfillDense(
   if (!await store.finishDense(target)) {
     throw new Error("dense backfill: another run replaced this one; start again");
   }
-  log(`upgrade: dense vectors done (${encoded} encoded)`);
+  // A new database (or one whose memories all had their vectors) had nothing to upgrade.
+  if (encoded) log(`upgrade: dense vectors done (${encoded} encoded)`);
   return { encoded, finished: true };
 }

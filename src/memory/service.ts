@@ -729,7 +729,14 @@ export class SqlMemoryService implements MemoryService {
 
   async stats(): Promise<Stats> {
     const rows = await this.#store.stats(this.#now());
-    const stats: Stats = { total: 0, by_scope: {}, by_project: {}, by_type: {} };
+    const stats: Stats & { live: number; superseded: number } = {
+      total: 0,
+      live: 0,
+      superseded: 0,
+      by_scope: {},
+      by_project: {},
+      by_type: {},
+    };
     if (this.#expansion) {
       const now = this.#now();
       const day = now.toISOString().slice(0, 10);
@@ -751,6 +758,8 @@ export class SqlMemoryService implements MemoryService {
     }
     for (const r of rows) {
       stats.total += r.count;
+      if (r.superseded) stats.superseded += r.count;
+      else stats.live += r.count;
       stats.by_scope[r.scope] = (stats.by_scope[r.scope] ?? 0) + r.count;
       stats.by_type[r.type] = (stats.by_type[r.type] ?? 0) + r.count;
       if (r.project !== null) {

@@ -201,6 +201,8 @@ export type ExpansionWait = "budget" | "backoff" | "lease";
  * import type { Stats } from "@mneme/mneme";
  * const stats: Stats = {
  *   total: 3,
+ *   live: 2,
+ *   superseded: 1,
  *   by_scope: { global: 1, project: 2 },
  *   by_project: { mneme: 2 },
  *   by_type: { fact: 2, rule: 1 },
@@ -237,13 +239,20 @@ export interface ExpansionAdmin {
 }
 
 export interface Stats {
-  /** Number of current memories. */
+  /** Number of current (unexpired) memories, the superseded ones included. */
   total: number;
-  /** Count per scope. */
+  /**
+   * Of `total`, the memories not superseded: the ones search, recall and the bootstrap use
+   * (absent from older services).
+   */
+  live?: number;
+  /** Of `total`, the memories superseded by a newer one (absent from older services). */
+  superseded?: number;
+  /** Count per scope (the superseded memories included). */
   by_scope: Record<string, number>;
-  /** Count per project (project-scoped memories only). */
+  /** Count per project (project-scoped memories only; the superseded included). */
   by_project: Record<string, number>;
-  /** Count per type. */
+  /** Count per type (the superseded included). */
   by_type: Record<string, number>;
   /**
    * Memories expanded by a model (`MEMORY_EXPANSION`; absent when off): memories expanded and

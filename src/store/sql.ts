@@ -218,6 +218,8 @@ export interface StatsRow {
   scope: Scope;
   project: string | null;
   type: MemoryType;
+  /** Whether these memories are superseded (replaced by a newer one). */
+  superseded: boolean;
   count: number;
 }
 

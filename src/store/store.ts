@@ -238,14 +238,16 @@ export class Store {
     return rows[0]?.n ?? 0;
   }
 
-  /** Counts of current memories by scope, project and type. */
+  /** Counts of current memories by scope, project, type and whether they are superseded. */
   async stats(now: Date): Promise<StatsRow[]> {
     const p = new Params();
     return (await this.db.query<StatsRow>(
-      `select m.scope, m.project, m.type, count(*)::int as count from memories m
-        where ${liveClause(now, p)} and ${VISIBLE} group by m.scope, m.project, m.type`,
+      `select m.scope, m.project, m.type, (m.superseded_by is not null) as superseded,
+              count(*)::int as count from memories m
+        where ${liveClause(now, p)} and ${VISIBLE}
+        group by m.scope, m.project, m.type, (m.superseded_by is not null)`,
       p.values,
-    )).map((r) => ({ ...r, count: Number(r.count) }));
+    )).map((r) => ({ ...r, superseded: r.superseded === true, count: Number(r.count) }));
   }
 
   /** Up to `max` current memories, oldest first (a stable order for files). */

@@ -175,6 +175,8 @@ Deno.test({
         assert.equal(stats.status, 200);
         assert.deepEqual(stats.json, {
           total: 3,
+          live: 3,
+          superseded: 0,
           by_scope: { project: 2, global: 1 },
           by_project: { web: 2 },
           by_type: { fact: 2, rule: 1 },

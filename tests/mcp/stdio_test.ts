@@ -393,3 +393,63 @@ Deno.test("mcp stdio: a backend that cannot work exits at once, naming it", asyn
     assert.match(r.stderr, /MEMORY_API_URL must use http: or https:/);
   });
 });
+
+Deno.test("mcp stdio: stdin closed right after the requests: every pending request is answered, then exit 0", async () => {
+  const admin = await startAdminProcess();
+  try {
+    const env = { ...baseEnv(), MEMORY_API_URL: admin.url };
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...perms(env), ENTRY],
+      env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const lines = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "pipe", version: "0" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "remember",
+          arguments: { content: "The staging database listens on port 6543", type: "fact" },
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "recall", arguments: { query: "staging database port" } },
+      },
+    ].map((m) => JSON.stringify(m) + "\n").join("");
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(lines));
+    await w.close();
+    const out = await child.output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    const answers = stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3], stdout + stderr);
+    const remember = answers.find((a) => a.id === 2);
+    assert.equal(remember.result?.isError ?? false, false, JSON.stringify(remember));
+    assert.match(remember.result.content[0].text, /^Remembered [0-9a-f-]{36} \(global, fact\)\.$/);
+    assert.ok(answers.find((a) => a.id === 3).result, "recall answered");
+    const stored = await new MemoryClient({ baseUrl: admin.url }).list({});
+    assert.ok(stored.some((m) => m.content === "The staging database listens on port 6543"));
+  } finally {
+    await admin.stop();
+  }
+});

@@ -218,7 +218,12 @@ Deno.test("mcp in process: tools, schemas, results and bad arguments", async (t)
       const s = r.structuredContent as unknown as Stats;
       assert.deepEqual(s, await service.stats());
       assert.equal(s.total, 5);
-      assert.match(text(r), /^5 memories\./);
+      assert.equal(s.live, 4);
+      assert.equal(s.superseded, 1);
+      assert.match(
+        text(r),
+        /^4 live memories and 1 superseded \(5 in all; the counts below include both\)\./,
+      );
     });
 
     await t.step("forget deletes; a second forget is a 404 naming the id", async () => {

@@ -342,8 +342,13 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
           r.out,
           new RegExp(`Embedder: {2}builtin/\\S+ \\(${DEFAULT_EMBEDDING_DIM} dimensions\\) ok`),
         );
-        const total = (await client.stats()).total;
-        assert.match(r.out, new RegExp(`Memories: {2}${total} \\(global \\d+, project \\d+\\)`));
+        const { total, live, superseded } = await client.stats();
+        assert.match(
+          r.out,
+          superseded
+            ? new RegExp(`Memories: {2}${live} \\(and ${superseded} superseded; all ${total} by`)
+            : new RegExp(`Memories: {2}${total} \\(global \\d+, project \\d+\\)`),
+        );
         const j = JSON.parse((await memcli(["status", "--json"], { env })).out);
         assert.equal(j.running, true);
         assert.equal(j.status, "ok");
@@ -353,6 +358,29 @@ Deno.test("memcli commands against a real admin daemon", async (t) => {
         assert.equal(j.health.database.kind, "pglite");
       },
     );
+
+    await t.step("status: the superseded memories counted apart from the live ones", async () => {
+      const before = await client.stats();
+      const { memory: old } = await client.create({ content: "The CI runs on Jenkins" });
+      await client.create({ content: "The CI runs on GitHub Actions", supersedes: old.id });
+      const after = await client.stats();
+      assert.equal(after.total, before.total + 2);
+      assert.equal(after.superseded, (before.superseded ?? 0) + 1);
+      assert.equal(after.live, (before.live ?? before.total) + 1);
+      const r = await memcli(["status"], { env });
+      assert.match(
+        r.out,
+        new RegExp(
+          `Memories: {2}${after.live} \\(and ${after.superseded} superseded; all ${after.total} ` +
+            "by scope: global \\d+, project \\d+\\)\n",
+        ),
+      );
+      assert.match(r.out, /By type: {3}.* \(superseded included\)\n/);
+      const j = JSON.parse((await memcli(["status", "--json"], { env })).out);
+      assert.equal(j.stats.total, after.total);
+      assert.equal(j.stats.live, after.live);
+      assert.equal(j.stats.superseded, after.superseded);
+    });
   } finally {
     await admin.stop();
     await dir.cleanup();

@@ -9,10 +9,19 @@ import assert from "node:assert/strict";
 import { MemoryClient } from "../../src/memory/client.ts";
 import { formatRecall } from "../../src/memcli/commands/recall.ts";
 import type { SearchResult } from "../../src/memory/types.ts";
-import { parseHookPayload } from "../../src/memcli/hook.ts";
+import { parseHookPayload, runHook, serviceStarting } from "../../src/memcli/hook.ts";
+import { MemoryError } from "../../src/domain/errors.ts";
+import { exists } from "../../src/common/fs.ts";
 import type { Memory } from "../../src/memory/types.ts";
 import { freePort, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
-import { baseEnv, memcliPermissions, memcliProcess } from "./_util.ts";
+import {
+  baseEnv,
+  captureIo,
+  killDaemon,
+  memcli,
+  memcliPermissions,
+  memcliProcess,
+} from "./_util.ts";
 
 /** A server that accepts connections and never answers (closed by `close`). */
 function silentServer(): { url: string; connections(): number; close(): void } {
@@ -306,6 +315,88 @@ Deno.test("bootstrap --hook and recall --hook against a real daemon", async () =
     assert.ok(q.out.includes(fact.id));
   } finally {
     await admin.stop();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("bootstrap --hook waits for a service that is starting (memcli start, fired before it answers)", async () => {
+  const dir = await tempDir("mneme-hook-start-");
+  const dataDir = `${dir.path}/data`;
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = { DATA_DIR: dataDir, EMBEDDING_PROVIDER: "builtin", ADMIN_PORT: String(port) };
+  const pidFile = `${dataDir}/run/admin.pid`;
+  let starting: Promise<unknown> = Promise.resolve();
+  try {
+    // A first start creates the database; the hook is fired during the second, the one a
+    // login or `connect` makes on an existing DATA_DIR.
+    assert.equal((await memcliProcess(["start"], { env })).code, 0);
+    assert.equal((await memcliProcess(["stop"], { env })).code, 0);
+    assert.equal(await exists(pidFile), false);
+    const start = memcliProcess(["start"], { env });
+    starting = start;
+    // The hook (in-process: no runtime start-up of its own) fires as soon as memcli start has
+    // recorded the daemon's pid: the service is then starting.
+    for (let i = 0; i < 3000 && !(await exists(pidFile)); i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.ok(await exists(pidFile), "memcli start wrote no pid file");
+    const before = await fetch(`${url}/healthz`).then(
+      async (r) => (await r.body?.cancel(), r.status),
+      () => 0,
+    );
+    assert.notEqual(before, 200, "the service answered before the hook fired");
+    const b = await memcli(["bootstrap", "--hook"], {
+      env,
+      cwd: dir.path,
+      stdin: JSON.stringify({ cwd: dir.path, hook_event_name: "SessionStart" }),
+    });
+    assert.equal(b.code, 0, b.err);
+    assert.doesNotMatch(b.out, /^Mneme memory:/, b.out);
+    assert.match(b.out, /^- Project: /m);
+    assert.match(b.err, /memcli bootstrap: the memory service was starting; waited \d+ ms for it/);
+    assert.equal((await start).code, 0);
+  } finally {
+    await starting.catch(() => {});
+    await memcliProcess(["stop"], { env });
+    await killDaemon(dataDir);
+    await dir.cleanup();
+  }
+});
+
+Deno.test("a hook waits only for a starting service: not for one that is down or failing", async () => {
+  const dir = await tempDir();
+  try {
+    const url = "http://127.0.0.1:4200";
+    const refused = new MemoryError(503, "cannot reach the Admin API");
+    // Nothing listens and no process holds this DATA_DIR: down, no wait.
+    assert.equal(await serviceStarting(refused, `${dir.path}/none`, url), false);
+    assert.equal(await serviceStarting(refused, null, url), false);
+    // The service answered, but not "starting" (its database is down): no wait.
+    const dbDown = new MemoryError(503, "database down");
+    dbDown.body = { error: "database down" };
+    assert.equal(await serviceStarting(dbDown, null, url), false);
+    assert.equal(await serviceStarting(new Error("boom"), null, url), false);
+    const starting = new MemoryError(503, "starting");
+    starting.body = { error: "starting" };
+    assert.equal(await serviceStarting(starting, null, url), true);
+
+    // The hook itself: a down service fails at once, and the deadline stays as it was.
+    const io = captureIo({ env: { DATA_DIR: `${dir.path}/none` }, stdin: "" });
+    const verdicts: string[] = [];
+    const res = await runHook(io, "bootstrap", undefined, performance.now(), 5000, async (
+      _payload,
+      _left,
+      startingOf,
+    ) => {
+      verdicts.push(await startingOf(refused, url));
+      verdicts.push(await startingOf(dbDown, url));
+      return "done";
+    });
+    assert.deepEqual(verdicts, ["fail", "fail"]);
+    assert.equal(res.deadlineMs, 1500, "no starting budget was added");
+    assert.equal(io.stderr(), "");
+  } finally {
     await dir.cleanup();
   }
 });

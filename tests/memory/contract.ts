@@ -598,6 +598,8 @@ const steps: Record<string, Step> = {
     assert.deepEqual(ids(await s.search({ query: "q" })), [y.id]);
     assert.deepEqual(await s.stats(), {
       total: 1,
+      live: 1,
+      superseded: 0,
       by_scope: { global: 1 },
       by_project: {},
       by_type: { fact: 1 },
@@ -1076,19 +1078,38 @@ const steps: Record<string, Step> = {
     }
   },
 
-  async "stats count current memories by scope, project and type"(b) {
+  async "stats count current memories by scope, project and type, the superseded apart"(b) {
     const s = b.service;
-    assert.deepEqual(await s.stats(), { total: 0, by_scope: {}, by_project: {}, by_type: {} });
-    await s.create({ content: "one" });
+    assert.deepEqual(await s.stats(), {
+      total: 0,
+      live: 0,
+      superseded: 0,
+      by_scope: {},
+      by_project: {},
+      by_type: {},
+    });
+    const { memory: one } = await s.create({ content: "one" });
     await s.create({ content: "two", type: "rule" });
     await s.create({ content: "three", project: "alpha", type: "rule" });
     await s.create({ content: "four", project: "beta", type: "bootstrap" });
     await s.create({ content: "five", project: "beta" });
     assert.deepEqual(await s.stats(), {
       total: 5,
+      live: 5,
+      superseded: 0,
       by_scope: { global: 2, project: 3 },
       by_project: { alpha: 1, beta: 2 },
       by_type: { fact: 2, rule: 2, bootstrap: 1 },
+    });
+    // A memory superseded by a newer one: counted apart from the live ones.
+    await s.create({ content: "one, corrected", supersedes: one.id });
+    assert.deepEqual(await s.stats(), {
+      total: 6,
+      live: 5,
+      superseded: 1,
+      by_scope: { global: 3, project: 3 },
+      by_project: { alpha: 1, beta: 2 },
+      by_type: { fact: 3, rule: 2, bootstrap: 1 },
     });
   },
 

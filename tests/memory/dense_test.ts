@@ -139,3 +139,12 @@ Deno.test("dense backfill: a run replaced meanwhile stops with an error", async 
   await assert.rejects(() => backfillDense(store, encoder, { batch: 100 }), /replaced/);
   assert.equal(store.state.complete, null);
 });
+
+Deno.test("dense backfill: a new database (no memory) finishes without a line", async () => {
+  const store = new FakeStore(0);
+  const lines: string[] = [];
+  const p = await backfillDense(store, counting().encoder, { log: (l) => lines.push(l) });
+  assert.deepEqual(p, { encoded: 0, finished: true });
+  assert.equal(store.finished, 1, "recorded as complete");
+  assert.deepEqual(lines, [], "nothing upgraded, nothing said");
+});

@@ -7,7 +7,9 @@
  *
  * With `--hook` (Claude Code's SessionStart hook, or any agent that runs a command at
  * session start) it reads the hook's JSON payload from stdin, resolves the project from the
- * payload's `cwd`, and finishes within a hard deadline (src/memcli/hook.ts).
+ * payload's `cwd`, and finishes within a hard deadline (src/memcli/hook.ts). A service that
+ * is starting is waited for, up to {@link BOOTSTRAP_STARTING_WAIT_MS} more; one that is down
+ * is not.
  * @module
  */
 import { loadBootstrap, renderBootstrap } from "../../memory/bootstrap.ts";
@@ -16,7 +18,7 @@ import type { Memory } from "../../memory/types.ts";
 import { parseFlags, stringFlag } from "../args.ts";
 import { errorMessage, UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
-import { runHook } from "../hook.ts";
+import { BOOTSTRAP_STARTING_WAIT_MS, runHook, type StartingVerdict } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { resolveProject } from "../project.ts";
 import { COMMAND_USAGE } from "../usage.ts";
@@ -29,29 +31,40 @@ function sourceLabel(r: { source: string; path?: string }): string {
   return r.source === ".mneme" ? `.mneme ${r.path}` : r.source;
 }
 
-/** The bootstrap Markdown for `dir`, or a one-line reason why there is none. */
+/**
+ * The bootstrap Markdown for `dir`, or a one-line reason why there is none. With `starting`
+ * (the hook's), a failed request to a starting service is tried again while it says so.
+ */
 async function build(
   io: Io,
   dir: string,
   flag: string | undefined,
-  timeoutMs: number,
+  timeoutMs: () => number,
+  starting?: (err: unknown, url: string) => Promise<StartingVerdict>,
 ): Promise<{ text: string } | { down: string; empty: string }> {
   const resolved = await resolveProject(dir, flag);
   for (const w of resolved.warnings) io.err(`memcli bootstrap: ${w}\n`);
   const render = (memories: Memory[]) =>
     renderBootstrap(memories, { project: resolved.project, projectSource: sourceLabel(resolved) });
   let url = "";
-  try {
-    const cfg = configOf(io);
-    url = (await apiUrlOf(io, cfg)).url;
-    return { text: render(await loadBootstrap(clientOf(cfg, url, timeoutMs), resolved.project)) };
-  } catch (err) {
-    const down = err instanceof MemoryError && err.status === 503 && url
-      ? `no memory service at ${url} (start it with 'memcli start')`
-      : err instanceof Error
-      ? err.message
-      : String(err);
-    return { down, empty: render([]) };
+  for (;;) {
+    try {
+      const cfg = configOf(io);
+      url = (await apiUrlOf(io, cfg)).url;
+      const client = clientOf(cfg, url, timeoutMs());
+      return { text: render(await loadBootstrap(client, resolved.project)) };
+    } catch (err) {
+      const verdict = url && starting ? await starting(err, url) : "fail";
+      if (verdict === "retry") continue;
+      const down = verdict === "starting"
+        ? `the memory service at ${url} is still starting`
+        : err instanceof MemoryError && err.status === 503 && url && err.body === undefined
+        ? `no memory service at ${url} (start it with 'memcli start')`
+        : err instanceof Error
+        ? err.message
+        : String(err);
+      return { down, empty: render([]) };
+    }
   }
 }
 
@@ -72,7 +85,7 @@ export async function bootstrap(args: string[], io: Io): Promise<number> {
     if (p.values.deadline !== undefined) {
       io.err("memcli bootstrap: --deadline applies with --hook only; ignored\n");
     }
-    const r = await build(io, io.cwd(), flag, BOOTSTRAP_TIMEOUT_MS);
+    const r = await build(io, io.cwd(), flag, () => BOOTSTRAP_TIMEOUT_MS);
     if ("text" in r) {
       io.out(r.text);
       return 0;
@@ -88,7 +101,8 @@ export async function bootstrap(args: string[], io: Io): Promise<number> {
       "bootstrap",
       p.values.deadline,
       startedAt,
-      (payload, left) => build(io, payload.cwd ?? io.cwd(), flag, left()),
+      BOOTSTRAP_STARTING_WAIT_MS,
+      (payload, left, starting) => build(io, payload.cwd ?? io.cwd(), flag, left, starting),
     );
     if (res.timedOut) {
       io.out(

@@ -7,7 +7,9 @@
  * JSON payload on stdin and the project is resolved from its `cwd`; it finishes within the
  * hooks' hard deadline and exits 0 whatever happens. When the service is down or slow, a
  * note goes to stderr and nothing to stdout (the bootstrap already told the agent at session
- * start), so that each prompt does not carry the same warning.
+ * start), so that each prompt does not carry the same warning. A service that is starting
+ * is waited for, up to {@link RECALL_STARTING_WAIT_MS} more (the prompt waits too); one that
+ * is down is not.
  *
  * What is injected: the search results (global memories plus the project's, as the search
  * API ranks them), leaving out `bootstrap` memories (already in the context since session
@@ -27,7 +29,7 @@ import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
 import { intFlag, numberFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
-import { runHook } from "../hook.ts";
+import { RECALL_STARTING_WAIT_MS, runHook, type StartingVerdict } from "../hook.ts";
 import type { Io } from "../io.ts";
 import { resolveProject } from "../project.ts";
 import { COMMAND_USAGE } from "../usage.ts";
@@ -126,19 +128,30 @@ async function recallText(
   dir: string,
   flag: string | undefined,
   f: Omit<RecallFormat, "project">,
-  timeoutMs: number,
+  timeoutMs: () => number,
+  starting?: (err: unknown, url: string) => Promise<StartingVerdict>,
 ): Promise<string> {
   const resolved = await resolveProject(dir, flag);
   for (const w of resolved.warnings) io.err(`memcli recall: ${w}\n`);
   const cfg = configOf(io);
   const { url } = await apiUrlOf(io, cfg);
-  const client = clientOf(cfg, url, timeoutMs);
-  const results = await client.search({
-    query: query.slice(0, MAX_QUERY),
-    ...(resolved.project ? { project: resolved.project } : {}),
-    limit: recallSearchLimit(f.limit),
-  });
-  return formatRecall(results, { ...f, project: resolved.project });
+  for (;;) {
+    try {
+      const results = await clientOf(cfg, url, timeoutMs()).search({
+        query: query.slice(0, MAX_QUERY),
+        ...(resolved.project ? { project: resolved.project } : {}),
+        limit: recallSearchLimit(f.limit),
+      });
+      return formatRecall(results, { ...f, project: resolved.project });
+    } catch (err) {
+      const verdict = starting ? await starting(err, url) : "fail";
+      if (verdict === "retry") continue;
+      if (verdict === "starting") {
+        throw new Error(`the memory service at ${url} is still starting`, { cause: err });
+      }
+      throw err;
+    }
+  }
 }
 
 /** Run `memcli recall`. */
@@ -170,7 +183,7 @@ export async function recall(args: string[], io: Io): Promise<number> {
   if (!p.values.hook) {
     const query = p.positionals.join(" ").trim();
     if (!query) throw new UsageError("a query is required (or --hook)", "recall");
-    const text = await recallText(io, query, io.cwd(), flag, f, RECALL_TIMEOUT_MS);
+    const text = await recallText(io, query, io.cwd(), flag, f, () => RECALL_TIMEOUT_MS);
     if (text) io.out(text);
     else io.err("memcli recall: nothing relevant found\n");
     return 0;
@@ -180,12 +193,19 @@ export async function recall(args: string[], io: Io): Promise<number> {
   }
 
   try {
-    const res = await runHook(io, "recall", p.values.deadline, startedAt, (payload, left) => {
-      const prompt = payload.prompt?.trim() ?? "";
-      // Nothing to search for: no prompt, a very short one, or a slash command.
-      if (prompt.length < MIN_PROMPT || prompt.startsWith("/")) return Promise.resolve("");
-      return recallText(io, prompt, payload.cwd ?? io.cwd(), flag, f, left());
-    });
+    const res = await runHook(
+      io,
+      "recall",
+      p.values.deadline,
+      startedAt,
+      RECALL_STARTING_WAIT_MS,
+      (payload, left, starting) => {
+        const prompt = payload.prompt?.trim() ?? "";
+        // Nothing to search for: no prompt, a very short one, or a slash command.
+        if (prompt.length < MIN_PROMPT || prompt.startsWith("/")) return Promise.resolve("");
+        return recallText(io, prompt, payload.cwd ?? io.cwd(), flag, f, left, starting);
+      },
+    );
     if (res.timedOut) {
       io.err(`memcli recall: the memory service did not answer within ${res.deadlineMs} ms\n`);
     } else if (res.value) {

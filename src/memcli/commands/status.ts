@@ -83,13 +83,16 @@ export interface StatusReport {
   running: boolean;
   /** `ok`, `maintenance`, `error` (API up) or `down`. */
   status: "ok" | "maintenance" | "error" | "down";
-  /** Daemon started by `memcli setup` for this DATA_DIR: `running`, `stale` (pid gone) or `none`. */
+  /**
+   * Daemon started by memcli (`start`, `connect`, `setup`) for this DATA_DIR: `running`,
+   * `stale` (pid gone) or `none`.
+   */
   daemon: "running" | "stale" | "none";
   /** Pid of the daemon from run/admin.pid, when any. */
   pid: number | null;
-  /** Seconds since setup started the daemon, when it runs. */
+  /** Seconds since memcli started the daemon, when it runs. */
   uptime_seconds: number | null;
-  /** When setup started the daemon. */
+  /** When memcli started the daemon. */
   started_at: string | null;
   /** Admin API URL and where it came from. */
   url: string;
@@ -210,8 +213,18 @@ function statsLines(stats: Stats): string[] {
     .sort(([a], [b]) => (a === "global" ? -1 : b === "global" ? 1 : a.localeCompare(b)))
     .map(([k, v]) => `${k} ${v}`).join(", ");
   const types = Object.entries(stats.by_type).map(([k, v]) => `${k} ${v}`).join(", ");
-  out.push(`  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`);
-  if (types) out.push(`  By type:   ${types}`);
+  // The live ones (what search, recall and the bootstrap use) and the superseded apart; a
+  // service older than these counts gives its total alone.
+  const sup = stats.superseded ?? 0;
+  const live = stats.live ?? stats.total - sup;
+  out.push(
+    sup
+      ? `  Memories:  ${live} (and ${sup} superseded${
+        scopes ? `; all ${stats.total} by scope: ${scopes}` : ""
+      })`
+      : `  Memories:  ${stats.total}${scopes ? ` (${scopes})` : ""}`,
+  );
+  if (types) out.push(`  By type:   ${types}${sup ? " (superseded included)" : ""}`);
   const projects = Object.keys(stats.by_project).length;
   if (projects) out.push(`  Projects:  ${projects}`);
   out.push(expansionLine(stats));
