@@ -50,7 +50,7 @@ export const CHANGE_TIME =
  */
 export function withoutChangeTime(s: string, core: string): string {
   return SETUP_CHANGE.test(core) || ON_VERSION.test(core) ||
-      SETUP_NOW.test(core) && !TASK_SUBJECT.test(core)
+      /\bnow\b/i.test(core) && SETUP_NOW.test(core) && !TASK_SUBJECT.test(core)
     ? s.replace(CHANGE_TIME, "")
     : s;
 }

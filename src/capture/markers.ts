@@ -158,10 +158,12 @@ export const STATUS =
  * 95% now", "memory is 3GB now", "the queue is at 5000 now": no "at", no unit of a size, a time
  * or a count after the number, spelled out too: "40 gigs", "2.3 megabytes"; no fraction right
  * after the verb, a score or a rate: "the accuracy is 0.91 now"); the thing at hand as the
- * subject ("it listens on 8080 now") is left to `TASK_SUBJECT`. @since 0.22
+ * subject ("it listens on 8080 now") is left to `TASK_SUBJECT`. Each part is bounded (60
+ * characters), so a long pasted token cannot make it backtrack (unbounded, one of 8,000
+ * characters after "set it to" took 73 s). @since 0.22
  */
 export const SETUP_NOW =
-  /\b(?:on|to|is|are|'s|'re|runs|listens on|lives on|moved to)\s+(?!(?:page|step|line|row|day|week|attempt|try|round|v)\s*\d|0?\.\d)(?:(?!(?:in|at|on|to|of|for|with|by|the|a|an|and|or)\s)[a-z][\w@#+.-]*\s+){0,2}(?![\d.,]+\s*(?:%|percent|[kmgt]i?b|(?:kilo|mega|giga|tera)?bytes?|gigs?|megs?|ms|s|secs?|seconds?|mins?|minutes?|hours?|h|rps|qps|requests?|errors?|items?|rows?|tests?|users?|connections?|messages?|jobs?|failures?|failing)\b)[\w@#+-]*[\w.@/#:+-]*?\d[\w.:,x~+-]*(?:\s+(?!(?:for|and|but|until|till|so|right|just|then|or)\b)[\w.-]+)?,?\s+now\b(?!\s+(?:on|that)\b)/;
+  /\b(?:on|to|is|are|'s|'re|runs|listens on|lives on|moved to)\s+(?!(?:page|step|line|row|day|week|attempt|try|round|v)\s*\d|0?\.\d)(?:(?!(?:in|at|on|to|of|for|with|by|the|a|an|and|or)\s)[a-z][\w@#+.-]{0,60}\s+){0,2}(?![\d.,]+\s*(?:%|percent|[kmgt]i?b|(?:kilo|mega|giga|tera)?bytes?|gigs?|megs?|ms|s|secs?|seconds?|mins?|minutes?|hours?|h|rps|qps|requests?|errors?|items?|rows?|tests?|users?|connections?|messages?|jobs?|failures?|failing)\b)[\w@#+-]{0,60}[\w.@/#:+-]{0,60}?\d[\w.:,x~+-]{0,60}(?:\s+(?!(?:for|and|but|until|till|so|right|just|then|or)\b)[\w.-]{1,60})?,?\s+now\b(?!\s+(?:on|that)\b)/;
 
 /** Subjects that point at the work at hand ("the file is…", "the ticket is…"), not the setup. */
 export const TASK_SUBJECT =

@@ -74,3 +74,15 @@ Deno.test("a value of the setup with 'now' is proposed in a session", () => {
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.equal(c[0].type, "fact");
 });
+
+Deno.test("a long pasted token before 'now' is read in linear time (every part of SETUP_NOW bounded)", () => {
+  // Unbounded, the pattern backtracked quadratically on one token: 8,000 characters after "set it
+  // to" took 73 s; this one (200,000) would not finish. Bounded, it is read at once; nothing is
+  // proposed from it.
+  const token = "ab12".repeat(50_000);
+  const text = `set it to ${token} now`;
+  assert.equal(SETUP_NOW.test(text), false);
+  assert.equal(classify(text), null);
+  const turns = [turn(0, "user", text), turn(1, "assistant", "Done.")];
+  assert.deepEqual(extractCandidates(turns), []);
+});
