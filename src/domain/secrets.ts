@@ -171,13 +171,26 @@ function pathLike(v: string): boolean {
 }
 
 /**
+ * A name made of capitalised words joined by dots or underscores ("HayloftWeb.Telemetry",
+ * "MyAppWeb.UserAuth", "Billing_Invoice.PdfRenderer"): a module or class of the code. Every part
+ * is words that each start with a capital and go on in lower case (or an acronym, or a short
+ * number); a generated string almost never is ("wJalrXUtnFEMI…" has a one-letter word).
+ */
+function camelName(v: string): boolean {
+  if (!/[._]/.test(v)) return false;
+  const parts = v.split(/[._]+/).filter(Boolean);
+  return parts.length >= 2 &&
+    parts.every((p) => /^(?:[A-Z][a-z]+|[A-Z]{2,5}(?![a-z])|\d{1,4})+$/.test(p));
+}
+
+/**
  * A string that looks generated: long, several character classes, high entropy; or a long
  * run of hex or of letters and digits (a hex token has two classes only).
  */
 function looksRandom(v: string): boolean {
   if (v.length < 20) return false;
   if (/^[a-z]+(-[a-z]+)+$/i.test(v)) return false;
-  if (pathLike(v)) return false;
+  if (pathLike(v) || camelName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[+/_\-=.~]/].filter((r) => r.test(v)).length;
   if (classes >= 3 && entropy(v) >= 3.5) return true;
   return v.length >= 24 && /[0-9]/.test(v) && /[a-z]/i.test(v) && entropy(v) >= 3.2;

@@ -102,3 +102,22 @@ Deno.test("findSecrets: a key with slashes is still one (its parts are not words
   assert.ok(r.findings.some((f) => f.kind === "high-entropy"), JSON.stringify(r.findings));
   assert.ok(!r.text.includes("Zq8vP2mN4x"), r.text);
 });
+
+Deno.test("findSecrets: a module's name near a key's name is not a secret", async () => {
+  for (
+    const clean of [
+      // Where the key is set, then the code's modules (Elixir, .NET, Python classes).
+      "Monitoring: AppSignal (APPSIGNAL_PUSH_API_KEY); metrics in ShopfrontWeb.Telemetry; dashboard at /admin.",
+      "the api key is read by MyAppWeb.ApiKeyPlug.Verify on every request",
+      "STRIPE_API_KEY goes through Payments.StripeClient.Config, never the env directly",
+    ]
+  ) assert.deepEqual(await findSecrets(clean), [], clean);
+  // A generated value beside the same names is still one.
+  for (
+    const secret of [
+      "APPSIGNAL_PUSH_API_KEY=Zq8vP2mN4xT7wK1rB9cF3hJ6dL0sG5yE",
+      "the api key is wJalrXUtnFEMI.K7MDENGbPxRfiCYEXAMPLEKEY",
+      "token: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ]
+  ) assert.ok((await findSecrets(secret)).length > 0, secret);
+});
