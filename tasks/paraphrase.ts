@@ -112,11 +112,31 @@ export async function importProject(
     ...(m.scope === "project" ? { project } : {}),
     type: m.type as ImportItem["type"],
   }));
-  const result = await service.import(items);
-  if (result.imported !== items.length) {
-    throw new Error(`paraphrase set: ${project}: ${result.imported} of ${items.length} imported`);
+  // A memory the service refuses (the secret guard, a limit) is left out and said on stderr, as a
+  // user would be told; the prompts aimed at it then count as missed. One bad item refuses a whole
+  // import, so the refused one is dropped and the rest imported again.
+  const kept = [...memories];
+  for (;;) {
+    try {
+      const result = await service.import(kept.map((m) => items[memories.indexOf(m)]));
+      if (result.imported !== kept.length) {
+        throw new Error(
+          `paraphrase set: ${project}: ${result.imported} of ${kept.length} imported`,
+        );
+      }
+      break;
+    } catch (err) {
+      const at = /^(?:items)?\[(\d+)\]/.exec(String((err as { field?: unknown }).field ?? ""));
+      if (!at || Number(at[1]) >= kept.length) throw err;
+      const [refused] = kept.splice(Number(at[1]), 1);
+      console.error(
+        `paraphrase set: ${project}: ${refused.id} refused by the service and left out (${
+          (err as Error).message
+        })`,
+      );
+    }
   }
-  return new Map(memories.map((m) => [memoryKey(m.scope, project, m.content), m.id]));
+  return new Map(kept.map((m) => [memoryKey(m.scope, project, m.content), m.id]));
 }
 
 /** The key of a stored memory in {@link importProject}'s map. */
