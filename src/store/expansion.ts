@@ -68,8 +68,9 @@ export interface ExpansionWrite {
  * Write expansions with their embedding, dense vector and postings in one transaction, each
  * keeping the memory's embedding before it (its content's) as `content_embedding`
  * (migrations/0021_content_embedding.sql), each
- * only while the memory still has the content the model read and has no expansion yet (an
- * update meanwhile cleared it and re-queued the memory). Returns the ids written.
+ * only while the memory still has the content the model read, has no expansion yet (an
+ * update meanwhile cleared it and re-queued the memory) and was not kept from one meanwhile
+ * (`memcli expansion clear` during the call). Returns the ids written.
  */
 export function storeExpansions(db: Db, items: ExpansionWrite[]): Promise<string[]> {
   if (!items.length) return Promise.resolve([]);
@@ -89,6 +90,7 @@ export function storeExpansions(db: Db, items: ExpansionWrite[]): Promise<string
          from jsonb_to_recordset($1::text::jsonb)
               as x(id uuid, c text, x text, model text, e text, d text, len int)
         where m.id = x.id and m.content = x.c and m.expansion is null
+          and m.expansion_cleared_at is null
         returning m.id::text as id`,
       [JSON.stringify(items.map((i, j) => ({
         id: i.id,

@@ -192,6 +192,40 @@ Deno.test("expansion: an answer for content changed meanwhile is not written", a
   }
 });
 
+Deno.test("expansion: a memory cleared while the model answers is not expanded", async () => {
+  const s = await pgliteService({ expansion: true });
+  let id = "";
+  let calls = 0;
+  const w = worker(s.service, async (_system, user) => {
+    calls++;
+    const memories = JSON.parse(user).memories as { id: string; content: string }[];
+    // `memcli expansion clear ID` while the model answers: the memory is kept from expansion.
+    await s.service.clearExpansions({ id });
+    return {
+      text: JSON.stringify({
+        expansions: memories.map((m) => ({ id: m.id, phrases: ["late phrases"] })),
+      }),
+      inputTokens: 10,
+      outputTokens: 10,
+    };
+  });
+  try {
+    id = (await s.service.create({ content: LINT.content, project: "rails" })).memory.id;
+    await w.run();
+    assert.equal(calls, 1);
+    const x = await s.service.expansionOf(id);
+    assert.deepEqual({ state: x.state, phrases: x.phrases }, { state: "cleared", phrases: [] });
+    const [row] = await s.db.query<{ expansion: string | null }>(
+      "select expansion from memories where id = $1",
+      [id],
+    );
+    assert.equal(row.expansion, null, "the late answer was not written");
+  } finally {
+    await w.close();
+    await s.close();
+  }
+});
+
 Deno.test("expansion: the model down: writes and searches go on, the worker backs off and retries", async () => {
   const replay = replayExpansions(PHRASES);
   const fake = startFakeAnthropic({
