@@ -25,6 +25,7 @@ export const SPLITS = [
   "holdout11",
   "holdout12",
   "holdout13",
+  "holdout14",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
