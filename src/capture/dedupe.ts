@@ -746,6 +746,18 @@ export function isNearDuplicate(a: string, b: string, threshold = NEAR_DUPLICATE
 }
 
 /**
+ * Whether `a` says something of its own beside `b`, by the tests {@link isNearDuplicate} applies
+ * after the word overlap (a narrower `b`, a clause of its own, an exclusion or a "use X" of its
+ * own); {@link updates} is apart. Read by tasks/capture_repeat_meaning.ts (docs/capture.md,
+ * "0.22: repeats by meaning").
+ */
+export function saysOwn(a: string, b: string): boolean {
+  a = compared(a);
+  b = compared(b);
+  return narrowedIn(a, b) || ownClause(a, b) || otherExcluded(a, b) || usesOwn(a, b);
+}
+
+/**
  * A condition or a time that limits a rule ("during a release", "unless the build is green",
  * "before 10am": what follows, up to the clause's end; "on fridays", "on weekends").
  */
