@@ -10,6 +10,7 @@ const HOLDOUT4 = new URL("../bench/data/paraphrase/holdout4.json", import.meta.u
 const HOLDOUT5 = new URL("../bench/data/paraphrase/holdout5.json", import.meta.url);
 const HOLDOUT6 = new URL("../bench/data/paraphrase/holdout6.json", import.meta.url);
 const HOLDOUT7 = new URL("../bench/data/paraphrase/holdout7.json", import.meta.url);
+const HOLDOUT8 = new URL("../bench/data/paraphrase/holdout8.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -149,6 +150,9 @@ Deno.test("paraphrase check: the holdout6 set is valid, holdout6 only, and aims 
 
 Deno.test("paraphrase check: the holdout7 set is valid, holdout7 only, and aims at every memory", () =>
   checkHoldout(HOLDOUT7, "holdout7"));
+
+Deno.test("paraphrase check: the holdout8 set is valid, holdout8 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT8, "holdout8"));
 
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();
