@@ -89,7 +89,7 @@ function secretlintFindings(text: string): SecretFinding[] {
 
 /** Names a secret goes by. */
 const SECRET_NAME = String
-  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|creds?|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer)`;
+  .raw`(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth(?:orization)?|credential|creds?|private[_-]?key|client[_-]?secret|session[_-]?key|signing[_-]?key|bearer|psk|pre[_-]?shared[_-]?key|shared[_-]?secret|wpa2?[_-]?(?:key|psk|passphrase))`;
 /** `NAME = value`, `NAME: value`, `"name": "value"`; the value a run of non-spaces. */
 const ASSIGNMENT = new RegExp(
   String.raw`\b[\w.-]*${SECRET_NAME}[\w.-]*["']?\s*(?:=|:|:=|=>)\s*["']?([^\s"'<>,;]{6,})`,
@@ -109,7 +109,7 @@ const NEAR_NAME = new RegExp(
  * the verb.
  */
 const PASSWORD_PROSE =
-  /\b(?:(?:pass(?:word|wd|phrase)|pwd)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->)?|(?:pass|pw)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->))\s*[`"']?([^\s`"']{6,})/gi;
+  /\b(?:(?:pass(?:word|wd|phrase)|pwd|psk|wpa2?[\s_-]*(?:key|psk|passphrase)|wi-?fi[\s_-]*key|pre[\s_-]*shared[\s_-]*key|shared[\s_-]*secret)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->)?|(?:pass|pw)s?\b(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:is|was|=|:|->))\s*[`"']?([^\s`"']{6,})/gi;
 
 /**
  * Formats of common providers that the preset has no rule for (or covers only in part), each

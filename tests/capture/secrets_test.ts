@@ -48,6 +48,16 @@ const CASES: [string, string, string][] = [
   ["password", "the password is correcthorsebatterystaple", "correcthorse"],
   ["assignment", "db pass: Winter2024! for the replica", "Winter2024"],
   ["password", "the pw is s3cr3tPassw0rd", "s3cr3tPassw0rd"],
+  // A wifi network's key, a pre-shared key, a shared secret: passwords by other names.
+  [
+    "password",
+    "the probes join the lab SSID, psk is Cmvhdv111%INps, keep it out of net.py",
+    "Cmvhdv111",
+  ],
+  ["password", "the wpa key is Xk29!ffPq2 on the guest network", "Xk29!ffPq2"],
+  ["password", "the shared secret is Qw8!zzTT91 for the radius server", "Qw8!zzTT91"],
+  ["assignment", "WIFI_PSK=Cmvhdv111%INps in secrets.py", "Cmvhdv111"],
+  ["password", "pre-shared key: Zm41!kkQ0pw for the ipsec tunnel", "Zm41!kkQ0pw"],
   [
     "high-entropy",
     "the internal token is 3f9a1c0b7e2d4f6a8b9c0d1e2f3a4b5c6d7e8f90",
@@ -92,6 +102,10 @@ Deno.test("findSecrets: words about passwords and markers are not secrets", asyn
       "Migrations must pass strong_migrations; add indexes with `algorithm: :concurrently`",
       "every PR must pass check_formatting_and_types before review",
       "we pass RAILS_MASTER_KEY_FILE to the container, never the key",
+      // Where a wifi key or a shared secret lives is not the key.
+      "the psk lives in secrets.py, which is gitignored",
+      "rotate the wifi key every quarter",
+      "shared secrets go in the vault, never in the repo",
     ]
   ) assert.deepEqual(await findSecrets(clean), [], clean);
 });
