@@ -26,6 +26,7 @@ export const SPLITS = [
   "holdout12",
   "holdout13",
   "holdout14",
+  "holdout15",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
