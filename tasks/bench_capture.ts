@@ -32,8 +32,8 @@
  * unrun at 16:45, before it was written; run once at 17:00 with 0.21), `holdout13` the next
  * (registered unrun on 2026-11-29 at 18:43, before it was written; run once at 19:59 with 0.22),
  * `holdout14` the next (registered unrun on 2026-11-29 at 20:04, before it was written; run once at
- * 20:10 with 0.22), `holdout15` the next (registered unrun on 2026-11-29 at 20:13, before it was
- * written);
+ * 20:10 with 0.22), `holdout15` the next (registered unrun on 2026-11-29 at 20:12, before it was
+ * written; run once at 20:21 with 0.22);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
