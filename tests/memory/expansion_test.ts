@@ -20,7 +20,7 @@ import {
   parseExpansions,
 } from "../../src/memory/expansion.ts";
 import { openPglite } from "../../src/store/pglite/mod.ts";
-import { expandedConfidence } from "../../src/memory/confidence.ts";
+import { EXPANDED_FLOOR, expandedConfidence } from "../../src/memory/confidence.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
 import { createServiceOnDb, openMemoryService } from "../../src/memory/open.ts";
 import { newRow } from "../../src/memory/rows.ts";
@@ -702,11 +702,13 @@ Deno.test("expansion: settings are validated and name their variables", () => {
 });
 
 Deno.test("expansion: an expanded memory's confidence keeps the plain scale at the hook's floor", () => {
-  assert.equal(expandedConfidence(0.94), 0.9);
+  // Since 0.22 (the instruction that asks for the messages a developer would type): 0.964.
+  assert.equal(expandedConfidence(EXPANDED_FLOOR), 0.9);
+  assert.equal(EXPANDED_FLOOR, 0.964);
   assert.equal(expandedConfidence(1), 1);
   assert.equal(expandedConfidence(0), 0);
-  assert.ok(expandedConfidence(0.93) < 0.9);
-  assert.ok(expandedConfidence(0.97) > 0.9 && expandedConfidence(0.97) < 0.97);
+  assert.ok(expandedConfidence(0.95) < 0.9);
+  assert.ok(expandedConfidence(0.98) > 0.9 && expandedConfidence(0.98) < 0.98);
 });
 
 Deno.test("expansion: the daemon's permissions follow the configuration exactly", () => {
