@@ -194,22 +194,6 @@ export interface SearchResult {
 export type ExpansionWait = "budget" | "backoff" | "lease";
 
 /**
- * Totals of current (unexpired) memories.
- *
- * @example
- * ```ts
- * import type { Stats } from "@mneme/mneme";
- * const stats: Stats = {
- *   total: 3,
- *   live: 2,
- *   superseded: 1,
- *   by_scope: { global: 1, project: 2 },
- *   by_project: { mneme: 2 },
- *   by_type: { fact: 2, rule: 1 },
- * };
- * ```
- */
-/**
  * A memory's expansion (`MEMORY_EXPANSION`, docs/recall.md): the phrases a model wrote for it
  * (never shown elsewhere, exported or injected), and its state: `expanded`, `waiting` for the
  * worker, `cleared` (removed by hand, or kept from one: searched by its content only, not
@@ -238,6 +222,22 @@ export interface ExpansionAdmin {
   redoExpansions(input: unknown): Promise<{ requeued: number }>;
 }
 
+/**
+ * Totals of current (unexpired) memories.
+ *
+ * @example
+ * ```ts
+ * import type { Stats } from "@mneme/mneme";
+ * const stats: Stats = {
+ *   total: 3,
+ *   live: 2,
+ *   superseded: 1,
+ *   by_scope: { global: 1, project: 2 },
+ *   by_project: { mneme: 2 },
+ *   by_type: { fact: 2, rule: 1 },
+ * };
+ * ```
+ */
 export interface Stats {
   /** Number of current (unexpired) memories, the superseded ones included. */
   total: number;
