@@ -24,8 +24,6 @@
  */
 import { MemoryError } from "../domain/errors.ts";
 import { intFlag } from "./args.ts";
-import { configOf, layoutOf } from "./context.ts";
-import { checkDaemon, serviceOwner } from "./daemon.ts";
 import type { Io } from "./io.ts";
 
 /** Default hard deadline of a hook, ms from process start. */
@@ -201,6 +199,10 @@ export async function serviceStarting(
   const body = err.body as { error?: unknown } | undefined;
   if (body !== undefined) return body?.error === "starting";
   if (dataDir === null) return false;
+  // Loaded here, on a failed request only: a hook that reaches its service does not pay for
+  // the daemon's modules at start-up (the capture hook's 100 ms budget).
+  const { layoutOf } = await import("./context.ts");
+  const { checkDaemon, serviceOwner } = await import("./daemon.ts");
   const layout = layoutOf(dataDir);
   const owner = await serviceOwner(layout);
   if (owner) return !owner.url || sameOrigin(owner.url, url);
@@ -216,7 +218,8 @@ export async function serviceStarting(
 export type StartingVerdict = "retry" | "starting" | "fail";
 
 /** The DATA_DIR of `io`'s configuration, or null when the configuration is bad. */
-function dataDirOf(io: Io): string | null {
+async function dataDirOf(io: Io): Promise<string | null> {
+  const { configOf } = await import("./context.ts");
   try {
     return configOf(io).dataDir;
   } catch {
@@ -266,7 +269,7 @@ export async function runHook<T>(
   const res = await withinDeadline(left(), async (_signal, extend) => {
     const starting = async (err: unknown, url: string): Promise<StartingVerdict> => {
       // Down (nothing listens, no process of this DATA_DIR) or another failure: no wait.
-      if (!(await serviceStarting(err, dataDirOf(io), url))) return "fail";
+      if (!(await serviceStarting(err, await dataDirOf(io), url))) return "fail";
       const now = performance.now();
       if (waitEnd === null) {
         waitStart = now;
