@@ -11,29 +11,13 @@
 import { join } from "node:path";
 import { MemoryCaptureSink, runCapture } from "../src/capture/pipeline.ts";
 import { isNearDuplicate, NEAR_DUPLICATE } from "../src/capture/dedupe.ts";
-import { UNRUN } from "./capture_splits.ts";
+import { runSessions, UNRUN } from "./capture_splits.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const DATA = join(ROOT, "bench/data/capture");
 const THRESHOLDS = [0.9, 0.8, 0.7, NEAR_DUPLICATE, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3];
 
-interface Label {
-  uuid: string;
-  duplicate_of?: string;
-  contradicts?: string;
-}
-const labels = JSON.parse(await Deno.readTextFile(join(DATA, "labels.json"))) as {
-  sessions: {
-    file: string;
-    session_id: string;
-    split: string;
-    project: string;
-    cwd: string;
-    stored: string[];
-    durable: Label[];
-    duplicates_of_stored: { uuid: string }[];
-  }[];
-};
+const sessions = await runSessions(DATA);
 type Row = {
   split: string;
   kind: "repeat" | "change" | "new" | "junk";
@@ -41,8 +25,7 @@ type Row = {
   stored: string[];
 };
 const rows: Row[] = [];
-for (const s of labels.sessions) {
-  if (UNRUN.includes(s.split)) continue;
+for (const s of sessions) {
   const sink = new MemoryCaptureSink();
   await runCapture(
     { sessionId: s.session_id, transcriptPath: join(DATA, s.file), cwd: s.cwd, event: "Stop" },

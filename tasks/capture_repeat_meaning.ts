@@ -19,29 +19,12 @@ import { builtinSif } from "../src/embed/sif.ts";
 import { builtinWordVectors } from "../src/embed/words.ts";
 import { dot } from "../src/embed/dense.ts";
 import { profileQuery, signalsOf } from "../src/memory/confidence.ts";
-import { UNRUN } from "./capture_splits.ts";
+import { runSessions, UNRUN } from "./capture_splits.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const DATA = join(ROOT, "bench/data/capture");
 
-interface Label {
-  uuid: string;
-  text: string;
-  duplicate_of?: string;
-  contradicts?: string;
-}
-const labels = JSON.parse(await Deno.readTextFile(join(DATA, "labels.json"))) as {
-  sessions: {
-    file: string;
-    session_id: string;
-    split: string;
-    project: string;
-    cwd: string;
-    stored: string[];
-    durable: Label[];
-    duplicates_of_stored: { uuid: string; stored: string }[];
-  }[];
-};
+const labelled = await runSessions(DATA);
 const sif = await builtinSif();
 const words = await builtinWordVectors();
 const vec = new Map<string, Float32Array | null>();
@@ -93,8 +76,7 @@ interface Row {
 }
 const rows: Row[] = [];
 let sessions = 0;
-for (const s of labels.sessions) {
-  if (UNRUN.includes(s.split)) continue;
+for (const s of labelled) {
   sessions++;
   const sink = new MemoryCaptureSink(s.stored.map((text) => ({ text, project: s.project })));
   await runCapture(

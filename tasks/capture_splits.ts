@@ -5,3 +5,35 @@
  * @module
  */
 export const UNRUN: readonly string[] = [];
+
+/** A durable statement of a labelled session (bench/data/capture/labels.json). */
+export interface LabelledStatement {
+  uuid: string;
+  text: string;
+  kind: string;
+  scope: string;
+  duplicate_of?: string;
+  contradicts?: string;
+  contains_secret?: boolean;
+}
+
+/** A labelled session, as the measuring tasks read it (bench/data/capture/README.md). */
+export interface LabelledSession {
+  file: string;
+  session_id: string;
+  split: string;
+  project: string;
+  cwd: string;
+  stored: string[];
+  durable: LabelledStatement[];
+  not_durable: { uuid: string; why: string }[];
+  duplicates_of_stored: { uuid: string; stored: string }[];
+}
+
+/** The labelled sessions of `dir` (its labels.json) whose split has run: `UNRUN` left out. */
+export async function runSessions(dir: string): Promise<LabelledSession[]> {
+  const labels = JSON.parse(await Deno.readTextFile(`${dir}/labels.json`)) as {
+    sessions: LabelledSession[];
+  };
+  return labels.sessions.filter((s) => !UNRUN.includes(s.split));
+}

@@ -15,7 +15,7 @@ import { MemoryCaptureSink, runCapture } from "../src/capture/pipeline.ts";
 import { overlap } from "../src/capture/dedupe.ts";
 import { readTranscript } from "../src/capture/transcript.ts";
 import { sentences } from "../src/capture/sentences.ts";
-import { UNRUN } from "./capture_splits.ts";
+import { runSessions, UNRUN } from "./capture_splits.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const DATA = join(ROOT, "bench/data/capture");
@@ -36,25 +36,7 @@ const REPORTS_WORK = new RegExp(
 const SAYS_RULE =
   /\b(?:never|always|do(?:n't| not)|must(?:n't| not)?|we (?:always|never|use|don't)|no more|again)\b/i;
 
-interface Label {
-  uuid: string;
-  text: string;
-  duplicate_of?: string;
-}
-const labels = JSON.parse(await Deno.readTextFile(join(DATA, "labels.json"))) as {
-  sessions: {
-    file: string;
-    session_id: string;
-    split: string;
-    project: string;
-    cwd: string;
-    stored: string[];
-    durable: Label[];
-    not_durable: { uuid: string; why: string }[];
-    duplicates_of_stored: { uuid: string; stored: string }[];
-  }[];
-};
-const sessions = labels.sessions.filter((s) => !UNRUN.includes(s.split));
+const sessions = await runSessions(DATA);
 
 type Kind = "right" | "repeat" | "junk";
 const proposals: { split: string; file: string; kind: Kind; text: string; rule: boolean }[] = [];
