@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { MemoryCaptureSink, runCapture } from "../src/capture/pipeline.ts";
 import { isNearDuplicate, NEAR_DUPLICATE } from "../src/capture/dedupe.ts";
-import { runSessions, UNRUN } from "./capture_splits.ts";
+import { runSessions } from "./capture_splits.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const DATA = join(ROOT, "bench/data/capture");

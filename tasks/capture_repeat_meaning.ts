@@ -19,7 +19,7 @@ import { builtinSif } from "../src/embed/sif.ts";
 import { builtinWordVectors } from "../src/embed/words.ts";
 import { dot } from "../src/embed/dense.ts";
 import { profileQuery, signalsOf } from "../src/memory/confidence.ts";
-import { runSessions, UNRUN } from "./capture_splits.ts";
+import { runSessions } from "./capture_splits.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 
 const DATA = join(ROOT, "bench/data/capture");
