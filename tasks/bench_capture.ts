@@ -1,5 +1,5 @@
 /**
- * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|holdout11|holdout12|holdout13|holdout14|holdout15|tuning|all] [--frozen-run] [--baseline DIR]`:
+ * `deno task bench:capture [--data DIR] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|holdout11|holdout12|holdout13|holdout14|holdout15|holdout16|tuning|all] [--frozen-run] [--baseline DIR]`:
  * the offline extractor over
  * the labelled sessions of DIR (default bench/data/capture/, see its README.md), through the
  * whole pipeline (transcript reader, extractor, secret guard, near-duplicate check against
@@ -33,7 +33,8 @@
  * (registered unrun on 2026-11-29 at 18:43, before it was written; run once at 19:59 with 0.22),
  * `holdout14` the next (registered unrun on 2026-11-29 at 20:04, before it was written; run once at
  * 20:10 with 0.22), `holdout15` the next (registered unrun on 2026-11-29 at 20:12, before it was
- * written; run once at 20:21 with 0.22);
+ * written; run once at 20:21 with 0.22), `holdout16` the next (registered unrun on 2026-11-29 at
+ * 21:17, before it was written);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */
@@ -92,6 +93,7 @@ const SPLITS = [
   "holdout13",
   "holdout14",
   "holdout15",
+  "holdout16",
   "tuning",
   "all",
 ];

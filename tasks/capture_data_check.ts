@@ -70,6 +70,7 @@ const counts = {
   holdout13: 0,
   holdout14: 0,
   holdout15: 0,
+  holdout16: 0,
   real: 0,
   lines: 0,
   long50: 0,
@@ -343,7 +344,7 @@ for (const sub of ["sessions", "real"]) {
 
 // The FROZEN lists of README.md (sha256sum format), when there are any: every data file is
 // listed and unchanged. Each split was frozen in its turn (dev and test on 2026-11-28, holdout,
-// holdout2, then holdout3 and holdout4, then holdout5, then holdout6, then holdout7, then holdout8, then holdout9, then holdout10, then holdout11, then holdout12, then holdout13, then holdout14, then holdout15 on 2026-11-29), so labels.json is listed once per freeze: the earlier
+// holdout2, then holdout3 and holdout4, then holdout5, then holdout6, then holdout7, then holdout8, then holdout9, then holdout10, then holdout11, then holdout12, then holdout13, then holdout14, then holdout15, then holdout16 on 2026-11-29), so labels.json is listed once per freeze: the earlier
 // hash is that of labels.json without the sessions of the splits frozen later (the generator
 // writes their bytes unchanged), the latest that of the whole file. A split written in parallel
 // with another (holdout4 was written beside a holdout3) was frozen without it, so each freeze is

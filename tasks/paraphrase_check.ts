@@ -1,6 +1,6 @@
 /**
  * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
- * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, holdout7.json with `holdout7`, or holdout8.json with `holdout8`). It reads only the data,
+ * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, holdout7.json with `holdout7`, holdout8.json with `holdout8`, or holdout9.json with `holdout9`). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -47,6 +47,7 @@ const SPLITS = [
   "holdout6",
   "holdout7",
   "holdout8",
+  "holdout9",
 ];
 const HOLDOUT_SPLITS = [
   "holdout",
@@ -57,6 +58,7 @@ const HOLDOUT_SPLITS = [
   "holdout6",
   "holdout7",
   "holdout8",
+  "holdout9",
 ];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;

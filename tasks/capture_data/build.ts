@@ -27,6 +27,7 @@ export const SPLITS = [
   "holdout13",
   "holdout14",
   "holdout15",
+  "holdout16",
 ] as const;
 /** A split of the labelled sessions. */
 export type Split = typeof SPLITS[number];
