@@ -6,10 +6,18 @@
  * src/memory/judge_prompt.md) and the strict reading of the answer ({@link parseJudgeAnswer}).
  * The model call itself is passed in by the daemon, as the expansion's is, so this core module
  * imports no feature.
+ *
+ * Wired since phase 2 (`RECALL_JUDGE`, default off): {@link judgePool} is the pool the product
+ * and tasks/judge_probe.ts share, {@link RecallJudge} the admin daemon's judge (its time budget,
+ * daily token budget and the reasons it fell back), and {@link judgeResults} what the Admin
+ * API's search does with `"judge": true`: the results marked `chosen` when the model answered,
+ * unmarked (the hook's plain floor applies) when it did not.
  * @module
  */
 import PROMPT from "./judge_prompt.md" with { type: "text" };
 import { findSecretsSync, replaceSecrets } from "../domain/secrets.ts";
+import { describeError } from "../common/errors.ts";
+import type { SearchResult } from "./types.ts";
 
 /** The instruction sent with every call (src/memory/judge_prompt.md). */
 export const JUDGE_PROMPT: string = PROMPT;
@@ -117,4 +125,273 @@ export function parseJudgeAnswer(text: string, n: number): number[] {
     seen.add(x);
   }
   return [...seen].map((x) => x - 1).sort((a, b) => a - b);
+}
+
+/** Results the pool looks at: the first 5 that are not bootstrap memories. */
+export const JUDGE_POOL_SIZE = 5;
+/** The pool's floor on the ranking score (the hook's `--min-score` default). */
+export const JUDGE_POOL_MIN_SCORE = 0.1;
+/** The pool's floor on the confidence (below the hook's 0.9: the judge sees what it would not). */
+export const JUDGE_POOL_FLOOR = 0.5;
+
+/**
+ * The candidates the judge is asked about, in rank order: of `results` (a search as the hook
+ * makes it), the first {@link JUDGE_POOL_SIZE} that are not bootstrap memories, of those the
+ * ones scoring at least {@link JUDGE_POOL_MIN_SCORE} with a confidence of at least
+ * {@link JUDGE_POOL_FLOOR}. The product and tasks/judge_probe.ts both build it here.
+ */
+export function judgePool<R extends Pick<SearchResult, "memory" | "score" | "confidence">>(
+  results: readonly R[],
+): R[] {
+  return results.filter((r) => r.memory.type !== "bootstrap").slice(0, JUDGE_POOL_SIZE)
+    .filter((r) => r.score >= JUDGE_POOL_MIN_SCORE && (r.confidence ?? 0) >= JUDGE_POOL_FLOOR);
+}
+
+/** One model call's answer (capture's `ModelAnswer`). */
+export interface JudgeAnswer {
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A model call: system prompt, user message, output cap, abort signal (capture's `ModelCall`). */
+export type JudgeCall = (
+  system: string,
+  user: string,
+  maxTokens: number,
+  signal?: AbortSignal,
+) => Promise<JudgeAnswer>;
+
+/** The judge's daily token budget, kept in the database (SqlMemoryService.judgeBudget). */
+export interface JudgeBudget {
+  /** Add tokens spent on `day` (YYYY-MM-DD, UTC). */
+  chargeJudgeTokens(day: string, tokens: number): Promise<void>;
+  /** Tokens spent on `day`. */
+  judgeTokensOn(day: string): Promise<number>;
+}
+
+/**
+ * Why a judgement did not apply (the hook's plain floor did): `empty`, no candidate in the pool
+ * (no call); `budget`, the daily budget would be passed (no call); `timeout`, no answer within
+ * the time budget; `error`, the call failed; `malformed`, the answer is no judgement
+ * ({@link parseJudgeAnswer} threw).
+ */
+export type JudgeFallback = "empty" | "budget" | "timeout" | "error" | "malformed";
+
+/** What one judgement gave: the memories chosen, or why it fell back. */
+export type JudgeOutcome =
+  | { chosen: string[]; tokens: number }
+  | { fallback: JudgeFallback; tokens: number };
+
+/** The judge's counts, for the status (`GET /api/stats` `judge`). */
+export interface JudgeReport {
+  on: true;
+  /** The model that judges (`provider/model`). */
+  model: string;
+  /** The time budget of one call (ms). */
+  timeout_ms: number;
+  /** The UTC day the tokens count, the tokens spent on it (the database's count) and the budget. */
+  day: string;
+  tokens_today: number;
+  daily_tokens: number;
+  /** Requests with `judge` this process answered, and of them the ones the model judged. */
+  asked: number;
+  judged: number;
+  /** The memories chosen in all. */
+  chosen: number;
+  /** The ones that fell back, by reason. */
+  fallbacks: Record<JudgeFallback, number>;
+  /** The last failed call's reason (never the prompt nor a key). */
+  last_error?: string;
+}
+
+/** The upper estimate of one call's tokens: its text at 3 characters a token and the output cap. */
+export function judgeEstimate(req: JudgeRequest): number {
+  return Math.ceil((req.system.length + req.user.length) / 3) + JUDGE_MAX_OUTPUT_TOKENS;
+}
+
+/** Options of {@link RecallJudge}. */
+export interface RecallJudgeOptions {
+  call: JudgeCall;
+  /** `provider/model`, for the status. */
+  model: string;
+  /** How long one call may take (ms; `RECALL_JUDGE_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** Tokens per UTC day (`RECALL_JUDGE_DAILY_TOKENS`). */
+  dailyTokens: number;
+  budget: JudgeBudget;
+  log?: (line: string) => void;
+  /** Clock (ms). */
+  now?: () => number;
+}
+
+/** Failures are logged at most this often (ms): a model down must not write a line a prompt. */
+const LOG_EVERY_MS = 60_000;
+
+/**
+ * The admin daemon's judge (`RECALL_JUDGE=on`): for a prompt and the hook's search results,
+ * asks the model which of the pool's candidates the agent should be shown, within the time
+ * budget and the daily token budget (checked before each call with {@link judgeEstimate},
+ * charged from the answer's usage). Never throws: a failure is a {@link JudgeFallback}, counted.
+ * The prompt is never logged.
+ */
+export class RecallJudge {
+  readonly #o: RecallJudgeOptions;
+  readonly #now: () => number;
+  readonly #log: (line: string) => void;
+  #asked = 0;
+  #judged = 0;
+  #chosen = 0;
+  readonly #fallbacks: Record<JudgeFallback, number> = {
+    empty: 0,
+    budget: 0,
+    timeout: 0,
+    error: 0,
+    malformed: 0,
+  };
+  #lastError: string | undefined;
+  #loggedAt = -Infinity;
+  #budgetDay = "";
+  readonly #abort = new AbortController();
+
+  constructor(o: RecallJudgeOptions) {
+    this.#o = o;
+    this.#now = o.now ?? Date.now;
+    this.#log = o.log ?? (() => {});
+  }
+
+  #today(): string {
+    return new Date(this.#now()).toISOString().slice(0, 10);
+  }
+
+  #fail(reason: JudgeFallback, line: string, tokens = 0): JudgeOutcome {
+    this.#fallbacks[reason]++;
+    if (reason !== "empty" && reason !== "budget") this.#lastError = line;
+    const now = this.#now();
+    if (reason !== "empty" && reason !== "budget" && now - this.#loggedAt >= LOG_EVERY_MS) {
+      this.#loggedAt = now;
+      this.#log(`judge: ${line}; the hook's plain floor applies (logged once a minute)`);
+    }
+    return { fallback: reason, tokens };
+  }
+
+  /**
+   * The judgement of `results` (a search for `prompt` in `project`, as the hook makes it): the
+   * ids of the pool's memories the model chose, or why there is none.
+   */
+  async judge(
+    prompt: string,
+    project: string | null,
+    results: readonly SearchResult[],
+  ): Promise<JudgeOutcome> {
+    this.#asked++;
+    const pool = judgePool(results);
+    if (!pool.length) return this.#fail("empty", "no candidate");
+    let req: JudgeRequest;
+    try {
+      req = renderJudgeRequest(
+        prompt,
+        project,
+        pool.map((r) => ({ type: r.memory.type, content: r.memory.content })),
+      );
+    } catch (err) {
+      return this.#fail("error", `the request could not be built: ${describeError(err)}`);
+    }
+    const day = this.#today();
+    let spent: number;
+    try {
+      spent = await this.#o.budget.judgeTokensOn(day);
+    } catch (err) {
+      return this.#fail("error", `the budget could not be read: ${describeError(err)}`);
+    }
+    if (spent + judgeEstimate(req) > this.#o.dailyTokens) {
+      if (this.#budgetDay !== day) {
+        this.#budgetDay = day;
+        this.#log(
+          `judge: the daily budget of ${this.#o.dailyTokens} tokens is spent (${spent} today); ` +
+            "the hook's plain floor applies until the next day (UTC)",
+        );
+      }
+      return this.#fail("budget", "the daily budget is spent");
+    }
+    const ac = new AbortController();
+    const onClose = () => ac.abort();
+    this.#abort.signal.addEventListener("abort", onClose);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    let answer: JudgeAnswer;
+    try {
+      // Raced against the time-out too, for a client that ignores the signal (the subscription's).
+      answer = await Promise.race([
+        this.#o.call(req.system, req.user, JUDGE_MAX_OUTPUT_TOKENS, ac.signal),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            timedOut = true;
+            ac.abort();
+            reject(new Error("timeout"));
+          }, this.#o.timeoutMs);
+          ac.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true });
+        }),
+      ]);
+    } catch (err) {
+      return timedOut
+        ? this.#fail("timeout", `no answer within ${this.#o.timeoutMs} ms`)
+        : this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
+    } finally {
+      clearTimeout(timer);
+      this.#abort.signal.removeEventListener("abort", onClose);
+    }
+    const tokens = answer.inputTokens + answer.outputTokens;
+    await this.#o.budget.chargeJudgeTokens(day, tokens).catch(() => {});
+    let picked: number[];
+    try {
+      picked = parseJudgeAnswer(answer.text, pool.length);
+    } catch (err) {
+      return this.#fail("malformed", `a malformed answer: ${(err as Error).message}`, tokens);
+    }
+    this.#judged++;
+    this.#chosen += picked.length;
+    return { chosen: picked.map((i) => pool[i].memory.id), tokens };
+  }
+
+  /** The counts, with today's tokens from the database. */
+  async report(): Promise<JudgeReport> {
+    const day = this.#today();
+    return {
+      on: true,
+      model: this.#o.model,
+      timeout_ms: this.#o.timeoutMs,
+      day,
+      tokens_today: await this.#o.budget.judgeTokensOn(day).catch(() => 0),
+      daily_tokens: this.#o.dailyTokens,
+      asked: this.#asked,
+      judged: this.#judged,
+      chosen: this.#chosen,
+      fallbacks: { ...this.#fallbacks },
+      ...(this.#lastError ? { last_error: this.#lastError } : {}),
+    };
+  }
+
+  /** Stop: a call in progress is aborted (its request falls back). */
+  close(): void {
+    this.#abort.abort();
+  }
+}
+
+/**
+ * A search's results after the judge: when the model judged, every result carries `chosen`
+ * (true for the memories it chose); otherwise the results as they were (no `chosen`: the hook's
+ * plain floor applies). What the Admin API answers a search with `"judge": true`, and what
+ * tasks/judge_probe.ts `--score` measures.
+ */
+export async function judgeResults(
+  judge: RecallJudge,
+  prompt: string,
+  project: string | null,
+  results: SearchResult[],
+): Promise<{ results: SearchResult[]; outcome: JudgeOutcome }> {
+  const outcome = await judge.judge(prompt, project, results);
+  if (!("chosen" in outcome)) return { results, outcome };
+  const chosen = new Set(outcome.chosen);
+  return { results: results.map((r) => ({ ...r, chosen: chosen.has(r.memory.id) })), outcome };
 }

@@ -1,5 +1,7 @@
 /**
- * The judge's request and the strict reading of its answer (src/memory/judge.ts).
+ * The judge's request and the strict reading of its answer (src/memory/judge.ts), its pool, and
+ * the judge as the admin daemon runs it (RECALL_JUDGE): the real service on PGlite, the model the
+ * Messages API fake of tests/fakes/ through capture's client, answering from a script.
  */
 import assert from "node:assert/strict";
 import {
@@ -8,9 +10,24 @@ import {
   JUDGE_MAX_PROMPT_CHARS,
   JUDGE_PROMPT,
   JudgeAnswerError,
+  judgeEstimate,
+  judgePool,
+  judgeResults,
   parseJudgeAnswer,
+  RecallJudge,
   renderJudgeRequest,
 } from "../../src/memory/judge.ts";
+import {
+  checkRecallJudge,
+  ConfigError,
+  loadMemoryConfig,
+  MIN_RECALL_JUDGE_DAILY_TOKENS,
+} from "../../src/config.ts";
+import { anthropicCall } from "../../src/capture/model.ts";
+import type { SearchResult } from "../../src/memory/types.ts";
+import type { SqlMemoryService } from "../../src/memory/service.ts";
+import { pgliteService } from "../helpers.ts";
+import { FLAGS, judgeFake, KEY, PROJECT, PROMPT, seed, UNRELATED } from "./judge.ts";
 
 const NOTES = [
   { type: "decision", content: "We deploy with Helm charts from deploy/charts." },
@@ -106,4 +123,223 @@ Deno.test("the number of candidates must be one a request can have", () => {
   assert.throws(() => parseJudgeAnswer('{"use": []}', 0), RangeError);
   assert.throws(() => parseJudgeAnswer('{"use": []}', 11), RangeError);
   assert.throws(() => parseJudgeAnswer('{"use": []}', 2.5), RangeError);
+});
+
+/** A result of `type` with `score` and `confidence`, for the pool's tests. */
+function result(i: number, type: string, score: number, confidence: number): SearchResult {
+  return {
+    memory: { id: `m${i}`, type, content: `memory ${i}` } as SearchResult["memory"],
+    score,
+    confidence,
+  };
+}
+
+Deno.test("the pool: the first 5 results but bootstrap, score ≥ 0.1, confidence ≥ 0.5", () => {
+  const rs = [
+    result(1, "bootstrap", 0.9, 1),
+    result(2, "fact", 0.8, 0.95),
+    result(3, "rule", 0.7, 0.49),
+    result(4, "fact", 0.09, 0.99),
+    result(5, "decision", 0.5, 0.5),
+    result(6, "fact", 0.4, 0.7),
+    result(7, "fact", 0.3, 0.99), // the sixth non-bootstrap result: out of the pool
+  ];
+  assert.deepEqual(judgePool(rs).map((r) => r.memory.id), ["m2", "m5", "m6"]);
+  assert.deepEqual(judgePool([]), []);
+});
+
+/** A service with the memories, a fake model and a judge on them. */
+async function judged(
+  fake: ReturnType<typeof judgeFake>,
+  o: { timeoutMs?: number; dailyTokens?: number; log?: (l: string) => void } = {},
+) {
+  const s = await pgliteService();
+  const ids = await seed(s.service);
+  const service = s.service as SqlMemoryService;
+  const judge = new RecallJudge({
+    call: anthropicCall({ baseUrl: fake.url, apiKey: KEY, model: "claude-haiku-4-5" }),
+    model: "anthropic/claude-haiku-4-5",
+    timeoutMs: o.timeoutMs ?? 5000,
+    dailyTokens: o.dailyTokens ?? 100_000,
+    budget: service.judgeBudget(),
+    log: o.log,
+  });
+  const search = (query: string) => service.search({ query, project: PROJECT, limit: 15 });
+  return {
+    fake,
+    service,
+    ids,
+    judge,
+    search,
+    async close() {
+      judge.close();
+      await s.close();
+      await fake.close();
+    },
+  };
+}
+
+Deno.test("the judge: the memories the model chose are marked, the tokens charged in the database", async () => {
+  const lines: string[] = [];
+  const t = await judged(judgeFake(), { log: (l) => lines.push(l) });
+  try {
+    const results = await t.search(PROMPT);
+    const flags = results.find((r) => r.memory.content === FLAGS.content)!;
+    // Under the hook's floor, over the pool's: the plain hook would inject nothing.
+    assert.ok(flags.confidence >= 0.5 && flags.confidence < 0.9, String(flags.confidence));
+    const { results: marked, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    assert.deepEqual(outcome.tokens > 0 && "chosen" in outcome ? outcome.chosen : null, [
+      t.ids.get(FLAGS.content),
+    ]);
+    assert.equal(marked.length, results.length);
+    for (const r of marked) assert.equal(r.chosen, r.memory.content === FLAGS.content);
+    // One call, capped output, the request as rendered, the prompt never logged.
+    const calls = t.fake.requestsTo("/v1/messages");
+    assert.equal(calls.length, 1);
+    const body = calls[0].json as { max_tokens: number; system: string };
+    assert.equal(body.max_tokens, 60);
+    assert.equal(body.system, JUDGE_PROMPT);
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal(await t.service.judgeBudget().judgeTokensOn(today), outcome.tokens);
+    const report = await t.judge.report();
+    assert.equal(report.asked, 1);
+    assert.equal(report.judged, 1);
+    assert.equal(report.chosen, 1);
+    assert.equal(report.tokens_today, outcome.tokens);
+    assert.ok(!lines.join("\n").includes(PROMPT));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the judge: a slow model falls back (timeout), the results unmarked", async () => {
+  const t = await judged(judgeFake({ replyDelayMs: 1500 }), { timeoutMs: 150 });
+  try {
+    const results = await t.search(PROMPT);
+    const started = performance.now();
+    const { results: out, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    assert.ok(performance.now() - started < 1200, "the time budget holds");
+    assert.deepEqual(outcome, { fallback: "timeout", tokens: 0 });
+    assert.ok(out.every((r) => r.chosen === undefined));
+    const report = await t.judge.report();
+    assert.equal(report.fallbacks.timeout, 1);
+    assert.equal(report.judged, 0);
+    assert.match(report.last_error ?? "", /no answer within 150 ms/);
+  } finally {
+    await new Promise((r) => setTimeout(r, 1500)); // the fake's answer, sent to no one
+    await t.close();
+  }
+});
+
+Deno.test("the judge: a malformed answer falls back; its tokens are charged all the same", async () => {
+  const t = await judged(judgeFake({ answer: "Note 1 looks useful." }));
+  try {
+    const results = await t.search(PROMPT);
+    const { results: out, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    assert.equal("fallback" in outcome && outcome.fallback, "malformed");
+    assert.ok(outcome.tokens > 0);
+    assert.ok(out.every((r) => r.chosen === undefined));
+    const report = await t.judge.report();
+    assert.equal(report.fallbacks.malformed, 1);
+    assert.equal(report.tokens_today, outcome.tokens);
+    assert.match(report.last_error ?? "", /not JSON/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the judge: the model failing falls back (error), no key in the report", async () => {
+  const fake = judgeFake();
+  fake.options.errors = [{ status: 529, type: "overloaded_error", message: "Overloaded" }];
+  const t = await judged(fake);
+  try {
+    const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, await t.search(PROMPT));
+    assert.equal("fallback" in outcome && outcome.fallback, "error");
+    const report = await t.judge.report();
+    assert.equal(report.fallbacks.error, 1);
+    assert.match(report.last_error ?? "", /529/);
+    assert.ok(!JSON.stringify(report).includes(KEY));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the judge: past the daily budget no call is made (budget), the plain floor applies", async () => {
+  const t = await judged(judgeFake(), { dailyTokens: 2000 });
+  try {
+    const today = new Date().toISOString().slice(0, 10);
+    await t.service.judgeBudget().chargeJudgeTokens(today, 1900);
+    const { results: out, outcome } = await judgeResults(
+      t.judge,
+      PROMPT,
+      PROJECT,
+      await t.search(PROMPT),
+    );
+    assert.deepEqual(outcome, { fallback: "budget", tokens: 0 });
+    assert.ok(out.every((r) => r.chosen === undefined));
+    assert.equal(t.fake.requestsTo("/v1/messages").length, 0);
+    assert.equal((await t.judge.report()).fallbacks.budget, 1);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the judge: a prompt with no candidate makes no call (empty)", async () => {
+  const t = await judged(judgeFake());
+  try {
+    const { outcome } = await judgeResults(t.judge, UNRELATED, PROJECT, await t.search(UNRELATED));
+    assert.deepEqual(outcome, { fallback: "empty", tokens: 0 });
+    assert.equal(t.fake.requestsTo("/v1/messages").length, 0);
+    const report = await t.judge.report();
+    assert.equal(report.fallbacks.empty, 1);
+    assert.equal(report.last_error, undefined);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a model names both", () => {
+  const env = (o: Record<string, string>) => (n: string) => o[n];
+  const bad: [Record<string, string>, RegExp][] = [
+    [{ RECALL_JUDGE: "maybe" }, /RECALL_JUDGE="maybe" must be on or off/],
+    [
+      { RECALL_JUDGE_TIMEOUT_MS: "50" },
+      /RECALL_JUDGE_TIMEOUT_MS="50" must be an integer between 100 and 30000/,
+    ],
+    [{ RECALL_JUDGE_TIMEOUT_MS: "2s" }, /RECALL_JUDGE_TIMEOUT_MS/],
+    [
+      { RECALL_JUDGE_DAILY_TOKENS: "100" },
+      /RECALL_JUDGE_DAILY_TOKENS="100" must be an integer between 6000/,
+    ],
+  ];
+  for (const [vars, why] of bad) {
+    assert.throws(
+      () => loadMemoryConfig(env(vars)),
+      (e) => e instanceof ConfigError && why.test(e.message),
+    );
+  }
+  const cfg = loadMemoryConfig(env({}));
+  assert.equal(cfg.recallJudge, false);
+  assert.equal(cfg.recallJudgeTimeoutMs, 2000);
+  assert.equal(cfg.recallJudgeDailyTokens, 200_000);
+  const on = loadMemoryConfig(env({ RECALL_JUDGE: "on", RECALL_JUDGE_TIMEOUT_MS: "3500" }));
+  assert.equal(on.recallJudge, true);
+  assert.equal(on.recallJudgeTimeoutMs, 3500);
+  assert.throws(
+    () => checkRecallJudge(on, null),
+    (e) =>
+      e instanceof ConfigError && /RECALL_JUDGE/.test(e.message) &&
+      /CAPTURE_MODEL_PROVIDER/.test(e.message),
+  );
+  checkRecallJudge(on, "anthropic");
+  checkRecallJudge(cfg, null);
+});
+
+Deno.test("the smallest daily budget fits one call of the largest request", () => {
+  const notes = Array.from({ length: JUDGE_MAX_CANDIDATES }, () => ({
+    type: "decision",
+    content: "z".repeat(20_000),
+  }));
+  const req = renderJudgeRequest("q".repeat(20_000), "p".repeat(200), notes);
+  assert.ok(judgeEstimate(req) <= MIN_RECALL_JUDGE_DAILY_TOKENS, String(judgeEstimate(req)));
 });
