@@ -164,7 +164,12 @@ export type JudgeCall = (
 
 /** The judge's daily token budget, kept in the database (SqlMemoryService.judgeBudget). */
 export interface JudgeBudget {
-  /** Add tokens spent on `day` (YYYY-MM-DD, UTC). */
+  /**
+   * Reserve `tokens` of `day` (YYYY-MM-DD, UTC) if the day stays within `limit`, atomically:
+   * true when reserved.
+   */
+  reserveJudgeTokens(day: string, tokens: number, limit: number): Promise<boolean>;
+  /** Add tokens spent on `day` (negative: give back part of a reservation). */
   chargeJudgeTokens(day: string, tokens: number): Promise<void>;
   /** Tokens spent on `day`. */
   judgeTokensOn(day: string): Promise<number>;
@@ -231,8 +236,8 @@ const LOG_EVERY_MS = 60_000;
 /**
  * The admin daemon's judge (`RECALL_JUDGE=on`): for a prompt and the hook's search results,
  * asks the model which of the pool's candidates the agent should be shown, within the time
- * budget and the daily token budget (checked before each call with {@link judgeEstimate},
- * charged from the answer's usage). Never throws: a failure is a {@link JudgeFallback}, counted.
+ * budget and the daily token budget (each call's {@link judgeEstimate} reserved before it,
+ * then set to the answer's usage; a call that timed out keeps its estimate). Never throws: a failure is a {@link JudgeFallback}, counted.
  * The prompt is never logged.
  */
 export class RecallJudge {
@@ -298,15 +303,19 @@ export class RecallJudge {
       return this.#fail("error", `the request could not be built: ${describeError(err)}`);
     }
     const day = this.#today();
-    let spent: number;
+    // The call's upper estimate is reserved before it (atomically: two prompts at once cannot
+    // both pass a budget that fits one), then set to the answer's usage.
+    const estimate = judgeEstimate(req);
+    let reserved: boolean;
     try {
-      spent = await this.#o.budget.judgeTokensOn(day);
+      reserved = await this.#o.budget.reserveJudgeTokens(day, estimate, this.#o.dailyTokens);
     } catch (err) {
       return this.#fail("error", `the budget could not be read: ${describeError(err)}`);
     }
-    if (spent + judgeEstimate(req) > this.#o.dailyTokens) {
+    if (!reserved) {
       if (this.#budgetDay !== day) {
         this.#budgetDay = day;
+        const spent = await this.#o.budget.judgeTokensOn(day).catch(() => NaN);
         this.#log(
           `judge: the daily budget of ${this.#o.dailyTokens} tokens is spent (${spent} today); ` +
             "the hook's plain floor applies until the next day (UTC)",
@@ -314,6 +323,8 @@ export class RecallJudge {
       }
       return this.#fail("budget", "the daily budget is spent");
     }
+    const settle = (tokens: number) =>
+      this.#o.budget.chargeJudgeTokens(day, tokens - estimate).catch(() => {});
     const ac = new AbortController();
     const onClose = () => ac.abort();
     this.#abort.signal.addEventListener("abort", onClose);
@@ -334,15 +345,17 @@ export class RecallJudge {
         }),
       ]);
     } catch (err) {
-      return timedOut
-        ? this.#fail("timeout", `no answer within ${this.#o.timeoutMs} ms`)
-        : this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
+      // A call that timed out keeps its estimate (the model may have read it); one that failed
+      // gives it back.
+      if (timedOut) return this.#fail("timeout", `no answer within ${this.#o.timeoutMs} ms`);
+      await settle(0);
+      return this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
     } finally {
       clearTimeout(timer);
       this.#abort.signal.removeEventListener("abort", onClose);
     }
     const tokens = answer.inputTokens + answer.outputTokens;
-    await this.#o.budget.chargeJudgeTokens(day, tokens).catch(() => {});
+    await settle(tokens);
     let picked: number[];
     try {
       picked = parseJudgeAnswer(answer.text, pool.length);

@@ -667,6 +667,8 @@ export class SqlMemoryService implements MemoryService {
   /** The judge's daily token budget, kept in the database (src/memory/judge.ts). */
   judgeBudget(): JudgeBudget {
     return {
+      reserveJudgeTokens: (day, tokens, limit) =>
+        this.#store.reserveJudgeTokens(day, tokens, limit),
       chargeJudgeTokens: (day, tokens) => this.#store.chargeJudgeTokens(day, tokens),
       judgeTokensOn: (day) => this.#store.judgeTokensOn(day),
     };

@@ -531,6 +531,11 @@ export class Store {
     return judge.chargeJudgeTokens(this.db, day, tokens);
   }
 
+  /** Reserve the judge's tokens of `day` within `limit` (judge.ts). */
+  reserveJudgeTokens(day: string, tokens: number, limit: number): Promise<boolean> {
+    return judge.reserveJudgeTokens(this.db, day, tokens, limit);
+  }
+
   /** The judge's tokens of `day` (judge.ts). */
   judgeTokensOn(day: string): Promise<number> {
     return judge.judgeTokensOn(this.db, day);

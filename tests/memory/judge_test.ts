@@ -26,7 +26,7 @@ import {
 import { anthropicCall } from "../../src/capture/model.ts";
 import type { SearchResult } from "../../src/memory/types.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
-import { pgliteService } from "../helpers.ts";
+import { pgliteService, postgresService } from "../helpers.ts";
 import { FLAGS, judgeFake, KEY, PROJECT, PROMPT, seed, UNRELATED } from "./judge.ts";
 
 const NOTES = [
@@ -151,9 +151,14 @@ Deno.test("the pool: the first 5 results but bootstrap, score ≥ 0.1, confidenc
 /** A service with the memories, a fake model and a judge on them. */
 async function judged(
   fake: ReturnType<typeof judgeFake>,
-  o: { timeoutMs?: number; dailyTokens?: number; log?: (l: string) => void } = {},
+  o: {
+    timeoutMs?: number;
+    dailyTokens?: number;
+    log?: (l: string) => void;
+    backend?: "pglite" | "postgres";
+  } = {},
 ) {
-  const s = await pgliteService();
+  const s = o.backend === "postgres" ? await postgresService() : await pgliteService();
   const ids = await seed(s.service);
   const service = s.service as SqlMemoryService;
   const judge = new RecallJudge({
@@ -259,6 +264,8 @@ Deno.test("the judge: the model failing falls back (error), no key in the report
     assert.equal(report.fallbacks.error, 1);
     assert.match(report.last_error ?? "", /529/);
     assert.ok(!JSON.stringify(report).includes(KEY));
+    // The call's reservation is given back: a failed call spends nothing.
+    assert.equal(report.tokens_today, 0);
   } finally {
     await t.close();
   }
@@ -283,6 +290,45 @@ Deno.test("the judge: past the daily budget no call is made (budget), the plain 
     await t.close();
   }
 });
+
+for (const backend of ["pglite", "postgres"] as const) {
+  Deno.test(`the judge on ${backend}: two prompts at once cannot both pass a budget that fits one`, async () => {
+    // The budget fits one call's estimate, not two: with the check and the charge apart, both
+    // prompts read an unspent day and both called the model.
+    const probe = await judged(judgeFake(), { backend });
+    let estimate: number;
+    try {
+      const pool = await probe.search(PROMPT);
+      estimate = judgeEstimate(renderJudgeRequest(
+        PROMPT,
+        PROJECT,
+        judgePool(pool).map((r) => ({ type: r.memory.type, content: r.memory.content })),
+      ));
+    } finally {
+      await probe.close();
+    }
+    const fake = judgeFake({ replyDelayMs: 200 });
+    const t = await judged(fake, { dailyTokens: 6000, backend });
+    try {
+      const today = new Date().toISOString().slice(0, 10);
+      // What is left fits one estimate and not two.
+      await t.service.judgeBudget().chargeJudgeTokens(today, 6000 - estimate - 10);
+      const results = await t.search(PROMPT);
+      const outcomes = await Promise.all([
+        judgeResults(t.judge, PROMPT, PROJECT, results),
+        judgeResults(t.judge, PROMPT, PROJECT, results),
+      ]);
+      assert.equal(fake.requestsTo("/v1/messages").length, 1);
+      const reasons = outcomes.map((o) => "fallback" in o.outcome ? o.outcome.fallback : "chosen");
+      assert.deepEqual(reasons.sort(), ["budget", "chosen"]);
+      // The day holds what was charged before and the answer's usage, not its estimate.
+      const used = outcomes.reduce((n, o) => n + o.outcome.tokens, 0);
+      assert.equal(await t.service.judgeBudget().judgeTokensOn(today), 6000 - estimate - 10 + used);
+    } finally {
+      await t.close();
+    }
+  });
+}
 
 Deno.test("the judge: a prompt with no candidate makes no call (empty)", async () => {
   const t = await judged(judgeFake());
