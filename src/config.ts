@@ -138,8 +138,13 @@ export const MIN_EXPANSION_DAILY_TOKENS = 8000;
 
 /** How long the judge's model call may take by default (`RECALL_JUDGE_TIMEOUT_MS`, ms). */
 export const DEFAULT_RECALL_JUDGE_TIMEOUT_MS = 2000;
-/** Bounds of `RECALL_JUDGE_TIMEOUT_MS` (ms). */
-export const RECALL_JUDGE_TIMEOUT_BOUNDS = { min: 100, max: 30_000 } as const;
+/**
+ * Bounds of `RECALL_JUDGE_TIMEOUT_MS` (ms). The prompt hook's deadline grows by it: with the
+ * hook's 1.5 s and its wait of 1 s for a starting service, 7 s keeps the hook within the 10 s
+ * Claude Code gives each hook (connect's `timeout`), so that a slow model gives the plain result
+ * rather than a hook killed with nothing.
+ */
+export const RECALL_JUDGE_TIMEOUT_BOUNDS = { min: 100, max: 7000 } as const;
 /** The judge's default tokens per UTC day (`RECALL_JUDGE_DAILY_TOKENS`). */
 export const DEFAULT_RECALL_JUDGE_DAILY_TOKENS = 200_000;
 /**

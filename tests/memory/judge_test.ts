@@ -350,9 +350,14 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
     [{ RECALL_JUDGE: "maybe" }, /RECALL_JUDGE="maybe" must be on or off/],
     [
       { RECALL_JUDGE_TIMEOUT_MS: "50" },
-      /RECALL_JUDGE_TIMEOUT_MS="50" must be an integer between 100 and 30000/,
+      /RECALL_JUDGE_TIMEOUT_MS="50" must be an integer between 100 and 7000/,
     ],
     [{ RECALL_JUDGE_TIMEOUT_MS: "2s" }, /RECALL_JUDGE_TIMEOUT_MS/],
+    // Past Claude Code's 10 s a hook with the hook's own 1.5 s and 1 s of waiting.
+    [
+      { RECALL_JUDGE_TIMEOUT_MS: "8000" },
+      /RECALL_JUDGE_TIMEOUT_MS="8000" must be an integer between 100 and 7000/,
+    ],
     [
       { RECALL_JUDGE_DAILY_TOKENS: "100" },
       /RECALL_JUDGE_DAILY_TOKENS="100" must be an integer between 6000/,
