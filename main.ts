@@ -67,6 +67,8 @@ export type {
   Health,
   ImportItem,
   ImportResult,
+  JudgeFallback,
+  JudgeReport,
   ListFilter,
   Memory,
   MemoryService,

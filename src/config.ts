@@ -107,6 +107,16 @@ export interface MemoryConfig {
   expansion?: boolean;
   /** `EXPANSION_DAILY_TOKENS` (default 200000): the expansion worker's tokens per UTC day. */
   expansionDailyTokens?: number;
+  /**
+   * `RECALL_JUDGE` (default off): the prompt hook asks the service to have the model configured
+   * for capture (`CAPTURE_MODEL_PROVIDER`, required then) choose which of its first few results
+   * the agent is shown (docs/recall.md, "After 0.22: a model's judgement at prompt time").
+   */
+  recallJudge?: boolean;
+  /** `RECALL_JUDGE_TIMEOUT_MS` (default 2000): how long the judge's model call may take. */
+  recallJudgeTimeoutMs?: number;
+  /** `RECALL_JUDGE_DAILY_TOKENS` (default 200000): the judge's tokens per UTC day. */
+  recallJudgeDailyTokens?: number;
 }
 
 /**
@@ -126,6 +136,24 @@ export const DEFAULT_EXPANSION_DAILY_TOKENS = 200_000;
  */
 export const MIN_EXPANSION_DAILY_TOKENS = 8000;
 
+/** How long the judge's model call may take by default (`RECALL_JUDGE_TIMEOUT_MS`, ms). */
+export const DEFAULT_RECALL_JUDGE_TIMEOUT_MS = 2000;
+/**
+ * Bounds of `RECALL_JUDGE_TIMEOUT_MS` (ms). The prompt hook's deadline grows by it: with the
+ * hook's 1.5 s and its wait of 1 s for a starting service, 7 s keeps the hook within the 10 s
+ * Claude Code gives each hook (connect's `timeout`), so that a slow model gives the plain result
+ * rather than a hook killed with nothing.
+ */
+export const RECALL_JUDGE_TIMEOUT_BOUNDS = { min: 100, max: 7000 } as const;
+/** The judge's default tokens per UTC day (`RECALL_JUDGE_DAILY_TOKENS`). */
+export const DEFAULT_RECALL_JUDGE_DAILY_TOKENS = 200_000;
+/**
+ * The smallest `RECALL_JUDGE_DAILY_TOKENS`: one call of the largest request fits in it at the
+ * judge's upper estimate (3 characters a token: the instruction, a message of 2,000 characters
+ * and 10 notes of 1,200, ≈ 15,500 characters, ≈ 5,200 tokens, and the output cap).
+ */
+export const MIN_RECALL_JUDGE_DAILY_TOKENS = 6000;
+
 /**
  * The settings of memory expansion the admin daemon checks at start: expansion on needs the
  * model path of capture (`CAPTURE_MODEL_PROVIDER` other than off), whose client it uses. The
@@ -139,6 +167,22 @@ export function checkExpansion(
     throw new ConfigError(
       "MEMORY_EXPANSION=on needs a model: set CAPTURE_MODEL_PROVIDER (subscription, anthropic, " +
         "openai or ollama; its model, URL and key settings are shared), or set MEMORY_EXPANSION=off",
+    );
+  }
+}
+
+/**
+ * The judge's settings the admin daemon checks at start: `RECALL_JUDGE=on` needs capture's model
+ * path, whose client it uses. The error names both variables.
+ */
+export function checkRecallJudge(
+  cfg: Pick<MemoryConfig, "recallJudge">,
+  captureProvider: string | null,
+): void {
+  if (cfg.recallJudge && !captureProvider) {
+    throw new ConfigError(
+      "RECALL_JUDGE=on needs a model: set CAPTURE_MODEL_PROVIDER (subscription, anthropic, " +
+        "openai or ollama; its model, URL and key settings are shared), or set RECALL_JUDGE=off",
     );
   }
 }
@@ -275,6 +319,21 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
       "EXPANSION_DAILY_TOKENS",
       DEFAULT_EXPANSION_DAILY_TOKENS,
       MIN_EXPANSION_DAILY_TOKENS,
+      100_000_000,
+    ),
+    recallJudge: onOff(env, "RECALL_JUDGE", false),
+    recallJudgeTimeoutMs: intVar(
+      env,
+      "RECALL_JUDGE_TIMEOUT_MS",
+      DEFAULT_RECALL_JUDGE_TIMEOUT_MS,
+      RECALL_JUDGE_TIMEOUT_BOUNDS.min,
+      RECALL_JUDGE_TIMEOUT_BOUNDS.max,
+    ),
+    recallJudgeDailyTokens: intVar(
+      env,
+      "RECALL_JUDGE_DAILY_TOKENS",
+      DEFAULT_RECALL_JUDGE_DAILY_TOKENS,
+      MIN_RECALL_JUDGE_DAILY_TOKENS,
       100_000_000,
     ),
   };

@@ -22,6 +22,7 @@ import { validateOffset } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 import { type CaptureQueue, captureRoute } from "../capture/route.ts";
 import type { Inbox } from "../memory/inbox.ts";
+import { judgeResults, type RecallJudge } from "../memory/judge.ts";
 
 /** Largest request body on ordinary routes (1 MiB). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -57,6 +58,12 @@ export interface AdminOptions {
    * whatever the setting: expansions written earlier can be shown and removed).
    */
   expansions?: ExpansionAdmin;
+  /**
+   * The judge of the prompt hook's candidates (`RECALL_JUDGE=on`): a search with `"judge": true`
+   * is judged (its results marked `chosen`), and `GET /api/stats` carries its counts. Absent:
+   * `judge` is validated and ignored.
+   */
+  judge?: RecallJudge;
 }
 
 /** Content-Security-Policy of every response: own scripts and styles only, no inline code. */
@@ -298,7 +305,7 @@ export function createAdminApp(opts: AdminOptions): Hono {
       c.header("Allow", allow);
       return c.json({ error: `method ${c.req.method} not allowed on /api${path}` }, 405);
     });
-  memoryRoutes(api, service, limit);
+  memoryRoutes(api, service, limit, opts.judge);
   maintenanceRoutes(api, opts, limit);
   // Known paths with another method: 405 with Allow.
   const methods: [string, string][] = [
@@ -406,8 +413,16 @@ function requireKey(api: Hono, key: string): void {
 }
 
 /** The memories' routes: stats, list, create, bulk delete, contradictions, search, export, import. */
-function memoryRoutes(api: Hono, service: MemoryService, limit: MiddlewareHandler): void {
-  api.get("/stats", async (c) => c.json(await service.stats()));
+function memoryRoutes(
+  api: Hono,
+  service: MemoryService,
+  limit: MiddlewareHandler,
+  judge: RecallJudge | undefined,
+): void {
+  api.get("/stats", async (c) => {
+    const stats = await service.stats();
+    return c.json(judge ? { ...stats, judge: await judge.report() } : stats);
+  });
   api.get("/memories", async (c) => c.json(await service.list(queryObject(c.req.url))));
   api.post("/memories", limit, async (c) => {
     return c.json(await service.create((await jsonBody(c)) as never), 201);
@@ -421,7 +436,12 @@ function memoryRoutes(api: Hono, service: MemoryService, limit: MiddlewareHandle
     return c.json(await service.contradictions((await jsonBody(c)) as never));
   });
   api.post("/memories/search", limit, async (c) => {
-    return c.json(await service.search((await jsonBody(c)) as never));
+    const body = await jsonBody(c);
+    // Validated by the search (a `judge` that is not a boolean is a 400 naming it).
+    const results = await service.search(body as never);
+    const b = body as { query: string; project?: string; judge?: boolean };
+    if (!judge || b.judge !== true) return c.json(results);
+    return c.json((await judgeResults(judge, b.query, b.project ?? null, results)).results);
   });
   api.post("/memories/export", async (c) => {
     const query = queryObject(c.req.url);

@@ -20,8 +20,12 @@ import { VERSION } from "../version.ts";
 import {
   captureTranscriptsDir,
   checkExpansion,
+  checkRecallJudge,
   DEFAULT_EXPANSION_DAILY_TOKENS,
+  DEFAULT_RECALL_JUDGE_DAILY_TOKENS,
+  DEFAULT_RECALL_JUDGE_TIMEOUT_MS,
 } from "../config.ts";
+import { RecallJudge } from "../memory/judge.ts";
 import { ExpansionWorker, type ExpansionWorkerOptions } from "../memory/expansion.ts";
 import { captureModelCall } from "../capture/config.ts";
 import { Inbox } from "../memory/inbox.ts";
@@ -63,6 +67,8 @@ export interface AdminServer {
   service: SqlMemoryService;
   /** The expansion worker (`MEMORY_EXPANSION=on`), or null. */
   expansion: ExpansionWorker | null;
+  /** The judge of the prompt hook's candidates (`RECALL_JUDGE=on`), or null. */
+  judge: RecallJudge | null;
   /** Stop serving and close the database. */
   close(): Promise<void>;
 }
@@ -129,6 +135,42 @@ function startExpansion(
   };
 }
 
+/**
+ * The judge of the prompt hook's candidates (`RECALL_JUDGE`, src/memory/judge.ts) on capture's
+ * model client; null when the judge is off.
+ */
+function startJudge(
+  service: SqlMemoryService,
+  cfg: MemoryConfig,
+  model: CaptureModelConfig,
+  log: (line: string) => void,
+): { judge: RecallJudge; close(): void } | null {
+  if (!cfg.recallJudge) return null;
+  const made = captureModelCall(model, safeEnv);
+  if (!made) return null; // checkRecallJudge refused this configuration already
+  const timeoutMs = cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS;
+  const dailyTokens = cfg.recallJudgeDailyTokens ?? DEFAULT_RECALL_JUDGE_DAILY_TOKENS;
+  const judge = new RecallJudge({
+    call: made.call,
+    model: `${model.provider}/${model.model}`,
+    timeoutMs,
+    dailyTokens,
+    budget: service.judgeBudget(),
+    log,
+  });
+  log(
+    `judge: on (${model.provider}/${model.model}, ${timeoutMs} ms a call, at most ` +
+      `${dailyTokens} tokens a day)`,
+  );
+  return {
+    judge,
+    close() {
+      judge.close();
+      made.close();
+    },
+  };
+}
+
 /** Start the admin server. Rejects (with nothing left running) when startup fails. */
 export async function startAdminServer(
   cfg: MemoryConfig,
@@ -148,6 +190,7 @@ export async function startAdminServer(
   const transcriptsDir = resolve(opts.transcriptsDir ?? captureTranscriptsDir(safeEnv));
   // Memory expansion uses capture's model path: on without it, the start fails naming both.
   checkExpansion(cfg, captureModel.provider);
+  checkRecallJudge(cfg, captureModel.provider);
   // The embedded database has one owner: claimed before the port, so that a second service
   // on this DATA_DIR says who runs it (a server Postgres may have several services).
   const claim = cfg.databaseUrl ? null : claimDataDir(cfg.dataDir);
@@ -206,6 +249,7 @@ export async function startAdminServer(
   const inbox = new Inbox(service, service.proposals());
   const capture = startCapture(inbox, captureModel, safeEnv, log, autoAccept, minConfidence);
   const expansion = startExpansion(service, cfg, captureModel, log, opts.expansionCall);
+  const judge = startJudge(service, cfg, captureModel, log);
   const app = createAdminApp({
     service,
     backup: () => service.backup(),
@@ -216,6 +260,7 @@ export async function startAdminServer(
     transcriptsDir,
     inbox,
     expansions: service,
+    ...(judge ? { judge: judge.judge } : {}),
   });
   // Once quiet after requests, V8 gives back the garbage they left (src/common/gc.ts).
   const idle = new IdleCollector();
@@ -240,12 +285,14 @@ export async function startAdminServer(
     port,
     service,
     expansion: expansion?.worker ?? null,
+    judge: judge?.judge ?? null,
     async close() {
       stopCleanup();
       idle.stop();
       await server.shutdown();
       await capture.close();
       await expansion?.close();
+      judge?.close();
       await service.close();
       await claim?.release();
     },

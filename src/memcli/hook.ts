@@ -240,7 +240,8 @@ export async function readHookPayload(io: Io): Promise<{ payload: HookPayload; p
  * giving the ms left (for request timeouts) and `starting(err, url)`, which says what to do
  * after a failed request to `url` ({@link StartingVerdict}): a starting service is polled for up to
  * `startingWaitMs`, counted from the first failure, and the deadline moves out by as much
- * (`deadlineMs` in the result is the deadline in force at the end). Errors of `work` are the
+ * (`deadlineMs` in the result is the deadline in force at the end); and `extend(ms)`, which moves
+ * the deadline out by `ms` (the recall hook asking the judge: its time budget). Errors of `work` are the
  * caller's to report.
  */
 export async function runHook<T>(
@@ -253,6 +254,7 @@ export async function runHook<T>(
     payload: HookPayload,
     left: () => number,
     starting: (err: unknown, url: string) => Promise<StartingVerdict>,
+    extend: (ms: number) => void,
   ) => Promise<T>,
 ): Promise<{ deadlineMs: number } & ({ timedOut: false; value: T } | { timedOut: true })> {
   const flag = intFlag(command, "deadline", deadlineRaw, DEADLINE_MIN_MS, DEADLINE_MAX_MS);
@@ -283,7 +285,12 @@ export async function runHook<T>(
     };
     const { payload, problem } = await readHookPayload(io);
     if (problem) io.err(`memcli ${command}: ${problem}\n`);
-    return await work(payload, requestLeft, starting);
+    // The work may need longer (the recall hook with the judge on): the deadline moves out.
+    const more = (ms: number) => {
+      deadlineMs += ms;
+      extend(ms);
+    };
+    return await work(payload, requestLeft, starting, more);
   });
   if (waitStart !== null) {
     const waited = Math.round(performance.now() - waitStart);

@@ -26,6 +26,7 @@ import {
 } from "./importer.ts";
 import { newRow, nextTurn } from "./rows.ts";
 import type { ExpansionReport, ExpansionTarget, PendingMemory } from "./expansion.ts";
+import type { JudgeBudget } from "./judge.ts";
 import { Reembedder } from "./reembedder.ts";
 import { describeError } from "../common/errors.ts";
 import { badRequest, MemoryError, notFound } from "../domain/errors.ts";
@@ -660,6 +661,16 @@ export class SqlMemoryService implements MemoryService {
       lease: (holder, ms) => this.#store.takeExpansionLease(holder, ms),
       release: (holder) => this.#store.releaseExpansionLease(holder),
       assertWritable: () => this.#assertVectorsUsable(),
+    };
+  }
+
+  /** The judge's daily token budget, kept in the database (src/memory/judge.ts). */
+  judgeBudget(): JudgeBudget {
+    return {
+      reserveJudgeTokens: (day, tokens, limit) =>
+        this.#store.reserveJudgeTokens(day, tokens, limit),
+      chargeJudgeTokens: (day, tokens) => this.#store.chargeJudgeTokens(day, tokens),
+      judgeTokensOn: (day) => this.#store.judgeTokensOn(day),
     };
   }
 

@@ -12,6 +12,8 @@ export {
   SCOPES,
 } from "../domain/memory.ts";
 import type { Memory, MemoryType, Scope } from "../domain/memory.ts";
+import type { JudgeReport } from "./judge.ts";
+export type { JudgeFallback, JudgeReport } from "./judge.ts";
 
 /**
  * Input of `create` (POST /api/memories).
@@ -153,6 +155,12 @@ export interface SearchInput {
   project?: string;
   /** 1..100, default 5. */
   limit?: number;
+  /**
+   * Ask the admin daemon's judge (`RECALL_JUDGE=on`) which of the first results the agent should
+   * be shown: the results then carry `chosen` when it answered. Ignored where there is no judge
+   * (the judge off, the service in-process).
+   */
+  judge?: boolean;
 }
 
 /**
@@ -176,6 +184,12 @@ export interface SearchResult {
    * covers, and its lexical match). The prompt hook injects only results of 0.7 or more.
    */
   confidence: number;
+  /**
+   * Present only in the Admin API's answer to a search with `"judge": true` when the admin
+   * daemon's judge (`RECALL_JUDGE=on`) answered: whether the model chose the memory for the
+   * prompt (the hook then injects the chosen ones only). Absent when it did not judge.
+   */
+  chosen?: boolean;
 }
 
 /**
@@ -270,6 +284,12 @@ export interface Stats {
     waiting_for?: ExpansionWait;
     last_error?: string;
   };
+  /**
+   * The judge of the prompt hook's candidates (`RECALL_JUDGE=on`; absent when off): its model,
+   * time budget, tokens today against the daily budget, the requests it judged and the ones that
+   * fell back by reason (the Admin API's `GET /api/stats` only).
+   */
+  judge?: JudgeReport;
 }
 
 /**

@@ -460,12 +460,17 @@ export interface SearchQuery {
   scope?: Scope | "all";
   project?: string;
   limit: number;
+  /** Ask the admin daemon's judge (`RECALL_JUDGE`); the service itself ignores it. */
+  judge?: boolean;
 }
 
 /** Validate a search body. */
 export function validateSearch(x: unknown): SearchQuery {
   const obj = asObject(x, "body");
-  rejectUnknown(obj, ["query", "scope", "project", "limit"], "");
+  rejectUnknown(obj, ["query", "scope", "project", "limit", "judge"], "");
+  if (obj.judge !== undefined && typeof obj.judge !== "boolean") {
+    throw badRequest("judge", "must be true or false");
+  }
   if (typeof obj.query !== "string") throw badRequest("query", "is required and must be a string");
   const query = storable(obj.query, "query").trim();
   if (query === "") throw badRequest("query", "must not be empty");
@@ -486,6 +491,7 @@ export function validateSearch(x: unknown): SearchQuery {
     scope,
     project,
     limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, false),
+    ...(obj.judge === true ? { judge: true } : {}),
   };
 }
 

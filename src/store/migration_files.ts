@@ -32,6 +32,7 @@ import f_0021_content_embedding from "../../migrations/0021_content_embedding.sq
 import f_0022_expansion_cleared from "../../migrations/0022_expansion_cleared.sql" with {
   type: "text",
 };
+import f_0023_judge_budget from "../../migrations/0023_judge_budget.sql" with { type: "text" };
 import f_functions_mneme_compact_stats from "../../migrations/functions/mneme_compact_stats.sql" with {
   type: "text",
 };
@@ -92,6 +93,7 @@ export const MIGRATION_FILES: Readonly<Record<string, string>> = {
   "0020_expansion_lease.sql": f_0020_expansion_lease,
   "0021_content_embedding.sql": f_0021_content_embedding,
   "0022_expansion_cleared.sql": f_0022_expansion_cleared,
+  "0023_judge_budget.sql": f_0023_judge_budget,
   "functions/mneme_compact_stats.sql": f_functions_mneme_compact_stats,
   "functions/mneme_impact.sql": f_functions_mneme_impact,
   "functions/mneme_memories_deleted.sql": f_functions_mneme_memories_deleted,

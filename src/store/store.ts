@@ -34,6 +34,7 @@ import type { DenseRecord } from "./dense.ts";
 import type { DenseInfo } from "../embed/dense.ts";
 import { ProposalStore } from "./proposals.ts";
 import * as expansion from "./expansion.ts";
+import * as judge from "./judge.ts";
 import type { ExpansionPending, ExpansionWrite } from "./expansion.ts";
 import {
   type Candidate,
@@ -523,6 +524,21 @@ export class Store {
   /** The expansion worker's tokens of `day` (expansion.ts). */
   expansionTokensOn(day: string): Promise<number> {
     return expansion.expansionTokensOn(this.db, day);
+  }
+
+  /** Charge the judge's tokens of `day` (judge.ts). */
+  chargeJudgeTokens(day: string, tokens: number): Promise<void> {
+    return judge.chargeJudgeTokens(this.db, day, tokens);
+  }
+
+  /** Reserve the judge's tokens of `day` within `limit` (judge.ts). */
+  reserveJudgeTokens(day: string, tokens: number, limit: number): Promise<boolean> {
+    return judge.reserveJudgeTokens(this.db, day, tokens, limit);
+  }
+
+  /** The judge's tokens of `day` (judge.ts). */
+  judgeTokensOn(day: string): Promise<number> {
+    return judge.judgeTokensOn(this.db, day);
   }
 
   /** Begin a dense backfill (dense.ts). */

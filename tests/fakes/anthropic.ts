@@ -75,6 +75,8 @@ export interface FakeAnthropicOptions {
   toolUse?: (
     body: Record<string, unknown>,
   ) => Promise<ToolCall | null> | ToolCall | null;
+  /** Delay before a `/v1/messages` answer in ms (default 0): a slow model. */
+  replyDelayMs?: number;
   /** Delay between SSE events in ms (default 0). */
   streamDelayMs?: number;
   /**
@@ -397,6 +399,7 @@ export function startFakeAnthropic(options: FakeAnthropicOptions = {}): FakeAnth
     if (count) {
       return Response.json({ input_tokens: JSON.stringify(json).length >> 2 }, { headers });
     }
+    if (opts.replyDelayMs) await new Promise((r) => setTimeout(r, opts.replyDelayMs));
     const call = opts.toolUse ? await opts.toolUse(json) : null;
     if (call) return toolUseAnswer(json, call, headers);
     const text = replyFor(json);

@@ -77,8 +77,9 @@ Deno.test("versions and names come from the file names", () => {
     20,
     21,
     22,
+    23,
   ]);
-  assert.equal(plan.versioned.at(-1)?.name, "0022_expansion_cleared");
+  assert.equal(plan.versioned.at(-1)?.name, "0023_judge_budget");
   assert.ok(plan.functions.some((f) => f.name === "functions/mneme_search_scoped"));
   assert.deepEqual(
     plan.functions.map((f) => f.name),

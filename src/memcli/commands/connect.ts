@@ -21,7 +21,13 @@
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../../common/errors.ts";
 import { shellQuote } from "../../common/shell.ts";
-import { claudeConfigDir, claudeSettingsFiles, DEFAULT_MEMORY_API_URL } from "../../config.ts";
+import {
+  claudeConfigDir,
+  claudeSettingsFiles,
+  DEFAULT_MEMORY_API_URL,
+  DEFAULT_RECALL_JUDGE_TIMEOUT_MS,
+  type MemoryConfig,
+} from "../../config.ts";
 import { intFlag, parseFlags, stringFlag } from "../args.ts";
 import {
   addMnemeHooks,
@@ -57,8 +63,19 @@ import { connectService, disconnectService } from "../connect/service.ts";
 import { mcpEntry, registerMcp, unregisterMcp } from "../connect/mcp.ts";
 import { checkAsClaudeRuns } from "../connect/check.ts";
 
-/** The hook commands connect writes: the installed memcli by absolute path. */
-function hookCommands(bin: Bin, url: string, recall: boolean, capture = false) {
+/**
+ * The hook commands connect writes: the installed memcli by absolute path. The prompt hook
+ * carries `RECALL_JUDGE=on` (and a `RECALL_JUDGE_TIMEOUT_MS` other than the default) when the
+ * judge is on here, where the service connect installs gets it too: the hooks may run without
+ * the user's shell variables, and a hook that does not ask never gets the judge's choice.
+ */
+export function hookCommands(
+  bin: Bin,
+  url: string,
+  recall: boolean,
+  capture = false,
+  judge: Pick<MemoryConfig, "recallJudge" | "recallJudgeTimeoutMs"> = {},
+): Partial<Record<MnemeEvent, string>> {
   // The hooks may run without the user's shell variables: a service elsewhere than the
   // default is named on the command line. (ADMIN_API_KEY is not written into the settings:
   // the hooks get it from Claude Code's environment.)
@@ -67,7 +84,15 @@ function hookCommands(bin: Bin, url: string, recall: boolean, capture = false) {
   const out: Partial<Record<MnemeEvent, string>> = {
     SessionStart: `${base} ${EVENT_COMMAND.SessionStart}`,
   };
-  if (recall) out.UserPromptSubmit = `${base} ${EVENT_COMMAND.UserPromptSubmit}`;
+  if (recall) {
+    const timeout = judge.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS;
+    const asks = judge.recallJudge
+      ? "RECALL_JUDGE=on " +
+        (timeout !== DEFAULT_RECALL_JUDGE_TIMEOUT_MS ? `RECALL_JUDGE_TIMEOUT_MS=${timeout} ` : "")
+      : "";
+    out.UserPromptSubmit = `${prefix}${asks}${shellQuote(bin.memcli)} ` +
+      EVENT_COMMAND.UserPromptSubmit;
+  }
   if (capture) { for (const e of CAPTURE_EVENTS) out[e] = `${base} ${EVENT_COMMAND[e]}`; }
   return out;
 }
@@ -119,6 +144,7 @@ async function connectHooks(
   bin: Bin,
   url: string,
   flags: { recall: boolean; noRecall: boolean; capture: boolean },
+  judge: Pick<MemoryConfig, "recallJudge" | "recallJudgeTimeoutMs">,
   dry: boolean,
   io: Io,
   say: Say,
@@ -129,7 +155,7 @@ async function connectHooks(
   const hadRecall = findMnemeHooks(current).some((h) => h.event === "UserPromptSubmit");
   const noRecall = flags.noRecall;
   const recall = flags.recall || (hadRecall && !noRecall);
-  const commands = hookCommands(bin, url, recall, flags.capture);
+  const commands = hookCommands(bin, url, recall, flags.capture, judge);
   let edit = addMnemeHooks(current, commands);
   if (noRecall && hadRecall) {
     const rm = removeMnemeHooks(edit.settings, ["UserPromptSubmit"]);
@@ -225,6 +251,7 @@ export async function connect(args: string[], io: Io): Promise<number> {
       noRecall: p.values["no-recall"] === true,
       capture: p.values.capture === true,
     },
+    cfg,
     dry,
     io,
     say,

@@ -21,6 +21,13 @@
  * {@link DEFAULT_MIN_SCORE}, a safety net on the ranking score). The search API returns its
  * top results even when they are not about the prompt; automatic recall must inject nothing
  * rather than noise. Nothing is printed when nothing passes.
+ *
+ * With `RECALL_JUDGE=on` (docs/recall.md, "After 0.22: a model's judgement at prompt time") the
+ * hook's search asks the service's judge (`"judge": true`) and its deadline moves out by
+ * `RECALL_JUDGE_TIMEOUT_MS`: when the model answered, the results it chose are injected (within
+ * `--limit` and `--max-chars`, scoring at least `--min-score`), whatever their confidence; when
+ * it did not (time-out, error, malformed answer, budget spent, no candidate, the judge off in the
+ * service), the plain floor above applies.
  * @module
  */
 import { MemoryError } from "../../domain/errors.ts";
@@ -28,6 +35,7 @@ import type { SearchResult } from "../../memory/types.ts";
 import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
 import { intFlag, numberFlag, parseFlags, stringFlag } from "../args.ts";
 import { UsageError } from "../../common/errors.ts";
+import { DEFAULT_RECALL_JUDGE_TIMEOUT_MS } from "../../config.ts";
 import { apiUrlOf, clientOf, configOf } from "../context.ts";
 import { RECALL_STARTING_WAIT_MS, runHook, type StartingVerdict } from "../hook.ts";
 import type { Io } from "../io.ts";
@@ -86,15 +94,18 @@ function line(r: SearchResult): string {
 }
 
 /**
- * The block injected into the agent's context: the results that pass the filters, each on
- * one line with its id, in the order given, within the budget (a memory that does not fit
- * whole is shortened when it is the first, else left out). Empty when none passes.
+ * The block injected into the agent's context: the results that pass the filters (those the
+ * judge chose, when the results carry `chosen`), each on one line with its id, in the order
+ * given, within the budget (a memory that does not fit whole is shortened when it is the first,
+ * else left out). Empty when none passes.
  */
 export function formatRecall(results: SearchResult[], f: RecallFormat): string {
+  // The judge answered (every result carries `chosen`): what it chose, whatever the confidence.
+  const judged = results.some((r) => r.chosen !== undefined);
   // A result without a confidence (a service older than 0.7) is not known to be relevant.
   const kept = results.filter((r) =>
     r.memory.type !== "bootstrap" && r.score >= f.minScore &&
-    (r.confidence ?? 0) >= f.minConfidence
+    (judged ? r.chosen === true : (r.confidence ?? 0) >= f.minConfidence)
   );
   const head = header(f.project);
   let body = "";
@@ -130,17 +141,22 @@ async function recallText(
   f: Omit<RecallFormat, "project">,
   timeoutMs: () => number,
   starting?: (err: unknown, url: string) => Promise<StartingVerdict>,
+  extend?: (ms: number) => void,
 ): Promise<string> {
   const resolved = await resolveProject(dir, flag);
   for (const w of resolved.warnings) io.err(`memcli recall: ${w}\n`);
   const cfg = configOf(io);
   const { url } = await apiUrlOf(io, cfg);
+  // The hook asks the judge: its deadline covers the judge's time budget too.
+  const judge = extend !== undefined && cfg.recallJudge === true;
+  if (judge) extend(cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS);
   for (;;) {
     try {
       const results = await clientOf(cfg, url, timeoutMs()).search({
         query: query.slice(0, MAX_QUERY),
         ...(resolved.project ? { project: resolved.project } : {}),
         limit: recallSearchLimit(f.limit),
+        ...(judge ? { judge: true } : {}),
       });
       return formatRecall(results, { ...f, project: resolved.project });
     } catch (err) {
@@ -199,11 +215,11 @@ export async function recall(args: string[], io: Io): Promise<number> {
       p.values.deadline,
       startedAt,
       RECALL_STARTING_WAIT_MS,
-      (payload, left, starting) => {
+      (payload, left, starting, extend) => {
         const prompt = payload.prompt?.trim() ?? "";
         // Nothing to search for: no prompt, a very short one, or a slash command.
         if (prompt.length < MIN_PROMPT || prompt.startsWith("/")) return Promise.resolve("");
-        return recallText(io, prompt, payload.cwd ?? io.cwd(), flag, f, left, starting);
+        return recallText(io, prompt, payload.cwd ?? io.cwd(), flag, f, left, starting, extend);
       },
     );
     if (res.timedOut) {

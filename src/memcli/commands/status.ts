@@ -228,7 +228,16 @@ function statsLines(stats: Stats): string[] {
   const projects = Object.keys(stats.by_project).length;
   if (projects) out.push(`  Projects:  ${projects}`);
   out.push(expansionLine(stats));
+  if (stats.judge) out.push(judgeLine(stats.judge));
   return out;
+}
+
+/** The report's line of the judge of the prompt hook's candidates (`RECALL_JUDGE=on`). */
+export function judgeLine(j: NonNullable<Stats["judge"]>): string {
+  const fell = Object.entries(j.fallbacks).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+  return `  Judge:     on (${j.model}, ${j.timeout_ms} ms): ${j.judged} of ${j.asked} prompts ` +
+    `judged${fell.length ? ` (plain floor: ${fell.join(", ")})` : ""}; ${j.tokens_today} of ` +
+    `${j.daily_tokens} tokens today${j.last_error ? `; last failure: ${j.last_error}` : ""}`;
 }
 
 /** The report's line of memory expansion (`MEMORY_EXPANSION`): off, or its counts. */

@@ -1,0 +1,410 @@
+/**
+ * A model's judgement of the prompt hook's candidates (docs/recall.md, "0.22 as shipped": what
+ * is next after the expansion): given the developer's message and the few memories the hook's
+ * search found above a low floor, which of them the agent should be shown. This module holds the
+ * request as the product sends it ({@link renderJudgeRequest}, with the instruction in
+ * src/memory/judge_prompt.md) and the strict reading of the answer ({@link parseJudgeAnswer}).
+ * The model call itself is passed in by the daemon, as the expansion's is, so this core module
+ * imports no feature.
+ *
+ * Wired since phase 2 (`RECALL_JUDGE`, default off): {@link judgePool} is the pool the product
+ * and tasks/judge_probe.ts share, {@link RecallJudge} the admin daemon's judge (its time budget,
+ * daily token budget and the reasons it fell back), and {@link judgeResults} what the Admin
+ * API's search does with `"judge": true`: the results marked `chosen` when the model answered,
+ * unmarked (the hook's plain floor applies) when it did not.
+ * @module
+ */
+import PROMPT from "./judge_prompt.md" with { type: "text" };
+import { findSecretsSync, replaceSecrets } from "../domain/secrets.ts";
+import { describeError } from "../common/errors.ts";
+import type { SearchResult } from "./types.ts";
+
+/** The instruction sent with every call (src/memory/judge_prompt.md). */
+export const JUDGE_PROMPT: string = PROMPT;
+
+/** Most candidates in one request (the union of two pools of 5). */
+export const JUDGE_MAX_CANDIDATES = 10;
+/** Longest message sent, in characters (a longer one is cut, marked with "…"). */
+export const JUDGE_MAX_PROMPT_CHARS = 2000;
+/** Longest candidate content sent, in characters (a longer one is cut, marked with "…"). */
+export const JUDGE_MAX_NOTE_CHARS = 1200;
+/** Output cap of one call: `{"use": [...]}` with up to 10 numbers, with room. */
+export const JUDGE_MAX_OUTPUT_TOKENS = 60;
+
+/** A candidate memory as the model reads it. */
+export interface JudgeCandidate {
+  type: string;
+  content: string;
+}
+
+/** What is sent: the system text and the user text. */
+export interface JudgeRequest {
+  system: string;
+  user: string;
+}
+
+/** `text` with secrets replaced by markers, cut to `max` characters. */
+function clean(text: string, max: number): string {
+  const t = replaceSecrets(text, findSecretsSync(text)).trim();
+  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
+}
+
+/**
+ * The request for `prompt` (the developer's message) in `project` (null: none resolved) over
+ * `candidates`, numbered 1..n in the order given, each on one line with its type; secrets in the
+ * message and the contents are replaced by markers, and both are cut to their limits. Throws a
+ * RangeError when there is no candidate or more than {@link JUDGE_MAX_CANDIDATES}, or when the
+ * message is empty.
+ */
+export function renderJudgeRequest(
+  prompt: string,
+  project: string | null,
+  candidates: readonly JudgeCandidate[],
+): JudgeRequest {
+  if (!candidates.length) throw new RangeError("candidates: none to judge");
+  if (candidates.length > JUDGE_MAX_CANDIDATES) {
+    throw new RangeError(
+      `candidates: ${candidates.length}, at most ${JUDGE_MAX_CANDIDATES} are judged at once`,
+    );
+  }
+  const message = clean(prompt, JUDGE_MAX_PROMPT_CHARS);
+  if (!message) throw new RangeError("prompt: empty");
+  const notes = candidates.map((c, i) => {
+    const type = c.type.replace(/[^a-z_-]/gi, "") || "note";
+    const content = clean(c.content.replace(/\s+/g, " "), JUDGE_MAX_NOTE_CHARS);
+    return `${i + 1}. [${type}] ${content}`;
+  });
+  const user = `Project: ${project ?? "(none)"}\n\n<message>\n${message}\n</message>\n\n` +
+    `<notes>\n${notes.join("\n")}\n</notes>\n`;
+  return { system: JUDGE_PROMPT, user };
+}
+
+/** An answer that is not a judgement; the message names what was wrong. */
+export class JudgeAnswerError extends Error {
+  override name = "JudgeAnswerError";
+}
+
+/**
+ * The candidates chosen in a model's answer to a request of `n` candidates: their indices
+ * (0-based, ascending) in the list given to {@link renderJudgeRequest}. The answer must be the
+ * JSON object `{"use": [numbers]}` (alone, or alone in one fenced block) with no other key, each
+ * number an integer in 1..n, none repeated; `{"use": []}` chooses none. Anything else throws a
+ * {@link JudgeAnswerError} naming what was wrong: a malformed answer is no judgement (the caller
+ * falls back to its floor), never a choice of all.
+ */
+export function parseJudgeAnswer(text: string, n: number): number[] {
+  if (!Number.isInteger(n) || n < 1 || n > JUDGE_MAX_CANDIDATES) {
+    throw new RangeError(`n: ${n}, expected an integer in 1..${JUDGE_MAX_CANDIDATES}`);
+  }
+  const fenced = /^```(?:json)?[ \t]*\n([\s\S]*?)\n?```$/i.exec(text.trim());
+  const body = (fenced ? fenced[1] : text).trim();
+  if (!body) throw new JudgeAnswerError("the answer is empty");
+  let j: unknown;
+  try {
+    j = JSON.parse(body);
+  } catch {
+    throw new JudgeAnswerError(`the answer is not JSON: ${JSON.stringify(body.slice(0, 80))}`);
+  }
+  if (typeof j !== "object" || j === null || Array.isArray(j)) {
+    throw new JudgeAnswerError('the answer is not a JSON object {"use": [...]}');
+  }
+  const extra = Object.keys(j).filter((k) => k !== "use");
+  if (extra.length) {
+    throw new JudgeAnswerError(`unknown key ${JSON.stringify(extra[0])} in the answer`);
+  }
+  const use = (j as { use?: unknown }).use;
+  if (use === undefined) throw new JudgeAnswerError('the answer has no "use"');
+  if (!Array.isArray(use)) throw new JudgeAnswerError('"use" is not a list of numbers');
+  const seen = new Set<number>();
+  for (const [i, x] of use.entries()) {
+    if (typeof x !== "number" || !Number.isInteger(x)) {
+      throw new JudgeAnswerError(`use[${i}]: ${JSON.stringify(x)} is not a whole number`);
+    }
+    if (x < 1 || x > n) throw new JudgeAnswerError(`use[${i}]: ${x} is not a note in 1..${n}`);
+    if (seen.has(x)) throw new JudgeAnswerError(`use[${i}]: ${x} is named twice`);
+    seen.add(x);
+  }
+  return [...seen].map((x) => x - 1).sort((a, b) => a - b);
+}
+
+/** Results the pool looks at: the first 5 that are not bootstrap memories. */
+export const JUDGE_POOL_SIZE = 5;
+/** The pool's floor on the ranking score (the hook's `--min-score` default). */
+export const JUDGE_POOL_MIN_SCORE = 0.1;
+/** The pool's floor on the confidence (below the hook's 0.9: the judge sees what it would not). */
+export const JUDGE_POOL_FLOOR = 0.5;
+
+/**
+ * The candidates the judge is asked about, in rank order: of `results` (a search as the hook
+ * makes it), the first {@link JUDGE_POOL_SIZE} that are not bootstrap memories, of those the
+ * ones scoring at least {@link JUDGE_POOL_MIN_SCORE} with a confidence of at least
+ * {@link JUDGE_POOL_FLOOR}. The product and tasks/judge_probe.ts both build it here.
+ */
+export function judgePool<R extends Pick<SearchResult, "memory" | "score" | "confidence">>(
+  results: readonly R[],
+): R[] {
+  return results.filter((r) => r.memory.type !== "bootstrap").slice(0, JUDGE_POOL_SIZE)
+    .filter((r) => r.score >= JUDGE_POOL_MIN_SCORE && (r.confidence ?? 0) >= JUDGE_POOL_FLOOR);
+}
+
+/** One model call's answer (capture's `ModelAnswer`). */
+export interface JudgeAnswer {
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A model call: system prompt, user message, output cap, abort signal (capture's `ModelCall`). */
+export type JudgeCall = (
+  system: string,
+  user: string,
+  maxTokens: number,
+  signal?: AbortSignal,
+) => Promise<JudgeAnswer>;
+
+/** The judge's daily token budget, kept in the database (SqlMemoryService.judgeBudget). */
+export interface JudgeBudget {
+  /**
+   * Reserve `tokens` of `day` (YYYY-MM-DD, UTC) if the day stays within `limit`, atomically:
+   * true when reserved.
+   */
+  reserveJudgeTokens(day: string, tokens: number, limit: number): Promise<boolean>;
+  /** Add tokens spent on `day` (negative: give back part of a reservation). */
+  chargeJudgeTokens(day: string, tokens: number): Promise<void>;
+  /** Tokens spent on `day`. */
+  judgeTokensOn(day: string): Promise<number>;
+}
+
+/**
+ * Why a judgement did not apply (the hook's plain floor did): `empty`, no candidate in the pool
+ * (no call); `budget`, the daily budget would be passed (no call); `timeout`, no answer within
+ * the time budget; `error`, the call failed; `malformed`, the answer is no judgement
+ * ({@link parseJudgeAnswer} threw).
+ */
+export type JudgeFallback = "empty" | "budget" | "timeout" | "error" | "malformed";
+
+/** What one judgement gave: the memories chosen, or why it fell back. */
+export type JudgeOutcome =
+  | { chosen: string[]; tokens: number }
+  | { fallback: JudgeFallback; tokens: number };
+
+/** The judge's counts, for the status (`GET /api/stats` `judge`). */
+export interface JudgeReport {
+  on: true;
+  /** The model that judges (`provider/model`). */
+  model: string;
+  /** The time budget of one call (ms). */
+  timeout_ms: number;
+  /** The UTC day the tokens count, the tokens spent on it (the database's count) and the budget. */
+  day: string;
+  tokens_today: number;
+  daily_tokens: number;
+  /** Requests with `judge` this process answered, and of them the ones the model judged. */
+  asked: number;
+  judged: number;
+  /** The memories chosen in all. */
+  chosen: number;
+  /** The ones that fell back, by reason. */
+  fallbacks: Record<JudgeFallback, number>;
+  /** The last failed call's reason (never the prompt nor a key). */
+  last_error?: string;
+}
+
+/** The upper estimate of one call's tokens: its text at 3 characters a token and the output cap. */
+export function judgeEstimate(req: JudgeRequest): number {
+  return Math.ceil((req.system.length + req.user.length) / 3) + JUDGE_MAX_OUTPUT_TOKENS;
+}
+
+/** Options of {@link RecallJudge}. */
+export interface RecallJudgeOptions {
+  call: JudgeCall;
+  /** `provider/model`, for the status. */
+  model: string;
+  /** How long one call may take (ms; `RECALL_JUDGE_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** Tokens per UTC day (`RECALL_JUDGE_DAILY_TOKENS`). */
+  dailyTokens: number;
+  budget: JudgeBudget;
+  log?: (line: string) => void;
+  /** Clock (ms). */
+  now?: () => number;
+}
+
+/** Failures are logged at most this often (ms): a model down must not write a line a prompt. */
+const LOG_EVERY_MS = 60_000;
+
+/**
+ * The admin daemon's judge (`RECALL_JUDGE=on`): for a prompt and the hook's search results,
+ * asks the model which of the pool's candidates the agent should be shown, within the time
+ * budget and the daily token budget (each call's {@link judgeEstimate} reserved before it,
+ * then set to the answer's usage; a call that timed out keeps its estimate). Never throws: a failure is a {@link JudgeFallback}, counted.
+ * The prompt is never logged.
+ */
+export class RecallJudge {
+  readonly #o: RecallJudgeOptions;
+  readonly #now: () => number;
+  readonly #log: (line: string) => void;
+  #asked = 0;
+  #judged = 0;
+  #chosen = 0;
+  readonly #fallbacks: Record<JudgeFallback, number> = {
+    empty: 0,
+    budget: 0,
+    timeout: 0,
+    error: 0,
+    malformed: 0,
+  };
+  #lastError: string | undefined;
+  #loggedAt = -Infinity;
+  #budgetDay = "";
+  readonly #abort = new AbortController();
+
+  constructor(o: RecallJudgeOptions) {
+    this.#o = o;
+    this.#now = o.now ?? Date.now;
+    this.#log = o.log ?? (() => {});
+  }
+
+  #today(): string {
+    return new Date(this.#now()).toISOString().slice(0, 10);
+  }
+
+  #fail(reason: JudgeFallback, line: string, tokens = 0): JudgeOutcome {
+    this.#fallbacks[reason]++;
+    if (reason !== "empty" && reason !== "budget") this.#lastError = line;
+    const now = this.#now();
+    if (reason !== "empty" && reason !== "budget" && now - this.#loggedAt >= LOG_EVERY_MS) {
+      this.#loggedAt = now;
+      this.#log(`judge: ${line}; the hook's plain floor applies (logged once a minute)`);
+    }
+    return { fallback: reason, tokens };
+  }
+
+  /**
+   * The judgement of `results` (a search for `prompt` in `project`, as the hook makes it): the
+   * ids of the pool's memories the model chose, or why there is none.
+   */
+  async judge(
+    prompt: string,
+    project: string | null,
+    results: readonly SearchResult[],
+  ): Promise<JudgeOutcome> {
+    this.#asked++;
+    const pool = judgePool(results);
+    if (!pool.length) return this.#fail("empty", "no candidate");
+    let req: JudgeRequest;
+    try {
+      req = renderJudgeRequest(
+        prompt,
+        project,
+        pool.map((r) => ({ type: r.memory.type, content: r.memory.content })),
+      );
+    } catch (err) {
+      return this.#fail("error", `the request could not be built: ${describeError(err)}`);
+    }
+    const day = this.#today();
+    // The call's upper estimate is reserved before it (atomically: two prompts at once cannot
+    // both pass a budget that fits one), then set to the answer's usage.
+    const estimate = judgeEstimate(req);
+    let reserved: boolean;
+    try {
+      reserved = await this.#o.budget.reserveJudgeTokens(day, estimate, this.#o.dailyTokens);
+    } catch (err) {
+      return this.#fail("error", `the budget could not be read: ${describeError(err)}`);
+    }
+    if (!reserved) {
+      if (this.#budgetDay !== day) {
+        this.#budgetDay = day;
+        const spent = await this.#o.budget.judgeTokensOn(day).catch(() => NaN);
+        this.#log(
+          `judge: the daily budget of ${this.#o.dailyTokens} tokens is spent (${spent} today); ` +
+            "the hook's plain floor applies until the next day (UTC)",
+        );
+      }
+      return this.#fail("budget", "the daily budget is spent");
+    }
+    const settle = (tokens: number) =>
+      this.#o.budget.chargeJudgeTokens(day, tokens - estimate).catch(() => {});
+    const ac = new AbortController();
+    const onClose = () => ac.abort();
+    this.#abort.signal.addEventListener("abort", onClose);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    let answer: JudgeAnswer;
+    try {
+      // Raced against the time-out too, for a client that ignores the signal (the subscription's).
+      answer = await Promise.race([
+        this.#o.call(req.system, req.user, JUDGE_MAX_OUTPUT_TOKENS, ac.signal),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            timedOut = true;
+            ac.abort();
+            reject(new Error("timeout"));
+          }, this.#o.timeoutMs);
+          ac.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true });
+        }),
+      ]);
+    } catch (err) {
+      // A call that timed out keeps its estimate (the model may have read it); one that failed
+      // gives it back.
+      if (timedOut) return this.#fail("timeout", `no answer within ${this.#o.timeoutMs} ms`);
+      await settle(0);
+      return this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
+    } finally {
+      clearTimeout(timer);
+      this.#abort.signal.removeEventListener("abort", onClose);
+    }
+    const tokens = answer.inputTokens + answer.outputTokens;
+    await settle(tokens);
+    let picked: number[];
+    try {
+      picked = parseJudgeAnswer(answer.text, pool.length);
+    } catch (err) {
+      return this.#fail("malformed", `a malformed answer: ${(err as Error).message}`, tokens);
+    }
+    this.#judged++;
+    this.#chosen += picked.length;
+    return { chosen: picked.map((i) => pool[i].memory.id), tokens };
+  }
+
+  /** The counts, with today's tokens from the database. */
+  async report(): Promise<JudgeReport> {
+    const day = this.#today();
+    return {
+      on: true,
+      model: this.#o.model,
+      timeout_ms: this.#o.timeoutMs,
+      day,
+      tokens_today: await this.#o.budget.judgeTokensOn(day).catch(() => 0),
+      daily_tokens: this.#o.dailyTokens,
+      asked: this.#asked,
+      judged: this.#judged,
+      chosen: this.#chosen,
+      fallbacks: { ...this.#fallbacks },
+      ...(this.#lastError ? { last_error: this.#lastError } : {}),
+    };
+  }
+
+  /** Stop: a call in progress is aborted (its request falls back). */
+  close(): void {
+    this.#abort.abort();
+  }
+}
+
+/**
+ * A search's results after the judge: when the model judged, every result carries `chosen`
+ * (true for the memories it chose); otherwise the results as they were (no `chosen`: the hook's
+ * plain floor applies). What the Admin API answers a search with `"judge": true`, and what
+ * tasks/judge_probe.ts `--score` measures.
+ */
+export async function judgeResults(
+  judge: RecallJudge,
+  prompt: string,
+  project: string | null,
+  results: SearchResult[],
+): Promise<{ results: SearchResult[]; outcome: JudgeOutcome }> {
+  const outcome = await judge.judge(prompt, project, results);
+  if (!("chosen" in outcome)) return { results, outcome };
+  const chosen = new Set(outcome.chosen);
+  return { results: results.map((r) => ({ ...r, chosen: chosen.has(r.memory.id) })), outcome };
+}

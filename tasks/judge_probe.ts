@@ -1,0 +1,552 @@
+/**
+ * `deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score [--sets holdout7,holdout8]
+ *   [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] [--frozen-run]`
+ *
+ * Would a model's judgement of the prompt and the hook's first few results (src/memory/judge.ts,
+ * its instruction src/memory/judge_prompt.md; the product's `RECALL_JUDGE`) inject the aimed
+ * memory more often than the confidence floor, while staying quiet on everyday prompts
+ * (docs/recall.md, "After 0.22: a model's judgement at prompt time")?
+ *
+ * Both modes build, for each seen set (`--sets`, bench/data/paraphrase/<set>.json, the holdout
+ * split of the same name), each project in two fresh stores of this tree's service, as
+ * tasks/expansion_probe.ts `--product` builds them: **plain** (the memories as they are) and
+ * **expanded** (expansion on, the real worker's model the fake Ollama of tests/fakes/ replaying
+ * the recorded phrases of `--expansions`/<set>.json). Every prompt of the split (aimed and
+ * everyday alike) is searched in both as the hook searches it, and each store's candidate pool
+ * is the product's ({@link judgePool}: its first 5 results that are not bootstrap memories, of
+ * those the ones scoring at least 0.1 with a confidence of at least 0.5). One request per prompt
+ * over the union of the two pools, its candidates and the requests shuffled with a fixed seed.
+ *
+ * `--emit` writes them to `--out`/<set>-requests.json (`[{id, project, prompt, candidates: [{n,
+ * key, type, content}]}]`, `key` a hash of the set's memory id) and, as the model reads it (the
+ * user text of {@link renderJudgeRequest}), to <set>-requests.md. No label, target, kind of
+ * prompt or score is written or printed: only counts. A prompt whose union is empty gets no
+ * request (the hook would inject nothing for it with or without a judge).
+ *
+ * `--score` rebuilds the same requests and stops unless they are the emitted file's (ids, keys,
+ * candidates), then replays the recorded answers (`--answers`/<set>.json, `{"<request id>":
+ * {"use": [n, ...]}}`) through the **product path**: in each store, the judge as built
+ * ({@link RecallJudge}, {@link judgeResults}) with capture's Messages API client, its model the
+ * Messages API fake of tests/fakes/ answering each request from the recorded answer of the
+ * emitted request with the same text (matched by project, message and the notes' lines: the
+ * product asks about its own store's pool, a part of the union, so the answer is the recorded
+ * choice among those notes), and the hook's formatting (`formatRecall`: what was chosen, or the
+ * plain floor when the judge fell back). Beside it, in the same run, the plain hook (the floor
+ * 0.9). Per set and pooled, per store: aimed prompts whose target is injected, everyday prompts
+ * with anything injected, the pool's ceiling (the aimed target in the pool at all), malformed
+ * answers and the other fallbacks, calls and tokens per prompt (the fake's usage: characters / 4
+ * of the request, of the answer). Prints a table; writes `--results`/judge-<time>.json.
+ *
+ * Frozen splits not run yet (`UNRUN_SPLITS` in tasks/paraphrase.ts) are refused unless asked by
+ * name with `--frozen-run`.
+ */
+import { benchArgs } from "./lib/args.ts";
+import {
+  importProject,
+  loadParaphrase,
+  memoryKey,
+  promptsOf,
+  type Split,
+  SPLITS,
+  targetsOf,
+  UNRUN_SPLITS,
+} from "./paraphrase.ts";
+import { loadVersion, type OpenVersion, openVersion, type Version } from "./lib/versions.ts";
+import { expandWithWorker, loadExpansions } from "./lib/expansion_replay.ts";
+import { Rng } from "./capture_data/build.ts";
+import type { SearchResult } from "../src/memory/types.ts";
+import type { SqlMemoryService } from "../src/memory/service.ts";
+import {
+  JUDGE_MAX_CANDIDATES,
+  JUDGE_POOL_FLOOR,
+  JUDGE_POOL_MIN_SCORE,
+  JUDGE_POOL_SIZE,
+  type JudgeFallback,
+  judgePool,
+  judgeResults,
+  parseJudgeAnswer,
+  RecallJudge,
+  renderJudgeRequest,
+} from "../src/memory/judge.ts";
+import { anthropicCall } from "../src/capture/model.ts";
+import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
+
+const USAGE = "deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score " +
+  "[--sets holdout7,holdout8] [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] " +
+  "[--frozen-run]";
+const values = benchArgs(USAGE, {
+  emit: { type: "boolean", default: false },
+  score: { type: "boolean", default: false },
+  sets: { type: "string", default: "holdout7,holdout8" },
+  expansions: { type: "string", default: "bench/data/expansions-v2" },
+  out: { type: "string", default: "bench/data/judge" },
+  answers: { type: "string" },
+  results: { type: "string", default: "bench/results" },
+  "frozen-run": { type: "boolean", default: false },
+});
+if (values.emit === values.score) {
+  console.error(`give one of --emit and --score\nusage: ${USAGE}`);
+  Deno.exit(2);
+}
+const sets = values.sets!.split(",");
+for (const s of sets) {
+  if (!SPLITS.includes(s as Split) || s === "dev" || s === "test") {
+    console.error(`--sets: ${s} is not a holdout set\nusage: ${USAGE}`);
+    Deno.exit(2);
+  }
+  if (UNRUN_SPLITS.includes(s as Split) && !values["frozen-run"]) {
+    console.error(`--sets: ${s} is a frozen split not run yet: add --frozen-run to run it (once)`);
+    Deno.exit(2);
+  }
+}
+const answersDir = values.answers ?? values.out!;
+
+/** The seed of the shuffles (with the set's name). */
+const SEED = "mneme-judge-v1";
+
+/** The opaque key of a set's memory in the requests: the scorer computes it the same way. */
+export async function memoryHash(set: string, id: string): Promise<string> {
+  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${set}\n${id}`));
+  return [...new Uint8Array(d)].slice(0, 6).map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** `xs` shuffled in place by Fisher–Yates with `rng`. */
+function shuffle<T>(xs: T[], rng: Rng): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [xs[i], xs[j]] = [xs[j], xs[i]];
+  }
+  return xs;
+}
+
+interface Candidate {
+  n: number;
+  key: string;
+  type: string;
+  content: string;
+}
+interface Request {
+  id: string;
+  project: string;
+  prompt: string;
+  candidates: Candidate[];
+}
+type Answers = Record<string, unknown>;
+
+const tree = await loadVersion(new URL("../", import.meta.url), "this tree");
+const { recall } = tree.mods;
+
+/** A store's pool for a search's results (the product's {@link judgePool}): set memory id → result. */
+function poolOf(
+  results: SearchResult[],
+  keys: Map<string, string>,
+  project: string,
+): Map<string, SearchResult> {
+  const out = new Map<string, SearchResult>();
+  for (const r of judgePool(results)) {
+    const id = keys.get(memoryKey(r.memory.scope, project, r.memory.content));
+    if (!id) throw new Error(`${project}: a result that is no memory of the set: ${r.memory.id}`);
+    out.set(id, r);
+  }
+  return out;
+}
+
+/** The parts of a judge's request text: project, message, the notes' lines (without numbers). */
+function readRequest(user: string): { project: string; message: string; notes: string[] } {
+  const m = /^Project: (.*)\n\n<message>\n([\s\S]*)\n<\/message>\n\n<notes>\n([\s\S]*)<\/notes>\n$/
+    .exec(user);
+  if (!m) throw new Error("the fake got a request it cannot read");
+  const notes = m[3].split("\n").filter((l) => l).map((l) => l.replace(/^\d+\. /, ""));
+  return { project: m[1], message: m[2], notes };
+}
+
+/**
+ * The scripted model: for a request the product sends, the recorded answer of the emitted request
+ * with the same project and message, read as the product reads an answer and restricted to the
+ * notes of this request (matched by their lines); an answer that is no judgement is passed on as
+ * it is (the product then falls back), and one missing is answered with a text that is none.
+ */
+function scriptedModel(requests: Request[], answers: Answers) {
+  const byText = new Map<string, { req: Request; notes: Map<string, number> }>();
+  for (const req of requests) {
+    const read = readRequest(renderJudgeRequest(req.prompt, req.project, req.candidates).user);
+    const notes = new Map(read.notes.map((l, i) => [l, i + 1]));
+    byText.set(`${read.project}\n${read.message}`, { req, notes });
+  }
+  const seen = new Set<string>();
+  return {
+    seen,
+    reply(user: string): string {
+      const read = readRequest(user);
+      const hit = byText.get(`${read.project}\n${read.message}`);
+      if (!hit) throw new Error(`no emitted request for a prompt of ${read.project}`);
+      seen.add(hit.req.id);
+      const entry = answers[hit.req.id];
+      if (entry === undefined) return "(no answer recorded)";
+      let use: number[];
+      try {
+        use = parseJudgeAnswer(JSON.stringify(entry), hit.req.candidates.length).map((i) => i + 1);
+      } catch {
+        return JSON.stringify(entry);
+      }
+      const numbers = read.notes.map((l) => {
+        const n = hit.notes.get(l);
+        if (n === undefined) throw new Error(`${hit.req.id}: a note not in the emitted request`);
+        return n;
+      });
+      return JSON.stringify({
+        use: numbers.flatMap((n, i) => (use.includes(n) ? [i + 1] : [])),
+      });
+    },
+  };
+}
+
+/** What one store gave on one set (`--score`). */
+interface Tally {
+  prompts: number;
+  aimed: number;
+  everyday: number;
+  /** Aimed prompts whose target the plain hook injected, and the hook with the judge. */
+  plain_aimed: number;
+  judge_aimed: number;
+  /** Everyday prompts with anything injected. */
+  plain_everyday: number;
+  judge_everyday: number;
+  /** Aimed prompts whose target is in this store's pool. */
+  ceiling: number;
+  /** Prompts the model judged, and the ones that fell back, by reason. */
+  judged: number;
+  fallbacks: Record<JudgeFallback, number>;
+  calls: number;
+  tokens: number;
+}
+const tally = (): Tally => ({
+  prompts: 0,
+  aimed: 0,
+  everyday: 0,
+  plain_aimed: 0,
+  judge_aimed: 0,
+  plain_everyday: 0,
+  judge_everyday: 0,
+  ceiling: 0,
+  judged: 0,
+  fallbacks: { empty: 0, budget: 0, timeout: 0, error: 0, malformed: 0 },
+  calls: 0,
+  tokens: 0,
+});
+function add(into: Tally, t: Tally): void {
+  for (const k of Object.keys(t) as (keyof Tally)[]) {
+    if (k === "fallbacks") {
+      for (const f of Object.keys(t.fallbacks) as JudgeFallback[]) {
+        into.fallbacks[f] += t.fallbacks[f];
+      }
+    } else into[k] += t[k];
+  }
+}
+
+/** The figures of a tally (rates over the prompts of each kind). */
+function figures(t: Tally) {
+  const r3 = (x: number) => +x.toFixed(3);
+  return {
+    aimed: t.aimed,
+    everyday: t.everyday,
+    plain_aimed_injected: r3(t.plain_aimed / Math.max(1, t.aimed)),
+    judge_aimed_injected: r3(t.judge_aimed / Math.max(1, t.aimed)),
+    ceiling: r3(t.ceiling / Math.max(1, t.aimed)),
+    plain_everyday_injected: r3(t.plain_everyday / Math.max(1, t.everyday)),
+    judge_everyday_injected: r3(t.judge_everyday / Math.max(1, t.everyday)),
+    judged: t.judged,
+    fallbacks: t.fallbacks,
+    calls_per_prompt: r3(t.calls / Math.max(1, t.prompts)),
+    tokens_per_prompt: Math.round(t.tokens / Math.max(1, t.prompts)),
+    tokens_per_call: Math.round(t.tokens / Math.max(1, t.calls)),
+  };
+}
+
+/** The hook's text for `results` (the hook's defaults): what is injected. */
+function hookText(results: SearchResult[], project: string): string {
+  return recall.formatRecall(results, {
+    project,
+    limit: recall.DEFAULT_RECALL_LIMIT,
+    maxChars: recall.DEFAULT_RECALL_MAX_CHARS,
+    minScore: recall.DEFAULT_MIN_SCORE,
+    minConfidence: recall.DEFAULT_MIN_CONFIDENCE,
+  });
+}
+
+/** A judge on `service`'s budget, its model `fake` (a long time budget: the fake is not timed). */
+function judgeOn(o: OpenVersion, fakeUrl: string): RecallJudge {
+  return new RecallJudge({
+    call: anthropicCall({ baseUrl: fakeUrl, apiKey: FAKE_KEY, model: "recorded" }),
+    model: "anthropic/recorded",
+    timeoutMs: 30_000,
+    dailyTokens: 1e9,
+    budget: (o.service as SqlMemoryService).judgeBudget(),
+    log: (l) => console.error(l),
+  });
+}
+const FAKE_KEY = "sk-ant-api-judge-probe";
+
+await Deno.mkdir(values.out!, { recursive: true });
+const counts = [];
+const scored: Record<string, { plain: Tally; expanded: Tally; missing: number }> = {};
+for (const name of sets) {
+  const set = await loadParaphrase(`bench/data/paraphrase/${name}.json`);
+  const ex = await loadExpansions(`${values.expansions}/${name}.json`, set);
+  // --score: the emitted requests and the recorded answers, read first; the model answers from them.
+  let emitted: Request[] = [];
+  let answers: Answers = {};
+  let model: ReturnType<typeof scriptedModel> | null = null;
+  let fake: ReturnType<typeof startFakeAnthropic> | null = null;
+  if (values.score) {
+    emitted = JSON.parse(await Deno.readTextFile(`${values.out}/${name}-requests.json`));
+    answers = JSON.parse(await Deno.readTextFile(`${answersDir}/${name}.json`));
+    const m = scriptedModel(emitted, answers);
+    model = m;
+    fake = startFakeAnthropic({
+      apiKeys: [FAKE_KEY],
+      usageFromBody: true,
+      reply: (b) => {
+        const msgs = b.messages as { content: string }[];
+        return m.reply(msgs.at(-1)!.content);
+      },
+    });
+  }
+  const t = { plain: tally(), expanded: tally() };
+  const drafts: { project: string; prompt: string; union: SearchResult[]; ids: string[] }[] = [];
+  let empty = 0;
+  let plainPool = 0;
+  let expandedPool = 0;
+  try {
+    for (const project of set.projects.map((p) => p.name)) {
+      const plain = await openVersion({ ...tree, name: "plain" } as Version);
+      const expanded = await openVersion(
+        { ...tree, name: "expanded" } as Version,
+        { expansion: { dailyTokens: 1e9 } },
+      );
+      const judges = fake
+        ? { plain: judgeOn(plain, fake.url), expanded: judgeOn(expanded, fake.url) }
+        : null;
+      try {
+        const keys = {
+          plain: await importProject(plain.service, set, project),
+          expanded: await importProject(expanded.service, set, project),
+        };
+        await expandWithWorker(expanded.service as SqlMemoryService, set, ex);
+        for (const p of promptsOf(set, name as Split, project)) {
+          const hooks = {
+            plain: await plain.hook(p.text, project),
+            expanded: await expanded.hook(p.text, project),
+          };
+          const a = poolOf(hooks.plain.results, keys.plain, project);
+          const b = poolOf(hooks.expanded.results, keys.expanded, project);
+          plainPool += a.size;
+          expandedPool += b.size;
+          const union = new Map([...a, ...b]);
+          if (union.size) {
+            drafts.push({
+              project,
+              prompt: p.text.trim(),
+              ids: [...union.keys()],
+              union: [...union.values()],
+            });
+          } else empty++;
+          if (!judges || !fake) continue;
+          // The product path, in each store: the judge of the daemon, the hook's formatting.
+          const targets = targetsOf(p);
+          for (const store of ["plain", "expanded"] as const) {
+            const tt = t[store];
+            const h = hooks[store];
+            const pool = store === "plain" ? a : b;
+            const idOf = (r: SearchResult) =>
+              keys[store].get(memoryKey(r.memory.scope, project, r.memory.content));
+            const hits = (text: string, results: SearchResult[]) =>
+              results.some((r) => text.includes(r.memory.id) && targets!.has(idOf(r) ?? ""));
+            const before = fake.requestsTo("/v1/messages").length;
+            let text = "";
+            let results = h.results;
+            const searched = !(p.text.trim().length < 3 || p.text.trim().startsWith("/"));
+            if (searched) {
+              const { results: marked, outcome } = await judgeResults(
+                judges[store],
+                p.text.trim().slice(0, tree.maxQuery),
+                project,
+                h.results,
+              );
+              results = marked;
+              text = hookText(results, project);
+              tt.tokens += outcome.tokens;
+              if ("chosen" in outcome) tt.judged++;
+              else tt.fallbacks[outcome.fallback]++;
+            }
+            tt.calls += fake.requestsTo("/v1/messages").length - before;
+            tt.prompts++;
+            if (targets) {
+              tt.aimed++;
+              if (hits(h.text, h.results)) tt.plain_aimed++;
+              if (hits(text, results)) tt.judge_aimed++;
+              if ([...pool.keys()].some((id) => targets.has(id))) tt.ceiling++;
+            } else {
+              tt.everyday++;
+              if (h.text) tt.plain_everyday++;
+              if (text) tt.judge_everyday++;
+            }
+          }
+        }
+      } finally {
+        judges?.plain.close();
+        judges?.expanded.close();
+        await plain.close();
+        await expanded.close();
+      }
+    }
+  } finally {
+    await fake?.close();
+  }
+  const rng = new Rng(`${SEED}\n${name}`);
+  shuffle(drafts, rng);
+  const requests: Request[] = [];
+  for (const [i, d] of drafts.entries()) {
+    const order = shuffle(d.union.map((_, j) => j), rng);
+    if (order.length > JUDGE_MAX_CANDIDATES) throw new Error(`${order.length} candidates`);
+    requests.push({
+      id: `${name}-${String(i + 1).padStart(3, "0")}`,
+      project: d.project,
+      prompt: d.prompt,
+      candidates: await Promise.all(order.map(async (j, k) => ({
+        n: k + 1,
+        key: await memoryHash(name, d.ids[j]),
+        type: d.union[j].memory.type,
+        content: d.union[j].memory.content,
+      }))),
+    });
+  }
+  if (values.score) {
+    // The requests rebuilt must be the ones answered: ids, keys, candidates and their order.
+    if (JSON.stringify(requests) !== JSON.stringify(emitted)) {
+      const at = requests.findIndex((r, i) => JSON.stringify(r) !== JSON.stringify(emitted[i]));
+      throw new Error(
+        `${name}: the requests rebuilt differ from ${values.out}/${name}-requests.json ` +
+          `(${requests.length} against ${emitted.length}; first at ${
+            requests[at]?.id ?? emitted[at]?.id ?? "the end"
+          }): the answers are of other requests`,
+      );
+    }
+    const ids = new Set(requests.map((r) => r.id));
+    const extra = Object.keys(answers).filter((k) => !ids.has(k));
+    if (extra.length) throw new Error(`${answersDir}/${name}.json: unknown request id ${extra[0]}`);
+    const missing = requests.filter((r) => answers[r.id] === undefined).length;
+    scored[name] = { ...t, missing };
+    console.error(
+      `${name}: ${model!.seen.size} of ${requests.length} requests asked by the product`,
+    );
+    continue;
+  }
+  const md = [
+    `# Judge requests: ${name}`,
+    "",
+    `${requests.length} requests, one block each: the user text the model reads.`,
+    "",
+    "System text: src/memory/judge_prompt.md.",
+    "",
+    "Answer file: `" + name + '.json`, `{"<request id>": {"use": [n, ...]}}` (README.md).',
+    "",
+  ];
+  for (const r of requests) {
+    const { user } = renderJudgeRequest(r.prompt, r.project, r.candidates);
+    md.push(`## ${r.id}`, "", "```text", user.trimEnd(), "```", "");
+  }
+  await Deno.writeTextFile(
+    `${values.out}/${name}-requests.json`,
+    JSON.stringify(requests, null, 2) + "\n",
+  );
+  await Deno.writeTextFile(`${values.out}/${name}-requests.md`, md.join("\n"));
+  const sizes = requests.map((r) => r.candidates.length);
+  const prompts = requests.length + empty;
+  counts.push({
+    set: name,
+    prompts,
+    requests: requests.length,
+    no_candidates: empty,
+    candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length)).toFixed(2),
+    candidates_max: Math.max(0, ...sizes),
+    plain_pool_mean: +(plainPool / Math.max(1, prompts)).toFixed(2),
+    expanded_pool_mean: +(expandedPool / Math.max(1, prompts)).toFixed(2),
+  });
+}
+const poolLine = `pool: the first ${JUDGE_POOL_SIZE} results but bootstrap, score ≥ ` +
+  `${JUDGE_POOL_MIN_SCORE}, confidence ≥ ${JUDGE_POOL_FLOOR}; expansions ${values.expansions}`;
+if (values.emit) {
+  console.log(poolLine);
+  console.log(
+    "| set | prompts | requests | no candidates | candidates mean | max | plain pool mean | expanded pool mean |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const c of counts) {
+    console.log(
+      `| ${c.set} | ${c.prompts} | ${c.requests} | ${c.no_candidates} | ${c.candidates_mean} | ${c.candidates_max} | ${c.plain_pool_mean} | ${c.expanded_pool_mean} |`,
+    );
+  }
+} else {
+  const rows: { set: string; store: string; figures: ReturnType<typeof figures> }[] = [];
+  const pooled = { plain: tally(), expanded: tally() };
+  for (const [name, t] of Object.entries(scored)) {
+    for (const store of ["plain", "expanded"] as const) {
+      rows.push({ set: name, store, figures: figures(t[store]) });
+      add(pooled[store], t[store]);
+    }
+  }
+  if (sets.length > 1) {
+    for (const store of ["plain", "expanded"] as const) {
+      rows.push({ set: "pooled", store, figures: figures(pooled[store]) });
+    }
+  }
+  console.log(poolLine);
+  console.log(
+    `answers ${answersDir}/<set>.json; tokens: the fake's usage, characters / 4 of the request ` +
+      "and of the answer",
+  );
+  console.log(
+    "| set | store | aimed / everyday | aimed injected: plain → judge | pool ceiling | " +
+      "everyday injected: plain → judge | judged | fallbacks (empty, malformed, other) | " +
+      "calls / prompt | tokens / prompt | tokens / call |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const { set, store, figures: f } of rows) {
+    const other = f.fallbacks.budget + f.fallbacks.timeout + f.fallbacks.error;
+    console.log(
+      `| ${set} | ${store} | ${f.aimed} / ${f.everyday} | ${f.plain_aimed_injected.toFixed(3)} → ` +
+        `**${f.judge_aimed_injected.toFixed(3)}** | ${f.ceiling.toFixed(3)} | ` +
+        `${f.plain_everyday_injected.toFixed(3)} → **${f.judge_everyday_injected.toFixed(3)}** | ` +
+        `${f.judged} | ${f.fallbacks.empty}, ${f.fallbacks.malformed}, ${other} | ` +
+        `${f.calls_per_prompt.toFixed(3)} | ${f.tokens_per_prompt} | ${f.tokens_per_call} |`,
+    );
+  }
+  const missing = Object.fromEntries(Object.entries(scored).map(([k, v]) => [k, v.missing]));
+  if (Object.values(missing).some((n) => n)) {
+    console.log(
+      `requests without a recorded answer (the product fell back): ${JSON.stringify(missing)}`,
+    );
+  }
+  await Deno.mkdir(values.results!, { recursive: true });
+  const file = `${values.results}/judge-${new Date().toISOString().replace(/[:.]/g, "-")}.json`;
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify(
+      {
+        task: "tasks/judge_probe.ts --score",
+        sets,
+        expansions: values.expansions,
+        answers: answersDir,
+        pool: { size: JUDGE_POOL_SIZE, min_score: JUDGE_POOL_MIN_SCORE, floor: JUDGE_POOL_FLOOR },
+        hook_floor: recall.DEFAULT_MIN_CONFIDENCE,
+        tokens: "the Messages API fake's usage: characters / 4 of the request and of the answer",
+        missing_answers: missing,
+        rows,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  console.log(`wrote ${file}`);
+}

@@ -1,0 +1,183 @@
+/**
+ * The judge of the prompt hook's candidates in the admin daemon (RECALL_JUDGE=on): a real daemon
+ * process, its model the Messages API fake (tests/memory/judge.ts) answering from a script. The
+ * Admin API's search with `"judge": true` marks what the model chose, the stats count it, a bad
+ * `judge` is a 400 naming it, and `memcli recall --hook` (a real process, its permissions the
+ * launcher's) with RECALL_JUDGE=on injects what the fake chose; with a model slower than the
+ * time budget the hook gets the plain floor's memories. On without a model stops the start.
+ */
+import assert from "node:assert/strict";
+import { startAdminProcess, tempDir } from "../helpers.ts";
+import { memcliProcess } from "../memcli/_util.ts";
+import { FLAGS, judgeFake, KEY, MEMORIES, PROJECT, PROMPT, UNRELATED } from "../memory/judge.ts";
+import type { SearchResult, Stats } from "../../src/memory/types.ts";
+
+const STAGING = MEMORIES[2];
+/** A prompt whose pool's first memory passes the plain floor (0.9): STAGING. */
+const STAGING_PROMPT = "connect to the staging database";
+
+async function call(url: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A daemon with the judge on, its model `fake`; the memories stored; a git repo named PROJECT. */
+async function daemon(fake: { url: string }, env: Record<string, string> = {}) {
+  const admin = await startAdminProcess({
+    env: {
+      RECALL_JUDGE: "on",
+      CAPTURE_MODEL_PROVIDER: "anthropic",
+      CAPTURE_MODEL_URL: fake.url,
+      CAPTURE_MODEL_API_KEY: KEY,
+      ...env,
+    },
+  });
+  const dir = await tempDir();
+  const repo = `${dir.path}/${PROJECT}`;
+  await Deno.mkdir(repo, { recursive: true });
+  assert.ok((await new Deno.Command("git", { args: ["init", "-q", repo] }).output()).success);
+  const ids = new Map<string, string>();
+  for (const m of MEMORIES) {
+    const r = await call(admin.url, "POST", "/api/memories", { ...m, project: PROJECT });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    ids.set(m.content, r.body.memory.id);
+  }
+  const hook = (prompt: string, judge: boolean) =>
+    memcliProcess(["recall", "--hook"], {
+      env: {
+        MEMORY_API_URL: admin.url,
+        DATA_DIR: `${dir.path}/d`,
+        ...(judge ? { RECALL_JUDGE: "on", ...env } : {}),
+      },
+      cwd: dir.path,
+      stdin: JSON.stringify({ session_id: "s", cwd: repo, prompt }),
+    });
+  return {
+    admin,
+    ids,
+    hook,
+    async close() {
+      await admin.stop();
+      await dir.cleanup();
+    },
+  };
+}
+
+Deno.test({
+  name: "admin daemon: a search with judge marks what the model chose; the hook injects it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const fake = judgeFake();
+    const d = await daemon(fake);
+    try {
+      const url = d.admin.url;
+      const search = (o: Record<string, unknown>) =>
+        call(url, "POST", "/api/memories/search", { query: PROMPT, project: PROJECT, ...o });
+      const judged = await search({ judge: true, limit: 15 });
+      assert.equal(judged.status, 200, JSON.stringify(judged.body));
+      const chosen = (judged.body as SearchResult[]).filter((r) => r.chosen === true);
+      assert.deepEqual(chosen.map((r) => r.memory.content), [FLAGS.content]);
+      assert.ok((judged.body as SearchResult[]).every((r) => typeof r.chosen === "boolean"));
+      assert.ok(chosen[0].confidence < 0.9, "under the hook's plain floor");
+      // Without `judge`: the ranking, no call.
+      const calls = fake.requestsTo("/v1/messages").length;
+      const plain = await search({ limit: 15 });
+      assert.ok((plain.body as SearchResult[]).every((r) => r.chosen === undefined));
+      assert.equal(fake.requestsTo("/v1/messages").length, calls);
+      // A bad `judge`: 400 naming the field.
+      const bad = await search({ judge: "yes" });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.field, "judge");
+
+      // The hook, a real memcli process: with RECALL_JUDGE=on, what the model chose.
+      const on = await d.hook(PROMPT, true);
+      assert.equal(on.code, 0, on.err);
+      assert.ok(
+        on.out.includes(`id ${d.ids.get(FLAGS.content)}] ${FLAGS.content}`),
+        on.out + on.err,
+      );
+      assert.equal(on.out.match(/^- \[/gm)?.length, 1);
+      // Without it: the plain floor, nothing for this prompt.
+      const off = await d.hook(PROMPT, false);
+      assert.equal(off.code, 0, off.err);
+      assert.equal(off.out, "");
+      // The model chose nothing about the staging database: nothing injected, though the plain
+      // floor would have injected it.
+      const staging = await d.hook(STAGING_PROMPT, true);
+      assert.equal(staging.out, "", staging.out);
+      assert.ok((await d.hook(STAGING_PROMPT, false)).out.includes(STAGING.content));
+      // An empty pool: no call.
+      const before = fake.requestsTo("/v1/messages").length;
+      assert.equal((await d.hook(UNRELATED, true)).out, "");
+      assert.equal(fake.requestsTo("/v1/messages").length, before);
+
+      const stats = (await call(url, "GET", "/api/stats")).body as Stats;
+      assert.equal(stats.judge?.model, "anthropic/claude-haiku-4-5");
+      assert.equal(stats.judge?.judged, 3);
+      assert.equal(stats.judge?.fallbacks.empty, 1);
+      assert.ok(stats.judge!.tokens_today > 0);
+      assert.match(d.admin.stderr(), /judge: on \(anthropic\/claude-haiku-4-5, 2000 ms a call/);
+      assert.ok(!d.admin.stderr().includes(PROMPT), "the prompt is never logged");
+      const status = await memcliProcess(["status"], {
+        env: { MEMORY_API_URL: url, DATA_DIR: "/nonexistent" },
+      });
+      assert.match(
+        status.out,
+        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms\): 3 of 4 prompts judged \(plain floor: empty 1\)/,
+      );
+    } finally {
+      await d.close();
+      await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "admin daemon: a model slower than RECALL_JUDGE_TIMEOUT_MS: the hook gets the plain floor",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const fake = judgeFake({ replyDelayMs: 4000 });
+    const d = await daemon(fake, { RECALL_JUDGE_TIMEOUT_MS: "300" });
+    try {
+      const r = await d.hook(STAGING_PROMPT, true);
+      assert.equal(r.code, 0, r.err);
+      assert.ok(
+        r.out.includes(`id ${d.ids.get(STAGING.content)}] ${STAGING.content}`),
+        r.out + r.err,
+      );
+      const stats = (await call(d.admin.url, "GET", "/api/stats")).body as Stats;
+      assert.equal(stats.judge?.fallbacks.timeout, 1);
+      assert.equal(stats.judge?.judged, 0);
+      assert.match(
+        d.admin.stderr(),
+        /judge: no answer within 300 ms; the hook's plain floor applies/,
+      );
+    } finally {
+      await d.close();
+      await new Promise((r) => setTimeout(r, 4000));
+      await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "admin daemon: RECALL_JUDGE=on without a model path stops the start, naming both",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await assert.rejects(
+      () => startAdminProcess({ env: { RECALL_JUDGE: "on", CAPTURE_MODEL_PROVIDER: "off" } }),
+      (e: Error) => /RECALL_JUDGE/.test(e.message) && /CAPTURE_MODEL_PROVIDER/.test(e.message),
+    );
+    await assert.rejects(
+      () => startAdminProcess({ env: { RECALL_JUDGE_TIMEOUT_MS: "40000" } }),
+      (e: Error) => /RECALL_JUDGE_TIMEOUT_MS="40000"/.test(e.message),
+    );
+  },
+});
