@@ -72,7 +72,7 @@ import { overlap } from "../src/capture/dedupe.ts";
 import { calibrated, RULE_COUNTS } from "../src/capture/calibration.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 import { UNRUN } from "./capture_splits.ts";
-import { MODEL_DIR, requestKey, startModelPath } from "./lib/capture_model.ts";
+import { MODEL_DIR, requestKey, startModelPath, startStoredSearch } from "./lib/capture_model.ts";
 
 const values = benchArgs(
   "deno task bench:capture [--data DIR] [--split NAME|tuning|all] [--frozen-run] [--baseline DIR] [--model-answers DIR] [--model-requests DIR] [--verbose] [--hook-runs 20]",
@@ -162,8 +162,15 @@ if (!sessions.length) {
 
 type Pipeline = { runCapture: typeof runCapture; MemoryCaptureSink: typeof MemoryCaptureSink };
 
-/** The extractor of `pipe` over the sessions, scored against the labels. */
-async function score(pipe: Pipeline, extractor?: Extractor) {
+/**
+ * The extractor of `pipe` over the sessions, scored against the labels; `sinkOf` gives a
+ * session's sink (default: its stored memories in `pipe`'s MemoryCaptureSink).
+ */
+async function score(
+  pipe: Pipeline,
+  extractor?: Extractor,
+  sinkOf?: (s: Session) => Promise<MemoryCaptureSink>,
+) {
   let tp = 0, fp = 0, durableTotal = 0, durableFound = 0, dupProposed = 0, dupOpportunities = 0;
   let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
   const junk: { file: string; why: string; text: string; rule: string }[] = [];
@@ -172,9 +179,9 @@ async function score(pipe: Pipeline, extractor?: Extractor) {
   const scored: { rule: string; confidence: number; tp: boolean }[] = [];
   const t0 = performance.now();
   for (const s of sessions) {
-    const sink = new pipe.MemoryCaptureSink(
-      s.stored.map((text) => ({ text, project: s.project })),
-    );
+    const sink = sinkOf
+      ? await sinkOf(s)
+      : new pipe.MemoryCaptureSink(s.stored.map((text) => ({ text, project: s.project })));
     await pipe.runCapture(
       {
         sessionId: s.session_id,
@@ -261,7 +268,8 @@ const base = values.baseline
 
 // The model path: each session through the Messages API fake (API key), whose answers replay
 // the session's labelled durable statements (a perfect model's output) and whose usage counts
-// the request's characters / 4.
+// the request's characters / 4; its stored memories searched as the product searches them (the
+// request lists the nearest).
 const replies = new Map<string, string>();
 const fake = startFakeAnthropic({
   apiKeys: ["bench-key"],
@@ -272,6 +280,7 @@ const fake = startFakeAnthropic({
   },
 });
 const perSession: number[] = [];
+const storedSearch = await startStoredSearch();
 for (const s of sessions) {
   const path = join(values.data!, s.file);
   const { turns } = await readTranscript(path, null);
@@ -294,12 +303,13 @@ for (const s of sessions) {
   );
   await runCapture(
     { sessionId: s.session_id, transcriptPath: path, cwd: s.cwd, event: "Stop" },
-    new MemoryCaptureSink(),
+    await storedSearch.sinkFor(s),
     { project: () => Promise.resolve(s.project), extractor },
   );
   perSession.push(stats.tokens);
 }
 await fake.close();
+await storedSearch.close();
 
 // The model path with recorded answers (--model-answers), scored as the offline extractor is.
 const modelRun = values["model-answers"]
@@ -353,9 +363,15 @@ async function recordedModelRun(dir: string) {
     unknown++;
     return '{"memories": []}';
   });
-  const scoredRun = await score({ runCapture, MemoryCaptureSink }, path.extractor).finally(() =>
-    path.close()
-  );
+  const search = await startStoredSearch();
+  const scoredRun = await score(
+    { runCapture, MemoryCaptureSink },
+    path.extractor,
+    (s) => search.sinkFor(s),
+  ).finally(async () => {
+    await path.close();
+    await search.close();
+  });
   if (unknown) {
     throw new Error(
       `${unknown} requests are not among the recorded ones of ${values["model-requests"]}: ` +

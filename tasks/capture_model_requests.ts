@@ -3,7 +3,8 @@
  * [--frozen-run]`: the requests capture's model path sends for the labelled sessions of the
  * splits, for a model to answer once and bench:capture to replay (`--model-answers`). Each
  * session goes through the real pipeline as bench:capture's model path runs it (its stored
- * memories in a {@link MemoryCaptureSink}, the transcript reader, the secrets replaced by
+ * memories in a MemoryCaptureSink whose related memories the service's search finds on PGlite,
+ * tasks/lib/capture_model.ts `startStoredSearch`, the transcript reader, the secrets replaced by
  * markers, src/capture/model.ts's request) with the product's client at the Messages API fake,
  * which records each request and answers `{"memories": []}`.
  *
@@ -17,9 +18,15 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { MemoryCaptureSink, runCapture } from "../src/capture/pipeline.ts";
+import { runCapture } from "../src/capture/pipeline.ts";
 import { benchArgs } from "./lib/args.ts";
-import { MODEL_DIR, type ModelRequest, requestKey, startModelPath } from "./lib/capture_model.ts";
+import {
+  MODEL_DIR,
+  type ModelRequest,
+  requestKey,
+  startModelPath,
+  startStoredSearch,
+} from "./lib/capture_model.ts";
 import { runSessions, UNRUN } from "./capture_splits.ts";
 import { ROOT } from "./entrypoints.ts";
 
@@ -75,6 +82,7 @@ console.log("split      sessions  requests  user chars mean / max  system chars 
 for (const split of splits) {
   const sessions = all.filter((s) => s.split === split);
   const path = startModelPath(() => '{"memories": []}');
+  const search = await startStoredSearch();
   try {
     for (const s of sessions) {
       await runCapture(
@@ -84,12 +92,13 @@ for (const split of splits) {
           cwd: s.cwd,
           event: "Stop",
         },
-        new MemoryCaptureSink(s.stored.map((text) => ({ text, project: s.project }))),
+        await search.sinkFor(s),
         { project: () => Promise.resolve(s.project), extractor: path.extractor },
       );
     }
   } finally {
     await path.close();
+    await search.close();
   }
   if (path.stats.fallbacks) {
     throw new Error(`${split}: ${path.stats.fallbacks} runs fell back: ${path.stats.lastError}`);

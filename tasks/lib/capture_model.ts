@@ -9,6 +9,10 @@
  * The recorded requests and answers live in bench/data/capture-model/ (its README.md): a request
  * is known by the SHA-256 of its system and user texts ({@link requestKey}), mapped to an opaque
  * id (`<split>-NN`) by `<split>-keys.json`.
+ *
+ * A request lists the stored memories nearest the session's user messages, found by the
+ * service's own search: {@link startStoredSearch} keeps each session's stored memories in one
+ * PGlite service (a project of its own per session) and gives the sink that searches them.
  * @module
  */
 import { createHash } from "node:crypto";
@@ -19,8 +23,9 @@ import {
   type ModelStats,
   TokenBudget,
 } from "../../src/capture/model.ts";
-import type { Extractor } from "../../src/capture/pipeline.ts";
+import { type Extractor, MemoryCaptureSink } from "../../src/capture/pipeline.ts";
 import { startFakeAnthropic } from "../../tests/fakes/anthropic.ts";
+import { pgliteService } from "../../tests/helpers.ts";
 import { ROOT } from "../entrypoints.ts";
 
 /** Where the recorded requests (and their keys) are written: bench/data/capture-model/. */
@@ -83,4 +88,55 @@ export function startModelPath(reply: (r: ModelRequest) => string): ModelPath {
     return out;
   };
   return { extractor, stats, perSession, requests, close: () => fake.close() };
+}
+
+/** A labelled session's stored memories (labels.json). */
+export interface StoredSession {
+  /** The session id. */
+  session_id: string;
+  /** Its project. */
+  project: string;
+  /** The memories stored before it. */
+  stored: string[];
+}
+
+/** Each session's stored memories in a PGlite service, searched as the product searches them. */
+export interface StoredSearch {
+  /** The sink of a session: its stored memories, related ones found by the service's search. */
+  sinkFor(s: StoredSession): Promise<MemoryCaptureSink>;
+  /** Close the service. */
+  close(): Promise<void>;
+}
+
+/**
+ * One in-memory PGlite service (builtin embedder) holding every session's stored memories,
+ * each session's under a project of its own (from its id), so that a session's search finds its
+ * memories only; the sink is a {@link MemoryCaptureSink} (its dedupe and contradictions as
+ * bench:capture scores them) whose related memories come from that search.
+ */
+export async function startStoredSearch(): Promise<StoredSearch> {
+  const s = await pgliteService();
+  const made = new Set<string>();
+  return {
+    async sinkFor(session) {
+      const key = `capture-${
+        createHash("sha256").update(session.session_id).digest("hex").slice(0, 16)
+      }`;
+      if (!made.has(key)) {
+        made.add(key);
+        for (const content of session.stored) await s.service.create({ content, project: key });
+      }
+      return new MemoryCaptureSink(
+        session.stored.map((text) => ({ text, project: session.project })),
+        {
+          search: async (text, project, limit) =>
+            project !== session.project
+              ? []
+              : (await s.service.search({ query: text, project: key, limit }))
+                .map((r) => r.memory.content),
+        },
+      );
+    },
+    close: () => s.close(),
+  };
 }
