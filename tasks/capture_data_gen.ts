@@ -1,6 +1,6 @@
 /**
  * Writes the hand-written sessions of the capture benchmark (bench/data/capture/sessions/: the
- * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12, holdout13, holdout14 and holdout15 splits) and bench/data/capture/labels.json, merging the labels of the
+ * dev, test, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12, holdout13, holdout14, holdout15 and holdout16 splits) and bench/data/capture/labels.json, merging the labels of the
  * real Claude Code transcripts (bench/data/capture/real/, labelled by
  * tasks/capture_real_sessions.ts in tasks/capture_data/real_labels.json). Deterministic: a
  * rerun writes the same bytes.
@@ -29,6 +29,7 @@ import { HOLDOUT12 } from "./capture_data/sessions_holdout12.ts";
 import { HOLDOUT13 } from "./capture_data/sessions_holdout13.ts";
 import { HOLDOUT14 } from "./capture_data/sessions_holdout14.ts";
 import { HOLDOUT15 } from "./capture_data/sessions_holdout15.ts";
+import { HOLDOUT16 } from "./capture_data/sessions_holdout16.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -67,6 +68,7 @@ for (
     [HOLDOUT13, "holdout13"],
     [HOLDOUT14, "holdout14"],
     [HOLDOUT15, "holdout15"],
+    [HOLDOUT16, "holdout16"],
   ] as const
 ) {
   for (const script of scripts) {
