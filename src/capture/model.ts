@@ -378,6 +378,11 @@ export const STORED_PER_MESSAGE = 5;
 export const STORED_MESSAGES = 20;
 /** Characters of one user message searched for. */
 const STORED_QUERY_CHARS = 2_000;
+/**
+ * The longest the searches of one request may take together: a search still running then (a
+ * slow store) is not waited for, and the request lists what was found before it.
+ */
+export const STORED_DEADLINE_MS = 5_000;
 
 /** The heading of the stored memories' section (src/capture/prompt.md describes it). */
 export const STORED_HEADING =
@@ -388,16 +393,41 @@ export const STORED_HEADING =
  * transcript: one search a message (the newest {@link STORED_MESSAGES}, at most
  * {@link STORED_PER_MESSAGE} results each), taken in turn by rank across the messages, each
  * memory once, at most {@link MAX_STORED_ITEMS} lines and {@link MAX_STORED_CHARS} characters;
- * ids `s1`, `s2`, …; secrets replaced by markers. Empty (no section) when none is found.
+ * ids `s1`, `s2`, …; secrets replaced by markers. Empty (no section) when none is found. The
+ * searches take at most {@link STORED_DEADLINE_MS} together; one that fails or is late ends
+ * them (`failed`), and the section lists what was found before: the request is made anyway.
  */
 export async function renderStored(
   userTexts: string[],
   related: NonNullable<ExtractContext["related"]>,
-): Promise<{ text: string; stored: Map<string, StoredMatch> }> {
+  opts: { deadlineMs?: number } = {},
+): Promise<{ text: string; stored: Map<string, StoredMatch>; failed?: string }> {
   const lists: StoredMatch[][] = [];
+  const ms = opts.deadlineMs ?? STORED_DEADLINE_MS;
+  const deadline = Date.now() + ms;
+  let failed: string | undefined;
   for (const q of userTexts.slice(-STORED_MESSAGES)) {
-    const query = q.replace(/\[secret removed: [^\]]*\]/g, " ").trim().slice(0, STORED_QUERY_CHARS);
-    if (query) lists.push(await related(query, STORED_PER_MESSAGE));
+    // The search refuses a NUL and a lone surrogate (a transcript may hold one, and the cut
+    // may split a pair): they are no words to search for.
+    const query = q.replace(/\[secret removed: [^\]]*\]/g, " ").replaceAll("\u0000", " ")
+      .slice(0, STORED_QUERY_CHARS).toWellFormed().trim();
+    if (!query) continue;
+    // A failed or late search ends the searching: the section lists what was found before.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the stored memories' search took over ${ms} ms`)),
+          Math.max(0, deadline - Date.now()),
+        );
+      });
+      lists.push(await Promise.race([related(query, STORED_PER_MESSAGE), late]));
+    } catch (err) {
+      failed = (err as Error).message;
+      break;
+    } finally {
+      clearTimeout(timer);
+    }
   }
   const stored = new Map<string, StoredMatch>();
   const seen = new Set<string>();
@@ -422,7 +452,11 @@ export async function renderStored(
       if (stored.size >= MAX_STORED_ITEMS) break outer;
     }
   }
-  return { text: lines.length ? `${STORED_HEADING}\n${lines.join("\n")}` : "", stored };
+  return {
+    text: lines.length ? `${STORED_HEADING}\n${lines.join("\n")}` : "",
+    stored,
+    ...(failed ? { failed } : {}),
+  };
 }
 
 /** What the model extractor did, for the report. */
@@ -435,6 +469,11 @@ export interface ModelStats {
   dropped: number;
   /** `replaces` values dropped from items (not the id of a listed accepted memory). */
   replacesDropped?: number;
+  /**
+   * Requests whose stored memories' searches failed or ran out of time (the section lists
+   * what was found before, or is left out).
+   */
+  storedFailures?: number;
   /** Runs that fell back to the offline extractor (budget or error). */
   fallbacks: number;
   /** The last error's message (never a key). */
@@ -448,15 +487,16 @@ export interface ModelStats {
 export function modelExtractor(
   call: ModelCall,
   budget: TokenBudget,
-  opts: { maxOutputTokens?: number; stats?: ModelStats } = {},
+  opts: { maxOutputTokens?: number; stats?: ModelStats; storedDeadlineMs?: number } = {},
 ): Extractor {
   const maxOut = opts.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   const stats = opts.stats ?? { calls: 0, tokens: 0, dropped: 0, fallbacks: 0 };
   return async (turns, { sessionId, related }) => {
     const { text: transcript, sources, userTexts } = await renderTurns(turns);
-    const known = related
-      ? await renderStored(userTexts, related)
+    const known: { text: string; stored: Map<string, StoredMatch>; failed?: string } = related
+      ? await renderStored(userTexts, related, { deadlineMs: opts.storedDeadlineMs })
       : { text: "", stored: new Map<string, StoredMatch>() };
+    if (known.failed) stats.storedFailures = (stats.storedFailures ?? 0) + 1;
     const text = known.text ? `${transcript}\n\n${known.text}` : transcript;
     const estimate = Math.ceil((CAPTURE_PROMPT.length + text.length) / 3) + maxOut;
     if (!budget.fits(sessionId, estimate)) {

@@ -258,3 +258,84 @@ Deno.test("replaces is validated strictly: only a listed accepted memory's id", 
   ]);
   assert.equal(r.replacesDropped, 5);
 });
+
+Deno.test("a message the search refuses (a NUL, a lone surrogate) still reaches the model: the capture does not fail", async () => {
+  const s = await pgliteService();
+  const dir = await tempDir("capture-stored-");
+  try {
+    const inbox = new Inbox(s.service, s.service.proposals());
+    await s.service.create({ content: PORT, project: "web" });
+    const path = join(dir.path, "s.jsonl");
+    await Deno.writeTextFile(
+      path,
+      line("e1", "s", "user", "the staging database \u0000 listens on port 5433 \ud800 still") +
+        // Cut at the query's 2,000 characters between the two halves of an emoji.
+        line("e2", "s", "user", `the staging database port ${"x".repeat(1_973)}\u{1F600} again`),
+    );
+    let user = "";
+    const call: ModelCall = (_system, text) => {
+      user = text;
+      return Promise.resolve({ text: '{"memories": []}', inputTokens: 1, outputTokens: 1 });
+    };
+    const stats: ModelStats = { calls: 0, tokens: 0, dropped: 0, fallbacks: 0 };
+    const extractor = modelExtractor(call, new TokenBudget(100_000, 100_000), { stats });
+    const report = await runCapture(
+      { sessionId: "s", transcriptPath: path, cwd: "/", event: "Stop", project: "web" },
+      new InboxCaptureSink(inbox),
+      { extractor },
+    );
+    assert.equal(report.turns, 2);
+    assert.equal(stats.calls, 1);
+    assert.ok([...storedLines(user).values()].includes(PORT), user);
+    assert.equal(stats.storedFailures ?? 0, 0, "every search answered");
+    assert.ok(await inbox.cursor("s"), "the cursor moved on");
+  } finally {
+    await dir.cleanup();
+    await s.close();
+  }
+});
+
+Deno.test("a failing or hanging search leaves the section out (or what was found by then); the model is still called", async () => {
+  const twoTurns: Turn[] = [
+    {
+      role: "user",
+      text: "deploy the api with helmfile",
+      uuid: "e1",
+      timestamp: "t1",
+      sessionId: "s",
+    },
+    {
+      role: "user",
+      text: "the chart lives in deploy/charts",
+      uuid: "e2",
+      timestamp: "t2",
+      sessionId: "s",
+    },
+  ];
+  let user = "";
+  const call: ModelCall = (_system, text) => {
+    user = text;
+    return Promise.resolve({ text: '{"memories": []}', inputTokens: 1, outputTokens: 1 });
+  };
+  const found: StoredMatch = { id: "a", text: "The api is deployed with helmfile." };
+  // The first search answers, the second fails: the first's memory is listed.
+  const stats: ModelStats = { calls: 0, tokens: 0, dropped: 0, fallbacks: 0 };
+  let n = 0;
+  await modelExtractor(call, new TokenBudget(100_000, 100_000), { stats })(twoTurns, {
+    sessionId: "s",
+    related: () => n++ ? Promise.reject(new Error("the store is gone")) : Promise.resolve([found]),
+  });
+  assert.equal(stats.calls, 1);
+  assert.deepEqual([...storedLines(user).values()], [found.text]);
+  assert.equal(stats.storedFailures, 1);
+  // A search that never answers: the request goes without the section after the deadline.
+  const t0 = performance.now();
+  await modelExtractor(call, new TokenBudget(100_000, 100_000), { stats, storedDeadlineMs: 50 })(
+    twoTurns,
+    { sessionId: "s", related: () => new Promise(() => {}) },
+  );
+  assert.ok(performance.now() - t0 < 5_000);
+  assert.equal(stats.calls, 2);
+  assert.ok(!user.includes(STORED_HEADING), user);
+  assert.equal(stats.storedFailures, 2);
+});
