@@ -287,8 +287,10 @@ const TYPES: CandidateType[] = ["rule", "feedback", "decision", "fact"];
  * types, `scope` project or global, `confidence` a number in 0..1 and `source` the id of a
  * message that was sent; an item drawn from the agent's text only when the user's next
  * message confirms it ("yes", "right", …). Everything else is dropped. An item's `replaces`
- * is kept only when it is the id of an accepted memory of `stored` (the request's section);
- * any other value is dropped from the item (counted in `replacesDropped`), never trusted.
+ * is kept only when it is the id of an accepted memory of `stored` (the request's section),
+ * and not a global one for a project's item (superseding a global memory would take it from
+ * every project, the replacement holding in one); any other value is dropped from the item
+ * (counted in `replacesDropped`), never trusted.
  */
 export function parseModelAnswer(
   text: string,
@@ -330,7 +332,8 @@ export function parseModelAnswer(
       : typeof o.replaces === "string" && stored.has(o.replaces)
       ? stored.get(o.replaces)
       : null;
-    if (named === null || named?.proposed) replacesDropped++;
+    const usable = named && !named.proposed && !(o.scope === "project" && named.global !== false);
+    if (named !== undefined && !usable) replacesDropped++;
     candidates.push({
       text: o.text.trim(),
       type: o.type as CandidateType,
@@ -338,7 +341,7 @@ export function parseModelAnswer(
       confidence: o.confidence,
       provenance: { sessionId: t.sessionId, uuid: t.uuid, timestamp: t.timestamp },
       rule: "model",
-      ...(named && !named.proposed ? { replaces: { id: named.id, text: named.text } } : {}),
+      ...(usable ? { replaces: { id: named.id, text: named.text } } : {}),
     });
   }
   return { candidates, dropped, replacesDropped };

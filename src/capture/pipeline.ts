@@ -37,6 +37,8 @@ export interface StoredMatch {
   text: string;
   /** Whether it is still proposed (in the inbox) rather than accepted. */
   proposed?: boolean;
+  /** Whether it is a global memory (every project's), for {@link CaptureSink.related}'s. */
+  global?: boolean;
 }
 
 /** A memory proposed for review. */
@@ -65,7 +67,8 @@ export interface CaptureSink {
    * The stored memories nearest `text` in `project`'s hierarchy (its project and the global
    * ones; null: global only), for the model's request: at most `limit` accepted memories, the
    * nearest first (the service's own search), then at most `limit` pending proposals (those
-   * that share the most content words with `text`), each marked `proposed`.
+   * that share the most content words with `text`), each marked `proposed`, and `global` when it
+   * is a global one.
    */
   related(text: string, project: string | null, limit: number): Promise<StoredMatch[]>;
   /** Accepted memories that `text` contradicts (a proposal then replaces the first). */
@@ -389,8 +392,13 @@ export class MemoryCaptureSink implements CaptureSink {
       limit,
     );
     return [
-      ...found.slice(0, limit).map((r) => ({ id: r.id, text: r.text })),
-      ...proposed.map((r) => ({ id: r.id, text: r.text, proposed: true })),
+      ...found.slice(0, limit).map((r) => ({ id: r.id, text: r.text, global: r.project === null })),
+      ...proposed.map((r) => ({
+        id: r.id,
+        text: r.text,
+        proposed: true,
+        global: r.project === null,
+      })),
     ];
   }
 

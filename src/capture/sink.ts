@@ -44,7 +44,11 @@ export class InboxCaptureSink implements CaptureSink {
   async related(text: string, project: string | null, limit: number): Promise<StoredMatch[]> {
     const n = await this.#inbox.neighbours(text, project, limit);
     return [
-      ...n.memories.slice(0, limit).map((m) => ({ id: m.id, text: m.content })),
+      ...n.memories.slice(0, limit).map((m) => ({
+        id: m.id,
+        text: m.content,
+        global: m.scope === "global",
+      })),
       ...nearestProposals(text, n.proposals, limit).map((p) => ({
         id: p.id,
         text: p.content,

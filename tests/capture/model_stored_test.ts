@@ -220,7 +220,7 @@ Deno.test("the budget's estimate counts the stored memories' section", async () 
 Deno.test("replaces is validated strictly: only a listed accepted memory's id", () => {
   const sources = new Map<string, Turn>([["m1", turns[0]]]);
   const stored = new Map<string, StoredMatch>([
-    ["s1", { id: "uuid-1", text: "Deploys use helm." }],
+    ["s1", { id: "uuid-1", text: "Deploys use helm.", global: false }],
     ["s2", { id: "uuid-2", text: "Deploys are on Fridays.", proposed: true }],
   ]);
   const item = (replaces: unknown) => ({
@@ -338,4 +338,51 @@ Deno.test("a failing or hanging search leaves the section out (or what was found
   assert.equal(stats.calls, 2);
   assert.ok(!user.includes(STORED_HEADING), user);
   assert.equal(stats.storedFailures, 2);
+});
+
+Deno.test("a project's item never names a global memory in replaces (superseding it would take it from every project)", async () => {
+  const s = await pgliteService();
+  try {
+    const inbox = new Inbox(s.service, s.service.proposals());
+    const global = (await s.service.create({ content: "Use npm for every package install." }))
+      .memory;
+    const own = (await s.service.create({ content: "Use npm in the web repo.", project: "web" }))
+      .memory;
+    const sink = new InboxCaptureSink(inbox);
+    const found = await sink.related("use npm for package installs", "web", 5);
+    const stored = new Map(found.map((m, i) => [`s${i + 1}`, m] as [string, StoredMatch]));
+    const idOf = (id: string) => [...stored].find(([, m]) => m.id === id)?.[0];
+    assert.ok(idOf(global.id) && idOf(own.id), JSON.stringify(found));
+    const sources = new Map<string, Turn>([["m1", turns[0]]]);
+    const item = (scope: string, replaces: string | undefined) => ({
+      text: "Use pnpm for package installs.",
+      type: "rule",
+      scope,
+      confidence: 0.8,
+      source: "m1",
+      replaces,
+    });
+    const r = parseModelAnswer(
+      JSON.stringify({
+        memories: [
+          item("project", idOf(global.id)),
+          item("project", idOf(own.id)),
+          item("global", idOf(global.id)),
+          // A global change of the project's own memory widens it: kept.
+          item("global", idOf(own.id)),
+        ],
+      }),
+      sources,
+      stored,
+    );
+    assert.deepEqual(r.candidates.map((c) => c.replaces?.id ?? null), [
+      null,
+      own.id,
+      global.id,
+      own.id,
+    ]);
+    assert.equal(r.replacesDropped, 1);
+  } finally {
+    await s.close();
+  }
 });
