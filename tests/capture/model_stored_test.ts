@@ -386,3 +386,47 @@ Deno.test("a project's item never names a global memory in replaces (superseding
     await s.close();
   }
 });
+
+Deno.test("a repeat the model calls a change waits in the inbox as a replacement: auto-accept never takes it", async () => {
+  const dir = await tempDir("capture-stored-");
+  try {
+    const sink = new MemoryCaptureSink([{ text: PNPM, project: "web" }]);
+    const path = join(dir.path, "s.jsonl");
+    await Deno.writeTextFile(path, line("e1", "s", "user", "use pnpm, not npm, in this repo"));
+    const extractor = modelExtractor(
+      (_system, user) => {
+        const id = [...storedLines(user)].find(([, t]) => t === PNPM)?.[0];
+        return Promise.resolve({
+          text: JSON.stringify({
+            memories: [{
+              text: "Use pnpm, not npm, in this repo.",
+              type: "rule",
+              scope: "project",
+              confidence: 1,
+              source: "m1",
+              replaces: id,
+            }],
+          }),
+          inputTokens: 1,
+          outputTokens: 1,
+        });
+      },
+      new TokenBudget(100_000, 100_000),
+    );
+    const report = await runCapture(
+      { sessionId: "s", transcriptPath: path, cwd: "/", event: "Stop", project: "web" },
+      sink,
+      { extractor, autoAccept: 0.5 },
+    );
+    assert.equal(report.duplicates, 0, "not dropped as the repeat of the memory it names");
+    assert.equal(report.proposed, 1);
+    assert.equal(report.replacements, 1);
+    assert.equal(report.autoAccepted, 0);
+    const proposed = sink.records.filter((r) => r.state === "proposed");
+    assert.equal(proposed.length, 1);
+    assert.equal(proposed[0].proposal?.replaces?.id, sink.records[0].id);
+    assert.equal(sink.records.filter((r) => r.state === "accepted").length, 1);
+  } finally {
+    await dir.cleanup();
+  }
+});
