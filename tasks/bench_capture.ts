@@ -15,6 +15,15 @@
  * precision by extractor rule (what src/capture/calibration.ts is set from). Prints the tables and writes bench/results/capture-<split>-<date>.json. Targets:
  * precision ≥ 0.90, recall ≥ 0.60, 0 secrets, 0 duplicates.
  *
+ * With `--model-answers DIR`, the model path (src/capture/model.ts) is measured too, beside the
+ * offline extractor and with the same scorer: each session through the same pipeline and stored
+ * memories, the product's client at the Messages API fake, which answers each request with a real
+ * model's answer recorded in `DIR/<split>.json` (`{"<request id>": "<answer text>"}`), the request
+ * found by the SHA-256 of its system and user texts in `<split>-keys.json` of `--model-requests`
+ * (default bench/data/capture-model/, written by `deno task requests:capture`; its README.md).
+ * A request with no recorded answer, or one not among the recorded requests, is an error. Its
+ * tokens are the fake's counts (characters of the request / 4 in, of the answer / 4 out).
+ *
  * Splits: `dev`, `test` and `holdout` are the tuning data (`holdout` was written by someone who
  * did not see the extractor and run once as frozen data, then used for tuning from 2026-11-29
  * 03:15); `holdout2` is the frozen split that replaced it (run once at 03:50; since 05:20 the
@@ -63,10 +72,13 @@ import { overlap } from "../src/capture/dedupe.ts";
 import { calibrated, RULE_COUNTS } from "../src/capture/calibration.ts";
 import { ROOT, writeBenchResult } from "./entrypoints.ts";
 import { UNRUN } from "./capture_splits.ts";
+import { MODEL_DIR, requestKey, startModelPath, startStoredSearch } from "./lib/capture_model.ts";
 
 const values = benchArgs(
-  "deno task bench:capture [--data DIR] [--split NAME|tuning|all] [--frozen-run] [--baseline DIR] [--verbose] [--hook-runs 20]",
+  "deno task bench:capture [--data DIR] [--split NAME|tuning|all] [--frozen-run] [--baseline DIR] [--model-answers DIR] [--model-requests DIR] [--verbose] [--hook-runs 20]",
   {
+    "model-answers": { type: "string" },
+    "model-requests": { type: "string", default: MODEL_DIR },
     data: { type: "string", default: join(ROOT, "bench/data/capture") },
     split: { type: "string", default: "dev" },
     verbose: { type: "boolean", default: false },
@@ -150,8 +162,15 @@ if (!sessions.length) {
 
 type Pipeline = { runCapture: typeof runCapture; MemoryCaptureSink: typeof MemoryCaptureSink };
 
-/** The extractor of `pipe` over the sessions, scored against the labels. */
-async function score(pipe: Pipeline, extractor?: Extractor) {
+/**
+ * The extractor of `pipe` over the sessions, scored against the labels; `sinkOf` gives a
+ * session's sink (default: its stored memories in `pipe`'s MemoryCaptureSink).
+ */
+async function score(
+  pipe: Pipeline,
+  extractor?: Extractor,
+  sinkOf?: (s: Session) => Promise<MemoryCaptureSink>,
+) {
   let tp = 0, fp = 0, durableTotal = 0, durableFound = 0, dupProposed = 0, dupOpportunities = 0;
   let secretsThrough = 0, privateThrough = 0, secretsTotal = 0;
   const junk: { file: string; why: string; text: string; rule: string }[] = [];
@@ -160,9 +179,9 @@ async function score(pipe: Pipeline, extractor?: Extractor) {
   const scored: { rule: string; confidence: number; tp: boolean }[] = [];
   const t0 = performance.now();
   for (const s of sessions) {
-    const sink = new pipe.MemoryCaptureSink(
-      s.stored.map((text) => ({ text, project: s.project })),
-    );
+    const sink = sinkOf
+      ? await sinkOf(s)
+      : new pipe.MemoryCaptureSink(s.stored.map((text) => ({ text, project: s.project })));
     await pipe.runCapture(
       {
         sessionId: s.session_id,
@@ -249,7 +268,8 @@ const base = values.baseline
 
 // The model path: each session through the Messages API fake (API key), whose answers replay
 // the session's labelled durable statements (a perfect model's output) and whose usage counts
-// the request's characters / 4.
+// the request's characters / 4; its stored memories searched as the product searches them (the
+// request lists the nearest).
 const replies = new Map<string, string>();
 const fake = startFakeAnthropic({
   apiKeys: ["bench-key"],
@@ -260,6 +280,7 @@ const fake = startFakeAnthropic({
   },
 });
 const perSession: number[] = [];
+const storedSearch = await startStoredSearch();
 for (const s of sessions) {
   const path = join(values.data!, s.file);
   const { turns } = await readTranscript(path, null);
@@ -282,12 +303,95 @@ for (const s of sessions) {
   );
   await runCapture(
     { sessionId: s.session_id, transcriptPath: path, cwd: s.cwd, event: "Stop" },
-    new MemoryCaptureSink(),
+    await storedSearch.sinkFor(s),
     { project: () => Promise.resolve(s.project), extractor },
   );
   perSession.push(stats.tokens);
 }
 await fake.close();
+await storedSearch.close();
+
+// The model path with recorded answers (--model-answers), scored as the offline extractor is.
+const modelRun = values["model-answers"]
+  ? await recordedModelRun(values["model-answers"]).catch((err) => {
+    console.error(`bench:capture: --model-answers: ${(err as Error).message}`);
+    Deno.exit(2);
+  })
+  : null;
+
+/** A JSON file of string values (an error naming the file and the field otherwise). */
+async function readStrings(file: string, what: string): Promise<Record<string, string>> {
+  let j: unknown;
+  try {
+    j = JSON.parse(await Deno.readTextFile(file));
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
+  if (!j || typeof j !== "object" || Array.isArray(j)) {
+    throw new Error(`${file}: expected an object of ${what}`);
+  }
+  for (const [k, v] of Object.entries(j)) {
+    if (typeof v !== "string") throw new Error(`${file}: "${k}": expected ${what} (a string)`);
+  }
+  return j as Record<string, string>;
+}
+
+/** The sessions through the model path, its answers replayed from `dir`, scored. */
+async function recordedModelRun(dir: string) {
+  const answerOf = new Map<string, string>();
+  const missing: string[] = [];
+  for (const split of [...new Set(sessions.map((s) => s.split))]) {
+    const keysFile = join(values["model-requests"]!, `${split}-keys.json`);
+    const keys = await readStrings(keysFile, "request keys").catch((err) => {
+      throw new Error(`${err.message} (deno task requests:capture --splits ${split} writes it)`);
+    });
+    const answersFile = join(dir, `${split}.json`);
+    const answers = await readStrings(answersFile, "the answer text");
+    for (const id of Object.keys(answers)) {
+      if (!(id in keys)) throw new Error(`${answersFile}: "${id}": not a request of ${keysFile}`);
+    }
+    for (const [id, key] of Object.entries(keys)) {
+      if (id in answers) answerOf.set(key, answers[id]);
+      else missing.push(`${id} (${answersFile})`);
+    }
+  }
+  if (missing.length) throw new Error(`no recorded answer for ${missing.join(", ")}`);
+  let unknown = 0;
+  const path = startModelPath((r) => {
+    const answer = answerOf.get(requestKey(r.system, r.user));
+    if (answer !== undefined) return answer;
+    unknown++;
+    return '{"memories": []}';
+  });
+  const search = await startStoredSearch();
+  const scoredRun = await score(
+    { runCapture, MemoryCaptureSink },
+    path.extractor,
+    (s) => search.sinkFor(s),
+  ).finally(async () => {
+    await path.close();
+    await search.close();
+  });
+  if (unknown) {
+    throw new Error(
+      `${unknown} requests are not among the recorded ones of ${values["model-requests"]}: ` +
+        "the request changed since they were written (deno task requests:capture)",
+    );
+  }
+  if (path.stats.fallbacks) {
+    throw new Error(`${path.stats.fallbacks} model runs fell back: ${path.stats.lastError}`);
+  }
+  const tokens = sessions.map((s) => path.perSession.get(s.session_id) ?? 0);
+  return {
+    ...scoredRun,
+    dir,
+    calls: path.stats.calls,
+    dropped: path.stats.dropped,
+    tokens,
+    meanTokens: tokens.reduce((a, b) => a + b, 0) / Math.max(1, tokens.length),
+    maxTokens: Math.max(0, ...tokens),
+  };
+}
 const meanTokens = perSession.reduce((a, b) => a + b, 0) / Math.max(1, perSession.length);
 const maxTokens = Math.max(0, ...perSession);
 
@@ -346,39 +450,86 @@ const { precision, recall } = after;
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 const b = (f: (x: NonNullable<typeof base>) => string) => base ? f(base) : "";
-const rows: [string, string, string, string, string][] = [
-  ["figure", "before: nothing captured", "baseline", "after: offline extractor", "target"],
+const m = (f: (x: NonNullable<typeof modelRun>) => string) => modelRun ? f(modelRun) : "";
+const rows: [string, string, string, string, string, string][] = [
+  [
+    "figure",
+    "before: nothing captured",
+    "baseline",
+    "after: offline extractor",
+    "model path: recorded answers",
+    "target",
+  ],
   [
     "sessions",
     String(sessions.length),
     b(() => String(sessions.length)),
     String(sessions.length),
+    m(() => String(sessions.length)),
     "",
   ],
-  ["candidates proposed", "0", b((x) => String(x.tp + x.fp)), String(tp + fp), ""],
-  ["precision", "n/a", b((x) => r3(x.precision).toFixed(3)), r3(precision).toFixed(3), ">= 0.90"],
-  ["recall", "0.000", b((x) => r3(x.recall).toFixed(3)), r3(recall).toFixed(3), ">= 0.60"],
+  [
+    "candidates proposed",
+    "0",
+    b((x) => String(x.tp + x.fp)),
+    String(tp + fp),
+    m((x) => String(x.tp + x.fp)),
+    "",
+  ],
+  [
+    "precision",
+    "n/a",
+    b((x) => r3(x.precision).toFixed(3)),
+    r3(precision).toFixed(3),
+    m((x) => r3(x.precision).toFixed(3)),
+    ">= 0.90",
+  ],
+  [
+    "recall",
+    "0.000",
+    b((x) => r3(x.recall).toFixed(3)),
+    r3(recall).toFixed(3),
+    m((x) => r3(x.recall).toFixed(3)),
+    ">= 0.60",
+  ],
   [
     "secrets through",
     "0",
     b((x) => `${x.secretsThrough} of ${x.secretsTotal}`),
     `${secretsThrough} of ${secretsTotal}`,
+    m((x) => `${x.secretsThrough} of ${x.secretsTotal}`),
     "0",
   ],
-  ["private texts through", "0", b((x) => String(x.privateThrough)), String(privateThrough), "0"],
+  [
+    "private texts through",
+    "0",
+    b((x) => String(x.privateThrough)),
+    String(privateThrough),
+    m((x) => String(x.privateThrough)),
+    "0",
+  ],
   [
     "duplicates proposed",
     "0",
     b((x) => `${x.dupProposed} of ${x.dupOpportunities}`),
     `${dupProposed} of ${dupOpportunities}`,
+    m((x) => `${x.dupProposed} of ${x.dupOpportunities}`),
     "0",
   ],
-  ["pipeline time, all sessions (ms)", "0", b((x) => x.ms.toFixed(0)), ms.toFixed(0), ""],
+  [
+    "pipeline time, all sessions (ms)",
+    "0",
+    b((x) => x.ms.toFixed(0)),
+    ms.toFixed(0),
+    m((x) => x.ms.toFixed(0)),
+    "",
+  ],
   [
     "hook p50 / p95 (ms), service up",
     "no hook",
     "",
     pctText(hookMs.up),
+    "",
     "p95 <= 100",
   ],
   [
@@ -386,18 +537,25 @@ const rows: [string, string, string, string, string][] = [
     "no hook",
     "",
     pctText(hookMs.down),
+    "",
     "exit 0",
   ],
   [
     "model path: tokens a session (mean / max)",
     "0",
     "",
-    `${meanTokens.toFixed(0)} / ${maxTokens}`,
+    `${meanTokens.toFixed(0)} / ${maxTokens} (labels replayed)`,
+    m((x) => `${x.meanTokens.toFixed(0)} / ${x.maxTokens}`),
     "",
   ],
+  ["model path: calls / items dropped", "", "", "", m((x) => `${x.calls} / ${x.dropped}`), ""],
 ];
-const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join("  "));
+// The model column only when --model-answers was given.
+const shown = rows.map((r) => r.filter((_, i) => i !== 4 || modelRun)).filter((r) =>
+  r.slice(1).some(Boolean)
+);
+const w = shown[0].map((_, i) => Math.max(...shown.map((r) => r[i].length)));
+for (const r of shown) console.log(r.map((c, i) => c.padEnd(w[i])).join("  ").trimEnd());
 // The confidences' calibration: what share of the candidates of a confidence is right.
 const { scored } = after;
 const BUCKETS = [0, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0001];
@@ -500,7 +658,13 @@ if (values.verbose) {
   console.log("\njunk:");
   for (const j of junk) console.log(`  [${j.why}/${j.rule}] ${j.file}: ${j.text}`);
   console.log("\nmissed:");
-  for (const m of missed) console.log(`  ${m.file}: ${m.text}`);
+  for (const x of missed) console.log(`  ${x.file}: ${x.text}`);
+  if (modelRun) {
+    console.log("\nmodel path, junk:");
+    for (const j of modelRun.junk) console.log(`  [${j.why}] ${j.file}: ${j.text}`);
+    console.log("\nmodel path, missed:");
+    for (const x of modelRun.missed) console.log(`  ${x.file}: ${x.text}`);
+  }
 }
 await writeBenchResult(`capture-${values.split}`, {
   data: values.data,
@@ -538,6 +702,33 @@ await writeBenchResult(`capture-${values.split}`, {
     down: { p50: pct(hookMs.down, 50), p95: pct(hookMs.down, 95) },
   },
   model_path_tokens: { mean: Math.round(meanTokens), max: maxTokens, per_session: perSession },
+  model_answers: modelRun && {
+    dir: modelRun.dir,
+    requests: values["model-requests"],
+    proposed: modelRun.tp + modelRun.fp,
+    true_positives: modelRun.tp,
+    junk: modelRun.fp,
+    precision: r3(modelRun.precision),
+    recall: r3(modelRun.recall),
+    durable: modelRun.durableTotal,
+    secrets_through: modelRun.secretsThrough,
+    private_through: modelRun.privateThrough,
+    duplicates_proposed: modelRun.dupProposed,
+    duplicate_opportunities: modelRun.dupOpportunities,
+    calls: modelRun.calls,
+    items_dropped: modelRun.dropped,
+    pipeline_ms: Math.round(modelRun.ms),
+    tokens: {
+      counted: "the fake's: characters of the request / 4 in, of the answer / 4 out",
+      mean: Math.round(modelRun.meanTokens),
+      max: modelRun.maxTokens,
+      per_session: modelRun.tokens,
+    },
+    junk_by_reason: modelRun.junk.reduce(
+      (acc, j) => ({ ...acc, [j.why]: ((acc as Record<string, number>)[j.why] ?? 0) + 1 }),
+      {},
+    ),
+  },
   reliability: {
     buckets,
     floors,

@@ -30,10 +30,16 @@ export interface LabelledSession {
   duplicates_of_stored: { uuid: string; stored: string }[];
 }
 
-/** The labelled sessions of `dir` (its labels.json) whose split has run: `UNRUN` left out. */
-export async function runSessions(dir: string): Promise<LabelledSession[]> {
+/**
+ * The labelled sessions of `dir` (its labels.json) whose split has run: `UNRUN` left out, but
+ * for the unrun splits named in `frozenRun` (a task's `--frozen-run` of those splits, once).
+ */
+export async function runSessions(
+  dir: string,
+  frozenRun: readonly string[] = [],
+): Promise<LabelledSession[]> {
   const labels = JSON.parse(await Deno.readTextFile(`${dir}/labels.json`)) as {
     sessions: LabelledSession[];
   };
-  return labels.sessions.filter((s) => !UNRUN.includes(s.split));
+  return labels.sessions.filter((s) => !UNRUN.includes(s.split) || frozenRun.includes(s.split));
 }

@@ -94,6 +94,11 @@ export interface Candidate {
   rule: string;
   /** Kinds of the secrets replaced by a marker in `text` (found in the whole turn). */
   secretsRemoved?: string[];
+  /**
+   * The stored memory this one changes, as the model named it (`replaces`, an id of the
+   * request's stored memories); the offline extractor names none.
+   */
+  replaces?: { id: string; text: string };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface StoredMatch {
   text: string;
   /** Whether it is still proposed (in the inbox) rather than accepted. */
   proposed?: boolean;
+  /** Whether it is a global memory (every project's), for {@link CaptureSink.related}'s. */
+  global?: boolean;
 }
 
 /** A memory proposed for review. */
@@ -61,6 +63,14 @@ export interface CaptureSink {
    * project, or a global one): such a candidate is not proposed again.
    */
   rejectedBefore(text: string, project: string | null): Promise<boolean>;
+  /**
+   * The stored memories nearest `text` in `project`'s hierarchy (its project and the global
+   * ones; null: global only), for the model's request: at most `limit` accepted memories, the
+   * nearest first (the service's own search), then at most `limit` pending proposals (those
+   * that share the most content words with `text`), each marked `proposed`, and `global` when it
+   * is a global one.
+   */
+  related(text: string, project: string | null, limit: number): Promise<StoredMatch[]>;
   /** Accepted memories that `text` contradicts (a proposal then replaces the first). */
   contradictions(text: string, project: string | null): Promise<StoredMatch[]>;
   /** Store a proposal (never shown by bootstrap, the prompt hook or recall until accepted). */
@@ -76,8 +86,19 @@ export interface CaptureSink {
   setCursor(sessionId: string, cursor: Cursor): Promise<void>;
 }
 
+/** What an extractor is told beside the turns. */
+export interface ExtractContext {
+  /** The session. */
+  sessionId: string;
+  /**
+   * The stored memories nearest a text in the session's hierarchy ({@link CaptureSink.related}
+   * with the session's project); the model's request lists them.
+   */
+  related?: (text: string, limit: number) => Promise<StoredMatch[]>;
+}
+
 /** Extracts candidates from new turns; the offline extractor or a model. */
-export type Extractor = (turns: Turn[], ctx: { sessionId: string }) => Promise<Candidate[]>;
+export type Extractor = (turns: Turn[], ctx: ExtractContext) => Promise<Candidate[]>;
 
 /** The offline extractor as an {@link Extractor}. */
 export const offlineExtractor: Extractor = (turns) => Promise.resolve(extractCandidates(turns));
@@ -201,7 +222,10 @@ export async function runCapture(
     restarted: read.restarted,
   };
   const extractor = opts.extractor ?? offlineExtractor;
-  const found = read.turns.length ? await extractor(read.turns, { sessionId: req.sessionId }) : [];
+  const related = (text: string, limit: number) => sink.related(text, project, limit);
+  const found = read.turns.length
+    ? await extractor(read.turns, { sessionId: req.sessionId, related })
+    : [];
   report.candidates = found.length;
   const kept: Candidate[] = [];
   for (const c0 of found) {
@@ -220,21 +244,25 @@ export async function runCapture(
       report.rejectedBefore++;
       continue;
     }
-    if ((await sink.nearDuplicates(keep.text, scopeProject)).length) {
+    // The memory the model says this one changes is not its repeat (the model read both).
+    const named = keep.replaces;
+    const dups = (await sink.nearDuplicates(keep.text, scopeProject))
+      .filter((m) => m.id !== named?.id);
+    if (dups.length) {
       report.duplicates++;
       continue;
     }
-    const contra = await sink.contradictions(keep.text, scopeProject);
+    const replaces = named ?? (await sink.contradictions(keep.text, scopeProject))[0];
     const proposal: Proposal = {
       ...keep,
       project: scopeProject,
-      ...(contra.length ? { replaces: contra[0] } : {}),
+      ...(replaces ? { replaces } : {}),
       ...(kinds.length ? { secretsRemoved: kinds } : {}),
     };
     const { id } = await sink.propose(proposal);
     kept.push(keep);
     report.proposed++;
-    if (contra.length) report.replacements++;
+    if (replaces) report.replacements++;
     if (autoAcceptable(proposal, opts.autoAccept)) {
       try {
         await sink.acceptAutomatically(id);
@@ -274,9 +302,39 @@ function names(text: string, word: string): boolean {
 const CHOICE = /\buse ([\w@./-]+?)[,.]?\s[^.]*?\b(?:not|instead of|rather than|over) ([\w@./-]+)/i;
 
 /**
+ * The pending proposals nearest `text`: those that share a third or more of the shorter text's
+ * content words with it (`overlap`), the most first, at most `limit`.
+ */
+export function nearestProposals<T extends { content: string }>(
+  text: string,
+  proposals: T[],
+  limit: number,
+): T[] {
+  return proposals.map((p) => ({ p, o: overlap(text, p.content) }))
+    .filter((x) => x.o >= RELATED_OVERLAP)
+    .sort((a, b) => b.o - a.o)
+    .slice(0, limit)
+    .map((x) => x.p);
+}
+
+/** The share of content words a stored text must share with a message to be listed as related. */
+export const RELATED_OVERLAP = 1 / 3;
+
+/**
+ * Finds the accepted memories nearest a text: their texts, nearest first (a search of the
+ * service; the measuring tasks run one on PGlite).
+ */
+export type MemorySearch = (
+  text: string,
+  project: string | null,
+  limit: number,
+) => Promise<string[]>;
+
+/**
  * A {@link CaptureSink} in memory: accepted memories given at construction, proposals
  * added, the near-duplicate check of src/capture/dedupe.ts, and a contradiction when a new
- * "use A, not B" meets an accepted memory that names B and not A.
+ * "use A, not B" meets an accepted memory that names B and not A. Related memories are those of
+ * a {@link MemorySearch} when one is given, else those sharing a third of their content words.
  */
 export class MemoryCaptureSink implements CaptureSink {
   /** Accepted and proposed memories. */
@@ -287,8 +345,14 @@ export class MemoryCaptureSink implements CaptureSink {
   readonly rejected: { text: string; project: string | null }[] = [];
   #n = 0;
 
-  /** A sink holding `accepted` memories. */
-  constructor(accepted: { text: string; project: string | null }[] = []) {
+  readonly #search?: MemorySearch;
+
+  /** A sink holding `accepted` memories, `search` finding the related ones. */
+  constructor(
+    accepted: { text: string; project: string | null }[] = [],
+    opts: { search?: MemorySearch } = {},
+  ) {
+    this.#search = opts.search;
     for (const a of accepted) {
       this.records.push({
         id: `m${++this.#n}`,
@@ -312,6 +376,30 @@ export class MemoryCaptureSink implements CaptureSink {
         proposed: r.state === "proposed",
       })),
     );
+  }
+
+  /** See {@link CaptureSink.related}. */
+  async related(text: string, project: string | null, limit: number): Promise<StoredMatch[]> {
+    const visible = this.#visible(project);
+    const accepted = visible.filter((r) => r.state === "accepted");
+    const found = this.#search
+      ? (await this.#search(text, project, limit)).map((t) => accepted.find((r) => r.text === t))
+        .filter((r): r is MemoryRecord => r !== undefined)
+      : nearestProposals(text, accepted.map((r) => ({ ...r, content: r.text })), limit);
+    const proposed = nearestProposals(
+      text,
+      visible.filter((r) => r.state === "proposed").map((r) => ({ ...r, content: r.text })),
+      limit,
+    );
+    return [
+      ...found.slice(0, limit).map((r) => ({ id: r.id, text: r.text, global: r.project === null })),
+      ...proposed.map((r) => ({
+        id: r.id,
+        text: r.text,
+        proposed: true,
+        global: r.project === null,
+      })),
+    ];
   }
 
   /** See {@link CaptureSink.rejectedBefore}. */

@@ -9,7 +9,7 @@
  */
 import type { Inbox } from "../memory/inbox.ts";
 import { isNearDuplicate } from "./dedupe.ts";
-import type { CaptureSink, Proposal, StoredMatch } from "./pipeline.ts";
+import { type CaptureSink, nearestProposals, type Proposal, type StoredMatch } from "./pipeline.ts";
 import type { Cursor } from "./transcript.ts";
 
 /** The capture sink over the service's {@link Inbox}. */
@@ -30,6 +30,26 @@ export class InboxCaptureSink implements CaptureSink {
         text: m.content,
       })),
       ...n.proposals.filter((p) => isNearDuplicate(text, p.content)).map((p) => ({
+        id: p.id,
+        text: p.content,
+        proposed: true,
+      })),
+    ];
+  }
+
+  /**
+   * See {@link CaptureSink.related}: the live memories the service's search finds for `text` in
+   * the hierarchy, then the pending proposals of the hierarchy that share the most words with it.
+   */
+  async related(text: string, project: string | null, limit: number): Promise<StoredMatch[]> {
+    const n = await this.#inbox.neighbours(text, project, limit);
+    return [
+      ...n.memories.slice(0, limit).map((m) => ({
+        id: m.id,
+        text: m.content,
+        global: m.scope === "global",
+      })),
+      ...nearestProposals(text, n.proposals, limit).map((p) => ({
         id: p.id,
         text: p.content,
         proposed: true,

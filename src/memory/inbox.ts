@@ -396,16 +396,18 @@ export class Inbox {
 
   /**
    * What a new proposal of `project` (null: global) is compared with: the stored memories a
-   * search for its text finds in its hierarchy, and the pending proposals of that hierarchy.
+   * search for its text finds in its hierarchy (at most `limit`, nearest first), and the pending
+   * proposals of that hierarchy.
    */
   async neighbours(
     text: string,
     project: string | null,
+    limit = 10,
   ): Promise<{ memories: Memory[]; proposals: { id: string; content: string }[] }> {
     const found = await this.#service.search({
       query: text,
       ...(project === null ? { scope: "global" as const } : { project }),
-      limit: 10,
+      limit,
     });
     const pending = await this.#proposals.inHierarchy(project, NEIGHBOUR_PROPOSALS);
     return {

@@ -227,8 +227,13 @@ Deno.test("parseModelAnswer: not JSON, no memories array: nothing", () => {
   assert.deepEqual(parseModelAnswer("Sure! Here are the memories", src), {
     candidates: [],
     dropped: 1,
+    replacesDropped: 0,
   });
-  assert.deepEqual(parseModelAnswer('{"items": []}', src), { candidates: [], dropped: 1 });
+  assert.deepEqual(parseModelAnswer('{"items": []}', src), {
+    candidates: [],
+    dropped: 1,
+    replacesDropped: 0,
+  });
 });
 
 Deno.test("capture's settings: defaults, and a bad value names its variable", () => {
