@@ -1,5 +1,5 @@
 /**
- * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|dev,test]
+ * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|dev,test]
  *   [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
  *   [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]`
  *
@@ -7,7 +7,8 @@
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
  * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
  * --split holdout` for the frozen holdout; README there; a frozen split not run yet
- * (holdout9, registered unrun on 2026-11-29 at 21:17) runs only with `--frozen-run`).
+ * (holdout10, registered unrun on 2026-11-29 at 22:00, after holdout9 ran once at 21:50) runs
+ * only with `--frozen-run`).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
@@ -89,7 +90,7 @@ const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 const hookLimit = DEFAULT_RECALL_LIMIT;
 
 const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
-  "[--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|dev,test] [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] " +
+  "[--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|dev,test] [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] " +
   "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
 const values = benchArgs(USAGE, {
   data: { type: "string", default: LOCOMO_DEV },

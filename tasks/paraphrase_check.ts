@@ -1,6 +1,6 @@
 /**
  * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
- * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, holdout7.json with `holdout7`, holdout8.json with `holdout8`, or holdout9.json with `holdout9`). It reads only the data,
+ * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, holdout7.json with `holdout7`, holdout8.json with `holdout8`, holdout9.json with `holdout9`, or holdout10.json with `holdout10`). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -48,6 +48,7 @@ const SPLITS = [
   "holdout7",
   "holdout8",
   "holdout9",
+  "holdout10",
 ];
 const HOLDOUT_SPLITS = [
   "holdout",
@@ -59,6 +60,7 @@ const HOLDOUT_SPLITS = [
   "holdout7",
   "holdout8",
   "holdout9",
+  "holdout10",
 ];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;
