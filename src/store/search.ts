@@ -24,6 +24,7 @@ import {
   type Scored,
   toMemory,
   vectorLiteral,
+  vectorParam,
   VISIBLE,
 } from "./sql.ts";
 
@@ -73,12 +74,13 @@ export function nearestStatement(
   exact: boolean,
   excludeId?: string,
   column: "embedding" | "dense" = "embedding",
+  binary = false,
 ): [string, unknown[]] {
   const p = new Params();
-  const v = p.add(vectorLiteral(vector));
+  const v = vectorParam(p, vector, binary);
   const where = scopeClause(scope, p, exact);
   const exclude = excludeId ? `and m.id <> ${p.add(excludeId)}` : "";
-  const distance = `m.${column} <=> ${v}::vector`;
+  const distance = `m.${column} <=> ${v}`;
   return [
     `select ${COLUMNS}, 1 - (${distance}) as similarity
        from memories m
@@ -121,13 +123,14 @@ export function nearestContentStatement(
   now: Date,
   exact: boolean,
   excludeId?: string,
+  binary = false,
 ): [string, unknown[]] {
   const p = new Params();
-  const v = p.add(vectorLiteral(vector));
+  const v = vectorParam(p, vector, binary);
   const live = `${liveClause(now, p)} and ${NOT_SUPERSEDED} and ${VISIBLE}` +
     (excludeId ? ` and m.id <> ${p.add(excludeId)}` : "");
-  const byStored = `m.embedding <=> ${v}::vector`;
-  const byContent = `m.content_embedding <=> ${v}::vector`;
+  const byStored = `m.embedding <=> ${v}`;
+  const byContent = `m.content_embedding <=> ${v}`;
   const limit = p.add(k);
   const candidates = exact
     ? `(select m.id from memories m where ${scopeClause(scope, p, true)} and ${live}

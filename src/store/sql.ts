@@ -146,6 +146,20 @@ export function vectorLiteral(v: ArrayLike<number>): string {
   return `[${Array.from(v, (x) => Math.round(x * 1e6) / 1e6).join(",")}]`;
 }
 
+/**
+ * `v` as a vector bind parameter in `p`: its text ({@link vectorLiteral}, `$n::vector`), or with
+ * `binary` (the embedded database: `DbCapabilities.binaryVectors`) a `real[]` in Postgres's
+ * binary format ({@link float4ArrayBinary}), neither formatted as text here nor parsed there (a
+ * 768-float literal is about 6 KB). The binary one is cast once, in a scalar subquery: the cast
+ * of a parameter is not folded in a generic plan, and an exact read orders every row of its
+ * scope by the distance to it.
+ */
+export function vectorParam(p: Params, v: ArrayLike<number>, binary: boolean): string {
+  return binary
+    ? `(select ${p.add(float4ArrayBinary([Array.from(v)], v.length))}::real[]::vector)`
+    : `${p.add(vectorLiteral(v))}::vector`;
+}
+
 /** Collects bind parameters and returns their `$n` placeholders. */
 export class Params {
   readonly values: unknown[] = [];

@@ -283,13 +283,13 @@ export async function insertAfterNearest(
   now: Date,
   byContent = false,
 ): Promise<{ memory: Memory; near: Scored[] } | null> {
-  const [nearText, nearParams] = (byContent ? nearestContentStatement : nearestStatement)(
-    row.embedding,
-    scope,
-    k,
-    now,
-    await exact(db, cache, scope),
-  );
+  // The vector as binary `real[]` where the database takes it (vectorParam): not formatted
+  // as 6 KB of text here and parsed there, as the insert's own vectors are not.
+  const isExact = await exact(db, cache, scope);
+  const binary = db.capabilities.binaryVectors;
+  const [nearText, nearParams] = byContent
+    ? nearestContentStatement(row.embedding, scope, k, now, isExact, undefined, binary)
+    : nearestStatement(row.embedding, scope, k, now, isExact, undefined, "embedding", binary);
   const posts = [postingsOf(row.content)];
   const [insertText, insertParams] = insertStatement(db, [row], posts, null, true);
   const out = await db.batch([

@@ -9,6 +9,11 @@
 import assert from "node:assert/strict";
 import type { Db } from "../../src/store/db.ts";
 import { CONTRADICTION_EF_SEARCH, EF_SEARCH } from "../../src/store/search_params.ts";
+import {
+  CONTRADICTION_SETTINGS,
+  nearestContentStatement,
+  nearestStatement,
+} from "../../src/store/search.ts";
 import { storeOf } from "../../src/memory/diagnostics.ts";
 import { Store } from "../../src/store/store.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
@@ -213,3 +218,54 @@ for (
     }
   });
 }
+
+Deno.test("the check's nearest memories are the same with its vector in binary as in text (embedded database)", async () => {
+  const { service, db, close } = await pgliteService({ embeddingDim: DIM });
+  try {
+    const store = storeOf(service);
+    const at = new Date();
+    await store.insert(
+      Array.from({ length: 30 }, (_, i) =>
+        newRow(
+          `memory number ${i}`,
+          unit(i),
+          at,
+          i % 3 ? { scope: "project", project: `p${i % 2}` } : {},
+        )),
+    );
+    const read = (text: string, params: unknown[]) =>
+      db.transaction(async (tx) => {
+        await tx.query(CONTRADICTION_SETTINGS, [], { prepare: true });
+        return await tx.query<{ id: string; similarity: number }>(text, params, { prepare: true });
+      });
+    let compared = 0;
+    for (const scope of [{ kind: "global" }, { kind: "hierarchy", project: "p1" }] as const) {
+      for (const exact of [false, true]) {
+        for (const seed of [0.5, 7.25, 19.5]) {
+          const v = unit(seed);
+          const ways = [
+            (binary: boolean) =>
+              nearestStatement(v, scope, 5, at, exact, undefined, "embedding", binary),
+            (binary: boolean) => nearestContentStatement(v, scope, 5, at, exact, undefined, binary),
+          ];
+          for (const way of ways) {
+            const [textT, paramsT] = way(false);
+            const [textB, paramsB] = way(true);
+            assert.ok(paramsB.some((p) => p instanceof Uint8Array), "a binary parameter");
+            const asText = await read(textT, paramsT);
+            const asBinary = await read(textB, paramsB);
+            assert.equal(asText.length, 5);
+            assert.deepEqual(asBinary.map((r) => r.id), asText.map((r) => r.id));
+            asBinary.forEach((r, i) =>
+              assert.ok(Math.abs(Number(r.similarity) - Number(asText[i].similarity)) < 1e-6)
+            );
+            compared++;
+          }
+        }
+      }
+    }
+    assert.equal(compared, 24);
+  } finally {
+    await close();
+  }
+});
