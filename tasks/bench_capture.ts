@@ -43,7 +43,8 @@
  * `holdout14` the next (registered unrun on 2026-11-29 at 20:04, before it was written; run once at
  * 20:10 with 0.22), `holdout15` the next (registered unrun on 2026-11-29 at 20:12, before it was
  * written; run once at 20:21 with 0.22), `holdout16` the next (registered unrun on 2026-11-29 at
- * 21:17, before it was written);
+ * 21:17, before it was written; run once at 21:47 with 0.23, the model path with recorded
+ * answers beside the offline extractor);
  * `tuning` is dev + test + holdout + holdout2 (the same sessions as
  * before holdout3 joined the fit, so that its runs compare); `all` is every session.
  */

@@ -4,7 +4,7 @@
  * every measuring task, so that no run that tunes sees them.
  * @module
  */
-export const UNRUN: readonly string[] = ["holdout16"];
+export const UNRUN: readonly string[] = [];
 
 /** A durable statement of a labelled session (bench/data/capture/labels.json). */
 export interface LabelledStatement {
