@@ -226,6 +226,38 @@ Deno.test("expansion: a memory cleared while the model answers is not expanded",
   }
 });
 
+Deno.test("expansion: a malformed selection is refused naming its field, never read as all", async () => {
+  const s = await pgliteService();
+  try {
+    const id = (await s.service.create({ content: LINT.content, project: "rails" })).memory.id;
+    const bad: [unknown, string][] = [
+      [{ id: null, all: true }, "id"],
+      [{ id: null }, "id"],
+      [{ id: 7, all: true }, "id"],
+      [{ id: [id] }, "id"],
+      [{ id, all: true }, "all"],
+      [{ id, all: null }, "all"],
+      [{ all: null }, "all"],
+      [{ all: "true" }, "all"],
+      [{}, "id"],
+    ];
+    for (const op of ["clearExpansions", "redoExpansions"] as const) {
+      for (const [body, field] of bad) {
+        await assert.rejects(
+          s.service[op](body),
+          (e: Error & { status?: number }) =>
+            e.status === 400 && e.message.startsWith(`${field}: `),
+          `${op} ${JSON.stringify(body)}`,
+        );
+      }
+    }
+    const x = await s.service.expansionOf(id);
+    assert.notEqual(x.state, "cleared", "nothing was cleared");
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("expansion: the model down: writes and searches go on, the worker backs off and retries", async () => {
   const replay = replayExpansions(PHRASES);
   const fake = startFakeAnthropic({
