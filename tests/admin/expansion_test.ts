@@ -175,7 +175,7 @@ Deno.test({
       assert.equal((await search())[0], lint, "found by its phrases again");
 
       // clear --all.
-      const all = await memcli(["expansion", "clear", "--all", "--json"], { env });
+      const all = await memcli(["expansion", "clear", "--all", "--yes", "--json"], { env });
       assert.equal(all.code, 0, all.err);
       assert.deepEqual(JSON.parse(all.out), { cleared: MEMORIES.length });
       assert.equal((await call("GET", "/api/stats")).body.expansion.expanded, 0);
