@@ -45,6 +45,8 @@ export interface NewMemory
   supersedes: string | null;
   /** An imported memory the user had replaced: stored superseded (no link is kept). */
   superseded?: boolean;
+  /** An imported memory whose expansion was cleared: kept from expansion until redone. */
+  expansionClearedAt?: Date;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -300,6 +302,7 @@ const IMPORT_FIELDS = [
   "created_at",
   "updated_at",
   "superseded",
+  "expansion_cleared_at",
 ] as const;
 
 /** Validate a whole import before anything is written; errors name the item index. */
@@ -337,6 +340,7 @@ export function validateImport(x: unknown): NewMemory[] {
       ttlMs: null,
       supersedes: null,
       superseded: superseded === true,
+      expansionClearedAt: validateTimestamp(obj.expansion_cleared_at, `${p}expansion_cleared_at`),
       createdAt,
       updatedAt,
     };
