@@ -76,7 +76,7 @@ Deno.test("a long message and long notes are cut and marked", () => {
 Deno.test("a request with no candidate, too many or no message is refused", () => {
   assert.throws(() => renderJudgeRequest("hello", "p", []), /candidates: none/);
   const many = Array.from({ length: JUDGE_MAX_CANDIDATES + 1 }, () => NOTES[0]);
-  assert.throws(() => renderJudgeRequest("hello", "p", many), /candidates: 11, at most 10/);
+  assert.throws(() => renderJudgeRequest("hello", "p", many), /candidates: 21, at most 20/);
   assert.throws(() => renderJudgeRequest("  \n ", "p", NOTES), /prompt: empty/);
 });
 
@@ -121,7 +121,7 @@ Deno.test("a malformed answer is no judgement: an error naming what was wrong", 
 
 Deno.test("the number of candidates must be one a request can have", () => {
   assert.throws(() => parseJudgeAnswer('{"use": []}', 0), RangeError);
-  assert.throws(() => parseJudgeAnswer('{"use": []}', 11), RangeError);
+  assert.throws(() => parseJudgeAnswer('{"use": []}', 21), RangeError);
   assert.throws(() => parseJudgeAnswer('{"use": []}', 2.5), RangeError);
 });
 
@@ -146,6 +146,34 @@ Deno.test("the pool: the first 5 results but bootstrap, score ≥ 0.1, confidenc
   ];
   assert.deepEqual(judgePool(rs).map((r) => r.memory.id), ["m2", "m5", "m6"]);
   assert.deepEqual(judgePool([]), []);
+});
+
+Deno.test("the pool's size and floor are parameters (the product's: 5 and 0.5)", () => {
+  const rs = [
+    result(1, "bootstrap", 0.9, 1),
+    ...Array.from({ length: 12 }, (_, i) => result(i + 2, "fact", 0.8 - i * 0.05, (i % 4) / 4)),
+  ];
+  // Confidences of m2..m13: 0, 0.25, 0.5, 0.75, 0, ...; scores 0.8 down to 0.25.
+  const ids = (o?: Parameters<typeof judgePool>[1]) => judgePool(rs, o).map((r) => r.memory.id);
+  assert.deepEqual(ids(), ["m4", "m5"]);
+  assert.deepEqual(ids({ limit: 5, floor: 0.5 }), ids());
+  assert.deepEqual(ids({ limit: 5, floor: 0 }), ["m2", "m3", "m4", "m5", "m6"]);
+  assert.deepEqual(ids({ limit: 8, floor: 0.3 }), ["m4", "m5", "m8", "m9"]);
+  assert.deepEqual(ids({ limit: 20, floor: 0 }).length, 12);
+  for (const o of [{ limit: 0 }, { limit: 21 }, { limit: 2.5 }]) {
+    assert.throws(() => judgePool(rs, o), /pool limit: .*1\.\.20/);
+  }
+  for (const floor of [-0.1, 1.5, NaN]) {
+    assert.throws(() => judgePool(rs, { floor }), /pool floor/);
+  }
+});
+
+Deno.test("a request of the widest union (two pools of 10) is rendered and its answer read", () => {
+  const notes = Array.from({ length: 20 }, (_, i) => ({ type: "fact", content: `note ${i + 1}` }));
+  const r = renderJudgeRequest("which notes?", "p", notes);
+  assert.match(r.user, /\n20\. \[fact\] note 20\n<\/notes>\n$/);
+  assert.deepEqual(parseJudgeAnswer('{"use": [20, 11]}', 20), [10, 19]);
+  assert.throws(() => parseJudgeAnswer('{"use": [21]}', 20), /not a note in 1\.\.20/);
 });
 
 /** A service with the memories, a fake model and a judge on them. */
@@ -387,7 +415,8 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
 });
 
 Deno.test("the smallest daily budget fits one call of the largest request", () => {
-  const notes = Array.from({ length: JUDGE_MAX_CANDIDATES }, () => ({
+  // The product asks about one pool of JUDGE_POOL_SIZE; a pool of 10 (the probe's widest) fits too.
+  const notes = Array.from({ length: 10 }, () => ({
     type: "decision",
     content: "z".repeat(20_000),
   }));
