@@ -31,8 +31,9 @@
  * commands, stops the service, removes the wrappers, the versions and the cache, and names
  * the lines the user added by hand (the PATH line).
  */
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { loginProfile } from "../src/common/autostart/profile.ts";
 import { defaultDataDir } from "../src/config.ts";
 import { shellQuote, shellQuoteExpanding } from "../src/common/shell.ts";
 import { writeFileAtomic } from "../src/common/write.ts";
@@ -138,18 +139,41 @@ export function onPath(dir: string, path: string): boolean {
   return path.split(":").some((p) => p !== "" && resolve(p) === want);
 }
 
-/** The shell start-up file and the line that puts `bin` on PATH there (for `$SHELL`). */
-export function pathLine(bin: string, shell: string | undefined): [string, string] {
+/**
+ * The shell start-up file and the line that puts `bin` on PATH there (for `$SHELL`): fish's
+ * config.fish and zsh's ~/.zshrc (every interactive shell reads them); for bash (and `sh`, or
+ * no `$SHELL`) the profile a login shell reads, `profile` (~/.bash_profile or
+ * ~/.bash_login when one exists, else ~/.profile: {@link bashLoginProfile}). Not ~/.bashrc: a
+ * login bash reads its profile instead, which reads ~/.bashrc only if it says so (the ~/.profile
+ * that `memcli connect` may create for the start at login does not), and the desktop session
+ * and the terminals opened from it take PATH from the profile read at login.
+ */
+export function pathLine(
+  bin: string,
+  shell: string | undefined,
+  profile = "~/.profile",
+): [string, string] {
   const sh = (shell ?? "").split("/").pop() ?? "";
   return sh === "fish"
     ? ["~/.config/fish/config.fish", `fish_add_path ${shellQuoteExpanding(bin)}`]
-    : [sh === "zsh" ? "~/.zshrc" : "~/.bashrc", `export PATH=${quotePathDir(bin)}`];
+    : [sh === "zsh" ? "~/.zshrc" : profile, `export PATH=${quotePathDir(bin)}`];
+}
+
+/**
+ * The profile a login bash reads in `home`, as `~/…`: the first of ~/.bash_profile and
+ * ~/.bash_login that exists, else ~/.profile (the file `memcli connect` writes its profile line
+ * to, src/common/autostart/profile.ts).
+ */
+export async function bashLoginProfile(home: string): Promise<string> {
+  const f = await loginProfile({ home, shell: "/bin/bash" });
+  return `~/${basename(f)}`;
 }
 
 /**
  * What `deno task install` prints after installing into `bin`: where the commands and the
  * version are, whether `bin` is on PATH and, when not, the line that puts it there (for the
- * user's shell, `shell` being `$SHELL`), and the next step.
+ * user's shell, `shell` being `$SHELL`; `profile` the login profile bash reads there,
+ * {@link bashLoginProfile}), and the next step.
  */
 export function installReport(
   bin: string,
@@ -158,6 +182,7 @@ export function installReport(
   shell: string | undefined,
   home: string,
   version = VERSION,
+  profile = "~/.profile",
 ): string {
   const lines = [
     `Installed Mneme ${version} in ${join(home, "versions", version)} (with its own Deno and`,
@@ -168,10 +193,12 @@ export function installReport(
   if (onPath(bin, path)) {
     lines.push(`${bin} is on your PATH.`, "", "Next, connect Claude Code:  memcli connect claude");
   } else {
-    const [rc, line] = pathLine(bin, shell);
+    const [rc, line] = pathLine(bin, shell, profile);
     lines.push(
       `${bin} is not on your PATH. To type the commands by name, add this line to ${rc}`,
-      "and open a new terminal:",
+      rc !== profile
+        ? "and open a new terminal:"
+        : "(what a login shell reads) and log in again, or run it in this terminal too:",
       "",
       `  ${line}`,
       "",
@@ -421,7 +448,8 @@ async function uninstall(home: string, bin: string): Promise<void> {
   // The install home itself, when nothing else is left in it.
   await Deno.remove(home).catch(() => {});
   const lines = await linesNaming(bin, Deno.env.get("HOME") ?? "");
-  const [rc, line] = pathLine(bin, Deno.env.get("SHELL"));
+  const userHome = Deno.env.get("HOME") ?? "";
+  const [rc, line] = pathLine(bin, Deno.env.get("SHELL"), await bashLoginProfile(userHome));
   console.log(
     lines.length
       ? `Lines you added by hand that name ${bin} (remove them yourself):\n` +
@@ -456,6 +484,8 @@ if (import.meta.main) {
         Deno.env.get("PATH") ?? "",
         Deno.env.get("SHELL"),
         home,
+        VERSION,
+        await bashLoginProfile(Deno.env.get("HOME") ?? ""),
       ),
     );
     // The service of the configured data folder, when it runs from the install, moves to

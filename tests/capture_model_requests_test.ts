@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { ROOT } from "./helpers.ts";
 import { requestKey } from "../tasks/lib/capture_model.ts";
 import { CAPTURE_PROMPT } from "../src/capture/model.ts";
-import { runSessions } from "../tasks/capture_splits.ts";
+import { runSessions, UNRUN } from "../tasks/capture_splits.ts";
 
 async function task(
   file: string,
@@ -49,12 +49,17 @@ async function bench(requests: string, answers: Record<string, string>) {
   }
 }
 
-Deno.test("requests:capture refuses a frozen split not run yet, and writes nothing", async () => {
+// Ignored (and reported so) while no capture split is registered as unrun.
+Deno.test({
+  name: "requests:capture refuses a frozen split not run yet, and writes nothing",
+  ignore: UNRUN.length === 0,
+}, async () => {
+  const split = UNRUN[0];
   const out = await Deno.makeTempDir();
   try {
-    const res = await task("capture_model_requests.ts", ["--splits", "holdout16", "--out", out]);
+    const res = await task("capture_model_requests.ts", ["--splits", split, "--out", out]);
     assert.equal(res.code, 2);
-    assert.match(res.err, /holdout16 is a frozen split not run yet/);
+    assert.match(res.err, new RegExp(`${split} is a frozen split not run yet`));
     assert.deepEqual([...Deno.readDirSync(out)], []);
   } finally {
     await Deno.remove(out, { recursive: true });

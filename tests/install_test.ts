@@ -6,11 +6,13 @@ import { denoRunArgs, findProgram, MCP_LOCK, PROGRAMS } from "../src/programs.ts
 import { compileArgs } from "../tasks/compile.ts";
 import { shellQuoteExpanding } from "../src/common/shell.ts";
 import {
+  bashLoginProfile,
   binDir,
   cacheArgs,
   installHome,
   installReport,
   onPath,
+  pathLine,
   WRAPPER_MARK,
   wrapperText,
 } from "../tasks/install.ts";
@@ -178,6 +180,27 @@ Deno.test("deno task install: wrappers that run the install's own Deno and files
   }
 });
 
+Deno.test("install report: bash's PATH line goes where a login bash reads, as connect's profile line", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mneme-home-" });
+  try {
+    // A fresh HOME: ~/.profile, the file connect would create for the start at login.
+    assert.equal(await bashLoginProfile(home), "~/.profile");
+    await Deno.writeTextFile(`${home}/.profile`, "# connect's line\n");
+    assert.equal(await bashLoginProfile(home), "~/.profile");
+    await Deno.writeTextFile(`${home}/.bash_login`, "");
+    assert.equal(await bashLoginProfile(home), "~/.bash_login");
+    await Deno.writeTextFile(`${home}/.bash_profile`, "");
+    assert.equal(await bashLoginProfile(home), "~/.bash_profile");
+    assert.deepEqual(pathLine("/b", "/bin/bash", await bashLoginProfile(home)), [
+      "~/.bash_profile",
+      'export PATH="/b:$PATH"',
+    ]);
+    assert.equal(pathLine("/b", "/bin/zsh", "~/.bash_profile")[0], "~/.zshrc");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("install report: on PATH names the next command; off PATH gives the line for the shell", () => {
   const r = installReport(
     "/h/.deno/bin",
@@ -201,7 +224,16 @@ Deno.test("install report: on PATH names the next command; off PATH gives the li
     off,
     /this works without the PATH change\): {2}'\/h\/my bin\/memcli' connect claude/,
   );
-  assert.match(installReport("/b", [], "", undefined, "/i"), /add this line to ~\/\.bashrc/);
+  // bash (or no $SHELL): the profile a login shell reads, not ~/.bashrc, which a login bash
+  // reads only when its profile says so.
+  assert.match(
+    installReport("/b", [], "", undefined, "/i"),
+    /add this line to ~\/\.profile\n\(what a login shell reads\) and log in again/,
+  );
+  assert.match(
+    installReport("/b", [], "", "/bin/bash", "/i", "1.2.3", "~/.bash_profile"),
+    /add this line to ~\/\.bash_profile\n/,
+  );
   assert.equal(installHome("r"), `${Deno.cwd()}/r`);
   assert.equal(
     installHome(undefined, (n) => ({ HOME: "/h" })[n]),

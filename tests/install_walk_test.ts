@@ -142,7 +142,7 @@ Deno.test("install outlives the clone and the npx cache; a newer install switche
     assert.equal(un.code, 0, un.err + un.out);
     assert.match(
       un.out,
-      /If you added the PATH line to ~\/\.bashrc \(export PATH=".*\.deno\/bin:\$PATH"\)/,
+      /If you added the PATH line to ~\/\.profile \(export PATH=".*\.deno\/bin:\$PATH"\)/,
     );
     await assert.rejects(Deno.lstat(installed), Deno.errors.NotFound);
     await assert.rejects(Deno.lstat(join(bin, "memcli")), Deno.errors.NotFound);

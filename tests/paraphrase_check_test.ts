@@ -12,6 +12,7 @@ const HOLDOUT6 = new URL("../bench/data/paraphrase/holdout6.json", import.meta.u
 const HOLDOUT7 = new URL("../bench/data/paraphrase/holdout7.json", import.meta.url);
 const HOLDOUT8 = new URL("../bench/data/paraphrase/holdout8.json", import.meta.url);
 const HOLDOUT9 = new URL("../bench/data/paraphrase/holdout9.json", import.meta.url);
+const HOLDOUT10 = new URL("../bench/data/paraphrase/holdout10.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -157,6 +158,9 @@ Deno.test("paraphrase check: the holdout8 set is valid, holdout8 only, and aims 
 
 Deno.test("paraphrase check: the holdout9 set is valid, holdout9 only, and aims at every memory", () =>
   checkHoldout(HOLDOUT9, "holdout9"));
+
+Deno.test("paraphrase check: the holdout10 set is valid, holdout10 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT10, "holdout10"));
 
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();

@@ -363,7 +363,7 @@ Flags:
   -h, --help       show this help
 `,
   expansion: `Usage: memcli expansion show ID [--json]
-       memcli expansion clear ID | --all [--json]
+       memcli expansion clear ID | --all [--yes] [--json]
        memcli expansion redo ID | --all [--json]
 
 With MEMORY_EXPANSION=on the admin daemon asks a model for short phrases that say each memory
@@ -372,10 +372,12 @@ phrases, the model that wrote them and its state (expanded, waiting, cleared). c
 phrases of one memory, or of every memory (--all): the memory is searched by its content only,
 as before it was expanded, and the worker does not expand it again (a memory not yet expanded
 is kept from it). redo lets the worker expand again one cleared memory, or all (--all). ID is
-the full id or a unique prefix (6 or more hex digits).
+the full id or a unique prefix (6 or more hex digits). clear --all asks for confirmation on a
+terminal; without a terminal it needs --yes.
 
 Flags:
   --all            clear, redo: every memory
+  -y, --yes        clear --all: remove without asking
   --json           JSON output
   -h, --help       show this help
 `,

@@ -74,5 +74,6 @@ export function newRow(
     embedding,
     dense,
     ...(v.superseded ? { supersededBy: id } : {}),
+    ...(v.expansionClearedAt ? { expansionClearedAt: v.expansionClearedAt } : {}),
   };
 }

@@ -783,7 +783,7 @@ export class SqlMemoryService implements MemoryService {
   async export(options: ExportOptions = {}): Promise<ExportRecord[]> {
     const offset = validateOffset(options.offset);
     const rows = await this.#store.exportAll(EXPORT_MAX, this.#now(), offset);
-    return rows.map((m) => ({
+    return rows.map(({ memory: m, expansionClearedAt }) => ({
       id: m.id,
       content: m.content,
       scope: m.scope,
@@ -795,6 +795,10 @@ export class SqlMemoryService implements MemoryService {
       updated_at: m.updated_at,
       // Its state, not its link: an import stores it superseded (the spec keeps no links).
       ...(m.superseded_by !== null ? { superseded: true as const } : {}),
+      // Kept from expansion by hand (`memcli expansion clear`): it stays so where it is imported.
+      ...(expansionClearedAt !== null
+        ? { expansion_cleared_at: expansionClearedAt.toISOString() }
+        : {}),
     }));
   }
 

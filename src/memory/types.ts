@@ -350,6 +350,11 @@ export interface ExportRecord {
    * out of search and recall, with its weight. Which memory replaced it is not kept.
    */
   superseded?: true;
+  /**
+   * Present only when the memory's expansion was cleared by hand (`memcli expansion clear`):
+   * when, ISO 8601. An import keeps it so: not expanded until `memcli expansion redo`.
+   */
+  expansion_cleared_at?: string;
 }
 
 /**
@@ -410,6 +415,11 @@ export interface ImportItem {
    * out of search and recall, with its weight. Absent or false: a current memory.
    */
   superseded?: boolean;
+  /**
+   * An export's `expansion_cleared_at` (ISO 8601, validated as `created_at`): the memory is
+   * stored with its expansion cleared, not expanded until redone. Absent: expanded as any other.
+   */
+  expansion_cleared_at?: string;
 }
 
 import type { EmbedderInfo } from "../embed/embedder.ts";

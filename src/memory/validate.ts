@@ -45,6 +45,8 @@ export interface NewMemory
   supersedes: string | null;
   /** An imported memory the user had replaced: stored superseded (no link is kept). */
   superseded?: boolean;
+  /** An imported memory whose expansion was cleared: kept from expansion until redone. */
+  expansionClearedAt?: Date;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -77,6 +79,16 @@ export function validateId(x: unknown, field = "id"): string {
 
 function present(x: unknown): boolean {
   return x !== undefined && x !== null;
+}
+
+/**
+ * Whether a selector of a bulk operation (bulk delete's filters, the expansions' `id`/`all`) is
+ * given: any value but `undefined` (a JavaScript caller's "left out"; JSON has none). `null`
+ * counts as given, and is then refused naming the field by the caller's check: read as absent
+ * it would widen what the operation touches (`{"id": null, "all": true}` to every memory).
+ */
+function selectorGiven(obj: Obj, key: string): boolean {
+  return obj[key] !== undefined;
 }
 
 /** Refuse text Postgres cannot store: NUL characters and lone UTF-16 surrogates. */
@@ -290,6 +302,7 @@ const IMPORT_FIELDS = [
   "created_at",
   "updated_at",
   "superseded",
+  "expansion_cleared_at",
 ] as const;
 
 /** Validate a whole import before anything is written; errors name the item index. */
@@ -327,6 +340,7 @@ export function validateImport(x: unknown): NewMemory[] {
       ttlMs: null,
       supersedes: null,
       superseded: superseded === true,
+      expansionClearedAt: validateTimestamp(obj.expansion_cleared_at, `${p}expansion_cleared_at`),
       createdAt,
       updatedAt,
     };
@@ -447,7 +461,12 @@ export function validateDeleteFilter(x: unknown): Filter {
   const obj = asObject(x ?? {}, "query");
   rejectUnknown(obj, ["scope", "project", "type"], "");
   for (const key of ["scope", "project", "type"]) {
-    if (typeof obj[key] === "string" && obj[key].trim() === "") {
+    if (!selectorGiven(obj, key)) continue;
+    const value = obj[key];
+    if (typeof value !== "string") {
+      throw badRequest(key, "must be a string (leave the filter out to match every memory)");
+    }
+    if (value.trim() === "") {
       throw badRequest(key, "must not be empty (leave the filter out to match every memory)");
     }
   }
@@ -507,7 +526,8 @@ export async function assertNoSecrets(field: string, text: string): Promise<void
 
 /**
  * The body of POST /api/expansions/clear and /redo: `{"id": UUID}` or `{"all": true}`,
- * exactly one of them, nothing else.
+ * exactly one of them, nothing else. A key given with `null` is given ({@link selectorGiven}):
+ * `{"id": null, "all": true}` is refused naming `id`, never read as `all`.
  */
 export function validateExpansionSelection(
   x: unknown,
@@ -517,11 +537,12 @@ export function validateExpansionSelection(
   }
   const o = x as Obj;
   rejectUnknown(o, ["id", "all"], "");
-  if (present(o.id) && present(o.all)) {
-    throw badRequest("all", "cannot be combined with id; give one of them");
-  }
-  if (present(o.id)) return { id: validateId(o.id) };
-  if (!present(o.all)) throw badRequest("id", 'is required (or "all": true for every memory)');
+  const id = selectorGiven(o, "id");
+  const all = selectorGiven(o, "all");
+  if (id && typeof o.id !== "string") throw badRequest("id", "must be a UUID (a string)");
+  if (id && all) throw badRequest("all", "cannot be combined with id; give one of them");
+  if (id) return { id: validateId(o.id) };
+  if (!all) throw badRequest("id", 'is required (or "all": true for every memory)');
   if (o.all !== true) throw badRequest("all", "must be true (or give id)");
   return { all: true };
 }

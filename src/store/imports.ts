@@ -50,7 +50,8 @@ const PAIRS_WITH_KEYS = `select x.term, x.project, k.id
 const STAGE_ROWS = stageRows(`select * from jsonb_to_recordset($1::text::jsonb) as x(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, embedding text, len int, dense text)`);
+                updated_at timestamptz, expires_at timestamptz, expansion_cleared_at timestamptz,
+                embedding text, len int, dense text)`);
 
 /**
  * {@link STAGE_ROWS} on the embedded database: the vectors are not in the rows' JSON but in
@@ -65,7 +66,8 @@ const STAGE_ROWS_BINARY = stageRows(`select r.*,
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, len int, dk int)`);
+                updated_at timestamptz, expires_at timestamptz, expansion_cleared_at timestamptz,
+                len int, dk int)`);
 
 /** An import chunk's statement over the rows `x` that `rows` selects. */
 function stageRows(rows: string): string {

@@ -41,6 +41,11 @@ export interface NewRow extends
   dense?: ArrayLike<number> | null;
   /** Set (to `id`) for a memory imported as superseded: superseded, with no link kept. */
   supersededBy?: string | null;
+  /**
+   * Set for a memory imported with its expansion cleared (an export's `expansion_cleared_at`,
+   * migrations/0022): the worker does not expand it until it is redone.
+   */
+  expansionClearedAt?: Date | null;
 }
 
 /**
@@ -264,6 +269,7 @@ export function rowFields(r: NewRow, withDense = true) {
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
     expires_at: r.expiresAt?.toISOString() ?? null,
+    expansion_cleared_at: r.expansionClearedAt?.toISOString() ?? null,
     dense: withDense && r.dense ? vectorLiteral(r.dense) : null,
   };
 }

@@ -252,14 +252,22 @@ export class Store {
   }
 
   /** Up to `max` current memories, oldest first (a stable order for files). */
-  async exportAll(max: number, now: Date, offset = 0): Promise<Memory[]> {
+  async exportAll(
+    max: number,
+    now: Date,
+    offset = 0,
+  ): Promise<{ memory: Memory; expansionClearedAt: Date | null }[]> {
     const p = new Params();
-    const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from memories m where ${liveClause(now, p)} and ${VISIBLE}
+    const rows = await this.db.query<Row & { expansion_cleared_at: Date | string | null }>(
+      `select ${COLUMNS}, m.expansion_cleared_at
+         from memories m where ${liveClause(now, p)} and ${VISIBLE}
         order by m.created_at, m.id limit ${p.add(max)} offset ${p.add(offset)}`,
       p.values,
     );
-    return rows.map(toMemory);
+    return rows.map((r) => ({
+      memory: toMemory(r),
+      expansionClearedAt: r.expansion_cleared_at === null ? null : new Date(r.expansion_cleared_at),
+    }));
   }
 
   /** Number of current memories. */

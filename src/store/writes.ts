@@ -33,12 +33,12 @@ import {
  * as the columns and the select of their `insert into memories`.
  */
 export const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, weight, supersedes,
-                superseded_by, created_at, updated_at, expires_at, embedding, term_count,
-                import_job, dense)
+                superseded_by, created_at, updated_at, expires_at, expansion_cleared_at,
+                embedding, term_count, import_job, dense)
            select x.id, x.content, x.scope, x.project, x.type,
                   array(select jsonb_array_elements_text(x.tags)), x.weight, x.supersedes,
-                  x.superseded_by, x.created_at, x.updated_at, x.expires_at, x.embedding::vector,
-                  x.len, $2::uuid, x.dense::vector
+                  x.superseded_by, x.created_at, x.updated_at, x.expires_at,
+                  x.expansion_cleared_at, x.embedding::vector, x.len, $2::uuid, x.dense::vector
              from x`;
 
 /**
@@ -50,7 +50,8 @@ export const MEMORY_ROWS_FROM_X = `(id, content, scope, project, type, tags, wei
 const INSERT_ROWS_FROM = `select * from jsonb_to_recordset($1::text::jsonb) as x(
                 id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, embedding text, terms jsonb,
+                updated_at timestamptz, expires_at timestamptz, expansion_cleared_at timestamptz,
+                embedding text, terms jsonb,
                 len int, dense text)`;
 const INSERT_ROWS = insertRows(INSERT_ROWS_FROM);
 
@@ -69,7 +70,8 @@ const INSERT_ROWS_BINARY_FROM = `select r.*,
              from jsonb_to_recordset($1::text::jsonb) as r(
                 j int, id uuid, content text, scope text, project text, type text, tags jsonb,
                 weight double precision, supersedes uuid, superseded_by uuid, created_at timestamptz,
-                updated_at timestamptz, expires_at timestamptz, terms jsonb, len int, dk int)`;
+                updated_at timestamptz, expires_at timestamptz, expansion_cleared_at timestamptz,
+                terms jsonb, len int, dk int)`;
 const INSERT_ROWS_BINARY = insertRows(INSERT_ROWS_BINARY_FROM);
 
 /**

@@ -175,7 +175,7 @@ Deno.test({
       assert.equal((await search())[0], lint, "found by its phrases again");
 
       // clear --all.
-      const all = await memcli(["expansion", "clear", "--all", "--json"], { env });
+      const all = await memcli(["expansion", "clear", "--all", "--yes", "--json"], { env });
       assert.equal(all.code, 0, all.err);
       assert.deepEqual(JSON.parse(all.out), { cleared: MEMORIES.length });
       assert.equal((await call("GET", "/api/stats")).body.expansion.expanded, 0);
@@ -194,6 +194,10 @@ Deno.test({
         ["POST", "/api/expansions/clear", { all: "yes" }, 400, "all"],
         ["POST", "/api/expansions/redo", { id: "nope" }, 400, "id"],
         ["POST", "/api/expansions/redo", { id: lint, all: true }, 400, "all"],
+        ["POST", "/api/expansions/redo", { id: null, all: true }, 400, "id"],
+        ["POST", "/api/expansions/clear", { id: null, all: true }, 400, "id"],
+        ["POST", "/api/expansions/clear", { id: 1 }, 400, "id"],
+        ["POST", "/api/expansions/clear", { all: null }, 400, "all"],
         ["POST", "/api/expansions/clear", { ids: [lint] }, 400, "ids"],
         ["POST", "/api/expansions/clear", "[1]", 400, "body"],
         ["POST", "/api/expansions/clear", "{", 400, "body"],

@@ -94,6 +94,8 @@ Deno.test("unknown command or flag: stderr, usage hint, exit 1, no network call"
       [["uninstall", "--purge=yes"], /^memcli uninstall: --purge does not take a value\n/],
       [["uninstall", "--force"], /^memcli uninstall: unknown flag --force\n/],
       [["version", "--short"], /^memcli version: unexpected argument '--short'/],
+      [["expansion", "clear", "--all"], /^memcli expansion: expansion clear --all needs --yes /],
+      [["expansion", "redo", "--all", "--yes"], /--yes is for clear --all only/],
     ];
     for (const [args, re] of cases) {
       const r = await memcli(args, { env });
@@ -102,6 +104,17 @@ Deno.test("unknown command or flag: stderr, usage hint, exit 1, no network call"
       assert.match(r.err, /Run 'memcli( \w+)? --help' for usage\.\n$/, args.join(" "));
       assert.equal(r.out, "", args.join(" "));
     }
+    // On a terminal clear --all asks; anything but y cancels, before any request.
+    const asked = await memcli(["expansion", "clear", "--all"], {
+      env,
+      stdinTerminal: true,
+      stdin: "n\n",
+    });
+    assert.equal(asked.code, 1);
+    assert.equal(
+      asked.err,
+      "Remove the expansions of every memory? [y/N] Cancelled; nothing removed.\n",
+    );
     assert.equal(api.count(), 0, "no command reached the network");
     // Nothing was created either.
     assert.deepEqual([...Deno.readDirSync(dir.path)], []);

@@ -136,6 +136,34 @@ Deno.test("hooks fail open: daemon down, daemon that never answers, stdin never 
   }
 });
 
+Deno.test("recall --hook: a service that answers 503 (its database down) is said to have answered", async () => {
+  const dir = await tempDir();
+  const said =
+    "database postgres://127.0.0.1:5432/mneme is unavailable (ECONNREFUSED); retry shortly";
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json({ error: said }, { status: 503, headers: { "retry-after": "5" } }),
+  );
+  try {
+    const cwd = dir.path;
+    const env = {
+      MEMORY_API_URL: `http://127.0.0.1:${server.addr.port}`,
+      DATA_DIR: `${cwd}/d`,
+    };
+    const payload = JSON.stringify({ cwd, session_id: "s1", prompt: "how do we deploy the app" });
+    const r = await memcli(["recall", "--hook"], { env, cwd, stdin: payload });
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, "");
+    assert.equal(
+      r.err,
+      `memcli recall: the memory service answered 503: ${said}; nothing recalled\n`,
+    );
+  } finally {
+    await server.shutdown();
+    await dir.cleanup();
+  }
+});
+
 Deno.test("hook payload parsing: empty, malformed, wrong types", () => {
   assert.deepEqual(parseHookPayload(""), { payload: {} });
   assert.equal(parseHookPayload("{nope").problem, "the hook input on stdin is not JSON; ignored");

@@ -87,13 +87,15 @@ Deno.test("README's Daily use: the memory it adds is injected for the prompt it 
 Deno.test("docs/claude-code.md's What the agent sees: its prompt injects its memory, the unrelated one nothing", async () => {
   const page = await Deno.readTextFile(`${ROOT}docs/claude-code.md`);
   const asked = page.match(/\(with `--recall`; here for "([^"]+)"\)/)?.[1];
-  const shown = page.match(/^- \[(\w+), project ([\w-]+), confidence [\d.]+, id [\w-]+\] (.+)$/m);
+  const shown = page.match(
+    /^- \[(\w+), project ([\w-]+), confidence ([\d.]+), id [\w-]+\] (.+)$/m,
+  );
   const unrelated = page.match(
-    /For "([^"]+)" in the same project nothing is injected: its best\s+match, "([^"]+)"/,
+    /For "([^"]+)" in the same project nothing is injected: its best\s+match, "([^"]+)",\s+has\s+confidence ([\d.]+)\./,
   );
   assert.ok(asked && shown && unrelated, "the page's example is where this test reads it");
-  const [, type, project, content] = shown;
-  const [, other, best] = unrelated;
+  const [, type, project, shownConfidence, content] = shown;
+  const [other, best, bestConfidence] = unrelated.slice(1).map((t) => t.replace(/\s+/g, " "));
   const admin = await startAdminProcess();
   const dir = await tempDir();
   try {
@@ -115,7 +117,20 @@ Deno.test("docs/claude-code.md's What the agent sees: its prompt injects its mem
     const out = await hook(asked);
     assert.match(out, new RegExp(`^## Relevant memories \\(Mneme, project ${project}\\)`));
     assert.ok(out.includes(`] ${content}\n`), `"${asked}" injects "${content}": ${out}`);
+    // The confidences the page shows are the ones measured here.
+    assert.equal(
+      out.match(/confidence ([\d.]+), id/)?.[1],
+      shownConfidence,
+      `the page shows confidence ${shownConfidence}: ${out}`,
+    );
     assert.equal(await hook(other), "", `"${other}" injects nothing`);
+    const [top] = await client.search({ query: other, project });
+    assert.equal(top?.memory.content, best, `the best match of "${other}"`);
+    assert.equal(
+      top.confidence.toFixed(2),
+      bestConfidence,
+      `the page says confidence ${bestConfidence} for "${best}"`,
+    );
   } finally {
     await admin.stop();
     await dir.cleanup();

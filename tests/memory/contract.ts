@@ -786,6 +786,13 @@ const steps: Record<string, Step> = {
     await rejectsWith(s.deleteMany({ project: "  " }), 400, "project:");
     await rejectsWith(s.deleteMany({ scope: "" as never }), 400, "scope:");
     await rejectsWith(s.deleteMany({ type: "" as never, project: "alpha" }), 400, "type:");
+    if (!b.http) {
+      // Nor a filter given as null or a number (a caller's bug, not "no filter"); over HTTP a
+      // query parameter is always a string.
+      await rejectsWith(s.deleteMany({ project: null } as never), 400, "project:");
+      await rejectsWith(s.deleteMany({ scope: 1 } as never), 400, "scope:");
+      await rejectsWith(s.deleteMany({ type: null, project: "alpha" } as never), 400, "type:");
+    }
     assert.equal(await b.rawCount(), 4);
     assert.deepEqual(await s.deleteMany({ project: "alpha", type: "fact" }), { deleted: 1 });
     assert.deepEqual(await s.deleteMany({ scope: "project" }), { deleted: 2 });

@@ -226,6 +226,87 @@ Deno.test("expansion: a memory cleared while the model answers is not expanded",
   }
 });
 
+Deno.test("expansion: a malformed selection is refused naming its field, never read as all", async () => {
+  const s = await pgliteService();
+  try {
+    const id = (await s.service.create({ content: LINT.content, project: "rails" })).memory.id;
+    const bad: [unknown, string][] = [
+      [{ id: null, all: true }, "id"],
+      [{ id: null }, "id"],
+      [{ id: 7, all: true }, "id"],
+      [{ id: [id] }, "id"],
+      [{ id, all: true }, "all"],
+      [{ id, all: null }, "all"],
+      [{ all: null }, "all"],
+      [{ all: "true" }, "all"],
+      [{}, "id"],
+    ];
+    for (const op of ["clearExpansions", "redoExpansions"] as const) {
+      for (const [body, field] of bad) {
+        await assert.rejects(
+          s.service[op](body),
+          (e: Error & { status?: number }) =>
+            e.status === 400 && e.message.startsWith(`${field}: `),
+          `${op} ${JSON.stringify(body)}`,
+        );
+      }
+    }
+    const x = await s.service.expansionOf(id);
+    assert.notEqual(x.state, "cleared", "nothing was cleared");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("expansion: a cleared memory stays cleared through export and import; an older export still imports", async () => {
+  const s = await pgliteService({ expansion: true });
+  const expandedIds: string[] = [];
+  const w = worker(s.service, (_system, user) => {
+    const memories = JSON.parse(user).memories as { id: string; content: string }[];
+    expandedIds.push(...memories.map((m) => m.id));
+    return Promise.resolve({
+      text: JSON.stringify({
+        expansions: memories.map((m) => ({ id: m.id, phrases: ["other words"] })),
+      }),
+      inputTokens: 10,
+      outputTokens: 10,
+    });
+  });
+  try {
+    const kept = (await s.service.create({ content: LINT.content, project: "rails" })).memory;
+    await s.service.create({ content: "Deploy with kamal", project: "rails" });
+    await s.service.clearExpansions({ id: kept.id });
+    const cleared = (await s.service.expansionOf(kept.id)).cleared_at;
+    const exported = await s.service.export();
+    const record = exported.find((r) => r.id === kept.id)!;
+    assert.equal(record.expansion_cleared_at, cleared);
+    assert.ok(exported.filter((r) => r.expansion_cleared_at !== undefined).length === 1);
+    await s.service.deleteMany();
+    // The same file, and one of an older version (no such field): both import.
+    const older = exported.map(({ expansion_cleared_at: _, ...r }) => ({
+      ...r,
+      project: "old",
+    }));
+    assert.deepEqual(await s.service.import([...exported, ...older]), { imported: 4, skipped: 0 });
+    await w.run();
+    const state = async (content: string, project: string) => {
+      const m = (await s.service.list({ project })).find((x) => x.content === content)!;
+      return (await s.service.expansionOf(m.id)).state;
+    };
+    assert.equal(await state(LINT.content, "rails"), "cleared", "not expanded again");
+    assert.equal(await state("Deploy with kamal", "rails"), "expanded");
+    assert.equal(await state(LINT.content, "old"), "expanded", "the older export's: expanded");
+    assert.equal(expandedIds.length, 3);
+    await assert.rejects(
+      s.service.import([{ content: "x", expansion_cleared_at: "yesterday" }]),
+      /\[0\]\.expansion_cleared_at: must be an ISO 8601/,
+    );
+  } finally {
+    await w.close();
+    await s.close();
+  }
+});
+
 Deno.test("expansion: the model down: writes and searches go on, the worker backs off and retries", async () => {
   const replay = replayExpansions(PHRASES);
   const fake = startFakeAnthropic({

@@ -25,9 +25,11 @@ export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): P
   const vec = () => Array.from({ length: embedder.dimension }, () => rand() - 0.5);
   const at = new Date("2026-11-01T00:00:00Z");
   const store = new Store(db);
-  // Today's insert names the dense column (migration 17): there for the insert, gone after it,
-  // as 0.12.0 had none.
-  await db.exec("alter table memories add column dense vector(100)");
+  // Today's insert names the dense column (migration 17) and expansion_cleared_at (22): there
+  // for the insert, gone after it, as 0.12.0 had neither.
+  await db.exec(
+    "alter table memories add column dense vector(100), add column expansion_cleared_at timestamptz",
+  );
   await store.insert(
     Array.from({ length: 310 }, (_, i) =>
       newRow(
@@ -37,7 +39,7 @@ export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): P
         i < 300 ? { scope: "project", project: "crowd" } : {},
       )),
   );
-  await db.exec("alter table memories drop column dense");
+  await db.exec("alter table memories drop column dense, drop column expansion_cleared_at");
   const fn = async (name: string) =>
     (await db.query<{ n: number }>(
       "select count(*)::int as n from pg_proc where proname = $1",

@@ -65,7 +65,11 @@ async function show(args: string[], io: Io): Promise<number> {
 }
 
 async function change(what: "clear" | "redo", args: string[], io: Io): Promise<number> {
-  const p = parseFlags(NAME, args, { all: { type: "boolean" }, json: { type: "boolean" } }, 1);
+  const p = parseFlags(NAME, args, {
+    all: { type: "boolean" },
+    json: { type: "boolean" },
+    yes: { type: "boolean", short: "y" },
+  }, 1);
   if (p.help) {
     io.out(COMMAND_USAGE.expansion);
     return 0;
@@ -79,6 +83,12 @@ async function change(what: "clear" | "redo", args: string[], io: Io): Promise<n
     throw new UsageError(`expansion ${what}: ID or --all is required`, NAME);
   }
   if (!all) checkIdSyntax(NAME, "ID", given);
+  if (p.values.yes === true && !(what === "clear" && all)) {
+    throw new UsageError(`expansion ${what}: --yes is for clear --all only`, NAME);
+  }
+  // As `forget` of several memories: every memory's phrases go only with --yes or a "y" typed
+  // on a terminal.
+  if (what === "clear" && all && p.values.yes !== true && !await confirmClearAll(io)) return 1;
   const client = await connect(io);
   const body = all ? { all: true } : { id: await resolveId(client, NAME, "ID", given) };
   let r: { cleared?: number; requeued?: number };
@@ -110,4 +120,20 @@ async function change(what: "clear" | "redo", args: string[], io: Io): Promise<n
     );
   }
   return 0;
+}
+
+/** `expansion clear --all` without --yes: asks on a terminal, needs --yes without one. */
+async function confirmClearAll(io: Io): Promise<boolean> {
+  if (!io.stdinIsTerminal()) {
+    throw new UsageError(
+      "expansion clear --all needs --yes (or a terminal to confirm): it removes the phrases " +
+        "of every memory",
+      NAME,
+    );
+  }
+  io.err("Remove the expansions of every memory? [y/N] ");
+  const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
+  if (answer === "y" || answer === "yes") return true;
+  io.err("Cancelled; nothing removed.\n");
+  return false;
 }

@@ -229,8 +229,12 @@ export async function recall(args: string[], io: Io): Promise<number> {
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
+    // A 503 the client made (no connection: no body) or one the service answered (its
+    // database or embedder unavailable, said in the answer).
     const msg = err instanceof MemoryError && err.status === 503
-      ? "the memory service is not reachable (start it with 'memcli start')"
+      ? err.body === undefined
+        ? "the memory service is not reachable (start it with 'memcli start')"
+        : `the memory service answered 503: ${err.message}`
       : err instanceof Error
       ? err.message
       : String(err);
