@@ -17,6 +17,7 @@
 import PROMPT from "./judge_prompt.md" with { type: "text" };
 import { findSecretsSync, replaceSecrets } from "../domain/secrets.ts";
 import { describeError } from "../common/errors.ts";
+import { DEFAULT_RECALL_JUDGE_POOL, DEFAULT_RECALL_JUDGE_POOL_FLOOR } from "../config.ts";
 import type { SearchResult } from "./types.ts";
 
 /** The instruction sent with every call (src/memory/judge_prompt.md). */
@@ -130,12 +131,18 @@ export function parseJudgeAnswer(text: string, n: number): number[] {
   return [...seen].map((x) => x - 1).sort((a, b) => a - b);
 }
 
-/** Results the pool looks at: the first 5 that are not bootstrap memories. */
-export const JUDGE_POOL_SIZE = 5;
+/**
+ * Results the pool looks at by default: the first 5 that are not bootstrap memories
+ * (`RECALL_JUDGE_POOL`).
+ */
+export const JUDGE_POOL_SIZE: number = DEFAULT_RECALL_JUDGE_POOL;
 /** The pool's floor on the ranking score (the hook's `--min-score` default). */
 export const JUDGE_POOL_MIN_SCORE = 0.1;
-/** The pool's floor on the confidence (below the hook's 0.9: the judge sees what it would not). */
-export const JUDGE_POOL_FLOOR = 0.5;
+/**
+ * The pool's floor on the confidence by default (`RECALL_JUDGE_POOL_FLOOR`; below the hook's 0.9:
+ * the judge sees what it would not).
+ */
+export const JUDGE_POOL_FLOOR: number = DEFAULT_RECALL_JUDGE_POOL_FLOOR;
 
 /** A pool's size and confidence floor (the product's: {@link JUDGE_POOL_SIZE}, {@link JUDGE_POOL_FLOOR}). */
 export interface JudgePoolOptions {
@@ -220,6 +227,8 @@ export interface JudgeReport {
   model: string;
   /** The time budget of one call (ms). */
   timeout_ms: number;
+  /** The pool offered to the model: the first `limit` results, confidence ≥ `floor`. */
+  pool: { limit: number; floor: number };
   /** The UTC day the tokens count, the tokens spent on it (the database's count) and the budget. */
   day: string;
   tokens_today: number;
@@ -253,7 +262,10 @@ export interface RecallJudgeOptions {
   log?: (line: string) => void;
   /** Clock (ms). */
   now?: () => number;
-  /** The pool asked about (the product's default; tasks/judge_probe.ts `--score --pool-*`). */
+  /**
+   * The pool asked about (default {@link JUDGE_POOL_SIZE}, {@link JUDGE_POOL_FLOOR};
+   * `RECALL_JUDGE_POOL`, `RECALL_JUDGE_POOL_FLOOR`; tasks/judge_probe.ts `--score --pool-*`).
+   */
   pool?: JudgePoolOptions;
 }
 
@@ -269,6 +281,7 @@ const LOG_EVERY_MS = 60_000;
  */
 export class RecallJudge {
   readonly #o: RecallJudgeOptions;
+  readonly #pool: Required<JudgePoolOptions>;
   readonly #now: () => number;
   readonly #log: (line: string) => void;
   #asked = 0;
@@ -287,7 +300,7 @@ export class RecallJudge {
   readonly #abort = new AbortController();
 
   constructor(o: RecallJudgeOptions) {
-    judgePoolOptions(o.pool);
+    this.#pool = judgePoolOptions(o.pool);
     this.#o = o;
     this.#now = o.now ?? Date.now;
     this.#log = o.log ?? (() => {});
@@ -318,7 +331,7 @@ export class RecallJudge {
     results: readonly SearchResult[],
   ): Promise<JudgeOutcome> {
     this.#asked++;
-    const pool = judgePool(results, this.#o.pool);
+    const pool = judgePool(results, this.#pool);
     if (!pool.length) return this.#fail("empty", "no candidate");
     let req: JudgeRequest;
     try {
@@ -402,6 +415,7 @@ export class RecallJudge {
       on: true,
       model: this.#o.model,
       timeout_ms: this.#o.timeoutMs,
+      pool: { ...this.#pool },
       day,
       tokens_today: await this.#o.budget.judgeTokensOn(day).catch(() => 0),
       daily_tokens: this.#o.dailyTokens,

@@ -22,12 +22,13 @@ import {
   ConfigError,
   loadMemoryConfig,
   MIN_RECALL_JUDGE_DAILY_TOKENS,
+  RECALL_JUDGE_POOL_BOUNDS,
 } from "../../src/config.ts";
 import { anthropicCall } from "../../src/capture/model.ts";
 import type { SearchResult } from "../../src/memory/types.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
-import { FLAGS, judgeFake, KEY, PROJECT, PROMPT, seed, UNRELATED } from "./judge.ts";
+import { FLAGS, judgeFake, KEY, PROJECT, PROMPT, seed, UNRELATED, userText } from "./judge.ts";
 
 const NOTES = [
   { type: "decision", content: "We deploy with Helm charts from deploy/charts." },
@@ -184,6 +185,7 @@ async function judged(
     dailyTokens?: number;
     log?: (l: string) => void;
     backend?: "pglite" | "postgres";
+    pool?: { limit?: number; floor?: number };
   } = {},
 ) {
   const s = o.backend === "postgres" ? await postgresService() : await pgliteService();
@@ -196,6 +198,7 @@ async function judged(
     dailyTokens: o.dailyTokens ?? 100_000,
     budget: service.judgeBudget(),
     log: o.log,
+    pool: o.pool,
   });
   const search = (query: string) => service.search({ query, project: PROJECT, limit: 15 });
   return {
@@ -372,6 +375,52 @@ Deno.test("the judge: a prompt with no candidate makes no call (empty)", async (
   }
 });
 
+/** A search's results for the pool test: 10 memories, confidences 0.95 down to 0.05. */
+function ladder(ids: readonly string[]): SearchResult[] {
+  return ids.map((id, i) => ({
+    memory: { id, type: "fact", content: `Note ${i + 1} about LaunchDarkly flags.` },
+    score: 0.9 - i * 0.05,
+    confidence: 0.95 - i * 0.1,
+  } as SearchResult));
+}
+
+Deno.test("the judge offers the model the pool set: its first N results above its floor", async () => {
+  const cases: [{ limit?: number; floor?: number }, number][] = [
+    [{}, 5], // the default: 5 results, confidence ≥ 0.5 (0.95 .. 0.55)
+    [{ limit: 10, floor: 0 }, 10],
+    [{ limit: 8, floor: 0.3 }, 7], // 0.95 .. 0.35
+    [{ limit: 3, floor: 0 }, 3],
+    [{ limit: 10, floor: 0.9 }, 1],
+  ];
+  for (const [pool, n] of cases) {
+    const t = await judged(judgeFake(), { pool });
+    try {
+      const results = ladder(Array.from({ length: 10 }, (_, i) => `m${i + 1}`));
+      const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+      const calls = t.fake.requestsTo("/v1/messages");
+      assert.equal(calls.length, 1);
+      const user = userText(calls[0].json as Record<string, unknown>);
+      const notes = /<notes>\n([\s\S]*?)<\/notes>/.exec(user)![1].trim().split("\n");
+      assert.deepEqual(
+        notes,
+        results.slice(0, n).map((r, i) => `${i + 1}. [fact] ${r.memory.content}`),
+        JSON.stringify(pool),
+      );
+      // The model (choosing every note naming LaunchDarkly) chose exactly the pool.
+      assert.deepEqual(
+        "chosen" in outcome ? outcome.chosen : outcome,
+        results.slice(0, n).map((r) => r.memory.id),
+      );
+      assert.deepEqual((await t.judge.report()).pool, {
+        limit: pool.limit ?? 5,
+        floor: pool.floor ?? 0.5,
+      });
+    } finally {
+      await t.close();
+    }
+  }
+});
+
 Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a model names both", () => {
   const env = (o: Record<string, string>) => (n: string) => o[n];
   const bad: [Record<string, string>, RegExp][] = [
@@ -390,6 +439,23 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
       { RECALL_JUDGE_DAILY_TOKENS: "100" },
       /RECALL_JUDGE_DAILY_TOKENS="100" must be an integer between 6000/,
     ],
+    [{ RECALL_JUDGE_POOL: "0" }, /RECALL_JUDGE_POOL="0" must be an integer between 1 and 10/],
+    [{ RECALL_JUDGE_POOL: "11" }, /RECALL_JUDGE_POOL="11" must be an integer between 1 and 10/],
+    [{ RECALL_JUDGE_POOL: "5.5" }, /RECALL_JUDGE_POOL="5.5" must be an integer/],
+    [{ RECALL_JUDGE_POOL: "wide" }, /RECALL_JUDGE_POOL="wide" must be an integer/],
+    [
+      { RECALL_JUDGE_POOL_FLOOR: "1.5" },
+      /RECALL_JUDGE_POOL_FLOOR="1.5" must be a number between 0 and 1/,
+    ],
+    [
+      { RECALL_JUDGE_POOL_FLOOR: "-0.1" },
+      /RECALL_JUDGE_POOL_FLOOR="-0.1" must be a number between 0 and 1/,
+    ],
+    [
+      { RECALL_JUDGE_POOL_FLOOR: "half" },
+      /RECALL_JUDGE_POOL_FLOOR="half" must be a number between 0 and 1/,
+    ],
+    [{ RECALL_JUDGE_POOL_FLOOR: "1e-1" }, /RECALL_JUDGE_POOL_FLOOR="1e-1"/],
   ];
   for (const [vars, why] of bad) {
     assert.throws(
@@ -401,6 +467,12 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
   assert.equal(cfg.recallJudge, false);
   assert.equal(cfg.recallJudgeTimeoutMs, 2000);
   assert.equal(cfg.recallJudgeDailyTokens, 200_000);
+  assert.equal(cfg.recallJudgePool, 5);
+  assert.equal(cfg.recallJudgePoolFloor, 0.5);
+  for (const [limit, floor] of [["1", "0"], ["10", "1"], [" 8 ", ".3"], ["7", "0.25"]]) {
+    const c = loadMemoryConfig(env({ RECALL_JUDGE_POOL: limit, RECALL_JUDGE_POOL_FLOOR: floor }));
+    assert.deepEqual([c.recallJudgePool, c.recallJudgePoolFloor], [Number(limit), Number(floor)]);
+  }
   const on = loadMemoryConfig(env({ RECALL_JUDGE: "on", RECALL_JUDGE_TIMEOUT_MS: "3500" }));
   assert.equal(on.recallJudge, true);
   assert.equal(on.recallJudgeTimeoutMs, 3500);
@@ -415,8 +487,9 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
 });
 
 Deno.test("the smallest daily budget fits one call of the largest request", () => {
-  // The product asks about one pool of JUDGE_POOL_SIZE; a pool of 10 (the probe's widest) fits too.
-  const notes = Array.from({ length: 10 }, () => ({
+  // The largest pool RECALL_JUDGE_POOL allows (10, the probe's widest), every note at its cut.
+  assert.equal(RECALL_JUDGE_POOL_BOUNDS.max, 10);
+  const notes = Array.from({ length: RECALL_JUDGE_POOL_BOUNDS.max }, () => ({
     type: "decision",
     content: "z".repeat(20_000),
   }));
