@@ -212,6 +212,15 @@ export interface JudgeBudget {
  * (no call); `budget`, the daily budget would be passed (no call); `timeout`, no answer within
  * the time budget; `error`, the call failed; `malformed`, the answer is no judgement
  * ({@link parseJudgeAnswer} threw).
+ *
+ * @example
+ * ```ts
+ * import { type JudgeFallback, MemoryClient } from "@mneme/mneme";
+ * const stats = await new MemoryClient({ baseUrl: "http://127.0.0.1:4200" }).stats();
+ * const timeouts: number = stats.judge?.fallbacks.timeout ?? 0;
+ * const reason: JudgeFallback = "timeout";
+ * console.log(`${reason}: ${timeouts}`);
+ * ```
  */
 export type JudgeFallback = "empty" | "budget" | "timeout" | "error" | "malformed";
 
@@ -220,21 +229,38 @@ export type JudgeOutcome =
   | { chosen: string[]; tokens: number }
   | { fallback: JudgeFallback; tokens: number };
 
-/** The judge's counts, for the status (`GET /api/stats` `judge`). */
+/**
+ * The judge's counts, for the status (`GET /api/stats` `judge`).
+ *
+ * @example
+ * ```ts
+ * import { type JudgeReport, MemoryClient } from "@mneme/mneme";
+ * const stats = await new MemoryClient({ baseUrl: "http://127.0.0.1:4200" }).stats();
+ * const judge: JudgeReport | undefined = stats.judge;
+ * if (judge) console.log(`${judge.judged} of ${judge.asked} prompts judged today`);
+ * ```
+ */
 export interface JudgeReport {
+  /** Always true: the report exists only when the judge is on. */
   on: true;
   /** The model that judges (`provider/model`). */
   model: string;
   /** The time budget of one call (ms). */
   timeout_ms: number;
-  /** The pool offered to the model: the first `limit` results, confidence ≥ `floor`. */
+  /**
+   * The pool offered to the model: the first `limit` results (`RECALL_JUDGE_POOL`), of them those
+   * with a confidence ≥ `floor` (`RECALL_JUDGE_POOL_FLOOR`).
+   */
   pool: { limit: number; floor: number };
-  /** The UTC day the tokens count, the tokens spent on it (the database's count) and the budget. */
+  /** The UTC day the tokens count. */
   day: string;
+  /** The tokens spent on that day (the database's count). */
   tokens_today: number;
+  /** The daily budget (`RECALL_JUDGE_DAILY_TOKENS`). */
   daily_tokens: number;
-  /** Requests with `judge` this process answered, and of them the ones the model judged. */
+  /** Requests with `judge` this process answered. */
   asked: number;
+  /** Of them, the ones the model judged. */
   judged: number;
   /** The memories chosen in all. */
   chosen: number;

@@ -239,7 +239,7 @@ export async function checkPostingsUpgrade(db: Db, dim: number): Promise<void> {
   assert.equal(kind.n, 1, "0.9.0's table is still there");
 
   await db.exec("drop function mneme_search_scoped");
-  assert.deepEqual(await migrate(db), [14, 15, 16, 17, 18, 19, 20, 21, 22]);
+  assert.deepEqual(await migrate(db), [14, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
   assert.deepEqual(await postings(), oldPostings, "every posting converted, impact the same");
   await assertStatsExact(db, "the upgrade");
   assert.deepEqual(await search(), before, "same candidates in every scope");

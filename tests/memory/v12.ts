@@ -46,7 +46,7 @@ export async function checkSearchExactUpgrade(db: Db, embedder: EmbedderInfo): P
       [name],
     ))[0].n;
   assert.equal(await fn("mneme_search_scoped"), 0, "0.12.0 has no mneme_search_scoped");
-  assert.deepEqual(await migrate(db), [15, 16, 17, 18, 19, 20, 21, 22]);
+  assert.deepEqual(await migrate(db), [15, 16, 17, 18, 19, 20, 21, 22, 23]);
   assert.deepEqual(await migrate(db), [], "applied once");
   assert.equal(await fn("mneme_search_scoped"), 1);
   assert.equal(await fn("mneme_search"), 1, "0.12.0's function stays");
