@@ -117,6 +117,13 @@ export interface MemoryConfig {
   recallJudgeTimeoutMs?: number;
   /** `RECALL_JUDGE_DAILY_TOKENS` (default 200000): the judge's tokens per UTC day. */
   recallJudgeDailyTokens?: number;
+  /**
+   * `RECALL_JUDGE_POOL` (default 5, 1..10): the first N results (not bootstrap) the judge offers
+   * the model.
+   */
+  recallJudgePool?: number;
+  /** `RECALL_JUDGE_POOL_FLOOR` (default 0.5, 0..1): the lowest confidence the judge offers. */
+  recallJudgePoolFloor?: number;
 }
 
 /**
@@ -153,6 +160,20 @@ export const DEFAULT_RECALL_JUDGE_DAILY_TOKENS = 200_000;
  * and 10 notes of 1,200, ≈ 15,500 characters, ≈ 5,200 tokens, and the output cap).
  */
 export const MIN_RECALL_JUDGE_DAILY_TOKENS = 6000;
+/**
+ * The judge's pool by default: the first 5 results that are not bootstrap memories
+ * (`RECALL_JUDGE_POOL`), of those the ones with a confidence of at least 0.5
+ * (`RECALL_JUDGE_POOL_FLOOR`). The quiet one: a wider pool finds more of what a prompt aims at
+ * and injects more into every prompt (docs/recall.md).
+ */
+export const DEFAULT_RECALL_JUDGE_POOL = 5;
+/** The judge's default confidence floor (`RECALL_JUDGE_POOL_FLOOR`). */
+export const DEFAULT_RECALL_JUDGE_POOL_FLOOR = 0.5;
+/**
+ * Bounds of `RECALL_JUDGE_POOL`: 10 at most, the widest pool measured, whose request
+ * {@link MIN_RECALL_JUDGE_DAILY_TOKENS} fits.
+ */
+export const RECALL_JUDGE_POOL_BOUNDS = { min: 1, max: 10 } as const;
 
 /**
  * The settings of memory expansion the admin daemon checks at start: expansion on needs the
@@ -268,6 +289,17 @@ function intVar(env: Env, name: string, def: number, min: number, max: number): 
   return Number(raw);
 }
 
+/** A number in 0..1 (`0.5`, `.5`, `1`); unset is `def`. */
+function fractionVar(env: Env, name: string, def: number): number {
+  const raw = env(name)?.trim();
+  if (!raw) return def;
+  const n = Number(raw);
+  if (!/^(0|1)?(\.\d+)?$/.test(raw) || !(n >= 0 && n <= 1)) {
+    throw new ConfigError(`${name}="${raw}" must be a number between 0 and 1`);
+  }
+  return n;
+}
+
 function urlVar(env: Env, name: string, def: string, schemes: string[]): string {
   const raw = env(name)?.trim() || def;
   let u: URL;
@@ -335,6 +367,18 @@ export function loadMemoryConfig(env: Env = denoEnv): MemoryConfig {
       DEFAULT_RECALL_JUDGE_DAILY_TOKENS,
       MIN_RECALL_JUDGE_DAILY_TOKENS,
       100_000_000,
+    ),
+    recallJudgePool: intVar(
+      env,
+      "RECALL_JUDGE_POOL",
+      DEFAULT_RECALL_JUDGE_POOL,
+      RECALL_JUDGE_POOL_BOUNDS.min,
+      RECALL_JUDGE_POOL_BOUNDS.max,
+    ),
+    recallJudgePoolFloor: fractionVar(
+      env,
+      "RECALL_JUDGE_POOL_FLOOR",
+      DEFAULT_RECALL_JUDGE_POOL_FLOOR,
     ),
   };
 }

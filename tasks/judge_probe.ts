@@ -1,6 +1,7 @@
 /**
  * `deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score [--sets holdout7,holdout8]
- *   [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] [--frozen-run]`
+ *   [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] [--pool-limit N]
+ *   [--pool-floor X] [--id-tag T] [--ceilings] [--frozen-run]`
  *
  * Would a model's judgement of the prompt and the hook's first few results (src/memory/judge.ts,
  * its instruction src/memory/judge_prompt.md; the product's `RECALL_JUDGE`) inject the aimed
@@ -14,7 +15,7 @@
  * the recorded phrases of `--expansions`/<set>.json). Every prompt of the split (aimed and
  * everyday alike) is searched in both as the hook searches it, and each store's candidate pool
  * is the product's ({@link judgePool}: its first 5 results that are not bootstrap memories, of
- * those the ones scoring at least 0.1 with a confidence of at least 0.5). One request per prompt
+ * those the ones scoring at least 0.1 with a confidence of at least 0.5; other pools below). One request per prompt
  * over the union of the two pools, its candidates and the requests shuffled with a fixed seed.
  *
  * `--emit` writes them to `--out`/<set>-requests.json (`[{id, project, prompt, candidates: [{n,
@@ -37,6 +38,19 @@
  * answers and the other fallbacks, calls and tokens per prompt (the fake's usage: characters / 4
  * of the request, of the answer). Prints a table; writes `--results`/judge-<time>.json.
  *
+ * **The pool** is a parameter: `--pool-limit N` results (not bootstrap) and `--pool-floor X` on
+ * the confidence (the product's {@link judgePool} with those options; by default the product's
+ * pool, 5 and 0.5). `--emit` writes the pool its requests were built with to `--out`/pool.json
+ * (`{limit, floor, min_score, id_tag}`; ids `<set>-<id tag>NNN`, `--id-tag`, default none), and
+ * `--score` reads it (a directory without one holds requests of the product's pool): the requests
+ * are rebuilt with that pool, while the product's judge asks about its own pool, `--pool-limit`
+ * and `--pool-floor` (default: the requests'), which must be a part of it (a limit no larger, a
+ * floor no lower): the wide requests of bench/data/judge/wide/ (10 results, no floor) score every
+ * narrower pool from one set of answers. `--ceilings` (with `--emit`, seen sets only) prints,
+ * before writing, each store's ceiling at a few pool settings: the share of aimed prompts whose
+ * target (or an `also`) is in the pool, the mean candidates a call and the share of everyday
+ * prompts with a call.
+ *
  * Frozen splits not run yet (`UNRUN_SPLITS` in tasks/paraphrase.ts) are refused unless asked by
  * name with `--frozen-run`.
  */
@@ -58,11 +72,11 @@ import type { SearchResult } from "../src/memory/types.ts";
 import type { SqlMemoryService } from "../src/memory/service.ts";
 import {
   JUDGE_MAX_CANDIDATES,
-  JUDGE_POOL_FLOOR,
   JUDGE_POOL_MIN_SCORE,
-  JUDGE_POOL_SIZE,
   type JudgeFallback,
   judgePool,
+  type JudgePoolOptions,
+  judgePoolOptions,
   judgeResults,
   parseJudgeAnswer,
   RecallJudge,
@@ -73,7 +87,7 @@ import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score " +
   "[--sets holdout7,holdout8] [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] " +
-  "[--frozen-run]";
+  "[--pool-limit N] [--pool-floor X] [--id-tag T] [--ceilings] [--frozen-run]";
 const values = benchArgs(USAGE, {
   emit: { type: "boolean", default: false },
   score: { type: "boolean", default: false },
@@ -82,6 +96,10 @@ const values = benchArgs(USAGE, {
   out: { type: "string", default: "bench/data/judge" },
   answers: { type: "string" },
   results: { type: "string", default: "bench/results" },
+  "pool-limit": { type: "string" },
+  "pool-floor": { type: "string" },
+  "id-tag": { type: "string", default: "" },
+  ceilings: { type: "boolean", default: false },
   "frozen-run": { type: "boolean", default: false },
 });
 if (values.emit === values.score) {
@@ -100,6 +118,87 @@ for (const s of sets) {
   }
 }
 const answersDir = values.answers ?? values.out!;
+if (values.ceilings && (!values.emit || values["frozen-run"])) {
+  console.error(
+    `--ceilings: with --emit on seen sets only (not with --frozen-run)\nusage: ${USAGE}`,
+  );
+  Deno.exit(2);
+}
+if (!/^[a-z]{0,3}$/.test(values["id-tag"]!)) {
+  console.error(`--id-tag: ${JSON.stringify(values["id-tag"])}, expected up to 3 letters a-z`);
+  Deno.exit(2);
+}
+/** A number option, or undefined; a clear error when it is not one. */
+function numberOption(name: "pool-limit" | "pool-floor"): number | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!v.trim() || !Number.isFinite(x)) {
+    console.error(`--${name}: ${JSON.stringify(v)} is not a number\nusage: ${USAGE}`);
+    Deno.exit(2);
+  }
+  return x;
+}
+/** The pool of the requests (written by --emit to pool.json, read by --score). */
+interface PoolFile {
+  limit: number;
+  floor: number;
+  min_score: number;
+  id_tag: string;
+}
+const asked = { limit: numberOption("pool-limit"), floor: numberOption("pool-floor") };
+let requestPool: PoolFile;
+/** Where the requests' pool was read (--score): pool.json, or none (the product's pool). */
+let poolSource = "/pool.json";
+try {
+  if (values.emit) {
+    requestPool = { ...judgePoolOptions(asked), min_score: JUDGE_POOL_MIN_SCORE, id_tag: "" };
+    requestPool.id_tag = values["id-tag"]!;
+  } else {
+    let file: Partial<PoolFile> = {};
+    try {
+      file = JSON.parse(await Deno.readTextFile(`${values.out}/pool.json`));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+      poolSource = " (no pool.json: the product's pool)";
+    }
+    requestPool = {
+      ...judgePoolOptions({ limit: file.limit, floor: file.floor }),
+      min_score: file.min_score ?? JUDGE_POOL_MIN_SCORE,
+      id_tag: file.id_tag ?? "",
+    };
+    if (requestPool.min_score !== JUDGE_POOL_MIN_SCORE) {
+      throw new RangeError(
+        `${values.out}/pool.json: min_score ${requestPool.min_score}, ` +
+          `this tree's pool has ${JUDGE_POOL_MIN_SCORE}`,
+      );
+    }
+  }
+} catch (err) {
+  console.error(`${(err as Error).message}\nusage: ${USAGE}`);
+  Deno.exit(2);
+}
+/** The pool the product's judge asks about (--score; --emit: the requests'). */
+let judgedPool: Required<JudgePoolOptions>;
+try {
+  judgedPool = judgePoolOptions({
+    limit: asked.limit ?? requestPool.limit,
+    floor: asked.floor ?? requestPool.floor,
+  });
+} catch (err) {
+  console.error(`${(err as Error).message}\nusage: ${USAGE}`);
+  Deno.exit(2);
+}
+if (judgedPool.limit > requestPool.limit || judgedPool.floor < requestPool.floor) {
+  console.error(
+    `--pool-limit ${judgedPool.limit} --pool-floor ${judgedPool.floor}: not a part of the ` +
+      `requests' pool (${values.out}${poolSource}: limit ${requestPool.limit}, floor ` +
+      `${requestPool.floor}); their answers cannot score it`,
+  );
+  Deno.exit(2);
+}
+/** The pool settings `--ceilings` prints: (limit, floor). */
+const CEILING_POOLS: [number, number][] = [[5, 0.5], [5, 0], [8, 0.3], [8, 0], [10, 0]];
 
 /** The seed of the shuffles (with the set's name). */
 const SEED = "mneme-judge-v1";
@@ -141,9 +240,10 @@ function poolOf(
   results: SearchResult[],
   keys: Map<string, string>,
   project: string,
+  pool: JudgePoolOptions,
 ): Map<string, SearchResult> {
   const out = new Map<string, SearchResult>();
-  for (const r of judgePool(results)) {
+  for (const r of judgePool(results, pool)) {
     const id = keys.get(memoryKey(r.memory.scope, project, r.memory.content));
     if (!id) throw new Error(`${project}: a result that is no memory of the set: ${r.memory.id}`);
     out.set(id, r);
@@ -167,6 +267,7 @@ function readRequest(user: string): { project: string; message: string; notes: s
  * it is (the product then falls back), and one missing is answered with a text that is none.
  */
 function scriptedModel(requests: Request[], answers: Answers) {
+  let unseenNotes = 0;
   const byText = new Map<string, { req: Request; notes: Map<string, number> }>();
   for (const req of requests) {
     const read = readRequest(renderJudgeRequest(req.prompt, req.project, req.candidates).user);
@@ -176,6 +277,9 @@ function scriptedModel(requests: Request[], answers: Answers) {
   const seen = new Set<string>();
   return {
     seen,
+    get unseenNotes() {
+      return unseenNotes;
+    },
     reply(user: string): string {
       const read = readRequest(user);
       const hit = byText.get(`${read.project}\n${read.message}`);
@@ -191,7 +295,12 @@ function scriptedModel(requests: Request[], answers: Answers) {
       }
       const numbers = read.notes.map((l) => {
         const n = hit.notes.get(l);
-        if (n === undefined) throw new Error(`${hit.req.id}: a note not in the emitted request`);
+        // A note the recorded request did not hold (results of equal score at the pool's edge are
+        // ordered by ids new at each import): the model never saw it, so it is not chosen.
+        if (n === undefined) {
+          unseenNotes++;
+          return 0;
+        }
         return n;
       });
       return JSON.stringify({
@@ -283,12 +392,22 @@ function judgeOn(o: OpenVersion, fakeUrl: string): RecallJudge {
     dailyTokens: 1e9,
     budget: (o.service as SqlMemoryService).judgeBudget(),
     log: (l) => console.error(l),
+    pool: judgedPool,
   });
 }
 const FAKE_KEY = "sk-ant-api-judge-probe";
 
 await Deno.mkdir(values.out!, { recursive: true });
 const counts = [];
+/** `--ceilings`: per set, store (plain, expanded, union) and pool setting. */
+interface Ceiling {
+  aimed: number;
+  in_pool: number;
+  everyday: number;
+  everyday_calls: number;
+  calls: number;
+  candidates: number;
+}
 const scored: Record<string, { plain: Tally; expanded: Tally; missing: number }> = {};
 for (const name of sets) {
   const set = await loadParaphrase(`bench/data/paraphrase/${name}.json`);
@@ -317,6 +436,17 @@ for (const name of sets) {
   let empty = 0;
   let plainPool = 0;
   let expandedPool = 0;
+  const ceil: Record<string, Ceiling[]> = {};
+  for (const store of ["plain", "expanded", "union"]) {
+    ceil[store] = CEILING_POOLS.map(() => ({
+      aimed: 0,
+      in_pool: 0,
+      everyday: 0,
+      everyday_calls: 0,
+      calls: 0,
+      candidates: 0,
+    }));
+  }
   try {
     for (const project of set.projects.map((p) => p.name)) {
       const plain = await openVersion({ ...tree, name: "plain" } as Version);
@@ -338,8 +468,31 @@ for (const name of sets) {
             plain: await plain.hook(p.text, project),
             expanded: await expanded.hook(p.text, project),
           };
-          const a = poolOf(hooks.plain.results, keys.plain, project);
-          const b = poolOf(hooks.expanded.results, keys.expanded, project);
+          const a = poolOf(hooks.plain.results, keys.plain, project, requestPool);
+          const b = poolOf(hooks.expanded.results, keys.expanded, project, requestPool);
+          if (values.ceilings) {
+            const targets = targetsOf(p);
+            for (const [i, pool] of CEILING_POOLS.entries()) {
+              const o = { limit: pool[0], floor: pool[1] };
+              const x = poolOf(hooks.plain.results, keys.plain, project, o);
+              const y = poolOf(hooks.expanded.results, keys.expanded, project, o);
+              const pools = { plain: x, expanded: y, union: new Map([...x, ...y]) };
+              for (const [store, m] of Object.entries(pools)) {
+                const c = ceil[store][i];
+                if (m.size) {
+                  c.calls++;
+                  c.candidates += m.size;
+                }
+                if (targets) {
+                  c.aimed++;
+                  if ([...m.keys()].some((id) => targets.has(id))) c.in_pool++;
+                } else {
+                  c.everyday++;
+                  if (m.size) c.everyday_calls++;
+                }
+              }
+            }
+          }
           plainPool += a.size;
           expandedPool += b.size;
           const union = new Map([...a, ...b]);
@@ -357,7 +510,8 @@ for (const name of sets) {
           for (const store of ["plain", "expanded"] as const) {
             const tt = t[store];
             const h = hooks[store];
-            const pool = store === "plain" ? a : b;
+            // This store's pool as the product's judge builds it (a part of the request's).
+            const pool = poolOf(h.results, keys[store], project, judgedPool);
             const idOf = (r: SearchResult) =>
               keys[store].get(memoryKey(r.memory.scope, project, r.memory.content));
             const hits = (text: string, results: SearchResult[]) =>
@@ -410,7 +564,7 @@ for (const name of sets) {
     const order = shuffle(d.union.map((_, j) => j), rng);
     if (order.length > JUDGE_MAX_CANDIDATES) throw new Error(`${order.length} candidates`);
     requests.push({
-      id: `${name}-${String(i + 1).padStart(3, "0")}`,
+      id: `${name}-${requestPool.id_tag}${String(i + 1).padStart(3, "0")}`,
       project: d.project,
       prompt: d.prompt,
       candidates: await Promise.all(order.map(async (j, k) => ({
@@ -422,14 +576,29 @@ for (const name of sets) {
     });
   }
   if (values.score) {
-    // The requests rebuilt must be the ones answered: ids, keys, candidates and their order.
-    if (JSON.stringify(requests) !== JSON.stringify(emitted)) {
-      const at = requests.findIndex((r, i) => JSON.stringify(r) !== JSON.stringify(emitted[i]));
+    // The requests rebuilt must be the ones answered: ids, prompts and the same candidates. Their
+    // order may differ: results of equal score are ordered by id, and the ids are new at each
+    // import; the model's recorded choice is read by the notes' contents, not their numbers.
+    const same = (r: Request) =>
+      JSON.stringify({
+        ...r,
+        candidates: r.candidates.map(({ key, type, content }) => ({ key, type, content }))
+          .sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+      });
+    const differ = requests.filter((r, i) => !emitted[i] || same(r) !== same(emitted[i])).length;
+    if (requests.length !== emitted.length || differ > 0.05 * requests.length) {
+      const at = requests.findIndex((r, i) => !emitted[i] || same(r) !== same(emitted[i]));
       throw new Error(
         `${name}: the requests rebuilt differ from ${values.out}/${name}-requests.json ` +
-          `(${requests.length} against ${emitted.length}; first at ${
+          `(${requests.length} against ${emitted.length}; ${differ} differ, first at ${
             requests[at]?.id ?? emitted[at]?.id ?? "the end"
           }): the answers are of other requests`,
+      );
+    }
+    if (differ) {
+      console.log(
+        `${name}: ${differ} of ${requests.length} requests rebuilt hold other candidates than ` +
+          `recorded (ties at the pool's edge); their notes the model never saw count as not chosen`,
       );
     }
     const ids = new Set(requests.map((r) => r.id));
@@ -442,6 +611,7 @@ for (const name of sets) {
     );
     continue;
   }
+  if (values.ceilings) printCeilings(name, ceil);
   const md = [
     `# Judge requests: ${name}`,
     "",
@@ -474,9 +644,14 @@ for (const name of sets) {
     expanded_pool_mean: +(expandedPool / Math.max(1, prompts)).toFixed(2),
   });
 }
-const poolLine = `pool: the first ${JUDGE_POOL_SIZE} results but bootstrap, score ≥ ` +
-  `${JUDGE_POOL_MIN_SCORE}, confidence ≥ ${JUDGE_POOL_FLOOR}; expansions ${values.expansions}`;
+const poolLine = `requests' pool (${values.out}): the first ${requestPool.limit} results but ` +
+  `bootstrap, score ≥ ${JUDGE_POOL_MIN_SCORE}, confidence ≥ ${requestPool.floor}; the judge's ` +
+  `pool: ${judgedPool.limit}, confidence ≥ ${judgedPool.floor}; expansions ${values.expansions}`;
 if (values.emit) {
+  await Deno.writeTextFile(
+    `${values.out}/pool.json`,
+    JSON.stringify(requestPool, null, 2) + "\n",
+  );
   console.log(poolLine);
   console.log(
     "| set | prompts | requests | no candidates | candidates mean | max | plain pool mean | expanded pool mean |",
@@ -538,7 +713,9 @@ if (values.emit) {
         sets,
         expansions: values.expansions,
         answers: answersDir,
-        pool: { size: JUDGE_POOL_SIZE, min_score: JUDGE_POOL_MIN_SCORE, floor: JUDGE_POOL_FLOOR },
+        requests: values.out,
+        requests_pool: requestPool,
+        pool: { size: judgedPool.limit, min_score: JUDGE_POOL_MIN_SCORE, floor: judgedPool.floor },
         hook_floor: recall.DEFAULT_MIN_CONFIDENCE,
         tokens: "the Messages API fake's usage: characters / 4 of the request and of the answer",
         missing_answers: missing,
@@ -549,4 +726,25 @@ if (values.emit) {
     ) + "\n",
   );
   console.log(`wrote ${file}`);
+}
+
+/** The `--ceilings` table of one set (seen sets only: it reads the labels). */
+function printCeilings(set: string, ceil: Record<string, Ceiling[]>): void {
+  const r3 = (x: number, n: number) => (x / Math.max(1, n)).toFixed(3);
+  console.log(
+    `${set}: ceiling (aimed prompts whose target or an also is in the pool) / mean candidates a ` +
+      "call / everyday prompts with a call",
+  );
+  console.log("| pool (limit, floor) | plain | expanded | union (a wide request) |");
+  console.log("|---|---|---|---|");
+  for (const [i, [limit, floor]] of CEILING_POOLS.entries()) {
+    const cells = ["plain", "expanded", "union"].map((store) => {
+      const c = ceil[store][i];
+      return `${r3(c.in_pool, c.aimed)} / ${(c.candidates / Math.max(1, c.calls)).toFixed(2)} / ` +
+        r3(c.everyday_calls, c.everyday);
+    });
+    console.log(`| (${limit}, ${floor}) | ${cells.join(" | ")} |`);
+  }
+  const c = ceil.plain[0];
+  console.log(`${set}: ${c.aimed} aimed, ${c.everyday} everyday prompts`);
 }

@@ -23,6 +23,8 @@ import {
   checkRecallJudge,
   DEFAULT_EXPANSION_DAILY_TOKENS,
   DEFAULT_RECALL_JUDGE_DAILY_TOKENS,
+  DEFAULT_RECALL_JUDGE_POOL,
+  DEFAULT_RECALL_JUDGE_POOL_FLOOR,
   DEFAULT_RECALL_JUDGE_TIMEOUT_MS,
 } from "../config.ts";
 import { RecallJudge } from "../memory/judge.ts";
@@ -150,6 +152,10 @@ function startJudge(
   if (!made) return null; // checkRecallJudge refused this configuration already
   const timeoutMs = cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS;
   const dailyTokens = cfg.recallJudgeDailyTokens ?? DEFAULT_RECALL_JUDGE_DAILY_TOKENS;
+  const pool = {
+    limit: cfg.recallJudgePool ?? DEFAULT_RECALL_JUDGE_POOL,
+    floor: cfg.recallJudgePoolFloor ?? DEFAULT_RECALL_JUDGE_POOL_FLOOR,
+  };
   const judge = new RecallJudge({
     call: made.call,
     model: `${model.provider}/${model.model}`,
@@ -157,10 +163,12 @@ function startJudge(
     dailyTokens,
     budget: service.judgeBudget(),
     log,
+    pool,
   });
   log(
     `judge: on (${model.provider}/${model.model}, ${timeoutMs} ms a call, at most ` +
-      `${dailyTokens} tokens a day)`,
+      `${dailyTokens} tokens a day; the first ${pool.limit} results with confidence ≥ ` +
+      `${pool.floor})`,
   );
   return {
     judge,

@@ -17,18 +17,22 @@
 import PROMPT from "./judge_prompt.md" with { type: "text" };
 import { findSecretsSync, replaceSecrets } from "../domain/secrets.ts";
 import { describeError } from "../common/errors.ts";
+import { DEFAULT_RECALL_JUDGE_POOL, DEFAULT_RECALL_JUDGE_POOL_FLOOR } from "../config.ts";
 import type { SearchResult } from "./types.ts";
 
 /** The instruction sent with every call (src/memory/judge_prompt.md). */
 export const JUDGE_PROMPT: string = PROMPT;
 
-/** Most candidates in one request (the union of two pools of 5). */
-export const JUDGE_MAX_CANDIDATES = 10;
+/**
+ * Most candidates in one request: the union of two pools of 10 (tasks/judge_probe.ts's wide
+ * requests, plain and expanded store); the product asks about one pool ({@link judgePool}).
+ */
+export const JUDGE_MAX_CANDIDATES = 20;
 /** Longest message sent, in characters (a longer one is cut, marked with "…"). */
 export const JUDGE_MAX_PROMPT_CHARS = 2000;
 /** Longest candidate content sent, in characters (a longer one is cut, marked with "…"). */
 export const JUDGE_MAX_NOTE_CHARS = 1200;
-/** Output cap of one call: `{"use": [...]}` with up to 10 numbers, with room. */
+/** Output cap of one call: `{"use": [...]}` with the numbers of a pool, with room. */
 export const JUDGE_MAX_OUTPUT_TOKENS = 60;
 
 /** A candidate memory as the model reads it. */
@@ -127,24 +131,52 @@ export function parseJudgeAnswer(text: string, n: number): number[] {
   return [...seen].map((x) => x - 1).sort((a, b) => a - b);
 }
 
-/** Results the pool looks at: the first 5 that are not bootstrap memories. */
-export const JUDGE_POOL_SIZE = 5;
+/**
+ * Results the pool looks at by default: the first 5 that are not bootstrap memories
+ * (`RECALL_JUDGE_POOL`).
+ */
+export const JUDGE_POOL_SIZE: number = DEFAULT_RECALL_JUDGE_POOL;
 /** The pool's floor on the ranking score (the hook's `--min-score` default). */
 export const JUDGE_POOL_MIN_SCORE = 0.1;
-/** The pool's floor on the confidence (below the hook's 0.9: the judge sees what it would not). */
-export const JUDGE_POOL_FLOOR = 0.5;
+/**
+ * The pool's floor on the confidence by default (`RECALL_JUDGE_POOL_FLOOR`; below the hook's 0.9:
+ * the judge sees what it would not).
+ */
+export const JUDGE_POOL_FLOOR: number = DEFAULT_RECALL_JUDGE_POOL_FLOOR;
+
+/** A pool's size and confidence floor (the product's: {@link JUDGE_POOL_SIZE}, {@link JUDGE_POOL_FLOOR}). */
+export interface JudgePoolOptions {
+  /** Results the pool looks at (not bootstrap): an integer in 1..{@link JUDGE_MAX_CANDIDATES}. */
+  limit?: number;
+  /** The floor on the confidence, in 0..1 (0: none). */
+  floor?: number;
+}
+
+/** `o` checked, with the product's defaults; a RangeError names the field out of range. */
+export function judgePoolOptions(o: JudgePoolOptions = {}): Required<JudgePoolOptions> {
+  const limit = o.limit ?? JUDGE_POOL_SIZE;
+  const floor = o.floor ?? JUDGE_POOL_FLOOR;
+  if (!Number.isInteger(limit) || limit < 1 || limit > JUDGE_MAX_CANDIDATES) {
+    throw new RangeError(`pool limit: ${limit}, expected an integer in 1..${JUDGE_MAX_CANDIDATES}`);
+  }
+  if (!(floor >= 0 && floor <= 1)) throw new RangeError(`pool floor: ${floor}, expected 0..1`);
+  return { limit, floor };
+}
 
 /**
  * The candidates the judge is asked about, in rank order: of `results` (a search as the hook
- * makes it), the first {@link JUDGE_POOL_SIZE} that are not bootstrap memories, of those the
- * ones scoring at least {@link JUDGE_POOL_MIN_SCORE} with a confidence of at least
- * {@link JUDGE_POOL_FLOOR}. The product and tasks/judge_probe.ts both build it here.
+ * makes it), the first `limit` ({@link JUDGE_POOL_SIZE}) that are not bootstrap memories, of
+ * those the ones scoring at least {@link JUDGE_POOL_MIN_SCORE} with a confidence of at least
+ * `floor` ({@link JUDGE_POOL_FLOOR}). The product (with the defaults) and tasks/judge_probe.ts
+ * (`--pool-limit`, `--pool-floor`) both build it here.
  */
 export function judgePool<R extends Pick<SearchResult, "memory" | "score" | "confidence">>(
   results: readonly R[],
+  options: JudgePoolOptions = {},
 ): R[] {
-  return results.filter((r) => r.memory.type !== "bootstrap").slice(0, JUDGE_POOL_SIZE)
-    .filter((r) => r.score >= JUDGE_POOL_MIN_SCORE && (r.confidence ?? 0) >= JUDGE_POOL_FLOOR);
+  const { limit, floor } = judgePoolOptions(options);
+  return results.filter((r) => r.memory.type !== "bootstrap").slice(0, limit)
+    .filter((r) => r.score >= JUDGE_POOL_MIN_SCORE && (r.confidence ?? 0) >= floor);
 }
 
 /** One model call's answer (capture's `ModelAnswer`). */
@@ -215,6 +247,11 @@ export interface JudgeReport {
   model: string;
   /** The time budget of one call (ms). */
   timeout_ms: number;
+  /**
+   * The pool offered to the model: the first `limit` results (`RECALL_JUDGE_POOL`), of them those
+   * with a confidence ≥ `floor` (`RECALL_JUDGE_POOL_FLOOR`).
+   */
+  pool: { limit: number; floor: number };
   /** The UTC day the tokens count. */
   day: string;
   /** The tokens spent on that day (the database's count). */
@@ -251,6 +288,11 @@ export interface RecallJudgeOptions {
   log?: (line: string) => void;
   /** Clock (ms). */
   now?: () => number;
+  /**
+   * The pool asked about (default {@link JUDGE_POOL_SIZE}, {@link JUDGE_POOL_FLOOR};
+   * `RECALL_JUDGE_POOL`, `RECALL_JUDGE_POOL_FLOOR`; tasks/judge_probe.ts `--score --pool-*`).
+   */
+  pool?: JudgePoolOptions;
 }
 
 /** Failures are logged at most this often (ms): a model down must not write a line a prompt. */
@@ -265,6 +307,7 @@ const LOG_EVERY_MS = 60_000;
  */
 export class RecallJudge {
   readonly #o: RecallJudgeOptions;
+  readonly #pool: Required<JudgePoolOptions>;
   readonly #now: () => number;
   readonly #log: (line: string) => void;
   #asked = 0;
@@ -283,6 +326,7 @@ export class RecallJudge {
   readonly #abort = new AbortController();
 
   constructor(o: RecallJudgeOptions) {
+    this.#pool = judgePoolOptions(o.pool);
     this.#o = o;
     this.#now = o.now ?? Date.now;
     this.#log = o.log ?? (() => {});
@@ -313,7 +357,7 @@ export class RecallJudge {
     results: readonly SearchResult[],
   ): Promise<JudgeOutcome> {
     this.#asked++;
-    const pool = judgePool(results);
+    const pool = judgePool(results, this.#pool);
     if (!pool.length) return this.#fail("empty", "no candidate");
     let req: JudgeRequest;
     try {
@@ -397,6 +441,7 @@ export class RecallJudge {
       on: true,
       model: this.#o.model,
       timeout_ms: this.#o.timeoutMs,
+      pool: { ...this.#pool },
       day,
       tokens_today: await this.#o.budget.judgeTokensOn(day).catch(() => 0),
       daily_tokens: this.#o.dailyTokens,

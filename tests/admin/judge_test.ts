@@ -9,7 +9,16 @@
 import assert from "node:assert/strict";
 import { startAdminProcess, tempDir } from "../helpers.ts";
 import { memcliProcess } from "../memcli/_util.ts";
-import { FLAGS, judgeFake, KEY, MEMORIES, PROJECT, PROMPT, UNRELATED } from "../memory/judge.ts";
+import {
+  FLAGS,
+  judgeFake,
+  KEY,
+  MEMORIES,
+  PROJECT,
+  PROMPT,
+  UNRELATED,
+  userText,
+} from "../memory/judge.ts";
 import type { SearchResult, Stats } from "../../src/memory/types.ts";
 
 const STAGING = MEMORIES[2];
@@ -128,7 +137,74 @@ Deno.test({
       });
       assert.match(
         status.out,
-        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms\): 3 of 4 prompts judged \(plain floor: empty 1\)/,
+        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 5 ≥ 0\.5\): 3 of 4 prompts judged \(plain floor: empty 1\)/,
+      );
+    } finally {
+      await d.close();
+      await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "admin daemon: RECALL_JUDGE_POOL and RECALL_JUDGE_POOL_FLOOR set the notes the model is offered",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const fake = judgeFake();
+    const d = await daemon(fake, { RECALL_JUDGE_POOL: "2", RECALL_JUDGE_POOL_FLOOR: "0.3" });
+    try {
+      const url = d.admin.url;
+      const search = (o: Record<string, unknown>) =>
+        call(url, "POST", "/api/memories/search", { query: PROMPT, project: PROJECT, ...o });
+      /** The plain ranking's candidates, and the notes of the judge's request for the same search. */
+      const offered = async () => {
+        const plain = ((await search({ limit: 15 })).body as SearchResult[])
+          .filter((r) => r.memory.type !== "bootstrap" && r.score >= 0.1);
+        const before = fake.requestsTo("/v1/messages").length;
+        const judged = await search({ judge: true, limit: 15 });
+        assert.equal(judged.status, 200, JSON.stringify(judged.body));
+        const calls = fake.requestsTo("/v1/messages");
+        assert.equal(calls.length, before + 1);
+        const user = userText(calls.at(-1)!.json as Record<string, unknown>);
+        const notes = /<notes>\n([\s\S]*?)<\/notes>/.exec(user)![1].trim().split("\n")
+          .map((l) => l.replace(/^\d+\. \[[a-z_-]+\] /, ""));
+        return { plain, notes, shown: JSON.stringify(plain.map((r) => [r.score, r.confidence])) };
+      };
+      // The floor: both candidates, one under the default floor (0.5) and over 0.3.
+      const low = await offered();
+      assert.equal(low.plain.length, 2, low.shown);
+      assert.ok(low.plain[1].confidence < 0.5 && low.plain[1].confidence >= 0.3, low.shown);
+      assert.deepEqual(low.notes, low.plain.map((r) => r.memory.content));
+      // The limit: with more about the checkout, the first 2 of more than the default would offer.
+      for (
+        const content of [
+          "The new checkout page is behind the checkout-v2 flag until the holiday freeze ends.",
+          "Checkout errors are paged to the payments on-call, not the web team.",
+          "The old checkout is removed in Q3; turn nothing off by hand in production.",
+          "New checkout screenshots live in docs/checkout; update them with the flag.",
+        ]
+      ) {
+        const r = await call(url, "POST", "/api/memories", {
+          content,
+          type: "fact",
+          project: PROJECT,
+        });
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+      }
+      const many = await offered();
+      assert.ok(many.plain.slice(0, 5).filter((r) => r.confidence >= 0.5).length > 2, many.shown);
+      assert.deepEqual(many.notes, many.plain.slice(0, 2).map((r) => r.memory.content));
+      const stats = (await call(url, "GET", "/api/stats")).body as Stats;
+      assert.deepEqual(stats.judge?.pool, { limit: 2, floor: 0.3 });
+      assert.match(d.admin.stderr(), /the first 2 results with confidence ≥ 0\.3\)/);
+      const status = await memcliProcess(["status"], {
+        env: { MEMORY_API_URL: url, DATA_DIR: "/nonexistent" },
+      });
+      assert.match(
+        status.out,
+        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 2 ≥ 0\.3\)/,
       );
     } finally {
       await d.close();
@@ -178,6 +254,14 @@ Deno.test({
     await assert.rejects(
       () => startAdminProcess({ env: { RECALL_JUDGE_TIMEOUT_MS: "40000" } }),
       (e: Error) => /RECALL_JUDGE_TIMEOUT_MS="40000"/.test(e.message),
+    );
+    await assert.rejects(
+      () => startAdminProcess({ env: { RECALL_JUDGE_POOL: "12" } }),
+      (e: Error) => /RECALL_JUDGE_POOL="12" must be an integer between 1 and 10/.test(e.message),
+    );
+    await assert.rejects(
+      () => startAdminProcess({ env: { RECALL_JUDGE_POOL_FLOOR: "2" } }),
+      (e: Error) => /RECALL_JUDGE_POOL_FLOOR="2" must be a number between 0 and 1/.test(e.message),
     );
   },
 });

@@ -22,12 +22,13 @@ import {
   ConfigError,
   loadMemoryConfig,
   MIN_RECALL_JUDGE_DAILY_TOKENS,
+  RECALL_JUDGE_POOL_BOUNDS,
 } from "../../src/config.ts";
 import { anthropicCall } from "../../src/capture/model.ts";
 import type { SearchResult } from "../../src/memory/types.ts";
 import type { SqlMemoryService } from "../../src/memory/service.ts";
 import { pgliteService, postgresService } from "../helpers.ts";
-import { FLAGS, judgeFake, KEY, PROJECT, PROMPT, seed, UNRELATED } from "./judge.ts";
+import { FLAGS, judgeFake, KEY, PROJECT, PROMPT, seed, UNRELATED, userText } from "./judge.ts";
 
 const NOTES = [
   { type: "decision", content: "We deploy with Helm charts from deploy/charts." },
@@ -76,7 +77,7 @@ Deno.test("a long message and long notes are cut and marked", () => {
 Deno.test("a request with no candidate, too many or no message is refused", () => {
   assert.throws(() => renderJudgeRequest("hello", "p", []), /candidates: none/);
   const many = Array.from({ length: JUDGE_MAX_CANDIDATES + 1 }, () => NOTES[0]);
-  assert.throws(() => renderJudgeRequest("hello", "p", many), /candidates: 11, at most 10/);
+  assert.throws(() => renderJudgeRequest("hello", "p", many), /candidates: 21, at most 20/);
   assert.throws(() => renderJudgeRequest("  \n ", "p", NOTES), /prompt: empty/);
 });
 
@@ -121,7 +122,7 @@ Deno.test("a malformed answer is no judgement: an error naming what was wrong", 
 
 Deno.test("the number of candidates must be one a request can have", () => {
   assert.throws(() => parseJudgeAnswer('{"use": []}', 0), RangeError);
-  assert.throws(() => parseJudgeAnswer('{"use": []}', 11), RangeError);
+  assert.throws(() => parseJudgeAnswer('{"use": []}', 21), RangeError);
   assert.throws(() => parseJudgeAnswer('{"use": []}', 2.5), RangeError);
 });
 
@@ -148,6 +149,34 @@ Deno.test("the pool: the first 5 results but bootstrap, score ≥ 0.1, confidenc
   assert.deepEqual(judgePool([]), []);
 });
 
+Deno.test("the pool's size and floor are parameters (the product's: 5 and 0.5)", () => {
+  const rs = [
+    result(1, "bootstrap", 0.9, 1),
+    ...Array.from({ length: 12 }, (_, i) => result(i + 2, "fact", 0.8 - i * 0.05, (i % 4) / 4)),
+  ];
+  // Confidences of m2..m13: 0, 0.25, 0.5, 0.75, 0, ...; scores 0.8 down to 0.25.
+  const ids = (o?: Parameters<typeof judgePool>[1]) => judgePool(rs, o).map((r) => r.memory.id);
+  assert.deepEqual(ids(), ["m4", "m5"]);
+  assert.deepEqual(ids({ limit: 5, floor: 0.5 }), ids());
+  assert.deepEqual(ids({ limit: 5, floor: 0 }), ["m2", "m3", "m4", "m5", "m6"]);
+  assert.deepEqual(ids({ limit: 8, floor: 0.3 }), ["m4", "m5", "m8", "m9"]);
+  assert.deepEqual(ids({ limit: 20, floor: 0 }).length, 12);
+  for (const o of [{ limit: 0 }, { limit: 21 }, { limit: 2.5 }]) {
+    assert.throws(() => judgePool(rs, o), /pool limit: .*1\.\.20/);
+  }
+  for (const floor of [-0.1, 1.5, NaN]) {
+    assert.throws(() => judgePool(rs, { floor }), /pool floor/);
+  }
+});
+
+Deno.test("a request of the widest union (two pools of 10) is rendered and its answer read", () => {
+  const notes = Array.from({ length: 20 }, (_, i) => ({ type: "fact", content: `note ${i + 1}` }));
+  const r = renderJudgeRequest("which notes?", "p", notes);
+  assert.match(r.user, /\n20\. \[fact\] note 20\n<\/notes>\n$/);
+  assert.deepEqual(parseJudgeAnswer('{"use": [20, 11]}', 20), [10, 19]);
+  assert.throws(() => parseJudgeAnswer('{"use": [21]}', 20), /not a note in 1\.\.20/);
+});
+
 /** A service with the memories, a fake model and a judge on them. */
 async function judged(
   fake: ReturnType<typeof judgeFake>,
@@ -156,6 +185,7 @@ async function judged(
     dailyTokens?: number;
     log?: (l: string) => void;
     backend?: "pglite" | "postgres";
+    pool?: { limit?: number; floor?: number };
   } = {},
 ) {
   const s = o.backend === "postgres" ? await postgresService() : await pgliteService();
@@ -168,6 +198,7 @@ async function judged(
     dailyTokens: o.dailyTokens ?? 100_000,
     budget: service.judgeBudget(),
     log: o.log,
+    pool: o.pool,
   });
   const search = (query: string) => service.search({ query, project: PROJECT, limit: 15 });
   return {
@@ -344,6 +375,52 @@ Deno.test("the judge: a prompt with no candidate makes no call (empty)", async (
   }
 });
 
+/** A search's results for the pool test: 10 memories, confidences 0.95 down to 0.05. */
+function ladder(ids: readonly string[]): SearchResult[] {
+  return ids.map((id, i) => ({
+    memory: { id, type: "fact", content: `Note ${i + 1} about LaunchDarkly flags.` },
+    score: 0.9 - i * 0.05,
+    confidence: 0.95 - i * 0.1,
+  } as SearchResult));
+}
+
+Deno.test("the judge offers the model the pool set: its first N results above its floor", async () => {
+  const cases: [{ limit?: number; floor?: number }, number][] = [
+    [{}, 5], // the default: 5 results, confidence ≥ 0.5 (0.95 .. 0.55)
+    [{ limit: 10, floor: 0 }, 10],
+    [{ limit: 8, floor: 0.3 }, 7], // 0.95 .. 0.35
+    [{ limit: 3, floor: 0 }, 3],
+    [{ limit: 10, floor: 0.9 }, 1],
+  ];
+  for (const [pool, n] of cases) {
+    const t = await judged(judgeFake(), { pool });
+    try {
+      const results = ladder(Array.from({ length: 10 }, (_, i) => `m${i + 1}`));
+      const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+      const calls = t.fake.requestsTo("/v1/messages");
+      assert.equal(calls.length, 1);
+      const user = userText(calls[0].json as Record<string, unknown>);
+      const notes = /<notes>\n([\s\S]*?)<\/notes>/.exec(user)![1].trim().split("\n");
+      assert.deepEqual(
+        notes,
+        results.slice(0, n).map((r, i) => `${i + 1}. [fact] ${r.memory.content}`),
+        JSON.stringify(pool),
+      );
+      // The model (choosing every note naming LaunchDarkly) chose exactly the pool.
+      assert.deepEqual(
+        "chosen" in outcome ? outcome.chosen : outcome,
+        results.slice(0, n).map((r) => r.memory.id),
+      );
+      assert.deepEqual((await t.judge.report()).pool, {
+        limit: pool.limit ?? 5,
+        floor: pool.floor ?? 0.5,
+      });
+    } finally {
+      await t.close();
+    }
+  }
+});
+
 Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a model names both", () => {
   const env = (o: Record<string, string>) => (n: string) => o[n];
   const bad: [Record<string, string>, RegExp][] = [
@@ -362,6 +439,23 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
       { RECALL_JUDGE_DAILY_TOKENS: "100" },
       /RECALL_JUDGE_DAILY_TOKENS="100" must be an integer between 6000/,
     ],
+    [{ RECALL_JUDGE_POOL: "0" }, /RECALL_JUDGE_POOL="0" must be an integer between 1 and 10/],
+    [{ RECALL_JUDGE_POOL: "11" }, /RECALL_JUDGE_POOL="11" must be an integer between 1 and 10/],
+    [{ RECALL_JUDGE_POOL: "5.5" }, /RECALL_JUDGE_POOL="5.5" must be an integer/],
+    [{ RECALL_JUDGE_POOL: "wide" }, /RECALL_JUDGE_POOL="wide" must be an integer/],
+    [
+      { RECALL_JUDGE_POOL_FLOOR: "1.5" },
+      /RECALL_JUDGE_POOL_FLOOR="1.5" must be a number between 0 and 1/,
+    ],
+    [
+      { RECALL_JUDGE_POOL_FLOOR: "-0.1" },
+      /RECALL_JUDGE_POOL_FLOOR="-0.1" must be a number between 0 and 1/,
+    ],
+    [
+      { RECALL_JUDGE_POOL_FLOOR: "half" },
+      /RECALL_JUDGE_POOL_FLOOR="half" must be a number between 0 and 1/,
+    ],
+    [{ RECALL_JUDGE_POOL_FLOOR: "1e-1" }, /RECALL_JUDGE_POOL_FLOOR="1e-1"/],
   ];
   for (const [vars, why] of bad) {
     assert.throws(
@@ -373,6 +467,12 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
   assert.equal(cfg.recallJudge, false);
   assert.equal(cfg.recallJudgeTimeoutMs, 2000);
   assert.equal(cfg.recallJudgeDailyTokens, 200_000);
+  assert.equal(cfg.recallJudgePool, 5);
+  assert.equal(cfg.recallJudgePoolFloor, 0.5);
+  for (const [limit, floor] of [["1", "0"], ["10", "1"], [" 8 ", ".3"], ["7", "0.25"]]) {
+    const c = loadMemoryConfig(env({ RECALL_JUDGE_POOL: limit, RECALL_JUDGE_POOL_FLOOR: floor }));
+    assert.deepEqual([c.recallJudgePool, c.recallJudgePoolFloor], [Number(limit), Number(floor)]);
+  }
   const on = loadMemoryConfig(env({ RECALL_JUDGE: "on", RECALL_JUDGE_TIMEOUT_MS: "3500" }));
   assert.equal(on.recallJudge, true);
   assert.equal(on.recallJudgeTimeoutMs, 3500);
@@ -387,7 +487,9 @@ Deno.test("RECALL_JUDGE settings: bad values name the variable; on without a mod
 });
 
 Deno.test("the smallest daily budget fits one call of the largest request", () => {
-  const notes = Array.from({ length: JUDGE_MAX_CANDIDATES }, () => ({
+  // The largest pool RECALL_JUDGE_POOL allows (10, the probe's widest), every note at its cut.
+  assert.equal(RECALL_JUDGE_POOL_BOUNDS.max, 10);
+  const notes = Array.from({ length: RECALL_JUDGE_POOL_BOUNDS.max }, () => ({
     type: "decision",
     content: "z".repeat(20_000),
   }));

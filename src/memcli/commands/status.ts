@@ -235,7 +235,8 @@ function statsLines(stats: Stats): string[] {
 /** The report's line of the judge of the prompt hook's candidates (`RECALL_JUDGE=on`). */
 export function judgeLine(j: NonNullable<Stats["judge"]>): string {
   const fell = Object.entries(j.fallbacks).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
-  return `  Judge:     on (${j.model}, ${j.timeout_ms} ms): ${j.judged} of ${j.asked} prompts ` +
+  const pool = j.pool ? `, pool ${j.pool.limit} ≥ ${j.pool.floor}` : "";
+  return `  Judge:     on (${j.model}, ${j.timeout_ms} ms${pool}): ${j.judged} of ${j.asked} prompts ` +
     `judged${fell.length ? ` (plain floor: ${fell.join(", ")})` : ""}; ${j.tokens_today} of ` +
     `${j.daily_tokens} tokens today${j.last_error ? `; last failure: ${j.last_error}` : ""}`;
 }
