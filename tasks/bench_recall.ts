@@ -7,8 +7,7 @@
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
  * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
  * --split holdout` for the frozen holdout; README there; a frozen split not run yet
- * (holdout10, registered unrun on 2026-11-29 at 22:00, after holdout9 ran once at 21:50) runs
- * only with `--frozen-run`).
+ * (none since holdout10 ran once with 0.23 at 22:29) runs only with `--frozen-run`).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
