@@ -329,3 +329,58 @@ Deno.test("no user manager, a start command: XDG autostart in a desktop session,
     await Deno.remove(p.home, { recursive: true });
   }
 });
+
+Deno.test("profile line and @reboot line enabled again: kept where they are, the user's lines below them kept below", async () => {
+  const p = await host("linux", { "systemctl": 1, "crontab": 127 });
+  try {
+    const h = { ...p.host, shell: "/bin/sh" };
+    const file = join(p.home, ".profile");
+    await Deno.writeTextFile(file, "export A=1\n");
+    assert.equal((await enableAutostart(STARTING, { host: h })).changed, true);
+    // The user appends their own line below ours.
+    await Deno.writeTextFile(file, 'export PATH="$HOME/bin:$PATH"\n', { append: true });
+    const placed = await Deno.readTextFile(file);
+    const again = await enableAutostart(STARTING, { host: h });
+    assert.deepEqual([again.changed, again.steps], [false, []]);
+    assert.equal(await Deno.readTextFile(file), placed, "a line in place is left where it is");
+    // A different line (another port) is rewritten in place, the user's line still below.
+    const moved = { ...STARTING, env: { ...STARTING.env, ADMIN_PORT: "4317" } };
+    assert.equal((await enableAutostart(moved, { host: h })).changed, true);
+    const lines = (await Deno.readTextFile(file)).split("\n");
+    assert.equal(lines.length, 4, lines.join("\n"));
+    assert.equal(lines[0], "export A=1");
+    assert.match(lines[1], /ADMIN_PORT=4317 .* # mneme-test: start at login \(autostart\)$/);
+    assert.equal(lines[2], 'export PATH="$HOME/bin:$PATH"');
+    assert.equal(lines[3], "");
+  } finally {
+    await Deno.remove(p.home, { recursive: true });
+  }
+  // The crontab alike: a job added below the @reboot line stays below it.
+  const c = await host("linux", { "systemctl": 1 });
+  try {
+    let tab = "";
+    let writes = 0;
+    const h: AutostartHost = {
+      ...c.host,
+      run: (cmd: string, args: string[], stdin?: string) => {
+        const line = [cmd, ...args].join(" ");
+        if (line === "crontab -l") return Promise.resolve({ code: 0, stdout: tab, stderr: "" });
+        if (line === "crontab -") {
+          writes++;
+          tab = stdin ?? "";
+        }
+        return Promise.resolve({ code: 0, stdout: "", stderr: "" });
+      },
+    };
+    assert.equal((await enableAutostart(STARTING, { host: h, kind: "cron" })).changed, true);
+    tab += "0 * * * * later job\n";
+    const placed = tab;
+    assert.equal((await enableAutostart(STARTING, { host: h, kind: "cron" })).changed, false);
+    assert.deepEqual([tab, writes], [placed, 1]);
+    const moved = { ...STARTING, env: { ...STARTING.env, ADMIN_PORT: "4317" } };
+    assert.equal((await enableAutostart(moved, { host: h, kind: "cron" })).changed, true);
+    assert.match(tab, /^@reboot .*ADMIN_PORT=4317 .*\n0 \* \* \* \* later job\n$/);
+  } finally {
+    await Deno.remove(c.home, { recursive: true });
+  }
+});

@@ -84,6 +84,22 @@ export function withoutMarked(text: string, name: string): string {
 }
 
 /**
+ * `text` with `line` as the one line marked for entry `name`, the user's lines kept as they
+ * are: a marked line already equal to `line` stays where it is, a different one is replaced
+ * in place (further marked lines removed), and without one `line` goes at the end.
+ */
+export function withMarked(text: string, name: string, line: string): string {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.endsWith(marker(name)));
+  if (at < 0) {
+    const kept = text.replace(/\n*$/, "");
+    return `${kept ? `${kept}\n` : ""}${line}\n`;
+  }
+  return lines.flatMap((l, i) => i === at ? [line] : l.endsWith(marker(name)) ? [] : [l])
+    .join("\n");
+}
+
+/**
  * The shell line the fallbacks run at login: when the start command is still there, it runs
  * in the background (detached from the shell, its output appended to the log), and starts the
  * program unless it runs already.
