@@ -9,9 +9,13 @@ import {
   type AutostartHost,
   type AutostartSpec,
   autostartStatus,
+  desktopEntry,
   detectAutostart,
   disableAutostart,
   enableAutostart,
+  entrySetsEnv,
+  launchdPlist,
+  loginLine,
   manualInstructions,
   type RunResult,
   systemdUnit,
@@ -382,5 +386,25 @@ Deno.test("profile line and @reboot line enabled again: kept where they are, the
     assert.match(tab, /^@reboot .*ADMIN_PORT=4317 .*\n0 \* \* \* \* later job\n$/);
   } finally {
     await Deno.remove(c.home, { recursive: true });
+  }
+});
+
+Deno.test("entrySetsEnv reads a variable as each mechanism writes it, quoting and escapes included", () => {
+  for (const dir of ["/home/u/.local/share/mneme", "/home/u/my data/100% 'mneme' $x\\y"]) {
+    const spec = { ...STARTING, env: { ...STARTING.env, DATA_DIR: dir } };
+    const line = `${loginLine(spec)} # mneme-test: start at login (autostart)`;
+    const entries = [
+      { kind: "systemd" as const, text: systemdUnit(spec) },
+      { kind: "launchd" as const, text: launchdPlist(spec, "/home/u") },
+      { kind: "xdg" as const, text: desktopEntry(spec) },
+      { kind: "profile" as const, text: line },
+      { kind: "cron" as const, text: `@reboot ${line.replace(/%/g, "\\%")}` },
+    ];
+    for (const e of entries) {
+      assert.equal(entrySetsEnv(e, "DATA_DIR", dir), true, `${e.kind} ${dir}`);
+      assert.equal(entrySetsEnv(e, "DATA_DIR", `${dir}-other`), false, `${e.kind} ${dir}`);
+      assert.equal(entrySetsEnv(e, "DATA_DIR", "/home/u"), false, `${e.kind}: a prefix`);
+      assert.equal(entrySetsEnv(e, "XDG_DATA_HOME", dir), null, `${e.kind}: not set`);
+    }
   }
 });

@@ -57,11 +57,14 @@ export function validateSpec(spec: AutostartSpec): void {
 /** Variables whose values are never printed. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
+/** One variable of the command line (`env NAME=value …`); a secret-looking one as `$NAME`. */
+export function envWord(name: string, value: string): string {
+  return SECRET_NAME.test(name) ? `${name}="$${name}"` : `${name}=${shellQuote(value)}`;
+}
+
 /** The command line of `spec` for a POSIX shell; secret-looking values shown as `$NAME`. */
 export function shellCommand(spec: AutostartSpec): string {
-  const env = Object.entries(spec.env ?? {}).map(([k, v]) =>
-    SECRET_NAME.test(k) ? `${k}="$${k}"` : `${k}=${shellQuote(v)}`
-  );
+  const env = Object.entries(spec.env ?? {}).map(([k, v]) => envWord(k, v));
   const words = [...(env.length ? ["env", ...env] : []), ...spec.argv.map(shellQuote)];
   let cmd = words.join(" ");
   if (spec.workingDirectory) cmd = `cd ${shellQuote(spec.workingDirectory)} && ${cmd}`;
