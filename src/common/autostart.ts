@@ -32,15 +32,21 @@ import {
   readText,
 } from "./autostart/host.ts";
 import {
+  envWord,
   hasMarked,
   loginLine,
   manualInstructions,
   marker,
   validateSpec,
 } from "./autostart/spec.ts";
-import { disableSystemd, enableSystemd, systemdAnswers } from "./autostart/systemd.ts";
-import { disableLaunchd, enableLaunchd } from "./autostart/launchd.ts";
-import { enableXdg, removeXdg } from "./autostart/xdg.ts";
+import {
+  disableSystemd,
+  enableSystemd,
+  systemdAnswers,
+  systemdEnvLine,
+} from "./autostart/systemd.ts";
+import { disableLaunchd, enableLaunchd, launchdEnvEntry } from "./autostart/launchd.ts";
+import { desktopExecText, enableXdg, removeXdg } from "./autostart/xdg.ts";
 import { enableCron, removeCron } from "./autostart/cron.ts";
 import { enableProfile, profileWithLine, removeProfileLines } from "./autostart/profile.ts";
 
@@ -220,6 +226,37 @@ export async function autostartEntry(
   const cron = await host.run("crontab", ["-l"]);
   if (cron.code !== 0 || !hasMarked(cron.stdout, name)) return null;
   return { kind: "cron", text: marked(cron.stdout).join("\n") };
+}
+
+/**
+ * Whether an entry's text (as {@link autostartEntry} gives it) sets variable `name` to
+ * `value`, read as its mechanism writes it: null when it does not set `name` at all, false
+ * when it sets it to another value.
+ */
+export function entrySetsEnv(
+  entry: { kind: AutostartKind; text: string },
+  name: string,
+  value: string,
+): boolean | null {
+  const { kind, text } = entry;
+  if (kind === "systemd") {
+    const lines = text.split("\n");
+    if (!lines.some((l) => l.startsWith(`Environment="${name}=`))) return null;
+    return lines.includes(systemdEnvLine(name, value));
+  }
+  if (kind === "launchd") {
+    if (!text.includes(`<key>${name}</key>`)) return null;
+    return text.includes(launchdEnvEntry(name, value));
+  }
+  if (!new RegExp(`(^|\\s)${name}=`).test(text)) return null;
+  const word = envWord(name, value);
+  // The crontab reads a bare % as a line end; the desktop entry escapes its Exec line.
+  const written = kind === "cron"
+    ? word.replace(/%/g, "\\%")
+    : kind === "xdg"
+    ? desktopExecText(word)
+    : word;
+  return text.includes(` ${written} `);
 }
 
 /**

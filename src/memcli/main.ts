@@ -83,7 +83,12 @@ export async function main(args: string[], io: Io = processIo()): Promise<number
     const cmd = await load();
     return await cmd(rest, io);
   } catch (err) {
-    const where = name && Object.hasOwn(COMMANDS, name) ? `memcli ${name}` : "memcli";
+    // A usage error of a subcommand (`expansion clear`) names it, as the user typed it.
+    const where = err instanceof UsageError && name && err.command.startsWith(`${name} `)
+      ? `memcli ${err.command}`
+      : name && Object.hasOwn(COMMANDS, name)
+      ? `memcli ${name}`
+      : "memcli";
     if (err instanceof UsageError) {
       const hint = err.command ? `memcli ${err.command} --help` : "memcli --help";
       io.err(`${where}: ${err.message}\nRun '${hint}' for usage.\n`);

@@ -9,9 +9,13 @@ import {
   type AutostartHost,
   type AutostartSpec,
   autostartStatus,
+  desktopEntry,
   detectAutostart,
   disableAutostart,
   enableAutostart,
+  entrySetsEnv,
+  launchdPlist,
+  loginLine,
   manualInstructions,
   type RunResult,
   systemdUnit,
@@ -327,5 +331,80 @@ Deno.test("no user manager, a start command: XDG autostart in a desktop session,
     assert.equal(sh.file, join(p.home, ".profile"));
   } finally {
     await Deno.remove(p.home, { recursive: true });
+  }
+});
+
+Deno.test("profile line and @reboot line enabled again: kept where they are, the user's lines below them kept below", async () => {
+  const p = await host("linux", { "systemctl": 1, "crontab": 127 });
+  try {
+    const h = { ...p.host, shell: "/bin/sh" };
+    const file = join(p.home, ".profile");
+    await Deno.writeTextFile(file, "export A=1\n");
+    assert.equal((await enableAutostart(STARTING, { host: h })).changed, true);
+    // The user appends their own line below ours.
+    await Deno.writeTextFile(file, 'export PATH="$HOME/bin:$PATH"\n', { append: true });
+    const placed = await Deno.readTextFile(file);
+    const again = await enableAutostart(STARTING, { host: h });
+    assert.deepEqual([again.changed, again.steps], [false, []]);
+    assert.equal(await Deno.readTextFile(file), placed, "a line in place is left where it is");
+    // A different line (another port) is rewritten in place, the user's line still below.
+    const moved = { ...STARTING, env: { ...STARTING.env, ADMIN_PORT: "4317" } };
+    assert.equal((await enableAutostart(moved, { host: h })).changed, true);
+    const lines = (await Deno.readTextFile(file)).split("\n");
+    assert.equal(lines.length, 4, lines.join("\n"));
+    assert.equal(lines[0], "export A=1");
+    assert.match(lines[1], /ADMIN_PORT=4317 .* # mneme-test: start at login \(autostart\)$/);
+    assert.equal(lines[2], 'export PATH="$HOME/bin:$PATH"');
+    assert.equal(lines[3], "");
+  } finally {
+    await Deno.remove(p.home, { recursive: true });
+  }
+  // The crontab alike: a job added below the @reboot line stays below it.
+  const c = await host("linux", { "systemctl": 1 });
+  try {
+    let tab = "";
+    let writes = 0;
+    const h: AutostartHost = {
+      ...c.host,
+      run: (cmd: string, args: string[], stdin?: string) => {
+        const line = [cmd, ...args].join(" ");
+        if (line === "crontab -l") return Promise.resolve({ code: 0, stdout: tab, stderr: "" });
+        if (line === "crontab -") {
+          writes++;
+          tab = stdin ?? "";
+        }
+        return Promise.resolve({ code: 0, stdout: "", stderr: "" });
+      },
+    };
+    assert.equal((await enableAutostart(STARTING, { host: h, kind: "cron" })).changed, true);
+    tab += "0 * * * * later job\n";
+    const placed = tab;
+    assert.equal((await enableAutostart(STARTING, { host: h, kind: "cron" })).changed, false);
+    assert.deepEqual([tab, writes], [placed, 1]);
+    const moved = { ...STARTING, env: { ...STARTING.env, ADMIN_PORT: "4317" } };
+    assert.equal((await enableAutostart(moved, { host: h, kind: "cron" })).changed, true);
+    assert.match(tab, /^@reboot .*ADMIN_PORT=4317 .*\n0 \* \* \* \* later job\n$/);
+  } finally {
+    await Deno.remove(c.home, { recursive: true });
+  }
+});
+
+Deno.test("entrySetsEnv reads a variable as each mechanism writes it, quoting and escapes included", () => {
+  for (const dir of ["/home/u/.local/share/mneme", "/home/u/my data/100% 'mneme' $x\\y"]) {
+    const spec = { ...STARTING, env: { ...STARTING.env, DATA_DIR: dir } };
+    const line = `${loginLine(spec)} # mneme-test: start at login (autostart)`;
+    const entries = [
+      { kind: "systemd" as const, text: systemdUnit(spec) },
+      { kind: "launchd" as const, text: launchdPlist(spec, "/home/u") },
+      { kind: "xdg" as const, text: desktopEntry(spec) },
+      { kind: "profile" as const, text: line },
+      { kind: "cron" as const, text: `@reboot ${line.replace(/%/g, "\\%")}` },
+    ];
+    for (const e of entries) {
+      assert.equal(entrySetsEnv(e, "DATA_DIR", dir), true, `${e.kind} ${dir}`);
+      assert.equal(entrySetsEnv(e, "DATA_DIR", `${dir}-other`), false, `${e.kind} ${dir}`);
+      assert.equal(entrySetsEnv(e, "DATA_DIR", "/home/u"), false, `${e.kind}: a prefix`);
+      assert.equal(entrySetsEnv(e, "XDG_DATA_HOME", dir), null, `${e.kind}: not set`);
+    }
   }
 });

@@ -94,14 +94,18 @@ Deno.test("unknown command or flag: stderr, usage hint, exit 1, no network call"
       [["uninstall", "--purge=yes"], /^memcli uninstall: --purge does not take a value\n/],
       [["uninstall", "--force"], /^memcli uninstall: unknown flag --force\n/],
       [["version", "--short"], /^memcli version: unexpected argument '--short'/],
-      [["expansion", "clear", "--all"], /^memcli expansion: expansion clear --all needs --yes /],
-      [["expansion", "redo", "--all", "--yes"], /--yes is for clear --all only/],
+      [
+        ["expansion", "clear", "--all"],
+        /^memcli expansion clear: --all needs --yes \(or a terminal to confirm\): it removes /,
+      ],
+      [["expansion", "redo", "--all", "--yes"], /^memcli expansion redo: --yes is for clear --all/],
+      [["expansion", "clear", "x", "--all"], /^memcli expansion clear: give ID or --all, not/],
     ];
     for (const [args, re] of cases) {
       const r = await memcli(args, { env });
       assert.equal(r.code, 1, args.join(" "));
       assert.match(r.err, re, args.join(" "));
-      assert.match(r.err, /Run 'memcli( \w+)? --help' for usage\.\n$/, args.join(" "));
+      assert.match(r.err, /Run 'memcli( \w+){0,2} --help' for usage\.\n$/, args.join(" "));
       assert.equal(r.out, "", args.join(" "));
     }
     // On a terminal clear --all asks; anything but y cancels, before any request.

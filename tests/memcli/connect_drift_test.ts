@@ -3,8 +3,9 @@
  * URL follow it (run/admin.json), but the MCP server Claude Code starts, the hooks connect
  * wrote with a URL and the start at login still name the old port. `memcli start`, `memcli
  * status` and `memcli hooks status` say so with the fix, and the fix (connect again with the
- * setting) points all three at the new port. The commands installed into a fresh HOME, the
- * real Claude Code CLI registering the MCP server, the real service.
+ * setting) points all three at the new port. A second instance in another data folder is not
+ * compared with what connect set up for the first. The commands installed into a fresh HOME,
+ * the real Claude Code CLI registering the MCP server, the real service.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -26,6 +27,22 @@ Deno.test("a service moved to another port: start, status and hooks status name 
     const clean = await memcli(["status"]);
     assert.equal(clean.code, 0, clean.err + clean.out);
     assert.doesNotMatch(clean.out, /Problem/);
+
+    // A second instance in another data folder: the login line starts the first folder's
+    // service, not this one, so nothing is said of its port, and status does not claim the
+    // login line starts it.
+    const two = { ADMIN_PORT: String(freePort()), DATA_DIR: join(dir.path, "elsewhere") };
+    try {
+      const s2 = await memcli(["start"], two);
+      assert.equal(s2.code, 0, s2.err + s2.out);
+      assert.doesNotMatch(s2.err, /warning/, s2.err);
+      const st2 = await memcli(["status"], two);
+      assert.equal(st2.code, 0, st2.err + st2.out);
+      assert.doesNotMatch(st2.out, /Problem|login line/, st2.out);
+      assert.match(st2.out, /Daemon: +pid \d+, .*\(memcli's background service\)\n/);
+    } finally {
+      await memcli(["stop"], two);
+    }
 
     assert.equal((await memcli(["stop"])).code, 0);
     const start = await memcli(["start"], { ADMIN_PORT: String(other) });

@@ -4,8 +4,9 @@
  * that holds neither the install folder nor deno (only sh, ps, kill, node and the real
  * Claude Code CLI from npm, so no systemd user manager: the printed fallback), the real
  * service started in the background. Checks the dry run, the settings and Claude Code's MCP
- * registration written, idempotence, the warning of `hooks status` when hooks are in both
- * the user and the project settings, and that disconnect leaves nothing of Mneme (no empty
+ * registration written, idempotence (the login line left where it is, the user's line below
+ * it kept), the warning of `hooks status` when hooks are in both the user and the project
+ * settings, and that disconnect leaves nothing of Mneme (no empty
  * settings file, no backup folder, a clean `git status`), and that another data folder's
  * connect does not attach to this folder's service on the same port.
  */
@@ -117,9 +118,14 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     });
     assert.equal(await exists(join(home, ".claude", "mneme-backups")), false);
 
+    // The user adds their own line below the login line; connect again leaves both as they are.
+    await Deno.writeTextFile(profile, 'export PATH="$HOME/bin:$PATH"\n', { append: true });
+    const placed = await Deno.readTextFile(profile);
     const again = await memcli(["connect", "claude"]);
     assert.equal(again.code, 0, again.err + again.out);
     assert.match(again.out, new RegExp(`service: +running at ${url}`));
+    assert.match(again.out, /at login: +a line in .*\.profile .*\(already in place\)/);
+    assert.equal(await Deno.readTextFile(profile), placed);
     assert.match(again.out, /hooks: +.*settings\.json \(already in place\)/);
     assert.match(again.out, /MCP: +server 'mneme' -> .* \(already registered\)/);
     // Another data folder's connect on the same port: refused, nothing of it written.
@@ -167,7 +173,10 @@ Deno.test("memcli connect claude / disconnect claude from a fresh HOME, no deno 
     assert.equal(off.code, 0, off.err + off.out);
     assert.match(off.out, /MCP: +removed server 'mneme'/);
     assert.match(off.out, new RegExp(`at login: +removed the line from ${join(home, ".profile")}`));
-    assert.equal(await Deno.readTextFile(join(home, ".profile")), "");
+    assert.equal(
+      await Deno.readTextFile(join(home, ".profile")),
+      'export PATH="$HOME/bin:$PATH"\n',
+    );
     assert.match(off.out, /service: +Stopped the memory service \(pid \d+\)\./);
     assert.equal(await exists(settings), false);
     assert.equal(await exists(join(home, ".claude", "mneme-backups")), false);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AutostartHost, FallbackEdit, FallbackRemoval } from "./host.ts";
-import { hasMarked, withoutMarked } from "./spec.ts";
+import { hasMarked, withMarked, withoutMarked } from "./spec.ts";
 
 /** The crontab's text (empty when the user has none). */
 async function readCrontab(host: AutostartHost): Promise<string> {
@@ -19,7 +19,10 @@ async function writeCrontab(host: AutostartHost, text: string): Promise<void> {
   if (r.code !== 0) throw new Error(`crontab - failed (exit ${r.code}): ${r.stderr.trim()}`);
 }
 
-/** Puts `line` (the marked login line of entry `name`) in the crontab as its `@reboot` line. */
+/**
+ * Puts `line` (the marked login line of entry `name`) in the crontab as its `@reboot` line:
+ * one already there and equal is left where it is, a different one replaced in place.
+ */
 export async function enableCron(
   name: string,
   line: string,
@@ -27,9 +30,8 @@ export async function enableCron(
   dryRun: boolean,
 ): Promise<FallbackEdit> {
   const before = await readCrontab(host);
-  const kept = withoutMarked(before, name).replace(/\n*$/, "");
   // cron reads a bare % as a line end.
-  const after = `${kept ? `${kept}\n` : ""}@reboot ${line.replace(/%/g, "\\%")}\n`;
+  const after = withMarked(before, name, `@reboot ${line.replace(/%/g, "\\%")}`);
   const changed = after !== before;
   const steps = changed ? ["crontab - (an @reboot line)"] : [];
   if (changed && !dryRun) await writeCrontab(host, after);

@@ -23,6 +23,11 @@ function xml(s: string): string {
   );
 }
 
+/** The agent's entry that sets variable `name` to `value` (in its EnvironmentVariables). */
+export function launchdEnvEntry(name: string, value: string): string {
+  return `<key>${xml(name)}</key><string>${xml(value)}</string>`;
+}
+
 /** The launchd agent (property list) for `spec`. */
 export function launchdPlist(spec: AutostartSpec, home: string): string {
   validateSpec(spec);
@@ -42,7 +47,7 @@ export function launchdPlist(spec: AutostartSpec, home: string): string {
   const env = Object.entries(spec.env ?? {});
   if (env.length) {
     lines.push("  <key>EnvironmentVariables</key>", "  <dict>");
-    for (const [k, v] of env) lines.push(`    <key>${xml(k)}</key>${s(v)}`);
+    for (const [k, v] of env) lines.push(`    ${launchdEnvEntry(k, v)}`);
     lines.push("  </dict>");
   }
   lines.push(`  <key>WorkingDirectory</key>${s(spec.workingDirectory ?? home)}`);

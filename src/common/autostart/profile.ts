@@ -12,7 +12,7 @@ import {
   profileFiles,
   readText,
 } from "./host.ts";
-import { hasMarked, withoutMarked } from "./spec.ts";
+import { hasMarked, withMarked, withoutMarked } from "./spec.ts";
 
 /**
  * The profile a login shell of `host` reads: `~/.zprofile` for zsh; for bash the first of
@@ -36,7 +36,11 @@ async function writeProfile(file: string, text: string, mode: number): Promise<v
   await Deno.writeTextFile(file, text, { mode: mode & 0o777 });
 }
 
-/** Puts `line` (the marked login line of entry `name`) at the end of the login profile. */
+/**
+ * Puts `line` (the marked login line of entry `name`) in the login profile: a line already
+ * there and equal is left where it is, a different one replaced in place, else it goes at the
+ * end (the user's lines below it stay below it).
+ */
 export async function enableProfile(
   name: string,
   line: string,
@@ -45,8 +49,7 @@ export async function enableProfile(
 ): Promise<FallbackEdit> {
   const file = await loginProfile(host);
   const before = (await readText(file)) ?? "";
-  const kept = withoutMarked(before, name).replace(/\n*$/, "");
-  const after = `${kept ? `${kept}\n` : ""}${line}\n`;
+  const after = withMarked(before, name, line);
   const changed = after !== before;
   const steps = changed ? [`add a line to ${file}`] : [];
   if (changed && !dryRun) {

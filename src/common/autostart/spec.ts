@@ -57,11 +57,14 @@ export function validateSpec(spec: AutostartSpec): void {
 /** Variables whose values are never printed. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
+/** One variable of the command line (`env NAME=value …`); a secret-looking one as `$NAME`. */
+export function envWord(name: string, value: string): string {
+  return SECRET_NAME.test(name) ? `${name}="$${name}"` : `${name}=${shellQuote(value)}`;
+}
+
 /** The command line of `spec` for a POSIX shell; secret-looking values shown as `$NAME`. */
 export function shellCommand(spec: AutostartSpec): string {
-  const env = Object.entries(spec.env ?? {}).map(([k, v]) =>
-    SECRET_NAME.test(k) ? `${k}="$${k}"` : `${k}=${shellQuote(v)}`
-  );
+  const env = Object.entries(spec.env ?? {}).map(([k, v]) => envWord(k, v));
   const words = [...(env.length ? ["env", ...env] : []), ...spec.argv.map(shellQuote)];
   let cmd = words.join(" ");
   if (spec.workingDirectory) cmd = `cd ${shellQuote(spec.workingDirectory)} && ${cmd}`;
@@ -81,6 +84,22 @@ export function hasMarked(text: string, name: string): boolean {
 /** `text` without the lines marked for entry `name`. */
 export function withoutMarked(text: string, name: string): string {
   return text.split("\n").filter((l) => !l.endsWith(marker(name))).join("\n");
+}
+
+/**
+ * `text` with `line` as the one line marked for entry `name`, the user's lines kept as they
+ * are: a marked line already equal to `line` stays where it is, a different one is replaced
+ * in place (further marked lines removed), and without one `line` goes at the end.
+ */
+export function withMarked(text: string, name: string, line: string): string {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.endsWith(marker(name)));
+  if (at < 0) {
+    const kept = text.replace(/\n*$/, "");
+    return `${kept ? `${kept}\n` : ""}${line}\n`;
+  }
+  return lines.flatMap((l, i) => i === at ? [line] : l.endsWith(marker(name)) ? [] : [l])
+    .join("\n");
 }
 
 /**

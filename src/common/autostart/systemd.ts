@@ -30,6 +30,11 @@ function systemdWord(s: string, command: boolean): string {
   return `"${t}"`;
 }
 
+/** The unit's line that sets variable `name` to `value`. */
+export function systemdEnvLine(name: string, value: string): string {
+  return `Environment=${systemdWord(`${name}=${value}`, false)}`;
+}
+
 /** The systemd user unit for `spec`. */
 export function systemdUnit(spec: AutostartSpec): string {
   validateSpec(spec);
@@ -42,7 +47,7 @@ export function systemdUnit(spec: AutostartSpec): string {
     `ExecStart=${spec.argv.map((a) => systemdWord(a, true)).join(" ")}`,
   ];
   for (const [k, v] of Object.entries(spec.env ?? {})) {
-    lines.push(`Environment=${systemdWord(`${k}=${v}`, false)}`);
+    lines.push(systemdEnvLine(k, v));
   }
   if (spec.workingDirectory) {
     lines.push(`WorkingDirectory=${systemdWord(spec.workingDirectory, false)}`);

@@ -17,11 +17,17 @@ import {
 } from "./host.ts";
 import { loginLine } from "./spec.ts";
 
+/**
+ * Shell text as the entry's `Exec=` line holds it inside `/bin/sh -c "…"`: an argument in
+ * double quotes escapes ", `, $ and \; the value's own escapes double \ (and % is %%).
+ */
+export function desktopExecText(shell: string): string {
+  return shell.replace(/["`$\\]/g, "\\$&").replace(/\\/g, "\\\\").replace(/%/g, "%%");
+}
+
 /** The XDG autostart entry (`.desktop` file) for `spec`. */
 export function desktopEntry(spec: AutostartSpec): string {
-  // An argument in double quotes escapes ", `, $ and \; the value's own escapes double \.
-  const arg = `"${loginLine(spec).replace(/["`$\\]/g, "\\$&")}"`;
-  const exec = `/bin/sh -c ${arg}`.replace(/\\/g, "\\\\").replace(/%/g, "%%");
+  const exec = `/bin/sh -c "${desktopExecText(loginLine(spec))}"`;
   return [
     "[Desktop Entry]",
     "Type=Application",

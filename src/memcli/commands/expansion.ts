@@ -77,14 +77,14 @@ async function change(what: "clear" | "redo", args: string[], io: Io): Promise<n
   const all = p.values.all === true;
   const given = p.positionals[0];
   if (all && given !== undefined) {
-    throw new UsageError(`expansion ${what}: give ID or --all, not both`, NAME);
+    throw new UsageError("give ID or --all, not both", `${NAME} ${what}`);
   }
   if (!all && given === undefined) {
-    throw new UsageError(`expansion ${what}: ID or --all is required`, NAME);
+    throw new UsageError("ID or --all is required", `${NAME} ${what}`);
   }
   if (!all) checkIdSyntax(NAME, "ID", given);
   if (p.values.yes === true && !(what === "clear" && all)) {
-    throw new UsageError(`expansion ${what}: --yes is for clear --all only`, NAME);
+    throw new UsageError("--yes is for clear --all only", `${NAME} ${what}`);
   }
   // As `forget` of several memories: every memory's phrases go only with --yes or a "y" typed
   // on a terminal.
@@ -126,9 +126,8 @@ async function change(what: "clear" | "redo", args: string[], io: Io): Promise<n
 async function confirmClearAll(io: Io): Promise<boolean> {
   if (!io.stdinIsTerminal()) {
     throw new UsageError(
-      "expansion clear --all needs --yes (or a terminal to confirm): it removes the phrases " +
-        "of every memory",
-      NAME,
+      "--all needs --yes (or a terminal to confirm): it removes the phrases of every memory",
+      `${NAME} clear`,
     );
   }
   io.err("Remove the expansions of every memory? [y/N] ");

@@ -14,9 +14,7 @@ import { apiUrlOf, clientOf, configOf, type Layout, layoutOf } from "../context.
 import { answers, checkDaemon, type DaemonCheck, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { autostartStatus } from "../../common/autostart.ts";
-import { AUTOSTART_NAME, hostOf } from "../connect/base.ts";
-import { connectDrift } from "../connect/drift.ts";
+import { connectDrift, loginEntry } from "../connect/drift.ts";
 
 /** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
 export async function dirSize(dir: string, skip?: string): Promise<number> {
@@ -112,15 +110,6 @@ export interface StatusReport {
   log_file: string;
 }
 
-/** Mneme's start-at-login entry here, or null (none, or not readable). */
-async function loginEntry(io: Io): Promise<{ kind: string; file: string } | null> {
-  try {
-    return await autostartStatus(AUTOSTART_NAME, hostOf(io), true);
-  } catch {
-    return null;
-  }
-}
-
 /** The service's health and, when it answers, its statistics; what failed goes to `problems`. */
 async function healthAndStats(
   client: MemoryClient,
@@ -150,7 +139,9 @@ async function daemonLine(
   check: DaemonCheck,
   report: StatusReport,
 ): Promise<string> {
-  const login = await loginEntry(io);
+  // Only an entry that starts this DATA_DIR's service is named (not another data folder's).
+  const entry = await loginEntry(io);
+  const login = entry?.here && entry.file ? { kind: entry.kind, file: entry.file } : null;
   if (check.kind === "running") {
     const up = report.uptime_seconds !== null
       ? `, uptime ${formatDuration(report.uptime_seconds)}`

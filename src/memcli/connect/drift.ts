@@ -9,18 +9,31 @@
  * status`, `memcli hooks status`, `memcli start` and `memcli setup` say so, with the fix:
  * connect again with the setting, which rewrites all three.
  *
+ * Like is compared with like: the start at login names the data folder it starts
+ * (`DATA_DIR`). A service of another data folder (a second instance, `DATA_DIR=/elsewhere
+ * ADMIN_PORT=4317 memcli start`) is not the one the login entry starts, so its port is not
+ * compared with the entry's; and when connect never ran for that folder either (no
+ * DATA_DIR/run/connect.json), the MCP server and the hooks are another folder's too: nothing
+ * is said.
+ *
  * Reads only what memcli holds for connect anyway (Claude Code's user config and settings,
  * the login entries' files; the crontab through `sh`).
  *
  * @module
  */
-import { autostartEntry } from "../../common/autostart.ts";
+import { autostartEntry, type AutostartKind, entrySetsEnv } from "../../common/autostart.ts";
 import { defaultPort, isLoopbackHost } from "../../common/net.ts";
-import { claudeConfigDir, claudeSettingsFiles, DEFAULT_MEMORY_API_URL } from "../../config.ts";
+import {
+  claudeConfigDir,
+  claudeSettingsFiles,
+  DEFAULT_MEMORY_API_URL,
+  defaultDataDir,
+} from "../../config.ts";
 import { resolve } from "node:path";
 import { findMnemeHooks, parseSettings, readSettingsText } from "../claude_settings.ts";
+import { configOf, layoutOf } from "../context.ts";
 import type { Io } from "../io.ts";
-import { AUTOSTART_NAME, hostOf, safeEnv } from "./base.ts";
+import { AUTOSTART_NAME, hostOf, readRecord, safeEnv } from "./base.ts";
 import { registeredMcp } from "./mcp.ts";
 
 /** The default port of the service (`ADMIN_PORT` unset). */
@@ -55,6 +68,42 @@ export function hookUrl(command: string): string | null {
   return m ? m[1].replace(/^['"]|['"]$/g, "") : null;
 }
 
+/** Mneme's start-at-login entry as it is in place. */
+export interface LoginEntry {
+  kind: AutostartKind;
+  /** Its file (none for the crontab). */
+  file?: string;
+  /** Its text (the marked line of a profile or the crontab). */
+  text: string;
+  /**
+   * It starts the service of this DATA_DIR: its `DATA_DIR` is this one (without one, this is
+   * the default data folder). True when this DATA_DIR cannot be read.
+   */
+  here: boolean;
+}
+
+/** This process's DATA_DIR (absolute), or null when the configuration does not load. */
+function dataDirOf(io: Io): string | null {
+  try {
+    return configOf(io).dataDir;
+  } catch {
+    return null;
+  }
+}
+
+/** Mneme's start-at-login entry, and whether it starts this DATA_DIR's service; null: none. */
+export async function loginEntry(io: Io): Promise<LoginEntry | null> {
+  let entry = null;
+  try {
+    entry = await autostartEntry(AUTOSTART_NAME, hostOf(io), true);
+  } catch { /* not readable: nothing to compare */ }
+  if (!entry) return null;
+  const dataDir = dataDirOf(io);
+  const sets = dataDir === null ? true : entrySetsEnv(entry, "DATA_DIR", dataDir);
+  const here = sets ?? dataDir === resolve(io.cwd(), defaultDataDir((n) => safeEnv(io, n)));
+  return { ...entry, here };
+}
+
 /** The command that points everything connect set up at the service on `port`. */
 export function connectFix(io: Io, port: string): string {
   const set = port !== DEFAULT_PORT || safeEnv(io, "ADMIN_PORT") !== undefined;
@@ -73,6 +122,13 @@ export async function connectDrift(
 ): Promise<string[]> {
   const at = hostPort(serviceUrl);
   if (!at || !isLoopbackHost(at.host)) return [];
+  const entry = await loginEntry(io);
+  if (entry && !entry.here) {
+    // The login entry starts another data folder; connect never ran for this one either:
+    // what it set up is that folder's, not this service's.
+    const dataDir = dataDirOf(io);
+    if (dataDir === null || !(await readRecord(layoutOf(dataDir)))) return [];
+  }
   const fix = `run '${connectFix(io, at.port)}'`;
   const out: string[] = [];
   const mcp = await registeredMcp(io);
@@ -107,11 +163,7 @@ export async function connectDrift(
         `no bootstrap or recall at session start; ${fix}`,
     );
   }
-  let entry = null;
-  try {
-    entry = await autostartEntry(AUTOSTART_NAME, hostOf(io), true);
-  } catch { /* not readable: nothing to compare */ }
-  if (entry && entryPort(entry.text) !== at.port) {
+  if (entry?.here && entryPort(entry.text) !== at.port) {
     const where = entry.file ? `${entry.file}` : "your crontab";
     out.push(
       `the start at login (${where}) starts the service on port ${
