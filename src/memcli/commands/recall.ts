@@ -132,6 +132,11 @@ export function recallSearchLimit(limit: number): number {
   return Math.min(MAX_SEARCH_LIMIT, limit * 2 + 5);
 }
 
+/** Whether `err` is the Admin API's 400 naming `field` (an unknown or bad field of the request). */
+function refusesField(err: unknown, field: string): boolean {
+  return err instanceof MemoryError && err.status === 400 && err.field === field;
+}
+
 /** Search and format; the query is cut to the API's maximum length. */
 async function recallText(
   io: Io,
@@ -148,8 +153,8 @@ async function recallText(
   const cfg = configOf(io);
   const { url } = await apiUrlOf(io, cfg);
   // The hook asks the judge: its deadline covers the judge's time budget too.
-  const judge = extend !== undefined && cfg.recallJudge === true;
-  if (judge) extend(cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS);
+  let judge = extend !== undefined && cfg.recallJudge === true;
+  if (judge) extend!(cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS);
   for (;;) {
     try {
       const results = await clientOf(cfg, url, timeoutMs()).search({
@@ -160,6 +165,12 @@ async function recallText(
       });
       return formatRecall(results, { ...f, project: resolved.project });
     } catch (err) {
+      // A service older than the judge (0.22) refuses the field it does not know: ask again
+      // without it, once, within the same deadline (the plain floor applies).
+      if (judge && refusesField(err, "judge")) {
+        judge = false;
+        continue;
+      }
       const verdict = starting ? await starting(err, url) : "fail";
       if (verdict === "retry") continue;
       if (verdict === "starting") {
