@@ -437,11 +437,19 @@ function memoryRoutes(
   });
   api.post("/memories/search", limit, async (c) => {
     const body = await jsonBody(c);
-    // Validated by the search (a `judge` that is not a boolean is a 400 naming it).
+    // Validated by the search (a `judge` that is not a boolean, a `judge_timeout_ms` out of
+    // 100..7000, is a 400 naming it).
     const results = await service.search(body as never);
-    const b = body as { query: string; project?: string; judge?: boolean };
+    const b = body as {
+      query: string;
+      project?: string;
+      judge?: boolean;
+      judge_timeout_ms?: number;
+    };
     if (!judge || b.judge !== true) return c.json(results);
-    return c.json((await judgeResults(judge, b.query, b.project ?? null, results)).results);
+    return c.json(
+      (await judgeResults(judge, b.query, b.project ?? null, results, b.judge_timeout_ms)).results,
+    );
   });
   api.post("/memories/export", async (c) => {
     const query = queryObject(c.req.url);

@@ -355,8 +355,11 @@ export class RecallJudge {
     prompt: string,
     project: string | null,
     results: readonly SearchResult[],
+    timeoutMs?: number,
   ): Promise<JudgeOutcome> {
     this.#asked++;
+    // The asker's budget (the hook's, which its deadline covers) when smaller than the daemon's.
+    const budgetMs = Math.min(this.#o.timeoutMs, timeoutMs ?? Infinity);
     const pool = judgePool(results, this.#pool);
     if (!pool.length) return this.#fail("empty", "no candidate");
     let req: JudgeRequest;
@@ -407,14 +410,14 @@ export class RecallJudge {
             timedOut = true;
             ac.abort();
             reject(new Error("timeout"));
-          }, this.#o.timeoutMs);
+          }, budgetMs);
           ac.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true });
         }),
       ]);
     } catch (err) {
       // A call that timed out keeps its estimate (the model may have read it); one that failed
       // gives it back.
-      if (timedOut) return this.#fail("timeout", `no answer within ${this.#o.timeoutMs} ms`);
+      if (timedOut) return this.#fail("timeout", `no answer within ${budgetMs} ms`);
       await settle(0);
       return this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
     } finally {
@@ -470,8 +473,9 @@ export async function judgeResults(
   prompt: string,
   project: string | null,
   results: SearchResult[],
+  timeoutMs?: number,
 ): Promise<{ results: SearchResult[]; outcome: JudgeOutcome }> {
-  const outcome = await judge.judge(prompt, project, results);
+  const outcome = await judge.judge(prompt, project, results, timeoutMs);
   if (!("chosen" in outcome)) return { results, outcome };
   const chosen = new Set(outcome.chosen);
   return { results: results.map((r) => ({ ...r, chosen: chosen.has(r.memory.id) })), outcome };

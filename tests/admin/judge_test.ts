@@ -55,12 +55,12 @@ async function daemon(fake: { url: string }, env: Record<string, string> = {}) {
     assert.equal(r.status, 201, JSON.stringify(r.body));
     ids.set(m.content, r.body.memory.id);
   }
-  const hook = (prompt: string, judge: boolean) =>
+  const hook = (prompt: string, judge: boolean, hookEnv = env) =>
     memcliProcess(["recall", "--hook"], {
       env: {
         MEMORY_API_URL: admin.url,
         DATA_DIR: `${dir.path}/d`,
-        ...(judge ? { RECALL_JUDGE: "on", ...env } : {}),
+        ...(judge ? { RECALL_JUDGE: "on", ...hookEnv } : {}),
       },
       cwd: dir.path,
       stdin: JSON.stringify({ session_id: "s", cwd: repo, prompt }),
@@ -102,6 +102,13 @@ Deno.test({
       const bad = await search({ judge: "yes" });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.field, "judge");
+      // A bad time budget: 400 naming it.
+      for (const v of [50, 7001, 1.5, "300"]) {
+        const r = await search({ judge: true, judge_timeout_ms: v });
+        assert.equal(r.status, 400, String(v));
+        assert.equal(r.body.field, "judge_timeout_ms");
+        assert.match(r.body.error, /judge_timeout_ms: must be an integer between 100 and 7000/);
+      }
 
       // The hook, a real memcli process: with RECALL_JUDGE=on, what the model chose.
       const on = await d.hook(PROMPT, true);
@@ -234,6 +241,32 @@ Deno.test({
         d.admin.stderr(),
         /judge: no answer within 300 ms; the hook's plain floor applies/,
       );
+    } finally {
+      await d.close();
+      await new Promise((r) => setTimeout(r, 4000));
+      await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "admin daemon: a service waiting longer than the hook waits at most the hook's budget",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const fake = judgeFake({ replyDelayMs: 4000 });
+    // The service would wait 7 s; the hook's deadline covers 300 ms of judging.
+    const d = await daemon(fake, { RECALL_JUDGE_TIMEOUT_MS: "7000" });
+    try {
+      const r = await d.hook(STAGING_PROMPT, true, { RECALL_JUDGE_TIMEOUT_MS: "300" });
+      assert.equal(r.code, 0, r.err);
+      assert.ok(
+        r.out.includes(`id ${d.ids.get(STAGING.content)}] ${STAGING.content}`),
+        r.out + r.err,
+      );
+      const stats = (await call(d.admin.url, "GET", "/api/stats")).body as Stats;
+      assert.equal(stats.judge?.fallbacks.timeout, 1);
+      assert.match(d.admin.stderr(), /judge: no answer within 300 ms/);
     } finally {
       await d.close();
       await new Promise((r) => setTimeout(r, 4000));

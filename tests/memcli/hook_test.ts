@@ -458,11 +458,12 @@ function olderService(target: string, allowed: readonly string[]) {
   return { url: `http://127.0.0.1:${server.addr.port}`, refused, close: () => server.shutdown() };
 }
 
-Deno.test("recall --hook with RECALL_JUDGE=on against a service older than the judge: the plain floor", async () => {
+Deno.test("recall --hook with RECALL_JUDGE=on against a service older than the judge or its budget: the plain floor", async () => {
   const admin = await startAdminProcess();
   const dir = await tempDir();
   // 0.22's search fields: no `judge`.
   const old = olderService(admin.url, ["query", "scope", "project", "limit"]);
+  const newer = olderService(admin.url, ["query", "scope", "project", "limit", "judge"]);
   try {
     const client = new MemoryClient({ baseUrl: admin.url });
     const repo = `${dir.path}/billing-svc`;
@@ -474,20 +475,31 @@ Deno.test("recall --hook with RECALL_JUDGE=on against a service older than the j
       project: "billing-svc",
       type: "fact",
     });
+    const stdin = JSON.stringify({
+      session_id: "s",
+      cwd: repo,
+      prompt: "Where are the invoice PDFs of the billing service stored?",
+    });
     const r = await memcli(["recall", "--hook"], {
       env: { MEMORY_API_URL: old.url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
       cwd: dir.path,
-      stdin: JSON.stringify({
-        session_id: "s",
-        cwd: repo,
-        prompt: "Where are the invoice PDFs of the billing service stored?",
-      }),
+      stdin,
     });
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(old.refused, ["judge"]);
     assert.ok(r.out.includes(`id ${memory.id}] The billing service stores`), r.out + r.err);
     assert.equal(r.err, "");
+    // 0.23's: `judge` but not the hook's time budget, which is left out on the second ask.
+    const r23 = await memcli(["recall", "--hook"], {
+      env: { MEMORY_API_URL: newer.url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
+      cwd: dir.path,
+      stdin,
+    });
+    assert.equal(r23.code, 0, r23.err);
+    assert.deepEqual(newer.refused, ["judge_timeout_ms"]);
+    assert.ok(r23.out.includes(`id ${memory.id}] The billing service stores`), r23.out);
   } finally {
+    await newer.close();
     await old.close();
     await admin.stop();
     await dir.cleanup();

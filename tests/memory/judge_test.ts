@@ -253,7 +253,8 @@ Deno.test("the judge: a slow model falls back (timeout), the results unmarked", 
   try {
     const results = await t.search(PROMPT);
     const started = performance.now();
-    const { results: out, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    // An asker's larger budget does not lengthen the daemon's.
+    const { results: out, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results, 7000);
     assert.ok(performance.now() - started < 1200, "the time budget holds");
     assert.deepEqual(outcome, { fallback: "timeout", tokens: 0 });
     assert.ok(out.every((r) => r.chosen === undefined));
@@ -261,6 +262,21 @@ Deno.test("the judge: a slow model falls back (timeout), the results unmarked", 
     assert.equal(report.fallbacks.timeout, 1);
     assert.equal(report.judged, 0);
     assert.match(report.last_error ?? "", /no answer within 150 ms/);
+  } finally {
+    await new Promise((r) => setTimeout(r, 1500)); // the fake's answer, sent to no one
+    await t.close();
+  }
+});
+
+Deno.test("the judge waits at most the asker's budget when it is smaller than its own", async () => {
+  const t = await judged(judgeFake({ replyDelayMs: 1500 }), { timeoutMs: 5000 });
+  try {
+    const results = await t.search(PROMPT);
+    const started = performance.now();
+    const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results, 150);
+    assert.ok(performance.now() - started < 1200, "the asker's budget holds");
+    assert.deepEqual(outcome, { fallback: "timeout", tokens: 0 });
+    assert.match((await t.judge.report()).last_error ?? "", /no answer within 150 ms/);
   } finally {
     await new Promise((r) => setTimeout(r, 1500)); // the fake's answer, sent to no one
     await t.close();

@@ -154,7 +154,10 @@ async function recallText(
   const { url } = await apiUrlOf(io, cfg);
   // The hook asks the judge: its deadline covers the judge's time budget too.
   let judge = extend !== undefined && cfg.recallJudge === true;
-  if (judge) extend!(cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS);
+  // The budget goes with the search: the service waits at most the smaller of its own and this.
+  const budgetMs = cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS;
+  let sendBudget = judge;
+  if (judge) extend!(budgetMs);
   for (;;) {
     try {
       const results = await clientOf(cfg, url, timeoutMs()).search({
@@ -162,6 +165,7 @@ async function recallText(
         ...(resolved.project ? { project: resolved.project } : {}),
         limit: recallSearchLimit(f.limit),
         ...(judge ? { judge: true } : {}),
+        ...(judge && sendBudget ? { judge_timeout_ms: budgetMs } : {}),
       });
       return formatRecall(results, { ...f, project: resolved.project });
     } catch (err) {
@@ -169,6 +173,11 @@ async function recallText(
       // without it, once, within the same deadline (the plain floor applies).
       if (judge && refusesField(err, "judge")) {
         judge = false;
+        continue;
+      }
+      // One that knows `judge` but not its budget (0.23): ask again without the budget.
+      if (sendBudget && refusesField(err, "judge_timeout_ms")) {
+        sendBudget = false;
         continue;
       }
       const verdict = starting ? await starting(err, url) : "fail";
