@@ -16,6 +16,7 @@
  */
 import PROMPT from "./judge_prompt.md" with { type: "text" };
 import { findSecretsSync, replaceSecrets } from "../domain/secrets.ts";
+import { MAX_PROJECT } from "../domain/memory.ts";
 import { describeError } from "../common/errors.ts";
 import { DEFAULT_RECALL_JUDGE_POOL, DEFAULT_RECALL_JUDGE_POOL_FLOOR } from "../config.ts";
 import type { SearchResult } from "./types.ts";
@@ -56,7 +57,8 @@ function clean(text: string, max: number): string {
 /**
  * The request for `prompt` (the developer's message) in `project` (null: none resolved) over
  * `candidates`, numbered 1..n in the order given, each on one line with its type; secrets in the
- * message and the contents are replaced by markers, and both are cut to their limits. Throws a
+ * project, the message and the contents are replaced by markers, and each is cut to its limit (a
+ * blank project is none). Throws a
  * RangeError when there is no candidate or more than {@link JUDGE_MAX_CANDIDATES}, or when the
  * message is empty.
  */
@@ -78,7 +80,9 @@ export function renderJudgeRequest(
     const content = clean(c.content.replace(/\s+/g, " "), JUDGE_MAX_NOTE_CHARS);
     return `${i + 1}. [${type}] ${content}`;
   });
-  const user = `Project: ${project ?? "(none)"}\n\n<message>\n${message}\n</message>\n\n` +
+  // The project as the notes: secrets replaced, on one line; blank is none.
+  const named = clean((project ?? "").replace(/\s+/g, " "), MAX_PROJECT);
+  const user = `Project: ${named || "(none)"}\n\n<message>\n${message}\n</message>\n\n` +
     `<notes>\n${notes.join("\n")}\n</notes>\n`;
   return { system: JUDGE_PROMPT, user };
 }

@@ -102,6 +102,17 @@ Deno.test({
       const bad = await search({ judge: "yes" });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.field, "judge");
+      // The judge reads the query and project the search used: trimmed.
+      const padded = await call(url, "POST", "/api/memories/search", {
+        query: `  ${PROMPT}  `,
+        project: `  ${PROJECT}  `,
+        judge: true,
+      });
+      assert.equal(padded.status, 200, JSON.stringify(padded.body));
+      const asked = userText(
+        fake.requestsTo("/v1/messages").at(-1)!.json as Record<string, unknown>,
+      );
+      assert.ok(asked.startsWith(`Project: ${PROJECT}\n\n<message>\n${PROMPT}\n</message>`), asked);
       // A bad time budget: 400 naming it.
       for (const v of [50, 7001, 1.5, "300"]) {
         const r = await search({ judge: true, judge_timeout_ms: v });
@@ -134,7 +145,7 @@ Deno.test({
 
       const stats = (await call(url, "GET", "/api/stats")).body as Stats;
       assert.equal(stats.judge?.model, "anthropic/claude-haiku-4-5");
-      assert.equal(stats.judge?.judged, 3);
+      assert.equal(stats.judge?.judged, 4);
       assert.equal(stats.judge?.fallbacks.empty, 1);
       assert.ok(stats.judge!.tokens_today > 0);
       assert.match(d.admin.stderr(), /judge: on \(anthropic\/claude-haiku-4-5, 2000 ms a call/);
@@ -144,7 +155,7 @@ Deno.test({
       });
       assert.match(
         status.out,
-        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 5 ≥ 0\.5\): 3 of 4 prompts judged \(plain floor: empty 1\)/,
+        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 5 ≥ 0\.5\): 4 of 5 prompts judged \(plain floor: empty 1\)/,
       );
     } finally {
       await d.close();

@@ -62,6 +62,12 @@ Deno.test("secrets in the message and the notes never reach the model", () => {
   ]);
   assert.ok(!r.user.includes(key), r.user);
   assert.match(r.user, /\[secret removed: [^\]]+\] fails/);
+  // The project too; a blank one is none.
+  const p = renderJudgeRequest("why", `repo-${key}`, [{ type: "fact", content: "x" }]);
+  assert.ok(!p.user.includes(key), p.user);
+  assert.match(p.user, /^Project: repo-\[secret removed: [^\]]+\]\n/);
+  const blank = renderJudgeRequest("why", "  ", [{ type: "fact", content: "x" }]);
+  assert.match(blank.user, /^Project: \(none\)\n/);
 });
 
 Deno.test("a long message and long notes are cut and marked", () => {
