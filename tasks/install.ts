@@ -170,10 +170,20 @@ export async function bashLoginProfile(home: string): Promise<string> {
 }
 
 /**
+ * The login profile to advise for `shell` (`$SHELL`) in `home`: bash's ({@link bashLoginProfile})
+ * for bash; ~/.profile for any other (a login `sh` reads only that). pathLine picks fish's and
+ * zsh's own files over it.
+ */
+export async function profileToAdvise(shell: string | undefined, home: string): Promise<string> {
+  const sh = (shell ?? "").split("/").pop() ?? "";
+  return sh === "bash" ? await bashLoginProfile(home) : "~/.profile";
+}
+
+/**
  * What `deno task install` prints after installing into `bin`: where the commands and the
  * version are, whether `bin` is on PATH and, when not, the line that puts it there (for the
- * user's shell, `shell` being `$SHELL`; `profile` the login profile bash reads there,
- * {@link bashLoginProfile}), and the next step.
+ * user's shell, `shell` being `$SHELL`; `profile` the login profile to advise there,
+ * {@link profileToAdvise}), and the next step.
  */
 export function installReport(
   bin: string,
@@ -407,7 +417,7 @@ async function disconnectFirst(bin: string): Promise<void> {
  */
 export async function linesNaming(bin: string, home: string): Promise<string[]> {
   const out: string[] = [];
-  const files = [".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile"]
+  const files = [".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile"]
     .map((f) => join(home, f))
     .concat(join(home, ".config", "fish", "config.fish"));
   for (const f of files) {
@@ -449,7 +459,8 @@ async function uninstall(home: string, bin: string): Promise<void> {
   await Deno.remove(home).catch(() => {});
   const lines = await linesNaming(bin, Deno.env.get("HOME") ?? "");
   const userHome = Deno.env.get("HOME") ?? "";
-  const [rc, line] = pathLine(bin, Deno.env.get("SHELL"), await bashLoginProfile(userHome));
+  const shell = Deno.env.get("SHELL");
+  const [rc, line] = pathLine(bin, shell, await profileToAdvise(shell, userHome));
   console.log(
     lines.length
       ? `Lines you added by hand that name ${bin} (remove them yourself):\n` +
@@ -485,7 +496,7 @@ if (import.meta.main) {
         Deno.env.get("SHELL"),
         home,
         VERSION,
-        await bashLoginProfile(Deno.env.get("HOME") ?? ""),
+        await profileToAdvise(Deno.env.get("SHELL"), Deno.env.get("HOME") ?? ""),
       ),
     );
     // The service of the configured data folder, when it runs from the install, moves to

@@ -11,8 +11,10 @@ import {
   cacheArgs,
   installHome,
   installReport,
+  linesNaming,
   onPath,
   pathLine,
+  profileToAdvise,
   WRAPPER_MARK,
   wrapperText,
 } from "../tasks/install.ts";
@@ -196,6 +198,25 @@ Deno.test("install report: bash's PATH line goes where a login bash reads, as co
       'export PATH="/b:$PATH"',
     ]);
     assert.equal(pathLine("/b", "/bin/zsh", "~/.bash_profile")[0], "~/.zshrc");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("install advises bash's login profile for bash only; uninstall finds the line in ~/.bash_login", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mneme-home-" });
+  try {
+    await Deno.writeTextFile(`${home}/.bash_login`, "# mine\n");
+    assert.equal(await profileToAdvise("/bin/bash", home), "~/.bash_login");
+    // A login sh reads ~/.profile, not bash's files.
+    assert.equal(await profileToAdvise("/bin/sh", home), "~/.profile");
+    assert.equal(await profileToAdvise("/usr/bin/dash", home), "~/.profile");
+    // The line install advised there is found by uninstall.
+    const bin = `${home}/.local/bin`;
+    const [rc, line] = pathLine(bin, "/bin/bash", await profileToAdvise("/bin/bash", home));
+    assert.equal(rc, "~/.bash_login");
+    await Deno.writeTextFile(`${home}/.bash_login`, `# mine\n${line}\n`);
+    assert.deepEqual(await linesNaming(bin, home), [`${home}/.bash_login:2: ${line}`]);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -18,7 +18,7 @@ import {
 } from "../common/body.ts";
 import { badRequest, MemoryError } from "../domain/errors.ts";
 import type { ExpansionAdmin, MemoryService } from "../memory/types.ts";
-import { validateOffset } from "../memory/validate.ts";
+import { validateOffset, validateSearch } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 import { type CaptureQueue, captureRoute } from "../capture/route.ts";
 import type { Inbox } from "../memory/inbox.ts";
@@ -437,11 +437,15 @@ function memoryRoutes(
   });
   api.post("/memories/search", limit, async (c) => {
     const body = await jsonBody(c);
-    // Validated by the search (a `judge` that is not a boolean is a 400 naming it).
+    // Validated by the search (a `judge` that is not a boolean, a `judge_timeout_ms` out of
+    // 100..7000, is a 400 naming it).
     const results = await service.search(body as never);
-    const b = body as { query: string; project?: string; judge?: boolean };
-    if (!judge || b.judge !== true) return c.json(results);
-    return c.json((await judgeResults(judge, b.query, b.project ?? null, results)).results);
+    if (!judge || (body as { judge?: unknown }).judge !== true) return c.json(results);
+    // The judge reads what the search used: the query and project validated and trimmed.
+    const q = validateSearch(body);
+    return c.json(
+      (await judgeResults(judge, q.query, q.project ?? null, results, q.judge_timeout_ms)).results,
+    );
   });
   api.post("/memories/export", async (c) => {
     const query = queryObject(c.req.url);

@@ -146,7 +146,7 @@ function startJudge(
   cfg: MemoryConfig,
   model: CaptureModelConfig,
   log: (line: string) => void,
-): { judge: RecallJudge; close(): void } | null {
+): { judge: RecallJudge; close(): Promise<void> } | null {
   if (!cfg.recallJudge) return null;
   const made = captureModelCall(model, safeEnv);
   if (!made) return null; // checkRecallJudge refused this configuration already
@@ -172,8 +172,10 @@ function startJudge(
   );
   return {
     judge,
-    close() {
+    async close() {
       judge.close();
+      // The usage corrections in flight land before the database closes.
+      await judge.settled();
       made.close();
     },
   };
@@ -300,7 +302,7 @@ export async function startAdminServer(
       await server.shutdown();
       await capture.close();
       await expansion?.close();
-      judge?.close();
+      await judge?.close();
       await service.close();
       await claim?.release();
     },

@@ -3,6 +3,7 @@
  * working directory) behind one interface, so that commands run in-process in tests.
  * @module
  */
+import { UsageError } from "../common/errors.ts";
 import { lineReader } from "../common/stdin.ts";
 import { writeAllSync } from "../common/write.ts";
 
@@ -42,4 +43,32 @@ export function processIo(): Io {
     cwd: () => Deno.cwd(),
     uptimeMs: () => performance.now(),
   };
+}
+
+/**
+ * The y/N confirmation of a command that removes much (`forget` of several ids, `expansion clear
+ * --all`) without `--yes`: refused (a UsageError of `command`: "`what` needs --yes (or a terminal
+ * to confirm)`why`") when stdin is not a terminal; else `show` runs, `question` is asked on
+ * stderr and anything but y/yes prints `cancelled` and answers false.
+ */
+export async function confirmOnTerminal(io: Io, o: {
+  command: string;
+  what: string;
+  why?: string;
+  question: string;
+  cancelled: string;
+  show?: () => Promise<void>;
+}): Promise<boolean> {
+  if (!io.stdinIsTerminal()) {
+    throw new UsageError(
+      `${o.what} needs --yes (or a terminal to confirm)${o.why ?? ""}`,
+      o.command,
+    );
+  }
+  await o.show?.();
+  io.err(`${o.question} [y/N] `);
+  const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
+  if (answer === "y" || answer === "yes") return true;
+  io.err(`${o.cancelled}\n`);
+  return false;
 }

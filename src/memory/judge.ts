@@ -16,6 +16,7 @@
  */
 import PROMPT from "./judge_prompt.md" with { type: "text" };
 import { findSecretsSync, replaceSecrets } from "../domain/secrets.ts";
+import { MAX_PROJECT } from "../domain/memory.ts";
 import { describeError } from "../common/errors.ts";
 import { DEFAULT_RECALL_JUDGE_POOL, DEFAULT_RECALL_JUDGE_POOL_FLOOR } from "../config.ts";
 import type { SearchResult } from "./types.ts";
@@ -56,7 +57,8 @@ function clean(text: string, max: number): string {
 /**
  * The request for `prompt` (the developer's message) in `project` (null: none resolved) over
  * `candidates`, numbered 1..n in the order given, each on one line with its type; secrets in the
- * message and the contents are replaced by markers, and both are cut to their limits. Throws a
+ * project, the message and the contents are replaced by markers, and each is cut to its limit (a
+ * blank project is none). Throws a
  * RangeError when there is no candidate or more than {@link JUDGE_MAX_CANDIDATES}, or when the
  * message is empty.
  */
@@ -78,7 +80,9 @@ export function renderJudgeRequest(
     const content = clean(c.content.replace(/\s+/g, " "), JUDGE_MAX_NOTE_CHARS);
     return `${i + 1}. [${type}] ${content}`;
   });
-  const user = `Project: ${project ?? "(none)"}\n\n<message>\n${message}\n</message>\n\n` +
+  // The project as the notes: secrets replaced, on one line; blank is none.
+  const named = clean((project ?? "").replace(/\s+/g, " "), MAX_PROJECT);
+  const user = `Project: ${named || "(none)"}\n\n<message>\n${message}\n</message>\n\n` +
     `<notes>\n${notes.join("\n")}\n</notes>\n`;
   return { system: JUDGE_PROMPT, user };
 }
@@ -323,6 +327,8 @@ export class RecallJudge {
   #lastError: string | undefined;
   #loggedAt = -Infinity;
   #budgetDay = "";
+  #chargeLogged = false;
+  readonly #pending = new Set<Promise<void>>();
   readonly #abort = new AbortController();
 
   constructor(o: RecallJudgeOptions) {
@@ -355,8 +361,11 @@ export class RecallJudge {
     prompt: string,
     project: string | null,
     results: readonly SearchResult[],
+    timeoutMs?: number,
   ): Promise<JudgeOutcome> {
     this.#asked++;
+    // The asker's budget (the hook's, which its deadline covers) when smaller than the daemon's.
+    const budgetMs = Math.min(this.#o.timeoutMs, timeoutMs ?? Infinity);
     const pool = judgePool(results, this.#pool);
     if (!pool.length) return this.#fail("empty", "no candidate");
     let req: JudgeRequest;
@@ -370,62 +379,81 @@ export class RecallJudge {
       return this.#fail("error", `the request could not be built: ${describeError(err)}`);
     }
     const day = this.#today();
-    // The call's upper estimate is reserved before it (atomically: two prompts at once cannot
-    // both pass a budget that fits one), then set to the answer's usage.
-    const estimate = judgeEstimate(req);
-    let reserved: boolean;
-    try {
-      reserved = await this.#o.budget.reserveJudgeTokens(day, estimate, this.#o.dailyTokens);
-    } catch (err) {
-      return this.#fail("error", `the budget could not be read: ${describeError(err)}`);
-    }
-    if (!reserved) {
-      if (this.#budgetDay !== day) {
-        this.#budgetDay = day;
-        const spent = await this.#o.budget.judgeTokensOn(day).catch(() => NaN);
-        this.#log(
-          `judge: the daily budget of ${this.#o.dailyTokens} tokens is spent (${spent} today); ` +
-            "the hook's plain floor applies until the next day (UTC)",
-        );
-      }
-      return this.#fail("budget", "the daily budget is spent");
-    }
-    const settle = (tokens: number) =>
-      this.#o.budget.chargeJudgeTokens(day, tokens - estimate).catch(() => {});
+    // One deadline for the reservation and the call: the database's time counts against it.
     const ac = new AbortController();
     const onClose = () => ac.abort();
     this.#abort.signal.addEventListener("abort", onClose);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
-    let answer: JudgeAnswer;
+    // Raced against the call too, for a client that ignores the signal (the subscription's).
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        ac.abort();
+        reject(new Error("timeout"));
+      }, budgetMs);
+      ac.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true });
+    });
+    expired.catch(() => {});
     try {
-      // Raced against the time-out too, for a client that ignores the signal (the subscription's).
-      answer = await Promise.race([
-        this.#o.call(req.system, req.user, JUDGE_MAX_OUTPUT_TOKENS, ac.signal),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            timedOut = true;
-            ac.abort();
-            reject(new Error("timeout"));
-          }, this.#o.timeoutMs);
-          ac.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true });
-        }),
-      ]);
-    } catch (err) {
-      // A call that timed out keeps its estimate (the model may have read it); one that failed
-      // gives it back.
-      if (timedOut) return this.#fail("timeout", `no answer within ${this.#o.timeoutMs} ms`);
-      await settle(0);
-      return this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
+      // The call's upper estimate is reserved before it (atomically: two prompts at once cannot
+      // both pass a budget that fits one), then set to the answer's usage.
+      const estimate = judgeEstimate(req);
+      const reservation = this.#o.budget.reserveJudgeTokens(day, estimate, this.#o.dailyTokens);
+      let reserved: boolean;
+      try {
+        reserved = await Promise.race([reservation, expired]);
+      } catch (err) {
+        if (!ac.signal.aborted) {
+          return this.#fail("error", `the budget could not be read: ${describeError(err)}`);
+        }
+        // Too late: a reservation made after all is given back.
+        this.#track(reservation.then((r) => r && this.#charge(day, -estimate), () => {}));
+        return timedOut
+          ? this.#fail("timeout", `the budget could not be reserved within ${budgetMs} ms`)
+          : this.#fail("error", "closed");
+      }
+      if (!reserved) {
+        if (this.#budgetDay !== day) {
+          this.#budgetDay = day;
+          // Logged when read, never waited for.
+          this.#o.budget.judgeTokensOn(day).catch(() => NaN).then((spent) =>
+            this.#log(
+              `judge: the daily budget of ${this.#o.dailyTokens} tokens is spent (${spent} ` +
+                "today); the hook's plain floor applies until the next day (UTC)",
+            )
+          );
+        }
+        return this.#fail("budget", "the daily budget is spent");
+      }
+      let answer: JudgeAnswer;
+      try {
+        answer = await Promise.race([
+          this.#o.call(req.system, req.user, JUDGE_MAX_OUTPUT_TOKENS, ac.signal),
+          expired,
+        ]);
+      } catch (err) {
+        // A call that timed out keeps its estimate (the model may have read it); one that failed
+        // gives it back.
+        if (timedOut) return this.#fail("timeout", `no answer within ${budgetMs} ms`);
+        this.#charge(day, -estimate);
+        return this.#fail("error", `the model call failed: ${describeError(err).slice(0, 200)}`);
+      }
+      const tokens = answer.inputTokens + answer.outputTokens;
+      // The usage is corrected after the answer, not waited for.
+      this.#charge(day, tokens - estimate);
+      return this.#read(answer.text, pool, tokens);
     } finally {
       clearTimeout(timer);
       this.#abort.signal.removeEventListener("abort", onClose);
     }
-    const tokens = answer.inputTokens + answer.outputTokens;
-    await settle(tokens);
+  }
+
+  /** The model's answer read: the chosen memories' ids, or a malformed answer's fallback. */
+  #read(text: string, pool: readonly SearchResult[], tokens: number): JudgeOutcome {
     let picked: number[];
     try {
-      picked = parseJudgeAnswer(answer.text, pool.length);
+      picked = parseJudgeAnswer(text, pool.length);
     } catch (err) {
       return this.#fail("malformed", `a malformed answer: ${(err as Error).message}`, tokens);
     }
@@ -453,6 +481,32 @@ export class RecallJudge {
     };
   }
 
+  /**
+   * Add `tokens` to `day`'s usage without waiting (a correction of a reservation): a failure is
+   * logged once, never with the prompt; {@link settled} waits for the ones in flight.
+   */
+  #charge(day: string, tokens: number): void {
+    if (tokens === 0) return;
+    this.#track(
+      this.#o.budget.chargeJudgeTokens(day, tokens).catch((err) => {
+        if (this.#chargeLogged) return;
+        this.#chargeLogged = true;
+        this.#log(`judge: the usage could not be recorded: ${describeError(err)} (logged once)`);
+      }),
+    );
+  }
+
+  /** Keep `work` (which does not reject) in flight until it ends, for {@link settled}. */
+  #track(work: Promise<unknown>): void {
+    const p: Promise<void> = work.then(() => {}).finally(() => this.#pending.delete(p));
+    this.#pending.add(p);
+  }
+
+  /** Wait for the usage corrections in flight (before the database closes). */
+  async settled(): Promise<void> {
+    while (this.#pending.size) await Promise.all([...this.#pending]);
+  }
+
   /** Stop: a call in progress is aborted (its request falls back). */
   close(): void {
     this.#abort.abort();
@@ -470,8 +524,9 @@ export async function judgeResults(
   prompt: string,
   project: string | null,
   results: SearchResult[],
+  timeoutMs?: number,
 ): Promise<{ results: SearchResult[]; outcome: JudgeOutcome }> {
-  const outcome = await judge.judge(prompt, project, results);
+  const outcome = await judge.judge(prompt, project, results, timeoutMs);
   if (!("chosen" in outcome)) return { results, outcome };
   const chosen = new Set(outcome.chosen);
   return { results: results.map((r) => ({ ...r, chosen: chosen.has(r.memory.id) })), outcome };

@@ -161,6 +161,11 @@ export interface SearchInput {
    * (the judge off, the service in-process).
    */
   judge?: boolean;
+  /**
+   * With `judge`: the asker's time budget for the model (ms, integer 100..7000); the daemon waits
+   * at most the smaller of it and its own `RECALL_JUDGE_TIMEOUT_MS`.
+   */
+  judge_timeout_ms?: number;
 }
 
 /**

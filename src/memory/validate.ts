@@ -7,6 +7,7 @@ import { badRequest } from "../domain/errors.ts";
 import { MAX_PROJECT } from "../domain/memory.ts";
 import { parseTtl } from "./ttl.ts";
 import { findSecrets, secretWarning } from "../domain/secrets.ts";
+import { RECALL_JUDGE_TIMEOUT_BOUNDS } from "../config.ts";
 import { type Memory, MEMORY_TYPES, type MemoryType, type Scope, SCOPES } from "./types.ts";
 
 /** Longest accepted content, in characters. */
@@ -481,14 +482,27 @@ export interface SearchQuery {
   limit: number;
   /** Ask the admin daemon's judge (`RECALL_JUDGE`); the service itself ignores it. */
   judge?: boolean;
+  /**
+   * The asker's time budget for the judge (ms, 100..7000): the daemon waits for the model at
+   * most the smaller of it and its own `RECALL_JUDGE_TIMEOUT_MS`. Only read with `judge`.
+   */
+  judge_timeout_ms?: number;
 }
 
 /** Validate a search body. */
 export function validateSearch(x: unknown): SearchQuery {
   const obj = asObject(x, "body");
-  rejectUnknown(obj, ["query", "scope", "project", "limit", "judge"], "");
+  rejectUnknown(obj, ["query", "scope", "project", "limit", "judge", "judge_timeout_ms"], "");
   if (obj.judge !== undefined && typeof obj.judge !== "boolean") {
     throw badRequest("judge", "must be true or false");
+  }
+  const { min, max } = RECALL_JUDGE_TIMEOUT_BOUNDS;
+  const budget = obj.judge_timeout_ms;
+  if (
+    budget !== undefined &&
+    (typeof budget !== "number" || !Number.isInteger(budget) || budget < min || budget > max)
+  ) {
+    throw badRequest("judge_timeout_ms", `must be an integer between ${min} and ${max}`);
   }
   if (typeof obj.query !== "string") throw badRequest("query", "is required and must be a string");
   const query = storable(obj.query, "query").trim();
@@ -511,6 +525,7 @@ export function validateSearch(x: unknown): SearchQuery {
     project,
     limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, false),
     ...(obj.judge === true ? { judge: true } : {}),
+    ...(obj.judge === true && budget !== undefined ? { judge_timeout_ms: budget } : {}),
   };
 }
 

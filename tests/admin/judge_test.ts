@@ -55,12 +55,12 @@ async function daemon(fake: { url: string }, env: Record<string, string> = {}) {
     assert.equal(r.status, 201, JSON.stringify(r.body));
     ids.set(m.content, r.body.memory.id);
   }
-  const hook = (prompt: string, judge: boolean) =>
+  const hook = (prompt: string, judge: boolean, hookEnv = env) =>
     memcliProcess(["recall", "--hook"], {
       env: {
         MEMORY_API_URL: admin.url,
         DATA_DIR: `${dir.path}/d`,
-        ...(judge ? { RECALL_JUDGE: "on", ...env } : {}),
+        ...(judge ? { RECALL_JUDGE: "on", ...hookEnv } : {}),
       },
       cwd: dir.path,
       stdin: JSON.stringify({ session_id: "s", cwd: repo, prompt }),
@@ -102,6 +102,24 @@ Deno.test({
       const bad = await search({ judge: "yes" });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.field, "judge");
+      // The judge reads the query and project the search used: trimmed.
+      const padded = await call(url, "POST", "/api/memories/search", {
+        query: `  ${PROMPT}  `,
+        project: `  ${PROJECT}  `,
+        judge: true,
+      });
+      assert.equal(padded.status, 200, JSON.stringify(padded.body));
+      const asked = userText(
+        fake.requestsTo("/v1/messages").at(-1)!.json as Record<string, unknown>,
+      );
+      assert.ok(asked.startsWith(`Project: ${PROJECT}\n\n<message>\n${PROMPT}\n</message>`), asked);
+      // A bad time budget: 400 naming it.
+      for (const v of [50, 7001, 1.5, "300"]) {
+        const r = await search({ judge: true, judge_timeout_ms: v });
+        assert.equal(r.status, 400, String(v));
+        assert.equal(r.body.field, "judge_timeout_ms");
+        assert.match(r.body.error, /judge_timeout_ms: must be an integer between 100 and 7000/);
+      }
 
       // The hook, a real memcli process: with RECALL_JUDGE=on, what the model chose.
       const on = await d.hook(PROMPT, true);
@@ -127,7 +145,7 @@ Deno.test({
 
       const stats = (await call(url, "GET", "/api/stats")).body as Stats;
       assert.equal(stats.judge?.model, "anthropic/claude-haiku-4-5");
-      assert.equal(stats.judge?.judged, 3);
+      assert.equal(stats.judge?.judged, 4);
       assert.equal(stats.judge?.fallbacks.empty, 1);
       assert.ok(stats.judge!.tokens_today > 0);
       assert.match(d.admin.stderr(), /judge: on \(anthropic\/claude-haiku-4-5, 2000 ms a call/);
@@ -137,7 +155,7 @@ Deno.test({
       });
       assert.match(
         status.out,
-        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 5 ≥ 0\.5\): 3 of 4 prompts judged \(plain floor: empty 1\)/,
+        /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 5 ≥ 0\.5\): 4 of 5 prompts judged \(plain floor: empty 1\)/,
       );
     } finally {
       await d.close();
@@ -234,6 +252,32 @@ Deno.test({
         d.admin.stderr(),
         /judge: no answer within 300 ms; the hook's plain floor applies/,
       );
+    } finally {
+      await d.close();
+      await new Promise((r) => setTimeout(r, 4000));
+      await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "admin daemon: a service waiting longer than the hook waits at most the hook's budget",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const fake = judgeFake({ replyDelayMs: 4000 });
+    // The service would wait 7 s; the hook's deadline covers 300 ms of judging.
+    const d = await daemon(fake, { RECALL_JUDGE_TIMEOUT_MS: "7000" });
+    try {
+      const r = await d.hook(STAGING_PROMPT, true, { RECALL_JUDGE_TIMEOUT_MS: "300" });
+      assert.equal(r.code, 0, r.err);
+      assert.ok(
+        r.out.includes(`id ${d.ids.get(STAGING.content)}] ${STAGING.content}`),
+        r.out + r.err,
+      );
+      const stats = (await call(d.admin.url, "GET", "/api/stats")).body as Stats;
+      assert.equal(stats.judge?.fallbacks.timeout, 1);
+      assert.match(d.admin.stderr(), /judge: no answer within 300 ms/);
     } finally {
       await d.close();
       await new Promise((r) => setTimeout(r, 4000));

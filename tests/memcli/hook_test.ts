@@ -428,3 +428,80 @@ Deno.test("a hook waits only for a starting service: not for one that is down or
     await dir.cleanup();
   }
 });
+
+/**
+ * An older service in front of a real daemon: a search naming a field outside `allowed` is
+ * refused as the Admin API refuses an unknown field (400, `field` naming it); any other
+ * request is passed on. Counts the refusals.
+ */
+function olderService(target: string, allowed: readonly string[]) {
+  const refused: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const u = new URL(req.url);
+    const body = req.body ? await req.text() : undefined;
+    if (u.pathname === "/api/memories/search" && body) {
+      const unknown = Object.keys(JSON.parse(body)).find((k) => !allowed.includes(k));
+      if (unknown !== undefined) {
+        refused.push(unknown);
+        return Response.json({
+          error: `${unknown}: unknown field; allowed fields are ${allowed.join(", ")}`,
+          field: unknown,
+        }, { status: 400 });
+      }
+    }
+    return await fetch(`${target}${u.pathname}${u.search}`, {
+      method: req.method,
+      headers: req.headers,
+      body,
+    });
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, refused, close: () => server.shutdown() };
+}
+
+Deno.test("recall --hook with RECALL_JUDGE=on against a service older than the judge or its budget: the plain floor", async () => {
+  const admin = await startAdminProcess();
+  const dir = await tempDir();
+  // 0.22's search fields: no `judge`.
+  const old = olderService(admin.url, ["query", "scope", "project", "limit"]);
+  const newer = olderService(admin.url, ["query", "scope", "project", "limit", "judge"]);
+  try {
+    const client = new MemoryClient({ baseUrl: admin.url });
+    const repo = `${dir.path}/billing-svc`;
+    await Deno.mkdir(repo, { recursive: true });
+    assert.ok((await new Deno.Command("git", { args: ["init", "-q", repo] }).output()).success);
+    const { memory } = await client.create({
+      content: "The billing service stores invoice PDFs in the S3 bucket acme-invoices-prod",
+      scope: "project",
+      project: "billing-svc",
+      type: "fact",
+    });
+    const stdin = JSON.stringify({
+      session_id: "s",
+      cwd: repo,
+      prompt: "Where are the invoice PDFs of the billing service stored?",
+    });
+    const r = await memcli(["recall", "--hook"], {
+      env: { MEMORY_API_URL: old.url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
+      cwd: dir.path,
+      stdin,
+    });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(old.refused, ["judge"]);
+    assert.ok(r.out.includes(`id ${memory.id}] The billing service stores`), r.out + r.err);
+    assert.equal(r.err, "");
+    // 0.23's: `judge` but not the hook's time budget, which is left out on the second ask.
+    const r23 = await memcli(["recall", "--hook"], {
+      env: { MEMORY_API_URL: newer.url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
+      cwd: dir.path,
+      stdin,
+    });
+    assert.equal(r23.code, 0, r23.err);
+    assert.deepEqual(newer.refused, ["judge_timeout_ms"]);
+    assert.ok(r23.out.includes(`id ${memory.id}] The billing service stores`), r23.out);
+  } finally {
+    await newer.close();
+    await old.close();
+    await admin.stop();
+    await dir.cleanup();
+  }
+});

@@ -10,6 +10,7 @@ import {
   JUDGE_MAX_PROMPT_CHARS,
   JUDGE_PROMPT,
   JudgeAnswerError,
+  type JudgeBudget,
   judgeEstimate,
   judgePool,
   judgeResults,
@@ -61,6 +62,12 @@ Deno.test("secrets in the message and the notes never reach the model", () => {
   ]);
   assert.ok(!r.user.includes(key), r.user);
   assert.match(r.user, /\[secret removed: [^\]]+\] fails/);
+  // The project too; a blank one is none.
+  const p = renderJudgeRequest("why", `repo-${key}`, [{ type: "fact", content: "x" }]);
+  assert.ok(!p.user.includes(key), p.user);
+  assert.match(p.user, /^Project: repo-\[secret removed: [^\]]+\]\n/);
+  const blank = renderJudgeRequest("why", "  ", [{ type: "fact", content: "x" }]);
+  assert.match(blank.user, /^Project: \(none\)\n/);
 });
 
 Deno.test("a long message and long notes are cut and marked", () => {
@@ -186,6 +193,8 @@ async function judged(
     log?: (l: string) => void;
     backend?: "pglite" | "postgres";
     pool?: { limit?: number; floor?: number };
+    /** The database's budget as the judge sees it (e.g. slowed down). */
+    budget?: (b: JudgeBudget) => JudgeBudget;
   } = {},
 ) {
   const s = o.backend === "postgres" ? await postgresService() : await pgliteService();
@@ -196,7 +205,7 @@ async function judged(
     model: "anthropic/claude-haiku-4-5",
     timeoutMs: o.timeoutMs ?? 5000,
     dailyTokens: o.dailyTokens ?? 100_000,
-    budget: service.judgeBudget(),
+    budget: o.budget ? o.budget(service.judgeBudget()) : service.judgeBudget(),
     log: o.log,
     pool: o.pool,
   });
@@ -209,6 +218,7 @@ async function judged(
     search,
     async close() {
       judge.close();
+      await judge.settled();
       await s.close();
       await fake.close();
     },
@@ -235,6 +245,7 @@ Deno.test("the judge: the memories the model chose are marked, the tokens charge
     const body = calls[0].json as { max_tokens: number; system: string };
     assert.equal(body.max_tokens, 60);
     assert.equal(body.system, JUDGE_PROMPT);
+    await t.judge.settled();
     const today = new Date().toISOString().slice(0, 10);
     assert.equal(await t.service.judgeBudget().judgeTokensOn(today), outcome.tokens);
     const report = await t.judge.report();
@@ -253,7 +264,8 @@ Deno.test("the judge: a slow model falls back (timeout), the results unmarked", 
   try {
     const results = await t.search(PROMPT);
     const started = performance.now();
-    const { results: out, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    // An asker's larger budget does not lengthen the daemon's.
+    const { results: out, outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results, 7000);
     assert.ok(performance.now() - started < 1200, "the time budget holds");
     assert.deepEqual(outcome, { fallback: "timeout", tokens: 0 });
     assert.ok(out.every((r) => r.chosen === undefined));
@@ -261,6 +273,21 @@ Deno.test("the judge: a slow model falls back (timeout), the results unmarked", 
     assert.equal(report.fallbacks.timeout, 1);
     assert.equal(report.judged, 0);
     assert.match(report.last_error ?? "", /no answer within 150 ms/);
+  } finally {
+    await new Promise((r) => setTimeout(r, 1500)); // the fake's answer, sent to no one
+    await t.close();
+  }
+});
+
+Deno.test("the judge waits at most the asker's budget when it is smaller than its own", async () => {
+  const t = await judged(judgeFake({ replyDelayMs: 1500 }), { timeoutMs: 5000 });
+  try {
+    const results = await t.search(PROMPT);
+    const started = performance.now();
+    const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results, 150);
+    assert.ok(performance.now() - started < 1200, "the asker's budget holds");
+    assert.deepEqual(outcome, { fallback: "timeout", tokens: 0 });
+    assert.match((await t.judge.report()).last_error ?? "", /no answer within 150 ms/);
   } finally {
     await new Promise((r) => setTimeout(r, 1500)); // the fake's answer, sent to no one
     await t.close();
@@ -275,6 +302,7 @@ Deno.test("the judge: a malformed answer falls back; its tokens are charged all 
     assert.equal("fallback" in outcome && outcome.fallback, "malformed");
     assert.ok(outcome.tokens > 0);
     assert.ok(out.every((r) => r.chosen === undefined));
+    await t.judge.settled();
     const report = await t.judge.report();
     assert.equal(report.fallbacks.malformed, 1);
     assert.equal(report.tokens_today, outcome.tokens);
@@ -291,6 +319,7 @@ Deno.test("the judge: the model failing falls back (error), no key in the report
   try {
     const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, await t.search(PROMPT));
     assert.equal("fallback" in outcome && outcome.fallback, "error");
+    await t.judge.settled();
     const report = await t.judge.report();
     assert.equal(report.fallbacks.error, 1);
     assert.match(report.last_error ?? "", /529/);
@@ -354,12 +383,84 @@ for (const backend of ["pglite", "postgres"] as const) {
       assert.deepEqual(reasons.sort(), ["budget", "chosen"]);
       // The day holds what was charged before and the answer's usage, not its estimate.
       const used = outcomes.reduce((n, o) => n + o.outcome.tokens, 0);
+      await t.judge.settled();
       assert.equal(await t.service.judgeBudget().judgeTokensOn(today), 6000 - estimate - 10 + used);
     } finally {
       await t.close();
     }
   });
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+Deno.test("the judge answers without waiting for the usage's correction; its failure is logged once", async () => {
+  const lines: string[] = [];
+  let failing = false;
+  const t = await judged(judgeFake(), {
+    log: (l) => lines.push(l),
+    // The database slow to record the usage (then failing): the answer does not wait for it.
+    budget: (b) => ({
+      reserveJudgeTokens: (d, n, l) => b.reserveJudgeTokens(d, n, l),
+      judgeTokensOn: (d) => b.judgeTokensOn(d),
+      chargeJudgeTokens: async (d, n) => {
+        await sleep(1500);
+        if (failing) throw new Error("connection lost");
+        await b.chargeJudgeTokens(d, n);
+      },
+    }),
+  });
+  try {
+    const results = await t.search(PROMPT);
+    const started = performance.now();
+    const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    assert.ok(performance.now() - started < 1200, "the answer does not wait for the database");
+    assert.ok("chosen" in outcome);
+    await t.judge.settled();
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal(await t.service.judgeBudget().judgeTokensOn(today), outcome.tokens);
+    failing = true;
+    await judgeResults(t.judge, PROMPT, PROJECT, results);
+    await judgeResults(t.judge, PROMPT, PROJECT, results);
+    await t.judge.settled();
+    const logged = lines.filter((l) => l.includes("the usage could not be recorded"));
+    assert.deepEqual(logged, [
+      "judge: the usage could not be recorded: connection lost (logged once)",
+    ]);
+    assert.ok(!lines.join("\n").includes(PROMPT));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the judge: a reservation slower than the time budget falls back (timeout), given back", async () => {
+  const t = await judged(judgeFake(), {
+    timeoutMs: 150,
+    budget: (b) => ({
+      reserveJudgeTokens: async (d, n, l) => {
+        await sleep(1000);
+        return await b.reserveJudgeTokens(d, n, l);
+      },
+      judgeTokensOn: (d) => b.judgeTokensOn(d),
+      chargeJudgeTokens: (d, n) => b.chargeJudgeTokens(d, n),
+    }),
+  });
+  try {
+    const results = await t.search(PROMPT);
+    const started = performance.now();
+    const { outcome } = await judgeResults(t.judge, PROMPT, PROJECT, results);
+    assert.ok(performance.now() - started < 800, "the time budget covers the reservation");
+    assert.deepEqual(outcome, { fallback: "timeout", tokens: 0 });
+    assert.equal(t.fake.requestsTo("/v1/messages").length, 0);
+    await t.judge.settled();
+    const report = await t.judge.report();
+    assert.equal(report.fallbacks.timeout, 1);
+    assert.match(report.last_error ?? "", /the budget could not be reserved within 150 ms/);
+    // The reservation that landed late is given back.
+    assert.equal(report.tokens_today, 0);
+  } finally {
+    await t.close();
+  }
+});
 
 Deno.test("the judge: a prompt with no candidate makes no call (empty)", async () => {
   const t = await judged(judgeFake());

@@ -9,7 +9,7 @@
 import { UsageError } from "../../common/errors.ts";
 import type { ExpansionInfo } from "../../memory/types.ts";
 import { parseFlags } from "../args.ts";
-import type { Io } from "../io.ts";
+import { confirmOnTerminal, type Io } from "../io.ts";
 import { checkIdSyntax, resolveId } from "../ids.ts";
 import { COMMAND_USAGE } from "../usage.ts";
 import { connect, inFlagTerms, printJson } from "./data.ts";
@@ -88,7 +88,15 @@ async function change(what: "clear" | "redo", args: string[], io: Io): Promise<n
   }
   // As `forget` of several memories: every memory's phrases go only with --yes or a "y" typed
   // on a terminal.
-  if (what === "clear" && all && p.values.yes !== true && !await confirmClearAll(io)) return 1;
+  if (
+    what === "clear" && all && p.values.yes !== true && !await confirmOnTerminal(io, {
+      command: `${NAME} clear`,
+      what: "--all",
+      why: ": it removes the phrases of every memory",
+      question: "Remove the expansions of every memory?",
+      cancelled: "Cancelled; nothing removed.",
+    })
+  ) return 1;
   const client = await connect(io);
   const body = all ? { all: true } : { id: await resolveId(client, NAME, "ID", given) };
   let r: { cleared?: number; requeued?: number };
@@ -120,19 +128,4 @@ async function change(what: "clear" | "redo", args: string[], io: Io): Promise<n
     );
   }
   return 0;
-}
-
-/** `expansion clear --all` without --yes: asks on a terminal, needs --yes without one. */
-async function confirmClearAll(io: Io): Promise<boolean> {
-  if (!io.stdinIsTerminal()) {
-    throw new UsageError(
-      "--all needs --yes (or a terminal to confirm): it removes the phrases of every memory",
-      `${NAME} clear`,
-    );
-  }
-  io.err("Remove the expansions of every memory? [y/N] ");
-  const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
-  if (answer === "y" || answer === "yes") return true;
-  io.err("Cancelled; nothing removed.\n");
-  return false;
 }

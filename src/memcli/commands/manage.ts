@@ -9,7 +9,7 @@ import type { Memory, MemoryType, Scope } from "../../memory/types.ts";
 import { MEMORY_TYPES, SCOPES } from "../../memory/types.ts";
 import { MAX_LIST_LIMIT } from "../../memory/validate.ts";
 import { choiceFlag, intFlag, parseFlags, stringFlag } from "../args.ts";
-import type { Io } from "../io.ts";
+import { confirmOnTerminal, type Io } from "../io.ts";
 import { checkIdSyntax, resolveId } from "../ids.ts";
 import { commandProject, projectHint } from "../scope.ts";
 import { COMMAND_USAGE } from "../usage.ts";
@@ -204,22 +204,18 @@ export async function forget(args: string[], io: Io): Promise<number> {
   const ids: string[] = [];
   for (const i of p.positionals) ids.push(await resolveId(client, "forget", "ID", i));
   ids.splice(0, ids.length, ...new Set(ids));
-  if (ids.length > 1 && p.values.yes !== true) {
-    if (!io.stdinIsTerminal()) {
-      throw new UsageError(
-        `forgetting ${ids.length} memories needs --yes (or a terminal to confirm)`,
-        "forget",
-      );
-    }
-    const shown = await Promise.all(ids.map((i) => client.get(i)));
-    for (const m of shown) io.err(`  ${m.id}  ${whereOf(m)}  ${firstLine(m.content, 60)}\n`);
-    io.err(`Forget these ${ids.length} memories? [y/N] `);
-    const answer = ((await io.readLine()) ?? "").trim().toLowerCase();
-    if (answer !== "y" && answer !== "yes") {
-      io.err("Cancelled; nothing deleted.\n");
-      return 1;
-    }
-  }
+  if (
+    ids.length > 1 && p.values.yes !== true && !await confirmOnTerminal(io, {
+      command: "forget",
+      what: `forgetting ${ids.length} memories`,
+      question: `Forget these ${ids.length} memories?`,
+      cancelled: "Cancelled; nothing deleted.",
+      show: async () => {
+        const shown = await Promise.all(ids.map((i) => client.get(i)));
+        for (const m of shown) io.err(`  ${m.id}  ${whereOf(m)}  ${firstLine(m.content, 60)}\n`);
+      },
+    })
+  ) return 1;
   for (const id of ids) {
     await client.delete(id);
     io.out(`Forgot ${id}.\n`);

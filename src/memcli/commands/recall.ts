@@ -132,6 +132,11 @@ export function recallSearchLimit(limit: number): number {
   return Math.min(MAX_SEARCH_LIMIT, limit * 2 + 5);
 }
 
+/** Whether `err` is the Admin API's 400 naming `field` (an unknown or bad field of the request). */
+function refusesField(err: unknown, field: string): boolean {
+  return err instanceof MemoryError && err.status === 400 && err.field === field;
+}
+
 /** Search and format; the query is cut to the API's maximum length. */
 async function recallText(
   io: Io,
@@ -148,8 +153,11 @@ async function recallText(
   const cfg = configOf(io);
   const { url } = await apiUrlOf(io, cfg);
   // The hook asks the judge: its deadline covers the judge's time budget too.
-  const judge = extend !== undefined && cfg.recallJudge === true;
-  if (judge) extend(cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS);
+  let judge = extend !== undefined && cfg.recallJudge === true;
+  // The budget goes with the search: the service waits at most the smaller of its own and this.
+  const budgetMs = cfg.recallJudgeTimeoutMs ?? DEFAULT_RECALL_JUDGE_TIMEOUT_MS;
+  let sendBudget = judge;
+  if (judge) extend!(budgetMs);
   for (;;) {
     try {
       const results = await clientOf(cfg, url, timeoutMs()).search({
@@ -157,9 +165,21 @@ async function recallText(
         ...(resolved.project ? { project: resolved.project } : {}),
         limit: recallSearchLimit(f.limit),
         ...(judge ? { judge: true } : {}),
+        ...(judge && sendBudget ? { judge_timeout_ms: budgetMs } : {}),
       });
       return formatRecall(results, { ...f, project: resolved.project });
     } catch (err) {
+      // A service older than the judge (0.22) refuses the field it does not know: ask again
+      // without it, once, within the same deadline (the plain floor applies).
+      if (judge && refusesField(err, "judge")) {
+        judge = false;
+        continue;
+      }
+      // One that knows `judge` but not its budget (0.23): ask again without the budget.
+      if (sendBudget && refusesField(err, "judge_timeout_ms")) {
+        sendBudget = false;
+        continue;
+      }
       const verdict = starting ? await starting(err, url) : "fail";
       if (verdict === "retry") continue;
       if (verdict === "starting") {
