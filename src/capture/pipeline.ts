@@ -71,7 +71,11 @@ export interface CaptureSink {
    * is a global one.
    */
   related(text: string, project: string | null, limit: number): Promise<StoredMatch[]>;
-  /** Accepted memories that `text` contradicts (a proposal then replaces the first). */
+  /**
+   * Accepted memories that `text` contradicts (a proposal then replaces the first that is of its
+   * own scope: a project's statement never replaces a global memory, which holds for every
+   * project), each marked `global` when it is a global one.
+   */
   contradictions(text: string, project: string | null): Promise<StoredMatch[]>;
   /** Store a proposal (never shown by bootstrap, the prompt hook or recall until accepted). */
   propose(p: Proposal): Promise<{ id: string }>;
@@ -252,7 +256,12 @@ export async function runCapture(
       report.duplicates++;
       continue;
     }
-    const replaces = named ?? (await sink.contradictions(keep.text, scopeProject))[0];
+    // A project's statement that contradicts a global memory is an exception for that project,
+    // not its replacement: accepting it must not supersede the global one for every project.
+    const replaces = named ??
+      (await sink.contradictions(keep.text, scopeProject)).find((m) =>
+        scopeProject === null || !m.global
+      );
     const proposal: Proposal = {
       ...keep,
       project: scopeProject,
@@ -435,7 +444,7 @@ export class MemoryCaptureSink implements CaptureSink {
     return Promise.resolve(
       this.#visible(project).filter((r) =>
         r.state === "accepted" && names(r.text, m[2]) && !names(r.text, m[1])
-      ).map((r) => ({ id: r.id, text: r.text })),
+      ).map((r) => ({ id: r.id, text: r.text, global: r.project === null })),
     );
   }
 

@@ -72,6 +72,7 @@ export class InboxCaptureSink implements CaptureSink {
     return (await this.#inbox.contradictions(text, project)).map((m) => ({
       id: m.id,
       text: m.content,
+      global: m.scope === "global",
     }));
   }
 

@@ -203,6 +203,43 @@ Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () =
   );
 });
 
+Deno.test("a project's statement against a global memory is proposed as new, not as its replacement", async () => {
+  const dir = await tempDir("capture-pipe-global-");
+  try {
+    const p = join(dir.path, "s.jsonl");
+    const ev = (uuid: string, content: string) =>
+      JSON.stringify({
+        type: "user",
+        uuid,
+        sessionId: "s10",
+        timestamp: "2026-11-28T10:00:00Z",
+        message: { role: "user", content },
+      }) + "\n";
+    await Deno.writeTextFile(p, ev("e1", "from now on use pnpm in this repo, not npm"));
+    const req = { sessionId: "s10", transcriptPath: p, cwd: dir.path, event: "Stop" };
+    const opts = { project: () => Promise.resolve("web") };
+    // A global memory only: the statement is this project's exception, accepting it must not
+    // supersede the rule every other project keeps.
+    const global = new MemoryCaptureSink([
+      { text: "Use npm for every JavaScript project", project: null },
+    ]);
+    const r = await runCapture(req, global, opts);
+    assert.equal(global.proposals.length, 1);
+    assert.equal(r.replacements, 0);
+    assert.equal(global.proposals[0].replaces, undefined);
+    // The same statement against the project's own memory replaces it.
+    const own = new MemoryCaptureSink([
+      { text: "Use npm for every JavaScript project", project: null },
+      { text: "Use npm in this repo (the Dockerfile runs npm ci)", project: "web" },
+    ]);
+    const r2 = await runCapture(req, own, opts);
+    assert.equal(r2.replacements, 1);
+    assert.equal(own.proposals[0].replaces?.id, "m2", "the project's npm rule, not the global one");
+  } finally {
+    await dir.cleanup();
+  }
+});
+
 Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replacements, cursor", async () => {
   const dir = await tempDir("capture-pipe-");
   try {
