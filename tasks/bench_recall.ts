@@ -1,5 +1,5 @@
 /**
- * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|dev,test]
+ * `deno task bench:recall [--data DIR] [--paraphrase FILE|none] [--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|holdout11|dev,test]
  *   [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] [--embedder builtin|stand-in]
  *   [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]`
  *
@@ -7,7 +7,8 @@
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
  * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
  * --split holdout` for the frozen holdout; README there; a frozen split not run yet
- * (none since holdout10 ran once with 0.23 at 22:29) runs only with `--frozen-run`).
+ * (holdout11, registered unrun on 2026-11-30 at 00:20, after holdout10 ran once at 22:29) runs
+ * only with `--frozen-run`).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
@@ -89,7 +90,7 @@ const FLOORS = [0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9];
 const hookLimit = DEFAULT_RECALL_LIMIT;
 
 const USAGE = "deno task bench:recall [--data DIR] [--paraphrase FILE|none] " +
-  "[--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|dev,test] [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] " +
+  "[--split dev|test|holdout|holdout2|holdout3|holdout4|holdout5|holdout6|holdout7|holdout8|holdout9|holdout10|holdout11|dev,test] [--frozen-run] [--baseline DIR]... [--versions-locomo on|off] " +
   "[--embedder builtin|stand-in] [--retrieval LIST] [--limit N] [--word-vectors on,off] [--dim N]";
 const values = benchArgs(USAGE, {
   data: { type: "string", default: LOCOMO_DEV },

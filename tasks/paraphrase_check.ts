@@ -1,6 +1,6 @@
 /**
  * Checks the paraphrase set (bench/data/paraphrase/paraphrase.json, or holdout.json with the
- * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, holdout7.json with `holdout7`, holdout8.json with `holdout8`, holdout9.json with `holdout9`, or holdout10.json with `holdout10`). It reads only the data,
+ * `holdout` split, holdout2.json with the `holdout2` split, holdout3.json with `holdout3`, holdout4.json with `holdout4`, holdout5.json with `holdout5`, holdout6.json with `holdout6`, holdout7.json with `holdout7`, holdout8.json with `holdout8`, holdout9.json with `holdout9`, holdout10.json with `holdout10`, or holdout11.json with `holdout11`). It reads only the data,
  * never the product: it validates the schema, counts prompts per split, kind and project, and
  * computes for each aimed prompt whether it shares an informative word with its target memory.
  *
@@ -49,6 +49,7 @@ const SPLITS = [
   "holdout8",
   "holdout9",
   "holdout10",
+  "holdout11",
 ];
 const HOLDOUT_SPLITS = [
   "holdout",
@@ -61,6 +62,7 @@ const HOLDOUT_SPLITS = [
   "holdout8",
   "holdout9",
   "holdout10",
+  "holdout11",
 ];
 const MIN_AIMED_TEST = 150;
 const MIN_EVERYDAY_TEST = 150;
