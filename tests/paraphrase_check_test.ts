@@ -13,6 +13,7 @@ const HOLDOUT7 = new URL("../bench/data/paraphrase/holdout7.json", import.meta.u
 const HOLDOUT8 = new URL("../bench/data/paraphrase/holdout8.json", import.meta.url);
 const HOLDOUT9 = new URL("../bench/data/paraphrase/holdout9.json", import.meta.url);
 const HOLDOUT10 = new URL("../bench/data/paraphrase/holdout10.json", import.meta.url);
+const HOLDOUT11 = new URL("../bench/data/paraphrase/holdout11.json", import.meta.url);
 
 Deno.test("paraphrase check: the stemmer cuts common suffixes", () => {
   assert.equal(stem("deployments"), "deploy");
@@ -161,6 +162,9 @@ Deno.test("paraphrase check: the holdout9 set is valid, holdout9 only, and aims 
 
 Deno.test("paraphrase check: the holdout10 set is valid, holdout10 only, and aims at every memory", () =>
   checkHoldout(HOLDOUT10, "holdout10"));
+
+Deno.test("paraphrase check: the holdout11 set is valid, holdout11 only, and aims at every memory", () =>
+  checkHoldout(HOLDOUT11, "holdout11"));
 
 Deno.test("paraphrase check: the holdout split and the new kinds are accepted, others named", () => {
   const d = minimal();
