@@ -1,7 +1,7 @@
 /**
  * `deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score [--sets holdout7,holdout8]
  *   [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] [--pool-limit N]
- *   [--pool-floor X] [--id-tag T] [--ceilings] [--frozen-run]`
+ *   [--pool-floor X] [--id-tag T] [--ceilings] [--detail] [--frozen-run]`
  *
  * Would a model's judgement of the prompt and the hook's first few results (src/memory/judge.ts,
  * its instruction src/memory/judge_prompt.md; the product's `RECALL_JUDGE`) inject the aimed
@@ -87,7 +87,7 @@ import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score " +
   "[--sets holdout7,holdout8] [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] " +
-  "[--pool-limit N] [--pool-floor X] [--id-tag T] [--ceilings] [--frozen-run]";
+  "[--pool-limit N] [--pool-floor X] [--id-tag T] [--ceilings] [--detail] [--frozen-run]";
 const values = benchArgs(USAGE, {
   emit: { type: "boolean", default: false },
   score: { type: "boolean", default: false },
@@ -100,6 +100,7 @@ const values = benchArgs(USAGE, {
   "pool-floor": { type: "string" },
   "id-tag": { type: "string", default: "" },
   ceilings: { type: "boolean", default: false },
+  detail: { type: "boolean", default: false },
   "frozen-run": { type: "boolean", default: false },
 });
 if (values.emit === values.score) {
@@ -121,6 +122,12 @@ const answersDir = values.answers ?? values.out!;
 if (values.ceilings && (!values.emit || values["frozen-run"])) {
   console.error(
     `--ceilings: with --emit on seen sets only (not with --frozen-run)\nusage: ${USAGE}`,
+  );
+  Deno.exit(2);
+}
+if (values.detail && (!values.score || values["frozen-run"])) {
+  console.error(
+    `--detail: with --score on seen sets only (not with --frozen-run)\nusage: ${USAGE}`,
   );
   Deno.exit(2);
 }
@@ -384,7 +391,7 @@ function hookText(results: SearchResult[], project: string): string {
 }
 
 /** A judge on `service`'s budget, its model `fake` (a long time budget: the fake is not timed). */
-function judgeOn(o: OpenVersion, fakeUrl: string): RecallJudge {
+function judgeOn(o: OpenVersion, fakeUrl: string, pool = judgedPool): RecallJudge {
   return new RecallJudge({
     call: anthropicCall({ baseUrl: fakeUrl, apiKey: FAKE_KEY, model: "recorded" }),
     model: "anthropic/recorded",
@@ -392,10 +399,62 @@ function judgeOn(o: OpenVersion, fakeUrl: string): RecallJudge {
     dailyTokens: 1e9,
     budget: (o.service as SqlMemoryService).judgeBudget(),
     log: (l) => console.error(l),
-    pool: judgedPool,
+    pool,
   });
 }
 const FAKE_KEY = "sk-ant-api-judge-probe";
+
+/** The pools whose tokens `--detail` estimates a prompt (limit, floor). */
+const DETAIL_POOLS: [number, number][] = [[5, 0.5], [5, 0], [8, 0.3], [8, 0], [10, 0]];
+/** Results of the agent's search `--detail` reranks with the judge's choice (the tool's K). */
+const RERANK_K = 10;
+/** One note of a prompt's wide pool (`--detail`): where it ranked and what the model did with it. */
+interface DetailNote {
+  /** 1-based, among the results that are not bootstrap memories (the pool's limit counts these). */
+  rank: number;
+  score: number;
+  confidence: number;
+  /** Chosen by the model (null: the judge fell back, or the note was outside the judged pool). */
+  chosen: boolean | null;
+  target: boolean;
+  also: boolean;
+}
+/** One prompt in one store (`--detail`). */
+interface DetailRow {
+  set: string;
+  project: string;
+  prompt: string;
+  kind: "aimed" | "everyday";
+  store: "plain" | "expanded";
+  searched: boolean;
+  /** The plain hook (floor 0.9): anything injected, the target injected. */
+  plain_injected: boolean;
+  plain_hit: boolean;
+  /** The product path at the judged pool: `chosen` or the fallback's reason; anything, target. */
+  outcome: string;
+  judge_injected: boolean;
+  judge_hit: boolean;
+  tokens: number;
+  /** The store's first 10 results that are not bootstrap and score ≥ 0.1 (the wide pool). */
+  notes: DetailNote[];
+  /** The tokens of the judge's call at each of {@link DETAIL_POOLS} ("limit,floor"; 0: no call). */
+  tokens_at: Record<string, number>;
+  /**
+   * The agent's search (the `recall` tool), aimed prompts: the target in its first 5 (today), in
+   * the first 5 of its first {@link RERANK_K}, and in the first 5 after the judge's choice among
+   * those K was moved first (null: the requests' pool is not wide enough to score it).
+   */
+  tool?: { hit5: boolean; hit5_of_k: boolean; rerank_hit5: boolean | null; chosen: number[] };
+}
+const details: DetailRow[] = [];
+
+/** What the Messages API fake counts for a request and its answer (characters / 4). */
+function fakeTokens(req: { system: string; user: string }, answer: string): number {
+  const input = Math.ceil(
+    JSON.stringify([req.system, [{ role: "user", content: req.user }]]).length / 4,
+  );
+  return input + Math.max(1, answer.length >> 2);
+}
 
 await Deno.mkdir(values.out!, { recursive: true });
 const counts = [];
@@ -456,6 +515,14 @@ for (const name of sets) {
       );
       const judges = fake
         ? { plain: judgeOn(plain, fake.url), expanded: judgeOn(expanded, fake.url) }
+        : null;
+      // --detail: the agent's search reranked by the judge over its first K (the wide pool's).
+      const wide = requestPool.limit >= RERANK_K && requestPool.floor === 0;
+      const rerankers = fake && values.detail && wide
+        ? {
+          plain: judgeOn(plain, fake.url, { limit: RERANK_K, floor: 0 }),
+          expanded: judgeOn(expanded, fake.url, { limit: RERANK_K, floor: 0 }),
+        }
         : null;
       try {
         const keys = {
@@ -520,6 +587,8 @@ for (const name of sets) {
             let text = "";
             let results = h.results;
             const searched = !(p.text.trim().length < 3 || p.text.trim().startsWith("/"));
+            let outcomeName = "not searched";
+            let outcomeTokens = 0;
             if (searched) {
               const { results: marked, outcome } = await judgeResults(
                 judges[store],
@@ -530,10 +599,33 @@ for (const name of sets) {
               results = marked;
               text = hookText(results, project);
               tt.tokens += outcome.tokens;
+              outcomeTokens = outcome.tokens;
               if ("chosen" in outcome) tt.judged++;
               else tt.fallbacks[outcome.fallback]++;
+              outcomeName = "chosen" in outcome ? "chosen" : outcome.fallback;
             }
             tt.calls += fake.requestsTo("/v1/messages").length - before;
+            if (values.detail) {
+              details.push(
+                await detailOf({
+                  set: name,
+                  project,
+                  p,
+                  store,
+                  searched,
+                  hook: h,
+                  text,
+                  results,
+                  outcome: outcomeName,
+                  tokens: outcomeTokens,
+                  idOf,
+                  requests: emitted,
+                  answers,
+                  reranker: rerankers?.[store] ?? null,
+                  tool: store === "plain" ? plain : expanded,
+                }),
+              );
+            }
             tt.prompts++;
             if (targets) {
               tt.aimed++;
@@ -550,6 +642,8 @@ for (const name of sets) {
       } finally {
         judges?.plain.close();
         judges?.expanded.close();
+        rerankers?.plain.close();
+        rerankers?.expanded.close();
         await plain.close();
         await expanded.close();
       }
@@ -720,12 +814,116 @@ if (values.emit) {
         tokens: "the Messages API fake's usage: characters / 4 of the request and of the answer",
         missing_answers: missing,
         rows,
+        ...(values.detail
+          ? {
+            detail: {
+              notes: "per prompt and store: the wide pool (first 10 results but bootstrap, " +
+                "score ≥ 0.1): rank among the results but bootstrap, score, confidence, chosen " +
+                "(null: not judged), target/also; tokens_at: the judge's call at each pool " +
+                "(the fake's count); tool (aimed): the recall tool's hit@5, the first 5 of its " +
+                `first ${RERANK_K}, and those ${RERANK_K} reranked with the judge's choice first`,
+              prompts: "@PROMPTS@",
+            },
+          }
+          : {}),
       },
       null,
       2,
-    ) + "\n",
+    ).replace('"@PROMPTS@"', () => `[\n${details.map((d) => JSON.stringify(d)).join(",\n")}\n]`) +
+      "\n",
   );
   console.log(`wrote ${file}`);
+}
+
+/** `--detail`: one prompt in one store, its wide pool's notes and the agent's search reranked. */
+async function detailOf(a: {
+  set: string;
+  project: string;
+  p: { id: string; text: string; target: string | null; also?: string[] };
+  store: "plain" | "expanded";
+  searched: boolean;
+  hook: { text: string; results: SearchResult[] };
+  text: string;
+  results: SearchResult[];
+  outcome: string;
+  tokens: number;
+  idOf: (r: SearchResult) => string | undefined;
+  requests: Request[];
+  answers: Answers;
+  reranker: RecallJudge | null;
+  tool: OpenVersion;
+}): Promise<DetailRow> {
+  const { p, idOf } = a;
+  const targets = targetsOf(p as Parameters<typeof targetsOf>[0]);
+  const isTarget = (r: SearchResult) => targets !== null && targets.has(idOf(r) ?? "");
+  const rankOf = new Map(
+    a.hook.results.filter((r) => r.memory.type !== "bootstrap").map((r, i) => [r.memory.id, i + 1]),
+  );
+  const marked = new Map(a.results.map((r) => [r.memory.id, r.chosen]));
+  const wide = judgePool(a.hook.results, { limit: 10, floor: 0 });
+  const notes: DetailNote[] = wide.map((r) => ({
+    rank: rankOf.get(r.memory.id)!,
+    score: +r.score.toFixed(4),
+    confidence: +(r.confidence ?? 0).toFixed(4),
+    chosen: marked.get(r.memory.id) ?? null,
+    target: p.target !== null && idOf(r) === p.target,
+    also: (p.also ?? []).includes(idOf(r) ?? ""),
+  }));
+  const tokensAt: Record<string, number> = {};
+  for (const [limit, floor] of DETAIL_POOLS) {
+    const pool = a.searched ? judgePool(a.hook.results, { limit, floor }) : [];
+    if (!pool.length) {
+      tokensAt[`${limit},${floor}`] = 0;
+      continue;
+    }
+    const req = renderJudgeRequest(
+      a.p.text.trim().slice(0, tree.maxQuery),
+      a.project,
+      pool.map((r) => ({ type: r.memory.type, content: r.memory.content })),
+    );
+    const use = pool.flatMap((r, i) => (marked.get(r.memory.id) ? [i + 1] : []));
+    tokensAt[`${limit},${floor}`] = fakeTokens(req, JSON.stringify({ use }));
+  }
+  const row: DetailRow = {
+    set: a.set,
+    project: a.project,
+    prompt: p.id,
+    kind: targets ? "aimed" : "everyday",
+    store: a.store,
+    searched: a.searched,
+    plain_injected: a.hook.text !== "",
+    plain_hit: a.hook.results.some((r) => a.hook.text.includes(r.memory.id) && isTarget(r)),
+    outcome: a.outcome,
+    judge_injected: a.text !== "",
+    judge_hit: a.results.some((r) => a.text.includes(r.memory.id) && isTarget(r)),
+    tokens: a.tokens,
+    notes,
+    tokens_at: tokensAt,
+  };
+  if (targets) {
+    const top5 = await a.tool.recall(p.text, a.project, 5);
+    const topK = await a.tool.recall(p.text, a.project, RERANK_K);
+    let rerank: boolean | null = null;
+    let chosen: number[] = [];
+    if (a.reranker) {
+      const { results: m } = await judgeResults(
+        a.reranker,
+        p.text.trim().slice(0, tree.maxQuery),
+        a.project,
+        topK,
+      );
+      chosen = m.flatMap((r, i) => (r.chosen ? [i + 1] : []));
+      const order = [...m.filter((r) => r.chosen), ...m.filter((r) => !r.chosen)];
+      rerank = order.slice(0, 5).some(isTarget);
+    }
+    row.tool = {
+      hit5: top5.slice(0, 5).some(isTarget),
+      hit5_of_k: topK.slice(0, 5).some(isTarget),
+      rerank_hit5: rerank,
+      chosen,
+    };
+  }
+  return row;
 }
 
 /** The `--ceilings` table of one set (seen sets only: it reads the labels). */

@@ -201,3 +201,32 @@ export function mcpServerCommand(env: Record<string, string>): string[] {
     `${ROOT}src/bin/mcp.ts`,
   ];
 }
+
+/**
+ * An older service in front of a real daemon: a search naming a field outside `allowed` is
+ * refused as the Admin API refuses an unknown field (400, `field` naming it); any other
+ * request is passed on. Counts the refusals.
+ */
+export function olderService(target: string, allowed: readonly string[]) {
+  const refused: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const u = new URL(req.url);
+    const body = req.body ? await req.text() : undefined;
+    if (u.pathname === "/api/memories/search" && body) {
+      const unknown = Object.keys(JSON.parse(body)).find((k) => !allowed.includes(k));
+      if (unknown !== undefined) {
+        refused.push(unknown);
+        return Response.json({
+          error: `${unknown}: unknown field; allowed fields are ${allowed.join(", ")}`,
+          field: unknown,
+        }, { status: 400 });
+      }
+    }
+    return await fetch(`${target}${u.pathname}${u.search}`, {
+      method: req.method,
+      headers: req.headers,
+      body,
+    });
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, refused, close: () => server.shutdown() };
+}

@@ -22,7 +22,12 @@ import { validateOffset, validateSearch } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 import { type CaptureQueue, captureRoute } from "../capture/route.ts";
 import type { Inbox } from "../memory/inbox.ts";
-import { judgeResults, type RecallJudge } from "../memory/judge.ts";
+import {
+  JUDGE_RERANK_POOL,
+  judgeResults,
+  type RecallJudge,
+  rerankResults,
+} from "../memory/judge.ts";
 
 /** Largest request body on ordinary routes (1 MiB). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -60,8 +65,9 @@ export interface AdminOptions {
   expansions?: ExpansionAdmin;
   /**
    * The judge of the prompt hook's candidates (`RECALL_JUDGE=on`): a search with `"judge": true`
-   * is judged (its results marked `chosen`), and `GET /api/stats` carries its counts. Absent:
-   * `judge` is validated and ignored.
+   * is judged (its results marked `chosen`), one with `"rerank": true` reordered (the model's
+   * choice first), and `GET /api/stats` carries its counts. Absent: `judge` and `rerank` are
+   * validated and ignored.
    */
   judge?: RecallJudge;
 }
@@ -437,10 +443,29 @@ function memoryRoutes(
   });
   api.post("/memories/search", limit, async (c) => {
     const body = await jsonBody(c);
-    // Validated by the search (a `judge` that is not a boolean, a `judge_timeout_ms` out of
-    // 100..7000, is a 400 naming it).
+    const asks = body as { judge?: unknown; rerank?: unknown };
+    if (judge && asks.rerank === true) {
+      // The agent's own search: at least the rerank's pool searched, the model's choice first.
+      const q = validateSearch(body);
+      const results = await service.search({
+        ...(body as object),
+        limit: Math.max(q.limit, JUDGE_RERANK_POOL.limit),
+      } as never);
+      return c.json(
+        (await rerankResults(
+          judge,
+          q.query,
+          q.project ?? null,
+          results,
+          q.limit,
+          q.judge_timeout_ms,
+        )).results,
+      );
+    }
+    // Validated by the search (a `judge` or `rerank` that is not a boolean, both, a
+    // `judge_timeout_ms` out of 100..7000, is a 400 naming it).
     const results = await service.search(body as never);
-    if (!judge || (body as { judge?: unknown }).judge !== true) return c.json(results);
+    if (!judge || asks.judge !== true) return c.json(results);
     // The judge reads what the search used: the query and project validated and trimmed.
     const q = validateSearch(body);
     return c.json(

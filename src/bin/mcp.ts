@@ -94,7 +94,9 @@ function trackPending(transport: StdioServerTransport): {
   };
 }
 
-const server = createMcpServer(backend.service, { log });
+// API mode asks the admin daemon to rerank the recall tool's results with its judge (applied
+// when RECALL_JUDGE=on there); the direct backend has no judge.
+const server = createMcpServer(backend.service, { log, rerank: backend.mode === "api" });
 let pending: ReturnType<typeof trackPending> | null = null;
 let closing = false;
 const shutdown = async (why: string, drain = false) => {

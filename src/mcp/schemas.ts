@@ -227,6 +227,10 @@ export const recallOutput = z.object({
         "match): 0.7 or more is what the prompt hook injects; lower results may still help " +
         "(absent when the memory service is older than 0.7)",
     ).optional(),
+    chosen: z.boolean().describe(
+      "present when the memory service's judge (RECALL_JUDGE=on) reordered the results: true " +
+        "for the memories a model chose as useful for the query, listed first",
+    ).optional(),
   })),
 });
 

@@ -75,6 +75,12 @@ export interface McpServerOptions {
   name?: string;
   /** Log sink for unexpected errors (default: stderr). Never stdout. */
   log?: (line: string) => void;
+  /**
+   * Ask the service to rerank the `recall` tool's results with its judge (`"rerank": true`; API
+   * mode: the admin daemon applies it when `RECALL_JUDGE=on` and ignores it otherwise). A
+   * service that refuses the field (older than 0.24) is asked without it from then on.
+   */
+  rerank?: boolean;
 }
 
 /** Instructions announced in `initialize`, shown by many clients to the model. */
@@ -114,7 +120,14 @@ function toolRunner(log: (line: string) => void): ToolRunner {
 }
 
 /** The tools on memories one at a time: remember, recall, forget, update. */
-function registerMemoryTools(server: McpServer, service: MemoryService, run: ToolRunner): void {
+function registerMemoryTools(
+  server: McpServer,
+  service: MemoryService,
+  run: ToolRunner,
+  rerank: boolean,
+): void {
+  // Whether the service is asked to rerank (off for good once it refused the field).
+  let asksRerank = rerank;
   server.registerTool("remember", {
     title: "Remember",
     description: "Store a memory that persists across sessions (a fact, rule, decision, user " +
@@ -161,7 +174,19 @@ function registerMemoryTools(server: McpServer, service: MemoryService, run: Too
   }, (args: Args) =>
     run("recall", async () => {
       checkArgs(recallInput, args);
-      const results = await service.search(args as unknown as SearchInput);
+      const input = args as unknown as SearchInput;
+      let results;
+      try {
+        results = await service.search(asksRerank ? { ...input, rerank: true } : input);
+      } catch (err) {
+        // A service older than the rerank names the field it does not know: asked without it.
+        if (
+          !(asksRerank && err instanceof MemoryError && err.status === 400 &&
+            err.field === "rerank")
+        ) throw err;
+        asksRerank = false;
+        results = await service.search(input);
+      }
       return ok(recallText(results, String(args.query ?? "")), { results });
     }));
 
@@ -339,7 +364,7 @@ export function createMcpServer(
   );
   // Registered in the order of TOOL_NAMES, which is the order clients list them in.
   const run = toolRunner(log);
-  registerMemoryTools(server, service, run);
+  registerMemoryTools(server, service, run, options.rerank ?? false);
   registerSurveyTools(server, service, run);
   registerBootstrap(server, service, log);
   return server;

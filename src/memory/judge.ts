@@ -11,7 +11,9 @@
  * and tasks/judge_probe.ts share, {@link RecallJudge} the admin daemon's judge (its time budget,
  * daily token budget and the reasons it fell back), and {@link judgeResults} what the Admin
  * API's search does with `"judge": true`: the results marked `chosen` when the model answered,
- * unmarked (the hook's plain floor applies) when it did not.
+ * unmarked (the hook's plain floor applies) when it did not. {@link rerankResults} is what it
+ * does with `"rerank": true` (the agent's own search, the MCP `recall` tool): the model's choice
+ * among the first {@link JUDGE_RERANK_POOL} results moved first.
  * @module
  */
 import PROMPT from "./judge_prompt.md" with { type: "text" };
@@ -148,6 +150,13 @@ export const JUDGE_POOL_MIN_SCORE = 0.1;
  */
 export const JUDGE_POOL_FLOOR: number = DEFAULT_RECALL_JUDGE_POOL_FLOOR;
 
+/**
+ * The pool of a rerank (`"rerank": true`, the agent's own search): the first 10 results that are
+ * not bootstrap memories, whatever their confidence (tasks/judge_gate.ts: the recall tool's hit@5
+ * with expansion 0.844–0.916 on the seen sets, 0.771–0.868 without the judge).
+ */
+export const JUDGE_RERANK_POOL: Required<JudgePoolOptions> = { limit: 10, floor: 0 };
+
 /** A pool's size and confidence floor (the product's: {@link JUDGE_POOL_SIZE}, {@link JUDGE_POOL_FLOOR}). */
 export interface JudgePoolOptions {
   /** Results the pool looks at (not bootstrap): an integer in 1..{@link JUDGE_MAX_CANDIDATES}. */
@@ -266,6 +275,8 @@ export interface JudgeReport {
   asked: number;
   /** Of them, the ones the model judged. */
   judged: number;
+  /** Of `asked`, the searches with `rerank` (the agent's own search reordered). */
+  reranks: number;
   /** The memories chosen in all. */
   chosen: number;
   /** The ones that fell back, by reason. */
@@ -315,6 +326,7 @@ export class RecallJudge {
   readonly #now: () => number;
   readonly #log: (line: string) => void;
   #asked = 0;
+  #reranks = 0;
   #judged = 0;
   #chosen = 0;
   readonly #fallbacks: Record<JudgeFallback, number> = {
@@ -355,18 +367,22 @@ export class RecallJudge {
 
   /**
    * The judgement of `results` (a search for `prompt` in `project`, as the hook makes it): the
-   * ids of the pool's memories the model chose, or why there is none.
+   * ids of the pool's memories the model chose, or why there is none. With `rerank` (the
+   * agent's own search) the pool is {@link JUDGE_RERANK_POOL} instead of the hook's; the time
+   * and token budgets are the same.
    */
   async judge(
     prompt: string,
     project: string | null,
     results: readonly SearchResult[],
     timeoutMs?: number,
+    rerank = false,
   ): Promise<JudgeOutcome> {
     this.#asked++;
+    if (rerank) this.#reranks++;
     // The asker's budget (the hook's, which its deadline covers) when smaller than the daemon's.
     const budgetMs = Math.min(this.#o.timeoutMs, timeoutMs ?? Infinity);
-    const pool = judgePool(results, this.#pool);
+    const pool = judgePool(results, rerank ? JUDGE_RERANK_POOL : this.#pool);
     if (!pool.length) return this.#fail("empty", "no candidate");
     let req: JudgeRequest;
     try {
@@ -475,6 +491,7 @@ export class RecallJudge {
       daily_tokens: this.#o.dailyTokens,
       asked: this.#asked,
       judged: this.#judged,
+      reranks: this.#reranks,
       chosen: this.#chosen,
       fallbacks: { ...this.#fallbacks },
       ...(this.#lastError ? { last_error: this.#lastError } : {}),
@@ -530,4 +547,33 @@ export async function judgeResults(
   if (!("chosen" in outcome)) return { results, outcome };
   const chosen = new Set(outcome.chosen);
   return { results: results.map((r) => ({ ...r, chosen: chosen.has(r.memory.id) })), outcome };
+}
+
+/**
+ * A search's results reordered by the judge (the Admin API's search with `"rerank": true`, for
+ * the agent's own search): the model is asked about the first {@link JUDGE_RERANK_POOL} of
+ * `results` (searched with a limit of at least its size) with `query` as the message; when it
+ * answered, the memories it chose come first in their rank order, then the rest in theirs, each
+ * marked `chosen`, cut to `limit`. When it did not (no candidate, the budget, the time, an error,
+ * a malformed answer) the results in their plain order, cut to `limit`, unmarked.
+ */
+export async function rerankResults(
+  judge: RecallJudge,
+  query: string,
+  project: string | null,
+  results: SearchResult[],
+  limit: number,
+  timeoutMs?: number,
+): Promise<{ results: SearchResult[]; outcome: JudgeOutcome }> {
+  const outcome = await judge.judge(query, project, results, timeoutMs, true);
+  if (!("chosen" in outcome)) return { results: results.slice(0, limit), outcome };
+  const chosen = new Set(outcome.chosen);
+  const marked = results.map((r) => ({ ...r, chosen: chosen.has(r.memory.id) }));
+  return {
+    results: [...marked.filter((r) => r.chosen), ...marked.filter((r) => !r.chosen)].slice(
+      0,
+      limit,
+    ),
+    outcome,
+  };
 }

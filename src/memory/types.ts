@@ -162,8 +162,15 @@ export interface SearchInput {
    */
   judge?: boolean;
   /**
-   * With `judge`: the asker's time budget for the model (ms, integer 100..7000); the daemon waits
-   * at most the smaller of it and its own `RECALL_JUDGE_TIMEOUT_MS`.
+   * Ask the admin daemon's judge (`RECALL_JUDGE=on`) to reorder the results: the memories the
+   * model chose among the first 10 come first, then the rest, each carrying `chosen`, cut to
+   * `limit`. The order is the plain one (no `chosen`) when it did not answer, and where there is
+   * no judge (the judge off, the service in-process). Not with `judge`.
+   */
+  rerank?: boolean;
+  /**
+   * With `judge` or `rerank`: the asker's time budget for the model (ms, integer 100..7000); the
+   * daemon waits at most the smaller of it and its own `RECALL_JUDGE_TIMEOUT_MS`.
    */
   judge_timeout_ms?: number;
 }
@@ -190,9 +197,10 @@ export interface SearchResult {
    */
   confidence: number;
   /**
-   * Present only in the Admin API's answer to a search with `"judge": true` when the admin
-   * daemon's judge (`RECALL_JUDGE=on`) answered: whether the model chose the memory for the
-   * prompt (the hook then injects the chosen ones only). Absent when it did not judge.
+   * Present only in the Admin API's answer to a search with `"judge": true` or `"rerank": true`
+   * when the admin daemon's judge (`RECALL_JUDGE=on`) answered: whether the model chose the
+   * memory for the prompt (the hook then injects the chosen ones only; a rerank lists them
+   * first). Absent when it did not judge.
    */
   chosen?: boolean;
 }

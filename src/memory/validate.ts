@@ -483,8 +483,14 @@ export interface SearchQuery {
   /** Ask the admin daemon's judge (`RECALL_JUDGE`); the service itself ignores it. */
   judge?: boolean;
   /**
+   * Ask the admin daemon's judge to reorder the results (the agent's own search: what it chose
+   * first); the service itself ignores it. Not with `judge`.
+   */
+  rerank?: boolean;
+  /**
    * The asker's time budget for the judge (ms, 100..7000): the daemon waits for the model at
-   * most the smaller of it and its own `RECALL_JUDGE_TIMEOUT_MS`. Only read with `judge`.
+   * most the smaller of it and its own `RECALL_JUDGE_TIMEOUT_MS`. Only read with `judge` or
+   * `rerank`.
    */
   judge_timeout_ms?: number;
 }
@@ -492,9 +498,19 @@ export interface SearchQuery {
 /** Validate a search body. */
 export function validateSearch(x: unknown): SearchQuery {
   const obj = asObject(x, "body");
-  rejectUnknown(obj, ["query", "scope", "project", "limit", "judge", "judge_timeout_ms"], "");
+  rejectUnknown(
+    obj,
+    ["query", "scope", "project", "limit", "judge", "rerank", "judge_timeout_ms"],
+    "",
+  );
   if (obj.judge !== undefined && typeof obj.judge !== "boolean") {
     throw badRequest("judge", "must be true or false");
+  }
+  if (obj.rerank !== undefined && typeof obj.rerank !== "boolean") {
+    throw badRequest("rerank", "must be true or false");
+  }
+  if (obj.rerank === true && obj.judge === true) {
+    throw badRequest("rerank", "must not be given with judge (one of the two)");
   }
   const { min, max } = RECALL_JUDGE_TIMEOUT_BOUNDS;
   const budget = obj.judge_timeout_ms;
@@ -525,7 +541,10 @@ export function validateSearch(x: unknown): SearchQuery {
     project,
     limit: validateLimit(obj.limit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, false),
     ...(obj.judge === true ? { judge: true } : {}),
-    ...(obj.judge === true && budget !== undefined ? { judge_timeout_ms: budget } : {}),
+    ...(obj.rerank === true ? { rerank: true } : {}),
+    ...((obj.judge === true || obj.rerank === true) && budget !== undefined
+      ? { judge_timeout_ms: budget }
+      : {}),
   };
 }
 

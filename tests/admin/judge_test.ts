@@ -14,11 +14,13 @@ import {
   judgeFake,
   KEY,
   MEMORIES,
+  notesWith,
   PROJECT,
   PROMPT,
   UNRELATED,
   userText,
 } from "../memory/judge.ts";
+import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import type { SearchResult, Stats } from "../../src/memory/types.ts";
 
 const STAGING = MEMORIES[2];
@@ -224,6 +226,98 @@ Deno.test({
         status.out,
         /Judge: +on \(anthropic\/claude-haiku-4-5, 2000 ms, pool 2 ≥ 0\.3\)/,
       );
+    } finally {
+      await d.close();
+      await fake.close();
+    }
+  },
+});
+
+/** More memories about the checkout: a search for PROMPT finds more than one. */
+const CHECKOUT = [
+  "The new checkout page is behind the checkout-v2 flag until the holiday freeze ends.",
+  "Checkout errors are paged to the payments on-call, not the web team.",
+  "The old checkout is removed in Q3; turn nothing off by hand in production.",
+  "New checkout screenshots live in docs/checkout; update them with the flag.",
+];
+
+Deno.test({
+  name: "admin daemon: a search with rerank lists what the model chose first; a fallback does not",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    // The scripted model: the notes whose line holds `pick` (a malformed answer when null).
+    let pick: string | null = null;
+    const fake = startFakeAnthropic({
+      apiKeys: [KEY],
+      usageFromBody: true,
+      reply: (b) =>
+        pick === null ? "not a judgement" : JSON.stringify({
+          use: notesWith(userText(b), pick),
+        }),
+    });
+    const d = await daemon(fake);
+    try {
+      const url = d.admin.url;
+      for (const content of CHECKOUT) {
+        const r = await call(url, "POST", "/api/memories", {
+          content,
+          type: "fact",
+          project: PROJECT,
+        });
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+      }
+      const search = (o: Record<string, unknown>) =>
+        call(url, "POST", "/api/memories/search", { query: PROMPT, project: PROJECT, ...o });
+      const plain = (await search({ limit: 10 })).body as SearchResult[];
+      const shown = JSON.stringify(plain.map((r) => [r.memory.content.slice(0, 20), r.score]));
+      assert.ok(plain.length >= 4, shown);
+      // The model chooses the last of the plain order (not bootstrap, score ≥ 0.1 in the pool).
+      const last = plain.filter((r) => r.score >= 0.1).at(-1)!;
+      assert.ok(plain.indexOf(last) >= 3, shown);
+      pick = last.memory.content.slice(0, 30);
+      const before = fake.requestsTo("/v1/messages").length;
+      const reranked = await search({ rerank: true, limit: 3 });
+      assert.equal(reranked.status, 200, JSON.stringify(reranked.body));
+      const r = reranked.body as SearchResult[];
+      // The model was asked about the first 10, though the limit is 3; the query is the message.
+      const calls = fake.requestsTo("/v1/messages");
+      assert.equal(calls.length, before + 1);
+      const user = userText(calls.at(-1)!.json as Record<string, unknown>);
+      assert.ok(user.startsWith(`Project: ${PROJECT}\n\n<message>\n${PROMPT}\n</message>`), user);
+      assert.ok(user.includes(last.memory.content), user);
+      // What it chose first, then the plain order, cut to the limit, each marked.
+      assert.deepEqual(
+        r.map((x) => [x.memory.id, x.chosen]),
+        [[last.memory.id, true], [plain[0].memory.id, false], [plain[1].memory.id, false]],
+      );
+      // A malformed answer: the plain order, unmarked.
+      pick = null;
+      const fallback = (await search({ rerank: true, limit: 3 })).body as SearchResult[];
+      assert.deepEqual(fallback.map((x) => x.memory.id), plain.slice(0, 3).map((x) => x.memory.id));
+      assert.ok(fallback.every((x) => x.chosen === undefined));
+      // The model chose none: the plain order, each marked not chosen.
+      pick = "no note holds this";
+      const nothing = (await search({ rerank: true, limit: 3 })).body as SearchResult[];
+      assert.deepEqual(
+        nothing.map((x) => [x.memory.id, x.chosen]),
+        plain.slice(0, 3).map((x) => [x.memory.id, false]),
+      );
+      // The counts: the reranks are the judge's, on its budgets.
+      const stats = (await call(url, "GET", "/api/stats")).body as Stats;
+      assert.equal(stats.judge?.reranks, 3);
+      assert.equal(stats.judge?.judged, 2);
+      assert.equal(stats.judge?.fallbacks.malformed, 1);
+      assert.ok((stats.judge?.tokens_today ?? 0) > 0);
+      // Bad input: 400 naming the field.
+      for (const o of [{ rerank: "yes" }, { rerank: true, judge: true }]) {
+        const bad = await search(o);
+        assert.equal(bad.status, 400, JSON.stringify(o));
+        assert.equal(bad.body.field, "rerank");
+      }
+      const slow = await search({ rerank: true, judge_timeout_ms: 50 });
+      assert.equal(slow.status, 400);
+      assert.equal(slow.body.field, "judge_timeout_ms");
     } finally {
       await d.close();
       await fake.close();

@@ -22,12 +22,16 @@ import { createServiceOnDb } from "../../src/memory/open.ts";
 import { openPostgres } from "../../src/store/postgres.ts";
 import {
   freePort,
+  olderService,
   pgliteServer,
   ROOT,
   startAdminProcess,
   tempDir,
   testConfig,
 } from "../helpers.ts";
+
+import { startFakeAnthropic } from "../fakes/anthropic.ts";
+import { KEY as JUDGE_KEY, notesWith, userText } from "../memory/judge.ts";
 
 const ENTRY = `${ROOT}src/bin/mcp.ts`;
 
@@ -450,6 +454,89 @@ Deno.test("mcp stdio: stdin closed right after the requests: every pending reque
     const stored = await new MemoryClient({ baseUrl: admin.url }).list({});
     assert.ok(stored.some((m) => m.content === "The staging database listens on port 6543"));
   } finally {
+    await admin.stop();
+  }
+});
+
+Deno.test("mcp stdio: API mode asks the daemon's judge to rerank the recall tool's results", async () => {
+  // The scripted model chooses the notes whose line holds `pick`.
+  let pick = "";
+  const fake = startFakeAnthropic({
+    apiKeys: [JUDGE_KEY],
+    usageFromBody: true,
+    reply: (b) => JSON.stringify({ use: notesWith(userText(b), pick) }),
+  });
+  const admin = await startAdminProcess({
+    env: {
+      RECALL_JUDGE: "on",
+      CAPTURE_MODEL_PROVIDER: "anthropic",
+      CAPTURE_MODEL_URL: fake.url,
+      CAPTURE_MODEL_API_KEY: JUDGE_KEY,
+    },
+  });
+  let mcp: McpProcess | undefined;
+  try {
+    const http = new MemoryClient({ baseUrl: admin.url });
+    for (
+      const content of [
+        "The deploy script runs the database migrations before the web servers restart.",
+        "Deploys to production wait for the canary's error rate for ten minutes.",
+        "The deploy pipeline posts its status to the releases channel.",
+        "A failed deploy is rolled back with the previous image tag, never by hand.",
+      ]
+    ) await http.create({ content, project: "shop" });
+    const query = "how does a deploy run";
+    const plain = await http.search({ query, project: "shop", limit: 10 });
+    assert.ok(plain.length >= 3, JSON.stringify(plain.map((r) => r.memory.content)));
+    const last = plain.at(-1)!;
+    pick = last.memory.content.slice(0, 30);
+    mcp = await spawnMcp({ MEMORY_API_URL: admin.url });
+    const r = structured<{ results: SearchResult[] }>(
+      await mcp.call("recall", { query, project: "shop", limit: 2 }),
+    ).results;
+    assert.deepEqual(
+      r.map((x) => [x.memory.id, x.chosen]),
+      [[last.memory.id, true], [plain[0].memory.id, false]],
+    );
+    assert.equal(fake.requestsTo("/v1/messages").length, 1);
+    assert.equal((await http.stats()).judge?.reranks, 1);
+    assert.deepEqual(mcp.errors, []);
+  } finally {
+    await mcp?.close();
+    await admin.stop();
+    await fake.close();
+  }
+});
+
+Deno.test("mcp stdio: API mode against a service older than the rerank: asked without it", async () => {
+  const admin = await startAdminProcess();
+  // 0.23's search fields: no `rerank`.
+  const old = olderService(admin.url, [
+    "query",
+    "scope",
+    "project",
+    "limit",
+    "judge",
+    "judge_timeout_ms",
+  ]);
+  let mcp: McpProcess | undefined;
+  try {
+    const http = new MemoryClient({ baseUrl: admin.url });
+    const { memory } = await http.create({ content: "The CI runs the tests on two cores" });
+    const m = mcp = await spawnMcp({ MEMORY_API_URL: old.url });
+    for (let i = 0; i < 2; i++) {
+      const r: SearchResult[] = structured<{ results: SearchResult[] }>(
+        await m.call("recall", { query: "CI cores" }),
+      ).results;
+      assert.equal(r[0]?.memory.id, memory.id);
+      assert.equal(r[0]?.chosen, undefined);
+    }
+    // Refused once, then asked without it.
+    assert.deepEqual(old.refused, ["rerank"]);
+    assert.deepEqual(mcp.errors, []);
+  } finally {
+    await mcp?.close();
+    await old.close();
     await admin.stop();
   }
 });

@@ -13,7 +13,7 @@ import { parseHookPayload, runHook, serviceStarting } from "../../src/memcli/hoo
 import { MemoryError } from "../../src/domain/errors.ts";
 import { exists } from "../../src/common/fs.ts";
 import type { Memory } from "../../src/memory/types.ts";
-import { freePort, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
+import { freePort, olderService, ROOT, startAdminProcess, tempDir } from "../helpers.ts";
 import {
   baseEnv,
   captureIo,
@@ -428,35 +428,6 @@ Deno.test("a hook waits only for a starting service: not for one that is down or
     await dir.cleanup();
   }
 });
-
-/**
- * An older service in front of a real daemon: a search naming a field outside `allowed` is
- * refused as the Admin API refuses an unknown field (400, `field` naming it); any other
- * request is passed on. Counts the refusals.
- */
-function olderService(target: string, allowed: readonly string[]) {
-  const refused: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const u = new URL(req.url);
-    const body = req.body ? await req.text() : undefined;
-    if (u.pathname === "/api/memories/search" && body) {
-      const unknown = Object.keys(JSON.parse(body)).find((k) => !allowed.includes(k));
-      if (unknown !== undefined) {
-        refused.push(unknown);
-        return Response.json({
-          error: `${unknown}: unknown field; allowed fields are ${allowed.join(", ")}`,
-          field: unknown,
-        }, { status: 400 });
-      }
-    }
-    return await fetch(`${target}${u.pathname}${u.search}`, {
-      method: req.method,
-      headers: req.headers,
-      body,
-    });
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}`, refused, close: () => server.shutdown() };
-}
 
 Deno.test("recall --hook with RECALL_JUDGE=on against a service older than the judge or its budget: the plain floor", async () => {
   const admin = await startAdminProcess();
