@@ -7,8 +7,7 @@
  * `../shared/data/locomo-dev`, five conversations) and on the paraphrase set
  * (bench/data/paraphrase/, default its test split; `--paraphrase bench/data/paraphrase/holdout.json
  * --split holdout` for the frozen holdout; README there; a frozen split not run yet
- * (holdout11, registered unrun on 2026-11-30 at 00:20, after holdout10 ran once at 22:29) runs
- * only with `--frozen-run`).
+ * (none since holdout11 ran once on 2026-11-30 at 00:22) runs only with `--frozen-run`).
  *
  * **LoCoMo, this tree in detail.** Every dialogue turn is stored through the real service
  * (`SqlMemoryService` on embedded PGlite, import) as one memory with content
