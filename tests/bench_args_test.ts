@@ -4,21 +4,7 @@
  * argument prints one line naming it and exits 2, with no stack trace.
  */
 import assert from "node:assert/strict";
-import { ROOT } from "./helpers.ts";
-
-async function task(
-  file: string,
-  args: string[],
-): Promise<{ code: number; out: string; err: string }> {
-  const res = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--lock=${ROOT}tests/deno.lock`, `${ROOT}tasks/${file}`, ...args],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: res.code, out: d.decode(res.stdout), err: d.decode(res.stderr) };
-}
+import { runTask } from "./helpers.ts";
 
 for (
   const [file, name] of [
@@ -28,11 +14,11 @@ for (
   ]
 ) {
   Deno.test(`${name}: --help prints the usage, a bad flag one line naming it`, async () => {
-    const help = await task(file, ["--help"]);
+    const help = await runTask(file, ["--help"]);
     assert.equal(help.code, 0, help.err);
     assert.match(help.out, new RegExp(`^usage: deno task ${name} `));
     assert.equal(help.err, "");
-    const bad = await task(file, ["--no-such-flag"]);
+    const bad = await runTask(file, ["--no-such-flag"]);
     assert.equal(bad.code, 2, bad.err);
     assert.equal(bad.out, "");
     assert.equal(bad.err, `${name}: Unknown option '--no-such-flag' (--help prints the usage)\n`);
@@ -40,16 +26,16 @@ for (
 }
 
 Deno.test("bench:capture: a flag without its value, and a stray argument", async () => {
-  const missing = await task("bench_capture.ts", ["--split"]);
+  const missing = await runTask("bench_capture.ts", ["--split"]);
   assert.equal(missing.code, 2);
   assert.equal(
     missing.err,
     "bench:capture: Option '--split <value>' argument missing (--help prints the usage)\n",
   );
-  const stray = await task("bench_capture.ts", ["dev"]);
+  const stray = await runTask("bench_capture.ts", ["dev"]);
   assert.equal(stray.code, 2);
   assert.equal(stray.err, "bench:capture: Unexpected argument 'dev' (--help prints the usage)\n");
-  const scope = await task("bench_scope.ts", ["2000", "extra"]);
+  const scope = await runTask("bench_scope.ts", ["2000", "extra"]);
   assert.equal(scope.code, 2);
   assert.equal(scope.err, "bench:scope: Unexpected argument 'extra' (--help prints the usage)\n");
 });

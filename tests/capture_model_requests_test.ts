@@ -6,31 +6,17 @@
  * missing answer, an answer to no request and a request that is not among the recorded ones.
  */
 import assert from "node:assert/strict";
-import { ROOT } from "./helpers.ts";
+import { ROOT, runTask } from "./helpers.ts";
 import { requestKey } from "../tasks/lib/capture_model.ts";
 import { CAPTURE_PROMPT } from "../src/capture/model.ts";
 import { runSessions, UNRUN } from "../tasks/capture_splits.ts";
-
-async function task(
-  file: string,
-  args: string[],
-): Promise<{ code: number; out: string; err: string }> {
-  const res = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--lock=${ROOT}tests/deno.lock`, `${ROOT}tasks/${file}`, ...args],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: res.code, out: d.decode(res.stdout), err: d.decode(res.stderr) };
-}
 
 /** bench:capture on dev with the model path replaying `answers`; its result file removed. */
 async function bench(requests: string, answers: Record<string, string>) {
   const dir = await Deno.makeTempDir({ prefix: "mneme-capture-answers-" });
   try {
     await Deno.writeTextFile(`${dir}/dev.json`, JSON.stringify(answers));
-    const res = await task("bench_capture.ts", [
+    const res = await runTask("bench_capture.ts", [
       "--split",
       "dev",
       "--hook-runs",
@@ -57,7 +43,7 @@ Deno.test({
   const split = UNRUN[0];
   const out = await Deno.makeTempDir();
   try {
-    const res = await task("capture_model_requests.ts", ["--splits", split, "--out", out]);
+    const res = await runTask("capture_model_requests.ts", ["--splits", split, "--out", out]);
     assert.equal(res.code, 2);
     assert.match(res.err, new RegExp(`${split} is a frozen split not run yet`));
     assert.deepEqual([...Deno.readDirSync(out)], []);
@@ -70,7 +56,7 @@ Deno.test("requests:capture and bench:capture --model-answers on dev", async () 
   const out = await Deno.makeTempDir({ prefix: "mneme-capture-requests-" });
   const again = await Deno.makeTempDir({ prefix: "mneme-capture-requests-" });
   try {
-    const res = await task("capture_model_requests.ts", ["--splits", "dev", "--out", out]);
+    const res = await runTask("capture_model_requests.ts", ["--splits", "dev", "--out", out]);
     assert.equal(res.code, 0, res.err);
     assert.doesNotMatch(res.out, /precision|recall/);
     const sessions = (await runSessions(`${ROOT}bench/data/capture`)).filter((s) =>
@@ -101,7 +87,7 @@ Deno.test("requests:capture and bench:capture --model-answers on dev", async () 
     }
     assert.ok(!all.includes('"durable"'));
     // The same ids in the same (shuffled) order on every run.
-    const rerun = await task("capture_model_requests.ts", ["--splits", "dev", "--out", again]);
+    const rerun = await runTask("capture_model_requests.ts", ["--splits", "dev", "--out", again]);
     assert.equal(rerun.code, 0, rerun.err);
     assert.equal(await Deno.readTextFile(`${again}/dev-requests.md`), md);
 

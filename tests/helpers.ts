@@ -173,6 +173,23 @@ export async function startAdminProcess(
 }
 
 /**
+ * Run `tasks/<file>` with `args` as a process, the way its `deno task` does (all permissions,
+ * the tests' lock file, from the repository's root): its exit code and its output.
+ */
+export async function runTask(
+  file: string,
+  args: string[],
+): Promise<{ code: number; out: string; err: string }> {
+  const res = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `--lock=${ROOT}tests/deno.lock`, `${ROOT}tasks/${file}`, ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: res.code, out: decoder.decode(res.stdout), err: decoder.decode(res.stderr) };
+}
+
+/**
  * Resolve once the admin daemon at `url` reports its embedded database closed for idleness
  * (`/healthz`'s `database.unloaded`, `DATABASE_IDLE_UNLOAD_S`); reject after `timeoutMs`.
  */

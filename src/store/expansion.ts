@@ -2,8 +2,9 @@
  * Memories expanded at write time by a model (migrations/0019_expansion.sql; the worker is
  * src/memory/expansion.ts): the memories waiting for an expansion, an expansion written with
  * the memory's re-encoded index in one transaction (only while its content is the one the
- * model read), the expansions of search candidates, the counts the status shows, the
- * tokens spent per day, and the lease that lets one worker at a time expand (0020).
+ * model read), the expansions of search candidates, the counts the status shows, and the
+ * lease that lets one worker at a time expand (0020). The tokens it spends per day are in
+ * budget.ts.
  * @module
  */
 import type { Db } from "./db.ts";
@@ -189,24 +190,6 @@ export async function expansionCounts(
     p.values,
   );
   return { expanded: Number(r?.expanded ?? 0), waiting: Number(r?.waiting ?? 0) };
-}
-
-/** Add `tokens` to the tokens the worker spent on `day` (YYYY-MM-DD, UTC). */
-export async function chargeExpansionTokens(db: Db, day: string, tokens: number): Promise<void> {
-  await db.query(
-    `insert into expansion_budget (day, tokens) values ($1::date, $2)
-     on conflict (day) do update set tokens = expansion_budget.tokens + excluded.tokens`,
-    [day, tokens],
-  );
-}
-
-/** The tokens the worker spent on `day` (YYYY-MM-DD, UTC). */
-export async function expansionTokensOn(db: Db, day: string): Promise<number> {
-  const rows = await db.query<{ tokens: string | number }>(
-    "select tokens from expansion_budget where day = $1::date",
-    [day],
-  );
-  return rows[0] ? Number(rows[0].tokens) : 0;
 }
 
 /**

@@ -13,7 +13,8 @@
  * - reembed.ts: re-embedding runs;
  * - embedder_record.ts: the embedder recorded in the meta row;
  * - proposals.ts: capture's proposals, transcript cursors and token counts;
- * - expansion.ts: memories expanded by a model (waiting, written, counted, tokens spent).
+ * - expansion.ts: memories expanded by a model (waiting, written, counted);
+ * - budget.ts: the daily token budgets of the expansion worker and of the judge.
  *
  * No user value is ever spliced into SQL text; all go through bind parameters.
  * @module
@@ -34,7 +35,7 @@ import type { DenseRecord } from "./dense.ts";
 import type { DenseInfo } from "../embed/dense.ts";
 import { ProposalStore } from "./proposals.ts";
 import * as expansion from "./expansion.ts";
-import * as judge from "./judge.ts";
+import * as budget from "./budget.ts";
 import type { ExpansionPending, ExpansionWrite } from "./expansion.ts";
 import {
   type Candidate,
@@ -514,9 +515,9 @@ export class Store {
     return expansion.expansionCounts(this.db, now);
   }
 
-  /** Charge the expansion worker's tokens of `day` (expansion.ts). */
+  /** Charge the expansion worker's tokens of `day` (budget.ts). */
   chargeExpansionTokens(day: string, tokens: number): Promise<void> {
-    return expansion.chargeExpansionTokens(this.db, day, tokens);
+    return budget.chargeTokens(this.db, "expansion_budget", day, tokens);
   }
 
   /** Take or renew the expansion worker's lease (expansion.ts). */
@@ -529,24 +530,24 @@ export class Store {
     return expansion.releaseExpansionLease(this.db, holder);
   }
 
-  /** The expansion worker's tokens of `day` (expansion.ts). */
+  /** The expansion worker's tokens of `day` (budget.ts). */
   expansionTokensOn(day: string): Promise<number> {
-    return expansion.expansionTokensOn(this.db, day);
+    return budget.tokensOn(this.db, "expansion_budget", day);
   }
 
-  /** Charge the judge's tokens of `day` (judge.ts). */
+  /** Charge the judge's tokens of `day` (budget.ts). */
   chargeJudgeTokens(day: string, tokens: number): Promise<void> {
-    return judge.chargeJudgeTokens(this.db, day, tokens);
+    return budget.chargeTokens(this.db, "judge_budget", day, tokens);
   }
 
-  /** Reserve the judge's tokens of `day` within `limit` (judge.ts). */
+  /** Reserve the judge's tokens of `day` within `limit` (budget.ts). */
   reserveJudgeTokens(day: string, tokens: number, limit: number): Promise<boolean> {
-    return judge.reserveJudgeTokens(this.db, day, tokens, limit);
+    return budget.reserveTokens(this.db, "judge_budget", day, tokens, limit);
   }
 
-  /** The judge's tokens of `day` (judge.ts). */
+  /** The judge's tokens of `day` (budget.ts). */
   judgeTokensOn(day: string): Promise<number> {
-    return judge.judgeTokensOn(this.db, day);
+    return budget.tokensOn(this.db, "judge_budget", day);
   }
 
   /** Begin a dense backfill (dense.ts). */

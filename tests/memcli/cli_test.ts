@@ -4,6 +4,8 @@ import { COMMAND_USAGE } from "../../src/memcli/usage.ts";
 import { VERSION } from "../../src/version.ts";
 import { freePort, tempDir } from "../helpers.ts";
 import { memcli, memcliProcess } from "./_util.ts";
+import { exists } from "../../src/common/fs.ts";
+import { toolEnv } from "../helpers/install.ts";
 
 /** A TCP listener that counts connections: proves a command made no network call. */
 function connectionCounter(): { url: string; count(): number; close(): void } {
@@ -179,6 +181,36 @@ Deno.test("service down: bootstrap exits 0 with a note and an empty bootstrap; o
     assert.equal(broken.code, 0);
     assert.match(broken.err, /EMBEDDING_PROVIDER="magic"/);
     assert.match(broken.out, /## Bootstrap Stats/);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("service down: status reads no start-at-login entry (no crontab through sh)", async () => {
+  const dir = await tempDir();
+  try {
+    // A crontab on PATH that records each call: what it says of a start at login is of no use
+    // while no service runs here.
+    const path = `${dir.path}/path`;
+    await Deno.mkdir(path);
+    await Deno.writeTextFile(
+      `${path}/crontab`,
+      `#!/bin/sh\ntouch "${dir.path}/crontab-ran"\necho "@reboot memcli start # mneme: start at login (autostart)"\n`,
+      { mode: 0o755 },
+    );
+    // A fresh HOME (no login entry of this machine's found first), Deno's cache kept.
+    const env = {
+      ...toolEnv(),
+      MEMORY_API_URL: `http://127.0.0.1:${freePort()}`,
+      DATA_DIR: `${dir.path}/data`,
+      HOME: `${dir.path}/home`,
+      PATH: `${path}:${Deno.env.get("PATH")}`,
+    };
+    await Deno.mkdir(env.HOME);
+    const s = await memcliProcess(["status"], { env });
+    assert.equal(s.code, 1, s.err);
+    assert.match(s.out, /^Mneme admin: not running\n {2}Daemon: {4}not started\n/);
+    assert.equal(await exists(`${dir.path}/crontab-ran`), false, "crontab -l was run");
   } finally {
     await dir.cleanup();
   }

@@ -104,3 +104,43 @@ Deno.test("a service moved to another port: start, status and hooks status name 
     await dir.cleanup();
   }
 });
+
+Deno.test("connect for a second data folder with --no-autostart: its start, status and hooks status warn of nothing; the first folder's status names the MCP server and hooks now at the second", async () => {
+  const { dir, home, bin, env } = await newcomer("mneme-drift-two-", "repo");
+  const memcli = (args: string[], extra: Record<string, string> = {}) =>
+    runClean(join(bin, "memcli"), args, { ...env, ...extra }, home);
+  const b = { ADMIN_PORT: String(freePort()), DATA_DIR: join(dir.path, "b") };
+  const bUrl = `http://127.0.0.1:${b.ADMIN_PORT}`;
+  try {
+    const a = await memcli(["connect", "claude"]);
+    assert.equal(a.code, 0, a.err + a.out);
+    const c = await memcli(["connect", "claude", "--no-autostart"], b);
+    assert.equal(c.code, 0, c.err + c.out);
+    assert.match(c.out, /at login: +not set up \(--no-autostart\)/);
+    // B has a connect record, so its MCP server and hooks are compared (they reach it); the
+    // login line starts A's folder, so its port is not B's concern.
+    const st = await memcli(["status"], b);
+    assert.equal(st.code, 0, st.err + st.out);
+    assert.doesNotMatch(st.out, /Problem|login line/, st.out);
+    assert.doesNotMatch((await memcli(["hooks", "status"], b)).out, /Warning/);
+    assert.equal((await memcli(["stop"], b)).code, 0);
+    const start = await memcli(["start"], b);
+    assert.equal(start.code, 0, start.err + start.out);
+    assert.doesNotMatch(start.err, /warning/, start.err);
+    // A's service: Claude Code now calls B, which is true and said; A's login line is right.
+    const sa = await memcli(["status"]);
+    assert.equal(sa.code, 0, sa.err + sa.out);
+    assert.match(
+      sa.out,
+      new RegExp(`Problem: +the MCP server 'mneme' .*calls MEMORY_API_URL=${bUrl}`),
+    );
+    assert.match(sa.out, new RegExp(`Problem: +Claude Code's hooks call MEMORY_API_URL=${bUrl}`));
+    assert.doesNotMatch(sa.out, /the start at login/);
+  } finally {
+    await memcli(["disconnect", "claude"], b).catch(() => {});
+    await memcli(["disconnect", "claude"]).catch(() => {});
+    await memcli(["stop"], b).catch(() => {});
+    await memcli(["stop"]).catch(() => {});
+    await dir.cleanup();
+  }
+});

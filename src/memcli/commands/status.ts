@@ -14,7 +14,7 @@ import { apiUrlOf, clientOf, configOf, type Layout, layoutOf } from "../context.
 import { answers, checkDaemon, type DaemonCheck, serviceOwner } from "../daemon.ts";
 import type { Io } from "../io.ts";
 import { COMMAND_USAGE } from "../usage.ts";
-import { connectDrift, loginEntry } from "../connect/drift.ts";
+import { connectDrift, type LoginEntry, loginEntry } from "../connect/drift.ts";
 
 /** Total size in bytes of the files under `dir` (0 when absent), leaving out `skip`. */
 export async function dirSize(dir: string, skip?: string): Promise<number> {
@@ -132,17 +132,24 @@ async function healthAndStats(
   return { health, stats };
 }
 
-/** The report's `Daemon:` line: which process runs the service, and what starts it. */
+/**
+ * The report's `Daemon:` line: which process runs the service, and what starts it. The start
+ * at login (`readLogin`: its files, else the crontab through `sh`) is read only for a service
+ * that runs: of one that is down, nothing of it is said.
+ */
 async function daemonLine(
-  io: Io,
   layout: Layout,
   check: DaemonCheck,
   report: StatusReport,
+  readLogin: () => Promise<LoginEntry | null>,
 ): Promise<string> {
   // Only an entry that starts this DATA_DIR's service is named (not another data folder's).
-  const entry = await loginEntry(io);
-  const login = entry?.here && entry.file ? { kind: entry.kind, file: entry.file } : null;
+  const here = async () => {
+    const entry = await readLogin();
+    return entry?.here && entry.file ? { kind: entry.kind, file: entry.file } : null;
+  };
   if (check.kind === "running") {
+    const login = await here();
     const up = report.uptime_seconds !== null
       ? `, uptime ${formatDuration(report.uptime_seconds)}`
       : "";
@@ -154,6 +161,7 @@ async function daemonLine(
   if (check.kind === "stale") return `  Daemon:    not running (stale pid file, pid ${check.pid})`;
   if (report.running) {
     const o = await serviceOwner(layout);
+    const login = o?.task ? null : await here();
     const pid = o ? `pid ${o.pid}, ` : "";
     return (
       `  Daemon:    ${pid}${
@@ -282,8 +290,11 @@ export async function status(args: string[], io: Io): Promise<number> {
         " and run 'memcli start' to start it again",
     );
   }
+  // The start at login, read once and only when a service runs (status and drift use it).
+  let entry: Promise<LoginEntry | null> | undefined;
+  const login = () => entry ??= loginEntry(io);
   // What connect set up (the MCP server, the hooks, the start at login) reaches this service?
-  if (health) problems.push(...await connectDrift(io, url));
+  if (health) problems.push(...await connectDrift(io, url, undefined, await login()));
   const started = check.kind !== "none" ? check.state?.started_at ?? null : null;
   const report: StatusReport = {
     running: health !== null,
@@ -323,7 +334,7 @@ export async function status(args: string[], io: Io): Promise<number> {
     } is alive: starting, or hung; see the log)`
     : "not running";
   out.push(`Mneme admin: ${state}`);
-  out.push(await daemonLine(io, layout, check, report));
+  out.push(await daemonLine(layout, check, report, login));
   out.push(`  URL:       ${url}${source === "env" ? " (MEMORY_API_URL)" : ""}`);
   if (health) out.push(...healthLines(health));
   if (stats) out.push(...statsLines(stats));

@@ -113,16 +113,18 @@ export function connectFix(io: Io, port: string): string {
 /**
  * One line per thing connect set up that does not reach the service at `serviceUrl`, each
  * with the fix. Nothing for a service off this machine (connect sets up a local one). The
- * hooks are those of `hookCommands`, else of Claude Code's user settings.
+ * hooks are those of `hookCommands`, else of Claude Code's user settings; the start at login
+ * is `login` when the caller read it already ({@link loginEntry}), else read here.
  */
 export async function connectDrift(
   io: Io,
   serviceUrl: string,
   hookCommands?: string[],
+  login?: LoginEntry | null,
 ): Promise<string[]> {
   const at = hostPort(serviceUrl);
   if (!at || !isLoopbackHost(at.host)) return [];
-  const entry = await loginEntry(io);
+  const entry = login === undefined ? await loginEntry(io) : login;
   if (entry && !entry.here) {
     // The login entry starts another data folder; connect never ran for this one either:
     // what it set up is that folder's, not this service's.
