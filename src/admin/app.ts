@@ -443,10 +443,12 @@ function memoryRoutes(
   });
   api.post("/memories/search", limit, async (c) => {
     const body = await jsonBody(c);
-    const asks = body as { judge?: unknown; rerank?: unknown };
-    if (judge && asks.rerank === true) {
+    // Validated before anything is read of it (a body that is no object, a `judge` or `rerank`
+    // that is not a boolean, both, a `judge_timeout_ms` out of 100..7000, is a 400 naming it);
+    // the judge reads what the search used: the query and project validated and trimmed.
+    const q = validateSearch(body);
+    if (judge && q.rerank) {
       // The agent's own search: at least the rerank's pool searched, the model's choice first.
-      const q = validateSearch(body);
       const results = await service.search({
         ...(body as object),
         limit: Math.max(q.limit, JUDGE_RERANK_POOL.limit),
@@ -462,12 +464,8 @@ function memoryRoutes(
         )).results,
       );
     }
-    // Validated by the search (a `judge` or `rerank` that is not a boolean, both, a
-    // `judge_timeout_ms` out of 100..7000, is a 400 naming it).
     const results = await service.search(body as never);
-    if (!judge || asks.judge !== true) return c.json(results);
-    // The judge reads what the search used: the query and project validated and trimmed.
-    const q = validateSearch(body);
+    if (!judge || !q.judge) return c.json(results);
     return c.json(
       (await judgeResults(judge, q.query, q.project ?? null, results, q.judge_timeout_ms)).results,
     );
