@@ -20,7 +20,7 @@ import {
 } from "./sdk.ts";
 import { loadBootstrap, renderBootstrap } from "../memory/bootstrap.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError } from "../domain/errors.ts";
+import { badRequest, MemoryError, refusesField } from "../domain/errors.ts";
 import type {
   CreateInput,
   ListFilter,
@@ -180,10 +180,7 @@ function registerMemoryTools(
         results = await service.search(asksRerank ? { ...input, rerank: true } : input);
       } catch (err) {
         // A service older than the rerank names the field it does not know: asked without it.
-        if (
-          !(asksRerank && err instanceof MemoryError && err.status === 400 &&
-            err.field === "rerank")
-        ) throw err;
+        if (!asksRerank || !refusesField(err, "rerank")) throw err;
         asksRerank = false;
         results = await service.search(input);
       }
