@@ -73,6 +73,7 @@ import type { SqlMemoryService } from "../src/memory/service.ts";
 import {
   JUDGE_MAX_CANDIDATES,
   JUDGE_POOL_MIN_SCORE,
+  JUDGE_RERANK_POOL,
   type JudgeFallback,
   judgePool,
   type JudgePoolOptions,
@@ -81,6 +82,7 @@ import {
   parseJudgeAnswer,
   RecallJudge,
   renderJudgeRequest,
+  rerankResults,
 } from "../src/memory/judge.ts";
 import { anthropicCall } from "../src/capture/model.ts";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
@@ -407,7 +409,7 @@ const FAKE_KEY = "sk-ant-api-judge-probe";
 /** The pools whose tokens `--detail` estimates a prompt (limit, floor). */
 const DETAIL_POOLS: [number, number][] = [[5, 0.5], [5, 0], [8, 0.3], [8, 0], [10, 0]];
 /** Results of the agent's search `--detail` reranks with the judge's choice (the tool's K). */
-const RERANK_K = 10;
+const RERANK_K = JUDGE_RERANK_POOL.limit;
 /** One note of a prompt's wide pool (`--detail`): where it ranked and what the model did with it. */
 interface DetailNote {
   /** 1-based, among the results that are not bootstrap memories (the pool's limit counts these). */
@@ -906,14 +908,16 @@ async function detailOf(a: {
     let rerank: boolean | null = null;
     let chosen: number[] = [];
     if (a.reranker) {
-      const { results: m } = await judgeResults(
+      // The product's rerank (the Admin API's `"rerank": true`), over the tool's first K.
+      const { results: order } = await rerankResults(
         a.reranker,
         p.text.trim().slice(0, tree.maxQuery),
         a.project,
         topK,
+        RERANK_K,
       );
-      chosen = m.flatMap((r, i) => (r.chosen ? [i + 1] : []));
-      const order = [...m.filter((r) => r.chosen), ...m.filter((r) => !r.chosen)];
+      const picked = new Set(order.filter((r) => r.chosen).map((r) => r.memory.id));
+      chosen = topK.flatMap((r, i) => (picked.has(r.memory.id) ? [i + 1] : []));
       rerank = order.slice(0, 5).some(isTarget);
     }
     row.tool = {

@@ -17,8 +17,8 @@ import {
   targetProblem,
 } from "../common/body.ts";
 import { badRequest, MemoryError } from "../domain/errors.ts";
-import type { ExpansionAdmin, MemoryService } from "../memory/types.ts";
-import { validateOffset, validateSearch } from "../memory/validate.ts";
+import type { ExpansionAdmin, MemoryService, SearchResult } from "../memory/types.ts";
+import { MAX_SEARCH_LIMIT, validateOffset, validateSearch } from "../memory/validate.ts";
 import { staticHandler } from "./static.ts";
 import { type CaptureQueue, captureRoute } from "../capture/route.ts";
 import type { Inbox } from "../memory/inbox.ts";
@@ -418,6 +418,28 @@ function requireKey(api: Hono, key: string): void {
   });
 }
 
+/**
+ * The search a rerank reorders (`search(limit)`, best first): at least `limit` results and the
+ * first {@link JUDGE_RERANK_POOL} that are not bootstrap memories (the pool leaves those out), as
+ * far as {@link MAX_SEARCH_LIMIT}. Searched again, wider by the bootstrap memories it held, only
+ * when they took part of the pool and the search was full (the ranking is the same prefix at
+ * any limit).
+ */
+async function rerankSearch(
+  search: (limit: number) => Promise<SearchResult[]>,
+  limit: number,
+): Promise<SearchResult[]> {
+  let n = Math.max(limit, JUDGE_RERANK_POOL.limit);
+  let results = await search(n);
+  for (;;) {
+    const bootstrap = results.filter((r) => r.memory.type === "bootstrap").length;
+    const wider = Math.min(MAX_SEARCH_LIMIT, JUDGE_RERANK_POOL.limit + bootstrap);
+    if (results.length < n || wider <= n) return results;
+    n = wider;
+    results = await search(n);
+  }
+}
+
 /** The memories' routes: stats, list, create, bulk delete, contradictions, search, export, import. */
 function memoryRoutes(
   api: Hono,
@@ -443,14 +465,16 @@ function memoryRoutes(
   });
   api.post("/memories/search", limit, async (c) => {
     const body = await jsonBody(c);
-    const asks = body as { judge?: unknown; rerank?: unknown };
-    if (judge && asks.rerank === true) {
+    // Validated before anything is read of it (a body that is no object, a `judge` or `rerank`
+    // that is not a boolean, both, a `judge_timeout_ms` out of 100..7000, is a 400 naming it);
+    // the judge reads what the search used: the query and project validated and trimmed.
+    const q = validateSearch(body);
+    if (judge && q.rerank) {
       // The agent's own search: at least the rerank's pool searched, the model's choice first.
-      const q = validateSearch(body);
-      const results = await service.search({
-        ...(body as object),
-        limit: Math.max(q.limit, JUDGE_RERANK_POOL.limit),
-      } as never);
+      const results = await rerankSearch(
+        (n) => service.search({ ...(body as object), limit: n } as never),
+        q.limit,
+      );
       return c.json(
         (await rerankResults(
           judge,
@@ -462,12 +486,8 @@ function memoryRoutes(
         )).results,
       );
     }
-    // Validated by the search (a `judge` or `rerank` that is not a boolean, both, a
-    // `judge_timeout_ms` out of 100..7000, is a 400 naming it).
     const results = await service.search(body as never);
-    if (!judge || asks.judge !== true) return c.json(results);
-    // The judge reads what the search used: the query and project validated and trimmed.
-    const q = validateSearch(body);
+    if (!judge || !q.judge) return c.json(results);
     return c.json(
       (await judgeResults(judge, q.query, q.project ?? null, results, q.judge_timeout_ms)).results,
     );

@@ -187,6 +187,14 @@ export function badRequest(field: string, message: string): MemoryError {
   return new MemoryError(400, `${field}: ${message}`, { field });
 }
 
+/**
+ * Whether `err` is a 400 naming `field` (an unknown or bad field of the request): what a service
+ * older than the field answers, which its callers ask again without it.
+ */
+export function refusesField(err: unknown, field: string): boolean {
+  return err instanceof MemoryError && err.status === 400 && err.field === field;
+}
+
 /** A 404 for a memory id. */
 export function notFound(id: string): MemoryError {
   return new MemoryError(404, `memory ${id} not found`, { field: "id" });

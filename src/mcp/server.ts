@@ -20,7 +20,7 @@ import {
 } from "./sdk.ts";
 import { loadBootstrap, renderBootstrap } from "../memory/bootstrap.ts";
 import { describeError } from "../common/errors.ts";
-import { badRequest, MemoryError } from "../domain/errors.ts";
+import { badRequest, MemoryError, refusesField } from "../domain/errors.ts";
 import type {
   CreateInput,
   ListFilter,
@@ -175,15 +175,14 @@ function registerMemoryTools(
     run("recall", async () => {
       checkArgs(recallInput, args);
       const input = args as unknown as SearchInput;
+      // Whether this call asked (another call may have turned it off while this one waited).
+      const rerank = asksRerank;
       let results;
       try {
-        results = await service.search(asksRerank ? { ...input, rerank: true } : input);
+        results = await service.search(rerank ? { ...input, rerank: true } : input);
       } catch (err) {
         // A service older than the rerank names the field it does not know: asked without it.
-        if (
-          !(asksRerank && err instanceof MemoryError && err.status === 400 &&
-            err.field === "rerank")
-        ) throw err;
+        if (!rerank || !refusesField(err, "rerank")) throw err;
         asksRerank = false;
         results = await service.search(input);
       }

@@ -152,8 +152,9 @@ export const JUDGE_POOL_FLOOR: number = DEFAULT_RECALL_JUDGE_POOL_FLOOR;
 
 /**
  * The pool of a rerank (`"rerank": true`, the agent's own search): the first 10 results that are
- * not bootstrap memories, whatever their confidence (tasks/judge_gate.ts: the recall tool's hit@5
- * with expansion 0.844–0.916 on the seen sets, 0.771–0.868 without the judge).
+ * not bootstrap memories, those scoring ≥ {@link JUDGE_POOL_MIN_SCORE} whatever their confidence
+ * (the Admin API searches past the bootstrap memories to fill it; tasks/judge_gate.ts: the recall
+ * tool's hit@5 with expansion 0.844–0.916 on the seen sets, 0.771–0.868 without the judge).
  */
 export const JUDGE_RERANK_POOL: Required<JudgePoolOptions> = { limit: 10, floor: 0 };
 

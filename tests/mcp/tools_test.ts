@@ -16,7 +16,14 @@ import { createMcpServer, TOOL_NAMES } from "../../src/mcp/server.ts";
 import { HELP_TOPICS, recallOutput } from "../../src/mcp/schemas.ts";
 import { recallText } from "../../src/mcp/format.ts";
 import { BOOTSTRAP_WARNING } from "../../src/memory/bootstrap.ts";
-import type { Memory, MemoryService, SearchResult, Stats } from "../../src/memory/types.ts";
+import type {
+  Memory,
+  MemoryService,
+  SearchInput,
+  SearchResult,
+  Stats,
+} from "../../src/memory/types.ts";
+import { badRequest } from "../../src/domain/errors.ts";
 import { VERSION } from "../../src/version.ts";
 import { pgliteService } from "../helpers.ts";
 
@@ -420,4 +427,55 @@ Deno.test("recall through a service older than 0.7 (API mode): results without a
   assert.match(recallText(old, "q"), /1\. \[score 0\.500\] /);
   assert.ok(recallOutput.safeParse({ results: old }).success);
   assert.match(recallText([{ memory, score: 0.5, confidence: 0.81 }], "q"), /confidence 0\.81\]/);
+});
+
+Deno.test("recall asking a service older than the rerank: calls at once all retry without it", async () => {
+  const { service, close } = await pgliteService();
+  const { memory } = await service.create({ content: "The CI runs the tests on two cores" });
+  // The older service refuses `rerank` as the Admin API refuses an unknown field; the two calls'
+  // refusals are answered together, so both were sent before either came back.
+  const CALLS = 2;
+  let arrived = 0;
+  let release!: () => void;
+  const together = new Promise<void>((r) => release = r);
+  const asked: unknown[] = [];
+  const older = new Proxy(service, {
+    get(target, key) {
+      if (key === "search") {
+        return async (input: SearchInput) => {
+          asked.push(input.rerank);
+          if (input.rerank !== undefined) {
+            if (++arrived === CALLS) release();
+            await together;
+            throw badRequest("rerank", "unknown field; allowed fields are query, scope");
+          }
+          return await target.search(input);
+        };
+      }
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const server = createMcpServer(older, { log: () => {}, rerank: true });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "test", version: "0.0.0" });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  const call = caller(client);
+  try {
+    const rs = await Promise.all(
+      Array.from({ length: CALLS }, () => call("recall", { query: "CI cores" })),
+    );
+    for (const r of rs) {
+      assert.notEqual(r.isError, true, text(r));
+      const results = (r.structuredContent as { results: SearchResult[] }).results;
+      assert.equal(results[0]?.memory.id, memory.id);
+    }
+    // Then asked without it from the first call on.
+    await call("recall", { query: "CI cores" });
+    assert.deepEqual(asked, [true, true, undefined, undefined, undefined]);
+  } finally {
+    await client.close();
+    await server.close();
+    await close();
+  }
 });

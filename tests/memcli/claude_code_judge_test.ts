@@ -14,31 +14,12 @@ import { MemoryClient } from "../../src/memory/client.ts";
 import { startFakeAnthropic } from "../fakes/anthropic.ts";
 import { startAdminProcess, tempDir } from "../helpers.ts";
 import { claudeCodeBin } from "../helpers/claude_code.ts";
-import { installCommands, toolEnv } from "../helpers/install.ts";
+import { installCommands, runClean, toolEnv } from "../helpers/install.ts";
 import { FLAGS, judgeFake, KEY, MEMORIES, PROJECT, PROMPT } from "../memory/judge.ts";
 
-const decoder = new TextDecoder();
 const STAGING = MEMORIES[2];
 /** A prompt whose first result passes the plain floor (0.9): STAGING (tests/admin/judge_test.ts). */
 const STAGING_PROMPT = "connect to the staging database";
-
-async function run(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number; out: string; err: string }> {
-  const r = await new Deno.Command(cmd, {
-    args,
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: r.code, out: decoder.decode(r.stdout), err: decoder.decode(r.stderr) };
-}
 
 Deno.test({
   name:
@@ -73,13 +54,13 @@ Deno.test({
       const config = { HOME: home, DATA_DIR: `${dir.path}/data`, MEMORY_API_URL: admin.url };
       const { PATH } = await installCommands(`${dir.path}/root`, config);
       const env = { ...toolEnv(), ...config, PATH };
-      const hooks = await run("memcli", ["hooks", "install", "--recall"], repo, env);
+      const hooks = await runClean("memcli", ["hooks", "install", "--recall"], env, repo);
       assert.equal(hooks.code, 0, hooks.err);
       assert.match(hooks.out, /UserPromptSubmit: added 'memcli recall --hook'/);
 
       const ask = async (prompt: string, judgeOn: boolean) => {
         const from = agentModel.requests.length;
-        const r = await run(claude, ["-p", prompt], repo, {
+        const r = await runClean(claude, ["-p", prompt], {
           ...env,
           ...(judgeOn ? { RECALL_JUDGE: "on" } : {}),
           ANTHROPIC_BASE_URL: agentModel.url,
@@ -87,7 +68,7 @@ Deno.test({
           DISABLE_AUTOUPDATER: "1",
           DISABLE_TELEMETRY: "1",
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        });
+        }, repo);
         assert.equal(r.code, 0, r.err + r.out);
         const sent = agentModel.requests.slice(from).filter((q) => q.path === "/v1/messages")
           .map((q) => q.body).join("\n");

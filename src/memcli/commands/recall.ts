@@ -30,7 +30,7 @@
  * service), the plain floor above applies.
  * @module
  */
-import { MemoryError } from "../../domain/errors.ts";
+import { MemoryError, refusesField } from "../../domain/errors.ts";
 import type { SearchResult } from "../../memory/types.ts";
 import { MAX_QUERY, MAX_SEARCH_LIMIT } from "../../memory/validate.ts";
 import { intFlag, numberFlag, parseFlags, stringFlag } from "../args.ts";
@@ -130,11 +130,6 @@ export function formatRecall(results: SearchResult[], f: RecallFormat): string {
  */
 export function recallSearchLimit(limit: number): number {
   return Math.min(MAX_SEARCH_LIMIT, limit * 2 + 5);
-}
-
-/** Whether `err` is the Admin API's 400 naming `field` (an unknown or bad field of the request). */
-function refusesField(err: unknown, field: string): boolean {
-  return err instanceof MemoryError && err.status === 400 && err.field === field;
 }
 
 /** Search and format; the query is cut to the API's maximum length. */
