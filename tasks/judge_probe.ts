@@ -1,6 +1,6 @@
 /**
- * `deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score [--sets holdout7,holdout8]
- *   [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] [--pool-limit N]
+ * `deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score
+ *   [--sets holdout7,holdout8 | --locomo DIR] [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] [--pool-limit N]
  *   [--pool-floor X] [--id-tag T] [--ceilings] [--detail] [--frozen-run]`
  *
  * Would a model's judgement of the prompt and the hook's first few results (src/memory/judge.ts,
@@ -51,6 +51,11 @@
  * target (or an `also`) is in the pool, the mean candidates a call and the share of everyday
  * prompts with a call.
  *
+ * `--locomo DIR` takes LoCoMo-format conversations as the set instead (bench/data/judge/locomo/,
+ * README there; `locomoProbe` below): stored and asked as bench:recall's LoCoMo rows, the plain
+ * store only, one request file a conversation; `--score` measures the hook at (5, 0.5) and (10, 0)
+ * and the judge's rerank of the `recall` tool's first 10 in one run.
+ *
  * Frozen splits not run yet (`UNRUN_SPLITS` in tasks/paraphrase.ts) are refused unless asked by
  * name with `--frozen-run`.
  */
@@ -85,17 +90,20 @@ import {
   rerankResults,
 } from "../src/memory/judge.ts";
 import { anthropicCall } from "../src/capture/model.ts";
+import { askedQuestions, type Conversation, importConversations, loadData } from "./locomo.ts";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score " +
-  "[--sets holdout7,holdout8] [--expansions DIR] [--out DIR] [--answers DIR] [--results DIR] " +
+  "[--sets holdout7,holdout8 | --locomo DIR] [--expansions DIR] [--out DIR] [--answers DIR] " +
+  "[--results DIR] " +
   "[--pool-limit N] [--pool-floor X] [--id-tag T] [--ceilings] [--detail] [--frozen-run]";
 const values = benchArgs(USAGE, {
   emit: { type: "boolean", default: false },
   score: { type: "boolean", default: false },
-  sets: { type: "string", default: "holdout7,holdout8" },
-  expansions: { type: "string", default: "bench/data/expansions-v2" },
-  out: { type: "string", default: "bench/data/judge" },
+  sets: { type: "string" },
+  locomo: { type: "string" },
+  expansions: { type: "string" },
+  out: { type: "string" },
   answers: { type: "string" },
   results: { type: "string", default: "bench/results" },
   "pool-limit": { type: "string" },
@@ -109,7 +117,26 @@ if (values.emit === values.score) {
   console.error(`give one of --emit and --score\nusage: ${USAGE}`);
   Deno.exit(2);
 }
-const sets = values.sets!.split(",");
+/** `--locomo DIR`: LoCoMo-format conversations as the set (tasks/locomo.ts), not the paraphrase's. */
+const locomoDir = values.locomo;
+if (locomoDir !== undefined) {
+  for (const flag of ["sets", "expansions", "ceilings", "detail", "frozen-run"] as const) {
+    if (values[flag] !== undefined && values[flag] !== false) {
+      console.error(
+        `--${flag}: not with --locomo (LoCoMo is one set, searched in the plain store)\n` +
+          `usage: ${USAGE}`,
+      );
+      Deno.exit(2);
+    }
+  }
+  if (!locomoDir.trim()) {
+    console.error(`--locomo: a folder of LoCoMo-format JSON files is needed\nusage: ${USAGE}`);
+    Deno.exit(2);
+  }
+}
+values.expansions ??= "bench/data/expansions-v2";
+values.out ??= locomoDir !== undefined ? "bench/data/judge/locomo" : "bench/data/judge";
+const sets = locomoDir !== undefined ? [] : (values.sets ?? "holdout7,holdout8").split(",");
 for (const s of sets) {
   if (!SPLITS.includes(s as Split) || s === "dev" || s === "test") {
     console.error(`--sets: ${s} is not a holdout set\nusage: ${USAGE}`);
@@ -206,6 +233,16 @@ if (judgedPool.limit > requestPool.limit || judgedPool.floor < requestPool.floor
   );
   Deno.exit(2);
 }
+/** The hook's pools `--score --locomo` measures (those within the requests' pool): today's, the widest. */
+const LOCOMO_POOLS: Required<JudgePoolOptions>[] = [{ limit: 5, floor: 0.5 }, {
+  limit: 10,
+  floor: 0,
+}];
+/**
+ * The share of LoCoMo requests rebuilt that may hold other notes than recorded: the HNSW index's
+ * neighbours at the pool's edge vary between builds (8–9% of a file's requests between two runs).
+ */
+const LOCOMO_REBUILT_TOLERANCE = 0.2;
 /** The pool settings `--ceilings` prints: (limit, floor). */
 const CEILING_POOLS: [number, number][] = [[5, 0.5], [5, 0], [8, 0.3], [8, 0], [10, 0]];
 
@@ -317,6 +354,119 @@ function scriptedModel(requests: Request[], answers: Answers) {
       });
     },
   };
+}
+
+/** A prompt's request before the shuffle: the union of its pools, with the set's memory ids. */
+interface Draft {
+  project: string;
+  prompt: string;
+  union: SearchResult[];
+  ids: string[];
+}
+
+/**
+ * The requests of `drafts` (shuffled with the seed and `name`, their candidates too), ids
+ * `<name>-<id tag>NNN`; each candidate's key the hash of `keySet` and its set's memory id. With
+ * `byKey` a draft's candidates are put in the order of their keys before the shuffle, so that the
+ * same notes give the same request whatever their rank order (LoCoMo: a conversation is more than
+ * a fifth of the store, read through the HNSW index, whose neighbours at the pool's edge vary
+ * from one build to the next).
+ */
+async function buildRequests(
+  name: string,
+  keySet: string,
+  drafts: Draft[],
+  byKey = false,
+): Promise<Request[]> {
+  const rng = new Rng(`${SEED}\n${name}`);
+  shuffle(drafts, rng);
+  const requests: Request[] = [];
+  for (const [i, d] of drafts.entries()) {
+    const keys = await Promise.all(d.ids.map((id) => memoryHash(keySet, id)));
+    const base = d.union.map((_, j) => j);
+    if (byKey) base.sort((a, b) => keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0);
+    // byKey: each request's notes shuffled on their own (a request of other notes or of another
+    // number of them leaves the others' orders as they were).
+    const order = shuffle(base, byKey ? new Rng(`${SEED}\n${name}\n${i}`) : rng);
+    if (order.length > JUDGE_MAX_CANDIDATES) throw new Error(`${order.length} candidates`);
+    requests.push({
+      id: `${name}-${requestPool.id_tag}${String(i + 1).padStart(3, "0")}`,
+      project: d.project,
+      prompt: d.prompt,
+      candidates: order.map((j, k) => ({
+        n: k + 1,
+        key: keys[j],
+        type: d.union[j].memory.type,
+        content: d.union[j].memory.content,
+      })),
+    });
+  }
+  return requests;
+}
+
+/**
+ * `--score`: stop unless the requests rebuilt are the ones answered (`--out`/<name>-requests.json:
+ * ids, prompts and the same candidates, but for a few ties at the pool's edge) and every answer is
+ * of one of them; the number of requests without an answer.
+ */
+function checkRebuilt(
+  name: string,
+  requests: Request[],
+  emitted: Request[],
+  answers: Answers,
+  tolerance = 0.05,
+) {
+  // Their order may differ: results of equal score are ordered by id, and the ids are new at each
+  // import; the model's recorded choice is read by the notes' contents, not their numbers.
+  const same = (r: Request) =>
+    JSON.stringify({
+      ...r,
+      candidates: r.candidates.map(({ key, type, content }) => ({ key, type, content }))
+        .sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    });
+  const differ = requests.filter((r, i) => !emitted[i] || same(r) !== same(emitted[i])).length;
+  if (requests.length !== emitted.length || differ > tolerance * requests.length) {
+    const at = requests.findIndex((r, i) => !emitted[i] || same(r) !== same(emitted[i]));
+    throw new Error(
+      `${name}: the requests rebuilt differ from ${values.out}/${name}-requests.json ` +
+        `(${requests.length} against ${emitted.length}; ${differ} differ, first at ${
+          requests[at]?.id ?? emitted[at]?.id ?? "the end"
+        }): the answers are of other requests`,
+    );
+  }
+  if (differ) {
+    console.log(
+      `${name}: ${differ} of ${requests.length} requests rebuilt hold other candidates than ` +
+        `recorded (ties, or the HNSW index's neighbours, at the pool's edge); their notes the model never saw count as not chosen`,
+    );
+  }
+  const ids = new Set(requests.map((r) => r.id));
+  const extra = Object.keys(answers).filter((k) => !ids.has(k));
+  if (extra.length) throw new Error(`${answersDir}/${name}.json: unknown request id ${extra[0]}`);
+  return requests.filter((r) => answers[r.id] === undefined).length;
+}
+
+/** `--emit`: `--out`/<name>-requests.json, and <name>-requests.md as the model reads them. */
+async function writeRequests(name: string, requests: Request[]): Promise<void> {
+  const md = [
+    `# Judge requests: ${name}`,
+    "",
+    `${requests.length} requests, one block each: the user text the model reads.`,
+    "",
+    "System text: src/memory/judge_prompt.md.",
+    "",
+    "Answer file: `" + name + '.json`, `{"<request id>": {"use": [n, ...]}}` (README.md).',
+    "",
+  ];
+  for (const r of requests) {
+    const { user } = renderJudgeRequest(r.prompt, r.project, r.candidates);
+    md.push(`## ${r.id}`, "", "```text", user.trimEnd(), "```", "");
+  }
+  await Deno.writeTextFile(
+    `${values.out}/${name}-requests.json`,
+    JSON.stringify(requests, null, 2) + "\n",
+  );
+  await Deno.writeTextFile(`${values.out}/${name}-requests.md`, md.join("\n"));
 }
 
 /** What one store gave on one set (`--score`). */
@@ -470,6 +620,10 @@ interface Ceiling {
   candidates: number;
 }
 const scored: Record<string, { plain: Tally; expanded: Tally; missing: number }> = {};
+if (locomoDir !== undefined) {
+  await locomoProbe(locomoDir);
+  Deno.exit(0);
+}
 for (const name of sets) {
   const set = await loadParaphrase(`bench/data/paraphrase/${name}.json`);
   const ex = await loadExpansions(`${values.expansions}/${name}.json`, set);
@@ -493,7 +647,7 @@ for (const name of sets) {
     });
   }
   const t = { plain: tally(), expanded: tally() };
-  const drafts: { project: string; prompt: string; union: SearchResult[]; ids: string[] }[] = [];
+  const drafts: Draft[] = [];
   let empty = 0;
   let plainPool = 0;
   let expandedPool = 0;
@@ -653,54 +807,9 @@ for (const name of sets) {
   } finally {
     await fake?.close();
   }
-  const rng = new Rng(`${SEED}\n${name}`);
-  shuffle(drafts, rng);
-  const requests: Request[] = [];
-  for (const [i, d] of drafts.entries()) {
-    const order = shuffle(d.union.map((_, j) => j), rng);
-    if (order.length > JUDGE_MAX_CANDIDATES) throw new Error(`${order.length} candidates`);
-    requests.push({
-      id: `${name}-${requestPool.id_tag}${String(i + 1).padStart(3, "0")}`,
-      project: d.project,
-      prompt: d.prompt,
-      candidates: await Promise.all(order.map(async (j, k) => ({
-        n: k + 1,
-        key: await memoryHash(name, d.ids[j]),
-        type: d.union[j].memory.type,
-        content: d.union[j].memory.content,
-      }))),
-    });
-  }
+  const requests = await buildRequests(name, name, drafts);
   if (values.score) {
-    // The requests rebuilt must be the ones answered: ids, prompts and the same candidates. Their
-    // order may differ: results of equal score are ordered by id, and the ids are new at each
-    // import; the model's recorded choice is read by the notes' contents, not their numbers.
-    const same = (r: Request) =>
-      JSON.stringify({
-        ...r,
-        candidates: r.candidates.map(({ key, type, content }) => ({ key, type, content }))
-          .sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-      });
-    const differ = requests.filter((r, i) => !emitted[i] || same(r) !== same(emitted[i])).length;
-    if (requests.length !== emitted.length || differ > 0.05 * requests.length) {
-      const at = requests.findIndex((r, i) => !emitted[i] || same(r) !== same(emitted[i]));
-      throw new Error(
-        `${name}: the requests rebuilt differ from ${values.out}/${name}-requests.json ` +
-          `(${requests.length} against ${emitted.length}; ${differ} differ, first at ${
-            requests[at]?.id ?? emitted[at]?.id ?? "the end"
-          }): the answers are of other requests`,
-      );
-    }
-    if (differ) {
-      console.log(
-        `${name}: ${differ} of ${requests.length} requests rebuilt hold other candidates than ` +
-          `recorded (ties at the pool's edge); their notes the model never saw count as not chosen`,
-      );
-    }
-    const ids = new Set(requests.map((r) => r.id));
-    const extra = Object.keys(answers).filter((k) => !ids.has(k));
-    if (extra.length) throw new Error(`${answersDir}/${name}.json: unknown request id ${extra[0]}`);
-    const missing = requests.filter((r) => answers[r.id] === undefined).length;
+    const missing = checkRebuilt(name, requests, emitted, answers);
     scored[name] = { ...t, missing };
     console.error(
       `${name}: ${model!.seen.size} of ${requests.length} requests asked by the product`,
@@ -708,25 +817,7 @@ for (const name of sets) {
     continue;
   }
   if (values.ceilings) printCeilings(name, ceil);
-  const md = [
-    `# Judge requests: ${name}`,
-    "",
-    `${requests.length} requests, one block each: the user text the model reads.`,
-    "",
-    "System text: src/memory/judge_prompt.md.",
-    "",
-    "Answer file: `" + name + '.json`, `{"<request id>": {"use": [n, ...]}}` (README.md).',
-    "",
-  ];
-  for (const r of requests) {
-    const { user } = renderJudgeRequest(r.prompt, r.project, r.candidates);
-    md.push(`## ${r.id}`, "", "```text", user.trimEnd(), "```", "");
-  }
-  await Deno.writeTextFile(
-    `${values.out}/${name}-requests.json`,
-    JSON.stringify(requests, null, 2) + "\n",
-  );
-  await Deno.writeTextFile(`${values.out}/${name}-requests.md`, md.join("\n"));
+  await writeRequests(name, requests);
   const sizes = requests.map((r) => r.candidates.length);
   const prompts = requests.length + empty;
   counts.push({
@@ -949,4 +1040,373 @@ function printCeilings(set: string, ceil: Record<string, Ceiling[]>): void {
   }
   const c = ceil.plain[0];
   console.log(`${set}: ${c.aimed} aimed, ${c.everyday} everyday prompts`);
+}
+
+/** What the agent's search gave on one conversation (`--score --locomo`). */
+interface ToolTally {
+  questions: number;
+  /** Questions with an evidence turn among the tool's first 5, and after the judge's rerank. */
+  hit5: number;
+  rerank_hit5: number;
+  judged: number;
+  fallbacks: Record<JudgeFallback, number>;
+  calls: number;
+  tokens: number;
+}
+
+/**
+ * `--locomo DIR`: the LoCoMo conversations of DIR as one set, stored and asked as
+ * tasks/bench_recall.ts stores and asks them (tasks/lib/versions.ts `locomoRows`): one store of
+ * this tree, every turn one memory, one project per conversation. Each question is a hook prompt
+ * from its own conversation's project (positive: a hit when an evidence turn is injected) and
+ * from the next conversation's (negative: anything injected counts), and the `recall` tool's
+ * query in its own project (hit@5: an evidence turn among its first 5). Requests over the plain
+ * store's pool (no expansion), one file a conversation of the question (`locomo-<n>`, n its place
+ * in DIR's sorted files), positives and negatives mixed; a (project, message) asked twice gets one
+ * request. `--score` replays the answers through the product's judge at each of
+ * {@link LOCOMO_POOLS} (or the one `--pool-limit`/`--pool-floor` name) and its rerank of the
+ * tool's first 10 (`rerankResults`, as the Admin API's search with `"rerank": true`).
+ */
+async function locomoProbe(dir: string): Promise<void> {
+  let convs: Conversation[];
+  try {
+    convs = await loadData(dir);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    console.error(`--locomo ${dir}: no such folder\nusage: ${USAGE}`);
+    Deno.exit(2);
+  }
+  if (!convs.length) {
+    console.error(`--locomo ${dir}: no LoCoMo-format .json file in it\nusage: ${USAGE}`);
+    Deno.exit(2);
+  }
+  const names = convs.map((_, i) => `locomo-${i + 1}`);
+  const scoredPools = asked.limit !== undefined || asked.floor !== undefined
+    ? [judgedPool]
+    : LOCOMO_POOLS.filter((p) => p.limit <= requestPool.limit && p.floor >= requestPool.floor);
+  const wide = requestPool.limit >= JUDGE_RERANK_POOL.limit &&
+    requestPool.floor <= JUDGE_RERANK_POOL.floor;
+  // --score: every file's requests and answers, read first; one scripted model answers them all.
+  const emitted: Record<string, Request[]> = {};
+  const answers: Record<string, Answers> = {};
+  let fake: ReturnType<typeof startFakeAnthropic> | null = null;
+  let model: ReturnType<typeof scriptedModel> | null = null;
+  if (values.score) {
+    for (const name of names) {
+      emitted[name] = JSON.parse(await Deno.readTextFile(`${values.out}/${name}-requests.json`));
+      answers[name] = JSON.parse(await Deno.readTextFile(`${answersDir}/${name}.json`));
+    }
+    const m = scriptedModel(
+      Object.values(emitted).flat(),
+      Object.assign({}, ...Object.values(answers)),
+    );
+    model = m;
+    fake = startFakeAnthropic({
+      apiKeys: [FAKE_KEY],
+      usageFromBody: true,
+      reply: (b) => m.reply((b.messages as { content: string }[]).at(-1)!.content),
+    });
+  }
+  const o = await openVersion({ ...tree, name: "plain" } as Version);
+  const hook = names.map(() => scoredPools.map(() => tally()));
+  const tool: ToolTally[] = names.map(() => ({
+    questions: 0,
+    hit5: 0,
+    rerank_hit5: 0,
+    judged: 0,
+    fallbacks: { empty: 0, budget: 0, timeout: 0, error: 0, malformed: 0 },
+    calls: 0,
+    tokens: 0,
+  }));
+  const drafts: Draft[][] = names.map(() => []);
+  const empty = names.map(() => 0);
+  const repeated = names.map(() => 0);
+  const asks = new Set<string>();
+  try {
+    const idsOf = await importConversations(o.service, convs);
+    const judges = fake ? scoredPools.map((p) => judgeOn(o, fake!.url, p)) : [];
+    const reranker = fake && wide ? judgeOn(o, fake.url) : null;
+    const calls = () => fake!.requestsTo("/v1/messages").length;
+    try {
+      for (const [ci, c] of convs.entries()) {
+        const next = convs[(ci + 1) % convs.length];
+        for (const q of askedQuestions(c)) {
+          const evidence = new Set(q.evidence);
+          const isEvidence = (project: string, r: SearchResult) =>
+            project === c.name &&
+            (idsOf.get(`${c.name}\n${r.memory.content}`) ?? []).some((d) => evidence.has(d));
+          const message = q.question.trim().slice(0, tree.maxQuery);
+          const searched = !(message.length < 3 || message.startsWith("/"));
+          if (fake) {
+            // The agent's search: today's first 5, and its first 10 with the judge's choice first.
+            const tt = tool[ci];
+            tt.questions++;
+            const top5 = await o.recall(q.question, c.name, 5);
+            if (top5.slice(0, 5).some((r) => isEvidence(c.name, r))) tt.hit5++;
+            if (reranker) {
+              const top10 = await o.recall(q.question, c.name, JUDGE_RERANK_POOL.limit);
+              const before = calls();
+              const { results, outcome } = await rerankResults(
+                reranker,
+                message,
+                c.name,
+                top10,
+                5,
+              );
+              tt.calls += calls() - before;
+              tt.tokens += outcome.tokens;
+              if ("chosen" in outcome) tt.judged++;
+              else tt.fallbacks[outcome.fallback]++;
+              if (results.some((r) => isEvidence(c.name, r))) tt.rerank_hit5++;
+            }
+          }
+          for (const project of [c.name, next.name]) {
+            const positive = project === c.name;
+            const h = await o.hook(q.question, project);
+            const ask = `${project}\n${message}`;
+            const pool = searched ? judgePool(h.results, requestPool) : [];
+            if (!pool.length) empty[ci]++;
+            else if (asks.has(ask)) repeated[ci]++;
+            else {
+              drafts[ci].push({
+                project,
+                prompt: message,
+                union: pool,
+                ids: pool.map((r) => `${project}\n${r.memory.content}`),
+              });
+            }
+            asks.add(ask);
+            if (!fake) continue;
+            for (const [pi, p] of scoredPools.entries()) {
+              const tt = hook[ci][pi];
+              let text = "";
+              if (searched) {
+                const before = calls();
+                const { results, outcome } = await judgeResults(
+                  judges[pi],
+                  message,
+                  project,
+                  h.results,
+                );
+                tt.calls += calls() - before;
+                tt.tokens += outcome.tokens;
+                if ("chosen" in outcome) tt.judged++;
+                else tt.fallbacks[outcome.fallback]++;
+                text = hookText(results, project);
+                if (
+                  positive &&
+                  results.some((r) => text.includes(r.memory.id) && isEvidence(project, r))
+                ) {
+                  tt.judge_aimed++;
+                }
+              }
+              tt.prompts++;
+              if (positive) {
+                tt.aimed++;
+                if (h.results.some((r) => h.text.includes(r.memory.id) && isEvidence(project, r))) {
+                  tt.plain_aimed++;
+                }
+                if (judgePool(h.results, p).some((r) => isEvidence(project, r))) tt.ceiling++;
+              } else {
+                tt.everyday++;
+                if (h.text) tt.plain_everyday++;
+                if (text) tt.judge_everyday++;
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      for (const j of judges) j.close();
+      reranker?.close();
+    }
+  } finally {
+    await o.close();
+    await fake?.close();
+  }
+  const requests: Record<string, Request[]> = {};
+  for (const [ci, name] of names.entries()) {
+    requests[name] = await buildRequests(name, "locomo", drafts[ci], true);
+  }
+  const poolLine = `requests' pool (${values.out}): the first ${requestPool.limit} results but ` +
+    `bootstrap, score ≥ ${JUDGE_POOL_MIN_SCORE}, confidence ≥ ${requestPool.floor}; the plain ` +
+    `store (no expansion); LoCoMo ${dir}: ${
+      convs.map((c, i) => `${names[i]} = ${c.name}`).join(", ")
+    }`;
+  if (values.emit) {
+    const rows = names.map((name, ci) => {
+      const sizes = requests[name].map((r) => r.candidates.length);
+      return {
+        file: name,
+        prompts: 2 * askedQuestions(convs[ci]).length,
+        requests: sizes.length,
+        no_candidates: empty[ci],
+        asked_before: repeated[ci],
+        candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length)).toFixed(2),
+        candidates_max: Math.max(0, ...sizes),
+      };
+    });
+    for (const name of names) await writeRequests(name, requests[name]);
+    await Deno.writeTextFile(
+      `${values.out}/pool.json`,
+      JSON.stringify(requestPool, null, 2) + "\n",
+    );
+    console.log(poolLine);
+    console.log(
+      "| file | prompts | requests | no candidates | asked before | candidates mean | max |",
+    );
+    console.log("|---|---|---|---|---|---|---|");
+    for (const r of rows) {
+      console.log(
+        `| ${r.file} | ${r.prompts} | ${r.requests} | ${r.no_candidates} | ${r.asked_before} | ` +
+          `${r.candidates_mean} | ${r.candidates_max} |`,
+      );
+    }
+    return;
+  }
+  const missing: Record<string, number> = {};
+  for (const name of names) {
+    missing[name] = checkRebuilt(
+      name,
+      requests[name],
+      emitted[name],
+      answers[name],
+      LOCOMO_REBUILT_TOLERANCE,
+    );
+  }
+  console.error(
+    `${model!.seen.size} of ${Object.values(requests).flat().length} requests asked by the product`,
+  );
+  if (model!.unseenNotes) {
+    console.log(`${model!.unseenNotes} notes asked about were not in their recorded request`);
+  }
+  const r3 = (x: number, n: number) => +(x / Math.max(1, n)).toFixed(3);
+  const hookRows: {
+    conversation: string;
+    pool: Required<JudgePoolOptions>;
+    figures: ReturnType<typeof hookFigures>;
+  }[] = [];
+  const toolRows: { conversation: string; figures: ReturnType<typeof toolFigures> }[] = [];
+  function hookFigures(t: Tally) {
+    const f = figures(t);
+    return {
+      positives: f.aimed,
+      negatives: f.everyday,
+      plain_positive_hit: f.plain_aimed_injected,
+      judge_positive_hit: f.judge_aimed_injected,
+      ceiling: f.ceiling,
+      plain_negatives_injected: f.plain_everyday_injected,
+      judge_negatives_injected: f.judge_everyday_injected,
+      judged: f.judged,
+      fallbacks: f.fallbacks,
+      calls_per_prompt: f.calls_per_prompt,
+      tokens_per_prompt: f.tokens_per_prompt,
+      tokens_per_call: f.tokens_per_call,
+    };
+  }
+  function toolFigures(t: ToolTally) {
+    return {
+      questions: t.questions,
+      hit5: r3(t.hit5, t.questions),
+      rerank_hit5: reranker(t),
+      judged: t.judged,
+      fallbacks: t.fallbacks,
+      calls_per_question: r3(t.calls, t.questions),
+      tokens_per_question: Math.round(t.tokens / Math.max(1, t.questions)),
+    };
+  }
+  const reranker = (t: ToolTally) => (wide ? r3(t.rerank_hit5, t.questions) : null);
+  const labels = [...names.map((n, i) => `${n} (${convs[i].name})`), "pooled"];
+  for (const [pi, pool] of scoredPools.entries()) {
+    const all = tally();
+    for (const [ci] of names.entries()) {
+      hookRows.push({ conversation: labels[ci], pool, figures: hookFigures(hook[ci][pi]) });
+      add(all, hook[ci][pi]);
+    }
+    hookRows.push({ conversation: "pooled", pool, figures: hookFigures(all) });
+  }
+  const allTool: ToolTally = {
+    ...tool[0],
+    fallbacks: { ...tool[0].fallbacks },
+  };
+  for (const t of tool.slice(1)) {
+    for (const k of ["questions", "hit5", "rerank_hit5", "judged", "calls", "tokens"] as const) {
+      allTool[k] += t[k];
+    }
+    for (const f of Object.keys(t.fallbacks) as JudgeFallback[]) {
+      allTool.fallbacks[f] += t.fallbacks[f];
+    }
+  }
+  for (const [ci] of names.entries()) {
+    toolRows.push({ conversation: labels[ci], figures: toolFigures(tool[ci]) });
+  }
+  toolRows.push({ conversation: "pooled", figures: toolFigures(allTool) });
+  console.log(poolLine);
+  console.log(
+    `answers ${answersDir}/<file>.json; hook floor ${recall.DEFAULT_MIN_CONFIDENCE} (plain); ` +
+      "tokens: the fake's usage, characters / 4 of the request and of the answer",
+  );
+  console.log(
+    "| conversation | pool (limit, floor) | positives / negatives | positive hit: plain → judge | " +
+      "pool ceiling | negatives injected: plain → judge | judged | fallbacks (empty, malformed, " +
+      "other) | calls / prompt | tokens / prompt |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const { conversation, pool, figures: f } of hookRows) {
+    const other = f.fallbacks.budget + f.fallbacks.timeout + f.fallbacks.error;
+    console.log(
+      `| ${conversation} | (${pool.limit}, ${pool.floor}) | ${f.positives} / ${f.negatives} | ` +
+        `${f.plain_positive_hit.toFixed(3)} → **${f.judge_positive_hit.toFixed(3)}** | ` +
+        `${f.ceiling.toFixed(3)} | ${f.plain_negatives_injected.toFixed(3)} → ` +
+        `**${f.judge_negatives_injected.toFixed(3)}** | ${f.judged} | ${f.fallbacks.empty}, ` +
+        `${f.fallbacks.malformed}, ${other} | ${f.calls_per_prompt.toFixed(3)} | ` +
+        `${f.tokens_per_prompt} |`,
+    );
+  }
+  console.log(
+    "\n| conversation | questions | tool hit@5: today → reranked (first 10, chosen first) | " +
+      "judged | fallbacks (empty, malformed, other) | calls / question | tokens / question |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const { conversation, figures: f } of toolRows) {
+    const other = f.fallbacks.budget + f.fallbacks.timeout + f.fallbacks.error;
+    console.log(
+      `| ${conversation} | ${f.questions} | ${f.hit5.toFixed(3)} → **${
+        f.rerank_hit5?.toFixed(3) ?? "n/a (requests' pool narrower than 10, 0)"
+      }** | ${f.judged} | ${f.fallbacks.empty}, ${f.fallbacks.malformed}, ${other} | ` +
+        `${f.calls_per_question.toFixed(3)} | ${f.tokens_per_question} |`,
+    );
+  }
+  if (Object.values(missing).some((n) => n)) {
+    console.log(
+      `requests without a recorded answer (the product fell back): ${JSON.stringify(missing)}`,
+    );
+  }
+  await Deno.mkdir(values.results!, { recursive: true });
+  const file = `${values.results}/judge-locomo-${
+    new Date().toISOString().replace(/[:.]/g, "-")
+  }.json`;
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify(
+      {
+        task: "tasks/judge_probe.ts --score --locomo",
+        locomo: dir,
+        conversations: Object.fromEntries(convs.map((c, i) => [names[i], c.name])),
+        answers: answersDir,
+        requests: values.out,
+        requests_pool: requestPool,
+        store: "plain (no expansion)",
+        hook_floor: recall.DEFAULT_MIN_CONFIDENCE,
+        tokens: "the Messages API fake's usage: characters / 4 of the request and of the answer",
+        missing_answers: missing,
+        unseen_notes: model!.unseenNotes,
+        hook: hookRows,
+        tool: toolRows,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  console.log(`wrote ${file}`);
 }

@@ -39,3 +39,35 @@ Deno.test("bench:capture: a flag without its value, and a stray argument", async
   assert.equal(scope.code, 2);
   assert.equal(scope.err, "bench:scope: Unexpected argument 'extra' (--help prints the usage)\n");
 });
+
+Deno.test("judge_probe --locomo: a flag it does not take, and a folder that is not there", async () => {
+  const sets = await runTask("judge_probe.ts", ["--emit", "--locomo", "x", "--sets", "holdout7"]);
+  assert.equal(sets.code, 2);
+  assert.match(sets.err, /^--sets: not with --locomo /);
+  const expansions = await runTask("judge_probe.ts", [
+    "--score",
+    "--locomo",
+    "x",
+    "--expansions",
+    "y",
+  ]);
+  assert.equal(expansions.code, 2);
+  assert.match(expansions.err, /^--expansions: not with --locomo /);
+  const out = await Deno.makeTempDir();
+  try {
+    const missing = await runTask("judge_probe.ts", [
+      "--emit",
+      "--locomo",
+      `${out}/no-such-folder`,
+      "--out",
+      out,
+    ]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, new RegExp(`--locomo ${out}/no-such-folder: no such folder`));
+    const none = await runTask("judge_probe.ts", ["--emit", "--locomo", out, "--out", out]);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /: no LoCoMo-format \.json file in it/);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
