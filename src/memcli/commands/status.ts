@@ -231,12 +231,20 @@ function statsLines(stats: Stats): string[] {
   return out;
 }
 
-/** The report's line of the judge of the prompt hook's candidates (`RECALL_JUDGE=on`). */
+/**
+ * The report's line of the judge (`RECALL_JUDGE=on`): of the prompt hook's candidates, and of the
+ * agent's own searches it reranked (`reranks`, counted among `asked`).
+ */
 export function judgeLine(j: NonNullable<Stats["judge"]>): string {
   const fell = Object.entries(j.fallbacks).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
   const pool = j.pool ? `, pool ${j.pool.limit} ≥ ${j.pool.floor}` : "";
-  return `  Judge:     on (${j.model}, ${j.timeout_ms} ms${pool}): ${j.judged} of ${j.asked} prompts ` +
-    `judged${fell.length ? ` (plain floor: ${fell.join(", ")})` : ""}; ${j.tokens_today} of ` +
+  // A service older than the rerank (0.24) sends no `reranks`.
+  const reranks = j.reranks ?? 0;
+  const asked = reranks
+    ? `${j.asked} prompts and searches judged (${reranks} searches reranked)`
+    : `${j.asked} prompts judged`;
+  return `  Judge:     on (${j.model}, ${j.timeout_ms} ms${pool}): ${j.judged} of ${asked}` +
+    `${fell.length ? ` (plain floor: ${fell.join(", ")})` : ""}; ${j.tokens_today} of ` +
     `${j.daily_tokens} tokens today${j.last_error ? `; last failure: ${j.last_error}` : ""}`;
 }
 
