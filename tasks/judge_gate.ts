@@ -27,6 +27,7 @@
  * @module
  */
 import { benchArgs } from "./lib/args.ts";
+import type { DetailNote as Note, DetailRow as Row } from "./lib/judge_detail.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/judge_gate.ts --detail FILE " +
   "[--results DIR]";
@@ -39,29 +40,6 @@ if (!values.detail) {
   Deno.exit(2);
 }
 
-interface Note {
-  rank: number;
-  score: number;
-  confidence: number;
-  chosen: boolean | null;
-  target: boolean;
-  also: boolean;
-}
-interface Row {
-  set: string;
-  kind: "aimed" | "everyday";
-  store: "plain" | "expanded";
-  searched: boolean;
-  plain_injected: boolean;
-  plain_hit: boolean;
-  outcome: string;
-  judge_injected: boolean;
-  judge_hit: boolean;
-  tokens: number;
-  notes: Note[];
-  tokens_at: Record<string, number>;
-  tool?: { hit5: boolean; hit5_of_k: boolean; rerank_hit5: boolean | null; chosen: number[] };
-}
 const file = JSON.parse(await Deno.readTextFile(values.detail));
 const rows: Row[] = file.detail?.prompts;
 if (!Array.isArray(rows)) {

@@ -92,6 +92,7 @@ import {
 import { anthropicCall } from "../src/capture/model.ts";
 import { askedQuestions, type Conversation, importConversations, loadData } from "./locomo.ts";
 import { startFakeAnthropic } from "../tests/fakes/anthropic.ts";
+import type { DetailNote, DetailRow } from "./lib/judge_detail.ts";
 
 const USAGE = "deno run -A --lock=tests/deno.lock tasks/judge_probe.ts --emit|--score " +
   "[--sets holdout7,holdout8 | --locomo DIR] [--expansions DIR] [--out DIR] [--answers DIR] " +
@@ -560,44 +561,6 @@ const FAKE_KEY = "sk-ant-api-judge-probe";
 const DETAIL_POOLS: [number, number][] = [[5, 0.5], [5, 0], [8, 0.3], [8, 0], [10, 0]];
 /** Results of the agent's search `--detail` reranks with the judge's choice (the tool's K). */
 const RERANK_K = JUDGE_RERANK_POOL.limit;
-/** One note of a prompt's wide pool (`--detail`): where it ranked and what the model did with it. */
-interface DetailNote {
-  /** 1-based, among the results that are not bootstrap memories (the pool's limit counts these). */
-  rank: number;
-  score: number;
-  confidence: number;
-  /** Chosen by the model (null: the judge fell back, or the note was outside the judged pool). */
-  chosen: boolean | null;
-  target: boolean;
-  also: boolean;
-}
-/** One prompt in one store (`--detail`). */
-interface DetailRow {
-  set: string;
-  project: string;
-  prompt: string;
-  kind: "aimed" | "everyday";
-  store: "plain" | "expanded";
-  searched: boolean;
-  /** The plain hook (floor 0.9): anything injected, the target injected. */
-  plain_injected: boolean;
-  plain_hit: boolean;
-  /** The product path at the judged pool: `chosen` or the fallback's reason; anything, target. */
-  outcome: string;
-  judge_injected: boolean;
-  judge_hit: boolean;
-  tokens: number;
-  /** The store's first 10 results that are not bootstrap and score ≥ 0.1 (the wide pool). */
-  notes: DetailNote[];
-  /** The tokens of the judge's call at each of {@link DETAIL_POOLS} ("limit,floor"; 0: no call). */
-  tokens_at: Record<string, number>;
-  /**
-   * The agent's search (the `recall` tool), aimed prompts: the target in its first 5 (today), in
-   * the first 5 of its first {@link RERANK_K}, and in the first 5 after the judge's choice among
-   * those K was moved first (null: the requests' pool is not wide enough to score it).
-   */
-  tool?: { hit5: boolean; hit5_of_k: boolean; rerank_hit5: boolean | null; chosen: number[] };
-}
 const details: DetailRow[] = [];
 
 /** What the Messages API fake counts for a request and its answer (characters / 4). */
