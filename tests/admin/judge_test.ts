@@ -325,6 +325,23 @@ Deno.test({
   },
 });
 
+/**
+ * A hook whose judge ran out of time: it exits 0 with the plain floor's memory (STAGING), the
+ * stats count one time-out and the daemon logged `logged`; the stats.
+ */
+async function plainFloorOnTimeout(
+  d: Awaited<ReturnType<typeof daemon>>,
+  r: { code: number; out: string; err: string },
+  logged: RegExp,
+): Promise<Stats> {
+  assert.equal(r.code, 0, r.err);
+  assert.ok(r.out.includes(`id ${d.ids.get(STAGING.content)}] ${STAGING.content}`), r.out + r.err);
+  const stats = (await call(d.admin.url, "GET", "/api/stats")).body as Stats;
+  assert.equal(stats.judge?.fallbacks.timeout, 1);
+  assert.match(d.admin.stderr(), logged);
+  return stats;
+}
+
 Deno.test({
   name: "admin daemon: a model slower than RECALL_JUDGE_TIMEOUT_MS: the hook gets the plain floor",
   sanitizeOps: false,
@@ -333,19 +350,12 @@ Deno.test({
     const fake = judgeFake({ replyDelayMs: 4000 });
     const d = await daemon(fake, { RECALL_JUDGE_TIMEOUT_MS: "300" });
     try {
-      const r = await d.hook(STAGING_PROMPT, true);
-      assert.equal(r.code, 0, r.err);
-      assert.ok(
-        r.out.includes(`id ${d.ids.get(STAGING.content)}] ${STAGING.content}`),
-        r.out + r.err,
-      );
-      const stats = (await call(d.admin.url, "GET", "/api/stats")).body as Stats;
-      assert.equal(stats.judge?.fallbacks.timeout, 1);
-      assert.equal(stats.judge?.judged, 0);
-      assert.match(
-        d.admin.stderr(),
+      const stats = await plainFloorOnTimeout(
+        d,
+        await d.hook(STAGING_PROMPT, true),
         /judge: no answer within 300 ms; the hook's plain floor applies/,
       );
+      assert.equal(stats.judge?.judged, 0);
     } finally {
       await d.close();
       await new Promise((r) => setTimeout(r, 4000));
@@ -363,15 +373,11 @@ Deno.test({
     // The service would wait 7 s; the hook's deadline covers 300 ms of judging.
     const d = await daemon(fake, { RECALL_JUDGE_TIMEOUT_MS: "7000" });
     try {
-      const r = await d.hook(STAGING_PROMPT, true, { RECALL_JUDGE_TIMEOUT_MS: "300" });
-      assert.equal(r.code, 0, r.err);
-      assert.ok(
-        r.out.includes(`id ${d.ids.get(STAGING.content)}] ${STAGING.content}`),
-        r.out + r.err,
+      await plainFloorOnTimeout(
+        d,
+        await d.hook(STAGING_PROMPT, true, { RECALL_JUDGE_TIMEOUT_MS: "300" }),
+        /judge: no answer within 300 ms/,
       );
-      const stats = (await call(d.admin.url, "GET", "/api/stats")).body as Stats;
-      assert.equal(stats.judge?.fallbacks.timeout, 1);
-      assert.match(d.admin.stderr(), /judge: no answer within 300 ms/);
     } finally {
       await d.close();
       await new Promise((r) => setTimeout(r, 4000));

@@ -203,18 +203,22 @@ Deno.test("isNearDuplicate: reworded repeats yes, different statements no", () =
   );
 });
 
+/** One user message of session `sessionId` as a line of Claude Code's transcript. */
+function userLine(sessionId: string, uuid: string, content: string): string {
+  return JSON.stringify({
+    type: "user",
+    uuid,
+    sessionId,
+    timestamp: "2026-11-28T10:00:00Z",
+    message: { role: "user", content },
+  }) + "\n";
+}
+
 Deno.test("a project's statement against a global memory is proposed as new, not as its replacement", async () => {
   const dir = await tempDir("capture-pipe-global-");
   try {
     const p = join(dir.path, "s.jsonl");
-    const ev = (uuid: string, content: string) =>
-      JSON.stringify({
-        type: "user",
-        uuid,
-        sessionId: "s10",
-        timestamp: "2026-11-28T10:00:00Z",
-        message: { role: "user", content },
-      }) + "\n";
+    const ev = (uuid: string, content: string) => userLine("s10", uuid, content);
     await Deno.writeTextFile(p, ev("e1", "from now on use pnpm in this repo, not npm"));
     const req = { sessionId: "s10", transcriptPath: p, cwd: dir.path, event: "Stop" };
     const opts = { project: () => Promise.resolve("web") };
@@ -244,14 +248,7 @@ Deno.test("the pipeline: secrets replaced or dropped, duplicates counted, replac
   const dir = await tempDir("capture-pipe-");
   try {
     const p = join(dir.path, "s.jsonl");
-    const ev = (uuid: string, content: string) =>
-      JSON.stringify({
-        type: "user",
-        uuid,
-        sessionId: "s9",
-        timestamp: "2026-11-28T10:00:00Z",
-        message: { role: "user", content },
-      }) + "\n";
+    const ev = (uuid: string, content: string) => userLine("s9", uuid, content);
     await Deno.writeTextFile(
       p,
       ev("e1", "from now on use pnpm in this repo, not npm (see package.json)") +

@@ -451,21 +451,20 @@ Deno.test("recall --hook with RECALL_JUDGE=on against a service older than the j
       cwd: repo,
       prompt: "Where are the invoice PDFs of the billing service stored?",
     });
-    const r = await memcli(["recall", "--hook"], {
-      env: { MEMORY_API_URL: old.url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
-      cwd: dir.path,
-      stdin,
-    });
+    // The hook with the judge on, against the service at `url`.
+    const hook = (url: string) =>
+      memcli(["recall", "--hook"], {
+        env: { MEMORY_API_URL: url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
+        cwd: dir.path,
+        stdin,
+      });
+    const r = await hook(old.url);
     assert.equal(r.code, 0, r.err);
     assert.deepEqual(old.refused, ["judge"]);
     assert.ok(r.out.includes(`id ${memory.id}] The billing service stores`), r.out + r.err);
     assert.equal(r.err, "");
     // 0.23's: `judge` but not the hook's time budget, which is left out on the second ask.
-    const r23 = await memcli(["recall", "--hook"], {
-      env: { MEMORY_API_URL: newer.url, DATA_DIR: `${dir.path}/d`, RECALL_JUDGE: "on" },
-      cwd: dir.path,
-      stdin,
-    });
+    const r23 = await hook(newer.url);
     assert.equal(r23.code, 0, r23.err);
     assert.deepEqual(newer.refused, ["judge_timeout_ms"]);
     assert.ok(r23.out.includes(`id ${memory.id}] The billing service stores`), r23.out);
