@@ -211,9 +211,11 @@ export async function connect(args: string[], io: Io): Promise<number> {
   const dry = p.values["dry-run"] === true;
   const projectDir = stringFlag("connect", "project-dir", p.values["project-dir"]);
   const timeoutS = intFlag("connect", "timeout", p.values.timeout, 1, 3600) ?? 120;
+  // The configuration first: a setting out of range is named before anything else is tried
+  // (memcli then holds too few permissions for the steps after it).
+  const cfg = configOf(io);
   const bin = await findBin(io, stringFlag("connect", "bin", p.values.bin));
   checkSettingsAccess(settingsPathOf(io, projectDir), !dry);
-  const cfg = configOf(io);
   const layout = layoutOf(cfg.dataDir);
   const url = clientUrl(cfg.adminHost, cfg.adminPort);
   const say = sayTo(io);

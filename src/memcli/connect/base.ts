@@ -69,7 +69,12 @@ export async function findBin(io: Io, flag: string | undefined): Promise<Bin> {
     admin: join(dir, "mneme-admin"),
   };
   for (const p of [bin.memcli, bin.mcp, bin.admin]) {
-    if ((await runCommand("sh", ["-c", '[ -x "$1" ]', "sh", p])).code === 0) continue;
+    const check = await runCommand("sh", ["-c", '[ -x "$1" ]', "sh", p]);
+    if (check.code === 0) continue;
+    // `[ -x ]` answers 1 for a file that is not there; anything else is the check's own failure.
+    if (check.code !== 1) {
+      throw new Error(`could not check ${p}: ${check.stderr.trim() || `sh exited ${check.code}`}`);
+    }
     throw new UsageError(
       `${p} is not there: connect points Claude Code at the installed commands; run ` +
         "'deno task install' in the Mneme folder first (or give their folder with --bin DIR)",
